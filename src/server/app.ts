@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerAuth } from './http/auth';
+import { registerDashboard } from './http/dashboard';
+import { registerErrorHandling } from './http/errors';
+import { registerApiReference, registerOpenApi } from './http/openapi';
+import { registerSecurityHeaders } from './http/security-headers';
+import { authRoutes } from './modules/auth/auth.routes';
+import { sendersRoutes } from './modules/senders/senders.routes';
+import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { createServices, type Services } from './services';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  /** Folder of the built dashboard; defaults to dist/app. */
+  dashboardDir?: string;
+  logger?: boolean;
+};
+
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
+
+/** Builds the HTTP app without listening (tests inject requests into it). */
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included (spec §Conventions).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+
+  const services = createServices(database, config);
+  registerErrorHandling(app);
+  registerSecurityHeaders(app);
+  registerAuth(app, { authenticator: services.tokens, rateLimitPerMinute: config.rateLimitPerMinute });
+  await registerOpenApi(app);
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.pool.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      const { publicUrl } = config;
+      await api.register(authRoutes, { auth: services.auth, users: services.users });
+      await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
+      await api.register(sendersRoutes, { senders: services.senders, publicUrl });
+    },
+    { prefix: '/api/2.0' },
+  );
+  await registerApiReference(app);
+  await registerDashboard(app, deps.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
+
+  return { app, services };
+}

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('localhost'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  APP_TIMEZONE: z
+    .string()
+    .default('Europe/London')
+    .refine((zone) => isTimeZone(zone), 'APP_TIMEZONE must be an IANA time zone such as Europe/London.'),
+  DEFAULT_COUNTRY: z.string().length(2).toUpperCase().default('GB'),
+  SMS_GATEWAY: z.string().default('simulator'),
+  SMTP_URL: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+  HERALD_ADMIN_EMAIL: z.string().optional(),
+  HERALD_ADMIN_PASSWORD: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appTimezone: string;
+  defaultCountry: string;
+  smsGateway: string;
+  smtpUrl: string | undefined;
+  webhookAllowPrivate: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  rateLimitPerMinute: number;
+  loginRateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+};
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the environment once; every setting and its default lives here (ARCHITECTURE.md, Configuration). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    appTimezone: e.APP_TIMEZONE,
+    defaultCountry: e.DEFAULT_COUNTRY,
+    smsGateway: e.SMS_GATEWAY,
+    smtpUrl: e.SMTP_URL,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    adminEmail: e.HERALD_ADMIN_EMAIL,
+    adminPassword: e.HERALD_ADMIN_PASSWORD,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Any number: every Herald process takes this advisory lock, so only one migrates at a time.
+const MIGRATION_LOCK = 4_841_127;
+
+/** Applies the SQL files of db/migrations in name order, each once, each in its own transaction. */
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await fs.readFile(MIGRATIONS_DIR + file, 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+        applied.push(file);
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${file} failed: ${(error as Error).message}`, { cause: error });
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../../shared/contract';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  LockedError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../lib/errors';
+
+export function errorBody(status: number, message: string, errors?: Record<string, string[]>): ErrorBody {
+  return { error: { code: status, http_code: status, message, ...(errors ? { errors } : {}) } };
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string, errors?: Record<string, string[]>) {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, message, errors));
+}
+
+function fieldLabel(field: string): string {
+  const last = field.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? field;
+  return last.replace(/_/g, ' ');
+}
+
+type ValidationIssue = { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> };
+
+/** Zod issues as the house format: messages per field, keyed by the request's own names (dot paths for nested ones). */
+function fieldErrors(issues: ValidationIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    let message = issue.message ?? 'The value is invalid.';
+    if (field === 'body' && issue.keyword === 'invalid_type') message = 'The request body must be a JSON object.';
+    else if (issue.keyword === 'invalid_type' && /received undefined/.test(message)) message = `The ${fieldLabel(field)} field is required.`;
+    else if (issue.keyword === 'invalid_type' && message.startsWith('Invalid input'))
+      message = `The ${fieldLabel(field)} must be of type ${String(issue.params.expected ?? 'the documented type')}.`;
+    (errors[field] ??= []).push(message);
+  }
+  return errors;
+}
+
+const domainStatus = (error: DomainError): number => {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ValidationError) return 422;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof LockedError) return 423;
+  if (error instanceof UnauthenticatedError) return 401;
+  if (error instanceof ForbiddenError) return 403;
+  if (error instanceof TooManyRequestsError) return 429;
+  return 400;
+};
+
+/** Every error leaves in one shape (gaps-and-decisions.md); a 5xx never carries internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      const status = domainStatus(error);
+      if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds));
+      return sendError(reply, status, error.message, error instanceof ValidationError ? error.fields : undefined);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // A malformed identifier in the path is an unknown resource, not a validation failure.
+      if (error.validationContext === 'params') return sendError(reply, 404, 'The requested resource was not found.');
+      return sendError(reply, 422, 'The given data was invalid.', fieldErrors(error.validation));
+    }
+    if (!isResponseSerializationError(error)) {
+      switch (error.code) {
+        case 'FST_ERR_CTP_BODY_TOO_LARGE':
+          return sendError(reply, 413, 'The request body is too large.');
+        case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+          return sendError(reply, 415, 'The request body must be sent as application/json.');
+        case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+          return sendError(reply, 400, 'The request body is not valid JSON.');
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return sendError(reply, error.statusCode, error.statusCode === 400 ? 'The request is malformed.' : error.message);
+      }
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'Server Error');
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import { PER_PAGE_DEFAULT, type PageQuery } from '../../shared/contract';
+
+export type Page<T> = {
+  data: T[];
+  links: { first: string; last: string; prev: string | null; next: string | null };
+  meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
+};
+
+/** The rows a page covers. */
+export function pageWindow(query: PageQuery): { limit: number; offset: number } {
+  return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+/** The list envelope (spec §2.1) with absolute links; a page past the end is empty with true meta. */
+export function pageEnvelope<T>(request: FastifyRequest, publicUrl: string, query: PageQuery, total: number, data: T[]): Page<T> {
+  const path = publicUrl + request.url.split('?')[0];
+  const lastPage = Math.max(1, Math.ceil(total / query.per_page));
+  const link = (page: number) => `${path}?page=${page}${query.per_page === PER_PAGE_DEFAULT ? '' : `&per_page=${query.per_page}`}`;
+  const from = data.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
+  return {
+    data,
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: query.page > 1 ? link(Math.min(query.page - 1, lastPage)) : null,
+      next: query.page < lastPage ? link(query.page + 1) : null,
+    },
+    meta: {
+      current_page: query.page,
+      from,
+      last_page: lastPage,
+      path,
+      per_page: query.per_page,
+      to: from === null ? null : from + data.length - 1,
+      total,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Domain errors: services throw these, the HTTP layer maps them to statuses
+ * (http/errors.ts), so no service knows about HTTP.
+ */
+export class DomainError extends Error {}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'The requested resource was not found.') {
+    super(message);
+  }
+}
+
+/** A request that is well-formed but breaks a rule; `fields` is keyed by the request's own field names. */
+export class ValidationError extends DomainError {
+  constructor(
+    readonly fields: Record<string, string[]>,
+    message = 'The given data was invalid.',
+  ) {
+    super(message);
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+export class ConflictError extends DomainError {}
+export class LockedError extends DomainError {}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Unauthenticated.') {
+    super(message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'This action is unauthorized.') {
+    super(message);
+  }
+}
+
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Too many requests. Try again later.',
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,47 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { senders } from '../../db/schema';
+
+export type SenderRow = typeof senders.$inferSelect;
+
+const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId), eq(senders.uuid, uuid));
+
+export function createSendersRepository(db: Db) {
+  return {
+    async list(teamId: number, window: { limit: number; offset: number }): Promise<{ rows: SenderRow[]; total: number }> {
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(senders)
+          .where(eq(senders.teamId, teamId))
+          .orderBy(desc(senders.createdAt), desc(senders.id))
+          .limit(window.limit)
+          .offset(window.offset),
+        db.select({ value: count() }).from(senders).where(eq(senders.teamId, teamId)),
+      ]);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
+      const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));
+      return row;
+    },
+
+    async insert(teamId: number, sender: string): Promise<SenderRow> {
+      const [row] = await db.insert(senders).values({ teamId, sender }).returning();
+      if (!row) throw new Error('sender insert returned no row');
+      return row;
+    },
+
+    async update(teamId: number, uuid: string, sender: string): Promise<SenderRow | undefined> {
+      const [row] = await db.update(senders).set({ sender, updatedAt: new Date() }).where(ofTeam(teamId, uuid)).returning();
+      return row;
+    },
+
+    async delete(teamId: number, uuid: string): Promise<boolean> {
+      const rows = await db.delete(senders).where(ofTeam(teamId, uuid)).returning({ id: senders.id });
+      return rows.length > 0;
+    },
+  };
+}
+export type SendersRepository = ReturnType<typeof createSendersRepository>;

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBodySchema, PageQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { SendersService } from './senders.service';
+
+const params = z.object({ sender_uuid: z.uuid().describe('Identifier of the sender.') });
+
+export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; publicUrl: string }> = async (app, { senders, publicUrl }) => {
+  const tags = ['Senders'];
+
+  app.get(
+    '/senders/',
+    {
+      schema: {
+        operationId: 'listSenders',
+        tags,
+        summary: "List the team's senders, newest first",
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(SenderSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await senders.list(callerOf(request), pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/senders/',
+    {
+      schema: {
+        operationId: 'createSender',
+        tags,
+        summary: 'Create a sender',
+        description: '3 to 11 characters; unique within the team (422 otherwise).',
+        body: SenderInputSchema,
+        response: { 201: dataOf(SenderSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await senders.create(callerOf(request), request.body) }),
+  );
+
+  app.get(
+    '/senders/:sender_uuid',
+    {
+      schema: {
+        operationId: 'showSender',
+        tags,
+        summary: 'Show a sender',
+        params,
+        response: { 200: dataOf(SenderSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await senders.show(callerOf(request), request.params.sender_uuid) }),
+  );
+
+  app.put(
+    '/senders/:sender_uuid',
+    {
+      schema: {
+        operationId: 'updateSender',
+        tags,
+        summary: 'Edit a sender',
+        params,
+        body: SenderInputSchema,
+        response: { 200: dataOf(SenderSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await senders.update(callerOf(request), request.params.sender_uuid, request.body) }),
+  );
+
+  app.delete(
+    '/senders/:sender_uuid',
+    {
+      schema: {
+        operationId: 'deleteSender',
+        tags,
+        summary: 'Delete a sender',
+        params,
+        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await senders.delete(callerOf(request), request.params.sender_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};

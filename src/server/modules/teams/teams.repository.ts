@@ -1,0 +1,62 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { contactGroups, memberships, senders, teams } from '../../db/schema';
+
+export type TeamRow = typeof teams.$inferSelect;
+export type Role = 'admin' | 'member';
+
+export function createTeamsRepository(db: Db) {
+  return {
+    async findByName(name: string, tx: Tx | Db = db): Promise<TeamRow | undefined> {
+      const [team] = await tx.select().from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
+      return team;
+    },
+
+    async findByUuid(uuid: string, tx: Tx | Db = db): Promise<TeamRow | undefined> {
+      const [team] = await tx.select().from(teams).where(eq(teams.uuid, uuid));
+      return team;
+    },
+
+    /** A team with what every team has from birth: its default senders and its default_optouts group. */
+    async insertWithDefaults(tx: Tx, name: string, defaultSenders: string[]): Promise<TeamRow> {
+      const [team] = await tx.insert(teams).values({ name }).returning();
+      if (!team) throw new Error('team insert returned no row');
+      if (defaultSenders.length > 0) {
+        await tx.insert(senders).values(defaultSenders.map((sender) => ({ teamId: team.id, sender })));
+      }
+      await tx.insert(contactGroups).values({
+        teamId: team.id,
+        name: 'default_optouts',
+        description: 'Numbers that asked not to receive messages; excluded from every campaign.',
+        deletable: false,
+        systemRole: 'optouts',
+      });
+      return team;
+    },
+
+    async addMember(tx: Tx | Db, teamId: number, userId: number, role: Role): Promise<void> {
+      await tx.insert(memberships).values({ teamId, userId, role }).onConflictDoUpdate({
+        target: [memberships.userId, memberships.teamId],
+        set: { role },
+      });
+    },
+
+    async isMember(userId: number, teamId: number): Promise<boolean> {
+      const rows = await db
+        .select({ teamId: memberships.teamId })
+        .from(memberships)
+        .where(and(eq(memberships.userId, userId), eq(memberships.teamId, teamId)));
+      return rows.length > 0;
+    },
+
+    async teamsOf(userId: number): Promise<Array<{ id: number; uuid: string; name: string; role: Role }>> {
+      return db
+        .select({ id: teams.id, uuid: teams.uuid, name: teams.name, role: memberships.role })
+        .from(memberships)
+        .innerJoin(teams, eq(teams.id, memberships.teamId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(sql`lower(${teams.name})`), asc(teams.id));
+    },
+  };
+}
+export type TeamsRepository = ReturnType<typeof createTeamsRepository>;

@@ -1,0 +1,59 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { apiTokens } from '../../db/schema';
+
+export type TokenRow = typeof apiTokens.$inferSelect;
+export type TokenKind = TokenRow['kind'];
+
+export type TokenOwner = { tokenId: number; userId: number; userUuid: string; teamId: number | null; teamUuid: string | null };
+
+const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
+
+export function createTokensRepository(db: Db) {
+  return {
+    async insert(token: { userId: number; kind: TokenKind; name: string; tokenHash: Buffer; hint: string; expiresAt: Date | null }): Promise<TokenRow> {
+      const [row] = await db.insert(apiTokens).values(token).returning();
+      if (!row) throw new Error('token insert returned no row');
+      return row;
+    },
+
+    /** The live token with this digest, its user and the user's current team (null when the user left it). */
+    async findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
+      const { rows } = await db.execute<TokenOwner>(
+        sql`SELECT t.id AS "tokenId", u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid"
+           FROM api_tokens t
+           JOIN users u ON u.id = t.user_id
+           LEFT JOIN memberships m ON m.user_id = u.id AND m.team_id = u.current_team_id
+           LEFT JOIN teams tm ON tm.id = m.team_id
+          WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
+      );
+      return rows[0];
+    },
+
+    /** Records use at most once a minute per token, so reads do not turn into writes. */
+    async touch(tokenId: number): Promise<void> {
+      await db
+        .update(apiTokens)
+        .set({ lastUsedAt: sql`now()` })
+        .where(and(eq(apiTokens.id, tokenId), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < now() - interval '1 minute')`));
+    },
+
+    async listPersonal(userId: number, window: { limit: number; offset: number }): Promise<{ rows: TokenRow[]; total: number }> {
+      const [rows, [total]] = await Promise.all([
+        db.select().from(apiTokens).where(active(userId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)).limit(window.limit).offset(window.offset),
+        db.select({ value: count() }).from(apiTokens).where(active(userId)),
+      ]);
+      return { rows, total: total?.value ?? 0 };
+    },
+
+    async revokePersonal(userId: number, uuid: string): Promise<boolean> {
+      const rows = await db.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(active(userId), eq(apiTokens.uuid, uuid))).returning({ id: apiTokens.id });
+      return rows.length > 0;
+    },
+
+    async revokeById(tokenId: number): Promise<void> {
+      await db.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+    },
+  };
+}
+export type TokensRepository = ReturnType<typeof createTokensRepository>;

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema, ErrorBodySchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { TokensService } from './tokens.service';
+
+export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; publicUrl: string }> = async (app, { tokens, publicUrl }) => {
+  const tags = ['API tokens'];
+
+  app.get(
+    '/tokens/',
+    {
+      schema: {
+        operationId: 'listTokens',
+        tags,
+        summary: "List the caller's personal API tokens",
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(ApiTokenSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await tokens.list(callerOf(request), pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/tokens/',
+    {
+      schema: {
+        operationId: 'createToken',
+        tags,
+        summary: 'Create a personal API token',
+        description: 'The token is returned in `token` this once; only its SHA-256 digest is stored.',
+        body: ApiTokenInputSchema,
+        response: { 201: dataOf(CreatedApiTokenSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await tokens.create(callerOf(request), request.body) }),
+  );
+
+  app.delete(
+    '/tokens/:token_uuid',
+    {
+      schema: {
+        operationId: 'revokeToken',
+        tags,
+        summary: 'Revoke a personal API token',
+        description: 'Requests with the token are refused from this moment.',
+        params: z.object({ token_uuid: z.uuid() }),
+        response: { 204: z.null().describe('Revoked.'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await tokens.revoke(callerOf(request), request.params.token_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};

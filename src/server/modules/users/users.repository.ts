@@ -1,0 +1,35 @@
+import { count, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+
+export function createUsersRepository(db: Db) {
+  return {
+    async findByEmail(email: string, tx: Tx | Db = db): Promise<UserRow | undefined> {
+      const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+      return user;
+    },
+
+    async findById(id: number): Promise<UserRow | undefined> {
+      const [user] = await db.select().from(users).where(eq(users.id, id));
+      return user;
+    },
+
+    async insert(tx: Tx, user: { email: string; name: string; passwordHash: string; currentTeamId: number }): Promise<UserRow> {
+      const [row] = await tx.insert(users).values(user).returning();
+      if (!row) throw new Error('user insert returned no row');
+      return row;
+    },
+
+    async setCurrentTeam(userId: number, teamId: number, tx: Tx | Db = db): Promise<void> {
+      await tx.update(users).set({ currentTeamId: teamId, updatedAt: new Date() }).where(eq(users.id, userId));
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(users);
+      return row?.value ?? 0;
+    },
+  };
+}
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

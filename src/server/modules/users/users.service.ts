@@ -1,0 +1,82 @@
+import type { CurrentUser } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/client';
+import { NotFoundError, ValidationError } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { formatTimestamp } from '../../lib/time';
+import type { AuthContext } from '../../http/auth';
+import type { Role, TeamsRepository } from '../teams/teams.repository';
+import type { TeamsService } from '../teams/teams.service';
+import type { UsersRepository } from './users.repository';
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+export const PASSWORD_MIN = 8;
+
+export type NewUser = { email: string; password: string; name?: string; teamName: string; role?: Role };
+
+export function createUsersService(deps: {
+  db: Db;
+  users: UsersRepository;
+  teams: TeamsRepository;
+  teamsService: Pick<TeamsService, 'findOrCreate'>;
+  config: { appTimezone: string };
+}) {
+  const present = async (userId: number, currentTeamId: number): Promise<CurrentUser> => {
+    const user = await deps.users.findById(userId);
+    if (!user) throw new NotFoundError();
+    const teams = await deps.teams.teamsOf(userId);
+    const current = teams.find((team) => team.id === currentTeamId);
+    if (!current) throw new NotFoundError();
+    const summary = ({ uuid, name, role }: { uuid: string; name: string; role: Role }) => ({ uuid, name, role });
+    return {
+      uuid: user.uuid,
+      name: user.name,
+      email: user.email,
+      current_team: summary(current),
+      teams: teams.map(summary),
+      app_timezone: deps.config.appTimezone,
+      created_at: formatTimestamp(user.createdAt, deps.config.appTimezone),
+    };
+  };
+
+  return {
+    /** Creates a user in a team (the team is created when it does not exist); used by the CLI and the first start. */
+    async create(input: NewUser): Promise<{ userUuid: string; userId: number; teamUuid: string; teamId: number }> {
+      const email = input.email.trim();
+      if (!EMAIL.test(email) || email.length > 254) throw ValidationError.field('email', 'The email must be a valid email address.');
+      if (input.password.length < PASSWORD_MIN) throw ValidationError.field('password', `The password must be at least ${PASSWORD_MIN} characters.`);
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await deps.db.transaction(async (tx) => {
+          const { team } = await deps.teamsService.findOrCreate(input.teamName, tx);
+          const user = await deps.users.insert(tx, { email, name: input.name?.trim() || email.split('@')[0]!, passwordHash, currentTeamId: team.id });
+          await deps.teams.addMember(tx, team.id, user.id, input.role ?? 'admin');
+          return { userUuid: user.uuid, userId: user.id, teamUuid: team.uuid, teamId: team.id };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) throw ValidationError.field('email', 'The email has already been taken.');
+        throw error;
+      }
+    },
+
+    current: (auth: AuthContext) => present(auth.userId, auth.teamId),
+
+    /** Switches the user's current team (the original's GET /users/switch/team/{uuid}); a team the user is not in is unknown. */
+    async switchTeam(auth: AuthContext, teamUuid: string): Promise<CurrentUser> {
+      const team = await deps.teams.findByUuid(teamUuid);
+      if (!team || !(await deps.teams.isMember(auth.userId, team.id))) throw new NotFoundError('The requested team was not found.');
+      await deps.users.setCurrentTeam(auth.userId, team.id);
+      return present(auth.userId, team.id);
+    },
+
+    async addToTeam(email: string, teamName: string, role: Role): Promise<{ userUuid: string; teamUuid: string }> {
+      const user = await deps.users.findByEmail(email);
+      if (!user) throw ValidationError.field('email', 'No user has this email.');
+      const team = await deps.teams.findByName(teamName);
+      if (!team) throw ValidationError.field('team', 'No team has this name.');
+      await deps.teams.addMember(deps.db, team.id, user.id, role);
+      return { userUuid: user.uuid, teamUuid: team.uuid };
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

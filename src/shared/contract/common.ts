@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/** Page size rules of every list, reports included (gaps-and-decisions.md: 1..100, default 15). */
+export const PER_PAGE_DEFAULT = 15;
+export const PER_PAGE_MAX = 100;
+
+export const UuidSchema = z.uuid().describe('Identifier (UUID).');
+
+export const TimestampSchema = z
+  .string()
+  .describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.');
+
+export const ResourceLinkSchema = z
+  .object({
+    rel: z.string().describe('Relation; `self` points at the resource itself.'),
+    uri: z.string().describe('Absolute URL.'),
+  })
+  .meta({ id: 'ResourceLink' });
+
+export const ResourceLinksSchema = z.array(ResourceLinkSchema).describe('Links of the resource; contains `self`.');
+
+export const PageQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'The page must be an integer.' })
+    .int('The page must be an integer.')
+    .min(1, 'The page must be at least 1.')
+    .default(1)
+    .describe('Page number, from 1.'),
+  per_page: z.coerce
+    .number({ error: 'The per page must be an integer.' })
+    .int('The per page must be an integer.')
+    .min(1, 'The per page must be at least 1.')
+    .max(PER_PAGE_MAX, `The per page may not be greater than ${PER_PAGE_MAX}.`)
+    .default(PER_PAGE_DEFAULT)
+    .describe(`Page size, 1 to ${PER_PAGE_MAX}; ${PER_PAGE_DEFAULT} when omitted.`),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export const PageLinksSchema = z
+  .object({
+    first: z.string().describe('Absolute URL of the first page.'),
+    last: z.string().describe('Absolute URL of the last page.'),
+    prev: z.string().nullable().describe('Absolute URL of the previous page; null on the first page.'),
+    next: z.string().nullable().describe('Absolute URL of the next page; null on the last page.'),
+  })
+  .meta({ id: 'PageLinks' });
+
+export const PageMetaSchema = z
+  .object({
+    current_page: z.number().int().describe('The page returned.'),
+    from: z.number().int().nullable().describe('Position (from 1) of the first item on the page; null on an empty page.'),
+    last_page: z.number().int().describe('Number of the last page (at least 1).'),
+    path: z.string().describe('Absolute URL of the list, without query.'),
+    per_page: z.number().int().describe('Page size.'),
+    to: z.number().int().nullable().describe('Position (from 1) of the last item on the page; null on an empty page.'),
+    total: z.number().int().describe('Number of items in the whole list.'),
+  })
+  .meta({ id: 'PageMeta' });
+
+/** The list envelope of spec §2.1. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), links: PageLinksSchema, meta: PageMetaSchema });
+}
+
+/** A single resource wrapped as `{ data }`. */
+export function dataOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.number().int().describe('HTTP status code.'),
+      http_code: z.number().int().describe('HTTP status code (repeated, as the original service does).'),
+      message: z.string().describe('A human sentence saying what went wrong.'),
+      errors: z
+        .record(z.string(), z.array(z.string()))
+        .optional()
+        .describe('Only on 422: messages per request field, keyed by the field name.'),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The error body of every failed request.' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const UuidParamsSchema = z.object({ uuid: z.string().describe('Identifier (UUID) of the resource.') });
