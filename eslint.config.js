@@ -9,7 +9,7 @@ const noImport = (...zones) => ({
     'error',
     {
       patterns: zones.map((zone) => ({
-        group: [`**/${zone}/*`, `**/${zone}`],
+        group: [`**/${zone}/*`],
         message: `This layer may not import from src/${zone} (see ARCHITECTURE.md: imports flow one way).`,
       })),
     },

@@ -1,0 +1,108 @@
+/**
+ * Admin commands: `npm run --silent cli -- <command> [--flag value…]`.
+ * Each prints exactly one JSON object on stdout (messages go to stderr) and works with the
+ * service's environment, whether the service is running or not.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { openDatabase } from '../db/open';
+import { ValidationError } from '../lib/errors';
+import { createServices, type Services } from '../services';
+
+type Flags = Record<string, string | undefined>;
+type Command = { usage: string; run(services: Services, flags: Flags): Promise<Record<string, unknown>> };
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (!value) throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+function role(flags: Flags): 'admin' | 'member' {
+  const value = flags.role ?? 'admin';
+  if (value !== 'admin' && value !== 'member') throw new UsageError('--role must be admin or member.');
+  return value;
+}
+
+class UsageError extends Error {}
+
+const commands: Record<string, Command> = {
+  'user:create': {
+    usage: 'user:create --email E --password P --team NAME [--name N] [--role admin|member]',
+    async run(services, flags) {
+      const user = await services.users.create({
+        email: required(flags, 'email'),
+        password: required(flags, 'password'),
+        teamName: required(flags, 'team'),
+        name: flags.name,
+        role: role(flags),
+      });
+      const { token } = await services.tokens.issue(user.userId, 'personal', 'CLI');
+      return { user_uuid: user.userUuid, team_uuid: user.teamUuid, token };
+    },
+  },
+  'team:create': {
+    usage: 'team:create --name NAME',
+    async run(services, flags) {
+      const team = await services.teams.create(required(flags, 'name'));
+      return { team_uuid: team.uuid, name: team.name };
+    },
+  },
+  'user:add-to-team': {
+    usage: 'user:add-to-team --email E --team NAME [--role admin|member]',
+    async run(services, flags) {
+      const { userUuid, teamUuid } = await services.users.addToTeam(required(flags, 'email'), required(flags, 'team'), role(flags));
+      return { user_uuid: userUuid, team_uuid: teamUuid };
+    },
+  },
+  'token:create': {
+    usage: 'token:create --email E [--name N]',
+    async run(services, flags) {
+      const user = await services.usersRepository.findByEmail(required(flags, 'email'));
+      if (!user) throw ValidationError.field('email', 'No user has this email.');
+      const { token, row } = await services.tokens.issue(user.id, 'personal', flags.name ?? 'CLI');
+      return { token_uuid: row.uuid, token };
+    },
+  },
+};
+
+function help(): string {
+  return ['Usage: npm run --silent cli -- <command>', ...Object.values(commands).map((c) => `  ${c.usage}`)].join('\n');
+}
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${name ? `Unknown command ${name}.\n` : ''}${help()}\n`);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { email: { type: 'string' }, password: { type: 'string' }, team: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+    strict: true,
+  });
+  const config = { ...loadConfig(), logLevel: 'silent' as const };
+  const database = await openDatabase(config, { borrow: true });
+  try {
+    const result = await command.run(createServices(database, config), values);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  } finally {
+    await database.shutdown();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ValidationError) {
+      process.stderr.write(Object.values(error.fields).flat().join('\n') + '\n');
+    } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n${help()}\n`);
+    } else {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
+
+let t: TestApp;
+let alice: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '5', APP_TIMEZONE: 'Asia/Tokyo' });
+  alice = await t.user({ email: 'alice@herald.test', team: 'Alpha' });
+});
+afterAll(() => t.close());
+
+describe('bearer authentication', () => {
+  it.each([
+    ['no Authorization header', undefined],
+    ['a token that does not exist', 'Bearer hrld_doesnotexist'],
+    ['another scheme', 'Basic YWxpY2U6c2VjcmV0'],
+    ['a bare token', 'hrld_x'],
+  ])('answers 401 Unauthenticated for %s', async (_case, authorization) => {
+    const response = await t.request('GET', '/api/2.0/senders/', { headers: authorization ? { authorization } : {} });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ error: { code: 401, http_code: 401, message: 'Unauthenticated.' } });
+  });
+
+  it('accepts a valid token', async () => {
+    const response = await t.request('GET', '/api/2.0/users/me', { token: alice.token });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toMatchObject({
+      uuid: alice.userUuid,
+      email: 'alice@herald.test',
+      current_team: { uuid: alice.teamUuid, name: 'Alpha', role: 'admin' },
+      teams: [{ uuid: alice.teamUuid, name: 'Alpha', role: 'admin' }],
+      app_timezone: 'Asia/Tokyo',
+    });
+  });
+});
+
+describe('sign-in', () => {
+  it('returns a working token and the user for the right password', async () => {
+    const response = await t.request('POST', '/api/2.0/auth/login', { body: { email: 'ALICE@herald.test', password: alice.password } });
+    expect(response.statusCode).toBe(200);
+    const { token, user } = response.json().data;
+    expect(token).toMatch(/^hrld_[A-Za-z0-9_-]{40,}$/);
+    expect(user.uuid).toBe(alice.userUuid);
+    expect((await t.request('GET', '/api/2.0/senders/', { token })).statusCode).toBe(200);
+  });
+
+  it('refuses a wrong password and an unknown address alike', async () => {
+    for (const body of [
+      { email: 'alice@herald.test', password: 'wrong-password' },
+      { email: 'nobody@herald.test', password: 'wrong-password' },
+    ]) {
+      const response = await t.request('POST', '/api/2.0/auth/login', { body });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.message).toBe('These credentials do not match our records.');
+    }
+  });
+
+  it('validates the body', async () => {
+    const response = await t.request('POST', '/api/2.0/auth/login', { body: { email: 'alice@herald.test' } });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.errors).toEqual({ password: ['The password field is required.'] });
+  });
+
+  it('limits attempts per address with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 6; i++) {
+      last = await t.request('POST', '/api/2.0/auth/login', { body: { email: 'target@herald.test', password: 'guess' } });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.json().error).toMatchObject({ code: 429, message: 'Too many sign-in attempts. Try again later.' });
+  });
+
+  it('signs out by revoking the token used, at once', async () => {
+    const { token } = (await t.request('POST', '/api/2.0/auth/login', { body: { email: alice.email, password: alice.password } })).json().data;
+    const response = await t.request('POST', '/api/2.0/auth/logout', { token });
+    expect(response.statusCode).toBe(204);
+    expect((await t.request('GET', '/api/2.0/users/me', { token })).statusCode).toBe(401);
+    expect((await t.request('GET', '/api/2.0/users/me', { token: alice.token })).statusCode).toBe(200);
+  });
+});
+
+describe('teams', () => {
+  it('switches the current team, and every request follows it', async () => {
+    const bob = await t.user({ team: 'Bravo' });
+    const charlie = await t.user({ team: 'Charlie' });
+    await t.services.users.addToTeam(bob.email, 'Charlie', 'member');
+
+    const switched = await t.request('GET', `/api/2.0/users/switch/team/${charlie.teamUuid}`, { token: bob.token });
+    expect(switched.statusCode).toBe(200);
+    expect(switched.json().data.current_team).toEqual({ uuid: charlie.teamUuid, name: 'Charlie', role: 'member' });
+    expect(switched.json().data.teams.map((team: { name: string }) => team.name)).toEqual(['Bravo', 'Charlie']);
+
+    const senders = (await t.request('GET', '/api/2.0/senders/', { token: bob.token })).json().data;
+    expect(senders.map((s: { sender: string }) => s.sender)).toContain('Charlie');
+    expect(senders.map((s: { sender: string }) => s.sender)).not.toContain('Bravo');
+  });
+
+  it('answers 404 for a team the user is not in, or a malformed uuid', async () => {
+    const dave = await t.user({ team: 'Delta' });
+    for (const uuid of [alice.teamUuid, 'not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const response = await t.request('GET', `/api/2.0/users/switch/team/${uuid}`, { token: dave.token });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+
+  it('gives a new team its default_optouts group, not deletable', async () => {
+    const { rows } = await t.database.pool.query(
+      `SELECT g.name, g.deletable FROM contact_groups g JOIN teams t ON t.id = g.team_id WHERE t.uuid = $1`,
+      [alice.teamUuid],
+    );
+    expect(rows).toEqual([{ name: 'default_optouts', deletable: false }]);
+  });
+});

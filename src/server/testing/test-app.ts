@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { connectDatabase, withDatabaseName, type Database } from '../db/client';
+import type { Services } from '../services';
+
+export const TEST_PUBLIC_URL = 'http://herald.test';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type TestUser = { token: string; userUuid: string; teamUuid: string; email: string; password: string };
+
+export type TestApp = {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  database: Database;
+  /** A user (and their own new team unless `team` names an existing one), with a personal token. */
+  user(options?: { email?: string; team?: string; password?: string }): Promise<TestUser>;
+  /** An HTTP request as a client sends it: JSON headers, and the bearer token when given. */
+  request(method: Method, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+};
+
+async function createDatabaseFromTemplate(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  await admin.connect();
+  try {
+    // Copying one template from several test files at once can briefly collide; try again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+        return;
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + attempt * 50));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh database (copied from the migrated template) and an app built on it, per test file. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
+  await createDatabaseFromTemplate(name);
+  const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
+  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
+  const { app, services } = await buildApp({ config, database, logger: false, dashboardDir: '/nonexistent' });
+  await app.ready();
+  let users = 0;
+
+  return {
+    app,
+    services,
+    config,
+    database,
+    async user(options = {}) {
+      users += 1;
+      const email = options.email ?? `user${users}-${randomUUID().slice(0, 8)}@herald.test`;
+      const password = options.password ?? 'correct-horse-battery';
+      const created = await services.users.create({ email, password, teamName: options.team ?? `Team ${randomUUID().slice(0, 8)}` });
+      const { token } = await services.tokens.issue(created.userId, 'personal', 'test');
+      return { token, userUuid: created.userUuid, teamUuid: created.teamUuid, email, password };
+    },
+    request(method, url, options = {}) {
+      const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const request: InjectOptions = { method, url, headers };
+      if (options.body !== undefined) request.payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      return app.inject(request);
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
