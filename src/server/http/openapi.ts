@@ -33,6 +33,7 @@ const DOCS_PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Herald API reference</title>
 <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+<link rel="icon" href="/api/docs/assets/favicon-32x32.png">
 </head>
 <body>
 <div id="reference"></div>
