@@ -13,7 +13,7 @@ const OUTPUT = 'src/app/api/gen';
 // The document depends only on the routes; the database is never queried here.
 const config = loadConfig({ PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent' });
 const database = connectDatabase('postgres://openapi@127.0.0.1:1/none');
-const { app } = await buildApp({ config, database, logger: false });
+const { app } = await buildApp({ config, database, secretKey: Buffer.alloc(32), logger: false });
 await app.ready();
 const document = app.swagger();
 await fs.writeFile('openapi.json', JSON.stringify(document, null, 2) + '\n');

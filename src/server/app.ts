@@ -9,13 +9,18 @@ import { registerErrorHandling } from './http/errors';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
+import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { createServices, type Services } from './services';
 
 export type AppDeps = {
   config: Config;
   database: Database;
+  /** Key that encrypts secrets at rest (lib/secret-box.ts). */
+  secretKey: Buffer;
   /** Folder of the built dashboard; defaults to dist/app. */
   dashboardDir?: string;
   logger?: boolean;
@@ -42,7 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     return parseJson(request, body as string, done);
   });
 
-  const services = createServices(database, config);
+  const services = createServices(database, config, { secretKey: deps.secretKey });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerAuth(app, { authenticator: services.tokens, rateLimitPerMinute: config.rateLimitPerMinute });
@@ -63,6 +68,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(authRoutes, { auth: services.auth, users: services.users });
       await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
       await api.register(sendersRoutes, { senders: services.senders, publicUrl });
+      await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
+      await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
+      await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
     },
     { prefix: '/api/2.0' },
   );

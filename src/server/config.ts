@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   HERALD_ADMIN_EMAIL: z.string().optional(),
   HERALD_ADMIN_PASSWORD: z.string().optional(),
+  HERALD_SECRET_KEY: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -41,6 +42,7 @@ export type Config = {
   webhookAllowPrivate: boolean;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  secretKey: string | undefined;
   rateLimitPerMinute: number;
   loginRateLimitPerMinute: number;
   bodyLimitBytes: number;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     adminEmail: e.HERALD_ADMIN_EMAIL,
     adminPassword: e.HERALD_ADMIN_PASSWORD,
+    secretKey: e.HERALD_SECRET_KEY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

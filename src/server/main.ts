@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/open';
 import { ValidationError } from './lib/errors';
 import { generatePassword } from './lib/passwords';
+import { loadSecretKey } from './lib/secret-box';
 import type { Services } from './services';
 
 type Role = 'api' | 'worker' | 'all';
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   const role = roleFromArgs(process.argv.slice(2));
   const pidFile = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
   const database = await openDatabase(config);
-  const { app, services } = await buildApp({ config, database });
+  const secretKey = await loadSecretKey(config);
+  const { app, services } = await buildApp({ config, database, secretKey });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,10 @@
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createSecretBox } from './lib/secret-box';
 import { createAuthService } from './modules/auth/auth.service';
+import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
+import { createKeywordsRepository } from './modules/keywords/keywords.repository';
+import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
@@ -9,10 +13,15 @@ import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
+import { createVanityDomainsRepository } from './modules/vanity-domains/vanity-domains.repository';
+import { createVanityDomainsService } from './modules/vanity-domains/vanity-domains.service';
+import { createWebhooksRepository } from './modules/webhooks/webhooks.repository';
+import { createWebhooksService } from './modules/webhooks/webhooks.service';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
-export function createServices(database: Database, config: Config) {
+export function createServices(database: Database, config: Config, keys: { secretKey: Buffer }) {
   const { db } = database;
+  const secrets = createSecretBox(keys.secretKey);
   const teamsRepository = createTeamsRepository(db);
   const usersRepository = createUsersRepository(db);
   const tokensRepository = createTokensRepository(db);
@@ -22,7 +31,13 @@ export function createServices(database: Database, config: Config) {
   const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config });
   const auth = createAuthService({ users: usersRepository, usersService: users, tokens, config });
   const senders = createSendersService({ senders: createSendersRepository(db), config });
+  const vanityDomainsRepository = createVanityDomainsRepository(db);
+  const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
+  const webhooksRepository = createWebhooksRepository(db);
+  const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, config });
+  const contactGroupsRepository = createContactGroupsRepository(db);
+  const keywords = createKeywordsService({ db, keywords: createKeywordsRepository(db), contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
-  return { teams, users, tokens, auth, senders, usersRepository };
+  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

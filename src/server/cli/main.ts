@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/open';
 import { ValidationError } from '../lib/errors';
+import { loadSecretKey } from '../lib/secret-box';
 import { createServices, type Services } from '../services';
 
 type Flags = Record<string, string | undefined>;
@@ -85,7 +86,7 @@ async function main(): Promise<number> {
   const config = { ...loadConfig(), logLevel: 'silent' as const };
   const database = await openDatabase(config, { borrow: true });
   try {
-    const result = await command.run(createServices(database, config), values);
+    const result = await command.run(createServices(database, config, { secretKey: await loadSecretKey(config) }), values);
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } finally {

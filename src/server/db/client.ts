@@ -35,3 +35,9 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const pgError = cause as { code?: string; constraint?: string };
   return pgError?.code === '23505' && (constraint === undefined || pgError.constraint === constraint);
 }
+
+/** A row still referenced elsewhere (foreign key), e.g. deleting what another row uses. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return (cause as { code?: string })?.code === '23503';
+}

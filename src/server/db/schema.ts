@@ -1,4 +1,4 @@
-import { bigint, boolean, customType, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // Mirrors db/migrations/*.sql (the SQL files are the source of truth for the database).
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
@@ -79,5 +79,125 @@ export const contactGroups = pgTable('contact_groups', {
   deletable: boolean('deletable').notNull().default(true),
   systemRole: text('system_role', { enum: ['optouts'] }),
   headers: jsonb('headers').$type<string[]>().notNull().default([]),
+  ...stamps(),
+});
+
+export const vanityDomains = pgTable('vanity_domains', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  /** null: the service's own link domain (PUBLIC_URL/l). */
+  domain: text('domain'),
+  status: text('status').notNull().default('1'),
+  ...stamps(),
+});
+
+export const templates = pgTable('templates', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  name: text('name').notNull(),
+  body: text('body').notNull(),
+  sender: text('sender').notNull(),
+  ...stamps(),
+});
+
+export const links = pgTable('links', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  templateId: bigint('template_id', { mode: 'number' })
+    .notNull()
+    .references(() => templates.id),
+  vanityDomainId: bigint('vanity_domain_id', { mode: 'number' })
+    .notNull()
+    .references(() => vanityDomains.id),
+  name: text('name').notNull(),
+  destination: text('destination').notNull(),
+  ...stamps(),
+});
+
+export const webhooks = pgTable('webhooks', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+  secretEncrypted: bytea('secret_encrypted').notNull(),
+  ...stamps(),
+});
+
+export const keywords = pgTable('keywords', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  keyword: text('keyword').notNull(),
+  message: text('message').notNull().default(''),
+  help: text('help').notNull().default(''),
+  status: text('status').notNull().default('1'),
+  addContactToGroup: boolean('add_contact_to_group').notNull().default(false),
+  callWebhook: boolean('call_webhook').notNull().default(false),
+  ...stamps(),
+});
+
+export const keywordContactGroups = pgTable(
+  'keyword_contact_groups',
+  {
+    keywordId: bigint('keyword_id', { mode: 'number' })
+      .notNull()
+      .references(() => keywords.id),
+    contactGroupId: bigint('contact_group_id', { mode: 'number' })
+      .notNull()
+      .references(() => contactGroups.id),
+    position: integer('position').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.keywordId, table.contactGroupId] })],
+);
+
+export const keywordWebhooks = pgTable(
+  'keyword_webhooks',
+  {
+    keywordId: bigint('keyword_id', { mode: 'number' })
+      .notNull()
+      .references(() => keywords.id),
+    webhookId: bigint('webhook_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhooks.id),
+    position: integer('position').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.keywordId, table.webhookId] })],
+);
+
+export const campaigns = pgTable('campaigns', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  templateId: bigint('template_id', { mode: 'number' })
+    .notNull()
+    .references(() => templates.id),
+  name: text('name').notNull(),
+  sender: text('sender').notNull(),
+  scheduledSendDate: moment('scheduled_send_date').notNull(),
+  expiryDate: moment('expiry_date').notNull(),
+  status: smallint('status').notNull().default(0),
+  throttled: boolean('throttled').notNull().default(false),
+  scheduledFinishDate: moment('scheduled_finish_date'),
+  manuallyPaused: boolean('manually_paused'),
+  isTest: boolean('is_test').notNull().default(false),
+  startedSendingAt: moment('started_sending_at'),
+  finishedSendingAt: moment('finished_sending_at'),
   ...stamps(),
 });

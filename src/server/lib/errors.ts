@@ -22,6 +22,13 @@ export class ValidationError extends DomainError {
   static field(field: string, message: string): ValidationError {
     return new ValidationError({ [field]: [message] });
   }
+
+  /** From schema issues (zod's shape): messages keyed by the dotted field path. */
+  static fromIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): ValidationError {
+    const fields: Record<string, string[]> = {};
+    for (const issue of issues) (fields[issue.path.map(String).join('.') || 'body'] ??= []).push(issue.message);
+    return new ValidationError(fields);
+  }
 }
 
 export class ConflictError extends DomainError {}

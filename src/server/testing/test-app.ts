@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -50,7 +50,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   await createDatabaseFromTemplate(name);
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
-  const { app, services } = await buildApp({ config, database, logger: false, dashboardDir: '/nonexistent' });
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
   await app.ready();
   let users = 0;
 

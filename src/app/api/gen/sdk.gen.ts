@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTokensData, ListTokensErrors, ListTokensResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses } from './types.gen';
+import type { CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -144,6 +144,194 @@ export const showSender = <ThrowOnError extends boolean = false>(options: Option
 export const updateSender = <ThrowOnError extends boolean = false>(options: Options<UpdateSenderData, ThrowOnError>) => (options.client ?? client).put<UpdateSenderResponses, UpdateSenderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/senders/{sender_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the team's link domains, newest first
+ *
+ * Includes the service's own link domain, which every team has.
+ */
+export const listVanityDomains = <ThrowOnError extends boolean = false>(options?: Options<ListVanityDomainsData, ThrowOnError>) => (options?.client ?? client).get<ListVanityDomainsResponses, ListVanityDomainsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/vanity-domains/',
+    ...options
+});
+
+/**
+ * Add a vanity domain
+ *
+ * Point the domain’s DNS at Herald; its tracked links are then `https://<domain>/<code>`.
+ */
+export const createVanityDomain = <ThrowOnError extends boolean = false>(options: Options<CreateVanityDomainData, ThrowOnError>) => (options.client ?? client).post<CreateVanityDomainResponses, CreateVanityDomainErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/vanity-domains/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a vanity domain
+ *
+ * Refused (409) for the service's own domain and for a domain that links use.
+ */
+export const deleteVanityDomain = <ThrowOnError extends boolean = false>(options: Options<DeleteVanityDomainData, ThrowOnError>) => (options.client ?? client).delete<DeleteVanityDomainResponses, DeleteVanityDomainErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
+    ...options
+});
+
+/**
+ * Show a vanity domain
+ */
+export const showVanityDomain = <ThrowOnError extends boolean = false>(options: Options<ShowVanityDomainData, ThrowOnError>) => (options.client ?? client).get<ShowVanityDomainResponses, ShowVanityDomainErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
+    ...options
+});
+
+/**
+ * Change a vanity domain
+ *
+ * The service's own link domain cannot be changed (409).
+ */
+export const updateVanityDomain = <ThrowOnError extends boolean = false>(options: Options<UpdateVanityDomainData, ThrowOnError>) => (options.client ?? client).put<UpdateVanityDomainResponses, UpdateVanityDomainErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the team's webhooks, newest first
+ */
+export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/',
+    ...options
+});
+
+/**
+ * Create a webhook
+ *
+ * The answer carries the signing secret (`secret`) this once.
+ */
+export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook
+ *
+ * Refused (409) while a keyword calls it.
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/{webhook_uuid}',
+    ...options
+});
+
+/**
+ * Show a webhook
+ */
+export const showWebhook = <ThrowOnError extends boolean = false>(options: Options<ShowWebhookData, ThrowOnError>) => (options.client ?? client).get<ShowWebhookResponses, ShowWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/{webhook_uuid}',
+    ...options
+});
+
+/**
+ * Edit a webhook
+ *
+ * Any of `name`, `url`, `headers`; the fields left out keep their values.
+ */
+export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/{webhook_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace the signing secret
+ *
+ * The old secret stops signing at once; the new one is returned this once.
+ */
+export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/webhooks/{webhook_uuid}/rotate-secret',
+    ...options
+});
+
+/**
+ * List the team's keywords, newest first
+ */
+export const listKeywords = <ThrowOnError extends boolean = false>(options?: Options<ListKeywordsData, ThrowOnError>) => (options?.client ?? client).get<ListKeywordsResponses, ListKeywordsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/keywords/',
+    ...options
+});
+
+/**
+ * Create a keyword
+ *
+ * Inbound messages arrive on one shared short code, so a keyword belongs to one team across the service (422 when taken). Every group and webhook uuid must be the team’s.
+ */
+export const createKeyword = <ThrowOnError extends boolean = false>(options: Options<CreateKeywordData, ThrowOnError>) => (options.client ?? client).post<CreateKeywordResponses, CreateKeywordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/keywords/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a keyword
+ */
+export const deleteKeyword = <ThrowOnError extends boolean = false>(options: Options<DeleteKeywordData, ThrowOnError>) => (options.client ?? client).delete<DeleteKeywordResponses, DeleteKeywordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/keywords/{keyword_uuid}',
+    ...options
+});
+
+/**
+ * Show a keyword
+ */
+export const showKeyword = <ThrowOnError extends boolean = false>(options: Options<ShowKeywordData, ThrowOnError>) => (options.client ?? client).get<ShowKeywordResponses, ShowKeywordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/keywords/{keyword_uuid}',
+    ...options
+});
+
+/**
+ * Edit a keyword
+ *
+ * The fields of create; any may change, the others keep their values.
+ */
+export const updateKeyword = <ThrowOnError extends boolean = false>(options: Options<UpdateKeywordData, ThrowOnError>) => (options.client ?? client).put<UpdateKeywordResponses, UpdateKeywordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/keywords/{keyword_uuid}',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -214,6 +214,249 @@ export type SenderInput = {
     links: Array<ResourceLinkInput>;
 };
 
+export type VanityDomainInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Host name (for the service’s own domain: its host and the `/l` path).
+     */
+    domain: string;
+    /**
+     * What every short link on this domain starts with, e.g. `https://go.example.com`.
+     */
+    url_base: string;
+    /**
+     * The service’s own link domain, which every team has; it cannot be edited or deleted.
+     */
+    is_default: boolean;
+    /**
+     * `"1"`: active.
+     */
+    status: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+};
+
+export type LinkInput = {
+    id: number;
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    vanity_domain_id: number;
+    template_id: number;
+    /**
+     * Identifier (UUID).
+     */
+    vanity_domain_uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * The shorthand name.
+     */
+    name: string;
+    /**
+     * Destination URL.
+     */
+    destination: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type TemplateInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Static text plus shorthands.
+     */
+    body: string;
+    /**
+     * Links of the template that the body uses (`::NAME::`); empty when it uses none.
+     */
+    links: Array<LinkInput>;
+    /**
+     * True while a campaign that uses the template is sending; edits are then refused with 423.
+     */
+    is_locked: boolean;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type TemplatePreviewInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Static text plus shorthands.
+     */
+    body: string;
+    /**
+     * Links of the template that the body uses (`::NAME::`); empty when it uses none.
+     */
+    links: Array<LinkInput>;
+    /**
+     * True while a campaign that uses the template is sending; edits are then refused with 423.
+     */
+    is_locked: boolean;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * The contact whose fields filled the body; empty when no contact was used.
+     */
+    phone_number: string;
+    /**
+     * Shorthands that will be sent as a blank space (no such link or field).
+     */
+    warnings: Array<string>;
+};
+
+export type EncodingInput = {
+    /**
+     * GSM 03.38 basic set; with its extension table; or UTF-16 (UCS-2).
+     */
+    encoding: 'GSM_7BIT' | 'GSM_7BIT_EX' | 'UTF16';
+    /**
+     * Septets (GSM) or UTF-16 units, counting shorthands as they will be sent.
+     */
+    length: number;
+    /**
+     * Parts the message is sent in.
+     */
+    segments: number;
+    /**
+     * Capacity of each part: 160/153 for GSM, 70/67 for UTF-16.
+     */
+    per_segment: number;
+    /**
+     * Shorthands that will be sent as a blank space.
+     */
+    warnings: Array<string>;
+};
+
+export type WebhookInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    url: string;
+    headers: {
+        [key: string]: string;
+    };
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type WebhookWithSecretInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    url: string;
+    headers: {
+        [key: string]: string;
+    };
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Signing secret (`whsec_…`, Standard Webhooks), shown only when created or rotated.
+     */
+    secret: string;
+};
+
+export type KeywordInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    keyword: string;
+    message: string;
+    help: string;
+    /**
+     * `"1"`: active.
+     */
+    status: string;
+    add_contact_to_group: boolean;
+    contact_groups_uuid: Array<string>;
+    /**
+     * As stored (the original answers false on create and edit; Herald does not).
+     */
+    call_webhook: boolean;
+    webhooks_uuid: Array<string>;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -422,6 +665,249 @@ export type Sender = {
      * Links of the resource; contains `self`.
      */
     links: Array<ResourceLink>;
+};
+
+export type VanityDomain = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Host name (for the service’s own domain: its host and the `/l` path).
+     */
+    domain: string;
+    /**
+     * What every short link on this domain starts with, e.g. `https://go.example.com`.
+     */
+    url_base: string;
+    /**
+     * The service’s own link domain, which every team has; it cannot be edited or deleted.
+     */
+    is_default: boolean;
+    /**
+     * `"1"`: active.
+     */
+    status: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+};
+
+export type Link = {
+    id: number;
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    vanity_domain_id: number;
+    template_id: number;
+    /**
+     * Identifier (UUID).
+     */
+    vanity_domain_uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * The shorthand name.
+     */
+    name: string;
+    /**
+     * Destination URL.
+     */
+    destination: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type Template = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Static text plus shorthands.
+     */
+    body: string;
+    /**
+     * Links of the template that the body uses (`::NAME::`); empty when it uses none.
+     */
+    links: Array<Link>;
+    /**
+     * True while a campaign that uses the template is sending; edits are then refused with 423.
+     */
+    is_locked: boolean;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type TemplatePreview = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Static text plus shorthands.
+     */
+    body: string;
+    /**
+     * Links of the template that the body uses (`::NAME::`); empty when it uses none.
+     */
+    links: Array<Link>;
+    /**
+     * True while a campaign that uses the template is sending; edits are then refused with 423.
+     */
+    is_locked: boolean;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * The contact whose fields filled the body; empty when no contact was used.
+     */
+    phone_number: string;
+    /**
+     * Shorthands that will be sent as a blank space (no such link or field).
+     */
+    warnings: Array<string>;
+};
+
+export type Encoding = {
+    /**
+     * GSM 03.38 basic set; with its extension table; or UTF-16 (UCS-2).
+     */
+    encoding: 'GSM_7BIT' | 'GSM_7BIT_EX' | 'UTF16';
+    /**
+     * Septets (GSM) or UTF-16 units, counting shorthands as they will be sent.
+     */
+    length: number;
+    /**
+     * Parts the message is sent in.
+     */
+    segments: number;
+    /**
+     * Capacity of each part: 160/153 for GSM, 70/67 for UTF-16.
+     */
+    per_segment: number;
+    /**
+     * Shorthands that will be sent as a blank space.
+     */
+    warnings: Array<string>;
+};
+
+export type Webhook = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    url: string;
+    headers: {
+        [key: string]: string;
+    };
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type WebhookWithSecret = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    url: string;
+    headers: {
+        [key: string]: string;
+    };
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Signing secret (`whsec_…`, Standard Webhooks), shown only when created or rotated.
+     */
+    secret: string;
+};
+
+export type Keyword = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    keyword: string;
+    message: string;
+    help: string;
+    /**
+     * `"1"`: active.
+     */
+    status: string;
+    add_contact_to_group: boolean;
+    contact_groups_uuid: Array<string>;
+    /**
+     * As stored (the original answers false on create and edit; Herald does not).
+     */
+    call_webhook: boolean;
+    webhooks_uuid: Array<string>;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
 };
 
 export type LoginData = {
@@ -869,3 +1355,707 @@ export type UpdateSenderResponses = {
 };
 
 export type UpdateSenderResponse = UpdateSenderResponses[keyof UpdateSenderResponses];
+
+export type ListVanityDomainsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/vanity-domains/';
+};
+
+export type ListVanityDomainsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListVanityDomainsError = ListVanityDomainsErrors[keyof ListVanityDomainsErrors];
+
+export type ListVanityDomainsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<VanityDomain>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListVanityDomainsResponse = ListVanityDomainsResponses[keyof ListVanityDomainsResponses];
+
+export type CreateVanityDomainData = {
+    /**
+     * A vanity domain for tracked links.
+     */
+    body: {
+        /**
+         * Host name whose DNS points at Herald, e.g. `go.example.com`; its links are `https://<domain>/<code>`.
+         */
+        domain: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/vanity-domains/';
+};
+
+export type CreateVanityDomainErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateVanityDomainError = CreateVanityDomainErrors[keyof CreateVanityDomainErrors];
+
+export type CreateVanityDomainResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: VanityDomain;
+    };
+};
+
+export type CreateVanityDomainResponse = CreateVanityDomainResponses[keyof CreateVanityDomainResponses];
+
+export type DeleteVanityDomainData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the vanity domain.
+         */
+        vanity_domain_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}';
+};
+
+export type DeleteVanityDomainErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type DeleteVanityDomainError = DeleteVanityDomainErrors[keyof DeleteVanityDomainErrors];
+
+export type DeleteVanityDomainResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteVanityDomainResponse = DeleteVanityDomainResponses[keyof DeleteVanityDomainResponses];
+
+export type ShowVanityDomainData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the vanity domain.
+         */
+        vanity_domain_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}';
+};
+
+export type ShowVanityDomainErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowVanityDomainError = ShowVanityDomainErrors[keyof ShowVanityDomainErrors];
+
+export type ShowVanityDomainResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: VanityDomain;
+    };
+};
+
+export type ShowVanityDomainResponse = ShowVanityDomainResponses[keyof ShowVanityDomainResponses];
+
+export type UpdateVanityDomainData = {
+    /**
+     * A vanity domain for tracked links.
+     */
+    body: {
+        /**
+         * Host name whose DNS points at Herald, e.g. `go.example.com`; its links are `https://<domain>/<code>`.
+         */
+        domain: string;
+    };
+    path: {
+        /**
+         * Identifier of the vanity domain.
+         */
+        vanity_domain_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/vanity-domains/{vanity_domain_uuid}';
+};
+
+export type UpdateVanityDomainErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateVanityDomainError = UpdateVanityDomainErrors[keyof UpdateVanityDomainErrors];
+
+export type UpdateVanityDomainResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: VanityDomain;
+    };
+};
+
+export type UpdateVanityDomainResponse = UpdateVanityDomainResponses[keyof UpdateVanityDomainResponses];
+
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/webhooks/';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Webhook>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    /**
+     * Body of create.
+     */
+    body: {
+        name: string;
+        /**
+         * Absolute http or https URL Herald POSTs to.
+         */
+        url: string;
+        /**
+         * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
+         */
+        headers?: {
+            [key: string]: string;
+        };
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/webhooks/';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: WebhookWithSecret;
+    };
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/webhooks/{webhook_uuid}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type ShowWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/webhooks/{webhook_uuid}';
+};
+
+export type ShowWebhookErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowWebhookError = ShowWebhookErrors[keyof ShowWebhookErrors];
+
+export type ShowWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Webhook;
+    };
+};
+
+export type ShowWebhookResponse = ShowWebhookResponses[keyof ShowWebhookResponses];
+
+export type UpdateWebhookData = {
+    /**
+     * Body of edit: any of the fields; the others keep their values.
+     */
+    body: {
+        name?: string;
+        url?: string;
+        /**
+         * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
+         */
+        headers?: {
+            [key: string]: string;
+        };
+    };
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/webhooks/{webhook_uuid}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Webhook;
+    };
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type RotateWebhookSecretData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/webhooks/{webhook_uuid}/rotate-secret';
+};
+
+export type RotateWebhookSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
+
+export type RotateWebhookSecretResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: WebhookWithSecret;
+    };
+};
+
+export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof RotateWebhookSecretResponses];
+
+export type ListKeywordsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/keywords/';
+};
+
+export type ListKeywordsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListKeywordsError = ListKeywordsErrors[keyof ListKeywordsErrors];
+
+export type ListKeywordsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Keyword>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListKeywordsResponse = ListKeywordsResponses[keyof ListKeywordsResponses];
+
+export type CreateKeywordData = {
+    /**
+     * Body of create.
+     */
+    body: {
+        /**
+         * One word matched, case-insensitively, as a whole word in inbound messages; unique across the service.
+         */
+        keyword: string;
+        /**
+         * Reply sent to the number that texted the keyword; empty for none.
+         */
+        message?: string;
+        /**
+         * Tooltip help text.
+         */
+        help?: string;
+        /**
+         * Add the number to `contact_groups_uuid`.
+         */
+        add_contact_to_group?: boolean;
+        /**
+         * Call the webhooks of `webhooks_uuid`.
+         */
+        call_webhook?: boolean;
+        /**
+         * Contact groups of the team the number is added to.
+         */
+        contact_groups_uuid?: Array<string>;
+        /**
+         * Webhooks of the team that are called.
+         */
+        webhooks_uuid?: Array<string>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/keywords/';
+};
+
+export type CreateKeywordErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateKeywordError = CreateKeywordErrors[keyof CreateKeywordErrors];
+
+export type CreateKeywordResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Keyword;
+    };
+};
+
+export type CreateKeywordResponse = CreateKeywordResponses[keyof CreateKeywordResponses];
+
+export type DeleteKeywordData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the keyword.
+         */
+        keyword_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/keywords/{keyword_uuid}';
+};
+
+export type DeleteKeywordErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type DeleteKeywordError = DeleteKeywordErrors[keyof DeleteKeywordErrors];
+
+export type DeleteKeywordResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteKeywordResponse = DeleteKeywordResponses[keyof DeleteKeywordResponses];
+
+export type ShowKeywordData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the keyword.
+         */
+        keyword_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/keywords/{keyword_uuid}';
+};
+
+export type ShowKeywordErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowKeywordError = ShowKeywordErrors[keyof ShowKeywordErrors];
+
+export type ShowKeywordResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Keyword;
+    };
+};
+
+export type ShowKeywordResponse = ShowKeywordResponses[keyof ShowKeywordResponses];
+
+export type UpdateKeywordData = {
+    /**
+     * Body of edit: the fields of create; any may change, the others keep their values.
+     */
+    body: {
+        /**
+         * One word matched, case-insensitively, as a whole word in inbound messages; unique across the service.
+         */
+        keyword?: string;
+        /**
+         * Reply sent to the number that texted the keyword; empty for none.
+         */
+        message?: string;
+        /**
+         * Tooltip help text.
+         */
+        help?: string;
+        /**
+         * Add the number to `contact_groups_uuid`.
+         */
+        add_contact_to_group?: boolean;
+        /**
+         * Call the webhooks of `webhooks_uuid`.
+         */
+        call_webhook?: boolean;
+        /**
+         * Contact groups of the team the number is added to.
+         */
+        contact_groups_uuid?: Array<string>;
+        /**
+         * Webhooks of the team that are called.
+         */
+        webhooks_uuid?: Array<string>;
+    };
+    path: {
+        /**
+         * Identifier of the keyword.
+         */
+        keyword_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/keywords/{keyword_uuid}';
+};
+
+export type UpdateKeywordErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateKeywordError = UpdateKeywordErrors[keyof UpdateKeywordErrors];
+
+export type UpdateKeywordResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Keyword;
+    };
+};
+
+export type UpdateKeywordResponse = UpdateKeywordResponses[keyof UpdateKeywordResponses];

@@ -1,5 +1,6 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { newestFirst, type PageWindow } from '../../db/pages';
 import { senders } from '../../db/schema';
 
 export type SenderRow = typeof senders.$inferSelect;
@@ -8,19 +9,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId),
 
 export function createSendersRepository(db: Db) {
   return {
-    async list(teamId: number, window: { limit: number; offset: number }): Promise<{ rows: SenderRow[]; total: number }> {
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(senders)
-          .where(eq(senders.teamId, teamId))
-          .orderBy(desc(senders.createdAt), desc(senders.id))
-          .limit(window.limit)
-          .offset(window.offset),
-        db.select({ value: count() }).from(senders).where(eq(senders.teamId, teamId)),
-      ]);
-      return { rows, total: total?.value ?? 0 };
-    },
+    list: (teamId: number, window: PageWindow) => newestFirst(db, senders, eq(senders.teamId, teamId), window),
 
     async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
       const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));

@@ -2,6 +2,7 @@ import type { Sender, SenderInput } from '../../../shared/contract';
 import { isUniqueViolation } from '../../db/client';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, ValidationError } from '../../lib/errors';
+import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp } from '../../lib/time';
 import type { SenderRow, SendersRepository } from './senders.repository';
 
@@ -15,7 +16,7 @@ export function createSendersService(deps: { senders: SendersRepository; config:
     status: row.status,
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
-    links: [{ rel: 'self', uri: `${deps.config.publicUrl}/api/2.0/senders/${row.uuid}` }],
+    links: selfLinks(deps.config.publicUrl, 'senders', row.uuid),
   });
 
   // A sender is unique within its team (the unique index decides, so two racing requests cannot both win).

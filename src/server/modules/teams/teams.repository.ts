@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { contactGroups, memberships, senders, teams } from '../../db/schema';
+import { contactGroups, memberships, senders, teams, vanityDomains } from '../../db/schema';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type Role = 'admin' | 'member';
@@ -17,7 +17,7 @@ export function createTeamsRepository(db: Db) {
       return team;
     },
 
-    /** A team with what every team has from birth: its default senders and its default_optouts group. */
+    /** A team with what every team has from birth: its default senders, its default_optouts group and the service's link domain. */
     async insertWithDefaults(tx: Tx, name: string, defaultSenders: string[]): Promise<TeamRow> {
       const [team] = await tx.insert(teams).values({ name }).returning();
       if (!team) throw new Error('team insert returned no row');
@@ -31,6 +31,7 @@ export function createTeamsRepository(db: Db) {
         deletable: false,
         systemRole: 'optouts',
       });
+      await tx.insert(vanityDomains).values({ teamId: team.id, domain: null });
       return team;
     },
 

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { newestFirst, type PageWindow } from '../../db/pages';
 import { apiTokens } from '../../db/schema';
 
 export type TokenRow = typeof apiTokens.$inferSelect;
@@ -38,13 +39,7 @@ export function createTokensRepository(db: Db) {
         .where(and(eq(apiTokens.id, tokenId), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < now() - interval '1 minute')`));
     },
 
-    async listPersonal(userId: number, window: { limit: number; offset: number }): Promise<{ rows: TokenRow[]; total: number }> {
-      const [rows, [total]] = await Promise.all([
-        db.select().from(apiTokens).where(active(userId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)).limit(window.limit).offset(window.offset),
-        db.select({ value: count() }).from(apiTokens).where(active(userId)),
-      ]);
-      return { rows, total: total?.value ?? 0 };
-    },
+    listPersonal: (userId: number, window: PageWindow) => newestFirst(db, apiTokens, active(userId), window),
 
     async revokePersonal(userId: number, uuid: string): Promise<boolean> {
       const rows = await db.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(active(userId), eq(apiTokens.uuid, uuid))).returning({ id: apiTokens.id });

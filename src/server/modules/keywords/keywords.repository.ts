@@ -1,0 +1,70 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { newestFirst, type PageWindow } from '../../db/pages';
+import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
+
+export type KeywordRow = typeof keywords.$inferSelect;
+export type KeywordFields = Pick<KeywordRow, 'keyword' | 'message' | 'help' | 'addContactToGroup' | 'callWebhook'>;
+export type KeywordTargets = { groups: string[]; webhooks: string[] };
+
+const ofTeam = (teamId: number, uuid: string) => and(eq(keywords.teamId, teamId), eq(keywords.uuid, uuid));
+
+export function createKeywordsRepository(db: Db) {
+  return {
+    list: (teamId: number, window: PageWindow) => newestFirst(db, keywords, eq(keywords.teamId, teamId), window),
+
+    async find(teamId: number, uuid: string): Promise<KeywordRow | undefined> {
+      const [row] = await db.select().from(keywords).where(ofTeam(teamId, uuid));
+      return row;
+    },
+
+    async insert(tx: Tx, teamId: number, fields: KeywordFields): Promise<KeywordRow> {
+      const [row] = await tx.insert(keywords).values({ teamId, ...fields }).returning();
+      if (!row) throw new Error('keyword insert returned no row');
+      return row;
+    },
+
+    async update(tx: Tx, id: number, fields: KeywordFields): Promise<KeywordRow> {
+      const [row] = await tx.update(keywords).set({ ...fields, updatedAt: new Date() }).where(eq(keywords.id, id)).returning();
+      if (!row) throw new Error('keyword update returned no row');
+      return row;
+    },
+
+    /** Replaces the keyword's groups and webhooks, keeping the order given. */
+    async setTargets(tx: Tx, keywordId: number, groupIds: number[], webhookIds: number[]): Promise<void> {
+      await tx.delete(keywordContactGroups).where(eq(keywordContactGroups.keywordId, keywordId));
+      await tx.delete(keywordWebhooks).where(eq(keywordWebhooks.keywordId, keywordId));
+      if (groupIds.length > 0) await tx.insert(keywordContactGroups).values(groupIds.map((contactGroupId, position) => ({ keywordId, contactGroupId, position })));
+      if (webhookIds.length > 0) await tx.insert(keywordWebhooks).values(webhookIds.map((webhookId, position) => ({ keywordId, webhookId, position })));
+    },
+
+    /** Group and webhook uuids of each keyword, in their stored order. */
+    async targetsOf(keywordIds: number[]): Promise<Map<number, KeywordTargets>> {
+      const targets = new Map<number, KeywordTargets>(keywordIds.map((id) => [id, { groups: [], webhooks: [] }]));
+      if (keywordIds.length === 0) return targets;
+      const [groups, hooks] = await Promise.all([
+        db
+          .select({ keywordId: keywordContactGroups.keywordId, uuid: contactGroups.uuid })
+          .from(keywordContactGroups)
+          .innerJoin(contactGroups, eq(contactGroups.id, keywordContactGroups.contactGroupId))
+          .where(inArray(keywordContactGroups.keywordId, keywordIds))
+          .orderBy(asc(keywordContactGroups.position)),
+        db
+          .select({ keywordId: keywordWebhooks.keywordId, uuid: webhooks.uuid })
+          .from(keywordWebhooks)
+          .innerJoin(webhooks, eq(webhooks.id, keywordWebhooks.webhookId))
+          .where(inArray(keywordWebhooks.keywordId, keywordIds))
+          .orderBy(asc(keywordWebhooks.position)),
+      ]);
+      for (const row of groups) targets.get(row.keywordId)?.groups.push(row.uuid);
+      for (const row of hooks) targets.get(row.keywordId)?.webhooks.push(row.uuid);
+      return targets;
+    },
+
+    async delete(teamId: number, uuid: string): Promise<boolean> {
+      const rows = await db.delete(keywords).where(ofTeam(teamId, uuid)).returning({ id: keywords.id });
+      return rows.length > 0;
+    },
+  };
+}
+export type KeywordsRepository = ReturnType<typeof createKeywordsRepository>;

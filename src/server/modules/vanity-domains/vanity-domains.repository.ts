@@ -1,0 +1,51 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { newestFirst, type PageWindow } from '../../db/pages';
+import { links, vanityDomains } from '../../db/schema';
+
+export type VanityDomainRow = typeof vanityDomains.$inferSelect;
+
+const ofTeam = (teamId: number, uuid: string) => and(eq(vanityDomains.teamId, teamId), eq(vanityDomains.uuid, uuid));
+
+export function createVanityDomainsRepository(db: Db) {
+  return {
+    list: (teamId: number, window: PageWindow) => newestFirst(db, vanityDomains, eq(vanityDomains.teamId, teamId), window),
+
+    async find(teamId: number, uuid: string): Promise<VanityDomainRow | undefined> {
+      const [row] = await db.select().from(vanityDomains).where(ofTeam(teamId, uuid));
+      return row;
+    },
+
+    async findById(id: number): Promise<VanityDomainRow | undefined> {
+      const [row] = await db.select().from(vanityDomains).where(eq(vanityDomains.id, id));
+      return row;
+    },
+
+    /** The service's own link domain of the team. */
+    async findDefault(teamId: number): Promise<VanityDomainRow | undefined> {
+      const [row] = await db.select().from(vanityDomains).where(and(eq(vanityDomains.teamId, teamId), isNull(vanityDomains.domain)));
+      return row;
+    },
+
+    async insert(teamId: number, domain: string): Promise<VanityDomainRow> {
+      const [row] = await db.insert(vanityDomains).values({ teamId, domain }).returning();
+      if (!row) throw new Error('vanity domain insert returned no row');
+      return row;
+    },
+
+    async update(teamId: number, uuid: string, domain: string): Promise<VanityDomainRow | undefined> {
+      const [row] = await db.update(vanityDomains).set({ domain, updatedAt: new Date() }).where(ofTeam(teamId, uuid)).returning();
+      return row;
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.delete(vanityDomains).where(eq(vanityDomains.id, id));
+    },
+
+    async linkCount(id: number): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(links).where(eq(links.vanityDomainId, id));
+      return row?.value ?? 0;
+    },
+  };
+}
+export type VanityDomainsRepository = ReturnType<typeof createVanityDomainsRepository>;

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ErrorBodySchema,
+  PageQuerySchema,
+  WebhookInputSchema,
+  WebhookParamsSchema,
+  WebhookPatchSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { WebhooksService } from './webhooks.service';
+
+export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; publicUrl: string }> = async (app, { webhooks, publicUrl }) => {
+  const tags = ['Webhooks'];
+
+  app.get(
+    '/webhooks/',
+    {
+      schema: {
+        operationId: 'listWebhooks',
+        tags,
+        summary: "List the team's webhooks, newest first",
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(WebhookSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await webhooks.list(callerOf(request), pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/webhooks/',
+    {
+      schema: {
+        operationId: 'createWebhook',
+        tags,
+        summary: 'Create a webhook',
+        description: 'The answer carries the signing secret (`secret`) this once.',
+        body: WebhookInputSchema,
+        response: { 201: dataOf(WebhookWithSecretSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await webhooks.create(callerOf(request), request.body) }),
+  );
+
+  app.get(
+    '/webhooks/:webhook_uuid',
+    {
+      schema: {
+        operationId: 'showWebhook',
+        tags,
+        summary: 'Show a webhook',
+        params: WebhookParamsSchema,
+        response: { 200: dataOf(WebhookSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await webhooks.show(callerOf(request), request.params.webhook_uuid) }),
+  );
+
+  app.put(
+    '/webhooks/:webhook_uuid',
+    {
+      schema: {
+        operationId: 'updateWebhook',
+        tags,
+        summary: 'Edit a webhook',
+        description: 'Any of `name`, `url`, `headers`; the fields left out keep their values.',
+        params: WebhookParamsSchema,
+        body: WebhookPatchSchema,
+        response: { 200: dataOf(WebhookSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await webhooks.update(callerOf(request), request.params.webhook_uuid, request.body) }),
+  );
+
+  app.post(
+    '/webhooks/:webhook_uuid/rotate-secret',
+    {
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        tags,
+        summary: 'Replace the signing secret',
+        description: 'The old secret stops signing at once; the new one is returned this once.',
+        params: WebhookParamsSchema,
+        response: { 200: dataOf(WebhookWithSecretSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await webhooks.rotateSecret(callerOf(request), request.params.webhook_uuid) }),
+  );
+
+  app.delete(
+    '/webhooks/:webhook_uuid',
+    {
+      schema: {
+        operationId: 'deleteWebhook',
+        tags,
+        summary: 'Delete a webhook',
+        description: 'Refused (409) while a keyword calls it.',
+        params: WebhookParamsSchema,
+        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.delete(callerOf(request), request.params.webhook_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};
