@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 8199;
+// Every run starts from an empty service: a fresh data folder, so the embedded database is new.
+// Workers load this file again; the environment they inherit keeps them on the same folder.
+process.env.HERALD_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-'));
+const dataDir = process.env.HERALD_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/artifacts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    // Node itself (no npx/tsx wrapper processes), so SIGTERM reaches Herald and it stops its database.
+    command: 'node --import tsx src/server/main.ts',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    url: `http://localhost:${PORT}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      DATA_DIR: dataDir,
+      HERALD_ADMIN_EMAIL: 'admin@herald.test',
+      HERALD_ADMIN_PASSWORD: 'correct-horse-battery',
+    },
+  },
+});

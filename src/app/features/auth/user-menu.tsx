@@ -1,0 +1,45 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import type { CurrentUser } from '../../api/gen/types.gen';
+import { useSignOut } from './session-mutations';
+
+function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return words.slice(0, 2).map((word) => word.charAt(0).toUpperCase()).join('') || '?';
+}
+
+export function UserMenu({ user }: { user: CurrentUser }) {
+  const signOut = useSignOut();
+
+  return (
+    <Menu position="bottom-end" width={240} withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={`Account of ${user.name}`}>
+          <Group gap={8} wrap="nowrap">
+            <Avatar color="indigo" radius="xl" size={32}>
+              {initialsOf(user.name)}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="sm">
+              {user.name}
+            </Text>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={500} c="var(--mantine-color-text)" truncate>
+            {user.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {user.current_team.role === 'admin' ? 'Admin' : 'Member'} of {user.current_team.name}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,31 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { Sender } from '../../api/gen/types.gen';
+import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useDeleteSender } from './sender-mutations';
+
+/** Asks before deleting a sender (it cannot be undone), then deletes it and says how it went. */
+export function useConfirmSenderDeletion(onDeleted?: () => void) {
+  const deletion = useDeleteSender();
+
+  return (sender: Pick<Sender, 'uuid' | 'sender'>) =>
+    modals.openConfirmModal({
+      title: 'Delete sender',
+      children: (
+        <Text size="sm">
+          Delete the sender <strong>{sender.sender}</strong>? Templates and campaigns can no longer use it. This cannot be
+          undone.
+        </Text>
+      ),
+      labels: { confirm: 'Delete sender', cancel: 'Keep it' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        deletion.mutate(sender.uuid, {
+          onSuccess: () => {
+            notifySuccess(`The sender ${sender.sender} was deleted.`);
+            onDeleted?.();
+          },
+          onError: (error) => notifyFailure(`The sender ${sender.sender} could not be deleted`, error),
+        }),
+    });
+}

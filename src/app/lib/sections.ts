@@ -1,0 +1,39 @@
+import {
+  IconAddressBook,
+  IconChartBar,
+  IconId,
+  IconInbox,
+  IconKey,
+  IconMessage2,
+  IconSend,
+  IconTemplate,
+  IconWebhook,
+  IconWorld,
+  type Icon,
+} from '@tabler/icons-react';
+import { paths } from '../paths';
+
+/** A part of the product, as the navbar lists it. `available: false` until its pages are built. */
+export interface Section {
+  label: string;
+  href: string;
+  icon: Icon;
+  available: boolean;
+}
+
+export const sections: readonly Section[] = [
+  { label: 'Campaigns', href: paths.campaigns.getHref(), icon: IconSend, available: false },
+  { label: 'Templates', href: paths.templates.getHref(), icon: IconTemplate, available: false },
+  { label: 'Contact groups', href: paths.contactGroups.getHref(), icon: IconAddressBook, available: false },
+  { label: 'Senders', href: paths.senders.list.getHref(), icon: IconId, available: true },
+  { label: 'Keywords', href: paths.keywords.getHref(), icon: IconMessage2, available: false },
+  { label: 'Webhooks', href: paths.webhooks.getHref(), icon: IconWebhook, available: false },
+  { label: 'Inbound messages', href: paths.inboundMessages.getHref(), icon: IconInbox, available: false },
+  { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: false },
+  { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: false },
+  { label: 'API tokens', href: paths.apiTokens.getHref(), icon: IconKey, available: true },
+];
+
+export function sectionAt(pathname: string): Section | undefined {
+  return sections.find((section) => pathname === section.href || pathname.startsWith(`${section.href}/`));
+}

@@ -1,0 +1,56 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+import { PER_PAGE_DEFAULT } from '../../shared/contract';
+
+/** Page sizes offered in every list (the API accepts 1..100). */
+export const PAGE_SIZES = [15, 25, 50, 100] as const;
+
+export interface PageParams {
+  page: number;
+  perPage: number;
+}
+
+function positiveInteger(value: string | null): number | null {
+  if (value === null || !/^\d+$/.test(value)) return null;
+  const number = Number(value);
+  return number >= 1 ? number : null;
+}
+
+/** Reads `?page=&per_page=`, falling back to the defaults for anything the API would refuse. */
+export function parsePageParams(search: URLSearchParams): PageParams {
+  const perPage = positiveInteger(search.get('per_page'));
+  return {
+    page: positiveInteger(search.get('page')) ?? 1,
+    perPage: perPage !== null && (PAGE_SIZES as readonly number[]).includes(perPage) ? perPage : PER_PAGE_DEFAULT,
+  };
+}
+
+/** Page and page size live in the URL, so a reload or a shared link shows the same page. */
+export function usePageParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { page, perPage } = parsePageParams(searchParams);
+
+  const setPage = useCallback(
+    (next: number) =>
+      setSearchParams((current) => {
+        const updated = new URLSearchParams(current);
+        updated.set('page', String(next));
+        return updated;
+      }),
+    [setSearchParams],
+  );
+
+  const setPerPage = useCallback(
+    (next: number) =>
+      setSearchParams((current) => {
+        const updated = new URLSearchParams(current);
+        // Another page size changes what each page holds, so start again from the first one.
+        updated.set('page', '1');
+        updated.set('per_page', String(next));
+        return updated;
+      }),
+    [setSearchParams],
+  );
+
+  return { page, perPage, setPage, setPerPage };
+}

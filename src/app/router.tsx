@@ -1,0 +1,56 @@
+import { Center, Loader } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { toRoute } from './lib/page-module';
+import { paths } from './paths';
+import { RouteError } from './routes/route-error';
+
+const unavailableSections = [
+  paths.campaigns,
+  paths.templates,
+  paths.contactGroups,
+  paths.keywords,
+  paths.webhooks,
+  paths.inboundMessages,
+  paths.reports,
+  paths.vanityDomains,
+];
+
+/** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  const page = toRoute(queryClient);
+  return [
+    {
+      errorElement: <RouteError />,
+      hydrateFallbackElement: (
+        <Center mih="100vh">
+          <Loader aria-label="Loading Herald" />
+        </Center>
+      ),
+      children: [
+        { path: paths.signIn.path, lazy: () => import('./routes/sign-in/sign-in.page').then(page) },
+        {
+          path: paths.home.path,
+          lazy: () => import('./routes/shell/app-shell.layout').then(page),
+          children: [
+            // Campaigns will be the home page once they are built; senders are the first working part.
+            { index: true, element: <Navigate to={paths.senders.list.getHref()} replace /> },
+            { path: paths.senders.list.path, lazy: () => import('./routes/senders/senders-list.page').then(page) },
+            { path: paths.senders.new.path, lazy: () => import('./routes/senders/sender-new.page').then(page) },
+            { path: paths.senders.edit.path, lazy: () => import('./routes/senders/sender-edit.page').then(page) },
+            { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
+            ...unavailableSections.map(({ path }) => ({
+              path,
+              lazy: () => import('./routes/unavailable/unavailable.page').then(page),
+            })),
+            { path: '*', lazy: () => import('./routes/not-found.page').then(page) },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(createRoutes(queryClient));
+}

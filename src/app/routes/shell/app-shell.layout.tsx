@@ -1,0 +1,75 @@
+import { Anchor, AppShell, Burger, Center, Group, Loader, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { AppNavbar } from '../../components/app-navbar';
+import { ErrorState } from '../../components/error-state';
+import { HeraldLogo } from '../../components/herald-logo';
+import { currentUserQueries } from '../../features/auth/current-user-queries';
+import { TeamSwitcher } from '../../features/auth/team-switcher';
+import { UserMenu } from '../../features/auth/user-menu';
+import { sectionAt, sections } from '../../lib/sections';
+import { useSession } from '../../lib/session';
+import { paths } from '../../paths';
+
+/** Everything behind sign-in: header, navbar, and the page. Without a session it sends the user to sign in, and back here after. */
+export default function AppShellLayout() {
+  const session = useSession();
+  const location = useLocation();
+
+  if (!session) return <Navigate to={paths.signIn.getHref(location.pathname + location.search)} replace />;
+  return <SignedInShell />;
+}
+
+function SignedInShell() {
+  const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure();
+  const user = useQuery(currentUserQueries.me());
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  // After a team switch, a page of the previous team's resource makes no sense: go to its section's list.
+  const leaveTeamPage = () => void navigate(sectionAt(pathname)?.href ?? paths.home.getHref());
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navbarOpened} onClick={toggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Anchor component={Link} to={paths.home.getHref()} underline="never" c="inherit">
+              <Group gap={8} wrap="nowrap">
+                <HeraldLogo />
+                <Text fw={700} size="lg">
+                  Herald
+                </Text>
+              </Group>
+            </Anchor>
+          </Group>
+          {user.data && (
+            <Group gap="md" wrap="nowrap">
+              <TeamSwitcher user={user.data} onSwitched={leaveTeamPage} />
+              <UserMenu user={user.data} />
+            </Group>
+          )}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <AppNavbar sections={sections} onNavigate={closeNavbar} />
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">
+        {user.isPending ? (
+          <Center h={240}>
+            <Loader aria-label="Loading your account" />
+          </Center>
+        ) : user.isError ? (
+          <ErrorState title="Your account could not be loaded." error={user.error} onRetry={() => void user.refetch()} />
+        ) : (
+          <Outlet />
+        )}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

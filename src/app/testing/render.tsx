@@ -1,0 +1,38 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { render as testingLibraryRender, type RenderResult } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { createQueryClient } from '../lib/query-client';
+import { theme } from '../theme';
+
+interface RenderOptions {
+  /** The URL the MemoryRouter starts at. */
+  route?: string;
+  queryClient?: QueryClient;
+}
+
+/** Renders as the app does (Mantine, React Query, a router), with a fresh cache and no retries. */
+export function render(ui: ReactElement, { route = '/', queryClient }: RenderOptions = {}): RenderResult & { user: UserEvent } {
+  const client = queryClient ?? createQueryClient();
+  client.setDefaultOptions({ queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } });
+  const user = userEvent.setup();
+  const result = testingLibraryRender(ui, {
+    wrapper: ({ children }) => (
+      <QueryClientProvider client={client}>
+        <MantineProvider theme={theme} env="test">
+          <ModalsProvider>
+            <Notifications />
+            <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+          </ModalsProvider>
+        </MantineProvider>
+      </QueryClientProvider>
+    ),
+  });
+  return { ...result, user };
+}
+
+export * from '@testing-library/react';
