@@ -1,4 +1,4 @@
-import { GSM_BASIC_CHARACTERS, gsmSeptets, isHighSurrogate, isLowSurrogate } from './gsm-charset';
+import { GSM_BASIC_CHARACTERS, GSM_SEPTETS, isHighSurrogate, isLowSurrogate } from './gsm-charset';
 
 /** A character that forces UTF16, at its UTF-16 index (an emoji is one entry of two code units). */
 export interface NonGsmCharacter {
@@ -42,10 +42,11 @@ for (const character of GSM_BASIC_CHARACTERS) {
 }
 
 export function nonGsmCharacters(text: string): NonGsmCharacter[] {
+  const septetsOf = GSM_SEPTETS;
   const found: NonGsmCharacter[] = [];
   for (let index = 0; index < text.length; index++) {
     const codeUnit = text.charCodeAt(index);
-    if (gsmSeptets(codeUnit) !== 0) continue;
+    if (septetsOf[codeUnit] !== 0) continue;
     const pair = isHighSurrogate(codeUnit) && isLowSurrogate(text.charCodeAt(index + 1));
     found.push({ index, character: text.slice(index, pair ? index + 2 : index + 1) });
     if (pair) index++;

@@ -7,6 +7,7 @@ describe('counting a body as it will be sent', () => {
     // https://hrld.io/abc1234 is 23 characters; "Sale: " is 6.
     expect(measureRendered('Sale: ::Promo::', { linkLength: 23 })).toEqual(measure('Sale: https://hrld.io/abc1234'));
     expect(measureRendered('::A:: ::A:: ::B::', { linkLength: 23 }).length).toBe(23 * 3 + 2);
+    expect(measureRendered('::__proto__::', { linkLength: 23 }).length).toBe(23);
   });
 
   it('counts a custom field as its value when known, else as one space', () => {

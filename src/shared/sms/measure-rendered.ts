@@ -1,4 +1,4 @@
-import { render, shorthandNames } from './shorthands';
+import { parseShorthands, renderTokens } from './shorthands';
 import { measure, type MeasureOptions, type SmsMeasurement } from './sms-segments';
 
 export interface RenderedMeasureOptions extends MeasureOptions {
@@ -19,8 +19,10 @@ const SHORT_LINK_CHARACTER = 'x';
  */
 export function measureRendered(body: string, options: RenderedMeasureOptions): SmsMeasurement {
   const shortLink = SHORT_LINK_CHARACTER.repeat(Math.max(0, Math.floor(options.linkLength)));
-  const links: Record<string, string> = {};
-  for (const name of shorthandNames(body).links) links[name] = shortLink;
-  const rendered = render(body, { fields: options.fields ?? {}, links });
-  return measure(rendered, options.forceUtf16 ? { forceUtf16: true } : {});
+  const tokens = parseShorthands(body);
+  // No prototype, so a link named `__proto__` is an ordinary key too.
+  const links: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const token of tokens) if (token.kind === 'link') links[token.name] = shortLink;
+  const rendered = renderTokens(tokens, { fields: options.fields ?? {}, links });
+  return measure(rendered, { forceUtf16: options.forceUtf16 });
 }

@@ -54,10 +54,15 @@ export function shorthandNames(body: string): { fields: string[]; links: string[
  * cannot inject a link or another field.
  */
 export function render(body: string, values: ShorthandValues = {}): string {
+  return renderTokens(parseShorthands(body), values);
+}
+
+/** `render` for a body already parsed (the caller also needed its tokens). */
+export function renderTokens(tokens: readonly ShorthandToken[], values: ShorthandValues = {}): string {
   const fields = values.fields ?? {};
   const links = values.links ?? {};
   let rendered = '';
-  for (const token of parseShorthands(body)) {
+  for (const token of tokens) {
     if (token.kind === 'text') rendered += token.raw;
     else rendered += lookup(token.kind === 'field' ? fields : links, token.name) ?? ' ';
   }

@@ -100,16 +100,3 @@ describe('splitting a long body into the parts a handset receives', () => {
     expect(measure('x'.repeat(1600))).toMatchObject({ segments: 11, remaining: 153 * 11 - 1600 });
   });
 });
-
-describe('speed (the editor measures on every keystroke)', () => {
-  it('measures and splits a 1,600-character body in under a millisecond, even on a busy machine', () => {
-    const body = ('Hello {name}, €5 off today ' + EMOJI + ' ').repeat(50).slice(0, 1600);
-    const runs = 500;
-    const started = performance.now();
-    for (let run = 0; run < runs; run++) {
-      measure(body);
-      segmentsOf(body);
-    }
-    expect((performance.now() - started) / runs).toBeLessThan(1);
-  });
-});

@@ -1,4 +1,4 @@
-import { gsmSeptets, isHighSurrogate, isLowSurrogate } from './gsm-charset';
+import { GSM_SEPTETS } from './gsm-charset';
 
 /** The encoding a body is sent in (the values `POST /templates/encoding` returns). */
 export type SmsEncoding = 'GSM_7BIT' | 'GSM_7BIT_EX' | 'UTF16';
@@ -30,10 +30,11 @@ export function classify(text: string): SmsEncoding {
 
 /** One pass for the encoding and, when it is GSM, the septet count (the editor calls this per keystroke). */
 function scan(text: string): { encoding: SmsEncoding; septets: number } {
+  const septetsOf = GSM_SEPTETS;
   let septets = 0;
   let extended = false;
   for (let index = 0; index < text.length; index++) {
-    const cost = gsmSeptets(text.charCodeAt(index));
+    const cost = septetsOf[text.charCodeAt(index)] ?? 0;
     if (cost === 0) return { encoding: 'UTF16', septets: 0 };
     if (cost === 2) extended = true;
     septets += cost;
@@ -86,14 +87,15 @@ function packUniform(length: number, capacity: number): { segments: number; last
  */
 function pack(text: string, gsm: boolean, cuts: number[] | null): { segments: number; lastUsed: number } {
   const capacity = gsm ? MULTIPART.gsm : MULTIPART.utf16;
+  const septetsOf = GSM_SEPTETS;
   let segments = 1;
   let used = 0;
   let index = 0;
   while (index < text.length) {
     const codeUnit = text.charCodeAt(index);
     const size = gsm
-      ? gsmSeptets(codeUnit)
-      : isHighSurrogate(codeUnit) && isLowSurrogate(text.charCodeAt(index + 1))
+      ? (septetsOf[codeUnit] ?? 0)
+      : (codeUnit & 0xfc00) === 0xd800 && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00 // a surrogate pair
         ? 2
         : 1;
     if (used + size > capacity) {
