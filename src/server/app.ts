@@ -10,7 +10,9 @@ import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
+import { linksRoutes } from './modules/links/links.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
+import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
@@ -68,6 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(authRoutes, { auth: services.auth, users: services.users });
       await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
       await api.register(sendersRoutes, { senders: services.senders, publicUrl });
+      await api.register(templatesRoutes, { templates: services.templates, publicUrl });
+      await api.register(linksRoutes, { links: services.links, publicUrl });
       await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });

@@ -5,10 +5,14 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
+import { createLinksRepository } from './modules/links/links.repository';
+import { createLinksService } from './modules/links/links.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
 import { createTeamsService } from './modules/teams/teams.service';
+import { createTemplatesRepository } from './modules/templates/templates.repository';
+import { createTemplatesService } from './modules/templates/templates.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createUsersRepository } from './modules/users/users.repository';
@@ -38,6 +42,17 @@ export function createServices(database: Database, config: Config, keys: { secre
   const contactGroupsRepository = createContactGroupsRepository(db);
   const keywords = createKeywordsService({ db, keywords: createKeywordsRepository(db), contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
-  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, usersRepository };
+  const templatesRepository = createTemplatesRepository(db);
+  const linksRepository = createLinksRepository(db);
+  const links = createLinksService({ links: linksRepository, templates: templatesRepository, vanityDomains: vanityDomainsRepository, config });
+  const templates = createTemplatesService({
+    templates: templatesRepository,
+    links: linksRepository,
+    vanityDomains: vanityDomainsRepository,
+    urlBase: vanityDomains.urlBase,
+    config,
+  });
+
+  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -31,9 +31,10 @@ type ValidationIssue = { instancePath: string; keyword: string; message?: string
 function fieldErrors(issues: ValidationIssue[]): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
-    const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = path || 'body';
     let message = issue.message ?? 'The value is invalid.';
-    if (field === 'body' && issue.keyword === 'invalid_type') message = 'The request body must be a JSON object.';
+    if (path === '' && issue.keyword === 'invalid_type') message = 'The request body must be a JSON object.';
     else if (issue.keyword === 'invalid_type' && /received undefined/.test(message)) message = `The ${fieldLabel(field)} field is required.`;
     else if (issue.keyword === 'invalid_type' && message.startsWith('Invalid input'))
       message = `The ${fieldLabel(field)} must be of type ${String(issue.params.expected ?? 'the documented type')}.`;
@@ -80,6 +81,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         return sendError(reply, error.statusCode, error.statusCode === 400 ? 'The request is malformed.' : error.message);
       }
     }
+    // Safety net: text PostgreSQL cannot store (the contract refuses it field by field first).
+    const pgCode = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? error.code;
+    if (pgCode === '22021' || pgCode === '22P05') return sendError(reply, 422, 'The request contains characters that cannot be stored.');
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'Server Error');
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
+import { isStorableText, unstorableMessage } from './fields';
 
 export const TeamSummarySchema = z
   .object({
@@ -30,6 +31,7 @@ export const LoginRequestSchema = z
       .trim()
       .min(1, 'The email field is required.')
       .max(254, 'The email may not be greater than 254 characters.')
+      .refine(isStorableText, unstorableMessage('email'))
       .describe('Sign-in e-mail address.'),
     password: z
       .string({ error: (i) => (i.input === undefined ? 'The password field is required.' : 'The password must be a string.') })

@@ -4,17 +4,26 @@ import { z } from 'zod';
 const typeError = (label: string, kind: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `The ${label} field is required.` : `The ${label} must be ${kind}.`;
 
+// NUL and unpaired surrogates cannot be stored as text (PostgreSQL refuses NUL; UTF-8 has no surrogates).
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text that survives storage unchanged. */
+export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+export const unstorableMessage = (label: string) => `The ${label} contains characters that cannot be stored.`;
+
 export const requiredString = (label: string, max: number) =>
   z
     .string({ error: typeError(label, 'a string') })
     .trim()
     .min(1, `The ${label} field is required.`)
-    .max(max, `The ${label} may not be greater than ${max} characters.`);
+    .max(max, `The ${label} may not be greater than ${max} characters.`)
+    .refine(isStorableText, unstorableMessage(label));
 
 export const optionalString = (label: string, max: number) =>
   z
     .string({ error: typeError(label, 'a string') })
-    .max(max, `The ${label} may not be greater than ${max} characters.`);
+    .max(max, `The ${label} may not be greater than ${max} characters.`)
+    .refine(isStorableText, unstorableMessage(label));
 
 export const requiredBoolean = (label: string) => z.boolean({ error: typeError(label, 'true or false') });
 
@@ -31,6 +40,7 @@ export const httpUrl = (label: string, max = 2048) =>
     .trim()
     .min(1, `The ${label} field is required.`)
     .max(max, `The ${label} may not be greater than ${max} characters.`)
+    .refine(isStorableText, unstorableMessage(label))
     .refine((value) => {
       try {
         const url = new URL(value);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
-import { requiredString, uuidField } from './fields';
+import { isStorableText, requiredString, unstorableMessage, uuidField } from './fields';
 import { LinkSchema } from './links';
 import { SenderNameSchema } from './senders';
 
@@ -28,6 +28,10 @@ export const TemplateInputSchema = z
       .boolean({ error: 'The force utf8 must be true or false.' })
       .optional()
       .describe('When true, what cannot be carried as text is removed from the body (lone surrogates, U+FFFD, non-characters, control characters other than line breaks).'),
+  })
+  .superRefine((input, ctx) => {
+    if (!input.force_utf8 && typeof input.body === 'string' && !isStorableText(input.body))
+      ctx.addIssue({ code: 'custom', path: ['body'], message: `${unstorableMessage('body')} Remove them, or send force_utf8 to have them removed.` });
   })
   .describe('Body of create and edit.');
 export type TemplateInput = z.infer<typeof TemplateInputSchema>;

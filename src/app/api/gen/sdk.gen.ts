@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -144,6 +144,150 @@ export const showSender = <ThrowOnError extends boolean = false>(options: Option
 export const updateSender = <ThrowOnError extends boolean = false>(options: Options<UpdateSenderData, ThrowOnError>) => (options.client ?? client).put<UpdateSenderResponses, UpdateSenderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/senders/{sender_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the team's templates, newest first
+ */
+export const listTemplates = <ThrowOnError extends boolean = false>(options?: Options<ListTemplatesData, ThrowOnError>) => (options?.client ?? client).get<ListTemplatesResponses, ListTemplatesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/',
+    ...options
+});
+
+/**
+ * Create a template
+ *
+ * The sender must be 3 to 11 characters; the body at most 1,600 characters.
+ */
+export const createTemplate = <ThrowOnError extends boolean = false>(options: Options<CreateTemplateData, ThrowOnError>) => (options.client ?? client).post<CreateTemplateResponses, CreateTemplateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Encoding, length and segments of a body
+ *
+ * Counts the body as it will be sent: a tracked link at its short-link length, a custom field as one space.
+ */
+export const templateEncoding = <ThrowOnError extends boolean = false>(options: Options<TemplateEncodingData, ThrowOnError>) => (options.client ?? client).post<TemplateEncodingResponses, TemplateEncodingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/encoding',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a template
+ *
+ * Refused with 409 while campaigns use the template.
+ */
+export const deleteTemplate = <ThrowOnError extends boolean = false>(options: Options<DeleteTemplateData, ThrowOnError>) => (options.client ?? client).delete<DeleteTemplateResponses, DeleteTemplateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/{template_uuid}',
+    ...options
+});
+
+/**
+ * Show a template
+ */
+export const showTemplate = <ThrowOnError extends boolean = false>(options: Options<ShowTemplateData, ThrowOnError>) => (options.client ?? client).get<ShowTemplateResponses, ShowTemplateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/{template_uuid}',
+    ...options
+});
+
+/**
+ * Edit a template
+ *
+ * Refused with 423 while a campaign that uses the template is sending.
+ */
+export const updateTemplate = <ThrowOnError extends boolean = false>(options: Options<UpdateTemplateData, ThrowOnError>) => (options.client ?? client).put<UpdateTemplateResponses, UpdateTemplateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/{template_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The body as a recipient reads it
+ *
+ * Link shorthands become short links; custom fields are filled from a contact; `warnings` lists shorthands that will be sent as a blank space.
+ */
+export const previewTemplate = <ThrowOnError extends boolean = false>(options: Options<PreviewTemplateData, ThrowOnError>) => (options.client ?? client).get<PreviewTemplateResponses, PreviewTemplateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/templates/{template_uuid}/preview',
+    ...options
+});
+
+/**
+ * List the team's tracked links, newest first
+ */
+export const listLinks = <ThrowOnError extends boolean = false>(options?: Options<ListLinksData, ThrowOnError>) => (options?.client ?? client).get<ListLinksResponses, ListLinksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/links/',
+    ...options
+});
+
+/**
+ * Create a tracked link of a template
+ *
+ * `::NAME::` in the template body becomes a short link on the vanity domain that redirects to `destination`.
+ */
+export const createLink = <ThrowOnError extends boolean = false>(options: Options<CreateLinkData, ThrowOnError>) => (options.client ?? client).post<CreateLinkResponses, CreateLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/links/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a link
+ *
+ * Refused with 423 while a campaign that uses its template is sending.
+ */
+export const deleteLink = <ThrowOnError extends boolean = false>(options: Options<DeleteLinkData, ThrowOnError>) => (options.client ?? client).delete<DeleteLinkResponses, DeleteLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/links/{link_uuid}',
+    ...options
+});
+
+/**
+ * Show a link
+ */
+export const showLink = <ThrowOnError extends boolean = false>(options: Options<ShowLinkData, ThrowOnError>) => (options.client ?? client).get<ShowLinkResponses, ShowLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/links/{link_uuid}',
+    ...options
+});
+
+/**
+ * Edit a link
+ *
+ * Refused with 423 while a campaign that uses its template is sending.
+ */
+export const updateLink = <ThrowOnError extends boolean = false>(options: Options<UpdateLinkData, ThrowOnError>) => (options.client ?? client).put<UpdateLinkResponses, UpdateLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/links/{link_uuid}',
     ...options,
     headers: {
         'Content-Type': 'application/json',

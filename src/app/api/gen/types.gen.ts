@@ -1356,6 +1356,564 @@ export type UpdateSenderResponses = {
 
 export type UpdateSenderResponse = UpdateSenderResponses[keyof UpdateSenderResponses];
 
+export type ListTemplatesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/templates/';
+};
+
+export type ListTemplatesErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListTemplatesError = ListTemplatesErrors[keyof ListTemplatesErrors];
+
+export type ListTemplatesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Template>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListTemplatesResponse = ListTemplatesResponses[keyof ListTemplatesResponses];
+
+export type CreateTemplateData = {
+    /**
+     * Body of create and edit.
+     */
+    body: {
+        /**
+         * Name shown in lists and pickers.
+         */
+        name: string;
+        /**
+         * Message text with `{{field}}` and `::NAME::` shorthands; at most 1600 characters.
+         */
+        body: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * When true, what cannot be carried as text is removed from the body (lone surrogates, U+FFFD, non-characters, control characters other than line breaks).
+         */
+        force_utf8?: boolean;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/templates/';
+};
+
+export type CreateTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateTemplateError = CreateTemplateErrors[keyof CreateTemplateErrors];
+
+export type CreateTemplateResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Template;
+    };
+};
+
+export type CreateTemplateResponse = CreateTemplateResponses[keyof CreateTemplateResponses];
+
+export type TemplateEncodingData = {
+    /**
+     * Text to classify.
+     */
+    body: {
+        /**
+         * Text to measure, shorthands included.
+         */
+        body: string;
+        /**
+         * When given, `::NAME::` is checked against this template's links and counted at its short-link length.
+         */
+        template_uuid?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/templates/encoding';
+};
+
+export type TemplateEncodingErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type TemplateEncodingError = TemplateEncodingErrors[keyof TemplateEncodingErrors];
+
+export type TemplateEncodingResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Encoding;
+    };
+};
+
+export type TemplateEncodingResponse = TemplateEncodingResponses[keyof TemplateEncodingResponses];
+
+export type DeleteTemplateData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the template.
+         */
+        template_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/templates/{template_uuid}';
+};
+
+export type DeleteTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type DeleteTemplateError = DeleteTemplateErrors[keyof DeleteTemplateErrors];
+
+export type DeleteTemplateResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteTemplateResponse = DeleteTemplateResponses[keyof DeleteTemplateResponses];
+
+export type ShowTemplateData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the template.
+         */
+        template_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/templates/{template_uuid}';
+};
+
+export type ShowTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowTemplateError = ShowTemplateErrors[keyof ShowTemplateErrors];
+
+export type ShowTemplateResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Template;
+    };
+};
+
+export type ShowTemplateResponse = ShowTemplateResponses[keyof ShowTemplateResponses];
+
+export type UpdateTemplateData = {
+    /**
+     * Body of create and edit.
+     */
+    body: {
+        /**
+         * Name shown in lists and pickers.
+         */
+        name: string;
+        /**
+         * Message text with `{{field}}` and `::NAME::` shorthands; at most 1600 characters.
+         */
+        body: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * When true, what cannot be carried as text is removed from the body (lone surrogates, U+FFFD, non-characters, control characters other than line breaks).
+         */
+        force_utf8?: boolean;
+    };
+    path: {
+        /**
+         * Identifier of the template.
+         */
+        template_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/templates/{template_uuid}';
+};
+
+export type UpdateTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type UpdateTemplateError = UpdateTemplateErrors[keyof UpdateTemplateErrors];
+
+export type UpdateTemplateResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Template;
+    };
+};
+
+export type UpdateTemplateResponse = UpdateTemplateResponses[keyof UpdateTemplateResponses];
+
+export type PreviewTemplateData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the template.
+         */
+        template_uuid: string;
+    };
+    query?: {
+        /**
+         * A contact of the team whose fields fill the preview.
+         */
+        phone_number?: string;
+    };
+    url: '/api/2.0/templates/{template_uuid}/preview';
+};
+
+export type PreviewTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type PreviewTemplateError = PreviewTemplateErrors[keyof PreviewTemplateErrors];
+
+export type PreviewTemplateResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: TemplatePreview;
+    };
+};
+
+export type PreviewTemplateResponse = PreviewTemplateResponses[keyof PreviewTemplateResponses];
+
+export type ListLinksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only the links of this template.
+         */
+        template_uuid?: string;
+    };
+    url: '/api/2.0/links/';
+};
+
+export type ListLinksErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListLinksError = ListLinksErrors[keyof ListLinksErrors];
+
+export type ListLinksResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Link>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListLinksResponse = ListLinksResponses[keyof ListLinksResponses];
+
+export type CreateLinkData = {
+    /**
+     * A tracked link of a template.
+     */
+    body: {
+        /**
+         * Domain the short links are made on.
+         */
+        vanity_domain_uuid: string;
+        /**
+         * Template whose `::NAME::` shorthand this link resolves.
+         */
+        template_uuid: string;
+        /**
+         * The shorthand name: `::NAME::` in the body.
+         */
+        name: string;
+        /**
+         * Where the short link sends the recipient (absolute http or https URL).
+         */
+        destination: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/links/';
+};
+
+export type CreateLinkErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type CreateLinkError = CreateLinkErrors[keyof CreateLinkErrors];
+
+export type CreateLinkResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Link;
+    };
+};
+
+export type CreateLinkResponse = CreateLinkResponses[keyof CreateLinkResponses];
+
+export type DeleteLinkData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the link.
+         */
+        link_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/links/{link_uuid}';
+};
+
+export type DeleteLinkErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type DeleteLinkError = DeleteLinkErrors[keyof DeleteLinkErrors];
+
+export type DeleteLinkResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteLinkResponse = DeleteLinkResponses[keyof DeleteLinkResponses];
+
+export type ShowLinkData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the link.
+         */
+        link_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/links/{link_uuid}';
+};
+
+export type ShowLinkErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowLinkError = ShowLinkErrors[keyof ShowLinkErrors];
+
+export type ShowLinkResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Link;
+    };
+};
+
+export type ShowLinkResponse = ShowLinkResponses[keyof ShowLinkResponses];
+
+export type UpdateLinkData = {
+    /**
+     * A tracked link of a template.
+     */
+    body: {
+        /**
+         * Domain the short links are made on.
+         */
+        vanity_domain_uuid: string;
+        /**
+         * Template whose `::NAME::` shorthand this link resolves.
+         */
+        template_uuid: string;
+        /**
+         * The shorthand name: `::NAME::` in the body.
+         */
+        name: string;
+        /**
+         * Where the short link sends the recipient (absolute http or https URL).
+         */
+        destination: string;
+    };
+    path: {
+        /**
+         * Identifier of the link.
+         */
+        link_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/links/{link_uuid}';
+};
+
+export type UpdateLinkErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type UpdateLinkError = UpdateLinkErrors[keyof UpdateLinkErrors];
+
+export type UpdateLinkResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Link;
+    };
+};
+
+export type UpdateLinkResponse = UpdateLinkResponses[keyof UpdateLinkResponses];
+
 export type ListVanityDomainsData = {
     body?: never;
     path?: never;

@@ -1,0 +1,61 @@
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import { links, templates, vanityDomains } from '../../db/schema';
+
+/** A link with what its resource shows of its template and domain. */
+export type LinkRecord = typeof links.$inferSelect & { templateUuid: string; vanityDomainUuid: string; vanityDomain: string | null };
+type LinkFields = Pick<typeof links.$inferSelect, 'templateId' | 'vanityDomainId' | 'name' | 'destination'>;
+
+export function createLinksRepository(db: Db) {
+  const select = (where: SQL | undefined) =>
+    db
+      .select({ link: links, templateUuid: templates.uuid, vanityDomainUuid: vanityDomains.uuid, vanityDomain: vanityDomains.domain })
+      .from(links)
+      .innerJoin(templates, eq(templates.id, links.templateId))
+      .innerJoin(vanityDomains, eq(vanityDomains.id, links.vanityDomainId))
+      .where(where);
+  const flatten = (row: { link: typeof links.$inferSelect; templateUuid: string; vanityDomainUuid: string; vanityDomain: string | null }): LinkRecord => ({
+    ...row.link,
+    templateUuid: row.templateUuid,
+    vanityDomainUuid: row.vanityDomainUuid,
+    vanityDomain: row.vanityDomain,
+  });
+
+  return {
+    async list(teamId: number, window: PageWindow, templateId?: number): Promise<{ rows: LinkRecord[]; total: number }> {
+      const where = and(eq(links.teamId, teamId), templateId === undefined ? undefined : eq(links.templateId, templateId));
+      const [rows, [total]] = await Promise.all([
+        select(where).orderBy(desc(links.createdAt), desc(links.id)).limit(window.limit).offset(window.offset),
+        db.select({ value: count() }).from(links).where(where),
+      ]);
+      return { rows: rows.map(flatten), total: total?.value ?? 0 };
+    },
+
+    async find(teamId: number, uuid: string): Promise<LinkRecord | undefined> {
+      const [row] = await select(and(eq(links.teamId, teamId), eq(links.uuid, uuid)));
+      return row && flatten(row);
+    },
+
+    async ofTemplates(templateIds: number[]): Promise<LinkRecord[]> {
+      if (templateIds.length === 0) return [];
+      return (await select(inArray(links.templateId, templateIds)).orderBy(links.id)).map(flatten);
+    },
+
+    /** Returns the new link's uuid. */
+    async insert(teamId: number, fields: LinkFields): Promise<string> {
+      const [row] = await db.insert(links).values({ teamId, ...fields }).returning({ uuid: links.uuid });
+      if (!row) throw new Error('link insert returned no row');
+      return row.uuid;
+    },
+
+    async update(id: number, fields: LinkFields): Promise<void> {
+      await db.update(links).set({ ...fields, updatedAt: new Date() }).where(eq(links.id, id));
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.delete(links).where(eq(links.id, id));
+    },
+  };
+}
+export type LinksRepository = ReturnType<typeof createLinksRepository>;

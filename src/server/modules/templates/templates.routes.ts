@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  EncodingRequestSchema,
+  EncodingSchema,
+  ErrorBodySchema,
+  PageQuerySchema,
+  TemplateInputSchema,
+  TemplateParamsSchema,
+  TemplatePreviewQuerySchema,
+  TemplatePreviewSchema,
+  TemplateSchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { TemplatesService } from './templates.service';
+
+export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesService; publicUrl: string }> = async (app, { templates, publicUrl }) => {
+  const tags = ['Templates'];
+
+  app.get(
+    '/templates/',
+    {
+      schema: {
+        operationId: 'listTemplates',
+        tags,
+        summary: "List the team's templates, newest first",
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(TemplateSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await templates.list(callerOf(request), pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/templates/',
+    {
+      schema: {
+        operationId: 'createTemplate',
+        tags,
+        summary: 'Create a template',
+        description: 'The sender must be 3 to 11 characters; the body at most 1,600 characters.',
+        body: TemplateInputSchema,
+        response: { 201: dataOf(TemplateSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await templates.create(callerOf(request), request.body) }),
+  );
+
+  app.post(
+    '/templates/encoding',
+    {
+      schema: {
+        operationId: 'templateEncoding',
+        tags,
+        summary: 'Encoding, length and segments of a body',
+        description: 'Counts the body as it will be sent: a tracked link at its short-link length, a custom field as one space.',
+        body: EncodingRequestSchema,
+        response: { 200: dataOf(EncodingSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await templates.encoding(callerOf(request), request.body) }),
+  );
+
+  app.get(
+    '/templates/:template_uuid',
+    {
+      schema: {
+        operationId: 'showTemplate',
+        tags,
+        summary: 'Show a template',
+        params: TemplateParamsSchema,
+        response: { 200: dataOf(TemplateSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await templates.show(callerOf(request), request.params.template_uuid) }),
+  );
+
+  app.get(
+    '/templates/:template_uuid/preview',
+    {
+      schema: {
+        operationId: 'previewTemplate',
+        tags,
+        summary: 'The body as a recipient reads it',
+        description: 'Link shorthands become short links; custom fields are filled from a contact; `warnings` lists shorthands that will be sent as a blank space.',
+        params: TemplateParamsSchema,
+        querystring: TemplatePreviewQuerySchema,
+        response: { 200: dataOf(TemplatePreviewSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await templates.preview(callerOf(request), request.params.template_uuid, request.query.phone_number) }),
+  );
+
+  app.put(
+    '/templates/:template_uuid',
+    {
+      schema: {
+        operationId: 'updateTemplate',
+        tags,
+        summary: 'Edit a template',
+        description: 'Refused with 423 while a campaign that uses the template is sending.',
+        params: TemplateParamsSchema,
+        body: TemplateInputSchema,
+        response: { 200: dataOf(TemplateSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 423: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await templates.update(callerOf(request), request.params.template_uuid, request.body) }),
+  );
+
+  app.delete(
+    '/templates/:template_uuid',
+    {
+      schema: {
+        operationId: 'deleteTemplate',
+        tags,
+        summary: 'Delete a template',
+        description: 'Refused with 409 while campaigns use the template.',
+        params: TemplateParamsSchema,
+        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await templates.delete(callerOf(request), request.params.template_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
+import { measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
+import { isForeignKeyViolation } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
+import { formatTimestamp } from '../../lib/time';
+import { presentLink, TEMPLATE_LOCKED } from '../links/links.service';
+import type { LinkRecord, LinksRepository } from '../links/links.repository';
+import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
+import type { VanityDomainsService } from '../vanity-domains/vanity-domains.service';
+import type { TemplateRow, TemplatesRepository } from './templates.repository';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A stable, realistic short code for previews (real codes are made per recipient at send time). */
+function sampleCode(seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let code = '';
+  for (let i = 0; i < SHORT_CODE_LENGTH; i++) code += BASE62[digest[i]! % 62];
+  return code;
+}
+
+const sameName = (a: string, b: string) => a === b || a.toLowerCase() === b.toLowerCase();
+
+/** Link shorthands of the body that name none of the links: they will be sent as a blank space. */
+function missingLinkWarnings(body: string, links: LinkRecord[]): string[] {
+  return shorthandNames(body)
+    .links.filter((name) => !links.some((link) => sameName(link.name, name)))
+    .map((name) => `::${name}:: names no link of this template; it will be sent as a blank space.`);
+}
+
+export function createTemplatesService(deps: {
+  templates: TemplatesRepository;
+  links: Pick<LinksRepository, 'ofTemplates'>;
+  vanityDomains: Pick<VanityDomainsRepository, 'findDefault'>;
+  urlBase: VanityDomainsService['urlBase'];
+  config: { appTimezone: string };
+}) {
+  const zone = deps.config.appTimezone;
+
+  const present = (row: TemplateRow, links: LinkRecord[], locked: boolean): Template => {
+    const used = shorthandNames(row.body).links;
+    return {
+      uuid: row.uuid,
+      name: row.name,
+      body: row.body,
+      links: links.filter((link) => used.some((name) => sameName(link.name, name))).map((link) => presentLink(link, zone)),
+      is_locked: locked,
+      sender: row.sender,
+      created_at: formatTimestamp(row.createdAt, zone),
+      updated_at: formatTimestamp(row.updatedAt, zone),
+    };
+  };
+
+  const presentOne = async (row: TemplateRow) => {
+    const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
+    return present(row, links, locked.has(row.id));
+  };
+
+  const find = async (auth: AuthContext, uuid: string) => {
+    const row = await deps.templates.find(auth.teamId, uuid);
+    if (!row) throw new NotFoundError();
+    return row;
+  };
+
+  /** force_utf8 strips what cannot be carried as text; what is left must still be a body. */
+  const fieldsOf = (input: TemplateInput) => {
+    const body = input.force_utf8 ? stripForUtf8(input.body) : input.body;
+    if (body.trim().length === 0) throw ValidationError.field('body', 'The body field is required.');
+    return { name: input.name, body, sender: input.sender };
+  };
+
+  /** Each link as the short link a recipient gets, with a sample code. */
+  const sampleLinks = (links: LinkRecord[]) =>
+    Object.fromEntries(links.map((link) => [link.name, `${deps.urlBase({ domain: link.vanityDomain })}/${sampleCode(link.uuid)}`]));
+
+  return {
+    async list(auth: AuthContext, window: PageWindow) {
+      const { rows, total } = await deps.templates.list(auth.teamId, window);
+      const ids = rows.map((row) => row.id);
+      const [links, locked] = await Promise.all([deps.links.ofTemplates(ids), deps.templates.lockedAmong(ids)]);
+      return { items: rows.map((row) => present(row, links.filter((link) => link.templateId === row.id), locked.has(row.id))), total };
+    },
+
+    show: async (auth: AuthContext, uuid: string) => presentOne(await find(auth, uuid)),
+
+    create: async (auth: AuthContext, input: TemplateInput) => presentOne(await deps.templates.insert(auth.teamId, fieldsOf(input))),
+
+    async update(auth: AuthContext, uuid: string, input: TemplateInput) {
+      const row = await find(auth, uuid);
+      if ((await deps.templates.lockedAmong([row.id])).has(row.id)) throw new LockedError(TEMPLATE_LOCKED);
+      return presentOne(await deps.templates.update(row.id, fieldsOf(input)));
+    },
+
+    async delete(auth: AuthContext, uuid: string) {
+      const row = await find(auth, uuid);
+      const inUse = async () => {
+        const campaigns = await deps.templates.campaignCount(row.id);
+        return new ConflictError(`The template is used by ${campaigns} campaign${campaigns === 1 ? '' : 's'}; it cannot be deleted.`);
+      };
+      if ((await deps.templates.campaignCount(row.id)) > 0) throw await inUse();
+      await deps.templates.delete(row.id).catch(async (error) => {
+        throw isForeignKeyViolation(error) ? await inUse() : error;
+      });
+    },
+
+    /**
+     * The body as a recipient reads it: links as short links (with a sample code), custom fields
+     * from the contact given (none yet: each field shows as the blank space it would be sent as).
+     */
+    async preview(auth: AuthContext, uuid: string, phoneNumber?: string) {
+      const row = await find(auth, uuid);
+      if (phoneNumber !== undefined) throw ValidationError.field('phone_number', 'The phone number is not a contact of this team.');
+      const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
+      const fields = shorthandNames(row.body).fields;
+      const warnings = [
+        ...missingLinkWarnings(row.body, links),
+        ...fields.map((name) => `{{${name}}} has no value without a contact; it shows as a blank space.`),
+      ];
+      return {
+        ...present(row, links, locked.has(row.id)),
+        body: render(row.body, { links: sampleLinks(links), fields: {} }),
+        links: links.map((link) => presentLink(link, zone)),
+        phone_number: '',
+        warnings,
+      };
+    },
+
+    /**
+     * Encoding of a body as it will be sent: each `::NAME::` at its short-link length (the
+     * template's link when `template_uuid` is given, else a link on the team's own domain) and
+     * each `{{field}}` as the one space it is without a contact.
+     */
+    async encoding(auth: AuthContext, input: { body: string; template_uuid?: string }): Promise<Encoding> {
+      let linkUrls: Record<string, string>;
+      let warnings: string[] = [];
+      if (input.template_uuid !== undefined) {
+        const template = await deps.templates.find(auth.teamId, input.template_uuid);
+        if (!template) throw ValidationError.field('template_uuid', 'The selected template uuid is invalid.');
+        const links = await deps.links.ofTemplates([template.id]);
+        linkUrls = sampleLinks(links);
+        warnings = missingLinkWarnings(input.body, links);
+      } else {
+        const own = await deps.vanityDomains.findDefault(auth.teamId);
+        const url = `${deps.urlBase({ domain: own?.domain ?? null })}/${'x'.repeat(SHORT_CODE_LENGTH)}`;
+        linkUrls = Object.fromEntries(shorthandNames(input.body).links.map((name) => [name, url]));
+      }
+      const measured = measure(render(input.body, { links: linkUrls, fields: {} }));
+      return { encoding: measured.encoding, length: measured.length, segments: measured.segments, per_segment: measured.per_segment, warnings };
+    },
+  };
+}
+export type TemplatesService = ReturnType<typeof createTemplatesService>;
