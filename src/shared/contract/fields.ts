@@ -5,10 +5,10 @@ const typeError = (label: string, kind: string) => (issue: { input: unknown }) =
   issue.input === undefined ? `The ${label} field is required.` : `The ${label} must be ${kind}.`;
 
 // NUL and unpaired surrogates cannot be stored as text (PostgreSQL refuses NUL; UTF-8 has no surrogates).
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Text that survives storage unchanged. */
-export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 export const unstorableMessage = (label: string) => `The ${label} contains characters that cannot be stored.`;
 
 export const requiredString = (label: string, max: number) =>
