@@ -9,6 +9,7 @@ import { registerErrorHandling } from './http/errors';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
+import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
+      await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
     },
     { prefix: '/api/2.0' },
   );

@@ -3,6 +3,7 @@ import type { Database } from './db/client';
 import { createSecretBox } from './lib/secret-box';
 import { createAuthService } from './modules/auth/auth.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
+import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
@@ -40,6 +41,7 @@ export function createServices(database: Database, config: Config, keys: { secre
   const webhooksRepository = createWebhooksRepository(db);
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, config });
   const contactGroupsRepository = createContactGroupsRepository(db);
+  const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
   const keywords = createKeywordsService({ db, keywords: createKeywordsRepository(db), contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
   const templatesRepository = createTemplatesRepository(db);
@@ -53,6 +55,6 @@ export function createServices(database: Database, config: Config, keys: { secre
     config,
   });
 
-  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, usersRepository };
+  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

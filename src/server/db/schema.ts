@@ -79,6 +79,18 @@ export const contactGroups = pgTable('contact_groups', {
   deletable: boolean('deletable').notNull().default(true),
   systemRole: text('system_role', { enum: ['optouts'] }),
   headers: jsonb('headers').$type<string[]>().notNull().default([]),
+  contactCount: integer('contact_count').notNull().default(0),
+  modifyingSince: moment('modifying_since'),
+  ...stamps(),
+});
+
+export const contacts = pgTable('contacts', {
+  id: id(),
+  contactGroupId: bigint('contact_group_id', { mode: 'number' })
+    .notNull()
+    .references(() => contactGroups.id),
+  phoneNumber: text('phone_number').notNull(),
+  customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
   ...stamps(),
 });
 

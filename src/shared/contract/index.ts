@@ -8,3 +8,4 @@ export * from './links';
 export * from './templates';
 export * from './webhooks';
 export * from './keywords';
+export * from './contact-groups';

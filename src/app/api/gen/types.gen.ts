@@ -457,6 +457,40 @@ export type KeywordInput = {
     updated_at: string;
 };
 
+export type ContactGroupInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    description: string | null;
+    /**
+     * False for default_optouts, which every team keeps.
+     */
+    deletable: boolean;
+    number_of_contacts: number;
+    /**
+     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
+     */
+    status: 'Empty' | 'Modifying' | 'Ready';
+    /**
+     * Custom field names of its contacts.
+     */
+    headers: Array<string>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -908,6 +942,40 @@ export type Keyword = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     updated_at: string;
+};
+
+export type ContactGroup = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    description: string | null;
+    /**
+     * False for default_optouts, which every team keeps.
+     */
+    deletable: boolean;
+    number_of_contacts: number;
+    /**
+     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
+     */
+    status: 'Empty' | 'Modifying' | 'Ready';
+    /**
+     * Custom field names of its contacts.
+     */
+    headers: Array<string>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
 };
 
 export type LoginData = {
@@ -2617,3 +2685,226 @@ export type UpdateKeywordResponses = {
 };
 
 export type UpdateKeywordResponse = UpdateKeywordResponses[keyof UpdateKeywordResponses];
+
+export type ListContactGroupsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/contact-groups/';
+};
+
+export type ListContactGroupsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListContactGroupsError = ListContactGroupsErrors[keyof ListContactGroupsErrors];
+
+export type ListContactGroupsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ContactGroup>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListContactGroupsResponse = ListContactGroupsResponses[keyof ListContactGroupsResponses];
+
+export type CreateContactGroupData = {
+    /**
+     * Body of create and edit.
+     */
+    body: {
+        /**
+         * Group name.
+         */
+        name: string;
+        /**
+         * What the group is; null or omitted for none.
+         */
+        description?: string | null;
+        /**
+         * Names of the custom fields its contacts carry (`{{name}}` in a template).
+         */
+        headers?: Array<string>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/contact-groups/';
+};
+
+export type CreateContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateContactGroupError = CreateContactGroupErrors[keyof CreateContactGroupErrors];
+
+export type CreateContactGroupResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: ContactGroup;
+    };
+};
+
+export type CreateContactGroupResponse = CreateContactGroupResponses[keyof CreateContactGroupResponses];
+
+export type DeleteContactGroupData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}';
+};
+
+export type DeleteContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type DeleteContactGroupError = DeleteContactGroupErrors[keyof DeleteContactGroupErrors];
+
+export type DeleteContactGroupResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteContactGroupResponse = DeleteContactGroupResponses[keyof DeleteContactGroupResponses];
+
+export type ShowContactGroupData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}';
+};
+
+export type ShowContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowContactGroupError = ShowContactGroupErrors[keyof ShowContactGroupErrors];
+
+export type ShowContactGroupResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactGroup;
+    };
+};
+
+export type ShowContactGroupResponse = ShowContactGroupResponses[keyof ShowContactGroupResponses];
+
+export type UpdateContactGroupData = {
+    /**
+     * Body of create and edit.
+     */
+    body: {
+        /**
+         * Group name.
+         */
+        name: string;
+        /**
+         * What the group is; null or omitted for none.
+         */
+        description?: string | null;
+        /**
+         * Names of the custom fields its contacts carry (`{{name}}` in a template).
+         */
+        headers?: Array<string>;
+    };
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}';
+};
+
+export type UpdateContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateContactGroupError = UpdateContactGroupErrors[keyof UpdateContactGroupErrors];
+
+export type UpdateContactGroupResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactGroup;
+    };
+};
+
+export type UpdateContactGroupResponse = UpdateContactGroupResponses[keyof UpdateContactGroupResponses];

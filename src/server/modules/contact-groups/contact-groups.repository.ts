@@ -1,9 +1,38 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { contactGroups } from '../../db/schema';
+import { newestFirst, type PageWindow } from '../../db/pages';
+import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
+
+export type ContactGroupRow = typeof contactGroups.$inferSelect;
+type ContactGroupFields = Pick<ContactGroupRow, 'name' | 'description' | 'headers'>;
+
+const ofTeam = (teamId: number, uuid: string) => and(eq(contactGroups.teamId, teamId), eq(contactGroups.uuid, uuid));
 
 export function createContactGroupsRepository(db: Db) {
   return {
+    list: (teamId: number, window: PageWindow) => newestFirst(db, contactGroups, eq(contactGroups.teamId, teamId), window),
+
+    async find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> {
+      const [row] = await db.select().from(contactGroups).where(ofTeam(teamId, uuid));
+      return row;
+    },
+
+    async insert(teamId: number, fields: ContactGroupFields): Promise<ContactGroupRow> {
+      const [row] = await db.insert(contactGroups).values({ teamId, ...fields }).returning();
+      if (!row) throw new Error('contact group insert returned no row');
+      return row;
+    },
+
+    async update(id: number, fields: Partial<ContactGroupFields>): Promise<ContactGroupRow> {
+      const [row] = await db.update(contactGroups).set({ ...fields, updatedAt: new Date() }).where(eq(contactGroups.id, id)).returning();
+      if (!row) throw new Error('contact group update returned no row');
+      return row;
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.delete(contactGroups).where(eq(contactGroups.id, id));
+    },
+
     /** Ids of the team's groups with these uuids (others' and unknown uuids are left out). */
     async idsByUuid(teamId: number, uuids: string[]): Promise<Map<string, number>> {
       if (uuids.length === 0) return new Map();
@@ -12,6 +41,17 @@ export function createContactGroupsRepository(db: Db) {
         .from(contactGroups)
         .where(and(eq(contactGroups.teamId, teamId), inArray(contactGroups.uuid, uuids.map((u) => u.toLowerCase()))));
       return new Map(rows.map((row) => [row.uuid, row.id]));
+    },
+
+    /** Keywords that add numbers to the group, by name. */
+    async keywordsAddingTo(groupId: number): Promise<string[]> {
+      const rows = await db
+        .select({ keyword: keywords.keyword })
+        .from(keywordContactGroups)
+        .innerJoin(keywords, eq(keywords.id, keywordContactGroups.keywordId))
+        .where(eq(keywordContactGroups.contactGroupId, groupId))
+        .orderBy(asc(keywords.keyword));
+      return rows.map((row) => row.keyword);
     },
   };
 }

@@ -10,13 +10,8 @@ let hook: string;
 let strangersGroup: string;
 let strangersHook: string;
 
-/** Contact groups have no API yet in this change; they are made directly. */
 async function group(user: TestUser, name: string): Promise<string> {
-  const { rows } = await t.database.pool.query(`INSERT INTO contact_groups (team_id, name) SELECT id, $2 FROM teams WHERE uuid = $1 RETURNING uuid`, [
-    user.teamUuid,
-    name,
-  ]);
-  return rows[0].uuid;
+  return (await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name } })).json().data.uuid;
 }
 
 async function webhook(user: TestUser): Promise<string> {

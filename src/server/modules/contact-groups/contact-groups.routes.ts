@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ContactGroupInputSchema, ContactGroupParamsSchema, ContactGroupSchema, ErrorBodySchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { ContactGroupsService } from './contact-groups.service';
+
+export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: ContactGroupsService; publicUrl: string }> = async (
+  app,
+  { contactGroups, publicUrl },
+) => {
+  const tags = ['Contact groups'];
+
+  app.get(
+    '/contact-groups/',
+    {
+      schema: {
+        operationId: 'listContactGroups',
+        tags,
+        summary: "List the team's contact groups, newest first",
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await contactGroups.list(callerOf(request), pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/contact-groups/',
+    {
+      schema: {
+        operationId: 'createContactGroup',
+        tags,
+        summary: 'Create a contact group',
+        body: ContactGroupInputSchema,
+        response: { 201: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await contactGroups.create(callerOf(request), request.body) }),
+  );
+
+  app.get(
+    '/contact-groups/:contact_group_uuid',
+    {
+      schema: {
+        operationId: 'showContactGroup',
+        tags,
+        summary: 'Show a contact group',
+        params: ContactGroupParamsSchema,
+        response: { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await contactGroups.show(callerOf(request), request.params.contact_group_uuid) }),
+  );
+
+  app.put(
+    '/contact-groups/:contact_group_uuid',
+    {
+      schema: {
+        operationId: 'updateContactGroup',
+        tags,
+        summary: 'Edit a contact group',
+        description: 'default_optouts cannot be changed (409).',
+        params: ContactGroupParamsSchema,
+        body: ContactGroupInputSchema,
+        response: { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await contactGroups.update(callerOf(request), request.params.contact_group_uuid, request.body) }),
+  );
+
+  app.delete(
+    '/contact-groups/:contact_group_uuid',
+    {
+      schema: {
+        operationId: 'deleteContactGroup',
+        tags,
+        summary: 'Delete a contact group and its contacts',
+        description: 'Refused (409) for default_optouts and while a keyword adds numbers to the group.',
+        params: ContactGroupParamsSchema,
+        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await contactGroups.delete(callerOf(request), request.params.contact_group_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};
