@@ -42,7 +42,8 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: Authen
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/2.0/')) return;
+    // Only the API's own routes: an unknown path (the dashboard's catch-all) is a plain 404.
+    if (!request.routeOptions.url?.startsWith('/api/2.0/')) return;
     if (!config.public) {
       const match = BEARER.exec(request.headers.authorization ?? '');
       const auth = match?.[1] ? await deps.authenticator.authenticate(match[1]) : null;

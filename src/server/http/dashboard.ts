@@ -15,7 +15,8 @@ export async function registerDashboard(app: FastifyInstance, distDir: string): 
   if (built) await app.register(fastifyStatic, {
     root: distDir,
     prefix: '/',
-    index: false,
+    index: 'index.html',
+    cacheControl: false,
     wildcard: true,
     setHeaders: (res, filePath) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

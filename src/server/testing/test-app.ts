@@ -45,12 +45,12 @@ async function createDatabaseFromTemplate(name: string): Promise<void> {
 }
 
 /** A fresh database (copied from the migrated template) and an app built on it, per test file. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { dashboardDir?: string } = {}): Promise<TestApp> {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: options.dashboardDir ?? '/nonexistent' });
   await app.ready();
   let users = 0;
 
