@@ -4,6 +4,8 @@ import { createSecretBox } from './lib/secret-box';
 import { createAuthService } from './modules/auth/auth.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
+import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
+import { createContactsService } from './modules/contacts/contacts.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
@@ -42,6 +44,14 @@ export function createServices(database: Database, config: Config, keys: { secre
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, config });
   const contactGroupsRepository = createContactGroupsRepository(db);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
+  const contacts = createContactsService({
+    db,
+    contacts: createContactsRepository(db),
+    recipients: createRecipientsRepository(db),
+    contactGroups: contactGroupsRepository,
+    present: contactGroups.present,
+    config,
+  });
   const keywords = createKeywordsService({ db, keywords: createKeywordsRepository(db), contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
   const templatesRepository = createTemplatesRepository(db);
@@ -52,9 +62,10 @@ export function createServices(database: Database, config: Config, keys: { secre
     links: linksRepository,
     vanityDomains: vanityDomainsRepository,
     urlBase: vanityDomains.urlBase,
+    contactFields: contacts.fieldsOf,
     config,
   });
 
-  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, usersRepository };
+  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

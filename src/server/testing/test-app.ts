@@ -49,8 +49,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: options.dashboardDir ?? '/nonexistent' });
+  // HERALD_TEST_LOG=error shows what a failing request logged (5xx bodies hide it by design).
+  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: process.env.HERALD_TEST_LOG ?? 'silent', ...env });
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: process.env.HERALD_TEST_LOG !== undefined, dashboardDir: options.dashboardDir ?? '/nonexistent' });
   await app.ready();
   let users = 0;
 

@@ -51,3 +51,80 @@ export const ContactGroupSchema = z
 export type ContactGroup = z.infer<typeof ContactGroupSchema>;
 
 export const ContactGroupParamsSchema = z.object({ contact_group_uuid: z.uuid().describe('Identifier of the contact group.') });
+
+const PhoneNumberInput = z
+  .string({ error: (i) => (i.input === undefined ? 'The phone number field is required.' : 'The phone number must be a string.') })
+  .max(32, 'The phone number may not be greater than 32 characters.')
+  .describe('A phone number: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).');
+
+export const CustomFieldsSchema = z
+  .record(CustomFieldName, z.string({ error: 'Every custom field value must be a string.' }).max(1000, 'A custom field value may not be greater than 1000 characters.').refine(isStorableText, 'A custom field value contains characters that cannot be stored.'), {
+    error: 'The custom fields must be an object of field names to values.',
+  })
+  .refine((fields) => Object.keys(fields).length <= 50, 'A contact may not have more than 50 custom fields.')
+  .describe('Custom field values by name (`{{name}}` in a template).');
+
+export const ContactInputSchema = z.object({
+  phone_number: PhoneNumberInput,
+  custom_fields: CustomFieldsSchema.optional(),
+});
+
+const MAX_BATCH = 10_000;
+
+export const AddContactsSchema = z
+  .object({
+    contacts: z
+      .array(ContactInputSchema, { error: 'The contacts must be a list.' })
+      .min(1, 'The contacts field is required.')
+      .max(MAX_BATCH, `At most ${MAX_BATCH} contacts at a time; import a CSV for more.`),
+  })
+  .describe('Contacts to add; a number already in the group has its custom fields replaced.');
+
+export const RemoveContactsSchema = z
+  .object({
+    phone_numbers: z
+      .array(PhoneNumberInput, { error: 'The phone numbers must be a list.' })
+      .min(1, 'The phone numbers field is required.')
+      .max(MAX_BATCH, `At most ${MAX_BATCH} phone numbers at a time.`),
+  })
+  .describe('Numbers to remove from the group.');
+
+export const BulkContactsSchema = z
+  .object({
+    name: ContactGroupInputSchema.shape.name,
+    description: ContactGroupInputSchema.shape.description,
+    contacts: z
+      .array(PhoneNumberInput, { error: 'The contacts must be a list of phone numbers.' })
+      .min(1, 'The contacts field is required.')
+      .max(MAX_BATCH, `At most ${MAX_BATCH} numbers at a time; import a CSV for more.`),
+  })
+  .describe('A new group made of these numbers.');
+
+export const UniqueContactsSchema = z
+  .object({
+    included_contact_group_uuids: z
+      .array(z.string({ error: 'Every group uuid must be a string.' }), { error: 'The included contact group uuids must be a list.' })
+      .min(1, 'The included contact group uuids field is required.')
+      .max(100, 'At most 100 groups.'),
+    excluded_contact_group_uuids: z
+      .array(z.string({ error: 'Every group uuid must be a string.' }), { error: 'The excluded contact group uuids must be a list.' })
+      .max(100, 'At most 100 groups.')
+      .default([]),
+  })
+  .describe('Groups whose distinct numbers, less the excluded groups and default_optouts, a campaign would reach.');
+
+export const ContactSchema = z
+  .object({
+    phone_number: z.string().describe('E.164 digits without `+`.'),
+    custom_fields: z.record(z.string(), z.string()),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .meta({ id: 'Contact' });
+export type Contact = z.infer<typeof ContactSchema>;
+
+export const RecipientSchema = z.object({ phone_number: z.string().describe('E.164 digits without `+`.') }).meta({ id: 'Recipient' });
+
+export const ContactListQuerySchema = z.object({
+  search: z.string().max(32, 'The search may not be greater than 32 characters.').optional().describe('Digits the phone number contains.'),
+});

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -533,6 +533,80 @@ export const showContactGroup = <ThrowOnError extends boolean = false>(options: 
 export const updateContactGroup = <ThrowOnError extends boolean = false>(options: Options<UpdateContactGroupData, ThrowOnError>) => (options.client ?? client).put<UpdateContactGroupResponses, UpdateContactGroupErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A group's contacts, by phone number
+ */
+export const listContacts = <ThrowOnError extends boolean = false>(options: Options<ListContactsData, ThrowOnError>) => (options.client ?? client).get<ListContactsResponses, ListContactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/contacts',
+    ...options
+});
+
+/**
+ * Add contacts to a group
+ *
+ * Numbers are normalised (national numbers in DEFAULT_COUNTRY); a number already in the group has its custom fields replaced. One invalid number refuses the request (422 naming each row and why); nothing is written then.
+ */
+export const addContacts = <ThrowOnError extends boolean = false>(options: Options<AddContactsData, ThrowOnError>) => (options.client ?? client).put<AddContactsResponses, AddContactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/add-contacts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove numbers from a group
+ */
+export const removeContacts = <ThrowOnError extends boolean = false>(options: Options<RemoveContactsData, ThrowOnError>) => (options.client ?? client).put<RemoveContactsResponses, RemoveContactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/remove-contacts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove every contact of a group
+ */
+export const flushContactGroup = <ThrowOnError extends boolean = false>(options: Options<FlushContactGroupData, ThrowOnError>) => (options.client ?? client).put<FlushContactGroupResponses, FlushContactGroupErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/flush',
+    ...options
+});
+
+/**
+ * Create a group from a list of numbers
+ */
+export const createContactGroupFromNumbers = <ThrowOnError extends boolean = false>(options: Options<CreateContactGroupFromNumbersData, ThrowOnError>) => (options.client ?? client).post<CreateContactGroupFromNumbersResponses, CreateContactGroupFromNumbersErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/bulk-contacts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The distinct numbers a campaign to these groups would reach
+ *
+ * Included groups minus excluded groups minus default_optouts, distinct, by phone number; `meta.total` is the count.
+ */
+export const uniqueContacts = <ThrowOnError extends boolean = false>(options: Options<UniqueContactsData, ThrowOnError>) => (options.client ?? client).post<UniqueContactsResponses, UniqueContactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/contact-groups/unique-contacts',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -491,6 +491,31 @@ export type ContactGroupInput = {
     links: Array<ResourceLinkInput>;
 };
 
+export type ContactInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    custom_fields: {
+        [key: string]: string;
+    };
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type RecipientInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -976,6 +1001,31 @@ export type ContactGroup = {
      * Links of the resource; contains `self`.
      */
     links: Array<ResourceLink>;
+};
+
+export type Contact = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    custom_fields: {
+        [key: string]: string;
+    };
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type Recipient = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
 };
 
 export type LoginData = {
@@ -2908,3 +2958,303 @@ export type UpdateContactGroupResponses = {
 };
 
 export type UpdateContactGroupResponse = UpdateContactGroupResponses[keyof UpdateContactGroupResponses];
+
+export type ListContactsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Digits the phone number contains.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/contacts';
+};
+
+export type ListContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListContactsError = ListContactsErrors[keyof ListContactsErrors];
+
+export type ListContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Contact>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListContactsResponse = ListContactsResponses[keyof ListContactsResponses];
+
+export type AddContactsData = {
+    /**
+     * Contacts to add; a number already in the group has its custom fields replaced.
+     */
+    body: {
+        contacts: Array<{
+            /**
+             * A phone number: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+             */
+            phone_number: string;
+            /**
+             * Custom field values by name (`{{name}}` in a template).
+             */
+            custom_fields?: {
+                [key: string]: string;
+            };
+        }>;
+    };
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/add-contacts';
+};
+
+export type AddContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type AddContactsError = AddContactsErrors[keyof AddContactsErrors];
+
+export type AddContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactGroup;
+    };
+};
+
+export type AddContactsResponse = AddContactsResponses[keyof AddContactsResponses];
+
+export type RemoveContactsData = {
+    /**
+     * Numbers to remove from the group.
+     */
+    body: {
+        phone_numbers: Array<string>;
+    };
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/remove-contacts';
+};
+
+export type RemoveContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type RemoveContactsError = RemoveContactsErrors[keyof RemoveContactsErrors];
+
+export type RemoveContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactGroup;
+    };
+};
+
+export type RemoveContactsResponse = RemoveContactsResponses[keyof RemoveContactsResponses];
+
+export type FlushContactGroupData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/flush';
+};
+
+export type FlushContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type FlushContactGroupError = FlushContactGroupErrors[keyof FlushContactGroupErrors];
+
+export type FlushContactGroupResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactGroup;
+    };
+};
+
+export type FlushContactGroupResponse = FlushContactGroupResponses[keyof FlushContactGroupResponses];
+
+export type CreateContactGroupFromNumbersData = {
+    /**
+     * A new group made of these numbers.
+     */
+    body: {
+        /**
+         * Group name.
+         */
+        name: string;
+        /**
+         * What the group is; null or omitted for none.
+         */
+        description?: string | null;
+        contacts: Array<string>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/contact-groups/bulk-contacts';
+};
+
+export type CreateContactGroupFromNumbersErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateContactGroupFromNumbersError = CreateContactGroupFromNumbersErrors[keyof CreateContactGroupFromNumbersErrors];
+
+export type CreateContactGroupFromNumbersResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: ContactGroup;
+    };
+};
+
+export type CreateContactGroupFromNumbersResponse = CreateContactGroupFromNumbersResponses[keyof CreateContactGroupFromNumbersResponses];
+
+export type UniqueContactsData = {
+    /**
+     * Groups whose distinct numbers, less the excluded groups and default_optouts, a campaign would reach.
+     */
+    body: {
+        included_contact_group_uuids: Array<string>;
+        excluded_contact_group_uuids?: Array<string>;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/contact-groups/unique-contacts';
+};
+
+export type UniqueContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UniqueContactsError = UniqueContactsErrors[keyof UniqueContactsErrors];
+
+export type UniqueContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Recipient>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type UniqueContactsResponse = UniqueContactsResponses[keyof UniqueContactsResponses];

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { newestFirst, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
 
@@ -17,8 +17,8 @@ export function createContactGroupsRepository(db: Db) {
       return row;
     },
 
-    async insert(teamId: number, fields: ContactGroupFields): Promise<ContactGroupRow> {
-      const [row] = await db.insert(contactGroups).values({ teamId, ...fields }).returning();
+    async insert(teamId: number, fields: ContactGroupFields, tx: Tx | Db = db): Promise<ContactGroupRow> {
+      const [row] = await tx.insert(contactGroups).values({ teamId, ...fields }).returning();
       if (!row) throw new Error('contact group insert returned no row');
       return row;
     },
@@ -41,6 +41,16 @@ export function createContactGroupsRepository(db: Db) {
         .from(contactGroups)
         .where(and(eq(contactGroups.teamId, teamId), inArray(contactGroups.uuid, uuids.map((u) => u.toLowerCase()))));
       return new Map(rows.map((row) => [row.uuid, row.id]));
+    },
+
+    /** The team's default_optouts group. */
+    async optoutsId(teamId: number): Promise<number> {
+      const [row] = await db
+        .select({ id: contactGroups.id })
+        .from(contactGroups)
+        .where(and(eq(contactGroups.teamId, teamId), eq(contactGroups.systemRole, 'optouts')));
+      if (!row) throw new Error(`team ${teamId} has no default_optouts group`);
+      return row.id;
     },
 
     /** Keywords that add numbers to the group, by name. */

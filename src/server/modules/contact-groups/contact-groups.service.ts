@@ -27,6 +27,8 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
   };
 
   return {
+    present,
+
     async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.contactGroups.list(auth.teamId, window);
       return { items: rows.map(present), total };

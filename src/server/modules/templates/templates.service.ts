@@ -8,6 +8,7 @@ import { ConflictError, LockedError, NotFoundError, ValidationError } from '../.
 import { formatTimestamp } from '../../lib/time';
 import { presentLink, TEMPLATE_LOCKED } from '../links/links.service';
 import type { LinkRecord, LinksRepository } from '../links/links.repository';
+import type { ContactsService } from '../contacts/contacts.service';
 import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
 import type { VanityDomainsService } from '../vanity-domains/vanity-domains.service';
 import type { TemplateRow, TemplatesRepository } from './templates.repository';
@@ -36,6 +37,7 @@ export function createTemplatesService(deps: {
   links: Pick<LinksRepository, 'ofTemplates'>;
   vanityDomains: Pick<VanityDomainsRepository, 'findDefault'>;
   urlBase: VanityDomainsService['urlBase'];
+  contactFields: ContactsService['fieldsOf'];
   config: { appTimezone: string };
 }) {
   const zone = deps.config.appTimezone;
@@ -108,22 +110,29 @@ export function createTemplatesService(deps: {
 
     /**
      * The body as a recipient reads it: links as short links (with a sample code), custom fields
-     * from the contact given (none yet: each field shows as the blank space it would be sent as).
+     * from the team's contact `phoneNumber` (without one, each field shows as the blank space it
+     * would be sent as).
      */
     async preview(auth: AuthContext, uuid: string, phoneNumber?: string) {
       const row = await find(auth, uuid);
-      if (phoneNumber !== undefined) throw ValidationError.field('phone_number', 'The phone number is not a contact of this team.');
+      const contact = phoneNumber === undefined ? undefined : await deps.contactFields(auth, phoneNumber);
+      if (phoneNumber !== undefined && !contact) throw ValidationError.field('phone_number', 'The phone number is not a contact of this team.');
       const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
-      const fields = shorthandNames(row.body).fields;
+      const fields = contact?.fields ?? {};
+      const hasValue = (name: string) => Object.keys(fields).some((key) => sameName(key, name));
       const warnings = [
         ...missingLinkWarnings(row.body, links),
-        ...fields.map((name) => `{{${name}}} has no value without a contact; it shows as a blank space.`),
+        ...shorthandNames(row.body)
+          .fields.filter((name) => !hasValue(name))
+          .map((name) =>
+            contact ? `{{${name}}} has no value for this contact; it will be sent as a blank space.` : `{{${name}}} has no value without a contact; it shows as a blank space.`,
+          ),
       ];
       return {
         ...present(row, links, locked.has(row.id)),
-        body: render(row.body, { links: sampleLinks(links), fields: {} }),
+        body: render(row.body, { links: sampleLinks(links), fields }),
         links: links.map((link) => presentLink(link, zone)),
-        phone_number: '',
+        phone_number: contact?.phoneNumber ?? '',
         warnings,
       };
     },

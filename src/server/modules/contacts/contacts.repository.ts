@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+
+export type ContactRecord = { phoneNumber: string; customFields: Record<string, string>; createdAt: Date; updatedAt: Date };
+export type NewContact = { phoneNumber: string; customFields: Record<string, string> };
+
+/** Raw SQL where set-based statements beat the query builder (unnest for bulk writes). */
+export function createContactsRepository(db: Db) {
+  return {
+    /** Locks the group row: changes to one group's contacts happen one at a time, so its count stays exact. */
+    async lockGroup(tx: Tx, groupId: number): Promise<{ modifying: boolean; headers: string[] }> {
+      const { rows } = await tx.execute<{ modifying: boolean; headers: string[] }>(
+        sql`SELECT modifying_since IS NOT NULL AS modifying, headers FROM contact_groups WHERE id = ${groupId} FOR UPDATE`,
+      );
+      return rows[0]!;
+    },
+
+    /** Inserts or replaces (same number: later custom fields win); returns how many numbers are new. */
+    async upsert(tx: Tx, groupId: number, contacts: NewContact[]): Promise<number> {
+      if (contacts.length === 0) return 0;
+      const { rows } = await tx.execute<{ inserted: number }>(sql`
+        WITH written AS (
+          INSERT INTO contacts (contact_group_id, phone_number, custom_fields)
+          SELECT ${groupId}, phone, fields::jsonb
+            FROM unnest(${sql.param(contacts.map((c) => c.phoneNumber))}::text[], ${sql.param(contacts.map((c) => JSON.stringify(c.customFields)))}::text[]) AS t(phone, fields)
+          ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = now()
+          RETURNING (xmax = 0) AS inserted
+        )
+        SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`);
+      return rows[0]?.inserted ?? 0;
+    },
+
+    async remove(tx: Tx, groupId: number, phoneNumbers: string[]): Promise<number> {
+      const result = await tx.execute(sql`DELETE FROM contacts WHERE contact_group_id = ${groupId} AND phone_number = ANY(${sql.param(phoneNumbers)}::text[])`);
+      return result.rowCount ?? 0;
+    },
+
+    /** Moves the group's count by `delta`, adds custom-field names it did not have, and touches it. */
+    async adjustGroup(tx: Tx, groupId: number, delta: number, headers?: string[]): Promise<void> {
+      await tx.execute(sql`
+        UPDATE contact_groups
+           SET contact_count = contact_count + ${delta},
+               headers = ${headers ? sql`${JSON.stringify(headers)}::jsonb` : sql`headers`},
+               updated_at = now()
+         WHERE id = ${groupId}`);
+    },
+
+    async emptyGroup(tx: Tx, groupId: number): Promise<void> {
+      await tx.execute(sql`DELETE FROM contacts WHERE contact_group_id = ${groupId}`);
+      await tx.execute(sql`UPDATE contact_groups SET contact_count = 0, updated_at = now() WHERE id = ${groupId}`);
+    },
+
+    async list(groupId: number, window: PageWindow, search?: string): Promise<{ rows: ContactRecord[]; total: number }> {
+      const where = search ? sql`contact_group_id = ${groupId} AND phone_number LIKE ${`%${search}%`}` : sql`contact_group_id = ${groupId}`;
+      const [page, total] = await Promise.all([
+        db.execute<ContactRecord>(sql`
+          SELECT phone_number AS "phoneNumber", custom_fields AS "customFields", created_at AS "createdAt", updated_at AS "updatedAt"
+            FROM contacts WHERE ${where} ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM contacts WHERE ${where}`),
+      ]);
+      return { rows: page.rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) })), total: total.rows[0]?.total ?? 0 };
+    },
+
+    /** The team's most recently changed contact with this number (custom fields for a preview). */
+    async latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
+      const { rows } = await db.execute<ContactRecord>(sql`
+        SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
+          FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
+         WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}
+         ORDER BY c.updated_at DESC LIMIT 1`);
+      return rows[0];
+    },
+  };
+}
+export type ContactsRepository = ReturnType<typeof createContactsRepository>;
+
+/**
+ * The distinct numbers a campaign reaches: in an included group, in no excluded group (the
+ * caller adds default_optouts there). One statement, so counting and sending agree.
+ */
+export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
+  return sql`SELECT phone_number FROM contacts WHERE contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+             EXCEPT
+             SELECT phone_number FROM contacts WHERE contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[])`;
+}
+
+export function createRecipientsRepository(db: Db) {
+  return {
+    async page(includedGroupIds: number[], excludedGroupIds: number[], window: PageWindow): Promise<{ rows: string[]; total: number }> {
+      const recipients = recipientsOf(includedGroupIds, excludedGroupIds);
+      const [page, total] = await Promise.all([
+        db.execute<{ phone_number: string }>(sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${recipients}) r`),
+      ]);
+      return { rows: page.rows.map((row) => row.phone_number), total: total.rows[0]?.total ?? 0 };
+    },
+  };
+}
+export type RecipientsRepository = ReturnType<typeof createRecipientsRepository>;

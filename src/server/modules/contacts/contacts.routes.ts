@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AddContactsSchema,
+  BulkContactsSchema,
+  ContactGroupParamsSchema,
+  ContactGroupSchema,
+  ContactListQuerySchema,
+  ContactSchema,
+  ErrorBodySchema,
+  PageQuerySchema,
+  RecipientSchema,
+  RemoveContactsSchema,
+  UniqueContactsSchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { ContactsService } from './contacts.service';
+
+// 10,000 contacts with custom fields do not fit the default body limit.
+const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
+
+export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; publicUrl: string }> = async (app, { contacts, publicUrl }) => {
+  const tags = ['Contact groups'];
+  const groupAnswers = { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema };
+
+  app.get(
+    '/contact-groups/:contact_group_uuid/contacts',
+    {
+      schema: {
+        operationId: 'listContacts',
+        tags,
+        summary: "A group's contacts, by phone number",
+        params: ContactGroupParamsSchema,
+        querystring: PageQuerySchema.extend(ContactListQuerySchema.shape),
+        response: { 200: pageOf(ContactSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await contacts.list(callerOf(request), request.params.contact_group_uuid, pageWindow(request.query), request.query.search);
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.put(
+    '/contact-groups/:contact_group_uuid/add-contacts',
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      schema: {
+        operationId: 'addContacts',
+        tags,
+        summary: 'Add contacts to a group',
+        description:
+          'Numbers are normalised (national numbers in DEFAULT_COUNTRY); a number already in the group has its custom fields replaced. One invalid number refuses the request (422 naming each row and why); nothing is written then.',
+        params: ContactGroupParamsSchema,
+        body: AddContactsSchema,
+        response: groupAnswers,
+      },
+    },
+    async (request) => ({ data: await contacts.add(callerOf(request), request.params.contact_group_uuid, request.body.contacts) }),
+  );
+
+  app.put(
+    '/contact-groups/:contact_group_uuid/remove-contacts',
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      schema: {
+        operationId: 'removeContacts',
+        tags,
+        summary: 'Remove numbers from a group',
+        params: ContactGroupParamsSchema,
+        body: RemoveContactsSchema,
+        response: groupAnswers,
+      },
+    },
+    async (request) => ({ data: await contacts.remove(callerOf(request), request.params.contact_group_uuid, request.body.phone_numbers) }),
+  );
+
+  app.put(
+    '/contact-groups/:contact_group_uuid/flush',
+    {
+      schema: {
+        operationId: 'flushContactGroup',
+        tags,
+        summary: 'Remove every contact of a group',
+        params: ContactGroupParamsSchema,
+        response: groupAnswers,
+      },
+    },
+    async (request) => ({ data: await contacts.flush(callerOf(request), request.params.contact_group_uuid) }),
+  );
+
+  app.post(
+    '/contact-groups/bulk-contacts',
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      schema: {
+        operationId: 'createContactGroupFromNumbers',
+        tags,
+        summary: 'Create a group from a list of numbers',
+        body: BulkContactsSchema,
+        response: { 201: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await contacts.bulk(callerOf(request), request.body) }),
+  );
+
+  app.post(
+    '/contact-groups/unique-contacts',
+    {
+      schema: {
+        operationId: 'uniqueContacts',
+        tags,
+        summary: 'The distinct numbers a campaign to these groups would reach',
+        description: 'Included groups minus excluded groups minus default_optouts, distinct, by phone number; `meta.total` is the count.',
+        querystring: PageQuerySchema,
+        body: UniqueContactsSchema,
+        response: { 200: pageOf(RecipientSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await contacts.unique(callerOf(request), request.body, pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import type { Contact } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { formatTimestamp } from '../../lib/time';
+import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
+import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import type { ContactRecord, ContactsRepository, NewContact, RecipientsRepository } from './contacts.repository';
+
+const MODIFYING = 'The group is being imported into; try again when the import has finished.';
+
+export function createContactsService(deps: {
+  db: Db;
+  contacts: ContactsRepository;
+  recipients: RecipientsRepository;
+  contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid' | 'optoutsId'>;
+  present: ContactGroupsService['present'];
+  config: { appTimezone: string; defaultCountry: string };
+}) {
+  const presentContact = (record: ContactRecord): Contact => ({
+    phone_number: record.phoneNumber,
+    custom_fields: record.customFields,
+    created_at: formatTimestamp(record.createdAt, deps.config.appTimezone),
+    updated_at: formatTimestamp(record.updatedAt, deps.config.appTimezone),
+  });
+
+  const findGroup = async (auth: AuthContext, uuid: string) => {
+    const row = await deps.contactGroups.find(auth.teamId, uuid);
+    if (!row) throw new NotFoundError();
+    return row;
+  };
+
+  const reload = async (auth: AuthContext, row: ContactGroupRow) => deps.present((await deps.contactGroups.find(auth.teamId, row.uuid))!);
+
+  /** Every number normalised; one bad number refuses the whole request, naming each bad row and why. */
+  const normalizeAll = (numbers: string[], field: (index: number) => string): string[] => {
+    const errors: Record<string, string[]> = {};
+    const normalized = numbers.map((input, index) => {
+      const result = normalizePhoneNumber(input, deps.config.defaultCountry);
+      if (result.ok) return result.number;
+      errors[field(index)] = [`The phone number ${JSON.stringify(input)} ${result.reason}.`];
+      return '';
+    });
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    return normalized;
+  };
+
+  /** One row per number; a number given twice keeps its later custom fields. */
+  const distinct = (contacts: NewContact[]) => [...new Map(contacts.map((contact) => [contact.phoneNumber, contact])).values()];
+
+  const withHeaders = (headers: string[], contacts: NewContact[]) => {
+    const known = new Set(headers.map((h) => h.toLowerCase()));
+    const added = [...new Set(contacts.flatMap((c) => Object.keys(c.customFields)))].filter((name) => !known.has(name.toLowerCase()));
+    return added.length > 0 ? [...headers, ...added] : undefined;
+  };
+
+  const write = async (groupId: number, contacts: NewContact[]) =>
+    deps.db.transaction(async (tx) => {
+      const group = await deps.contacts.lockGroup(tx, groupId);
+      if (group.modifying) throw new ConflictError(MODIFYING);
+      const inserted = await deps.contacts.upsert(tx, groupId, distinct(contacts));
+      await deps.contacts.adjustGroup(tx, groupId, inserted, withHeaders(group.headers, contacts));
+    });
+
+  return {
+    async list(auth: AuthContext, groupUuid: string, window: PageWindow, search?: string) {
+      const group = await findGroup(auth, groupUuid);
+      const digits = search?.replace(/\D/g, '');
+      const { rows, total } = await deps.contacts.list(group.id, window, digits || undefined);
+      return { items: rows.map(presentContact), total };
+    },
+
+    async add(auth: AuthContext, groupUuid: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) {
+      const group = await findGroup(auth, groupUuid);
+      const numbers = normalizeAll(contacts.map((c) => c.phone_number), (i) => `contacts.${i}.phone_number`);
+      await write(group.id, contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })));
+      return reload(auth, group);
+    },
+
+    async remove(auth: AuthContext, groupUuid: string, phoneNumbers: string[]) {
+      const group = await findGroup(auth, groupUuid);
+      const numbers = normalizeAll(phoneNumbers, (i) => `phone_numbers.${i}`);
+      await deps.db.transaction(async (tx) => {
+        if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
+        const removed = await deps.contacts.remove(tx, group.id, [...new Set(numbers)]);
+        await deps.contacts.adjustGroup(tx, group.id, -removed);
+      });
+      return reload(auth, group);
+    },
+
+    async flush(auth: AuthContext, groupUuid: string) {
+      const group = await findGroup(auth, groupUuid);
+      await deps.db.transaction(async (tx) => {
+        if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
+        await deps.contacts.emptyGroup(tx, group.id);
+      });
+      return reload(auth, group);
+    },
+
+    /** A new group of these numbers, made whole or not at all. */
+    async bulk(auth: AuthContext, input: { name: string; description?: string | null; contacts: string[] }) {
+      const numbers = normalizeAll(input.contacts, (i) => `contacts.${i}`);
+      const group = await deps.db.transaction(async (tx) => {
+        const created = await deps.contactGroups.insert(auth.teamId, { name: input.name, description: input.description ?? null, headers: [] }, tx);
+        const inserted = await deps.contacts.upsert(tx, created.id, distinct(numbers.map((phoneNumber) => ({ phoneNumber, customFields: {} }))));
+        await deps.contacts.adjustGroup(tx, created.id, inserted);
+        return created;
+      });
+      return reload(auth, group);
+    },
+
+    /** Included minus excluded minus default_optouts, distinct; every group uuid must be the team's. */
+    async unique(auth: AuthContext, input: { included_contact_group_uuids: string[]; excluded_contact_group_uuids: string[] }, window: PageWindow) {
+      const resolve = async (uuids: string[], field: string) => {
+        const valid = uuids.filter((uuid) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid));
+        const ids = await deps.contactGroups.idsByUuid(auth.teamId, valid);
+        if (valid.length !== uuids.length || ids.size !== new Set(valid.map((u) => u.toLowerCase())).size)
+          throw ValidationError.field(field, `The selected ${field.replace(/_/g, ' ')} is invalid.`);
+        return [...ids.values()];
+      };
+      const included = await resolve(input.included_contact_group_uuids, 'included_contact_group_uuids');
+      const excluded = await resolve(input.excluded_contact_group_uuids, 'excluded_contact_group_uuids');
+      const optouts = await deps.contactGroups.optoutsId(auth.teamId);
+      const { rows, total } = await deps.recipients.page(included, [...excluded, optouts], window);
+      return { items: rows.map((phone_number) => ({ phone_number })), total };
+    },
+
+    /** Custom fields of the team's contact with this number, for a preview. */
+    async fieldsOf(auth: AuthContext, phoneNumber: string): Promise<{ phoneNumber: string; fields: Record<string, string> } | undefined> {
+      const normalized = normalizePhoneNumber(phoneNumber, deps.config.defaultCountry);
+      if (!normalized.ok) return undefined;
+      const contact = await deps.contacts.latestOfTeam(auth.teamId, normalized.number);
+      return contact && { phoneNumber: contact.phoneNumber, fields: contact.customFields };
+    },
+  };
+}
+export type ContactsService = ReturnType<typeof createContactsService>;
