@@ -11,6 +11,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
+      await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
     },
     { prefix: '/api/2.0' },
   );

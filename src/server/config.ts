@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   SMS_GATEWAY: z.string().default('simulator'),
   SMTP_URL: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   HERALD_ADMIN_EMAIL: z.string().optional(),
   HERALD_ADMIN_PASSWORD: z.string().optional(),
   HERALD_SECRET_KEY: z.string().optional(),
@@ -40,6 +41,7 @@ export type Config = {
   smsGateway: string;
   smtpUrl: string | undefined;
   webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   secretKey: string | undefined;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsGateway: e.SMS_GATEWAY,
     smtpUrl: e.SMTP_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     adminEmail: e.HERALD_ADMIN_EMAIL,
     adminPassword: e.HERALD_ADMIN_PASSWORD,
     secretKey: e.HERALD_SECRET_KEY,

@@ -1,11 +1,15 @@
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createWebhookCaller } from './gateways/webhooks/webhook-caller';
 import { createSecretBox } from './lib/secret-box';
+import { systemClock, type Clock } from './lib/time';
 import { createAuthService } from './modules/auth/auth.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
 import { createContactsService } from './modules/contacts/contacts.service';
+import { createInboundRepository } from './modules/inbound/inbound.repository';
+import { createInboundService } from './modules/inbound/inbound.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
@@ -26,9 +30,11 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
-export function createServices(database: Database, config: Config, keys: { secretKey: Buffer }) {
+export function createServices(database: Database, config: Config, options: { secretKey: Buffer; clock?: Clock }) {
   const { db } = database;
-  const secrets = createSecretBox(keys.secretKey);
+  const clock = options.clock ?? systemClock;
+  const secrets = createSecretBox(options.secretKey);
+  const webhookCaller = createWebhookCaller({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, now: () => clock.now() });
   const teamsRepository = createTeamsRepository(db);
   const usersRepository = createUsersRepository(db);
   const tokensRepository = createTokensRepository(db);
@@ -41,18 +47,20 @@ export function createServices(database: Database, config: Config, keys: { secre
   const vanityDomainsRepository = createVanityDomainsRepository(db);
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
   const webhooksRepository = createWebhooksRepository(db);
-  const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, config });
+  const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
   const contactGroupsRepository = createContactGroupsRepository(db);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
+  const contactsRepository = createContactsRepository(db);
   const contacts = createContactsService({
     db,
-    contacts: createContactsRepository(db),
+    contacts: contactsRepository,
     recipients: createRecipientsRepository(db),
     contactGroups: contactGroupsRepository,
     present: contactGroups.present,
     config,
   });
-  const keywords = createKeywordsService({ db, keywords: createKeywordsRepository(db), contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
+  const keywordsRepository = createKeywordsRepository(db);
+  const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
   const templatesRepository = createTemplatesRepository(db);
   const linksRepository = createLinksRepository(db);
@@ -66,6 +74,17 @@ export function createServices(database: Database, config: Config, keys: { secre
     config,
   });
 
-  return { teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, usersRepository };
+  const inbound = createInboundService({
+    db,
+    inbound: createInboundRepository(db),
+    keywords: keywordsRepository,
+    contacts: contactsRepository,
+    contactGroups: contactGroupsRepository,
+    webhooks,
+    clock,
+    config,
+  });
+
+  return { inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -9,3 +9,4 @@ export * from './templates';
 export * from './webhooks';
 export * from './keywords';
 export * from './contact-groups';
+export * from './inbound';

@@ -516,6 +516,83 @@ export type RecipientInput = {
     phone_number: string;
 };
 
+export type InboundActionInput = {
+    type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    /**
+     * What happened, in a sentence.
+     */
+    description: string;
+    /**
+     * False when the action failed (e.g. the webhook did not answer 2xx).
+     */
+    ok: boolean;
+    group_uuid?: string;
+    webhook_uuid?: string;
+    status_code?: number | null;
+    error?: string | null;
+};
+
+export type InboundMessageInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * E.164 digits without `+` when the number could be read.
+     */
+    from: string;
+    body: string;
+    /**
+     * `gateway`: received from the SMS gateway; `api`: injected with POST.
+     */
+    source: 'gateway' | 'api';
+    /**
+     * The keyword matched, if any.
+     */
+    keyword: {
+        uuid: string | null;
+        keyword: string;
+    } | null;
+    /**
+     * The message was an opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).
+     */
+    opted_out: boolean;
+    /**
+     * Everything the keyword pipeline did, in order.
+     */
+    actions: Array<InboundActionInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    received_at: string;
+};
+
+export type WebhookAttemptInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `keyword.received` or `webhook.test`.
+     */
+    event: string;
+    url: string;
+    /**
+     * HTTP status of the answer; null when there was none.
+     */
+    status_code: number | null;
+    latency_ms: number;
+    /**
+     * Why the call did not succeed; null on a 2xx answer.
+     */
+    error: string | null;
+    inbound_message_uuid: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -1026,6 +1103,83 @@ export type Recipient = {
      * E.164 digits without `+`.
      */
     phone_number: string;
+};
+
+export type InboundAction = {
+    type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    /**
+     * What happened, in a sentence.
+     */
+    description: string;
+    /**
+     * False when the action failed (e.g. the webhook did not answer 2xx).
+     */
+    ok: boolean;
+    group_uuid?: string;
+    webhook_uuid?: string;
+    status_code?: number | null;
+    error?: string | null;
+};
+
+export type InboundMessage = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * E.164 digits without `+` when the number could be read.
+     */
+    from: string;
+    body: string;
+    /**
+     * `gateway`: received from the SMS gateway; `api`: injected with POST.
+     */
+    source: 'gateway' | 'api';
+    /**
+     * The keyword matched, if any.
+     */
+    keyword: {
+        uuid: string | null;
+        keyword: string;
+    } | null;
+    /**
+     * The message was an opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).
+     */
+    opted_out: boolean;
+    /**
+     * Everything the keyword pipeline did, in order.
+     */
+    actions: Array<InboundAction>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    received_at: string;
+};
+
+export type WebhookAttempt = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `keyword.received` or `webhook.test`.
+     */
+    event: string;
+    url: string;
+    /**
+     * HTTP status of the answer; null when there was none.
+     */
+    status_code: number | null;
+    latency_ms: number;
+    /**
+     * Why the call did not succeed; null on a 2xx answer.
+     */
+    error: string | null;
+    inbound_message_uuid: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
 };
 
 export type LoginData = {
@@ -2489,6 +2643,97 @@ export type RotateWebhookSecretResponses = {
 
 export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof RotateWebhookSecretResponses];
 
+export type TestWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/webhooks/{webhook_uuid}/test';
+};
+
+export type TestWebhookErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: WebhookAttempt;
+    };
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
+export type ListWebhookAttemptsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the webhook.
+         */
+        webhook_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/webhooks/{webhook_uuid}/attempts';
+};
+
+export type ListWebhookAttemptsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListWebhookAttemptsError = ListWebhookAttemptsErrors[keyof ListWebhookAttemptsErrors];
+
+export type ListWebhookAttemptsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<WebhookAttempt>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListWebhookAttemptsResponse = ListWebhookAttemptsResponses[keyof ListWebhookAttemptsResponses];
+
 export type ListKeywordsData = {
     body?: never;
     path?: never;
@@ -3258,3 +3503,88 @@ export type UniqueContactsResponses = {
 };
 
 export type UniqueContactsResponse = UniqueContactsResponses[keyof UniqueContactsResponses];
+
+export type ListInboundMessagesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/inbound-messages/';
+};
+
+export type ListInboundMessagesErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListInboundMessagesError = ListInboundMessagesErrors[keyof ListInboundMessagesErrors];
+
+export type ListInboundMessagesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<InboundMessage>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListInboundMessagesResponse = ListInboundMessagesResponses[keyof ListInboundMessagesResponses];
+
+export type ReceiveInboundMessageData = {
+    /**
+     * A message to run through the team's keywords as if it had arrived (the keyword tester).
+     */
+    body: {
+        /**
+         * Number the message came from.
+         */
+        from: string;
+        /**
+         * Text of the message.
+         */
+        body: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/inbound-messages/';
+};
+
+export type ReceiveInboundMessageErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ReceiveInboundMessageError = ReceiveInboundMessageErrors[keyof ReceiveInboundMessageErrors];
+
+export type ReceiveInboundMessageResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: InboundMessage;
+    };
+};
+
+export type ReceiveInboundMessageResponse = ReceiveInboundMessageResponses[keyof ReceiveInboundMessageResponses];

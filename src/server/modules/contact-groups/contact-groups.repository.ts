@@ -43,6 +43,12 @@ export function createContactGroupsRepository(db: Db) {
       return new Map(rows.map((row) => [row.uuid, row.id]));
     },
 
+    async namesOf(ids: number[]): Promise<Array<{ uuid: string; name: string }>> {
+      if (ids.length === 0) return [];
+      const rows = await db.select({ id: contactGroups.id, uuid: contactGroups.uuid, name: contactGroups.name }).from(contactGroups).where(inArray(contactGroups.id, ids));
+      return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined).map(({ uuid, name }) => ({ uuid, name }));
+    },
+
     /** The team's default_optouts group. */
     async optoutsId(teamId: number): Promise<number> {
       const [row] = await db

@@ -31,6 +31,15 @@ export function createContactsRepository(db: Db) {
       return rows[0]?.inserted ?? 0;
     },
 
+    /** Adds the numbers the group lacks, keeping existing contacts (and their fields) as they are. */
+    async insertMissing(tx: Tx, groupId: number, phoneNumbers: string[]): Promise<number> {
+      const result = await tx.execute(sql`
+        INSERT INTO contacts (contact_group_id, phone_number)
+        SELECT ${groupId}, phone FROM unnest(${sql.param(phoneNumbers)}::text[]) AS t(phone)
+        ON CONFLICT (contact_group_id, phone_number) DO NOTHING`);
+      return result.rowCount ?? 0;
+    },
+
     async remove(tx: Tx, groupId: number, phoneNumbers: string[]): Promise<number> {
       const result = await tx.execute(sql`DELETE FROM contacts WHERE contact_group_id = ${groupId} AND phone_number = ANY(${sql.param(phoneNumbers)}::text[])`);
       return result.rowCount ?? 0;

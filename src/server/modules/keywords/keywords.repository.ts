@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { newestFirst, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
@@ -59,6 +59,25 @@ export function createKeywordsRepository(db: Db) {
       for (const row of groups) targets.get(row.keywordId)?.groups.push(row.uuid);
       for (const row of hooks) targets.get(row.keywordId)?.webhooks.push(row.uuid);
       return targets;
+    },
+
+    /** Keywords equal (ignoring case) to one of the words; of one team, or of any team (the shared short code). */
+    async matching(words: string[], teamId: number | null): Promise<KeywordRow[]> {
+      if (words.length === 0) return [];
+      const lowered = [...new Set(words.map((word) => word.toLowerCase()))];
+      return db
+        .select()
+        .from(keywords)
+        .where(and(sql`lower(${keywords.keyword}) = ANY(${sql.param(lowered)}::text[])`, teamId === null ? undefined : eq(keywords.teamId, teamId)));
+    },
+
+    /** Ids of the keyword's groups and webhooks, in their stored order. */
+    async targetIds(keywordId: number): Promise<{ groupIds: number[]; webhookIds: number[] }> {
+      const [groups, hooks] = await Promise.all([
+        db.select({ id: keywordContactGroups.contactGroupId }).from(keywordContactGroups).where(eq(keywordContactGroups.keywordId, keywordId)).orderBy(asc(keywordContactGroups.position)),
+        db.select({ id: keywordWebhooks.webhookId }).from(keywordWebhooks).where(eq(keywordWebhooks.keywordId, keywordId)).orderBy(asc(keywordWebhooks.position)),
+      ]);
+      return { groupIds: groups.map((g) => g.id), webhookIds: hooks.map((h) => h.id) };
     },
 
     async delete(teamId: number, uuid: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import {
   WebhookPatchSchema,
   WebhookSchema,
   WebhookWithSecretSchema,
+  WebhookAttemptSchema,
   dataOf,
   pageOf,
 } from '../../../shared/contract';
@@ -93,6 +94,40 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
       },
     },
     async (request) => ({ data: await webhooks.rotateSecret(callerOf(request), request.params.webhook_uuid) }),
+  );
+
+  app.post(
+    '/webhooks/:webhook_uuid/test',
+    {
+      schema: {
+        operationId: 'testWebhook',
+        tags,
+        summary: 'Send a test event',
+        description: 'POSTs `{"event":"webhook.test",…}` signed like a real call, once, and answers with the logged attempt.',
+        params: WebhookParamsSchema,
+        response: { 200: dataOf(WebhookAttemptSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+      },
+      config: { rateLimit: { max: 10, bucket: 'webhook-test' } },
+    },
+    async (request) => ({ data: await webhooks.sendTest(callerOf(request), request.params.webhook_uuid) }),
+  );
+
+  app.get(
+    '/webhooks/:webhook_uuid/attempts',
+    {
+      schema: {
+        operationId: 'listWebhookAttempts',
+        tags,
+        summary: 'Every call made to the webhook, newest first',
+        params: WebhookParamsSchema,
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(WebhookAttemptSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await webhooks.attempts(callerOf(request), request.params.webhook_uuid, pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
   );
 
   app.delete(

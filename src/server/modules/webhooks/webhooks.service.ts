@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Webhook, WebhookInput, WebhookPatch } from '../../../shared/contract';
+import type { Webhook, WebhookAttempt, WebhookInput, WebhookPatch } from '../../../shared/contract';
+import type { WebhookCaller } from '../../gateways/webhooks/webhook-caller';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
-import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
+import type { AttemptRecord, WebhookRow, WebhooksRepository } from './webhooks.repository';
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export function createWebhooksService(deps: { webhooks: WebhooksRepository; secrets: SecretBox; config: { publicUrl: string; appTimezone: string } }) {
+export function createWebhooksService(deps: {
+  webhooks: WebhooksRepository;
+  secrets: SecretBox;
+  caller: WebhookCaller;
+  clock: { now(): Date };
+  config: { publicUrl: string; appTimezone: string };
+}) {
   const present = (row: WebhookRow): Webhook => ({
     uuid: row.uuid,
     name: row.name,
@@ -21,6 +28,23 @@ export function createWebhooksService(deps: { webhooks: WebhooksRepository; secr
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
   });
+
+  const presentAttempt = (record: AttemptRecord): WebhookAttempt => ({
+    uuid: record.uuid,
+    event: record.event,
+    url: record.url,
+    status_code: record.statusCode,
+    latency_ms: record.latencyMs,
+    error: record.error,
+    inbound_message_uuid: record.inboundMessageUuid,
+    created_at: formatTimestamp(record.createdAt, deps.config.appTimezone),
+  });
+
+  /** One signed call, logged whatever its outcome (never retried: spec §6). */
+  const call = async (row: WebhookRow, event: string, payload: unknown, inboundMessageId: number | null) => {
+    const outcome = await deps.caller({ url: row.url, headers: row.headers, secret: deps.secrets.open(row.secretEncrypted), payload });
+    return deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId });
+  };
 
   const find = async (auth: AuthContext, uuid: string) => {
     const row = await deps.webhooks.find(auth.teamId, uuid);
@@ -58,8 +82,24 @@ export function createWebhooksService(deps: { webhooks: WebhooksRepository; secr
       return { ...present(row), secret };
     },
 
-    /** The plain secret, for signing calls. */
-    signingSecret: (row: WebhookRow) => deps.secrets.open(row.secretEncrypted),
+    /** Calls the webhooks (by id) at once, each independently; returns each attempt. */
+    async callAll(webhookIds: number[], event: string, payload: unknown, inboundMessageId: number | null) {
+      const rows = await deps.webhooks.findByIds(webhookIds);
+      return Promise.all(rows.map(async (row) => ({ webhook: row, attempt: await call(row, event, payload, inboundMessageId) })));
+    },
+
+    /** A `webhook.test` event, so a receiver can be checked before a keyword relies on it. */
+    async sendTest(auth: AuthContext, uuid: string) {
+      const row = await find(auth, uuid);
+      const payload = { event: 'webhook.test', webhook: { uuid: row.uuid, name: row.name }, sent_at: deps.clock.now().toISOString() };
+      return presentAttempt(await call(row, 'webhook.test', payload, null));
+    },
+
+    async attempts(auth: AuthContext, uuid: string, window: PageWindow) {
+      const row = await find(auth, uuid);
+      const { rows, total } = await deps.webhooks.listAttempts(row.id, window);
+      return { items: rows.map(presentAttempt), total };
+    },
 
     async delete(auth: AuthContext, uuid: string) {
       const row = await find(auth, uuid);

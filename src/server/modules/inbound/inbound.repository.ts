@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import type { InboundAction } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+
+export type InboundRecord = {
+  id: number;
+  uuid: string;
+  fromNumber: string;
+  body: string;
+  source: 'gateway' | 'api';
+  keywordUuid: string | null;
+  keyword: string | null;
+  optedOut: boolean;
+  actions: InboundAction[];
+  receivedAt: Date;
+};
+
+const COLUMNS = sql`m.id, m.uuid, m.from_number AS "fromNumber", m.body, m.source, k.uuid AS "keywordUuid", m.keyword,
+                    m.opted_out AS "optedOut", m.actions, m.received_at AS "receivedAt"`;
+
+export function createInboundRepository(db: Db) {
+  const read = (rows: InboundRecord[]) => rows.map((row) => ({ ...row, receivedAt: new Date(row.receivedAt) }));
+
+  return {
+    async insert(message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean }) {
+      const { rows } = await db.execute<{ id: number }>(sql`
+        INSERT INTO inbound_messages (team_id, from_number, body, source, keyword_id, keyword, opted_out)
+        VALUES (${message.teamId}, ${message.fromNumber}, ${message.body}, ${message.source}, ${message.keywordId}, ${message.keyword}, ${message.optedOut})
+        RETURNING id`);
+      return rows[0]!.id;
+    },
+
+    async recordActions(id: number, actions: InboundAction[]): Promise<void> {
+      await db.execute(sql`UPDATE inbound_messages SET actions = ${JSON.stringify(actions)}::jsonb WHERE id = ${id}`);
+    },
+
+    async find(id: number): Promise<InboundRecord> {
+      const { rows } = await db.execute<InboundRecord>(sql`SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id WHERE m.id = ${id}`);
+      return read(rows)[0]!;
+    },
+
+    async list(teamId: number, window: PageWindow): Promise<{ rows: InboundRecord[]; total: number }> {
+      const [page, total] = await Promise.all([
+        db.execute<InboundRecord>(sql`
+          SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id
+           WHERE m.team_id = ${teamId} ORDER BY m.received_at DESC, m.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
+      ]);
+      return { rows: read(page.rows), total: total.rows[0]?.total ?? 0 };
+    },
+
+    async queueReply(reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string }): Promise<void> {
+      await db.execute(sql`
+        INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body)
+        VALUES (${reply.teamId}, ${reply.inboundMessageId}, ${reply.toNumber}, ${reply.sender}, ${reply.body})`);
+    },
+  };
+}
+export type InboundRepository = ReturnType<typeof createInboundRepository>;
