@@ -84,8 +84,18 @@ describe('the keyword pipeline', () => {
     const mine = (await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json();
     expect(mine.data[0].body).toBe('STOP please');
     expect(mine.meta.total).toBe(3);
+    expect(mine.data.map((m: { received_at: string }) => m.received_at)).toEqual([...mine.data.map((m: { received_at: string }) => m.received_at)].sort().reverse());
     const theirs = (await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json();
     expect(theirs.meta.total).toBe(1);
+  });
+
+  it('serves messages from the gateway’s shared short code: a keyword of any team matches, and the message is that team’s', async () => {
+    const received = await t.services.inbound.receive({ from: '+447700900105', body: 'Join', source: 'gateway', teamId: null });
+    expect(received.keyword).toBe('JOIN');
+    expect(received.source).toBe('gateway');
+    const listed = (await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data;
+    expect(listed[0]).toMatchObject({ from: '447700900105', source: 'gateway', keyword: { keyword: 'JOIN' } });
+    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900105');
   });
 
   it('validates the injected message', async () => {
@@ -104,7 +114,7 @@ describe('webhook calls', () => {
     expect(test.json().data).toMatchObject({ event: 'webhook.test', status_code: 200, error: null, url: receiver.url });
     expect(JSON.parse(receiver.calls.at(-1)!.body)).toMatchObject({ event: 'webhook.test', webhook: { uuid: hook.uuid, name: 'CRM' } });
     const attempts = (await t.request('GET', `/api/2.0/webhooks/${hook.uuid}/attempts`, { token: owner.token })).json();
-    expect(attempts.data.map((a: { event: string }) => a.event)).toEqual(['webhook.test', 'keyword.received']);
+    expect(attempts.data.map((a: { event: string }) => a.event)).toEqual(['webhook.test', 'keyword.received', 'keyword.received']);
     expect(attempts.data[1].inbound_message_uuid).toEqual(expect.any(String));
     expect(attempts.data[1].latency_ms).toBeGreaterThanOrEqual(0);
     expect((await t.request('GET', `/api/2.0/webhooks/${hook.uuid}/attempts`, { token: stranger.token })).statusCode).toBe(404);
