@@ -4,6 +4,8 @@ export const ADMIN = { email: 'admin@herald.test', password: 'correct-horse-batt
 
 /** Saved for people to look at (a page that works but looks broken is broken). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  // The header and navbar are fixed: from the top, a full-page capture shows them where a person sees them.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
@@ -12,4 +14,12 @@ export async function signInWithPassword(page: Page, { email, password } = ADMIN
   await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Closes the toasts on screen, so a screenshot shows the page under them. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const closeButtons = page.locator('.mantine-Notification-root:not([data-closing])').getByRole('button');
+  // Toasts slide while they stack, so the click is dispatched rather than aimed.
+  for (const closeButton of await closeButtons.all()) await closeButton.dispatchEvent('click');
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
 }

@@ -41,14 +41,28 @@ export const paths = {
     },
   },
   apiTokens: listPath('/api-tokens'),
+  templates: {
+    list: listPath('/templates'),
+    new: { path: '/templates/new', getHref: () => '/templates/new' },
+    edit: {
+      path: '/templates/:uuid',
+      getHref: (uuid: string) => `/templates/${encodeURIComponent(uuid)}`,
+    },
+  },
+  keywords: {
+    list: listPath('/keywords'),
+    new: { path: '/keywords/new', getHref: () => '/keywords/new' },
+    edit: {
+      path: '/keywords/:uuid/edit',
+      getHref: (uuid: string) => `/keywords/${encodeURIComponent(uuid)}/edit`,
+    },
+  },
+  webhooks: listPath('/webhooks'),
+  vanityDomains: listPath('/vanity-domains'),
   campaigns: unavailablePath('/campaigns'),
-  templates: unavailablePath('/templates'),
   contactGroups: unavailablePath('/contact-groups'),
-  keywords: unavailablePath('/keywords'),
-  webhooks: unavailablePath('/webhooks'),
   inboundMessages: unavailablePath('/inbound-messages'),
   reports: unavailablePath('/reports'),
-  vanityDomains: unavailablePath('/vanity-domains'),
 } as const;
 
 /** Only a path of this dashboard is a safe place to return to after sign-in (never another site). */

@@ -5,16 +5,7 @@ import { toRoute } from './lib/page-module';
 import { paths } from './paths';
 import { RouteError } from './routes/route-error';
 
-const unavailableSections = [
-  paths.campaigns,
-  paths.templates,
-  paths.contactGroups,
-  paths.keywords,
-  paths.webhooks,
-  paths.inboundMessages,
-  paths.reports,
-  paths.vanityDomains,
-];
+const unavailableSections = [paths.campaigns, paths.contactGroups, paths.inboundMessages, paths.reports];
 
 /** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -38,6 +29,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { path: paths.senders.list.path, lazy: () => import('./routes/senders/senders-list.page').then(page) },
             { path: paths.senders.new.path, lazy: () => import('./routes/senders/sender-new.page').then(page) },
             { path: paths.senders.edit.path, lazy: () => import('./routes/senders/sender-edit.page').then(page) },
+            { path: paths.templates.list.path, lazy: () => import('./routes/templates/templates-list.page').then(page) },
+            { path: paths.templates.new.path, lazy: () => import('./routes/templates/template-new.page').then(page) },
+            { path: paths.templates.edit.path, lazy: () => import('./routes/templates/template-edit.page').then(page) },
+            { path: paths.keywords.list.path, lazy: () => import('./routes/keywords/keywords-list.page').then(page) },
+            { path: paths.keywords.new.path, lazy: () => import('./routes/keywords/keyword-new.page').then(page) },
+            { path: paths.keywords.edit.path, lazy: () => import('./routes/keywords/keyword-edit.page').then(page) },
+            { path: paths.webhooks.path, lazy: () => import('./routes/webhooks/webhooks.page').then(page) },
+            { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
             ...unavailableSections.map(({ path }) => ({
               path,

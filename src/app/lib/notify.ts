@@ -8,3 +8,8 @@ export function notifySuccess(message: string): void {
 export function notifyFailure(title: string, error: unknown): void {
   notifications.show({ color: 'red', title, message: describeError(error), autoClose: 8000 });
 }
+
+/** A failure whose sentence the dashboard words itself (e.g. a rule the service's message states differently). */
+export function notifyFailureMessage(title: string, message: string): void {
+  notifications.show({ color: 'red', title, message, autoClose: 8000 });
+}

@@ -23,14 +23,14 @@ export interface Section {
 
 export const sections: readonly Section[] = [
   { label: 'Campaigns', href: paths.campaigns.getHref(), icon: IconSend, available: false },
-  { label: 'Templates', href: paths.templates.getHref(), icon: IconTemplate, available: false },
+  { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
   { label: 'Contact groups', href: paths.contactGroups.getHref(), icon: IconAddressBook, available: false },
   { label: 'Senders', href: paths.senders.list.getHref(), icon: IconId, available: true },
-  { label: 'Keywords', href: paths.keywords.getHref(), icon: IconMessage2, available: false },
-  { label: 'Webhooks', href: paths.webhooks.getHref(), icon: IconWebhook, available: false },
+  { label: 'Keywords', href: paths.keywords.list.getHref(), icon: IconMessage2, available: true },
+  { label: 'Webhooks', href: paths.webhooks.getHref(), icon: IconWebhook, available: true },
   { label: 'Inbound messages', href: paths.inboundMessages.getHref(), icon: IconInbox, available: false },
   { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: false },
-  { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: false },
+  { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: true },
   { label: 'API tokens', href: paths.apiTokens.getHref(), icon: IconKey, available: true },
 ];
 

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import { configureApiClient } from '../api/client';
 
@@ -7,6 +8,8 @@ configureApiClient();
 
 afterEach(() => {
   cleanup();
+  // The toast store outlives the component tree: a toast of one test must not be found by the next.
+  notifications.clean();
   window.localStorage.clear();
   vi.unstubAllGlobals();
 });
@@ -38,3 +41,9 @@ Element.prototype.scrollIntoView = () => {};
 // jsdom does not implement pseudo-elements and warns when Mantine asks for them.
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+// jsdom has no FontFaceSet; Mantine's autosizing Textarea listens to it for web fonts loading.
+if (!('fonts' in document)) {
+  const fonts = new EventTarget();
+  Object.defineProperty(document, 'fonts', { configurable: true, value: Object.assign(fonts, { ready: Promise.resolve(fonts) }) });
+}

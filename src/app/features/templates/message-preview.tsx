@@ -1,0 +1,91 @@
+import { Box, Divider, Paper, Stack, Text } from '@mantine/core';
+import type { MessagePiece } from './message-draft';
+
+const PHONE = {
+  background: 'var(--mantine-color-gray-1)',
+  bubble: 'var(--mantine-color-white)',
+} as const;
+
+function Piece({ piece }: { piece: MessagePiece }) {
+  switch (piece.kind) {
+    case 'text':
+      return <>{piece.sent}</>;
+    case 'link':
+      return (
+        <Text span c="blue.7" td="underline" style={{ wordBreak: 'break-all' }}>
+          {piece.sent}
+        </Text>
+      );
+    case 'field':
+      return (
+        <Text span px={4} fz="xs" fw={600} bg="indigo.0" c="indigo.8" style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-indigo-3)' }} title="Filled from the contact's field">
+          {`{${piece.name}}`}
+        </Text>
+      );
+    case 'missing-link':
+      return (
+        <Text span px={4} fz="xs" fw={600} bg="red.0" c="red.8" style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-red-4)' }} title="No such link: sent as a blank space">
+          {`::${piece.name}::`}
+        </Text>
+      );
+  }
+}
+
+interface MessagePreviewProps {
+  sender: string;
+  segments: readonly (readonly MessagePiece[])[];
+}
+
+/** The message as a handset shows it: one bubble, its segments marked where the parts are cut. */
+export function MessagePreview({ sender, segments }: MessagePreviewProps) {
+  const empty = segments.every((segment) => segment.length === 0);
+  return (
+    <Paper radius={28} p="md" withBorder maw={380} mx="auto" bg={PHONE.background} aria-label="Message preview" role="region">
+      <Stack gap={2} align="center" mb="md">
+        <Box w={60} h={5} bg="gray.4" style={{ borderRadius: 3 }} />
+        <Text size="sm" fw={600} mt="xs">
+          {sender.trim() || 'Sender'}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Text message
+        </Text>
+      </Stack>
+      <Box
+        bg={PHONE.bubble}
+        p="sm"
+        maw="88%"
+        mih={120}
+        style={{ borderRadius: '18px 18px 18px 4px', boxShadow: 'var(--mantine-shadow-xs)', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+      >
+        {empty ? (
+          <Text size="sm" c="dimmed" fs="italic">
+            Your message appears here as you type.
+          </Text>
+        ) : (
+          segments.map((segment, index) => (
+            <Box key={index} aria-label={`Segment ${index + 1} of ${segments.length}`} role="group">
+              {segments.length > 1 && (
+                <Divider
+                  my={index === 0 ? 0 : 6}
+                  mb={6}
+                  variant="dashed"
+                  labelPosition="left"
+                  label={
+                    <Text span fz={10} c="dimmed" tt="uppercase" fw={600}>
+                      Segment {index + 1}
+                    </Text>
+                  }
+                />
+              )}
+              <Text size="sm" component="div" lh={1.5}>
+                {segment.map((piece, pieceIndex) => (
+                  <Piece key={pieceIndex} piece={piece} />
+                ))}
+              </Text>
+            </Box>
+          ))
+        )}
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,170 @@
+import { Autocomplete, Button, Checkbox, Fieldset, Grid, Group, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
+import { useMemo, type ReactNode } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
+import { shorthandNames } from '../../../shared/sms';
+import { isApiError } from '../../api/api-error';
+import { FormError } from '../../components/form-error';
+import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { draftMessage } from './message-draft';
+import { MessagePreview } from './message-preview';
+import { TemplateBodyField } from './template-body-field';
+import { TEMPLATE_LOCKED_MESSAGE, TemplateLockAlert } from './template-lock-alert';
+
+const EMPTY: TemplateInput = { name: '', body: '', sender: '', force_utf8: false };
+const FIELDS = ['name', 'body', 'sender', 'force_utf8'] as const;
+
+interface TemplateFormProps {
+  defaultValues?: TemplateInput;
+  /** Names of the team's senders, offered while typing. */
+  senders: readonly string[];
+  /** Short links by link name, as the preview and counters show them. */
+  shortLinks: Record<string, string>;
+  /** Field names to suggest in "Insert field" (e.g. columns of the team's contact groups). */
+  fieldSuggestions?: readonly string[];
+  linksEmptyMessage: string;
+  /** True while a sending campaign uses the template: everything is read-only. */
+  locked?: boolean;
+  /** Content of the "Server preview" tab; the tab is left out without it. */
+  serverPreview?: ReactNode;
+  submitLabel: string;
+  /** Saves the template; a rejection carrying 422 field errors shows them on the fields. */
+  onSubmit: (input: TemplateInput) => Promise<unknown>;
+  onCancel?: () => void;
+}
+
+export function TemplateForm({
+  defaultValues = EMPTY,
+  senders,
+  shortLinks,
+  fieldSuggestions = [],
+  linksEmptyMessage,
+  locked = false,
+  serverPreview,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: TemplateFormProps) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<TemplateInput>({
+    resolver: zodResolver(TemplateInputSchema),
+    // The sender's 3–11 rule and the body limit are shown while typing, not only on submit.
+    mode: 'onChange',
+    defaultValues,
+  });
+  const [body, sender, forceUtf8] = useWatch({ control, name: ['body', 'sender', 'force_utf8'] });
+  // Per keystroke, in the browser: no request while typing.
+  const draft = useMemo(() => draftMessage(body, shortLinks, { forceUtf8: forceUtf8 ?? false }), [body, shortLinks, forceUtf8]);
+  const linkNames = Object.keys(shortLinks);
+  const suggestions = useMemo(() => [...new Set([...shorthandNames(body).fields, ...fieldSuggestions])], [body, fieldSuggestions]);
+
+  const submit = handleSubmit(async (input) => {
+    try {
+      await onSubmit(input);
+    } catch (error) {
+      if (isApiError(error) && error.status === 423) setError('root', { type: 'server', message: TEMPLATE_LOCKED_MESSAGE });
+      else applyServerFieldErrors(error, FIELDS, setError);
+    }
+  });
+
+  return (
+    <Grid gap="xl">
+      <Grid.Col span={{ base: 12, md: 7 }}>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            {locked && <TemplateLockAlert />}
+            <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
+              <Stack gap="md">
+                <TextInput label="Name" description="Shown in lists and when picking a template for a campaign." autoComplete="off" withAsterisk data-autofocus error={errors.name?.message} {...register('name')} />
+                <Controller
+                  control={control}
+                  name="sender"
+                  render={({ field }) => (
+                    <Autocomplete
+                      {...field}
+                      label="Sender"
+                      description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
+                      placeholder="e.g. HeraldShop"
+                      data={[...senders]}
+                      withAsterisk
+                      autoComplete="off"
+                      error={errors.sender?.message}
+                      rightSection={
+                        <Text size="xs" c={field.value.length > SENDER_MAX ? 'red' : 'dimmed'} aria-hidden>
+                          {field.value.length}/{SENDER_MAX}
+                        </Text>
+                      }
+                      rightSectionWidth={48}
+                      rightSectionPointerEvents="none"
+                    />
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name="body"
+                  render={({ field }) => (
+                    <TemplateBodyField
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      error={errors.body?.message}
+                      draft={draft}
+                      linkNames={linkNames}
+                      fieldSuggestions={suggestions}
+                      linksEmptyMessage={linksEmptyMessage}
+                      readOnly={locked}
+                    />
+                  )}
+                />
+                <Checkbox
+                  label="Remove characters that cannot be sent"
+                  description="Drops control characters, broken emoji halves and other invalid text instead of refusing the message. Emoji and accents are kept."
+                  {...register('force_utf8')}
+                />
+              </Stack>
+            </Fieldset>
+            <FormError message={errors.root?.message} />
+            {!locked && (
+              <Group gap="sm">
+                <Button type="submit" loading={isSubmitting}>
+                  {submitLabel}
+                </Button>
+                {onCancel && (
+                  <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
+                    Cancel
+                  </Button>
+                )}
+              </Group>
+            )}
+          </Stack>
+        </form>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <Tabs defaultValue="live" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="live" leftSection={<IconDeviceMobile size={16} />}>
+              Live preview
+            </Tabs.Tab>
+            {serverPreview && (
+              <Tabs.Tab value="server" leftSection={<IconServer size={16} />}>
+                Server preview
+              </Tabs.Tab>
+            )}
+          </Tabs.List>
+          <Tabs.Panel value="live">
+            <MessagePreview sender={sender} segments={draft.segments} />
+          </Tabs.Panel>
+          {serverPreview && <Tabs.Panel value="server">{serverPreview}</Tabs.Panel>}
+        </Tabs>
+      </Grid.Col>
+    </Grid>
+  );
+}

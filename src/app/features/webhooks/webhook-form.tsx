@@ -1,0 +1,71 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { WebhookInput } from '../../../shared/contract';
+import { isApiError } from '../../api/api-error';
+import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormError } from '../../components/form-error';
+import { rowsFromHeaders, toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
+import { WebhookHeadersEditor } from './webhook-headers-editor';
+
+interface WebhookFormProps {
+  defaultValues?: WebhookInput;
+  submitLabel: string;
+  /** Saves the webhook; a rejection carrying 422 field errors shows them on the fields. */
+  onSubmit: (input: WebhookInput) => Promise<unknown>;
+  onCancel?: () => void;
+}
+
+const EMPTY: WebhookInput = { name: '', url: '', headers: {} };
+
+export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCancel }: WebhookFormProps) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<WebhookFormValues>({
+    resolver: zodResolver(WebhookFormSchema),
+    defaultValues: { name: defaultValues.name, url: defaultValues.url, headers: rowsFromHeaders(defaultValues.headers) },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await onSubmit(toWebhookInput(values));
+    } catch (error) {
+      const onField = applyServerFieldErrors(error, ['name', 'url'], setError);
+      // Header errors are keyed by header name, not by row: show them above the buttons.
+      if (!onField && isApiError(error) && error.status === 422) setError('root', { type: 'server', message: error.message });
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput label="Name" placeholder="e.g. CRM sign-ups" autoComplete="off" withAsterisk data-autofocus error={errors.name?.message} {...register('name')} />
+        <TextInput
+          label="URL"
+          description="Herald POSTs a signed JSON body here when a keyword calls the webhook."
+          placeholder="https://example.com/hooks/herald"
+          autoComplete="off"
+          withAsterisk
+          error={errors.url?.message}
+          {...register('url')}
+        />
+        <WebhookHeadersEditor control={control} register={register} errors={errors.headers} />
+        <FormError message={errors.root?.message} />
+        <Group gap="sm">
+          <Button type="submit" loading={isSubmitting}>
+            {submitLabel}
+          </Button>
+          {onCancel && (
+            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
+              Cancel
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { listWebhooks } from '../../api/gen/sdk.gen';
+
+export interface WebhookListParams {
+  page: number;
+  per_page: number;
+}
+
+/** The most the API gives in one page: pickers show every webhook of the team from it. */
+const PICKER_PAGE = { page: 1, per_page: 100 } as const;
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  lists: () => [...webhookKeys.all, 'list'] as const,
+  list: (params: WebhookListParams) => [...webhookKeys.lists(), params] as const,
+};
+
+export const webhookQueries = {
+  list: (params: WebhookListParams) =>
+    queryOptions({
+      queryKey: webhookKeys.list(params),
+      queryFn: async ({ signal }) => (await listWebhooks({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
+  /** Every webhook of the team, for pickers. */
+  picker: () =>
+    queryOptions({
+      queryKey: webhookKeys.list(PICKER_PAGE),
+      queryFn: async ({ signal }) => (await listWebhooks({ query: PICKER_PAGE, signal, throwOnError: true })).data,
+      select: (page) => page.data,
+    }),
+};

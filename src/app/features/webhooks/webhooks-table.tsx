@@ -1,0 +1,87 @@
+import { ActionIcon, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
+import type { Webhook } from '../../api/gen/types.gen';
+import { formatTimestamp } from '../../lib/dates';
+
+export const WEBHOOK_COLUMNS = ['Name', 'URL', 'Headers', 'Updated', 'Actions'] as const;
+
+interface WebhooksTableProps {
+  webhooks: readonly Webhook[];
+  onEdit: (webhook: Webhook) => void;
+  onRotateSecret: (webhook: Webhook) => void;
+  onDelete: (webhook: Webhook) => void;
+}
+
+export function WebhooksTable({ webhooks, onEdit, onRotateSecret, onDelete }: WebhooksTableProps) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={720} type="native">
+        <Table aria-label="Webhooks">
+          <Table.Thead>
+            <Table.Tr>
+              {WEBHOOK_COLUMNS.map((column) => (
+                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
+                  {column}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {webhooks.map((webhook) => {
+              const headerNames = Object.keys(webhook.headers);
+              return (
+                <Table.Tr key={webhook.uuid}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {webhook.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td maw={320}>
+                    <Text size="sm" truncate="end" title={webhook.url}>
+                      {webhook.url}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {headerNames.length === 0 ? (
+                      <Text size="sm" c="dimmed">
+                        None
+                      </Text>
+                    ) : (
+                      <Group gap={4}>
+                        {headerNames.map((name) => (
+                          <Badge key={name} variant="default" size="sm" tt="none">
+                            {name}
+                          </Badge>
+                        ))}
+                      </Group>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{formatTimestamp(webhook.updated_at)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Edit">
+                        <ActionIcon variant="subtle" aria-label={`Edit ${webhook.name}`} onClick={() => onEdit(webhook)}>
+                          <IconPencil size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Rotate secret">
+                        <ActionIcon variant="subtle" color="orange" aria-label={`Rotate the secret of ${webhook.name}`} onClick={() => onRotateSecret(webhook)}>
+                          <IconKey size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Delete">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${webhook.name}`} onClick={() => onDelete(webhook)}>
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,86 @@
+import { Button, Paper, Skeleton, Stack } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
+import type { KeywordInput } from '../../../shared/contract';
+import { ErrorState } from '../../components/error-state';
+import { PageHeader } from '../../components/page-header';
+import { KeywordForm } from '../../features/keywords/keyword-form';
+import { useUpdateKeyword } from '../../features/keywords/keyword-mutations';
+import { keywordQueries } from '../../features/keywords/keyword-queries';
+import { useConfirmKeywordDeletion } from '../../features/keywords/use-confirm-keyword-deletion';
+import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { paths } from '../../paths';
+import { prefetchKeywordTargets, useKeywordTargets } from './use-keyword-targets';
+
+export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
+  if (params.uuid) void queryClient.prefetchQuery(keywordQueries.detail(params.uuid));
+  prefetchKeywordTargets(queryClient);
+}
+
+export default function KeywordEditPage() {
+  const { uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const keyword = useQuery(keywordQueries.detail(uuid));
+  const update = useUpdateKeyword(uuid);
+  const { groupOptions, webhookOptions } = useKeywordTargets();
+  const backToList = () => void navigate(paths.keywords.list.getHref());
+  const confirmDeletion = useConfirmKeywordDeletion(backToList);
+
+  const save = (input: KeywordInput) =>
+    update.mutateAsync(input, {
+      onSuccess: (saved) => {
+        notifySuccess(`The keyword ${saved.keyword} was saved.`);
+        backToList();
+      },
+      onError: (error) => notifyFailure('The keyword could not be saved', error),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title="Edit keyword"
+        description={keyword.data ? `Changing ${keyword.data.keyword}.` : undefined}
+        actions={
+          keyword.data && (
+            <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => keyword.data && confirmDeletion(keyword.data)}>
+              Delete
+            </Button>
+          )
+        }
+      />
+      {keyword.isPending ? (
+        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
+          <Stack maw={560}>
+            <Skeleton height={14} width="30%" />
+            <Skeleton height={36} />
+            <Skeleton height={80} />
+            <Skeleton height={36} width={120} />
+          </Stack>
+        </Paper>
+      ) : keyword.isError ? (
+        <ErrorState title="The keyword could not be loaded." error={keyword.error} onRetry={() => void keyword.refetch()} />
+      ) : (
+        <Paper withBorder p="lg" radius="md">
+          <KeywordForm
+            key={keyword.data.uuid}
+            defaultValues={{
+              keyword: keyword.data.keyword,
+              message: keyword.data.message,
+              help: keyword.data.help,
+              add_contact_to_group: keyword.data.add_contact_to_group,
+              call_webhook: keyword.data.call_webhook,
+              contact_groups_uuid: keyword.data.contact_groups_uuid,
+              webhooks_uuid: keyword.data.webhooks_uuid,
+            }}
+            contactGroups={groupOptions}
+            webhooks={webhookOptions}
+            submitLabel="Save changes"
+            onSubmit={save}
+            onCancel={backToList}
+          />
+        </Paper>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { Paper } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { KeywordInput } from '../../../shared/contract';
+import { PageHeader } from '../../components/page-header';
+import { KeywordForm } from '../../features/keywords/keyword-form';
+import { useCreateKeyword } from '../../features/keywords/keyword-mutations';
+import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { paths } from '../../paths';
+import { prefetchKeywordTargets, useKeywordTargets } from './use-keyword-targets';
+
+export function prefetch(queryClient: QueryClient) {
+  prefetchKeywordTargets(queryClient);
+}
+
+export default function KeywordNewPage() {
+  const navigate = useNavigate();
+  const creation = useCreateKeyword();
+  const { groupOptions, webhookOptions } = useKeywordTargets();
+  const backToList = () => void navigate(paths.keywords.list.getHref());
+
+  const create = (input: KeywordInput) =>
+    creation.mutateAsync(input, {
+      onSuccess: (created) => {
+        notifySuccess(`The keyword ${created.keyword} was created.`);
+        backToList();
+      },
+      onError: (error) => notifyFailure('The keyword could not be created', error),
+    });
+
+  return (
+    <>
+      <PageHeader title="New keyword" description="Keywords are matched as whole words in the messages your numbers receive." />
+      <Paper withBorder p="lg" radius="md">
+        <KeywordForm contactGroups={groupOptions} webhooks={webhookOptions} submitLabel="Create keyword" onSubmit={create} onCancel={backToList} />
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { Button, Paper, Skeleton, Stack } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
+import type { TemplateInput } from '../../../shared/contract';
+import { isApiError } from '../../api/api-error';
+import { ErrorState } from '../../components/error-state';
+import { PageHeader } from '../../components/page-header';
+import { LinksPanel } from '../../features/links/links-panel';
+import { ServerPreview } from '../../features/templates/server-preview';
+import { TemplateForm } from '../../features/templates/template-form';
+import { TEMPLATE_LOCKED_MESSAGE } from '../../features/templates/template-lock-alert';
+import { useUpdateTemplate } from '../../features/templates/template-mutations';
+import { templateQueries } from '../../features/templates/template-queries';
+import { useConfirmTemplateDeletion } from '../../features/templates/use-confirm-template-deletion';
+import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
+import { paths } from '../../paths';
+import { prefetchTemplateEditorData, useTemplateEditorData } from './use-template-editor-data';
+
+export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
+  if (!params.uuid) return;
+  void queryClient.prefetchQuery(templateQueries.detail(params.uuid));
+  prefetchTemplateEditorData(queryClient, params.uuid);
+}
+
+export default function TemplateEditPage() {
+  const { uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const template = useQuery(templateQueries.detail(uuid));
+  const update = useUpdateTemplate(uuid);
+  const { senderNames, vanityDomains, shortLinks, fieldSuggestions } = useTemplateEditorData(uuid);
+  const backToList = () => void navigate(paths.templates.list.getHref());
+  const confirmDeletion = useConfirmTemplateDeletion(backToList);
+
+  const save = (input: TemplateInput) =>
+    update.mutateAsync(input, {
+      onSuccess: (saved) => notifySuccess(`The template ${saved.name} was saved.`),
+      onError: (error) =>
+        isApiError(error) && error.status === 423
+          ? notifyFailureMessage('The template is locked', TEMPLATE_LOCKED_MESSAGE)
+          : notifyFailure('The template could not be saved', error),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title={template.data ? template.data.name : 'Edit template'}
+        description="Edit the message; the preview and the counters follow as you type."
+        actions={
+          template.data && (
+            <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => template.data && confirmDeletion(template.data)}>
+              Delete
+            </Button>
+          )
+        }
+      />
+      {template.isPending ? (
+        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
+          <Stack maw={640}>
+            <Skeleton height={14} width="30%" />
+            <Skeleton height={36} />
+            <Skeleton height={36} />
+            <Skeleton height={160} />
+          </Stack>
+        </Paper>
+      ) : template.isError ? (
+        <ErrorState title="The template could not be loaded." error={template.error} onRetry={() => void template.refetch()} />
+      ) : (
+        <Stack gap="xl">
+          <Paper withBorder p="lg" radius="md">
+            <TemplateForm
+              // A lock found on saving (423) starts the form again, read-only, from what is stored.
+              key={`${template.data.uuid}:${template.data.is_locked}`}
+              defaultValues={{ name: template.data.name, body: template.data.body, sender: template.data.sender, force_utf8: false }}
+              senders={senderNames}
+              shortLinks={shortLinks}
+              fieldSuggestions={fieldSuggestions}
+              linksEmptyMessage="No links yet: add one in Links below."
+              locked={template.data.is_locked}
+              serverPreview={<ServerPreview templateUuid={uuid} />}
+              submitLabel="Save changes"
+              onSubmit={save}
+              onCancel={backToList}
+            />
+          </Paper>
+          <Paper withBorder p="lg" radius="md">
+            <LinksPanel templateUuid={uuid} vanityDomains={vanityDomains} readOnly={template.data.is_locked} />
+          </Paper>
+        </Stack>
+      )}
+    </>
+  );
+}
