@@ -71,6 +71,7 @@ export function createServices(database: Database, config: Config, options: { se
     vanityDomains: vanityDomainsRepository,
     urlBase: vanityDomains.urlBase,
     contactFields: contacts.fieldsOf,
+    firstRecipient: contacts.firstRecipientOf,
     config,
   });
 

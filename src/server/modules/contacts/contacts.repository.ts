@@ -71,6 +71,27 @@ export function createContactsRepository(db: Db) {
       return { rows: page.rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) })), total: total.rows[0]?.total ?? 0 };
     },
 
+    /**
+     * The first recipient (by number) of the team's latest campaign that uses the template, with
+     * the custom fields of its most recently changed contact in the included groups.
+     */
+    async firstRecipientOfLatestCampaign(teamId: number, templateId: number, optoutsGroupId: number): Promise<ContactRecord | undefined> {
+      const { rows: campaigns } = await db.execute<{ included: number[]; excluded: number[] }>(sql`
+        SELECT coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'included'), '{}') AS included,
+               coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'excluded'), '{}') AS excluded
+          FROM (SELECT id FROM campaigns WHERE team_id = ${teamId} AND template_id = ${templateId} ORDER BY created_at DESC, id DESC LIMIT 1) c
+          JOIN campaign_groups g ON g.campaign_id = c.id`);
+      const campaign = campaigns[0];
+      if (!campaign || campaign.included.length === 0) return undefined;
+      const included = campaign.included.map(Number);
+      const { rows } = await db.execute<ContactRecord>(sql`
+        SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
+          FROM (SELECT phone_number FROM (${recipientsOf(included, [...campaign.excluded.map(Number), optoutsGroupId])}) r ORDER BY phone_number LIMIT 1) first
+          JOIN contacts c ON c.phone_number = first.phone_number AND c.contact_group_id = ANY(${sql.param(included)}::bigint[])
+         ORDER BY c.updated_at DESC LIMIT 1`);
+      return rows[0];
+    },
+
     /** The team's most recently changed contact with this number (custom fields for a preview). */
     async latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
       const { rows } = await db.execute<ContactRecord>(sql`

@@ -127,6 +127,12 @@ export function createContactsService(deps: {
       return { items: rows.map((phone_number) => ({ phone_number })), total };
     },
 
+    /** The contact a template preview uses by default: the first recipient of its latest campaign. */
+    async firstRecipientOf(auth: AuthContext, templateId: number): Promise<{ phoneNumber: string; fields: Record<string, string> } | undefined> {
+      const contact = await deps.contacts.firstRecipientOfLatestCampaign(auth.teamId, templateId, await deps.contactGroups.optoutsId(auth.teamId));
+      return contact && { phoneNumber: contact.phoneNumber, fields: contact.customFields };
+    },
+
     /** Custom fields of the team's contact with this number, for a preview. */
     async fieldsOf(auth: AuthContext, phoneNumber: string): Promise<{ phoneNumber: string; fields: Record<string, string> } | undefined> {
       const normalized = normalizePhoneNumber(phoneNumber, deps.config.defaultCountry);

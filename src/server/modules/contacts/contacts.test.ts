@@ -137,4 +137,29 @@ describe('contacts', () => {
     const theirs = await t.request('GET', `/api/2.0/templates/${template.uuid}/preview?phone_number=07700900071`, { token: stranger.token });
     expect(theirs.statusCode).toBe(404);
   });
+
+  it('previews a template, by default, for the first recipient of its latest campaign', async () => {
+    const included = await newGroup('Spring list');
+    const excluded = await newGroup('Already bought');
+    await add(included, [
+      { phone_number: '07700900080', custom_fields: { first_name: 'Amy' } },
+      { phone_number: '07700900081', custom_fields: { first_name: 'Zed' } },
+    ]);
+    await add(excluded, [{ phone_number: '07700900080' }]);
+    const template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Spring', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data;
+    const noCampaign = (await t.request('GET', `/api/2.0/templates/${template.uuid}/preview`, { token: owner.token })).json().data;
+    expect(noCampaign).toMatchObject({ body: 'Hi  ', phone_number: '' });
+
+    // Campaigns get their API with the campaign issue; the rows are made directly here.
+    await t.database.pool.query(
+      `WITH c AS (
+         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date)
+         SELECT team_id, id, 'Spring', sender, now() + interval '1 day', now() + interval '2 days' FROM templates WHERE uuid = $1 RETURNING id)
+       INSERT INTO campaign_groups (campaign_id, contact_group_id, kind, position)
+       SELECT c.id, g.id, CASE WHEN g.uuid = $2 THEN 'included' ELSE 'excluded' END, 0 FROM c, contact_groups g WHERE g.uuid IN ($2, $3)`,
+      [template.uuid, included, excluded],
+    );
+    const preview = (await t.request('GET', `/api/2.0/templates/${template.uuid}/preview`, { token: owner.token })).json().data;
+    expect(preview).toMatchObject({ body: 'Hi Zed', phone_number: '447700900081', warnings: [] });
+  });
 });

@@ -38,6 +38,7 @@ export function createTemplatesService(deps: {
   vanityDomains: Pick<VanityDomainsRepository, 'findDefault'>;
   urlBase: VanityDomainsService['urlBase'];
   contactFields: ContactsService['fieldsOf'];
+  firstRecipient: ContactsService['firstRecipientOf'];
   config: { appTimezone: string };
 }) {
   const zone = deps.config.appTimezone;
@@ -110,12 +111,12 @@ export function createTemplatesService(deps: {
 
     /**
      * The body as a recipient reads it: links as short links (with a sample code), custom fields
-     * from the team's contact `phoneNumber` (without one, each field shows as the blank space it
-     * would be sent as).
+     * from the team's contact `phoneNumber`, else from the first recipient of the latest campaign
+     * that uses the template (with neither, each field shows as the blank space it would be sent as).
      */
     async preview(auth: AuthContext, uuid: string, phoneNumber?: string) {
       const row = await find(auth, uuid);
-      const contact = phoneNumber === undefined ? undefined : await deps.contactFields(auth, phoneNumber);
+      const contact = phoneNumber === undefined ? await deps.firstRecipient(auth, row.id) : await deps.contactFields(auth, phoneNumber);
       if (phoneNumber !== undefined && !contact) throw ValidationError.field('phone_number', 'The phone number is not a contact of this team.');
       const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
       const fields = contact?.fields ?? {};
