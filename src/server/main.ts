@@ -6,6 +6,7 @@ import { openDatabase } from './db/open';
 import { ValidationError } from './lib/errors';
 import { generatePassword } from './lib/passwords';
 import { loadSecretKey } from './lib/secret-box';
+import { recoverInterruptedImports } from './modules/imports/imports.service';
 import type { Services } from './services';
 
 type Role = 'api' | 'worker' | 'all';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const secretKey = await loadSecretKey(config);
   const { app, services } = await buildApp({ config, database, secretKey });
+  const recovered = await recoverInterruptedImports(database.db);
+  if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
 
   let stopping = false;
   const stop = async (signal: string) => {

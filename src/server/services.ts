@@ -8,6 +8,8 @@ import { createContactGroupsRepository } from './modules/contact-groups/contact-
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
 import { createContactsService } from './modules/contacts/contacts.service';
+import { createImportsRepository } from './modules/imports/imports.repository';
+import { createImportsService } from './modules/imports/imports.service';
 import { createInboundRepository } from './modules/inbound/inbound.repository';
 import { createInboundService } from './modules/inbound/inbound.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
@@ -59,6 +61,7 @@ export function createServices(database: Database, config: Config, options: { se
     present: contactGroups.present,
     config,
   });
+  const imports = createImportsService({ database, imports: createImportsRepository(db), contacts: contactsRepository, contactGroups: contactGroupsRepository, config });
   const keywordsRepository = createKeywordsRepository(db);
   const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
@@ -86,6 +89,6 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, usersRepository };
+  return { inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,4 @@
-import { parsePhoneNumberWithError, type CountryCode, ParseError, validatePhoneNumberLength } from 'libphonenumber-js';
+import { parsePhoneNumberFromString, type CountryCode, validatePhoneNumberLength } from 'libphonenumber-js';
 
 export type NormalizedPhoneNumber = { ok: true; number: string } | { ok: false; reason: string };
 
@@ -21,17 +21,15 @@ export function normalizePhoneNumber(input: string, defaultCountry: string): Nor
   const text = input.trim().replace(/^00(?=[1-9])/, '+');
   if (text === '') return { ok: false, reason: 'is empty' };
   if (/[^\d\s()+.\-/]/.test(text)) return { ok: false, reason: REASONS.NOT_A_NUMBER! };
-  try {
-    // A bare number long enough to carry a country code (447…) is read as international.
-    const digits = text.replace(/\D/g, '');
-    const withPlus = !text.startsWith('+') && !digits.startsWith('0') && digits.length > 10 ? `+${digits}` : text;
-    const lengthProblem = validatePhoneNumberLength(withPlus, defaultCountry as CountryCode);
-    if (lengthProblem) return { ok: false, reason: REASONS[lengthProblem] ?? REASONS.NOT_A_NUMBER! };
-    const parsed = parsePhoneNumberWithError(withPlus, defaultCountry as CountryCode);
-    const wellFormed = parsed.isPossible() && parsed.nationalNumber.length >= 9;
-    if (!parsed.isValid() && !wellFormed) return { ok: false, reason: `is not a valid number for ${parsed.country ?? `+${parsed.countryCallingCode}`}` };
-    return { ok: true, number: parsed.number.slice(1) };
-  } catch (error) {
-    return { ok: false, reason: (error instanceof ParseError && REASONS[error.message]) || REASONS.NOT_A_NUMBER! };
-  }
+  // A bare number long enough to carry a country code (447…) is read as international.
+  const digits = text.replace(/\D/g, '');
+  const withPlus = !text.startsWith('+') && !digits.startsWith('0') && digits.length > 10 ? `+${digits}` : text;
+  const country = defaultCountry as CountryCode;
+  // Parsed once; the cheap length checks first (imports run this a million times).
+  const parsed = parsePhoneNumberFromString(withPlus, country);
+  if (parsed && ((parsed.isPossible() && parsed.nationalNumber.length >= 9) || parsed.isValid())) return { ok: true, number: parsed.number.slice(1) };
+  const lengthProblem = validatePhoneNumberLength(withPlus, country);
+  if (lengthProblem) return { ok: false, reason: REASONS[lengthProblem] ?? REASONS.NOT_A_NUMBER! };
+  if (!parsed) return { ok: false, reason: REASONS.NOT_A_NUMBER! };
+  return { ok: false, reason: `is not a valid number for ${parsed.country ?? `+${parsed.countryCallingCode}`}` };
 }

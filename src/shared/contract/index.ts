@@ -10,3 +10,4 @@ export * from './webhooks';
 export * from './keywords';
 export * from './contact-groups';
 export * from './inbound';
+export * from './imports';

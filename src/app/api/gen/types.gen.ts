@@ -593,6 +593,96 @@ export type WebhookAttemptInput = {
     created_at: string;
 };
 
+export type ContactImportInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * The group the file is imported into.
+     */
+    contact_group_uuid: string;
+    /**
+     * receiving: the file is being read and checked; merging: its rows are being written to the group in one transaction; completed; failed: nothing was written to the group (see `error`).
+     */
+    status: 'receiving' | 'merging' | 'completed' | 'failed';
+    /**
+     * Name given with `?file_name=`; null when none.
+     */
+    file_name: string | null;
+    /**
+     * Size of the file (Content-Length); null when the client streamed it without one.
+     */
+    bytes_total: number | null;
+    /**
+     * Bytes read and checked so far.
+     */
+    bytes_received: number;
+    /**
+     * Progress, 0 to 100, for a progress bar: bytes read of bytes_total while receiving, 99 while merging, 100 when completed; null when the size is unknown.
+     */
+    percent: number | null;
+    /**
+     * Data rows read so far (the header and blank rows not counted).
+     */
+    rows_total: number;
+    /**
+     * Rows with a valid phone number.
+     */
+    rows_valid: number;
+    /**
+     * Rows left out; each is in the error report.
+     */
+    rows_invalid: number;
+    /**
+     * Numbers that were not in the group (when completed).
+     */
+    contacts_added: number;
+    /**
+     * Numbers already in the group whose custom fields the file changed (when completed).
+     */
+    contacts_updated: number;
+    /**
+     * Numbers already in the group with the same custom fields (when completed).
+     */
+    contacts_unchanged: number;
+    /**
+     * Why the import failed; null otherwise.
+     */
+    error: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * When it completed or failed; an empty string while under way.
+     */
+    finished_at: string;
+    /**
+     * `self`, `errors` (JSON pages) and `errors.csv` (the report as CSV).
+     */
+    links: Array<ResourceLinkInput>;
+};
+
+export type ContactImportErrorInput = {
+    /**
+     * Row in the file, the header being row 1.
+     */
+    row: number;
+    /**
+     * The cell at fault as it was in the file (the phone number unless the reason names another column).
+     */
+    value: string;
+    /**
+     * Why the row was left out.
+     */
+    reason: string;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -1180,6 +1270,96 @@ export type WebhookAttempt = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
+};
+
+export type ContactImport = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * The group the file is imported into.
+     */
+    contact_group_uuid: string;
+    /**
+     * receiving: the file is being read and checked; merging: its rows are being written to the group in one transaction; completed; failed: nothing was written to the group (see `error`).
+     */
+    status: 'receiving' | 'merging' | 'completed' | 'failed';
+    /**
+     * Name given with `?file_name=`; null when none.
+     */
+    file_name: string | null;
+    /**
+     * Size of the file (Content-Length); null when the client streamed it without one.
+     */
+    bytes_total: number | null;
+    /**
+     * Bytes read and checked so far.
+     */
+    bytes_received: number;
+    /**
+     * Progress, 0 to 100, for a progress bar: bytes read of bytes_total while receiving, 99 while merging, 100 when completed; null when the size is unknown.
+     */
+    percent: number | null;
+    /**
+     * Data rows read so far (the header and blank rows not counted).
+     */
+    rows_total: number;
+    /**
+     * Rows with a valid phone number.
+     */
+    rows_valid: number;
+    /**
+     * Rows left out; each is in the error report.
+     */
+    rows_invalid: number;
+    /**
+     * Numbers that were not in the group (when completed).
+     */
+    contacts_added: number;
+    /**
+     * Numbers already in the group whose custom fields the file changed (when completed).
+     */
+    contacts_updated: number;
+    /**
+     * Numbers already in the group with the same custom fields (when completed).
+     */
+    contacts_unchanged: number;
+    /**
+     * Why the import failed; null otherwise.
+     */
+    error: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * When it completed or failed; an empty string while under way.
+     */
+    finished_at: string;
+    /**
+     * `self`, `errors` (JSON pages) and `errors.csv` (the report as CSV).
+     */
+    links: Array<ResourceLink>;
+};
+
+export type ContactImportError = {
+    /**
+     * Row in the file, the header being row 1.
+     */
+    row: number;
+    /**
+     * The cell at fault as it was in the file (the phone number unless the reason names another column).
+     */
+    value: string;
+    /**
+     * Why the row was left out.
+     */
+    reason: string;
 };
 
 export type LoginData = {
@@ -3503,6 +3683,231 @@ export type UniqueContactsResponses = {
 };
 
 export type UniqueContactsResponse = UniqueContactsResponses[keyof UniqueContactsResponses];
+
+export type ListContactImportsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/imports';
+};
+
+export type ListContactImportsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListContactImportsError = ListContactImportsErrors[keyof ListContactImportsErrors];
+
+export type ListContactImportsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ContactImport>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListContactImportsResponse = ListContactImportsResponses[keyof ListContactImportsResponses];
+
+export type ImportContactsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: {
+        /**
+         * Name of the file, shown in the list of imports.
+         */
+        file_name?: string;
+    };
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/imports';
+};
+
+export type ImportContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    413: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ImportContactsError = ImportContactsErrors[keyof ImportContactsErrors];
+
+export type ImportContactsResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: ContactImport;
+    };
+};
+
+export type ImportContactsResponse = ImportContactsResponses[keyof ImportContactsResponses];
+
+export type ShowContactImportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the import.
+         */
+        import_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-imports/{import_uuid}';
+};
+
+export type ShowContactImportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowContactImportError = ShowContactImportErrors[keyof ShowContactImportErrors];
+
+export type ShowContactImportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactImport;
+    };
+};
+
+export type ShowContactImportResponse = ShowContactImportResponses[keyof ShowContactImportResponses];
+
+export type ListContactImportErrorsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the import.
+         */
+        import_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/contact-imports/{import_uuid}/errors';
+};
+
+export type ListContactImportErrorsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListContactImportErrorsError = ListContactImportErrorsErrors[keyof ListContactImportErrorsErrors];
+
+export type ListContactImportErrorsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ContactImportError>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListContactImportErrorsResponse = ListContactImportErrorsResponses[keyof ListContactImportErrorsResponses];
+
+export type DownloadContactImportErrorsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the import.
+         */
+        import_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-imports/{import_uuid}/errors.csv';
+};
+
+export type DownloadContactImportErrorsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type DownloadContactImportErrorsError = DownloadContactImportErrorsErrors[keyof DownloadContactImportErrorsErrors];
+
+export type DownloadContactImportErrorsResponses = {
+    /**
+     * The CSV file (text/csv).
+     */
+    200: string;
+};
+
+export type DownloadContactImportErrorsResponse = DownloadContactImportErrorsResponses[keyof DownloadContactImportErrorsResponses];
 
 export type ListInboundMessagesData = {
     body?: never;

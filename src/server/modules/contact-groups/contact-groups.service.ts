@@ -50,6 +50,7 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
     async delete(auth: AuthContext, uuid: string) {
       const row = await find(auth, uuid);
       if (!row.deletable) throw new ConflictError('The default_optouts group cannot be deleted.');
+      if (row.modifyingSince) throw new ConflictError('The group is being imported into; delete it when the import has finished.');
       const keywords = await deps.contactGroups.keywordsAddingTo(row.id);
       if (keywords.length > 0) throw new ConflictError(`The group is used by the keyword${keywords.length === 1 ? '' : 's'} ${keywords.join(', ')}; detach it first.`);
       await deps.contactGroups.delete(row.id);

@@ -1,0 +1,207 @@
+import type { Readable } from 'node:stream';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { IMPORT_MAX_BYTES, type ContactImport } from '../../../shared/contract/imports';
+import type { Database, Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import * as schema from '../../db/schema';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { formatTimestamp } from '../../lib/time';
+import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
+import type { ContactsRepository } from '../contacts/contacts.repository';
+import { csvLine } from './csv-cells';
+import { ImportFileError, openImportFile, type CheckedRow } from './import-file';
+import { createImportsRepository, type ContactImportRow, type ImportBatch, type ImportsRepository } from './imports.repository';
+
+// Rows per staging statement: large enough that round trips do not dominate, small enough that memory stays flat.
+const BATCH_ROWS = 5_000;
+const MODIFYING = 'The group is being imported into or changed; try again when that has finished.';
+const SERVER_FAILURE = 'The import failed on the server; the group is unchanged. Import the file again.';
+export const INTERRUPTED = 'The import was interrupted by a restart; import the file again.';
+
+export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null };
+
+const emptyBatch = (): ImportBatch => ({
+  rows: { rowNumbers: [], phoneNumbers: [], customFields: [] },
+  errors: { rowNumbers: [], values: [], reasons: [] },
+  progress: { bytesReceived: 0, rowsTotal: 0, rowsValid: 0, rowsInvalid: 0 },
+});
+
+export function createImportsService(deps: {
+  database: Pick<Database, 'pool'>;
+  imports: ImportsRepository;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
+  contactGroups: Pick<ContactGroupsRepository, 'find'>;
+  config: { publicUrl: string; appTimezone: string; defaultCountry: string };
+}) {
+  const link = (rel: string, uri: string) => ({ rel, uri: `${deps.config.publicUrl}/api/2.0/contact-imports/${uri}` });
+  const percent = (row: ContactImportRow): number | null => {
+    if (row.status === 'completed') return 100;
+    if (row.status === 'merging') return 99;
+    if (row.status === 'failed' || !row.bytesTotal) return null;
+    return Math.min(99, Math.floor((100 * row.bytesReceived) / row.bytesTotal));
+  };
+
+  const present = (row: ContactImportRow): ContactImport => ({
+    uuid: row.uuid,
+    contact_group_uuid: row.groupUuid,
+    status: row.status,
+    file_name: row.fileName,
+    bytes_total: row.bytesTotal,
+    bytes_received: row.bytesReceived,
+    percent: percent(row),
+    rows_total: row.rowsTotal,
+    rows_valid: row.rowsValid,
+    rows_invalid: row.rowsInvalid,
+    contacts_added: row.contactsAdded,
+    contacts_updated: row.contactsUpdated,
+    contacts_unchanged: row.contactsUnchanged,
+    error: row.error,
+    created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
+    updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
+    finished_at: formatTimestamp(row.finishedAt, deps.config.appTimezone),
+    links: [link('self', row.uuid), link('errors', `${row.uuid}/errors`), link('errors.csv', `${row.uuid}/errors.csv`)],
+  });
+
+  const findGroup = async (auth: AuthContext, uuid: string) => {
+    const group = await deps.contactGroups.find(auth.teamId, uuid);
+    if (!group) throw new NotFoundError();
+    return group;
+  };
+
+  const findImport = async (auth: AuthContext, uuid: string) => {
+    const row = await deps.imports.find(auth.teamId, uuid);
+    if (!row) throw new NotFoundError();
+    return row;
+  };
+
+  /** Reads the file into staging, batch by batch; one batch is written while the next is read. */
+  async function receive(conn: Db, importId: number, rows: AsyncIterable<CheckedRow>, bytesRead: () => number) {
+    const progress = { bytesReceived: 0, rowsTotal: 0, rowsValid: 0, rowsInvalid: 0 };
+    let batch = emptyBatch();
+    let writing: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      await writing;
+      batch.progress = { ...progress, bytesReceived: bytesRead() };
+      writing = deps.imports.stage(conn, importId, batch);
+      // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
+      writing.catch(() => undefined);
+      batch = emptyBatch();
+    };
+    for await (const row of rows) {
+      progress.rowsTotal += 1;
+      if (row.ok) {
+        progress.rowsValid += 1;
+        batch.rows.rowNumbers.push(row.row);
+        batch.rows.phoneNumbers.push(row.phoneNumber);
+        batch.rows.customFields.push(row.customFields);
+      } else {
+        progress.rowsInvalid += 1;
+        batch.errors.rowNumbers.push(row.row);
+        batch.errors.values.push(row.value);
+        batch.errors.reasons.push(row.reason);
+      }
+      if (batch.rows.rowNumbers.length + batch.errors.rowNumbers.length >= BATCH_ROWS) await flush();
+    }
+    await flush();
+    await writing;
+  }
+
+  return {
+    present,
+
+    /**
+     * Imports a CSV into the group: streamed into staging, then merged in one transaction, so the
+     * group gets the whole file or nothing. The import runs on one connection holding the
+     * import's advisory lock, which tells recovery it is alive.
+     */
+    async importCsv(auth: AuthContext, groupUuid: string, upload: CsvUpload): Promise<ContactImport> {
+      const group = await findGroup(auth, groupUuid);
+      const file = await openImportFile(upload.body, { groupHeaders: group.headers, defaultCountry: deps.config.defaultCountry, maxBytes: IMPORT_MAX_BYTES });
+      const client = await deps.database.pool.connect().catch((error: unknown) => {
+        file.close();
+        throw error;
+      });
+      const conn: Db = drizzle(client, { schema });
+      let importId: number | undefined;
+      let connectionBroken = false;
+      try {
+        const created = await conn.transaction(async (tx) => {
+          if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
+          return deps.imports.start(tx, { teamId: auth.teamId, groupId: group.id, fileName: upload.fileName, headers: file.headers, bytesTotal: upload.bytesTotal });
+        });
+        importId = created.id;
+        await receive(conn, created.id, file.rows, file.bytesRead);
+        await deps.imports.markMerging(conn, created.id);
+        await conn.transaction(async (tx) => {
+          const counts = await deps.imports.merge(tx, created.id, group.id);
+          // Locked only now: the group is already Modifying, so nothing else writes its contacts; its headers may still be edited.
+          const { headers } = await deps.contacts.lockGroup(tx, group.id);
+          const known = new Set(headers.map((name) => name.toLowerCase()));
+          const added = file.headers.filter((name) => !known.has(name.toLowerCase()));
+          await deps.contacts.adjustGroup(tx, group.id, counts.added, added.length > 0 ? [...headers, ...added] : undefined);
+          await deps.imports.complete(tx, created.id, group.id, counts);
+        });
+        return present(await deps.imports.byId(created.id));
+      } catch (error) {
+        file.close();
+        if (importId === undefined) throw error;
+        const reason = error instanceof ImportFileError ? error.message : SERVER_FAILURE;
+        try {
+          await deps.imports.fail(conn, importId, reason);
+        } catch {
+          // The connection itself failed; its lock died with it, so recovery finishes the job if this cannot.
+          connectionBroken = true;
+          await deps.imports.fail(drizzle(deps.database.pool, { schema }), importId, reason).catch(() => undefined);
+        }
+        throw error instanceof ImportFileError ? ValidationError.field('file', reason) : error;
+      } finally {
+        if (importId !== undefined && !connectionBroken) {
+          await deps.imports.release(conn, importId).catch(() => {
+            connectionBroken = true;
+          });
+        }
+        // A broken connection (or one whose lock could not be released) is closed, not returned to the pool.
+        client.release(connectionBroken || undefined);
+      }
+    },
+
+    show: async (auth: AuthContext, uuid: string) => present(await findImport(auth, uuid)),
+
+    async listOfGroup(auth: AuthContext, groupUuid: string, window: PageWindow) {
+      const group = await findGroup(auth, groupUuid);
+      const { rows, total } = await deps.imports.listOfGroup(group.id, window);
+      return { items: rows.map(present), total };
+    },
+
+    async errors(auth: AuthContext, uuid: string, window: PageWindow) {
+      const row = await findImport(auth, uuid);
+      return { items: await deps.imports.errorsPage(row.id, window), total: row.rowsInvalid };
+    },
+
+    /** The error report as CSV lines, read from the database a page at a time as the client takes them. */
+    async errorsCsv(auth: AuthContext, uuid: string): Promise<{ fileName: string; lines: AsyncIterable<string> }> {
+      const row = await findImport(auth, uuid);
+      async function* lines() {
+        // The byte order mark makes spreadsheets read the file as UTF-8.
+        yield '\uFEFF' + csvLine(['row', 'value', 'reason']);
+        for (let after = 0; ; ) {
+          const page = await deps.imports.errorsAfter(row.id, after, BATCH_ROWS);
+          if (page.length === 0) return;
+          yield page.map((error) => csvLine([error.row, error.value, error.reason])).join('');
+          after = page[page.length - 1]!.row;
+        }
+      }
+      return { fileName: `import-${row.uuid}-errors.csv`, lines: lines() };
+    },
+  };
+}
+export type ImportsService = ReturnType<typeof createImportsService>;
+
+/**
+ * At start (and safe at any time, from any process): imports whose process stopped mid-way are
+ * failed and their groups Ready again. Their groups were never touched: the merge is one transaction.
+ */
+export async function recoverInterruptedImports(db: Db): Promise<number> {
+  return createImportsRepository(db).failOrphans(INTERRUPTED);
+}
