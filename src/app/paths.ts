@@ -57,11 +57,30 @@ export const paths = {
       getHref: (uuid: string) => `/keywords/${encodeURIComponent(uuid)}/edit`,
     },
   },
-  webhooks: listPath('/webhooks'),
+  webhooks: {
+    list: listPath('/webhooks'),
+    /** A webhook's deliveries: every call made to it. */
+    deliveries: {
+      path: '/webhooks/:uuid',
+      getHref: (uuid: string, { page, perPage }: PageParams = {}) =>
+        withQuery(`/webhooks/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
+    },
+  },
   vanityDomains: listPath('/vanity-domains'),
   campaigns: unavailablePath('/campaigns'),
-  contactGroups: unavailablePath('/contact-groups'),
-  inboundMessages: unavailablePath('/inbound-messages'),
+  contactGroups: {
+    list: listPath('/contact-groups'),
+    detail: {
+      path: '/contact-groups/:uuid',
+      getHref: (uuid: string, { page, perPage, search }: PageParams & { search?: string } = {}) =>
+        withQuery(`/contact-groups/${encodeURIComponent(uuid)}`, { search, page, per_page: perPage }),
+    },
+  },
+  inboundMessages: {
+    list: listPath('/inbound-messages'),
+    /** The keyword tester sits at the top of the inbound messages page. */
+    keywordTester: { getHref: () => '/inbound-messages#keyword-tester' },
+  },
   reports: unavailablePath('/reports'),
 } as const;
 

@@ -5,7 +5,7 @@ import { toRoute } from './lib/page-module';
 import { paths } from './paths';
 import { RouteError } from './routes/route-error';
 
-const unavailableSections = [paths.campaigns, paths.contactGroups, paths.inboundMessages, paths.reports];
+const unavailableSections = [paths.campaigns, paths.reports];
 
 /** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -35,7 +35,23 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { path: paths.keywords.list.path, lazy: () => import('./routes/keywords/keywords-list.page').then(page) },
             { path: paths.keywords.new.path, lazy: () => import('./routes/keywords/keyword-new.page').then(page) },
             { path: paths.keywords.edit.path, lazy: () => import('./routes/keywords/keyword-edit.page').then(page) },
-            { path: paths.webhooks.path, lazy: () => import('./routes/webhooks/webhooks.page').then(page) },
+            { path: paths.webhooks.list.path, lazy: () => import('./routes/webhooks/webhooks.page').then(page) },
+            {
+              path: paths.webhooks.deliveries.path,
+              lazy: () => import('./routes/webhooks/webhook-deliveries.page').then(page),
+            },
+            {
+              path: paths.contactGroups.list.path,
+              lazy: () => import('./routes/contact-groups/contact-groups-list.page').then(page),
+            },
+            {
+              path: paths.contactGroups.detail.path,
+              lazy: () => import('./routes/contact-groups/contact-group.page').then(page),
+            },
+            {
+              path: paths.inboundMessages.list.path,
+              lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),
+            },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
             ...unavailableSections.map(({ path }) => ({

@@ -1,21 +1,57 @@
-import { queryOptions } from '@tanstack/react-query';
-import { listContactGroups } from '../../api/gen/sdk.gen';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { listContactGroups, listContacts, showContactGroup } from '../../api/gen/sdk.gen';
+
+export interface ContactGroupListParams {
+  page: number;
+  per_page: number;
+}
+
+export interface ContactListParams {
+  page: number;
+  per_page: number;
+  /** Digits the phone number contains; omitted for every contact. */
+  search?: string;
+}
 
 /** The most the API gives in one page: pickers show every group of the team from it. */
 const PICKER_PAGE = { page: 1, per_page: 100 } as const;
 
+/** Keys from general to specific, so `contactGroupKeys.all` invalidates every group and contact query. */
 export const contactGroupKeys = {
   all: ['contact-groups'] as const,
   lists: () => [...contactGroupKeys.all, 'list'] as const,
-  list: (params: { page: number; per_page: number }) => [...contactGroupKeys.lists(), params] as const,
+  list: (params: ContactGroupListParams) => [...contactGroupKeys.lists(), params] as const,
+  details: () => [...contactGroupKeys.all, 'detail'] as const,
+  detail: (uuid: string) => [...contactGroupKeys.details(), uuid] as const,
+  contacts: (uuid: string) => [...contactGroupKeys.detail(uuid), 'contacts'] as const,
+  contactPage: (uuid: string, params: ContactListParams) => [...contactGroupKeys.contacts(uuid), params] as const,
 };
 
 export const contactGroupQueries = {
+  list: (params: ContactGroupListParams) =>
+    queryOptions({
+      queryKey: contactGroupKeys.list(params),
+      queryFn: async ({ signal }) => (await listContactGroups({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
   /** Every group of the team, for pickers (keywords) and field-name suggestions (templates). */
   picker: () =>
     queryOptions({
       queryKey: contactGroupKeys.list(PICKER_PAGE),
       queryFn: async ({ signal }) => (await listContactGroups({ query: PICKER_PAGE, signal, throwOnError: true })).data,
       select: (page) => page.data,
+    }),
+  detail: (uuid: string) =>
+    queryOptions({
+      queryKey: contactGroupKeys.detail(uuid),
+      queryFn: async ({ signal }) =>
+        (await showContactGroup({ path: { contact_group_uuid: uuid }, signal, throwOnError: true })).data.data,
+    }),
+  contacts: (uuid: string, params: ContactListParams) =>
+    queryOptions({
+      queryKey: contactGroupKeys.contactPage(uuid, params),
+      queryFn: async ({ signal }) =>
+        (await listContacts({ path: { contact_group_uuid: uuid }, query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
     }),
 };

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookInput, WebhookPatch } from '../../../shared/contract';
-import { createWebhook, deleteWebhook, rotateWebhookSecret, updateWebhook } from '../../api/gen/sdk.gen';
+import { createWebhook, deleteWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../../api/gen/sdk.gen';
 import { webhookKeys } from './webhook-queries';
 
 export function useCreateWebhook() {
@@ -35,5 +35,14 @@ export function useDeleteWebhook() {
       await deleteWebhook({ path: { webhook_uuid: uuid }, throwOnError: true });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
+  });
+}
+
+/** Sends one signed `webhook.test` call; the answer is the logged attempt, so the log is refreshed. */
+export function useTestWebhook(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await testWebhook({ path: { webhook_uuid: uuid }, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.attempts(uuid) }),
   });
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { listWebhooks } from '../../api/gen/sdk.gen';
+import { listWebhookAttempts, listWebhooks, showWebhook } from '../../api/gen/sdk.gen';
 
 export interface WebhookListParams {
   page: number;
@@ -13,6 +13,10 @@ export const webhookKeys = {
   all: ['webhooks'] as const,
   lists: () => [...webhookKeys.all, 'list'] as const,
   list: (params: WebhookListParams) => [...webhookKeys.lists(), params] as const,
+  details: () => [...webhookKeys.all, 'detail'] as const,
+  detail: (uuid: string) => [...webhookKeys.details(), uuid] as const,
+  attempts: (uuid: string) => [...webhookKeys.detail(uuid), 'attempts'] as const,
+  attemptPage: (uuid: string, params: WebhookListParams) => [...webhookKeys.attempts(uuid), params] as const,
 };
 
 export const webhookQueries = {
@@ -20,6 +24,19 @@ export const webhookQueries = {
     queryOptions({
       queryKey: webhookKeys.list(params),
       queryFn: async ({ signal }) => (await listWebhooks({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
+  detail: (uuid: string) =>
+    queryOptions({
+      queryKey: webhookKeys.detail(uuid),
+      queryFn: async ({ signal }) => (await showWebhook({ path: { webhook_uuid: uuid }, signal, throwOnError: true })).data.data,
+    }),
+  /** Every call made to the webhook, newest first. */
+  attempts: (uuid: string, params: WebhookListParams) =>
+    queryOptions({
+      queryKey: webhookKeys.attemptPage(uuid, params),
+      queryFn: async ({ signal }) =>
+        (await listWebhookAttempts({ path: { webhook_uuid: uuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
   /** Every webhook of the team, for pickers. */

@@ -1,7 +1,9 @@
-import { ActionIcon, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
-import { IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { IconHistory, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { Webhook } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { paths } from '../../paths';
 
 export const WEBHOOK_COLUMNS = ['Name', 'URL', 'Headers', 'Updated', 'Actions'] as const;
 
@@ -32,9 +34,9 @@ export function WebhooksTable({ webhooks, onEdit, onRotateSecret, onDelete }: We
               return (
                 <Table.Tr key={webhook.uuid}>
                   <Table.Td>
-                    <Text size="sm" fw={500}>
+                    <Anchor component={Link} to={paths.webhooks.deliveries.getHref(webhook.uuid)} size="sm" fw={500}>
                       {webhook.name}
-                    </Text>
+                    </Anchor>
                   </Table.Td>
                   <Table.Td maw={320}>
                     <Text size="sm" truncate="end" title={webhook.url}>
@@ -59,6 +61,16 @@ export function WebhooksTable({ webhooks, onEdit, onRotateSecret, onDelete }: We
                   <Table.Td>{formatTimestamp(webhook.updated_at)}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Deliveries">
+                        <ActionIcon
+                          component={Link}
+                          to={paths.webhooks.deliveries.getHref(webhook.uuid)}
+                          variant="subtle"
+                          aria-label={`Deliveries of ${webhook.name}`}
+                        >
+                          <IconHistory size={18} />
+                        </ActionIcon>
+                      </Tooltip>
                       <Tooltip label="Edit">
                         <ActionIcon variant="subtle" aria-label={`Edit ${webhook.name}`} onClick={() => onEdit(webhook)}>
                           <IconPencil size={18} />

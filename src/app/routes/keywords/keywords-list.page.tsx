@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { IconMessage2, IconPlus } from '@tabler/icons-react';
+import { IconFlask, IconMessage2, IconPlus } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Link, type LoaderFunctionArgs } from 'react-router';
 import { EmptyPanel } from '../../components/empty-panel';
@@ -37,7 +37,14 @@ export default function KeywordsListPage() {
       <PageHeader
         title="Keywords"
         description="Words people text to your numbers: Herald replies, adds them to groups, or calls your webhooks."
-        actions={newKeywordButton}
+        actions={
+          <>
+            <Button component={Link} to={paths.inboundMessages.keywordTester.getHref()} variant="default" leftSection={<IconFlask size={16} />}>
+              Test a keyword
+            </Button>
+            {newKeywordButton}
+          </>
+        }
       />
       {keywords.isPending ? (
         <TableSkeleton columns={KEYWORD_COLUMNS} />

@@ -1,0 +1,71 @@
+import { ActionIcon, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { IconUserMinus } from '@tabler/icons-react';
+import type { Contact } from '../../api/gen/types.gen';
+import { formatTimestamp } from '../../lib/dates';
+import { formatPhoneNumber } from './phone-number';
+
+/** The columns for a group: the number, one per custom field, then dates and actions. */
+export function contactColumns(headers: readonly string[]): string[] {
+  return ['Phone number', ...headers, 'Added', 'Actions'];
+}
+
+interface ContactsTableProps {
+  headers: readonly string[];
+  contacts: readonly Contact[];
+  onRemove: (contact: Contact) => void;
+}
+
+export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProps) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={480 + headers.length * 140} type="native">
+        <Table aria-label="Contacts">
+          <Table.Thead>
+            <Table.Tr>
+              {contactColumns(headers).map((column) => (
+                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
+                  {column}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {contacts.map((contact) => {
+              const number = formatPhoneNumber(contact.phone_number);
+              return (
+                <Table.Tr key={contact.phone_number}>
+                  <Table.Td>
+                    <Text size="sm" fw={500} ff="monospace">
+                      {number}
+                    </Text>
+                  </Table.Td>
+                  {headers.map((header) => (
+                    <Table.Td key={header}>
+                      {contact.custom_fields[header] ? (
+                        contact.custom_fields[header]
+                      ) : (
+                        <Text span size="sm" c="dimmed">
+                          —
+                        </Text>
+                      )}
+                    </Table.Td>
+                  ))}
+                  <Table.Td>{formatTimestamp(contact.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Group justify="flex-end">
+                      <Tooltip label="Remove from group">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${number}`} onClick={() => onRemove(contact)}>
+                          <IconUserMinus size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,96 @@
+import { Anchor, Breadcrumbs, Button, Text } from '@mantine/core';
+import { IconHistory, IconSend } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
+import type { WebhookAttempt } from '../../api/gen/types.gen';
+import { EmptyPanel } from '../../components/empty-panel';
+import { ErrorState } from '../../components/error-state';
+import { PageHeader } from '../../components/page-header';
+import { PaginationBar } from '../../components/pagination-bar';
+import { TableSkeleton } from '../../components/table-skeleton';
+import { WEBHOOK_ATTEMPT_COLUMNS, WebhookAttemptsTable } from '../../features/webhooks/webhook-attempts-table';
+import { useTestWebhook } from '../../features/webhooks/webhook-mutations';
+import { webhookQueries } from '../../features/webhooks/webhook-queries';
+import { notifyFailure } from '../../lib/notify';
+import { parsePageParams, usePageParams } from '../../lib/use-page-params';
+import { paths } from '../../paths';
+
+export function prefetch(queryClient: QueryClient, { params, request }: LoaderFunctionArgs) {
+  if (!params.uuid) return;
+  const { page, perPage } = parsePageParams(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(webhookQueries.detail(params.uuid));
+  void queryClient.prefetchQuery(webhookQueries.attempts(params.uuid, { page, per_page: perPage }));
+}
+
+/** The test call's outcome, as a toast: the endpoint's answer, or why there was none. */
+function notifyTestResult(attempt: WebhookAttempt) {
+  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
+  notifications.show({
+    color: ok ? 'teal' : 'red',
+    title: ok ? 'The test event was delivered' : 'The test event was not delivered',
+    message: ok
+      ? `Your endpoint answered ${attempt.status_code} in ${attempt.latency_ms} ms.`
+      : (attempt.error ?? `Your endpoint answered ${attempt.status_code}.`),
+    autoClose: ok ? undefined : 8000,
+  });
+}
+
+export default function WebhookDeliveriesPage() {
+  const { uuid = '' } = useParams();
+  const { page, perPage, setPage, setPerPage } = usePageParams();
+  const webhook = useQuery(webhookQueries.detail(uuid));
+  const attempts = useQuery(webhookQueries.attempts(uuid, { page, per_page: perPage }));
+  const test = useTestWebhook(uuid);
+  const name = webhook.data?.name ?? 'Webhook';
+
+  const sendTest = () =>
+    test.mutate(undefined, {
+      onSuccess: notifyTestResult,
+      onError: (error) => notifyFailure('The test event could not be sent', error),
+    });
+
+  return (
+    <>
+      <Breadcrumbs mb="xs">
+        <Anchor component={Link} to={paths.webhooks.list.getHref()} size="sm">
+          Webhooks
+        </Anchor>
+        <Text size="sm">{name}</Text>
+      </Breadcrumbs>
+      <PageHeader
+        title={`Deliveries of ${name}`}
+        description={webhook.data ? `Every call made to ${webhook.data.url}, newest first.` : undefined}
+        actions={
+          <Button leftSection={<IconSend size={16} />} onClick={sendTest} loading={test.isPending} disabled={!webhook.data}>
+            Send test event
+          </Button>
+        }
+      />
+      {webhook.isError ? (
+        <ErrorState title="The webhook could not be loaded." error={webhook.error} onRetry={() => void webhook.refetch()} />
+      ) : attempts.isPending ? (
+        <TableSkeleton columns={WEBHOOK_ATTEMPT_COLUMNS} />
+      ) : attempts.isError ? (
+        <ErrorState title="The deliveries could not be loaded." error={attempts.error} onRetry={() => void attempts.refetch()} />
+      ) : attempts.data.meta.total === 0 ? (
+        <EmptyPanel
+          icon={<IconHistory />}
+          title="No calls yet"
+          description="Calls appear here when a keyword calls this webhook. Send a test event to try your endpoint."
+        />
+      ) : (
+        <>
+          <WebhookAttemptsTable attempts={attempts.data.data} />
+          <PaginationBar
+            meta={attempts.data.meta}
+            perPage={perPage}
+            onPageChange={setPage}
+            onPerPageChange={setPerPage}
+            noun={{ one: 'call', other: 'calls' }}
+          />
+        </>
+      )}
+    </>
+  );
+}
