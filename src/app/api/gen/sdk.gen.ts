@@ -655,9 +655,14 @@ export const listContactImports = <ThrowOnError extends boolean = false>(options
  * Answers when the import has completed; meanwhile `listContactImports` shows its progress. 422 when the header is unusable (nothing is written) or the file is not valid CSV (the import is kept, failed); 409 while another import or change is under way.
  */
 export const importContacts = <ThrowOnError extends boolean = false>(options: Options<ImportContactsData, ThrowOnError>) => (options.client ?? client).post<ImportContactsResponses, ImportContactsErrors, ThrowOnError>({
+    bodySerializer: null,
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/imports',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'text/csv',
+        ...options.headers
+    }
 });
 
 /**

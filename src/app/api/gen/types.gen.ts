@@ -3736,7 +3736,10 @@ export type ListContactImportsResponses = {
 export type ListContactImportsResponse = ListContactImportsResponses[keyof ListContactImportsResponses];
 
 export type ImportContactsData = {
-    body?: never;
+    /**
+     * The CSV file: header row `phone_number` plus custom-field names, one contact a row.
+     */
+    body: unknown;
     path: {
         /**
          * Identifier of the contact group.

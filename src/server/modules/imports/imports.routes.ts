@@ -35,6 +35,9 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         ].join('\n\n'),
         params: ContactGroupParamsSchema,
         querystring: ImportContactsQuerySchema,
+        // Documents the file body for clients; any value passes, the stream is checked while it is read.
+        consumes: ['text/csv'],
+        body: z.any().describe('The CSV file: header row `phone_number` plus custom-field names, one contact a row.'),
         response: { 201: dataOf(ContactImportSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 422: ErrorBodySchema },
       },
     },
