@@ -3,12 +3,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { Clock } from './lib/time';
 import { registerAuth } from './http/auth';
 import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling } from './http/errors';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
@@ -27,6 +29,8 @@ export type AppDeps = {
   database: Database;
   /** Key that encrypts secrets at rest (lib/secret-box.ts). */
   secretKey: Buffer;
+  /** Time as the services read it (tests move it); the system clock by default. */
+  clock?: Clock;
   /** Folder of the built dashboard; defaults to dist/app. */
   dashboardDir?: string;
   logger?: boolean;
@@ -53,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     return parseJson(request, body as string, done);
   });
 
-  const services = createServices(database, config, { secretKey: deps.secretKey });
+  const services = createServices(database, config, { secretKey: deps.secretKey, clock: deps.clock });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerAuth(app, { authenticator: services.tokens, rateLimitPerMinute: config.rateLimitPerMinute });
@@ -83,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
+      await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
     },
     { prefix: '/api/2.0' },
   );

@@ -4,6 +4,8 @@ import { createWebhookCaller } from './gateways/webhooks/webhook-caller';
 import { createSecretBox } from './lib/secret-box';
 import { systemClock, type Clock } from './lib/time';
 import { createAuthService } from './modules/auth/auth.service';
+import { createCampaignsRepository } from './modules/campaigns/campaigns.repository';
+import { createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
@@ -89,6 +91,15 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
+  const campaigns = createCampaignsService({
+    campaigns: createCampaignsRepository(db),
+    templates: templatesRepository,
+    contactGroups: contactGroupsRepository,
+    recipients: createRecipientsRepository(db),
+    clock,
+    config,
+  });
+
+  return { campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -5,7 +5,18 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase, withDatabaseName, type Database } from '../db/client';
+import type { Clock } from '../lib/time';
 import type { Services } from '../services';
+
+/** A clock the test moves by hand: services read time only through it. */
+export function createTestClock(start: string | Date) {
+  let now = new Date(start);
+  return {
+    now: () => new Date(now),
+    set: (moment: string | Date) => void (now = new Date(moment)),
+    advance: (ms: number) => void (now = new Date(now.getTime() + ms)),
+  };
+}
 
 export const TEST_PUBLIC_URL = 'http://herald.test';
 
@@ -45,13 +56,13 @@ async function createDatabaseFromTemplate(name: string): Promise<void> {
 }
 
 /** A fresh database (copied from the migrated template) and an app built on it, per test file. */
-export async function createTestApp(env: Record<string, string> = {}, options: { dashboardDir?: string } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { dashboardDir?: string; clock?: Clock } = {}): Promise<TestApp> {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
   // HERALD_TEST_LOG=error shows what a failing request logged (5xx bodies hide it by design).
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: process.env.HERALD_TEST_LOG ?? 'silent', ...env });
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: process.env.HERALD_TEST_LOG !== undefined, dashboardDir: options.dashboardDir ?? '/nonexistent' });
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), clock: options.clock, logger: process.env.HERALD_TEST_LOG !== undefined, dashboardDir: options.dashboardDir ?? '/nonexistent' });
   await app.ready();
   let users = 0;
 

@@ -11,3 +11,4 @@ export * from './keywords';
 export * from './contact-groups';
 export * from './inbound';
 export * from './imports';
+export * from './campaigns';

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -716,4 +716,98 @@ export const receiveInboundMessage = <ThrowOnError extends boolean = false>(opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List the team's campaigns, newest first
+ */
+export const listCampaigns = <ThrowOnError extends boolean = false>(options?: Options<ListCampaignsData, ThrowOnError>) => (options?.client ?? client).get<ListCampaignsResponses, ListCampaignsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/',
+    ...options
+});
+
+/**
+ * Create a campaign (throttled with `throttled: true`)
+ *
+ * Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.
+ */
+export const createCampaign = <ThrowOnError extends boolean = false>(options: Options<CreateCampaignData, ThrowOnError>) => (options.client ?? client).post<CreateCampaignResponses, CreateCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A one-recipient test campaign
+ *
+ * Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).
+ */
+export const sendTestCampaign = <ThrowOnError extends boolean = false>(options: Options<SendTestCampaignData, ThrowOnError>) => (options.client ?? client).post<SendTestCampaignResponses, SendTestCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/send-test',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a campaign
+ *
+ * Refused with 423 while it is sending.
+ */
+export const deleteCampaign = <ThrowOnError extends boolean = false>(options: Options<DeleteCampaignData, ThrowOnError>) => (options.client ?? client).delete<DeleteCampaignResponses, DeleteCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}',
+    ...options
+});
+
+/**
+ * Show a campaign
+ */
+export const showCampaign = <ThrowOnError extends boolean = false>(options: Options<ShowCampaignData, ThrowOnError>) => (options.client ?? client).get<ShowCampaignResponses, ShowCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}',
+    ...options
+});
+
+/**
+ * Edit a campaign (normal or throttled)
+ *
+ * Refused with 423 once the send time has passed or while it is sending. May set `manually_paused`.
+ */
+export const updateCampaign = <ThrowOnError extends boolean = false>(options: Options<UpdateCampaignData, ThrowOnError>) => (options.client ?? client).put<UpdateCampaignResponses, UpdateCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Recipients and message counts
+ */
+export const showCampaignSummary = <ThrowOnError extends boolean = false>(options: Options<ShowCampaignSummaryData, ThrowOnError>) => (options.client ?? client).get<ShowCampaignSummaryResponses, ShowCampaignSummaryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}/summary',
+    ...options
+});
+
+/**
+ * Pause or resume a throttled campaign
+ *
+ * `manually_paused` null → true → false → true…; 409 for a campaign that is not throttled.
+ */
+export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(options: Options<ToggleCampaignPausedData, ThrowOnError>) => (options.client ?? client).put<ToggleCampaignPausedResponses, ToggleCampaignPausedErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}/toggle-paused-status',
+    ...options
 });

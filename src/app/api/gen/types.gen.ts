@@ -683,6 +683,111 @@ export type ContactImportErrorInput = {
     reason: string;
 };
 
+export type PauseInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    start_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    end_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type CampaignInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    team_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    scheduled_send_date: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expiry_date: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    throttled: boolean;
+    included_contact_groups: Array<string>;
+    excluded_contact_groups: Array<string>;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Throttled campaigns; "" otherwise.
+     */
+    scheduled_finish_date: string;
+    /**
+     * Throttled campaigns: null until toggled.
+     */
+    manually_paused: boolean | null;
+    pauses: Array<PauseInput>;
+    /**
+     * Made by send-test (one recipient).
+     */
+    is_test: boolean;
+    /**
+     * True once the send time is past or while it sends: edits are then refused with 423.
+     */
+    is_locked: boolean;
+};
+
+export type CampaignSummaryInput = {
+    /**
+     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
+     */
+    recipients: number;
+    queued: number;
+    submitted: number;
+    delivered: number;
+    failed: number;
+    unsent: number;
+    clicks: number;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -1360,6 +1465,111 @@ export type ContactImportError = {
      * Why the row was left out.
      */
     reason: string;
+};
+
+export type Pause = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    start_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    end_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type Campaign = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    team_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    scheduled_send_date: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expiry_date: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    throttled: boolean;
+    included_contact_groups: Array<string>;
+    excluded_contact_groups: Array<string>;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Throttled campaigns; "" otherwise.
+     */
+    scheduled_finish_date: string;
+    /**
+     * Throttled campaigns: null until toggled.
+     */
+    manually_paused: boolean | null;
+    pauses: Array<Pause>;
+    /**
+     * Made by send-test (one recipient).
+     */
+    is_test: boolean;
+    /**
+     * True once the send time is past or while it sends: edits are then refused with 423.
+     */
+    is_locked: boolean;
+};
+
+export type CampaignSummary = {
+    /**
+     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
+     */
+    recipients: number;
+    queued: number;
+    submitted: number;
+    delivered: number;
+    failed: number;
+    unsent: number;
+    clicks: number;
 };
 
 export type LoginData = {
@@ -3996,3 +4206,457 @@ export type ReceiveInboundMessageResponses = {
 };
 
 export type ReceiveInboundMessageResponse = ReceiveInboundMessageResponses[keyof ReceiveInboundMessageResponses];
+
+export type ListCampaignsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only campaigns in this status.
+         */
+        status?: number;
+    };
+    url: '/api/2.0/campaigns/';
+};
+
+export type ListCampaignsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListCampaignsError = ListCampaignsErrors[keyof ListCampaignsErrors];
+
+export type ListCampaignsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Campaign>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListCampaignsResponse = ListCampaignsResponses[keyof ListCampaignsResponses];
+
+export type CreateCampaignData = {
+    /**
+     * Body of create and edit (the same body for normal and throttled campaigns).
+     */
+    body: {
+        /**
+         * Name shown in lists.
+         */
+        name: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         */
+        scheduled_send_date: string;
+        /**
+         * After it, messages not yet sent are unsent and those without a receipt failed.
+         */
+        expiry_date: string;
+        /**
+         * The team's template whose content is sent.
+         */
+        template_uuid: string;
+        /**
+         * Groups the campaign sends to.
+         */
+        included_contact_groups: Array<string>;
+        /**
+         * Groups whose numbers are skipped (default_optouts always is).
+         */
+        excluded_contact_groups?: Array<string>;
+        /**
+         * Spread the sending between the send date and `scheduled_finish_date`.
+         */
+        throttled?: boolean;
+        /**
+         * Throttled campaigns: when the last message should go.
+         */
+        scheduled_finish_date?: string;
+        /**
+         * Throttled campaigns: periods in which nothing is sent.
+         */
+        pauses?: Array<{
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            start_at: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            end_at: string;
+        }>;
+        /**
+         * Edit only: true stops a throttled campaign until set to false.
+         */
+        manually_paused?: boolean;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/campaigns/';
+};
+
+export type CreateCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateCampaignError = CreateCampaignErrors[keyof CreateCampaignErrors];
+
+export type CreateCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type CreateCampaignResponse = CreateCampaignResponses[keyof CreateCampaignResponses];
+
+export type SendTestCampaignData = {
+    /**
+     * A one-recipient campaign.
+     */
+    body: {
+        /**
+         * Name shown in lists.
+         */
+        name: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         */
+        scheduled_send_date: string;
+        /**
+         * After it, messages not yet sent are unsent and those without a receipt failed.
+         */
+        expiry_date: string;
+        /**
+         * The team's template whose content is sent.
+         */
+        template_uuid: string;
+        /**
+         * The one number the test is sent to.
+         */
+        contact_number: string;
+        /**
+         * The recipient’s custom fields; without them the message has no personalisation.
+         */
+        custom_fields?: {
+            [key: string]: string;
+        };
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/campaigns/send-test';
+};
+
+export type SendTestCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type SendTestCampaignError = SendTestCampaignErrors[keyof SendTestCampaignErrors];
+
+export type SendTestCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type SendTestCampaignResponse = SendTestCampaignResponses[keyof SendTestCampaignResponses];
+
+export type DeleteCampaignData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}';
+};
+
+export type DeleteCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type DeleteCampaignError = DeleteCampaignErrors[keyof DeleteCampaignErrors];
+
+export type DeleteCampaignResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteCampaignResponse = DeleteCampaignResponses[keyof DeleteCampaignResponses];
+
+export type ShowCampaignData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}';
+};
+
+export type ShowCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowCampaignError = ShowCampaignErrors[keyof ShowCampaignErrors];
+
+export type ShowCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type ShowCampaignResponse = ShowCampaignResponses[keyof ShowCampaignResponses];
+
+export type UpdateCampaignData = {
+    /**
+     * Body of create and edit (the same body for normal and throttled campaigns).
+     */
+    body: {
+        /**
+         * Name shown in lists.
+         */
+        name: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         */
+        scheduled_send_date: string;
+        /**
+         * After it, messages not yet sent are unsent and those without a receipt failed.
+         */
+        expiry_date: string;
+        /**
+         * The team's template whose content is sent.
+         */
+        template_uuid: string;
+        /**
+         * Groups the campaign sends to.
+         */
+        included_contact_groups: Array<string>;
+        /**
+         * Groups whose numbers are skipped (default_optouts always is).
+         */
+        excluded_contact_groups?: Array<string>;
+        /**
+         * Spread the sending between the send date and `scheduled_finish_date`.
+         */
+        throttled?: boolean;
+        /**
+         * Throttled campaigns: when the last message should go.
+         */
+        scheduled_finish_date?: string;
+        /**
+         * Throttled campaigns: periods in which nothing is sent.
+         */
+        pauses?: Array<{
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            start_at: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            end_at: string;
+        }>;
+        /**
+         * Edit only: true stops a throttled campaign until set to false.
+         */
+        manually_paused?: boolean;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}';
+};
+
+export type UpdateCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    423: Error;
+};
+
+export type UpdateCampaignError = UpdateCampaignErrors[keyof UpdateCampaignErrors];
+
+export type UpdateCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type UpdateCampaignResponse = UpdateCampaignResponses[keyof UpdateCampaignResponses];
+
+export type ShowCampaignSummaryData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/summary';
+};
+
+export type ShowCampaignSummaryErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowCampaignSummaryError = ShowCampaignSummaryErrors[keyof ShowCampaignSummaryErrors];
+
+export type ShowCampaignSummaryResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CampaignSummary;
+    };
+};
+
+export type ShowCampaignSummaryResponse = ShowCampaignSummaryResponses[keyof ShowCampaignSummaryResponses];
+
+export type ToggleCampaignPausedData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/toggle-paused-status';
+};
+
+export type ToggleCampaignPausedErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type ToggleCampaignPausedError = ToggleCampaignPausedErrors[keyof ToggleCampaignPausedErrors];
+
+export type ToggleCampaignPausedResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];

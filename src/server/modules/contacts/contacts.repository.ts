@@ -117,6 +117,11 @@ export function recipientsOf(includedGroupIds: number[], excludedGroupIds: numbe
 
 export function createRecipientsRepository(db: Db) {
   return {
+    async count(includedGroupIds: number[], excludedGroupIds: number[]): Promise<number> {
+      const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${recipientsOf(includedGroupIds, excludedGroupIds)}) r`);
+      return rows[0]?.total ?? 0;
+    },
+
     async page(includedGroupIds: number[], excludedGroupIds: number[], window: PageWindow): Promise<{ rows: string[]; total: number }> {
       const recipients = recipientsOf(includedGroupIds, excludedGroupIds);
       const [page, total] = await Promise.all([

@@ -1,0 +1,162 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+
+export type CampaignRecord = {
+  id: number;
+  uuid: string;
+  teamUuid: string;
+  templateId: number;
+  templateUuid: string;
+  name: string;
+  sender: string;
+  scheduledSendDate: Date;
+  expiryDate: Date;
+  status: number;
+  throttled: boolean;
+  scheduledFinishDate: Date | null;
+  manuallyPaused: boolean | null;
+  isTest: boolean;
+  startedSendingAt: Date | null;
+  finishedSendingAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  included: string[];
+  excluded: string[];
+  pauses: Array<{ uuid: string; startAt: Date; endAt: Date; createdAt: Date; updatedAt: Date }>;
+};
+
+export type CampaignWrite = {
+  templateId: number;
+  name: string;
+  sender: string;
+  scheduledSendDate: Date;
+  expiryDate: Date;
+  throttled: boolean;
+  scheduledFinishDate: Date | null;
+  includedGroupIds: number[];
+  excludedGroupIds: number[];
+  pauses: Array<{ startAt: Date; endAt: Date }>;
+};
+
+const MOMENTS = ['scheduledSendDate', 'expiryDate', 'scheduledFinishDate', 'startedSendingAt', 'finishedSendingAt', 'createdAt', 'updatedAt'] as const;
+
+/** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
+const SELECT = sql`
+  SELECT c.id, c.uuid, t.uuid AS "teamUuid", c.template_id AS "templateId", tp.uuid AS "templateUuid", c.name, c.sender,
+         c.scheduled_send_date AS "scheduledSendDate", c.expiry_date AS "expiryDate", c.status, c.throttled,
+         c.scheduled_finish_date AS "scheduledFinishDate", c.manually_paused AS "manuallyPaused", c.is_test AS "isTest",
+         c.started_sending_at AS "startedSendingAt", c.finished_sending_at AS "finishedSendingAt",
+         c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+         coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
+                    WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
+         coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
+                    WHERE cg.campaign_id = c.id AND cg.kind = 'excluded'), '{}') AS excluded,
+         coalesce((SELECT json_agg(json_build_object('uuid', p.uuid, 'startAt', p.start_at, 'endAt', p.end_at, 'createdAt', p.created_at, 'updatedAt', p.updated_at) ORDER BY p.start_at)
+                     FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses
+    FROM campaigns c JOIN teams t ON t.id = c.team_id JOIN templates tp ON tp.id = c.template_id`;
+
+function read(row: Record<string, unknown>): CampaignRecord {
+  const record = { ...row } as Record<string, unknown>;
+  for (const key of MOMENTS) record[key] = record[key] === null ? null : new Date(record[key] as string);
+  record.pauses = (row.pauses as Array<Record<string, string>>).map((p) => ({
+    uuid: p.uuid,
+    startAt: new Date(p.startAt!),
+    endAt: new Date(p.endAt!),
+    createdAt: new Date(p.createdAt!),
+    updatedAt: new Date(p.updatedAt!),
+  }));
+  return record as CampaignRecord;
+}
+
+export function createCampaignsRepository(db: Db) {
+  const writeChildren = async (tx: Tx, campaignId: number, write: CampaignWrite, now: Date) => {
+    await tx.execute(sql`DELETE FROM campaign_groups WHERE campaign_id = ${campaignId}`);
+    await tx.execute(sql`DELETE FROM campaign_pauses WHERE campaign_id = ${campaignId}`);
+    const groups = [
+      ...write.includedGroupIds.map((id, position) => ({ id, kind: 'included', position })),
+      ...write.excludedGroupIds.map((id, position) => ({ id, kind: 'excluded', position })),
+    ];
+    if (groups.length > 0)
+      await tx.execute(sql`
+        INSERT INTO campaign_groups (campaign_id, contact_group_id, kind, position)
+        SELECT ${campaignId}, id, kind, position
+          FROM unnest(${sql.param(groups.map((g) => g.id))}::bigint[], ${sql.param(groups.map((g) => g.kind))}::text[], ${sql.param(groups.map((g) => g.position))}::int[]) AS t(id, kind, position)`);
+    if (write.pauses.length > 0)
+      await tx.execute(sql`
+        INSERT INTO campaign_pauses (campaign_id, start_at, end_at, created_at, updated_at)
+        SELECT ${campaignId}, s, e, ${now}, ${now}
+          FROM unnest(${sql.param(write.pauses.map((p) => p.startAt.toISOString()))}::timestamptz[], ${sql.param(write.pauses.map((p) => p.endAt.toISOString()))}::timestamptz[]) AS t(s, e)`);
+  };
+
+  const one = async (where: SQL, executor: Db | Tx = db) => {
+    const { rows } = await executor.execute<Record<string, unknown>>(sql`${SELECT} WHERE ${where}`);
+    return rows[0] ? read(rows[0]) : undefined;
+  };
+
+  return {
+    find: (teamId: number, uuid: string) => one(sql`c.team_id = ${teamId} AND c.uuid = ${uuid}`),
+
+    async list(teamId: number, window: PageWindow, status?: number): Promise<{ rows: CampaignRecord[]; total: number }> {
+      const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;
+      const [page, total] = await Promise.all([
+        db.execute<Record<string, unknown>>(sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
+      ]);
+      return { rows: page.rows.map(read), total: total.rows[0]?.total ?? 0 };
+    },
+
+    async insert(teamId: number, write: CampaignWrite, now: Date, test?: { phoneNumber: string; customFields: Record<string, string> }): Promise<CampaignRecord> {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ id: number }>(sql`
+          INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test, created_at, updated_at)
+          VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
+                  ${write.scheduledFinishDate}, ${test !== undefined}, ${now}, ${now})
+          RETURNING id`);
+        const id = rows[0]!.id;
+        await writeChildren(tx, id, write, now);
+        if (test)
+          await tx.execute(sql`INSERT INTO campaign_test_recipients (campaign_id, phone_number, custom_fields) VALUES (${id}, ${test.phoneNumber}, ${JSON.stringify(test.customFields)}::jsonb)`);
+        return (await one(sql`c.id = ${id}`, tx))!;
+      });
+    },
+
+    /**
+     * Replaces an editable campaign's content. The status check is repeated under the row lock, so
+     * a campaign that started sending meanwhile is not changed (returns undefined).
+     */
+    async update(id: number, write: CampaignWrite, manuallyPaused: boolean | null | undefined, now: Date): Promise<CampaignRecord | undefined> {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ id: number }>(sql`
+          UPDATE campaigns
+             SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
+                 expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
+                 manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now}
+           WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
+          RETURNING id`);
+        if (rows.length === 0) return undefined;
+        await writeChildren(tx, id, write, now);
+        return one(sql`c.id = ${id}`, tx);
+      });
+    },
+
+    async setManuallyPaused(id: number, paused: boolean, now: Date): Promise<CampaignRecord> {
+      await db.execute(sql`UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now} WHERE id = ${id}`);
+      return (await one(sql`c.id = ${id}`))!;
+    },
+
+    /** Deletes unless it is sending (checked in the statement itself). */
+    async deleteUnlessSending(id: number): Promise<boolean> {
+      const result = await db.execute(sql`DELETE FROM campaigns WHERE id = ${id} AND status <> 1`);
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async groupIds(id: number): Promise<{ included: number[]; excluded: number[] }> {
+      const { rows } = await db.execute<{ kind: string; ids: number[] }>(sql`
+        SELECT kind, array_agg(contact_group_id) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`);
+      const of = (kind: string) => (rows.find((row) => row.kind === kind)?.ids ?? []).map(Number);
+      return { included: of('included'), excluded: of('excluded') };
+    },
+  };
+}
+export type CampaignsRepository = ReturnType<typeof createCampaignsRepository>;

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CampaignInputSchema,
+  CampaignListQuerySchema,
+  CampaignParamsSchema,
+  CampaignSchema,
+  CampaignSummarySchema,
+  ErrorBodySchema,
+  PageQuerySchema,
+  SendTestInputSchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { CampaignsService } from './campaigns.service';
+
+export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService; publicUrl: string }> = async (app, { campaigns, publicUrl }) => {
+  const tags = ['Campaigns'];
+  const one = { 401: ErrorBodySchema, 404: ErrorBodySchema };
+
+  app.get(
+    '/campaigns/',
+    {
+      schema: {
+        operationId: 'listCampaigns',
+        tags,
+        summary: "List the team's campaigns, newest first",
+        querystring: PageQuerySchema.extend(CampaignListQuerySchema.shape),
+        response: { 200: pageOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { items, total } = await campaigns.list(callerOf(request), pageWindow(request.query), request.query.status);
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.post(
+    '/campaigns/',
+    {
+      schema: {
+        operationId: 'createCampaign',
+        tags,
+        summary: 'Create a campaign (throttled with `throttled: true`)',
+        description:
+          'Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.',
+        body: CampaignInputSchema,
+        response: { 201: dataOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await campaigns.create(callerOf(request), request.body) }),
+  );
+
+  app.post(
+    '/campaigns/send-test',
+    {
+      config: { rateLimit: { max: 10, bucket: 'send-test' } },
+      schema: {
+        operationId: 'sendTestCampaign',
+        tags,
+        summary: 'A one-recipient test campaign',
+        description: 'Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).',
+        body: SendTestInputSchema,
+        response: { 201: dataOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await campaigns.sendTest(callerOf(request), request.body) }),
+  );
+
+  app.get(
+    '/campaigns/:campaign_uuid',
+    { schema: { operationId: 'showCampaign', tags, summary: 'Show a campaign', params: CampaignParamsSchema, response: { 200: dataOf(CampaignSchema), ...one } } },
+    async (request) => ({ data: await campaigns.show(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.get(
+    '/campaigns/:campaign_uuid/summary',
+    {
+      schema: {
+        operationId: 'showCampaignSummary',
+        tags,
+        summary: 'Recipients and message counts',
+        params: CampaignParamsSchema,
+        response: { 200: dataOf(CampaignSummarySchema), ...one },
+      },
+    },
+    async (request) => ({ data: await campaigns.summary(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.put(
+    '/campaigns/:campaign_uuid',
+    {
+      schema: {
+        operationId: 'updateCampaign',
+        tags,
+        summary: 'Edit a campaign (normal or throttled)',
+        description: 'Refused with 423 once the send time has passed or while it is sending. May set `manually_paused`.',
+        params: CampaignParamsSchema,
+        body: CampaignInputSchema,
+        response: { 200: dataOf(CampaignSchema), ...one, 422: ErrorBodySchema, 423: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await campaigns.update(callerOf(request), request.params.campaign_uuid, request.body) }),
+  );
+
+  app.put(
+    '/campaigns/:campaign_uuid/toggle-paused-status',
+    {
+      schema: {
+        operationId: 'toggleCampaignPaused',
+        tags,
+        summary: 'Pause or resume a throttled campaign',
+        description: '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled.',
+        params: CampaignParamsSchema,
+        response: { 200: dataOf(CampaignSchema), ...one, 409: ErrorBodySchema },
+      },
+    },
+    async (request) => ({ data: await campaigns.togglePaused(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.delete(
+    '/campaigns/:campaign_uuid',
+    {
+      schema: {
+        operationId: 'deleteCampaign',
+        tags,
+        summary: 'Delete a campaign',
+        description: 'Refused with 423 while it is sending.',
+        params: CampaignParamsSchema,
+        response: { 204: z.null().describe('Deleted.'), ...one, 423: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await campaigns.delete(callerOf(request), request.params.campaign_uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,168 @@
+import type { Campaign, CampaignInput, SendTestInput } from '../../../shared/contract';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { formatTimestamp, type Clock } from '../../lib/time';
+import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
+import type { RecipientsRepository } from '../contacts/contacts.repository';
+import type { TemplatesRepository } from '../templates/templates.repository';
+import { checkCampaignTimes } from './campaign-rules';
+import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
+
+const SENDING = 1;
+const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
+
+export function createCampaignsService(deps: {
+  campaigns: CampaignsRepository;
+  templates: Pick<TemplatesRepository, 'find'>;
+  contactGroups: Pick<ContactGroupsRepository, 'idsByUuid' | 'optoutsId'>;
+  recipients: Pick<RecipientsRepository, 'count'>;
+  clock: Clock;
+  config: { appTimezone: string; defaultCountry: string };
+}) {
+  const zone = deps.config.appTimezone;
+  const isLocked = (record: CampaignRecord) => record.status !== 0 || record.scheduledSendDate <= deps.clock.now();
+
+  const present = (record: CampaignRecord): Campaign => ({
+    uuid: record.uuid,
+    team_uuid: record.teamUuid,
+    name: record.name,
+    sender: record.sender,
+    scheduled_send_date: formatTimestamp(record.scheduledSendDate, zone),
+    expiry_date: formatTimestamp(record.expiryDate, zone),
+    status: record.status,
+    throttled: record.throttled,
+    included_contact_groups: record.included,
+    excluded_contact_groups: record.excluded,
+    template_uuid: record.templateUuid,
+    started_sending_at: formatTimestamp(record.startedSendingAt, zone),
+    finished_sending_at: formatTimestamp(record.finishedSendingAt, zone),
+    created_at: formatTimestamp(record.createdAt, zone),
+    updated_at: formatTimestamp(record.updatedAt, zone),
+    scheduled_finish_date: formatTimestamp(record.scheduledFinishDate, zone),
+    manually_paused: record.manuallyPaused,
+    pauses: record.pauses.map((pause) => ({
+      uuid: pause.uuid,
+      campaign_uuid: record.uuid,
+      start_at: formatTimestamp(pause.startAt, zone),
+      end_at: formatTimestamp(pause.endAt, zone),
+      created_at: formatTimestamp(pause.createdAt, zone),
+      updated_at: formatTimestamp(pause.updatedAt, zone),
+    })),
+    is_test: record.isTest,
+    is_locked: isLocked(record),
+  });
+
+  const find = async (auth: AuthContext, uuid: string) => {
+    const record = await deps.campaigns.find(auth.teamId, uuid);
+    if (!record) throw new NotFoundError();
+    return record;
+  };
+
+  const groupIds = async (auth: AuthContext, uuids: string[], field: string, errors: Record<string, string[]>) => {
+    const unique = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
+    const ids = await deps.contactGroups.idsByUuid(auth.teamId, unique);
+    if (ids.size !== unique.length) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
+    return unique.map((uuid) => ids.get(uuid)!);
+  };
+
+  /** Every rule at once, so a form can show all its mistakes together (422 naming each field). */
+  const resolve = async (auth: AuthContext, input: CampaignInput): Promise<CampaignWrite> => {
+    const { times, errors } = checkCampaignTimes(input, zone);
+    const template = await deps.templates.find(auth.teamId, input.template_uuid);
+    if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
+    const includedGroupIds = await groupIds(auth, input.included_contact_groups, 'included_contact_groups', errors);
+    const excludedGroupIds = await groupIds(auth, input.excluded_contact_groups, 'excluded_contact_groups', errors);
+    if (Object.keys(errors).length > 0 || !times || !template) throw new ValidationError(errors);
+    return {
+      templateId: template.id,
+      name: input.name,
+      sender: input.sender,
+      scheduledSendDate: times.send,
+      expiryDate: times.expiry,
+      throttled: input.throttled === true,
+      scheduledFinishDate: times.finish,
+      includedGroupIds,
+      excludedGroupIds,
+      pauses: times.pauses,
+    };
+  };
+
+  return {
+    present,
+
+    async list(auth: AuthContext, window: PageWindow, status?: number) {
+      const { rows, total } = await deps.campaigns.list(auth.teamId, window, status);
+      return { items: rows.map(present), total };
+    },
+
+    show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid)),
+
+    async create(auth: AuthContext, input: CampaignInput) {
+      const write = await resolve(auth, { ...input, manually_paused: undefined });
+      return present(await deps.campaigns.insert(auth.teamId, write, deps.clock.now()));
+    },
+
+    /** The same body for normal and throttled campaigns; refused with 423 once locked. */
+    async update(auth: AuthContext, uuid: string, input: CampaignInput) {
+      const record = await find(auth, uuid);
+      if (isLocked(record)) throw new LockedError(LOCKED);
+      const write = await resolve(auth, input);
+      const updated = await deps.campaigns.update(record.id, write, input.manually_paused, deps.clock.now());
+      if (!updated) throw new LockedError(LOCKED);
+      return present(updated);
+    },
+
+    async delete(auth: AuthContext, uuid: string) {
+      const record = await find(auth, uuid);
+      if (record.status === SENDING || !(await deps.campaigns.deleteUnlessSending(record.id)))
+        throw new LockedError('The campaign is sending; pause it, or wait until it has finished, to delete it.');
+    },
+
+    /** null → true → false → true …; only throttled campaigns (409 otherwise). */
+    async togglePaused(auth: AuthContext, uuid: string) {
+      const record = await find(auth, uuid);
+      if (!record.throttled) throw new ConflictError('The campaign is not throttled; only throttled campaigns can be paused.');
+      return present(await deps.campaigns.setManuallyPaused(record.id, record.manuallyPaused !== true, deps.clock.now()));
+    },
+
+    /** A one-recipient campaign through the same path as any other (spec §4.6 send-test). */
+    async sendTest(auth: AuthContext, input: SendTestInput) {
+      const number = normalizePhoneNumber(input.contact_number, deps.config.defaultCountry);
+      const errors: Record<string, string[]> = {};
+      if (!number.ok) errors.contact_number = [`The contact number ${JSON.stringify(input.contact_number)} ${number.reason}.`];
+      const base = { ...input, included_contact_groups: [], excluded_contact_groups: [], throttled: false };
+      const { times, errors: timeErrors } = checkCampaignTimes(base, zone);
+      Object.assign(errors, timeErrors);
+      const template = await deps.templates.find(auth.teamId, input.template_uuid);
+      if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
+      if (Object.keys(errors).length > 0 || !times || !template || !number.ok) throw new ValidationError(errors);
+      const write: CampaignWrite = {
+        templateId: template.id,
+        name: input.name,
+        sender: input.sender,
+        scheduledSendDate: times.send,
+        expiryDate: times.expiry,
+        throttled: false,
+        scheduledFinishDate: null,
+        includedGroupIds: [],
+        excludedGroupIds: [],
+        pauses: [],
+      };
+      return present(await deps.campaigns.insert(auth.teamId, write, deps.clock.now(), { phoneNumber: number.number, customFields: input.custom_fields ?? {} }));
+    },
+
+    /** Before sending: who the groups reach now. Message counts come from the sending engine. */
+    async summary(auth: AuthContext, uuid: string) {
+      const record = await find(auth, uuid);
+      let recipients = 1;
+      if (!record.isTest) {
+        const groups = await deps.campaigns.groupIds(record.id);
+        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
+      }
+      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0 };
+    },
+  };
+}
+export type CampaignsService = ReturnType<typeof createCampaignsService>;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { TIMESTAMP_PATTERN } from '../time/local-timestamps';
+import { TimestampSchema, UuidSchema } from './common';
+import { requiredString, uuidField, uuidList } from './fields';
+import { CustomFieldsSchema } from './contact-groups';
+import { SenderNameSchema } from './senders';
+
+export const MAX_PAUSES = 50;
+
+/** A request timestamp: `YYYY-MM-DD HH:MM:SS` in the service's zone (APP_TIMEZONE). */
+export const timestampField = (label: string) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? `The ${label} field is required.` : `The ${label} must be a string.`) })
+    .regex(TIMESTAMP_PATTERN, `The ${label} must be a date and time of the form YYYY-MM-DD HH:MM:SS.`)
+    .describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).');
+
+export const PauseInputSchema = z.object({
+  start_at: timestampField('start at'),
+  end_at: timestampField('end at'),
+});
+export type PauseInput = z.infer<typeof PauseInputSchema>;
+
+const campaignFields = {
+  name: requiredString('name', 255).describe('Name shown in lists.'),
+  sender: SenderNameSchema,
+  scheduled_send_date: timestampField('scheduled send date'),
+  expiry_date: timestampField('expiry date').describe('After it, messages not yet sent are unsent and those without a receipt failed.'),
+  template_uuid: uuidField('template uuid').describe("The team's template whose content is sent."),
+};
+
+export const CampaignInputSchema = z
+  .object({
+    ...campaignFields,
+    included_contact_groups: uuidList('included contact groups').min(1, 'The included contact groups field is required.').describe('Groups the campaign sends to.'),
+    excluded_contact_groups: uuidList('excluded contact groups').default([]).describe('Groups whose numbers are skipped (default_optouts always is).'),
+    throttled: z.boolean({ error: 'The throttled must be true or false.' }).optional().describe('Spread the sending between the send date and `scheduled_finish_date`.'),
+    scheduled_finish_date: timestampField('scheduled finish date').optional().describe('Throttled campaigns: when the last message should go.'),
+    pauses: z
+      .array(PauseInputSchema, { error: 'The pauses must be a list.' })
+      .max(MAX_PAUSES, `A campaign may not have more than ${MAX_PAUSES} pauses.`)
+      .optional()
+      .describe('Throttled campaigns: periods in which nothing is sent.'),
+    manually_paused: z.boolean({ error: 'The manually paused must be true or false.' }).optional().describe('Edit only: true stops a throttled campaign until set to false.'),
+  })
+  .describe('Body of create and edit (the same body for normal and throttled campaigns).');
+export type CampaignInput = z.infer<typeof CampaignInputSchema>;
+
+export const SendTestInputSchema = z
+  .object({
+    ...campaignFields,
+    contact_number: z
+      .string({ error: (i) => (i.input === undefined ? 'The contact number field is required.' : 'The contact number must be a string.') })
+      .max(32, 'The contact number may not be greater than 32 characters.')
+      .describe('The one number the test is sent to.'),
+    custom_fields: CustomFieldsSchema.optional().describe('The recipient’s custom fields; without them the message has no personalisation.'),
+  })
+  .describe('A one-recipient campaign.');
+export type SendTestInput = z.infer<typeof SendTestInputSchema>;
+
+export const PauseSchema = z
+  .object({
+    uuid: UuidSchema,
+    campaign_uuid: UuidSchema,
+    start_at: TimestampSchema,
+    end_at: TimestampSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .meta({ id: 'Pause' });
+
+export const CampaignSchema = z
+  .object({
+    uuid: UuidSchema,
+    team_uuid: UuidSchema,
+    name: z.string(),
+    sender: z.string(),
+    scheduled_send_date: TimestampSchema,
+    expiry_date: TimestampSchema,
+    status: z.number().int().describe('0 pending, 1 sending, 2 sent.'),
+    throttled: z.boolean(),
+    included_contact_groups: z.array(z.string()),
+    excluded_contact_groups: z.array(z.string()),
+    template_uuid: UuidSchema,
+    started_sending_at: TimestampSchema,
+    finished_sending_at: TimestampSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+    scheduled_finish_date: TimestampSchema.describe('Throttled campaigns; "" otherwise.'),
+    manually_paused: z.boolean().nullable().describe('Throttled campaigns: null until toggled.'),
+    pauses: z.array(PauseSchema),
+    is_test: z.boolean().describe('Made by send-test (one recipient).'),
+    is_locked: z.boolean().describe('True once the send time is past or while it sends: edits are then refused with 423.'),
+  })
+  .meta({ id: 'Campaign' });
+export type Campaign = z.infer<typeof CampaignSchema>;
+
+export const CampaignSummarySchema = z
+  .object({
+    recipients: z.number().int().describe('Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.'),
+    queued: z.number().int(),
+    submitted: z.number().int(),
+    delivered: z.number().int(),
+    failed: z.number().int(),
+    unsent: z.number().int(),
+    clicks: z.number().int(),
+  })
+  .meta({ id: 'CampaignSummary' });
+
+export const CampaignParamsSchema = z.object({ campaign_uuid: z.uuid().describe('Identifier of the campaign.') });
+export const CampaignListQuerySchema = z.object({
+  status: z.coerce
+    .number({ error: 'The status must be 0, 1 or 2.' })
+    .int('The status must be 0, 1 or 2.')
+    .min(0, 'The status must be 0, 1 or 2.')
+    .max(2, 'The status must be 0, 1 or 2.')
+    .optional()
+    .describe('Only campaigns in this status.'),
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimestamp, parseTimestamp } from './local-timestamps';
+
+describe('local timestamps', () => {
+  it('read a wall time in the zone, winter and summer', () => {
+    expect(parseTimestamp('2026-01-15 09:00:00', 'Europe/London')?.toISOString()).toBe('2026-01-15T09:00:00.000Z');
+    expect(parseTimestamp('2026-07-15 09:00:00', 'Europe/London')?.toISOString()).toBe('2026-07-15T08:00:00.000Z');
+    expect(parseTimestamp('2026-07-15 09:00:00', 'Asia/Kolkata')?.toISOString()).toBe('2026-07-15T03:30:00.000Z');
+  });
+
+  it('refuse other shapes and impossible dates', () => {
+    for (const text of ['2026-01-15T09:00:00', '2026-01-15 9:00:00', '2026-02-30 10:00:00', '2026-13-01 00:00:00', '2026-01-01 24:00:00', '2026-01-01 10:60:00', '']) {
+      expect(parseTimestamp(text, 'Europe/London')).toBeNull();
+    }
+    expect(parseTimestamp('2028-02-29 10:00:00', 'Europe/London')).not.toBeNull();
+  });
+
+  it('refuse the hour the clocks skip and take the first of the hour they repeat', () => {
+    expect(parseTimestamp('2026-03-29 01:30:00', 'Europe/London')).toBeNull();
+    expect(parseTimestamp('2026-10-25 01:30:00', 'Europe/London')?.toISOString()).toBe('2026-10-25T00:30:00.000Z');
+  });
+
+  it('round-trip with formatTimestamp', () => {
+    for (let hour = 0; hour < 24 * 400; hour += 7) {
+      const moment = new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000);
+      const text = formatTimestamp(moment, 'America/New_York');
+      const back = parseTimestamp(text, 'America/New_York')!;
+      expect(formatTimestamp(back, 'America/New_York')).toBe(text);
+    }
+  });
+});

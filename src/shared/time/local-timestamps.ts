@@ -1,0 +1,61 @@
+/**
+ * `YYYY-MM-DD HH:MM:SS` in a named time zone (APP_TIMEZONE), the only timestamp form of the API.
+ * Pure Intl: no Node-only API, so the dashboard and the service convert the same way.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in the zone; `""` for a moment not yet set (spec conventions). */
+export function formatTimestamp(moment: Date | null | undefined, timeZone: string): string {
+  if (!moment) return '';
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(moment)) parts[part.type] = part.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * The moment a local timestamp names in the zone, or null when the text is not of the form, names
+ * an impossible date (2026-02-30), or a time the clocks skip (the spring-forward hour). A time the
+ * clocks pass twice (autumn) is its first occurrence.
+ */
+export function parseTimestamp(text: string, timeZone: string): Date | null {
+  const match = TIMESTAMP_PATTERN.exec(text);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(asUtc);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  // Try the zone's offsets around that wall time (before and after any change), earliest first.
+  const candidates = [-36, -12, 0, 12, 36]
+    .map((hours) => asUtc - offsetAt(new Date(asUtc + hours * 3_600_000), timeZone))
+    .filter((value, index, all) => all.indexOf(value) === index)
+    .sort((a, b) => a - b);
+  const found = candidates.find((candidate) => formatTimestamp(new Date(candidate), timeZone) === text);
+  return found === undefined ? null : new Date(found);
+}
+
+/** Milliseconds the zone's wall clock is ahead of UTC at that moment. */
+function offsetAt(moment: Date, timeZone: string): number {
+  const wall = formatTimestamp(moment, timeZone);
+  const [, y, mo, d, h, mi, s] = TIMESTAMP_PATTERN.exec(wall)!.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) - Math.floor(moment.getTime() / 1000) * 1000;
+}
