@@ -7,7 +7,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { RecipientsRepository } from '../contacts/contacts.repository';
 import type { TemplatesRepository } from '../templates/templates.repository';
-import { checkCampaignTimes } from './campaign-rules';
+import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
 
 const SENDING = 1;

@@ -1,10 +1,11 @@
-import type { CampaignInput } from '../../../shared/contract';
-import { parseTimestamp } from '../../lib/time';
+import type { CampaignInput } from '../contract';
+import { parseTimestamp } from '../time/local-timestamps';
 
 export type CampaignTimes = { send: Date; expiry: Date; finish: Date | null; pauses: Array<{ startAt: Date; endAt: Date }> };
 
 /**
- * The time rules of spec §2.5 and §3, each failure keyed by the request field it concerns:
+ * The time rules of spec §2.5 and §3 (shared: the campaign form checks them as you type), each
+ * failure keyed by the request field it concerns:
  * send before expiry; throttled: finish after send and not after expiry; pauses inside
  * [send, finish], each ending after it starts, none overlapping.
  */
