@@ -1,5 +1,5 @@
 import { Button, Group, Menu, Paper, Skeleton, Stack, TextInput } from '@mantine/core';
-import { IconChevronDown, IconPencil, IconSearch, IconTrash, IconUserPlus, IconUsersMinus } from '@tabler/icons-react';
+import { IconChevronDown, IconFileImport, IconPencil, IconSearch, IconTrash, IconUserPlus, IconUsersMinus } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
@@ -11,8 +11,10 @@ import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
 import { AddContactsModal } from '../../features/contact-groups/add-contacts-modal';
 import { ContactGroupEditModal } from '../../features/contact-groups/contact-group-modals';
+import { ContactImportModal } from '../../features/contact-groups/contact-import-modal';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
 import { contactColumns, ContactsTable } from '../../features/contact-groups/contacts-table';
+import { RecentContactImports } from '../../features/contact-groups/recent-contact-imports';
 import { useConfirmContactFlush } from '../../features/contact-groups/use-confirm-contact-flush';
 import { useConfirmContactGroupDeletion } from '../../features/contact-groups/use-confirm-contact-group-deletion';
 import { useConfirmContactRemoval } from '../../features/contact-groups/use-confirm-contact-removal';
@@ -62,6 +64,7 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
   const contacts = useQuery(contactGroupQueries.contacts(group.uuid, { page, per_page: perPage, search }));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [importing, setImporting] = useState(false);
   const confirmFlush = useConfirmContactFlush(group);
   const confirmRemoval = useConfirmContactRemoval(group);
   const confirmDeletion = useConfirmContactGroupDeletion(() => void navigate(paths.contactGroups.list.getHref()));
@@ -69,6 +72,11 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
   const addButton = (
     <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
       Add contacts
+    </Button>
+  );
+  const importButton = (
+    <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
+      Import CSV
     </Button>
   );
 
@@ -80,6 +88,7 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
         actions={
           <>
             {addButton}
+            {importButton}
             {group.deletable && (
               <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
                 Edit
@@ -125,7 +134,17 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
         search ? (
           <EmptyPanel icon={<IconSearch />} title="No contact matches" description={`No number in ${group.name} contains ${search}.`} />
         ) : (
-          <EmptyPanel icon={<IconUserPlus />} title="No contacts yet" description="Add contacts one by one, or import a CSV file." action={addButton} />
+          <EmptyPanel
+            icon={<IconUserPlus />}
+            title="No contacts yet"
+            description="Add contacts one by one, or import a CSV file."
+            action={
+              <>
+                {addButton}
+                {importButton}
+              </>
+            }
+          />
         )
       ) : (
         <Paper bg="transparent">
@@ -139,7 +158,9 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
           />
         </Paper>
       )}
+      <RecentContactImports groupUuid={group.uuid} />
       <AddContactsModal group={group} opened={adding} onClose={() => setAdding(false)} />
+      <ContactImportModal group={group} opened={importing} onClose={() => setImporting(false)} />
       {group.deletable && <ContactGroupEditModal group={group} opened={editing} onClose={() => setEditing(false)} />}
     </>
   );

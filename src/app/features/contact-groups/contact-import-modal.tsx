@@ -1,0 +1,197 @@
+import { Box, Button, Code, FileButton, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
+import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { describeError, isApiError } from '../../api/api-error';
+import type { ContactGroup } from '../../api/gen/types.gen';
+import type { UploadProgress } from '../../api/upload';
+import { FormError } from '../../components/form-error';
+import { useImportContacts } from './contact-import-mutations';
+import { contactImportQueries, IMPORT_POLL_MS, isImportUnderWay } from './contact-import-queries';
+import { ContactImportResult } from './contact-import-result';
+
+interface ContactImportModalProps {
+  group: Pick<ContactGroup, 'uuid' | 'name'>;
+  opened: boolean;
+  onClose: () => void;
+}
+
+export function ContactImportModal({ group, opened, onClose }: ContactImportModalProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Import contacts into ${group.name}`} size="xl">
+      {/* Mounted only while open: every opening starts from the file picker. */}
+      {opened && <ContactImportFlow group={group} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+/** The service's own words: a 422 on the file names the problem under `errors.file`. */
+function importFailureMessage(error: unknown): string {
+  const fileErrors = isApiError(error) ? error.fieldErrors.file : undefined;
+  return fileErrors?.length ? fileErrors.join(' ') : describeError(error);
+}
+
+function CsvFormat() {
+  return (
+    <Stack gap="xs">
+      <List size="sm" spacing={4}>
+        <List.Item>
+          The first row is the header: <Code>phone_number</Code>, then the names of custom fields (e.g. <Code>first_name</Code>).
+        </List.Item>
+        <List.Item>International numbers (+44…) or national numbers, which are read in the service’s default country.</List.Item>
+        <List.Item>A number given twice keeps the later row; a number already in the group has its custom fields replaced.</List.Item>
+        <List.Item>Rows with an invalid number or value are left out and listed in an error report.</List.Item>
+        <List.Item>
+          Nothing is written to the group until the whole file has been read, so a failed import changes nothing.
+        </List.Item>
+      </List>
+      <Code block>{'phone_number,first_name\n+447700900123,Ada\n07700900456,Grace'}</Code>
+    </Stack>
+  );
+}
+
+function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid' | 'name'>; onClose: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [uploaded, setUploaded] = useState(false);
+  const upload = useRef<AbortController | null>(null);
+  const resetPicker = useRef<() => void>(null);
+  const importation = useImportContacts(group.uuid);
+  const pending = importation.isPending;
+
+  // While the request is out, the list shows how far the service has read.
+  const newest = useQuery({
+    ...contactImportQueries.list(group.uuid, { page: 1, per_page: 1 }),
+    enabled: pending,
+    refetchInterval: pending ? IMPORT_POLL_MS : false,
+  });
+  const underWay = pending ? newest.data?.data.find(isImportUnderWay) : undefined;
+
+  // Closing while the file is still being sent cancels it: the service then leaves the group as it was.
+  // Once sent, the service finishes on its own and the request is left to answer.
+  useEffect(
+    () => () => {
+      upload.current?.abort();
+    },
+    [],
+  );
+
+  const start = () => {
+    if (!file) return;
+    const controller = new AbortController();
+    upload.current = controller;
+    setProgress({ loaded: 0, total: file.size });
+    setUploaded(false);
+    importation.mutate(
+      {
+        file,
+        signal: controller.signal,
+        onProgress: setProgress,
+        onUploaded: () => {
+          upload.current = null;
+          setUploaded(true);
+        },
+      },
+      { onSettled: () => (upload.current = null) },
+    );
+  };
+
+  if (importation.isSuccess) {
+    return (
+      <Stack gap="md">
+        <ContactImportResult contactImport={importation.data} />
+        <Group justify="flex-end">
+          <Button onClick={onClose}>Close</Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  if (pending) {
+    const total = progress?.total ?? file?.size ?? 0;
+    const percent = total > 0 ? Math.min(100, Math.round(((progress?.loaded ?? 0) / total) * 100)) : 0;
+    const rowsRead = underWay ? `${underWay.rows_total.toLocaleString('en-GB')} rows read so far.` : '';
+    return (
+      <Stack gap="md" aria-live="polite">
+        {uploaded ? (
+          <>
+            <Text size="sm" fw={500}>
+              Writing contacts to the group…
+            </Text>
+            {/* No value: how long the service takes to merge is not known in advance. */}
+            <Box role="progressbar" aria-label="Writing contacts to the group">
+              <Progress.Root size="lg">
+                <Progress.Section value={100} striped animated withAria={false} />
+              </Progress.Root>
+            </Box>
+            <Text size="sm" c="dimmed">
+              {rowsRead} The file has been sent; the service is checking the last rows and writing them to {group.name}. You may close this
+              window: the import finishes on the service and is listed under Recent imports.
+            </Text>
+          </>
+        ) : (
+          <>
+            <Text size="sm" fw={500}>
+              Uploading {file?.name}: {percent}% ({formatBytes(progress?.loaded ?? 0)} of {formatBytes(total)})
+            </Text>
+            <Progress value={percent} size="lg" aria-label="Upload progress" />
+            <Text size="sm" c="dimmed">
+              {rowsRead} Closing this window cancels the import; the group stays as it was.
+            </Text>
+          </>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {uploaded ? 'Close' : 'Cancel import'}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  const failure = importation.isError && !(importation.error instanceof DOMException) ? importFailureMessage(importation.error) : undefined;
+  return (
+    <Stack gap="md">
+      <CsvFormat />
+      <Group gap="sm">
+        <FileButton
+          accept=".csv,text/csv"
+          resetRef={resetPicker}
+          onChange={(picked) => {
+            if (!picked) return;
+            setFile(picked);
+            importation.reset();
+            // Cleared so that picking the same file again, once corrected, is seen as a new choice.
+            resetPicker.current?.();
+          }}
+          inputProps={{ 'aria-label': 'CSV file' }}
+        >
+          {(props) => (
+            <Button variant="default" leftSection={<IconFileTypeCsv size={16} />} {...props}>
+              {file ? 'Choose another file' : 'Choose CSV file'}
+            </Button>
+          )}
+        </FileButton>
+        <Text size="sm" c={file ? undefined : 'dimmed'} aria-live="polite">
+          {file ? `${file.name} (${formatBytes(file.size)})` : 'No file chosen.'}
+        </Text>
+      </Group>
+      <FormError message={failure} />
+      <Group gap="sm">
+        <Button leftSection={<IconUpload size={16} />} disabled={!file} onClick={start}>
+          Import contacts
+        </Button>
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { IMPORT_MAX_BYTES } from '../../../shared/contract/imports';
+import { ApiError } from '../../api/api-error';
+import { downloadContactImportErrors } from '../../api/gen/sdk.gen';
+import type { ContactImport } from '../../api/gen/types.gen';
+import { uploadWithProgress, type UploadProgress } from '../../api/upload';
+import { contactGroupKeys } from './contact-group-queries';
+
+export interface ContactImportUpload {
+  file: File;
+  signal?: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+  onUploaded?: () => void;
+}
+
+function isImportAnswer(body: unknown): body is { data: ContactImport } {
+  return typeof body === 'object' && body !== null && typeof (body as { data?: { uuid?: unknown } }).data?.uuid === 'string';
+}
+
+/** Sends the file as the request body; the service answers once every row is in the group (or none is). */
+export function useImportContacts(groupUuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ file, signal, onProgress, onUploaded }: ContactImportUpload) => {
+      if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB.`);
+      const body = await uploadWithProgress({
+        path: `/api/2.0/contact-groups/${encodeURIComponent(groupUuid)}/imports`,
+        query: { file_name: file.name.slice(0, 255) },
+        body: file,
+        contentType: 'text/csv',
+        signal,
+        onProgress,
+        onUploaded,
+      });
+      if (!isImportAnswer(body)) throw new ApiError(502, 'The service answered without the import.');
+      return body.data;
+    },
+    // A failed import is listed too, and the group's status moved while it ran: refresh either way.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
+  });
+}
+
+/** Fetches the error report with the session's token (a plain link would carry none) and saves it. */
+export async function downloadContactImportErrorReport(contactImport: Pick<ContactImport, 'uuid'>): Promise<void> {
+  const { data } = await downloadContactImportErrors({ path: { import_uuid: contactImport.uuid }, parseAs: 'text', throwOnError: true });
+  // Reading as text drops the byte order mark the service sends; it is put back so spreadsheets read UTF-8.
+  const blob = new Blob(['\uFEFF', data], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `import-${contactImport.uuid}-errors.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked a little later: some browsers still read the blob after the click has returned.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
