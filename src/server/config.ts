@@ -18,6 +18,10 @@ const EnvSchema = z.object({
     .refine((zone) => isTimeZone(zone), 'APP_TIMEZONE must be an IANA time zone such as Europe/London.'),
   DEFAULT_COUNTRY: z.string().length(2).toUpperCase().default('GB'),
   SMS_GATEWAY: z.string().default('simulator'),
+  SMS_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+  SMS_SIMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(500),
+  SMS_SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  ENGINE_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SMTP_URL: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -39,6 +43,10 @@ export type Config = {
   appTimezone: string;
   defaultCountry: string;
   smsGateway: string;
+  smsRateLimit: number;
+  smsSimulatorLatencyMs: number;
+  smsSimulatorFailureRate: number;
+  engineTickMs: number;
   smtpUrl: string | undefined;
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
@@ -77,6 +85,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appTimezone: e.APP_TIMEZONE,
     defaultCountry: e.DEFAULT_COUNTRY,
     smsGateway: e.SMS_GATEWAY,
+    smsRateLimit: e.SMS_RATE_LIMIT,
+    smsSimulatorLatencyMs: e.SMS_SIMULATOR_LATENCY_MS,
+    smsSimulatorFailureRate: e.SMS_SIMULATOR_FAILURE_RATE,
+    engineTickMs: e.ENGINE_TICK_MS,
     smtpUrl: e.SMTP_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -7,6 +7,11 @@ import { ValidationError } from './lib/errors';
 import { generatePassword } from './lib/passwords';
 import { loadSecretKey } from './lib/secret-box';
 import { recoverInterruptedImports } from './modules/imports/imports.service';
+import { createEngine, type Engine } from './engine/engine';
+import { createEngineStore } from './engine/engine-store';
+import { createSimulatorGateway } from './gateways/sms/simulator';
+import type { SmsGateway } from './gateways/sms/sms-gateway';
+import { systemClock } from './lib/time';
 import type { Services } from './services';
 
 type Role = 'api' | 'worker' | 'all';
@@ -63,6 +68,20 @@ async function main(): Promise<void> {
   const recovered = await recoverInterruptedImports(database.db);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
 
+  let engine: Engine | undefined;
+  let gateway: SmsGateway | undefined;
+  if (role !== 'api') {
+    if (config.smsGateway !== 'simulator') throw new Error(`SMS_GATEWAY=${config.smsGateway} is not available yet: only the simulator can send in this version.`);
+    gateway = createSimulatorGateway({ latencyMs: config.smsSimulatorLatencyMs, failureRate: config.smsSimulatorFailureRate });
+    engine = createEngine({
+      store: createEngineStore(database.db),
+      gateway,
+      clock: systemClock,
+      options: { tickMs: config.engineTickMs, batchSize: 500, rateLimitPerSecond: config.smsRateLimit, leaseMs: 30_000 },
+      log: (message) => app.log.error(message),
+    });
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -70,6 +89,8 @@ async function main(): Promise<void> {
     }
     stopping = true;
     app.log.info(`${signal}: stopping`);
+    await engine?.stop();
+    await gateway?.close();
     await app.close().catch((error) => app.log.error(error));
     await database.shutdown().catch((error) => app.log.error(error));
     if (pidFile) await fs.rm(pidFile, { force: true });
@@ -82,6 +103,7 @@ async function main(): Promise<void> {
     await createFirstAdmin(services, config);
     if (role !== 'worker') await app.listen({ port: config.port, host: config.host });
     else await app.ready();
+    engine?.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     console.error(code === 'EADDRINUSE' ? `Port ${config.port} is in use: stop what holds it or set PORT.` : error);

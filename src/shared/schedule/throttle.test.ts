@@ -9,7 +9,7 @@ function simulate(total: number, start: number, finish: number, pauses: Window[]
   const sends: Array<{ at: number; count: number }> = [];
   let remaining = total;
   for (let now = start; remaining > 0 && now < finish + 10 * tick; now += tick) {
-    const allowed = allowance({ now, until: now + tick, finish, pauses, remaining });
+    const allowed = allowance({ anchor: start, now, until: now + tick, finish, pauses, remaining, sentSinceAnchor: total - remaining });
     const count = Math.min(allowed, batch * 1000);
     if (count > 0) sends.push({ at: now, count });
     remaining -= count;
@@ -86,13 +86,20 @@ describe('throttle plan', () => {
   it('spreads what is left over what is left after a manual pause, instead of bursting', () => {
     const start = Date.UTC(2026, 5, 2, 8);
     const finish = start + 4 * HOUR;
-    // Paused by hand for the first two hours: the 4,000 messages then share the last two.
+    // Paused by hand for the first two hours, resumed at `now`: the 4,000 messages share the last two.
     const now = start + 2 * HOUR;
-    expect(allowance({ now, until: now + 60_000, finish, pauses: [], remaining: 4000 })).toBe(33);
+    expect(allowance({ anchor: now, now, until: now + 60_000, finish, pauses: [], remaining: 4000, sentSinceAnchor: 0 })).toBe(34);
+  });
+
+  it('sends a small campaign evenly, not at the end', () => {
+    const start = Date.UTC(2026, 5, 2, 8);
+    const finish = start + HOUR;
+    const { sends } = simulate(2, start, finish, [], 10_000, 50);
+    expect(sends.map((send) => (send.at - start) / 60_000)).toEqual([0, 30]);
   });
 
   it('lets everything left go once the finish has passed', () => {
     const start = Date.UTC(2026, 5, 2, 8);
-    expect(allowance({ now: start + 5 * HOUR, until: start + 5 * HOUR + 1000, finish: start + 4 * HOUR, pauses: [], remaining: 37 })).toBe(37);
+    expect(allowance({ anchor: start, now: start + 5 * HOUR, until: start + 5 * HOUR + 1000, finish: start + 4 * HOUR, pauses: [], remaining: 37, sentSinceAnchor: 3 })).toBe(37);
   });
 });

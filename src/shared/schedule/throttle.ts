@@ -22,19 +22,28 @@ export function inPause(at: number, pauses: readonly Window[]): boolean {
 }
 
 /**
- * How many of the `remaining` messages may go in the tick [now, until): after it, what is left
- * must still be in proportion to the open time left. Nothing inside a pause; everything left once
- * the tick reaches the finish (or the finish has passed: catch up as fast as the gateway allows).
- * What stays is rounded up, so the plan is never run ahead of.
+ * How many messages may go in the tick [now, until). The plan runs from `anchor` (when sending
+ * started, or was last resumed after a manual pause) to `finish`: the messages left at the anchor
+ * are spread evenly over the open time between them, so a manual pause re-spreads what is left
+ * instead of catching up in a burst. Nothing inside a pause; everything left once the tick reaches
+ * the finish. Rounded up: at most one message ahead of the even plan.
  */
-export function allowance(plan: { now: number; until: number; finish: number; pauses: readonly Window[]; remaining: number }): number {
-  const { now, until, finish, pauses, remaining } = plan;
+export function allowance(plan: {
+  anchor: number;
+  now: number;
+  until: number;
+  finish: number;
+  pauses: readonly Window[];
+  remaining: number;
+  sentSinceAnchor: number;
+}): number {
+  const { anchor, now, until, finish, pauses, remaining, sentSinceAnchor } = plan;
   if (remaining <= 0) return 0;
   if (inPause(now, pauses)) return 0;
-  const ahead = openTime(now, finish, pauses);
-  if (ahead <= 0) return remaining;
-  const after = openTime(until, finish, pauses);
-  return remaining - Math.ceil((remaining * after) / ahead);
+  const whole = openTime(anchor, finish, pauses);
+  if (whole <= 0 || until >= finish) return remaining;
+  const due = Math.ceil(((remaining + sentSinceAnchor) * openTime(anchor, until, pauses)) / whole);
+  return Math.max(0, Math.min(remaining, due - sentSinceAnchor));
 }
 
 /** Where an even plan would be at `at`: messages of `total` due by then (for timelines and checks). */

@@ -141,7 +141,9 @@ export function createCampaignsRepository(db: Db) {
     },
 
     async setManuallyPaused(id: number, paused: boolean, now: Date): Promise<CampaignRecord> {
-      await db.execute(sql`UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now} WHERE id = ${id}`);
+      // Resuming restarts the throttle plan: what is left is spread over the open time left.
+      await db.execute(sql`
+        UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now}, resumed_at = ${paused ? sql`resumed_at` : now} WHERE id = ${id}`);
       return (await one(sql`c.id = ${id}`))!;
     },
 
@@ -149,6 +151,16 @@ export function createCampaignsRepository(db: Db) {
     async deleteUnlessSending(id: number): Promise<boolean> {
       const result = await db.execute(sql`DELETE FROM campaigns WHERE id = ${id} AND status <> 1`);
       return (result.rowCount ?? 0) > 0;
+    },
+
+    async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent', number>> {
+      const { rows } = await db.execute<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent', number>>(sql`
+        SELECT count(*)::int AS total,
+               count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'submitted')::int AS submitted,
+               count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+               count(*) FILTER (WHERE status = 'unsent')::int AS unsent
+          FROM messages WHERE campaign_id = ${id}`);
+      return rows[0]!;
     },
 
     async groupIds(id: number): Promise<{ included: number[]; excluded: number[] }> {

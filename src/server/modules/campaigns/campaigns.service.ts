@@ -153,9 +153,13 @@ export function createCampaignsService(deps: {
       return present(await deps.campaigns.insert(auth.teamId, write, deps.clock.now(), { phoneNumber: number.number, customFields: input.custom_fields ?? {} }));
     },
 
-    /** Before sending: who the groups reach now. Message counts come from the sending engine. */
+    /** Before sending: who the groups reach now; once sending: the engine's messages by status. */
     async summary(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
+      if (record.status !== 0) {
+        const { total, ...counts } = await deps.campaigns.messageCounts(record.id);
+        return { recipients: total, ...counts, clicks: 0 };
+      }
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { recipientsOf } from '../modules/contacts/contacts.repository';
+
+export type SendingCampaign = {
+  id: number;
+  throttled: boolean;
+  /** Where the throttle plan starts: sending began, or last resumed after a manual pause. */
+  anchor: Date;
+  sentSinceAnchor: number;
+  scheduledFinishDate: Date | null;
+  pauses: Array<{ start: number; end: number }>;
+  queued: number;
+  sender: string;
+  body: string;
+  /** The template's links by name (until tracked short links land, a link is sent as its destination). */
+  links: Record<string, string>;
+};
+export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; customFields: Record<string, string> };
+
+/**
+ * The engine's database side. Every step is one statement or one transaction whose result is the
+ * checkpoint: a crash between two steps loses nothing and repeats only leased work.
+ */
+export function createEngineStore(db: Db) {
+  const settleEarlyReceipts = async (gatewayIds: string[]) => {
+    await db.execute(sql`
+      WITH settled AS (
+        UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at, updated_at = r.received_at
+          FROM early_receipts r
+         WHERE r.gateway_id = ANY(${sql.param(gatewayIds)}::text[]) AND m.gateway_id = r.gateway_id AND m.status = 'submitted'
+        RETURNING m.gateway_id)
+      DELETE FROM early_receipts WHERE gateway_id IN (SELECT gateway_id FROM settled)`);
+  };
+
+  return {
+    /**
+     * Campaigns whose send time has come: status 1 and one message per distinct recipient
+     * (included minus excluded minus default_optouts), numbered, in one transaction each.
+     */
+    async startDue(now: Date, limit = 5): Promise<number[]> {
+      const started: number[] = [];
+      for (let i = 0; i < limit; i++) {
+        const id = await db.transaction(async (tx) => {
+          const { rows } = await tx.execute<{ id: number; team_id: number; is_test: boolean }>(sql`
+            SELECT id, team_id, is_test FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
+             ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
+          const campaign = rows[0];
+          if (!campaign) return undefined;
+          await tx.execute(sql`UPDATE campaigns SET status = 1, started_sending_at = ${now}, updated_at = ${now} WHERE id = ${campaign.id}`);
+          if (campaign.is_test) {
+            await tx.execute(sql`
+              INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
+              SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
+          } else {
+            const { rows: groups } = await tx.execute<{ included: number[]; excluded: number[] }>(sql`
+              SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
+                     coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
+                       ARRAY(SELECT id FROM contact_groups WHERE team_id = ${campaign.team_id} AND system_role = 'optouts') AS excluded
+                FROM campaign_groups WHERE campaign_id = ${campaign.id}`);
+            const included = (groups[0]?.included ?? []).map(Number);
+            const excluded = (groups[0]?.excluded ?? []).map(Number);
+            // A recipient in several included groups gets the custom fields of its latest contact row.
+            await tx.execute(sql`
+              INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
+              SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number,
+                     (SELECT c.custom_fields FROM contacts c WHERE c.phone_number = r.phone_number AND c.contact_group_id = ANY(${sql.param(included)}::bigint[])
+                       ORDER BY c.updated_at DESC LIMIT 1)
+                FROM (${recipientsOf(included, excluded)}) r`);
+          }
+          return campaign.id;
+        });
+        if (id === undefined) break;
+        started.push(id);
+      }
+      return started;
+    },
+
+    /** Sending campaigns not paused by hand, with what they need to send a tick. */
+    async sending(): Promise<SendingCampaign[]> {
+      const { rows } = await db.execute<SendingCampaign & { pauses: Array<{ start: string; end: string }> }>(sql`
+        SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.sender, t.body,
+               greatest(c.started_sending_at, c.resumed_at) AS anchor,
+               (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.submitted_at >= greatest(c.started_sending_at, c.resumed_at)) AS "sentSinceAnchor",
+               (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.status = 'queued') AS queued,
+               coalesce((SELECT json_agg(json_build_object('start', p.start_at, 'end', p.end_at)) FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
+               coalesce((SELECT json_object_agg(l.name, l.destination) FROM links l WHERE l.template_id = c.template_id), '{}') AS links
+          FROM campaigns c JOIN templates t ON t.id = c.template_id
+         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE`);
+      return rows.map((row) => ({
+        ...row,
+        scheduledFinishDate: row.scheduledFinishDate ? new Date(row.scheduledFinishDate) : null,
+        anchor: new Date(row.anchor),
+        pauses: row.pauses.map((p) => ({ start: new Date(p.start).getTime(), end: new Date(p.end).getTime() })),
+      }));
+    },
+
+    /** Leases up to `limit` queued messages (expired leases included), lowest sequence first; SKIP LOCKED keeps workers apart. */
+    async claim(campaignId: number, limit: number, owner: string, now: Date, leaseMs: number): Promise<ClaimedMessage[]> {
+      const { rows } = await db.execute<ClaimedMessage>(sql`
+        UPDATE messages m SET lease_owner = ${owner}, lease_until = ${new Date(now.getTime() + leaseMs)}
+         WHERE m.id IN (
+           SELECT id FROM messages WHERE campaign_id = ${campaignId} AND status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
+            ORDER BY sequence LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING m.id, m.uuid, m.phone_number AS "phoneNumber", m.custom_fields AS "customFields"`);
+      return rows;
+    },
+
+    /** The checkpoint moves when a message is submitted (not when it is claimed). */
+    async markSubmitted(submitted: Array<{ id: number; body: string; gatewayId: string }>, now: Date): Promise<void> {
+      if (submitted.length === 0) return;
+      await db.execute(sql`
+        UPDATE messages m SET status = 'submitted', body = s.body, gateway_id = s.gateway_id, submitted_at = ${now}, updated_at = ${now},
+                              lease_owner = NULL, lease_until = NULL
+          FROM unnest(${sql.param(submitted.map((s) => s.id))}::bigint[], ${sql.param(submitted.map((s) => s.body))}::text[],
+                      ${sql.param(submitted.map((s) => s.gatewayId))}::text[]) AS s(id, body, gateway_id)
+         WHERE m.id = s.id AND m.status = 'queued'`);
+      await settleEarlyReceipts(submitted.map((s) => s.gatewayId));
+    },
+
+    /**
+     * A receipt settles a submitted message; one for a message already settled (expired) changes
+     * nothing. One that arrives before its submission is recorded waits in early_receipts.
+     */
+    async markReceipt(gatewayId: string, status: 'delivered' | 'failed', reason: string | null, at: Date): Promise<void> {
+      const settled = await db.execute(sql`
+        UPDATE messages SET status = ${status}, reason = ${reason}, finished_at = ${at}, updated_at = ${at}
+         WHERE gateway_id = ${gatewayId} AND status = 'submitted'`);
+      if ((settled.rowCount ?? 0) > 0) return;
+      await db.execute(sql`
+        INSERT INTO early_receipts (gateway_id, status, reason, received_at) VALUES (${gatewayId}, ${status}, ${reason}, ${at})
+        ON CONFLICT (gateway_id) DO NOTHING`);
+      // The submission may have been recorded in between: settle again so the receipt is never lost.
+      await settleEarlyReceipts([gatewayId]);
+    },
+
+    /** At expiry: queued messages are unsent (`pending`), submitted ones without a final receipt failed (`Expired`). */
+    async expire(now: Date): Promise<void> {
+      await db.execute(sql`
+        UPDATE messages m SET status = CASE m.status WHEN 'queued' THEN 'unsent' ELSE 'failed' END,
+                              reason = CASE m.status WHEN 'queued' THEN 'pending' ELSE 'Expired' END,
+                              finished_at = ${now}, updated_at = ${now}, lease_owner = NULL, lease_until = NULL
+          FROM campaigns c
+         WHERE c.id = m.campaign_id AND c.expiry_date <= ${now} AND c.status IN (1, 2) AND m.status IN ('queued', 'submitted')`);
+    },
+
+    /** Status 2 once nothing is queued or leased. */
+    async finishDone(now: Date): Promise<number[]> {
+      const { rows } = await db.execute<{ id: number }>(sql`
+        UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
+         WHERE c.status = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status = 'queued')
+        RETURNING c.id`);
+      return rows.map((row) => row.id);
+    },
+  };
+}
+export type EngineStore = ReturnType<typeof createEngineStore>;

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSimulatorGateway } from '../gateways/sms/simulator';
+import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
+import { createEngine } from './engine';
+import { createEngineStore } from './engine-store';
+
+// Europe/London in June: UTC+1. The engine is driven tick by tick on a test clock.
+const clock = createTestClock('2026-06-01T09:00:00Z');
+let t: TestApp;
+let owner: TestUser;
+let template: string;
+let customers: string;
+let vip: string;
+
+const options = { tickMs: 1000, batchSize: 2, rateLimitPerSecond: 1000, leaseMs: 30_000 };
+
+function engineWith(gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), overrides: Partial<typeof options> = {}) {
+  return { gateway, engine: createEngine({ store: createEngineStore(t.database.db), gateway, clock, options: { ...options, ...overrides } }) };
+}
+
+async function messagesOf(campaignUuid: string) {
+  const { rows } = await t.database.pool.query(
+    `SELECT m.sequence, m.phone_number, m.status, m.reason, m.body FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1 ORDER BY m.sequence`,
+    [campaignUuid],
+  );
+  return rows as Array<{ sequence: number; phone_number: string; status: string; reason: string | null; body: string | null }>;
+}
+const campaign = async (uuid: string) => (await t.request('GET', `/api/2.0/campaigns/${uuid}`, { token: owner.token })).json().data;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { clock });
+  owner = await t.user();
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}!', sender: 'Acme' } })).json().data.uuid;
+  const group = async (name: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) => {
+    const uuid = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name } })).json().data.uuid;
+    await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: owner.token, body: { contacts } });
+    return uuid;
+  };
+  customers = await group('Customers', [
+    { phone_number: '07700900301', custom_fields: { first_name: 'Ada' } },
+    { phone_number: '07700900302', custom_fields: { first_name: 'Bo' } },
+    { phone_number: '07700900303', custom_fields: { first_name: 'Cy' } },
+    { phone_number: '07700900304' },
+  ]);
+  vip = await group('VIP', [{ phone_number: '07700900304' }]);
+  const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+  await t.request('PUT', `/api/2.0/contact-groups/${optouts}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900303' }] } });
+});
+afterAll(() => t.close());
+
+const create = async (overrides: Record<string, unknown>) => {
+  const response = await t.request('POST', '/api/2.0/campaigns/', {
+    token: owner.token,
+    body: {
+      name: 'Engine',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 10:10:00',
+      expiry_date: '2026-06-01 18:00:00',
+      included_contact_groups: [customers],
+      excluded_contact_groups: [vip],
+      template_uuid: template,
+      ...overrides,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data.uuid as string;
+};
+
+describe('the sending engine', () => {
+  it('starts at the send time, writes one message per distinct recipient, sends them rendered, and finishes', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({});
+    const { engine, gateway } = engineWith();
+    await engine.tick();
+    expect((await campaign(uuid)).status).toBe(0);
+
+    clock.set('2026-06-01T09:10:00Z');
+    await engine.tick();
+    // Customers minus VIP (…304) minus default_optouts (…303).
+    const messages = await messagesOf(uuid);
+    expect(messages.map((m) => [m.sequence, m.phone_number, m.body])).toEqual([
+      [1, '447700900301', 'Hi Ada!'],
+      [2, '447700900302', 'Hi Bo!'],
+    ]);
+    expect(messages.every((m) => m.status === 'submitted' || m.status === 'delivered')).toBe(true);
+    expect([...gateway.sent.values()].map((m) => [m.to, m.from])).toEqual([
+      ['447700900301', 'Acme'],
+      ['447700900302', 'Acme'],
+    ]);
+    const shown = await campaign(uuid);
+    expect(shown).toMatchObject({ status: 2, started_sending_at: '2026-06-01 10:10:00', finished_sending_at: '2026-06-01 10:10:00' });
+    await vi.waitFor(async () => expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    const summary = (await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data;
+    expect(summary).toEqual({ recipients: 2, queued: 0, submitted: 0, delivered: 2, failed: 0, unsent: 0, clicks: 0 });
+  });
+
+  it('sends nothing in a pause or while paused by hand, and spreads a throttled campaign over its open time', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({
+      scheduled_send_date: '2026-06-01 11:00:00',
+      throttled: true,
+      scheduled_finish_date: '2026-06-01 11:02:00',
+      pauses: [{ start_at: '2026-06-01 11:00:00', end_at: '2026-06-01 11:01:00' }],
+    });
+    const { engine } = engineWith();
+    clock.set('2026-06-01T10:00:30Z');
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['queued', 'queued']);
+
+    clock.set('2026-06-01T10:01:00Z');
+    await t.request('PUT', `/api/2.0/campaigns/${uuid}/toggle-paused-status`, { token: owner.token });
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['queued', 'queued']);
+    await t.request('PUT', `/api/2.0/campaigns/${uuid}/toggle-paused-status`, { token: owner.token });
+
+    // Resumed at 10:01:00 with 60 s of open time left: one message now, the other half-way.
+    const sent = async () => (await messagesOf(uuid)).filter((m) => m.status !== 'queued').length;
+    await engine.tick();
+    expect(await sent()).toBe(1);
+    clock.set('2026-06-01T10:01:20Z');
+    await engine.tick();
+    expect(await sent()).toBe(1);
+    clock.set('2026-06-01T10:01:30Z');
+    await engine.tick();
+    expect(await sent()).toBe(2);
+  });
+
+  it('at expiry marks queued messages unsent (pending) and submitted ones without a receipt failed (Expired)', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 12:00:00', expiry_date: '2026-06-01 12:30:00' });
+    // One message a second through a gateway whose receipts never come in time.
+    const { engine, gateway } = engineWith(createSimulatorGateway({ latencyMs: 3_600_000, failureRate: 0 }), { rateLimitPerSecond: 1 });
+    clock.set('2026-06-01T11:29:59Z');
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['submitted', 'queued']);
+    clock.set('2026-06-01T11:30:00Z');
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => [m.status, m.reason])).toEqual([
+      ['failed', 'Expired'],
+      ['unsent', 'pending'],
+    ]);
+    expect((await campaign(uuid)).status).toBe(2);
+    await gateway.close();
+  });
+
+  it('offers a claimed batch again after its lease, and the gateway sends each message once', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 13:00:00' });
+    const store = createEngineStore(t.database.db);
+    clock.set('2026-06-01T12:00:00Z');
+    await store.startDue(clock.now());
+    const id = (await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id;
+    // A worker claims a batch and dies before submitting it.
+    expect(await store.claim(id, 2, 'dead-worker', clock.now(), 30_000)).toHaveLength(2);
+    const { engine, gateway } = engineWith();
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['queued', 'queued']);
+    clock.advance(30_001);
+    await engine.tick();
+    expect((await messagesOf(uuid)).filter((m) => m.status === 'queued')).toEqual([]);
+    expect(gateway.sent.size).toBe(2);
+    // A second engine (a restart) offering the same messages again sends nothing twice.
+    await engineWith(gateway).engine.tick();
+    expect(gateway.sent.size).toBe(2);
+  });
+
+  it('sends a send-test campaign to its one number with its custom fields', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const response = await t.request('POST', '/api/2.0/campaigns/send-test', {
+      token: owner.token,
+      body: { name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-01 10:00:30', expiry_date: '2026-06-01 11:00:00', template_uuid: template, contact_number: '07700900399', custom_fields: { first_name: 'Test' } },
+    });
+    const { engine, gateway } = engineWith();
+    clock.set('2026-06-01T09:00:30Z');
+    await engine.tick();
+    expect([...gateway.sent.values()].map((m) => [m.to, m.body])).toEqual([['447700900399', 'Hi Test!']]);
+    expect((await campaign(response.json().data.uuid)).status).toBe(2);
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { render } from '../../shared/sms';
+import { allowance } from '../../shared/schedule/throttle';
+import type { OutgoingSms, SmsGateway } from '../gateways/sms/sms-gateway';
+import type { Clock } from '../lib/time';
+import type { ClaimedMessage, EngineStore, SendingCampaign } from './engine-store';
+
+export type EngineOptions = {
+  /** How often the engine looks for work. */
+  tickMs: number;
+  /** Messages claimed and submitted together. */
+  batchSize: number;
+  /** Gateway-wide cap, messages a second, across all campaigns of this process. */
+  rateLimitPerSecond: number;
+  /** A claimed batch not submitted within this time is offered again (the claimer died). */
+  leaseMs: number;
+};
+
+/**
+ * The sending engine (ARCHITECTURE "A campaign's life"): each tick starts due campaigns, expires
+ * late ones, sends what each sending campaign may send now, and finishes those with nothing left.
+ * State lives in the database; the engine itself holds none between ticks.
+ */
+export function createEngine(deps: { store: EngineStore; gateway: SmsGateway; clock: Clock; options: EngineOptions; log?: (message: string) => void }) {
+  const owner = `engine-${randomUUID()}`;
+  const { store, gateway, clock, options } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  gateway.onReceipt((receipt) => {
+    void store.markReceipt(receipt.gatewayId, receipt.status, receipt.reason, clock.now()).catch((error) => deps.log?.(`receipt not recorded: ${error}`));
+  });
+
+  const bodyFor = (campaign: SendingCampaign, message: ClaimedMessage) => render(campaign.body, { fields: message.customFields, links: campaign.links });
+
+  async function send(campaign: SendingCampaign, budget: number, now: Date): Promise<number> {
+    let allowed = budget;
+    if (campaign.throttled && campaign.scheduledFinishDate) {
+      const at = now.getTime();
+      const plan = {
+        anchor: campaign.anchor.getTime(),
+        now: at,
+        until: at + options.tickMs,
+        finish: campaign.scheduledFinishDate.getTime(),
+        pauses: campaign.pauses,
+        remaining: campaign.queued,
+        sentSinceAnchor: campaign.sentSinceAnchor,
+      };
+      allowed = Math.min(allowed, allowance(plan));
+    }
+    let sent = 0;
+    while (sent < allowed) {
+      const batch = await store.claim(campaign.id, Math.min(options.batchSize, allowed - sent), owner, now, options.leaseMs);
+      if (batch.length === 0) break;
+      const outgoing: OutgoingSms[] = batch.map((message) => ({ clientRef: message.uuid, to: message.phoneNumber, from: campaign.sender, body: bodyFor(campaign, message) }));
+      const results = await gateway.submit(outgoing);
+      const byRef = new Map(results.map((result) => [result.clientRef, result.gatewayId]));
+      await store.markSubmitted(
+        batch.flatMap((message, index) => {
+          const gatewayId = byRef.get(message.uuid);
+          return gatewayId ? [{ id: message.id, body: outgoing[index]!.body, gatewayId }] : [];
+        }),
+        now,
+      );
+      sent += batch.length;
+    }
+    return sent;
+  }
+
+  async function tick(): Promise<void> {
+    const now = clock.now();
+    await store.startDue(now);
+    await store.expire(now);
+    let budget = Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000);
+    for (const campaign of await store.sending()) {
+      if (budget <= 0) break;
+      budget -= await send(campaign, budget, now);
+    }
+    await store.finishDone(now);
+  }
+
+  return {
+    tick,
+    start() {
+      const loop = () => {
+        running = tick()
+          .catch((error) => deps.log?.(`engine tick failed: ${error instanceof Error ? error.message : error}`))
+          .finally(() => {
+            if (timer !== undefined) timer = setTimeout(loop, options.tickMs);
+          });
+      };
+      timer = setTimeout(loop, 0);
+    },
+    async stop() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+export type Engine = ReturnType<typeof createEngine>;
