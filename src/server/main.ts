@@ -73,6 +73,12 @@ async function main(): Promise<void> {
   if (role !== 'api') {
     if (config.smsGateway !== 'simulator') throw new Error(`SMS_GATEWAY=${config.smsGateway} is not available yet: only the simulator can send in this version.`);
     gateway = createSimulatorGateway({ latencyMs: config.smsSimulatorLatencyMs, failureRate: config.smsSimulatorFailureRate });
+    // Messages to the shared short code run the same keyword pipeline as the keyword tester.
+    gateway.onInbound((message) => {
+      void services.inbound
+        .receive({ from: message.from, body: message.body, source: 'gateway', teamId: null })
+        .catch((error) => app.log.error({ err: error }, 'inbound message not processed'));
+    });
     engine = createEngine({
       store: createEngineStore(database.db),
       gateway,

@@ -144,6 +144,22 @@ export function createEngineStore(db: Db) {
          WHERE c.id = m.campaign_id AND c.expiry_date <= ${now} AND c.status IN (1, 2) AND m.status IN ('queued', 'submitted')`);
     },
 
+    /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
+    async claimReplies(limit: number, now: Date, leaseMs: number): Promise<Array<{ id: number; uuid: string; to: string; from: string; body: string }>> {
+      const { rows } = await db.execute<{ id: number; uuid: string; to: string; from: string; body: string }>(sql`
+        UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
+         WHERE r.id IN (
+           SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
+            ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`);
+      return rows;
+    },
+
+    async markRepliesSubmitted(ids: number[], now: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db.execute(sql`UPDATE outbound_replies SET status = 'submitted', updated_at = ${now} WHERE id = ANY(${sql.param(ids)}::bigint[])`);
+    },
+
     /** Status 2 once nothing is queued or leased. */
     async finishDone(now: Date): Promise<number[]> {
       const { rows } = await db.execute<{ id: number }>(sql`

@@ -176,4 +176,16 @@ describe('the sending engine', () => {
     expect([...gateway.sent.values()].map((m) => [m.to, m.body])).toEqual([['447700900399', 'Hi Test!']]);
     expect((await campaign(response.json().data.uuid)).status).toBe(2);
   });
+
+  it("sends a keyword's reply through the gateway", async () => {
+    await t.request('POST', '/api/2.0/keywords/', { token: owner.token, body: { keyword: 'HELLO', message: 'Hello back!' } });
+    await t.request('POST', '/api/2.0/inbound-messages/', { token: owner.token, body: { from: '07700900398', body: 'hello' } });
+    const { engine, gateway } = engineWith();
+    await engine.tick();
+    expect([...gateway.sent.values()].map((m) => [m.to, m.from, m.body])).toEqual([['447700900398', '88440', 'Hello back!']]);
+    const { rows } = await t.database.pool.query(`SELECT status FROM outbound_replies`);
+    expect(rows).toEqual([{ status: 'submitted' }]);
+    await engine.tick();
+    expect(gateway.sent.size).toBe(1);
+  });
 });

@@ -67,11 +67,24 @@ export function createEngine(deps: { store: EngineStore; gateway: SmsGateway; cl
     return sent;
   }
 
+  /** Keyword replies go first: someone is waiting for an answer. They share the rate budget. */
+  async function sendReplies(budget: number, now: Date): Promise<number> {
+    const replies = await store.claimReplies(Math.min(budget, options.batchSize), now, options.leaseMs);
+    if (replies.length === 0) return 0;
+    await gateway.submit(replies.map((reply) => ({ clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body })));
+    await store.markRepliesSubmitted(
+      replies.map((reply) => reply.id),
+      now,
+    );
+    return replies.length;
+  }
+
   async function tick(): Promise<void> {
     const now = clock.now();
     await store.startDue(now);
     await store.expire(now);
     let budget = Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000);
+    budget -= await sendReplies(budget, now);
     for (const campaign of await store.sending()) {
       if (budget <= 0) break;
       budget -= await send(campaign, budget, now);

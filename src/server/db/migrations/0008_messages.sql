@@ -37,3 +37,6 @@ CREATE TABLE early_receipts (
   reason text,
   received_at timestamptz NOT NULL
 );
+
+-- Keyword replies are leased like campaign messages: a worker that dies mid-send leaves them to another.
+ALTER TABLE outbound_replies ADD COLUMN lease_until timestamptz;
