@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       gateway,
       clock: systemClock,
       options: { tickMs: config.engineTickMs, batchSize: 500, rateLimitPerSecond: config.smsRateLimit, leaseMs: 30_000 },
+      urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
       log: (message) => app.log.error(message),
     });
   }

@@ -18,6 +18,7 @@ import { createKeywordsRepository } from './modules/keywords/keywords.repository
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
 import { createLinksService } from './modules/links/links.service';
+import { createTrackedLinks } from './modules/links/tracked-links';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
@@ -100,6 +101,8 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
+  const trackedLinks = createTrackedLinks({ db, clock });
+
+  return { trackedLinks, campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -13,8 +13,8 @@ export type SendingCampaign = {
   queued: number;
   sender: string;
   body: string;
-  /** The template's links by name (until tracked short links land, a link is sent as its destination). */
-  links: Record<string, string>;
+  /** The template's links by name, with the domain their short links are made on (null: the service's own). */
+  links: Record<string, { id: number; destination: string; domain: string | null }>;
 };
 export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; customFields: Record<string, string> };
 
@@ -84,7 +84,8 @@ export function createEngineStore(db: Db) {
                (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.submitted_at >= greatest(c.started_sending_at, c.resumed_at)) AS "sentSinceAnchor",
                (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.status = 'queued') AS queued,
                coalesce((SELECT json_agg(json_build_object('start', p.start_at, 'end', p.end_at)) FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
-               coalesce((SELECT json_object_agg(l.name, l.destination) FROM links l WHERE l.template_id = c.template_id), '{}') AS links
+               coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
+                           FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
           FROM campaigns c JOIN templates t ON t.id = c.template_id
          WHERE c.status = 1 AND c.manually_paused IS NOT TRUE`);
       return rows.map((row) => ({
@@ -142,6 +143,20 @@ export function createEngineStore(db: Db) {
                               finished_at = ${now}, updated_at = ${now}, lease_owner = NULL, lease_until = NULL
           FROM campaigns c
          WHERE c.id = m.campaign_id AND c.expiry_date <= ${now} AND c.status IN (1, 2) AND m.status IN ('queued', 'submitted')`);
+    },
+
+    /** Records the short links made for a batch (one statement); false when a code collided (make new ones). */
+    async insertShortLinks(rows: Array<{ code: string; messageId: number; linkId: number; linkName: string; destination: string }>): Promise<boolean> {
+      if (rows.length === 0) return true;
+      const result = await db.execute(sql`
+        INSERT INTO short_links (code, message_id, link_id, link_name, destination)
+        SELECT * FROM unnest(${sql.param(rows.map((r) => r.code))}::text[], ${sql.param(rows.map((r) => r.messageId))}::bigint[],
+                             ${sql.param(rows.map((r) => r.linkId))}::bigint[], ${sql.param(rows.map((r) => r.linkName))}::text[],
+                             ${sql.param(rows.map((r) => r.destination))}::text[])
+        ON CONFLICT (code) DO NOTHING`);
+      if ((result.rowCount ?? 0) === rows.length) return true;
+      await db.execute(sql`DELETE FROM short_links WHERE code = ANY(${sql.param(rows.map((r) => r.code))}::text[]) AND message_id = ANY(${sql.param(rows.map((r) => r.messageId))}::bigint[])`);
+      return false;
     },
 
     /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */

@@ -15,7 +15,16 @@ let vip: string;
 const options = { tickMs: 1000, batchSize: 2, rateLimitPerSecond: 1000, leaseMs: 30_000 };
 
 function engineWith(gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), overrides: Partial<typeof options> = {}) {
-  return { gateway, engine: createEngine({ store: createEngineStore(t.database.db), gateway, clock, options: { ...options, ...overrides } }) };
+  return {
+    gateway,
+    engine: createEngine({
+      store: createEngineStore(t.database.db),
+      gateway,
+      clock,
+      options: { ...options, ...overrides },
+      urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+    }),
+  };
 }
 
 async function messagesOf(campaignUuid: string) {
@@ -187,5 +196,30 @@ describe('the sending engine', () => {
     expect(rows).toEqual([{ status: 'submitted' }]);
     await engine.tick();
     expect(gateway.sent.size).toBe(1);
+  });
+
+  it('gives every recipient their own tracked short link, which redirects and records the click', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Link', body: 'Shop: ::Shop::', sender: 'Acme' } })).json().data.uuid;
+    const domain = (await t.request('GET', '/api/2.0/vanity-domains/', { token: owner.token })).json().data[0].uuid;
+    await t.request('POST', '/api/2.0/links/', { token: owner.token, body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Shop', destination: 'https://shop.example.com/sale' } });
+    await create({ template_uuid: linked, scheduled_send_date: '2026-06-01 10:00:05' });
+    const { engine, gateway } = engineWith();
+    clock.set('2026-06-01T09:00:05Z');
+    await engine.tick();
+    const bodies = [...gateway.sent.values()].map((m) => m.body);
+    expect(bodies).toHaveLength(2);
+    const codes = bodies.map((body) => /^Shop: http:\/\/herald\.test\/l\/([0-9A-Za-z]{7})$/.exec(body)?.[1]);
+    expect(codes.every((code) => code !== undefined)).toBe(true);
+    expect(new Set(codes).size).toBe(2);
+
+    const click = await t.app.inject({ method: 'GET', url: `/l/${codes[0]}`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } });
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe('https://shop.example.com/sale');
+    const { rows } = await t.database.pool.query(
+      `SELECT m.phone_number, c.user_agent FROM link_clicks c JOIN short_links s ON s.code = c.code JOIN messages m ON m.id = s.message_id`,
+    );
+    expect(rows).toEqual([{ phone_number: [...gateway.sent.values()][0]!.to, user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' }]);
+    expect((await t.app.inject({ method: 'GET', url: '/l/nope123' })).statusCode).toBe(404);
   });
 });

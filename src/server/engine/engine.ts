@@ -3,7 +3,8 @@ import { render } from '../../shared/sms';
 import { allowance } from '../../shared/schedule/throttle';
 import type { OutgoingSms, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
-import type { ClaimedMessage, EngineStore, SendingCampaign } from './engine-store';
+import type { EngineStore, SendingCampaign } from './engine-store';
+import { shortLinksFor } from './short-links';
 
 export type EngineOptions = {
   /** How often the engine looks for work. */
@@ -21,7 +22,15 @@ export type EngineOptions = {
  * late ones, sends what each sending campaign may send now, and finishes those with nothing left.
  * State lives in the database; the engine itself holds none between ticks.
  */
-export function createEngine(deps: { store: EngineStore; gateway: SmsGateway; clock: Clock; options: EngineOptions; log?: (message: string) => void }) {
+export function createEngine(deps: {
+  store: EngineStore;
+  gateway: SmsGateway;
+  clock: Clock;
+  options: EngineOptions;
+  /** What short links on a link domain start with (null: the service's own, PUBLIC_URL/l). */
+  urlBase: (domain: string | null) => string;
+  log?: (message: string) => void;
+}) {
   const owner = `engine-${randomUUID()}`;
   const { store, gateway, clock, options } = deps;
   let timer: NodeJS.Timeout | undefined;
@@ -31,7 +40,6 @@ export function createEngine(deps: { store: EngineStore; gateway: SmsGateway; cl
     void store.markReceipt(receipt.gatewayId, receipt.status, receipt.reason, clock.now()).catch((error) => deps.log?.(`receipt not recorded: ${error}`));
   });
 
-  const bodyFor = (campaign: SendingCampaign, message: ClaimedMessage) => render(campaign.body, { fields: message.customFields, links: campaign.links });
 
   async function send(campaign: SendingCampaign, budget: number, now: Date): Promise<number> {
     let allowed = budget;
@@ -52,7 +60,13 @@ export function createEngine(deps: { store: EngineStore; gateway: SmsGateway; cl
     while (sent < allowed) {
       const batch = await store.claim(campaign.id, Math.min(options.batchSize, allowed - sent), owner, now, options.leaseMs);
       if (batch.length === 0) break;
-      const outgoing: OutgoingSms[] = batch.map((message) => ({ clientRef: message.uuid, to: message.phoneNumber, from: campaign.sender, body: bodyFor(campaign, message) }));
+      const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
+      const outgoing: OutgoingSms[] = batch.map((message) => ({
+        clientRef: message.uuid,
+        to: message.phoneNumber,
+        from: campaign.sender,
+        body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
+      }));
       const results = await gateway.submit(outgoing);
       const byRef = new Map(results.map((result) => [result.clientRef, result.gatewayId]));
       await store.markSubmitted(

@@ -153,12 +153,13 @@ export function createCampaignsRepository(db: Db) {
       return (result.rowCount ?? 0) > 0;
     },
 
-    async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent', number>> {
-      const { rows } = await db.execute<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent', number>>(sql`
+    async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks', number>> {
+      const { rows } = await db.execute<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks', number>>(sql`
         SELECT count(*)::int AS total,
                count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'submitted')::int AS submitted,
                count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-               count(*) FILTER (WHERE status = 'unsent')::int AS unsent
+               count(*) FILTER (WHERE status = 'unsent')::int AS unsent,
+               (SELECT count(*)::int FROM link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id WHERE m.campaign_id = ${id}) AS clicks
           FROM messages WHERE campaign_id = ${id}`);
       return rows[0]!;
     },

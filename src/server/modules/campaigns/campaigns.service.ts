@@ -158,7 +158,7 @@ export function createCampaignsService(deps: {
       const record = await find(auth, uuid);
       if (record.status !== 0) {
         const { total, ...counts } = await deps.campaigns.messageCounts(record.id);
-        return { recipients: total, ...counts, clicks: 0 };
+        return { recipients: total, ...counts };
       }
       let recipients = 1;
       if (!record.isTest) {
