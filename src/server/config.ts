@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   SMS_SIMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(500),
   SMS_SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
   ENGINE_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  ENGINE_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   SMTP_URL: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -47,6 +48,7 @@ export type Config = {
   smsSimulatorLatencyMs: number;
   smsSimulatorFailureRate: number;
   engineTickMs: number;
+  engineLeaseMs: number;
   smtpUrl: string | undefined;
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsSimulatorLatencyMs: e.SMS_SIMULATOR_LATENCY_MS,
     smsSimulatorFailureRate: e.SMS_SIMULATOR_FAILURE_RATE,
     engineTickMs: e.ENGINE_TICK_MS,
+    engineLeaseMs: e.ENGINE_LEASE_MS,
     smtpUrl: e.SMTP_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

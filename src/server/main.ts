@@ -11,6 +11,7 @@ import { createEngine, type Engine } from './engine/engine';
 import { createEngineStore } from './engine/engine-store';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
+import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import { systemClock } from './lib/time';
 import type { Services } from './services';
 
@@ -72,7 +73,11 @@ async function main(): Promise<void> {
   let gateway: SmsGateway | undefined;
   if (role !== 'api') {
     if (config.smsGateway !== 'simulator') throw new Error(`SMS_GATEWAY=${config.smsGateway} is not available yet: only the simulator can send in this version.`);
-    gateway = createSimulatorGateway({ latencyMs: config.smsSimulatorLatencyMs, failureRate: config.smsSimulatorFailureRate });
+    gateway = createSimulatorGateway({
+      latencyMs: config.smsSimulatorLatencyMs,
+      failureRate: config.smsSimulatorFailureRate,
+      ledger: createSimulatorLedger(database.db),
+    });
     // Messages to the shared short code run the same keyword pipeline as the keyword tester.
     gateway.onInbound((message) => {
       void services.inbound
@@ -83,7 +88,7 @@ async function main(): Promise<void> {
       store: createEngineStore(database.db),
       gateway,
       clock: systemClock,
-      options: { tickMs: config.engineTickMs, batchSize: 500, rateLimitPerSecond: config.smsRateLimit, leaseMs: 30_000 },
+      options: { tickMs: config.engineTickMs, batchSize: 500, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
       log: (message) => app.log.error(message),
     });

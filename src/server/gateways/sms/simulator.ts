@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from './sms-gateway';
 
+/** Where the simulator keeps what it sent, so its idempotency survives a restart. */
+export type SimulatorLedger = {
+  /** Records the messages not seen before; returns the gateway id of every one (old or new) and which are new. */
+  record(batch: Array<OutgoingSms & { gatewayId: string }>): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
+};
+
 export type SimulatorOptions = {
   /** Milliseconds before the receipt of a message arrives. */
   latencyMs: number;
   /** Share of messages whose receipt says failed, 0..1. */
   failureRate: number;
   random?: () => number;
+  /** Persistent record (the database in the service); in memory when absent. */
+  ledger?: SimulatorLedger;
 };
 
 /**
@@ -36,14 +44,15 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   return {
     sent,
     async submit(batch: OutgoingSms[]): Promise<SubmitResult[]> {
-      return batch.map((message) => {
-        const known = sent.get(message.clientRef);
-        if (known) return { clientRef: message.clientRef, gatewayId: known.gatewayId };
-        const gatewayId = `sim-${randomUUID()}`;
-        sent.set(message.clientRef, { ...message, gatewayId });
-        receipt(gatewayId);
-        return { clientRef: message.clientRef, gatewayId };
-      });
+      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: `sim-${randomUUID()}` }));
+      const recorded = options.ledger ? await options.ledger.record(fresh) : fresh.map((m) => ({ clientRef: m.clientRef, gatewayId: m.gatewayId, isNew: true }));
+      const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
+      for (const message of fresh) {
+        const entry = byRef.get(message.clientRef)!;
+        sent.set(message.clientRef, { ...message, gatewayId: entry.gatewayId });
+        if (entry.isNew) receipt(entry.gatewayId);
+      }
+      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: sent.get(message.clientRef)!.gatewayId }));
     },
     onReceipt: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),

@@ -1,0 +1,10 @@
+-- The simulator gateway's own record of what it "delivered" (the edge of the world in tests and
+-- demos). Keyed by client reference: a message submitted twice, even across restarts, goes once.
+CREATE TABLE simulator_deliveries (
+  client_ref text PRIMARY KEY,
+  gateway_id text NOT NULL,
+  to_number text NOT NULL,
+  from_name text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
