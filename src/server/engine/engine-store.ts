@@ -108,10 +108,10 @@ export function createEngineStore(db: Db) {
     },
 
     /** The checkpoint moves when a message is submitted (not when it is claimed). */
-    async markSubmitted(submitted: Array<{ id: number; body: string; gatewayId: string }>, now: Date): Promise<void> {
+    async markSubmitted(submitted: Array<{ id: number; body: string; gatewayId: string }>, now: Date, owner: string): Promise<void> {
       if (submitted.length === 0) return;
       await db.execute(sql`
-        UPDATE messages m SET status = 'submitted', body = s.body, gateway_id = s.gateway_id, submitted_at = ${now}, updated_at = ${now},
+        UPDATE messages m SET status = 'submitted', body = s.body, gateway_id = s.gateway_id, submitted_at = ${now}, updated_at = ${now}, submitted_by = ${owner},
                               lease_owner = NULL, lease_until = NULL
           FROM unnest(${sql.param(submitted.map((s) => s.id))}::bigint[], ${sql.param(submitted.map((s) => s.body))}::text[],
                       ${sql.param(submitted.map((s) => s.gatewayId))}::text[]) AS s(id, body, gateway_id)

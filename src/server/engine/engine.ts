@@ -75,6 +75,7 @@ export function createEngine(deps: {
           return gatewayId ? [{ id: message.id, body: outgoing[index]!.body, gatewayId }] : [];
         }),
         now,
+        owner,
       );
       sent += batch.length;
     }

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
-/** Environment for a child Herald: always the embedded database, never the test run's DATABASE_URL. */
+/** Environment for a child Herald: the embedded database unless `extra` names one — never the test run's DATABASE_URL. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
-  return env;
+  return { ...env, ...extra };
 }
 
 export type HeraldProcess = { child: ChildProcess; output(): string; exited: Promise<number | null> };

@@ -14,6 +14,8 @@ CREATE TABLE messages (
   gateway_id text,
   lease_owner text,
   lease_until timestamptz,
+  -- The engine process that submitted it (several processes may share the work).
+  submitted_by text,
   submitted_at timestamptz,
   finished_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),

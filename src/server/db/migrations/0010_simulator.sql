@@ -8,3 +8,6 @@ CREATE TABLE simulator_deliveries (
   body text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- How many times the message was handed over: above 1 only for a batch re-offered after a crash.
+ALTER TABLE simulator_deliveries ADD COLUMN submissions integer NOT NULL DEFAULT 1;

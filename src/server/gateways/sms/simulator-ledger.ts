@@ -14,9 +14,10 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
                                ${sql.param(batch.map((m) => m.body))}::text[]) AS t(client_ref, gateway_id, to_number, from_name, body)),
         inserted AS (
           INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body) SELECT * FROM incoming
-          ON CONFLICT (client_ref) DO NOTHING RETURNING client_ref, gateway_id)
-        SELECT i.client_ref AS "clientRef", coalesce(n.gateway_id, d.gateway_id) AS "gatewayId", n.client_ref IS NOT NULL AS "isNew"
-          FROM incoming i LEFT JOIN inserted n ON n.client_ref = i.client_ref LEFT JOIN simulator_deliveries d ON d.client_ref = i.client_ref`);
+          ON CONFLICT (client_ref) DO UPDATE SET submissions = simulator_deliveries.submissions + 1
+          RETURNING client_ref, gateway_id, (xmax = 0) AS is_new)
+        SELECT i.client_ref AS "clientRef", n.gateway_id AS "gatewayId", n.is_new AS "isNew"
+          FROM incoming i JOIN inserted n ON n.client_ref = i.client_ref`);
       return rows;
     },
   };

@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatTimestamp } from '../lib/time';
+import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
+
+// Two Herald processes on one PostgreSQL: the first with its embedded server, the second a
+// `--role worker` pointed at it through DATABASE_URL, as a scaled-out deployment runs.
+const RECIPIENTS = 400;
+let dataDir: string;
+let port: number;
+let first: HeraldProcess;
+let worker: HeraldProcess;
+let databaseUrl: string;
+let token: string;
+
+const tuning = { SMS_RATE_LIMIT: '40', ENGINE_TICK_MS: '100', ENGINE_LEASE_MS: '5000', SMS_SIMULATOR_LATENCY_MS: '5' };
+
+const api = async (method: string, route: string, body?: unknown) =>
+  (
+    await fetch(`http://localhost:${port}/api/2.0${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  ).json();
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-scale-'));
+  await fs.chmod(dataDir, 0o755);
+  port = await freePort();
+  first = runHerald('src/server/main.ts', [], childEnv({ DATA_DIR: dataDir, PORT: String(port), HERALD_ADMIN_EMAIL: 'admin@scale.test', HERALD_ADMIN_PASSWORD: 'scale-password-1', ...tuning }));
+  await waitForHealthy(port, first);
+  const pid = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
+  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+  databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pid.split('\n')[3]}/postgres`;
+  worker = runHerald('src/server/main.ts', ['--role', 'worker'], childEnv({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...tuning }));
+  // The campaign starts only once both engines run, so both must take part.
+  await vi.waitFor(() => expect(worker.output()).toContain('Herald worker'), { timeout: 90_000, interval: 100 });
+  const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@scale.test', password: 'scale-password-1' }),
+  });
+  token = (await login.json()).data.token;
+});
+afterAll(async () => {
+  for (const process of [worker, first]) {
+    process?.child.kill('SIGTERM');
+    await process?.exited;
+  }
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('two processes on one database', { timeout: 180_000 }, () => {
+  it('send one campaign together, every recipient exactly once', async () => {
+    const template = (await api('POST', '/templates/', { name: 'Scale', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
+    const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
+    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700${String(800000 + i)}`, custom_fields: { first_name: `N${i}` } }));
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
+    const now = Date.now();
+    const campaign = (
+      await api('POST', '/campaigns/', {
+        name: 'Scale-out',
+        sender: 'Herald',
+        scheduled_send_date: formatTimestamp(new Date(now + 1000), 'Europe/London'),
+        expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
+        included_contact_groups: [group],
+        template_uuid: template,
+      })
+    ).data.uuid;
+    await vi.waitFor(async () => expect((await api('GET', `/campaigns/${campaign}`)).data.status).toBe(2), { timeout: 120_000, interval: 200 });
+
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const sent = await db.query(`SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers, max(submissions) AS most FROM simulator_deliveries`);
+      expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS, most: 1 });
+      const workers = await db.query(`SELECT count(DISTINCT submitted_by)::int AS processes FROM messages`);
+      expect(workers.rows[0].processes, worker.output()).toBe(2);
+    } finally {
+      await db.end();
+    }
+  });
+});
