@@ -1,13 +1,16 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { withDatabaseName } from '../db/client';
 import { formatTimestamp } from '../lib/time';
 import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
 
-// Two Herald processes on one PostgreSQL: the first with its embedded server, the second a
-// `--role worker` pointed at it through DATABASE_URL, as a scaled-out deployment runs.
+// Two Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs:
+// the test run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh
+// database on it, one process serving HTTP and sending, one `--role worker`.
 const RECIPIENTS = 400;
 let dataDir: string;
 let port: number;
@@ -27,16 +30,24 @@ const api = async (method: string, route: string, body?: unknown) =>
     })
   ).json();
 
+const databaseName = `herald_scale_${randomBytes(6).toString('hex')}`;
+
+async function onServer(statement: string) {
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  await admin.connect();
+  await admin.query(statement);
+  await admin.end();
+}
+
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-scale-'));
-  await fs.chmod(dataDir, 0o755);
   port = await freePort();
-  first = runHerald('src/server/main.ts', [], childEnv({ DATA_DIR: dataDir, PORT: String(port), HERALD_ADMIN_EMAIL: 'admin@scale.test', HERALD_ADMIN_PASSWORD: 'scale-password-1', ...tuning }));
+  await onServer(`CREATE DATABASE ${databaseName}`);
+  databaseUrl = withDatabaseName(inject('databaseUrl'), databaseName);
+  const shared = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HERALD_SECRET_KEY: randomBytes(32).toString('base64'), ...tuning };
+  first = runHerald('src/server/main.ts', [], childEnv({ ...shared, PORT: String(port), HERALD_ADMIN_EMAIL: 'admin@scale.test', HERALD_ADMIN_PASSWORD: 'scale-password-1' }));
   await waitForHealthy(port, first);
-  const pid = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
-  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
-  databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pid.split('\n')[3]}/postgres`;
-  worker = runHerald('src/server/main.ts', ['--role', 'worker'], childEnv({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...tuning }));
+  worker = runHerald('src/server/main.ts', ['--role', 'worker'], childEnv({ ...shared, LOG_LEVEL: 'info' }));
   // The campaign starts only once both engines run, so both must take part.
   await vi.waitFor(() => expect(worker.output()).toContain('Herald worker'), { timeout: 90_000, interval: 100 });
   const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
@@ -52,6 +63,7 @@ afterAll(async () => {
     await process?.exited;
   }
   await fs.rm(dataDir, { recursive: true, force: true });
+  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
 });
 
 describe('two processes on one database', { timeout: 180_000 }, () => {
