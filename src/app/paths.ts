@@ -67,7 +67,19 @@ export const paths = {
     },
   },
   vanityDomains: listPath('/vanity-domains'),
-  campaigns: unavailablePath('/campaigns'),
+  campaigns: {
+    list: {
+      path: '/campaigns',
+      /** `status` 0, 1 or 2 shows only campaigns in that state. */
+      getHref: ({ page, perPage, status }: PageParams & { status?: number } = {}) =>
+        withQuery('/campaigns', { status, page, per_page: perPage }),
+    },
+    new: { path: '/campaigns/new', getHref: () => '/campaigns/new' },
+    detail: {
+      path: '/campaigns/:uuid',
+      getHref: (uuid: string) => `/campaigns/${encodeURIComponent(uuid)}`,
+    },
+  },
   contactGroups: {
     list: listPath('/contact-groups'),
     detail: {

@@ -5,7 +5,7 @@ import { toRoute } from './lib/page-module';
 import { paths } from './paths';
 import { RouteError } from './routes/route-error';
 
-const unavailableSections = [paths.campaigns, paths.reports];
+const unavailableSections = [paths.reports];
 
 /** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -24,8 +24,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: paths.home.path,
           lazy: () => import('./routes/shell/app-shell.layout').then(page),
           children: [
-            // Campaigns will be the home page once they are built; senders are the first working part.
-            { index: true, element: <Navigate to={paths.senders.list.getHref()} replace /> },
+            { index: true, element: <Navigate to={paths.campaigns.list.getHref()} replace /> },
+            { path: paths.campaigns.list.path, lazy: () => import('./routes/campaigns/campaigns-list.page').then(page) },
+            { path: paths.campaigns.new.path, lazy: () => import('./routes/campaigns/campaign-new.page').then(page) },
+            { path: paths.campaigns.detail.path, lazy: () => import('./routes/campaigns/campaign.page').then(page) },
             { path: paths.senders.list.path, lazy: () => import('./routes/senders/senders-list.page').then(page) },
             { path: paths.senders.new.path, lazy: () => import('./routes/senders/sender-new.page').then(page) },
             { path: paths.senders.edit.path, lazy: () => import('./routes/senders/sender-edit.page').then(page) },

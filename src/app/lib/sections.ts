@@ -22,7 +22,7 @@ export interface Section {
 }
 
 export const sections: readonly Section[] = [
-  { label: 'Campaigns', href: paths.campaigns.getHref(), icon: IconSend, available: false },
+  { label: 'Campaigns', href: paths.campaigns.list.getHref(), icon: IconSend, available: true },
   { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
   { label: 'Contact groups', href: paths.contactGroups.list.getHref(), icon: IconAddressBook, available: true },
   { label: 'Senders', href: paths.senders.list.getHref(), icon: IconId, available: true },

@@ -1,0 +1,36 @@
+import { Badge, Group } from '@mantine/core';
+import { IconFlask, IconPlayerPauseFilled } from '@tabler/icons-react';
+import type { Campaign } from '../../api/gen/types.gen';
+
+const STATUS: Record<number, { label: string; color: string }> = {
+  0: { label: 'Pending', color: 'blue' },
+  1: { label: 'Sending', color: 'orange' },
+  2: { label: 'Sent', color: 'teal' },
+};
+
+/** A throttled campaign stopped by hand (spec §3: manual pause). */
+export function isManuallyPaused(campaign: Pick<Campaign, 'throttled' | 'manually_paused'>): boolean {
+  return campaign.throttled && campaign.manually_paused === true;
+}
+
+/** Status (spec §3), plus Paused for a throttled campaign stopped by hand and Test for a send-test campaign. */
+export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status' | 'throttled' | 'manually_paused' | 'is_test'> }) {
+  const status = STATUS[campaign.status] ?? { label: `Status ${campaign.status}`, color: 'gray' };
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Badge color={status.color} variant="light">
+        {status.label}
+      </Badge>
+      {isManuallyPaused(campaign) && (
+        <Badge color="yellow" variant="filled" leftSection={<IconPlayerPauseFilled size={10} />}>
+          Paused
+        </Badge>
+      )}
+      {campaign.is_test && (
+        <Badge color="grape" variant="outline" leftSection={<IconFlask size={10} />}>
+          Test
+        </Badge>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,30 @@
+import { Alert, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import type { Campaign } from '../../api/gen/types.gen';
+import { formatTimestamp } from '../../lib/dates';
+
+/** Why a locked campaign cannot be edited (spec §3 rule 2), in the campaign's own terms. */
+export function lockReason(campaign: Pick<Campaign, 'status' | 'scheduled_send_date'>): string {
+  if (campaign.status === 1) return 'It is sending: a campaign cannot be changed while its messages go out.';
+  if (campaign.status === 2) return 'It has been sent.';
+  return `Its send time (${formatTimestamp(campaign.scheduled_send_date)}) has passed, so its messages are being prepared.`;
+}
+
+interface CampaignLockAlertProps {
+  reason: string;
+  /** The service's own sentence when it refused a save with 423. */
+  serviceMessage?: string;
+}
+
+export function CampaignLockAlert({ reason, serviceMessage }: CampaignLockAlertProps) {
+  return (
+    <Alert color="gray" variant="light" icon={<IconLock />} title="This campaign can no longer be edited" role="status">
+      <Text size="sm">{reason}</Text>
+      {serviceMessage && (
+        <Text size="sm" mt={4} c="dimmed">
+          Herald said: {serviceMessage}
+        </Text>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,58 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CampaignInput, SendTestInput } from '../../../shared/contract';
+import { isApiError } from '../../api/api-error';
+import { createCampaign, deleteCampaign, sendTestCampaign, toggleCampaignPaused, updateCampaign } from '../../api/gen/sdk.gen';
+import { campaignKeys } from './campaign-queries';
+
+export function useCreateCampaign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CampaignInput) => (await createCampaign({ body: input, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.lists() }),
+  });
+}
+
+export function useUpdateCampaign(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CampaignInput) =>
+      (await updateCampaign({ path: { campaign_uuid: uuid }, body: input, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
+    // 423: the send time passed or sending started meanwhile; reloading shows the lock.
+    onError: (error) => {
+      if (isApiError(error) && error.status === 423) return queryClient.invalidateQueries({ queryKey: campaignKeys.detail(uuid) });
+    },
+  });
+}
+
+export function useDeleteCampaign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (uuid: string) => {
+      await deleteCampaign({ path: { campaign_uuid: uuid }, throwOnError: true });
+    },
+    onSuccess: (_result, uuid) => {
+      queryClient.removeQueries({ queryKey: campaignKeys.detail(uuid) });
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+  });
+}
+
+export function useToggleCampaignPaused(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await toggleCampaignPaused({ path: { campaign_uuid: uuid }, throwOnError: true })).data.data,
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+  });
+}
+
+export function useSendTestCampaign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: SendTestInput) => (await sendTestCampaign({ body: input, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.lists() }),
+  });
+}

@@ -1,0 +1,68 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { listCampaigns, showCampaign, showCampaignSummary, uniqueContacts } from '../../api/gen/sdk.gen';
+
+/** Campaign states of spec §3. */
+export const CAMPAIGN_STATUSES = [
+  { value: 0, label: 'Pending' },
+  { value: 1, label: 'Sending' },
+  { value: 2, label: 'Sent' },
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number]['value'];
+
+export interface CampaignListParams {
+  page: number;
+  per_page: number;
+  status?: CampaignStatus;
+}
+
+export interface RecipientGroups {
+  included: readonly string[];
+  excluded: readonly string[];
+}
+
+/** Keys from general to specific, so `campaignKeys.all` invalidates every campaign query. */
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  lists: () => [...campaignKeys.all, 'list'] as const,
+  list: (params: CampaignListParams) => [...campaignKeys.lists(), params] as const,
+  details: () => [...campaignKeys.all, 'detail'] as const,
+  detail: (uuid: string) => [...campaignKeys.details(), uuid] as const,
+  summary: (uuid: string) => [...campaignKeys.detail(uuid), 'summary'] as const,
+  estimates: () => [...campaignKeys.all, 'estimate'] as const,
+  estimate: (groups: RecipientGroups) => [...campaignKeys.estimates(), groups] as const,
+};
+
+export const campaignQueries = {
+  list: (params: CampaignListParams) =>
+    queryOptions({
+      queryKey: campaignKeys.list(params),
+      queryFn: async ({ signal }) => (await listCampaigns({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
+  detail: (uuid: string) =>
+    queryOptions({
+      queryKey: campaignKeys.detail(uuid),
+      queryFn: async ({ signal }) => (await showCampaign({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
+    }),
+  summary: (uuid: string) =>
+    queryOptions({
+      queryKey: campaignKeys.summary(uuid),
+      queryFn: async ({ signal }) =>
+        (await showCampaignSummary({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
+    }),
+  /** Distinct numbers the groups reach now (included minus excluded minus default_optouts): the page total of one row. */
+  estimate: (groups: RecipientGroups) =>
+    queryOptions({
+      queryKey: campaignKeys.estimate(groups),
+      queryFn: async ({ signal }) =>
+        (
+          await uniqueContacts({
+            body: { included_contact_group_uuids: [...groups.included], excluded_contact_group_uuids: [...groups.excluded] },
+            query: { page: 1, per_page: 1 },
+            signal,
+            throwOnError: true,
+          })
+        ).data.meta.total,
+      placeholderData: keepPreviousData,
+    }),
+};

@@ -1,0 +1,71 @@
+import { Text } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { IconCalendar } from '@tabler/icons-react';
+import type { Ref } from 'react';
+import { parseTimestamp } from '../../../shared/time/local-timestamps';
+import { zoneLabel } from './service-zone';
+
+/** What may be typed: `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS`, as the service writes it. */
+const TYPED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DEFAULT_TIME = '09:00:00';
+
+/** A typed local time, as `YYYY-MM-DD HH:MM:SS`, when it names a real moment in the zone (not a skipped spring-forward hour). */
+export function parseTypedTimestamp(text: string, timeZone: string): string | null {
+  const match = TYPED.exec(text.trim());
+  if (!match) return null;
+  const timestamp = `${match[1]} ${match[2]}:${match[3]}:${match[4] ?? '00'}`;
+  return parseTimestamp(timestamp, timeZone) ? timestamp : null;
+}
+
+interface ZonedDateTimeFieldProps {
+  label: string;
+  description?: string;
+  /** `YYYY-MM-DD HH:MM:SS` in `timeZone`, or '' when not set. */
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  inputRef?: Ref<HTMLInputElement>;
+  /** The service's zone (APP_TIMEZONE): what is typed or picked is read there, whatever the browser's zone. */
+  timeZone: string;
+  error?: string;
+  readOnly?: boolean;
+  withAsterisk?: boolean;
+}
+
+/**
+ * A date and time in the service's zone. The value is the wall-clock text itself, never a browser
+ * Date, so no conversion through the browser's zone can shift it; the zone is named beside it.
+ */
+export function ZonedDateTimeField({ label, description, value, onChange, onBlur, inputRef, timeZone, error, readOnly, withAsterisk }: ZonedDateTimeFieldProps) {
+  const time = value.slice(11) || DEFAULT_TIME;
+  const zone = zoneLabel(timeZone, value);
+  return (
+    <DateInput
+      ref={inputRef}
+      label={label}
+      description={
+        <>
+          {description && `${description} `}
+          <Text span inherit fw={600} c="indigo.8">
+            {zone}
+          </Text>
+        </>
+      }
+      withAsterisk={withAsterisk}
+      placeholder="YYYY-MM-DD HH:MM"
+      value={value || null}
+      withTime
+      valueFormat={(date) => date.slice(0, 16)}
+      dateParser={(text) => parseTypedTimestamp(text, timeZone)}
+      // Picking a day in the calendar keeps the time already typed.
+      onChange={(next) => onChange(next === null ? '' : DATE_ONLY.test(next) ? `${next} ${time}` : next.slice(0, 19))}
+      onBlur={onBlur}
+      fixOnBlur
+      readOnly={readOnly}
+      error={error}
+      leftSection={<IconCalendar size={16} aria-hidden />}
+      autoComplete="off"
+    />
+  );
+}

@@ -1,0 +1,59 @@
+import { Paper } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import type { CampaignInput } from '../../../shared/contract';
+import { ErrorState } from '../../components/error-state';
+import { PageHeader } from '../../components/page-header';
+import { CampaignForm } from '../../features/campaigns/campaign-form';
+import { newCampaignValues } from '../../features/campaigns/campaign-form-values';
+import { useCreateCampaign } from '../../features/campaigns/campaign-mutations';
+import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { paths } from '../../paths';
+import { CampaignFormSkeleton } from './campaign-form-skeleton';
+import { CampaignTemplatePreview } from './campaign-template-preview';
+import { prefetchCampaignFormData, useCampaignFormData } from './use-campaign-form-data';
+
+export function prefetch(queryClient: QueryClient) {
+  prefetchCampaignFormData(queryClient);
+}
+
+export default function CampaignNewPage() {
+  const navigate = useNavigate();
+  const creation = useCreateCampaign();
+  const data = useCampaignFormData();
+  const { timeZone } = data;
+  const defaultValues = useMemo(() => (timeZone ? newCampaignValues(timeZone) : undefined), [timeZone]);
+
+  const create = (input: CampaignInput) =>
+    creation.mutateAsync(input, {
+      onSuccess: (created) => {
+        notifySuccess(`The campaign ${created.name} was created.`);
+        void navigate(paths.campaigns.detail.getHref(created.uuid));
+      },
+      onError: (error) => notifyFailure('The campaign could not be created', error),
+    });
+
+  return (
+    <>
+      <PageHeader title="New campaign" description="Pick the message, who receives it and when; the plan follows as you type." />
+      {!timeZone || !defaultValues ? (
+        data.error ? <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} /> : <CampaignFormSkeleton />
+      ) : (
+        <Paper withBorder p="lg" radius="md">
+          <CampaignForm
+            defaultValues={defaultValues}
+            timeZone={timeZone}
+            templates={data.templates}
+            senders={data.senderNames}
+            groups={data.groupOptions}
+            renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
+            submitLabel="Create campaign"
+            onSubmit={create}
+            onCancel={() => void navigate(paths.campaigns.list.getHref())}
+          />
+        </Paper>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { Campaign } from '../../api/gen/types.gen';
+import { campaign, CAMPAIGN_UUID, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
+import { render, screen } from '../../testing/render';
+import CampaignPage from './campaign.page';
+
+const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
+
+function serve(current: () => Campaign, onPut?: () => Response) {
+  signIn();
+  return mockApi((request, url) => {
+    const path = url.pathname.replace('/api/2.0', '');
+    if (request.method === 'PUT' && onPut) return onPut();
+    if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
+    if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0 } });
+    if (path === '/users/me') return json({ data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' } });
+    if (path === '/templates/') return json(page([{ uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' }]));
+    if (path === `/templates/${TEMPLATE_UUID}/preview`) return json({ data: { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi  ', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '', phone_number: '', warnings: [] } });
+    if (path === '/contact-groups/') return json(page([{ uuid: GROUP_UUID, name: 'Newsletter', description: null, deletable: true, number_of_contacts: 12, status: 'Ready', headers: [], created_at: '', updated_at: '' }]));
+    return json(page([]));
+  });
+}
+
+function renderPage() {
+  return render(
+    <Routes>
+      <Route path="/campaigns/:uuid" element={<CampaignPage />} />
+    </Routes>,
+    { route: `/campaigns/${CAMPAIGN_UUID}` },
+  );
+}
+
+describe('the campaign page', () => {
+  it('opens a campaign whose send time has passed read-only, and says why', async () => {
+    serve(() => campaign({ is_locked: true }));
+    renderPage();
+
+    const lock = await screen.findByRole('status', { name: 'This campaign can no longer be edited' });
+    expect(lock).toHaveTextContent('Its send time (2 Mar 2026, 09:00) has passed');
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: /Send at/ })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('listitem', { name: 'Recipients: 12' })).toBeInTheDocument();
+  });
+
+  it('says a sending campaign is sending', async () => {
+    serve(() => campaign({ is_locked: true, status: 1 }));
+    renderPage();
+    expect(await screen.findByRole('status', { name: 'This campaign can no longer be edited' })).toHaveTextContent('It is sending');
+    expect(screen.getByText('Sending')).toBeInTheDocument();
+  });
+
+  it('becomes read-only with the service’s sentence when a save is refused with 423', async () => {
+    let locked = false;
+    serve(
+      () => campaign({ is_locked: locked, scheduled_send_date: '2030-03-02 09:00:00', expiry_date: '2030-03-03 09:00:00' }),
+      () => {
+        locked = true;
+        return apiError(423, SERVICE_LOCKED);
+      },
+    );
+    const { user } = renderPage();
+
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), '!');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+    const lock = await screen.findByRole('status', { name: 'This campaign can no longer be edited' });
+    expect(lock).toHaveTextContent(`Herald said: ${SERVICE_LOCKED}`);
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+  });
+});

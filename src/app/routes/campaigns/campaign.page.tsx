@@ -1,0 +1,152 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
+import type { CampaignInput } from '../../../shared/contract';
+import { shorthandNames } from '../../../shared/sms';
+import { isApiError } from '../../api/api-error';
+import { ErrorState } from '../../components/error-state';
+import { PageHeader } from '../../components/page-header';
+import { CampaignBadges, isManuallyPaused } from '../../features/campaigns/campaign-badges';
+import { CampaignForm } from '../../features/campaigns/campaign-form';
+import { campaignFormValues } from '../../features/campaigns/campaign-form-values';
+import { lockReason } from '../../features/campaigns/campaign-lock-alert';
+import { useToggleCampaignPaused, useUpdateCampaign } from '../../features/campaigns/campaign-mutations';
+import { campaignQueries } from '../../features/campaigns/campaign-queries';
+import { CampaignSummaryCounts } from '../../features/campaigns/campaign-summary';
+import { SendTestModal } from '../../features/campaigns/send-test-modal';
+import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
+import { formatTimestamp } from '../../lib/dates';
+import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
+import { paths } from '../../paths';
+import { CampaignFormSkeleton } from './campaign-form-skeleton';
+import { CampaignTemplatePreview } from './campaign-template-preview';
+import { prefetchCampaignFormData, useCampaignFormData } from './use-campaign-form-data';
+
+export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
+  if (!params.uuid) return;
+  void queryClient.prefetchQuery(campaignQueries.detail(params.uuid));
+  void queryClient.prefetchQuery(campaignQueries.summary(params.uuid));
+  prefetchCampaignFormData(queryClient);
+}
+
+export default function CampaignPage() {
+  const { uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const campaign = useQuery(campaignQueries.detail(uuid));
+  const summary = useQuery(campaignQueries.summary(uuid));
+  const data = useCampaignFormData();
+  const update = useUpdateCampaign(uuid);
+  const togglePaused = useToggleCampaignPaused(uuid);
+  const [testOpened, setTestOpened] = useState(false);
+  // The service's sentence when it refused a save with 423; the reloaded campaign then shows the lock.
+  const [lockMessage, setLockMessage] = useState<string>();
+  const backToList = () => void navigate(paths.campaigns.list.getHref());
+  const confirmDeletion = useConfirmCampaignDeletion(backToList);
+  const { timeZone } = data;
+
+  const template = data.templates.find((candidate) => candidate.uuid === campaign.data?.template_uuid);
+  const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
+  const defaultValues = useMemo(() => (campaign.data ? campaignFormValues(campaign.data) : undefined), [campaign.data]);
+
+  const save = (input: CampaignInput) =>
+    update.mutateAsync(input, {
+      onSuccess: (saved) => notifySuccess(`The campaign ${saved.name} was saved.`),
+      onError: (error) => {
+        if (isApiError(error) && error.status === 423) {
+          setLockMessage(error.message);
+          notifyFailureMessage('The campaign is locked', error.message);
+        } else notifyFailure('The campaign could not be saved', error);
+      },
+    });
+
+  const toggle = () =>
+    togglePaused.mutate(undefined, {
+      onSuccess: (toggled) => notifySuccess(toggled.manually_paused ? `${toggled.name} is paused: nothing is sent until you resume it.` : `${toggled.name} resumed.`),
+      onError: (error) => notifyFailure('The campaign could not be paused or resumed', error),
+    });
+
+  const loaded = campaign.data;
+  const paused = loaded ? isManuallyPaused(loaded) : false;
+
+  return (
+    <>
+      <PageHeader
+        title={loaded ? loaded.name : 'Campaign'}
+        description={loaded ? `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).` : undefined}
+        actions={
+          loaded && (
+            <>
+              {loaded.throttled && loaded.status !== 2 && (
+                <Button
+                  variant={paused ? 'filled' : 'light'}
+                  color={paused ? 'teal' : 'yellow'}
+                  leftSection={paused ? <IconPlayerPlayFilled size={16} /> : <IconPlayerPauseFilled size={16} />}
+                  onClick={toggle}
+                  loading={togglePaused.isPending}
+                >
+                  {paused ? 'Resume sending' : 'Pause sending'}
+                </Button>
+              )}
+              <Button variant="default" leftSection={<IconFlask size={16} />} onClick={() => setTestOpened(true)} disabled={!timeZone}>
+                Send a test
+              </Button>
+              <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDeletion(loaded)}>
+                Delete
+              </Button>
+            </>
+          )
+        }
+      />
+      {campaign.isPending || (!timeZone && !data.error) ? (
+        <CampaignFormSkeleton />
+      ) : campaign.isError ? (
+        <ErrorState title="The campaign could not be loaded." error={campaign.error} onRetry={() => void campaign.refetch()} />
+      ) : !timeZone || !defaultValues ? (
+        <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} />
+      ) : (
+        <Stack gap="lg">
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="md">
+              <Group gap="sm">
+                <Title order={2} size="h4">
+                  Status
+                </Title>
+                <CampaignBadges campaign={campaign.data} />
+              </Group>
+              {campaign.data.throttled && (
+                <Text size="sm" c="dimmed">
+                  {paused ? 'Paused by hand: nothing is sent until it is resumed.' : 'Throttled'} · finishes by {formatTimestamp(campaign.data.scheduled_finish_date)}
+                </Text>
+              )}
+            </Group>
+            {summary.isError ? (
+              <ErrorState title="The counts could not be loaded." error={summary.error} onRetry={() => void summary.refetch()} />
+            ) : summary.data ? (
+              <CampaignSummaryCounts summary={summary.data} />
+            ) : null}
+          </Paper>
+          <Paper withBorder p="lg" radius="md">
+            <CampaignForm
+              // A lock found on saving (423) starts the form again, read-only, from what is stored.
+              key={`${campaign.data.uuid}:${campaign.data.is_locked}`}
+              defaultValues={defaultValues}
+              timeZone={timeZone}
+              templates={data.templates}
+              senders={data.senderNames}
+              groups={data.groupOptions}
+              renderTemplatePreview={(templateUuid, sender) => <CampaignTemplatePreview templateUuid={templateUuid} sender={sender} />}
+              lockReason={campaign.data.is_locked ? lockReason(campaign.data) : undefined}
+              lockMessage={lockMessage}
+              submitLabel="Save changes"
+              onSubmit={save}
+              onCancel={backToList}
+            />
+          </Paper>
+          <SendTestModal campaign={campaign.data} fieldNames={fieldNames} timeZone={timeZone} opened={testOpened} onClose={() => setTestOpened(false)} />
+        </Stack>
+      )}
+    </>
+  );
+}
