@@ -17,7 +17,7 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
-import { trackedLinkRoutes } from './modules/links/tracked-links';
+import { registerTrackedLinks } from './modules/links/tracked-links';
 import { sendersRoutes } from './modules/senders/senders.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     },
     { prefix: '/api/2.0' },
   );
-  await app.register(trackedLinkRoutes, { trackedLinks: services.trackedLinks });
+  registerTrackedLinks(app, { trackedLinks: services.trackedLinks, publicUrl: config.publicUrl });
   await registerApiReference(app);
   await registerDashboard(app, deps.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
 

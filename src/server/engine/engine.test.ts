@@ -217,9 +217,30 @@ describe('the sending engine', () => {
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://shop.example.com/sale');
     const { rows } = await t.database.pool.query(
-      `SELECT m.phone_number, c.user_agent FROM link_clicks c JOIN short_links s ON s.code = c.code JOIN messages m ON m.id = s.message_id`,
+      `SELECT m.phone_number, c.user_agent, c.device_type, c.os_version, c.is_bot FROM link_clicks c JOIN short_links s ON s.code = c.code JOIN messages m ON m.id = s.message_id`,
     );
-    expect(rows).toEqual([{ phone_number: [...gateway.sent.values()][0]!.to, user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' }]);
+    expect(rows).toEqual([
+      { phone_number: [...gateway.sent.values()][0]!.to, user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)', device_type: 'mobile', os_version: 'iOS 17.0', is_bot: false },
+    ]);
     expect((await t.app.inject({ method: 'GET', url: '/l/nope123' })).statusCode).toBe(404);
+  });
+
+  it('serves short links on a vanity domain at /{code} on that host only', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Vanity', body: 'Go ::Go::', sender: 'Acme' } })).json().data.uuid;
+    const domain = (await t.request('POST', '/api/2.0/vanity-domains/', { token: owner.token, body: { domain: 'go.acme.test' } })).json().data.uuid;
+    await t.request('POST', '/api/2.0/links/', { token: owner.token, body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Go', destination: 'https://acme.test/offer' } });
+    await create({ template_uuid: linked, scheduled_send_date: '2026-06-01 10:00:07' });
+    const { engine, gateway } = engineWith();
+    clock.set('2026-06-01T09:00:07Z');
+    await engine.tick();
+    const code = /^Go https:\/\/go\.acme\.test\/([0-9A-Za-z]{7})$/.exec([...gateway.sent.values()][0]!.body)?.[1];
+    expect(code).toBeDefined();
+    const click = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'go.acme.test', 'user-agent': 'WhatsApp/2.23.20.0 A' } });
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe('https://acme.test/offer');
+    const { rows } = await t.database.pool.query(`SELECT is_bot, device_type FROM link_clicks WHERE code = $1`, [code]);
+    expect(rows).toEqual([{ is_bot: true, device_type: 'bot' }]);
+    expect((await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'other.example' } })).statusCode).toBe(404);
   });
 });
