@@ -120,19 +120,29 @@ export function createEngineStore(db: Db) {
     },
 
     /**
-     * A receipt settles a submitted message; one for a message already settled (expired) changes
-     * nothing. One that arrives before its submission is recorded waits in early_receipts.
+     * Receipts settle submitted messages, many in one statement; one for a message already settled
+     * (expired) changes nothing. Those that arrive before their submission is recorded wait in
+     * early_receipts, and are settled again at once in case the submission landed meanwhile.
      */
-    async markReceipt(gatewayId: string, status: 'delivered' | 'failed', reason: string | null, at: Date): Promise<void> {
-      const settled = await db.execute(sql`
-        UPDATE messages SET status = ${status}, reason = ${reason}, finished_at = ${at}, updated_at = ${at}
-         WHERE gateway_id = ${gatewayId} AND status = 'submitted'`);
-      if ((settled.rowCount ?? 0) > 0) return;
-      await db.execute(sql`
-        INSERT INTO early_receipts (gateway_id, status, reason, received_at) VALUES (${gatewayId}, ${status}, ${reason}, ${at})
-        ON CONFLICT (gateway_id) DO NOTHING`);
-      // The submission may have been recorded in between: settle again so the receipt is never lost.
-      await settleEarlyReceipts([gatewayId]);
+    async markReceipts(receipts: Array<{ gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date }>): Promise<void> {
+      if (receipts.length === 0) return;
+      const ids = receipts.map((r) => r.gatewayId);
+      const { rows } = await db.execute<{ gateway_id: string }>(sql`
+        WITH incoming AS (
+          SELECT * FROM unnest(${sql.param(ids)}::text[], ${sql.param(receipts.map((r) => r.status))}::text[],
+                               ${sql.param(receipts.map((r) => r.reason))}::text[], ${sql.param(receipts.map((r) => r.at.toISOString()))}::timestamptz[])
+                   AS t(gateway_id, status, reason, received_at)),
+        settled AS (
+          UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at, updated_at = i.received_at
+            FROM incoming i WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
+          RETURNING m.gateway_id),
+        known AS (SELECT gateway_id FROM messages WHERE gateway_id = ANY(${sql.param(ids)}::text[]))
+        INSERT INTO early_receipts (gateway_id, status, reason, received_at)
+        SELECT i.gateway_id, i.status, i.reason, i.received_at FROM incoming i
+         WHERE i.gateway_id NOT IN (SELECT gateway_id FROM settled) AND i.gateway_id NOT IN (SELECT gateway_id FROM known)
+        ON CONFLICT (gateway_id) DO NOTHING
+        RETURNING gateway_id`);
+      if (rows.length > 0) await settleEarlyReceipts(rows.map((row) => row.gateway_id));
     },
 
     /** At expiry: queued messages are unsent (`pending`), submitted ones without a final receipt failed (`Expired`). */

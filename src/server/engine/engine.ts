@@ -36,8 +36,24 @@ export function createEngine(deps: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
+  // Receipts are written in batches: one statement for everything that came in since the last flush.
+  let receipts: Array<{ gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date }> = [];
+  let flushing: Promise<void> = Promise.resolve();
+  const flushReceipts = () => {
+    flushing = flushing.then(async () => {
+      const batch = receipts;
+      receipts = [];
+      await store.markReceipts(batch).catch((error) => {
+        receipts.push(...batch); // kept for the next flush
+        deps.log?.(`receipts not recorded yet: ${error instanceof Error ? error.message : error}`);
+      });
+    });
+    return flushing;
+  };
+  const receiptTimer = setInterval(() => void (receipts.length > 0 && flushReceipts()), 100);
+  receiptTimer.unref();
   gateway.onReceipt((receipt) => {
-    void store.markReceipt(receipt.gatewayId, receipt.status, receipt.reason, clock.now()).catch((error) => deps.log?.(`receipt not recorded: ${error}`));
+    receipts.push({ gatewayId: receipt.gatewayId, status: receipt.status, reason: receipt.reason, at: clock.now() });
   });
 
 
@@ -105,6 +121,7 @@ export function createEngine(deps: {
       budget -= await send(campaign, budget, now);
     }
     await store.finishDone(now);
+    await flushReceipts();
   }
 
   return {
@@ -119,10 +136,14 @@ export function createEngine(deps: {
       };
       timer = setTimeout(loop, 0);
     },
+    /** Writes the receipts received so far (tests and shutdown). */
+    flushReceipts,
     async stop() {
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
+      clearInterval(receiptTimer);
+      await flushReceipts();
     },
   };
 }

@@ -1,0 +1,95 @@
+/**
+ * Sending benchmark (issue #6): a 100,000-recipient campaign on a fresh embedded PostgreSQL,
+ * simulator at zero latency, from the send time to status 2 with every receipt recorded; beside it,
+ * in the same run, a bare-SQL floor writing the same rows. Run: `npx tsx bench/send.bench.ts [recipients]`.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/open';
+import { createEngine } from '../src/server/engine/engine';
+import { createEngineStore } from '../src/server/engine/engine-store';
+import { createSimulatorLedger } from '../src/server/gateways/sms/simulator-ledger';
+import { createSimulatorGateway } from '../src/server/gateways/sms/simulator';
+import { createServices } from '../src/server/services';
+import { formatTimestamp, systemClock } from '../src/server/lib/time';
+
+const RECIPIENTS = Number(process.argv[2] ?? 100_000);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-send-'));
+  await fs.chmod(dataDir, 0o755);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = await openDatabase(config);
+  const services = createServices(database, config, { secretKey: randomBytes(32) });
+  const { db } = database;
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+  try {
+    const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
+    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const template = await services.templates.create(auth, { name: 'Bench', body: 'Hello {{first_name}}, this is Herald.', sender: 'Herald' });
+    const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name'] });
+    const groupId = (await db.execute<{ id: number }>(sql`SELECT id FROM contact_groups WHERE uuid = ${group.uuid}`)).rows[0]!.id;
+    await db.execute(sql`
+      INSERT INTO contacts (contact_group_id, phone_number, custom_fields)
+      SELECT ${groupId}, '4477' || lpad(i::text, 8, '0'), jsonb_build_object('first_name', 'N' || i) FROM generate_series(1, ${RECIPIENTS}) i`);
+    await db.execute(sql`UPDATE contact_groups SET contact_count = ${RECIPIENTS} WHERE id = ${groupId}`);
+    const now = new Date();
+    const campaign = await services.campaigns.create(auth, {
+      name: 'Bench',
+      sender: 'Herald',
+      scheduled_send_date: formatTimestamp(now, config.appTimezone),
+      expiry_date: formatTimestamp(new Date(now.getTime() + 3_600_000), config.appTimezone),
+      included_contact_groups: [group.uuid],
+      excluded_contact_groups: [],
+      template_uuid: template.uuid,
+    });
+
+    const gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0, ledger: createSimulatorLedger(db) });
+    const engine = createEngine({
+      store: createEngineStore(db),
+      gateway,
+      clock: systemClock,
+      options: { tickMs: 1000, batchSize: 1000, rateLimitPerSecond: 10_000_000, leaseMs: 30_000 },
+      urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
+    });
+    console.log(`sending ${RECIPIENTS.toLocaleString('en-GB')} messages through the simulator…`);
+    const started = performance.now();
+    const settled = async () => {
+      const { rows } = await db.execute<{ status: number; open: number }>(sql`
+        SELECT c.status, (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.status IN ('queued', 'submitted')) AS open
+          FROM campaigns c WHERE c.uuid = ${campaign.uuid}`);
+      return rows[0]!.status === 2 && rows[0]!.open === 0;
+    };
+    while (!(await settled())) await engine.tick();
+    const seconds = (performance.now() - started) / 1000;
+    await gateway.close();
+
+    // The floor: the same rows written by bare SQL — messages inserted, then submitted, then delivered.
+    await db.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)`);
+    const floorStarted = performance.now();
+    await db.execute(sql`
+      INSERT INTO floor_messages (campaign_id, sequence, phone_number, custom_fields)
+      SELECT 0, row_number() OVER (ORDER BY phone_number), phone_number, custom_fields FROM contacts WHERE contact_group_id = ${groupId}`);
+    await db.execute(sql`UPDATE floor_messages SET status = 'submitted', body = 'Hello', gateway_id = 'g' || id, submitted_at = now()`);
+    await db.execute(sql`UPDATE floor_messages SET status = 'delivered', finished_at = now()`);
+    const floorSeconds = (performance.now() - floorStarted) / 1000;
+
+    const rate = RECIPIENTS / seconds;
+    const floorRate = RECIPIENTS / floorSeconds;
+    console.log(`engine: ${seconds.toFixed(1)} s, ${Math.round(rate).toLocaleString('en-GB')} messages/s, peak RSS ${mib(peakRss)}`);
+    console.log(`floor (bare SQL, same rows): ${floorSeconds.toFixed(1)} s, ${Math.round(floorRate).toLocaleString('en-GB')} rows/s`);
+    console.log(`ratio engine/floor time: ${(seconds / floorSeconds).toFixed(1)}×`);
+  } finally {
+    clearInterval(sampler);
+    await database.shutdown();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
