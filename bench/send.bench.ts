@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       store: createEngineStore(db),
       gateway,
       clock: systemClock,
-      options: { tickMs: 1000, batchSize: 1000, rateLimitPerSecond: 10_000_000, leaseMs: 30_000 },
+      options: { tickMs: 1000, batchSize: Number(process.env.BENCH_BATCH ?? 1000), rateLimitPerSecond: 10_000_000, leaseMs: 30_000 },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
     });
     console.log(`sending ${RECIPIENTS.toLocaleString('en-GB')} messages through the simulator…`);
