@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { formatTimestamp } from '../src/shared/time/local-timestamps';
 import { dismissToasts, screenshot, signInWithPassword } from './support';
 
 function toast(page: Page, text: string) {
@@ -14,7 +15,12 @@ async function api(page: Page) {
     expect(response.ok(), `${path}: ${await response.text()}`).toBe(true);
     return ((await response.json()) as { data: { uuid: string } }).data;
   };
-  return { post: (path: string, body: unknown) => post(page.request, path, body) };
+  const get = async <T>(path: string) => {
+    const response = await page.request.get(`/api/2.0${path}`, { headers });
+    expect(response.ok(), `${path}: ${await response.text()}`).toBe(true);
+    return ((await response.json()) as { data: T }).data;
+  };
+  return { post: (path: string, body: unknown) => post(page.request, path, body), get };
 }
 
 test('a marketer plans a throttled campaign with pauses, tests it, pauses it, and finds a past one locked', async ({ page }) => {
@@ -130,4 +136,48 @@ test('a marketer plans a throttled campaign with pauses, tests it, pauses it, an
   await expect(page.getByRole('textbox', { name: 'Name' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save changes' })).toBeHidden();
   await screenshot(page, 'campaign-locked');
+});
+
+test('a campaign sent a moment from now shows its progress live, until every message is delivered', async ({ page }) => {
+  await page.goto('/campaigns');
+  await signInWithPassword(page);
+  await expect(page.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
+
+  const { post, get } = await api(page);
+  const { app_timezone: zone } = await get<{ app_timezone: string }>('/users/me');
+  const template = await post('/templates/', { name: 'E2E flash', sender: '88440', body: 'Hi {{first_name}}, the flash sale is on.' });
+  const group = await post('/contact-groups/bulk-contacts', { name: 'E2E flash list', contacts: ['+447700900011', '+447700900012', '+447700900013'] });
+  // Two seconds ahead in the service's zone: the engine starts it on one of its next ticks.
+  const sendAt = Date.now() + 2_000;
+  const flash = await post('/campaigns/', {
+    name: 'E2E flash sale',
+    sender: '88440',
+    template_uuid: template.uuid,
+    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
+    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
+    included_contact_groups: [group.uuid],
+    excluded_contact_groups: [],
+  });
+
+  // The page is opened once and never reloaded: whatever it shows later it asked for by itself.
+  let summaryReads = 0;
+  page.on('response', (response) => {
+    if (response.url().endsWith(`/api/2.0/campaigns/${flash.uuid}/summary`)) summaryReads += 1;
+  });
+  await page.goto(`/campaigns/${flash.uuid}`);
+  await expect(page.getByRole('heading', { name: 'E2E flash sale', level: 1 })).toBeVisible();
+
+  const progress = page.getByRole('region', { name: 'Sending progress' });
+  await expect(progress.getByRole('listitem', { name: 'Delivered: 3' })).toBeVisible({ timeout: 30_000 });
+  await expect(progress.getByRole('progressbar', { name: 'Messages sent' })).toHaveAttribute(
+    'aria-valuetext',
+    '3 of 3 sent: 3 delivered, 0 awaiting receipt, 0 failed; 0 unsent, 0 queued',
+  );
+  await expect(progress).toContainText('Sent 3 of 3 (100%)');
+  await expect(progress.getByRole('listitem', { name: 'Sent: 3' })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'This campaign can no longer be edited' })).toContainText('It has been sent.');
+  await expect(progress.getByText(/Live · refreshes/)).toBeHidden();
+  expect(summaryReads).toBeGreaterThan(1);
+
+  await progress.locator('xpath=..').screenshot({ path: 'test-results/screenshots/campaign-progress.png' });
 });

@@ -1,20 +1,23 @@
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
-import type { Campaign } from '../../api/gen/types.gen';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { campaign, CAMPAIGN_UUID, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { serviceTimestamp } from '../../features/campaigns/service-zone';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen } from '../../testing/render';
 import CampaignPage from './campaign.page';
 
 const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
 
-function serve(current: () => Campaign, onPut?: () => Response) {
+const PENDING_COUNTS: CampaignSummary = { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0 };
+
+function serve(current: () => Campaign, onPut?: () => Response, counts: () => CampaignSummary = () => PENDING_COUNTS) {
   signIn();
   return mockApi((request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     if (request.method === 'PUT' && onPut) return onPut();
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
-    if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0 } });
+    if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: counts() });
     if (path === '/users/me') return json({ data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' } });
     if (path === '/templates/') return json(page([{ uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' }]));
     if (path === `/templates/${TEMPLATE_UUID}/preview`) return json({ data: { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi  ', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '', phone_number: '', warnings: [] } });
@@ -70,5 +73,44 @@ describe('the campaign page', () => {
     expect(lock).toHaveTextContent(`Herald said: ${SERVICE_LOCKED}`);
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+  });
+
+  describe('while sending', () => {
+    // Only the polling clock is faked: the page's own refreshes are what the test moves forward.
+    afterEach(() => void vi.useRealTimers());
+
+    it('refreshes the progress by itself, and stops asking once every message is sent', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      let current = campaign({ is_locked: true, status: 1, started_sending_at: '2026-03-02 09:00:00' });
+      let counts: CampaignSummary = { recipients: 3, queued: 2, submitted: 1, delivered: 0, failed: 0, unsent: 0, clicks: 0 };
+      const fetchMock = serve(
+        () => current,
+        undefined,
+        () => counts,
+      );
+      const progressRequests = () =>
+        fetchMock.mock.calls.filter(([request]) => new URL(request.url).pathname.startsWith(`/api/2.0/campaigns/${CAMPAIGN_UUID}`)).length;
+      renderPage();
+
+      expect(await screen.findByText('Sent 1 of 3 (33%)')).toBeInTheDocument();
+      expect(screen.getByText(/Live · refreshes every 2 s/)).toBeInTheDocument();
+
+      // The engine finishes: status 2 with one receipt still to come.
+      current = campaign({ is_locked: true, status: 2, started_sending_at: '2026-03-02 09:00:00', finished_sending_at: serviceTimestamp(ZONE) });
+      counts = { ...counts, queued: 0, submitted: 1, delivered: 2 };
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(await screen.findByText(/Waiting for 1 receipt/)).toBeInTheDocument();
+      expect(screen.getByRole('status', { name: 'This campaign can no longer be edited' })).toHaveTextContent('It has been sent.');
+      expect(screen.queryByText(/Live · refreshes/)).not.toBeInTheDocument();
+
+      // The receipt arrives: the counts are read once more, then nothing more is asked.
+      counts = { ...counts, submitted: 0, delivered: 3 };
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(await screen.findByRole('listitem', { name: 'Delivered: 3' })).toBeInTheDocument();
+      expect(screen.queryByText(/Waiting for/)).not.toBeInTheDocument();
+      const asked = progressRequests();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(progressRequests()).toBe(asked);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { CampaignInput } from '../../../shared/contract';
@@ -14,9 +14,10 @@ import { campaignFormValues } from '../../features/campaigns/campaign-form-value
 import { lockReason } from '../../features/campaigns/campaign-lock-alert';
 import { useToggleCampaignPaused, useUpdateCampaign } from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
-import { CampaignSummaryCounts } from '../../features/campaigns/campaign-summary';
+import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
+import { useLiveCampaign } from '../../features/campaigns/use-live-campaign';
 import { formatTimestamp } from '../../lib/dates';
 import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
@@ -34,9 +35,9 @@ export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArg
 export default function CampaignPage() {
   const { uuid = '' } = useParams();
   const navigate = useNavigate();
-  const campaign = useQuery(campaignQueries.detail(uuid));
-  const summary = useQuery(campaignQueries.summary(uuid));
   const data = useCampaignFormData();
+  const { timeZone } = data;
+  const { campaign, summary, sendRate } = useLiveCampaign(uuid, timeZone);
   const update = useUpdateCampaign(uuid);
   const togglePaused = useToggleCampaignPaused(uuid);
   const [testOpened, setTestOpened] = useState(false);
@@ -44,7 +45,6 @@ export default function CampaignPage() {
   const [lockMessage, setLockMessage] = useState<string>();
   const backToList = () => void navigate(paths.campaigns.list.getHref());
   const confirmDeletion = useConfirmCampaignDeletion(backToList);
-  const { timeZone } = data;
 
   const template = data.templates.find((candidate) => candidate.uuid === campaign.data?.template_uuid);
   const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
@@ -124,7 +124,7 @@ export default function CampaignPage() {
             {summary.isError ? (
               <ErrorState title="The counts could not be loaded." error={summary.error} onRetry={() => void summary.refetch()} />
             ) : summary.data ? (
-              <CampaignSummaryCounts summary={summary.data} />
+              <SendingProgressPanel campaign={campaign.data} summary={summary.data} countedAt={summary.dataUpdatedAt} timeZone={timeZone} sendRate={sendRate} />
             ) : null}
           </Paper>
           <Paper withBorder p="lg" radius="md">

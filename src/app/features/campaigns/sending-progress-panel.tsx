@@ -1,0 +1,126 @@
+import { Badge, Box, ColorSwatch, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
+import { formatTimestamp } from '../../lib/dates';
+import { comparePlan, formatCount, formatRate, LIVE_REFRESH_MS, sendingCounts, type PlanComparison, type SendingCounts } from './sending-progress';
+
+type PanelCampaign = Pick<Campaign, 'status' | 'throttled' | 'scheduled_send_date' | 'scheduled_finish_date' | 'pauses' | 'finished_sending_at'>;
+
+interface SendingProgressPanelProps {
+  campaign: PanelCampaign;
+  summary: CampaignSummary;
+  /** When the counts were read (ms since the epoch): the moment the plan is compared at. */
+  countedAt: number;
+  timeZone: string;
+  /** Messages a second between the last two readings; null until there are two. */
+  sendRate: number | null;
+}
+
+/** The bar's parts, in the order messages settle; colours shared by the bar and its legend. */
+const SECTIONS: { key: keyof SendingCounts; label: string; color: string }[] = [
+  { key: 'delivered', label: 'Delivered', color: 'teal.6' },
+  { key: 'awaitingReceipt', label: 'Awaiting receipt', color: 'blue.4' },
+  { key: 'failed', label: 'Failed', color: 'red.6' },
+  { key: 'unsent', label: 'Unsent', color: 'orange.4' },
+  { key: 'queued', label: 'Queued', color: 'gray.5' },
+];
+
+const STANDING_COLOR: Record<PlanComparison['standing'], string> = { ahead: 'blue.7', behind: 'orange.8', 'on plan': 'teal.8' };
+
+/** "3 of 3 sent: 3 delivered, 0 awaiting receipt, 0 failed; 0 unsent, 0 queued" — the bar in words. */
+export function progressText(counts: SendingCounts): string {
+  const c = (value: number) => formatCount(value);
+  return (
+    `${c(counts.sent)} of ${c(counts.recipients)} sent: ${c(counts.delivered)} delivered, ${c(counts.awaitingReceipt)} awaiting receipt, ` +
+    `${c(counts.failed)} failed; ${c(counts.unsent)} unsent, ${c(counts.queued)} queued`
+  );
+}
+
+/** Where a campaign's messages are: a stacked bar over the recipients, the counts, and while sending its rate and plan. */
+export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, sendRate }: SendingProgressPanelProps) {
+  const counts = sendingCounts(summary);
+  const sending = campaign.status === 1;
+  const share = (value: number) => (counts.recipients > 0 ? (value / counts.recipients) * 100 : 0);
+  const percent = Math.floor(share(counts.sent));
+  const plan = sending ? comparePlan(campaign, counts, countedAt, timeZone) : null;
+
+  return (
+    <Stack gap="sm" role="region" aria-label="Sending progress">
+      <Group justify="space-between" align="baseline">
+        <Text fw={600}>
+          {campaign.status === 0
+            ? `${formatCount(counts.recipients)} ${counts.recipients === 1 ? 'recipient' : 'recipients'} · nothing is sent before ${formatTimestamp(campaign.scheduled_send_date)}`
+            : `Sent ${formatCount(counts.sent)} of ${formatCount(counts.recipients)} (${percent}%)`}
+        </Text>
+        {sending ? (
+          <Badge variant="dot" color="orange" size="lg">
+            Live · refreshes every {LIVE_REFRESH_MS / 1000} s
+          </Badge>
+        ) : campaign.status === 2 ? (
+          <Text size="sm" c="dimmed">
+            {counts.awaitingReceipt > 0 ? `Waiting for ${formatCount(counts.awaitingReceipt)} ${counts.awaitingReceipt === 1 ? 'receipt' : 'receipts'} · ` : ''}
+            Finished {formatTimestamp(campaign.finished_sending_at)}
+          </Text>
+        ) : null}
+      </Group>
+
+      <Progress.Root size={22} radius="md" role="progressbar" aria-label="Messages sent" aria-valuemin={0} aria-valuemax={counts.recipients} aria-valuenow={counts.sent} aria-valuetext={progressText(counts)}>
+        {SECTIONS.map(({ key, label, color }) =>
+          counts[key] > 0 ? <Progress.Section key={key} value={share(counts[key])} color={color} withAria={false} title={`${label}: ${formatCount(counts[key])}`} /> : null,
+        )}
+      </Progress.Root>
+
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="xs" role="list" aria-label="Message counts">
+        <Count label="Recipients" value={counts.recipients} />
+        <Count label="Sent" value={counts.sent} hint="submitted, delivered or failed" />
+        {SECTIONS.map(({ key, label, color }) => (
+          <Count key={key} label={label} value={counts[key]} color={color} />
+        ))}
+        <Count label="Clicks" value={counts.clicks} />
+      </SimpleGrid>
+
+      {sending && (
+        <Group gap="xl" role="group" aria-label="Send rate">
+          <Text size="sm">{sendRate === null ? 'Measuring the send rate…' : `Sending ${formatRate(sendRate)} messages a second`}</Text>
+          {plan && <PlanLine plan={plan} />}
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function Count({ label, value, color, hint }: { label: string; value: number; color?: string; hint?: string }) {
+  return (
+    // A column with the number at the foot, so numbers line up when a label wraps.
+    <Paper withBorder radius="md" px="sm" py={6} display="flex" style={{ flexDirection: 'column', justifyContent: 'space-between' }} role="listitem" aria-label={`${label}: ${formatCount(value)}`} title={hint}>
+      <Group gap={6} wrap="nowrap">
+        {color && <ColorSwatch color={`var(--mantine-color-${color.replace('.', '-')})`} size={10} withShadow={false} aria-hidden />}
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          {label}
+        </Text>
+      </Group>
+      <Text size="lg" fw={700}>
+        {formatCount(value)}
+      </Text>
+    </Paper>
+  );
+}
+
+/** "Planned by now: 2,400 · sent: 2,340 — 60 behind the plan (the plan averages 0.4 a second)". */
+function PlanLine({ plan }: { plan: PlanComparison }) {
+  const gap = formatCount(Math.abs(plan.difference));
+  const standing = plan.standing === 'on plan' ? 'on plan' : plan.standing === 'ahead' ? `${gap} ahead of the plan` : `${gap} behind the plan`;
+  return (
+    <Box>
+      <Text size="sm" span>
+        Planned by now: {formatCount(plan.planned)} · sent: {formatCount(plan.sent)} —{' '}
+      </Text>
+      <Text size="sm" span fw={600} c={STANDING_COLOR[plan.standing]}>
+        {standing}
+      </Text>
+      <Text size="sm" span c="dimmed">
+        {' '}
+        (the plan averages {formatRate(plan.plannedRate)} a second)
+      </Text>
+    </Box>
+  );
+}
