@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { recipientsOf } from '../modules/contacts/contacts.repository';
 
 export type SendingCampaign = {
   id: number;
@@ -59,15 +60,11 @@ export function createEngineStore(db: Db) {
                 FROM campaign_groups WHERE campaign_id = ${campaign.id}`);
             const included = (groups[0]?.included ?? []).map(Number);
             const excluded = (groups[0]?.excluded ?? []).map(Number);
-            // One set-based statement: each distinct number of the included groups (with the custom
-            // fields of its latest contact row) that no excluded group holds, numbered by phone number.
+            // One set-based statement, numbered by phone number: report pages are sequence ranges.
             await tx.execute(sql`
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields
-                FROM (SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields FROM contacts c
-                       WHERE c.contact_group_id = ANY(${sql.param(included)}::bigint[])
-                       ORDER BY c.phone_number, c.updated_at DESC) r
-               WHERE NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excluded)}::bigint[]) AND x.phone_number = r.phone_number)`);
+                FROM (${recipientsOf(included, excluded)}) r`);
           }
           return campaign.id;
         });

@@ -75,7 +75,7 @@ export function createContactsRepository(db: Db) {
      * The first recipient (by number) of the team's latest campaign that uses the template, with
      * the custom fields of its most recently changed contact in the included groups.
      */
-    async firstRecipientOfLatestCampaign(teamId: number, templateId: number, optoutsGroupId: number): Promise<ContactRecord | undefined> {
+    async firstRecipientOfLatestCampaign(teamId: number, templateId: number, optoutsGroupId: number): Promise<{ phoneNumber: string; customFields: Record<string, string> } | undefined> {
       const { rows: campaigns } = await db.execute<{ included: number[]; excluded: number[] }>(sql`
         SELECT coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'included'), '{}') AS included,
                coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'excluded'), '{}') AS excluded
@@ -84,11 +84,9 @@ export function createContactsRepository(db: Db) {
       const campaign = campaigns[0];
       if (!campaign || campaign.included.length === 0) return undefined;
       const included = campaign.included.map(Number);
-      const { rows } = await db.execute<ContactRecord>(sql`
-        SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
-          FROM (SELECT phone_number FROM (${recipientsOf(included, [...campaign.excluded.map(Number), optoutsGroupId])}) r ORDER BY phone_number LIMIT 1) first
-          JOIN contacts c ON c.phone_number = first.phone_number AND c.contact_group_id = ANY(${sql.param(included)}::bigint[])
-         ORDER BY c.updated_at DESC LIMIT 1`);
+      const { rows } = await db.execute<{ phoneNumber: string; customFields: Record<string, string> }>(sql`
+        SELECT r.phone_number AS "phoneNumber", r.custom_fields AS "customFields"
+          FROM (${recipientsOf(included, [...campaign.excluded.map(Number), optoutsGroupId])}) r ORDER BY r.phone_number LIMIT 1`);
       return rows[0];
     },
 
@@ -106,13 +104,15 @@ export function createContactsRepository(db: Db) {
 export type ContactsRepository = ReturnType<typeof createContactsRepository>;
 
 /**
- * The distinct numbers a campaign reaches: in an included group, in no excluded group (the
- * caller adds default_optouts there). One statement, so counting and sending agree.
+ * The recipients of a campaign: each distinct number of the included groups that no excluded group
+ * holds (the caller adds default_optouts there), with the custom fields of its latest contact row.
+ * Rows `phone_number, custom_fields`. The one definition, so counting, previewing and sending agree.
  */
 export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
-  return sql`SELECT phone_number FROM contacts WHERE contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
-             EXCEPT
-             SELECT phone_number FROM contacts WHERE contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[])`;
+  return sql`SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields FROM contacts c
+              WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+                AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)
+              ORDER BY c.phone_number, c.updated_at DESC`;
 }
 
 export function createRecipientsRepository(db: Db) {
