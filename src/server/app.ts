@@ -17,7 +17,7 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
-import { registerTrackedLinks } from './modules/links/tracked-links';
+import { registerTrackedLinks } from './modules/links/tracked-links.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';

@@ -18,7 +18,7 @@ import { createKeywordsRepository } from './modules/keywords/keywords.repository
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
 import { createLinksService } from './modules/links/links.service';
-import { createTrackedLinks } from './modules/links/tracked-links';
+import { createTrackedLinks } from './modules/links/tracked-links.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
