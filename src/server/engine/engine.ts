@@ -114,12 +114,15 @@ export function createEngine(deps: {
     const now = clock.now();
     await store.startDue(now);
     await store.expire(now);
-    let budget = Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000);
+    // This tick's share of the gateway-wide cap, granted from the second's allowance all processes share.
+    const wanted = Math.max(1, Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000));
+    let budget = await store.takeRateBudget(now, Math.min(wanted, await store.pendingWork()), options.rateLimitPerSecond);
     budget -= await sendReplies(budget, now);
     for (const campaign of await store.sending()) {
       if (budget <= 0) break;
       budget -= await send(campaign, budget, now);
     }
+    await store.returnRateBudget(now, budget);
     await store.finishDone(now);
     await flushReceipts();
   }

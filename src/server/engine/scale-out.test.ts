@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('two processes on one database', { timeout: 180_000 }, () => {
-  it('send one campaign together, every recipient exactly once', async () => {
+  it('send one campaign together, every recipient exactly once, within one rate cap', async () => {
     const template = (await api('POST', '/templates/', { name: 'Scale', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
     const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
     const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700${String(800000 + i)}`, custom_fields: { first_name: `N${i}` } }));
@@ -92,6 +92,9 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
       expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS, most: 1 });
       const workers = await db.query(`SELECT count(DISTINCT submitted_by)::int AS processes FROM messages`);
       expect(workers.rows[0].processes, worker.output()).toBe(2);
+      // SMS_RATE_LIMIT holds for the gateway, not per process: never more than 40 in any second.
+      const busiest = await db.query(`SELECT max(n)::int AS most FROM (SELECT count(*) AS n FROM messages GROUP BY date_trunc('second', submitted_at)) s`);
+      expect(busiest.rows[0].most).toBeLessThanOrEqual(40);
     } finally {
       await db.end();
     }
