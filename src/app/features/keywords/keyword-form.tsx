@@ -1,9 +1,10 @@
-import { Button, Group, MultiSelect, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { KeywordInputSchema, type KeywordInput } from '../../../shared/contract';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { KeywordOption } from './keyword-option';
 
 /** A contact group or webhook offered by name; the form stores its uuid. */
 export interface PickerOption {
@@ -11,7 +12,7 @@ export interface PickerOption {
   label: string;
 }
 
-type KeywordFormValues = z.input<typeof KeywordInputSchema>;
+export type KeywordFormValues = z.input<typeof KeywordInputSchema>;
 
 const FIELDS = ['keyword', 'message', 'help', 'contact_groups_uuid', 'webhooks_uuid'] as const;
 
@@ -82,82 +83,32 @@ export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, su
           {...register('message')}
         />
         <TextInput label="Help" description="A note for your team about what the keyword is for." autoComplete="off" error={errors.help?.message} {...register('help')} />
-        <Stack gap="xs">
-          <Controller
-            control={control}
-            name="add_contact_to_group"
-            render={({ field: { value, onChange, ...field } }) => (
-              <Switch
-                {...field}
-                checked={value ?? false}
-                onChange={(event) => {
-                  onChange(event.currentTarget.checked);
-                  // The rule is shown as soon as the option is on without a target (and cleared when it is off).
-                  void trigger('contact_groups_uuid');
-                }} label="Add the number to groups" />
-            )}
-          />
-          {addsToGroups && (
-            <Controller
-              control={control}
-              name="contact_groups_uuid"
-              render={({ field: { value, onChange, ...field } }) => (
-                <MultiSelect
-                  {...field}
-                  label="Contact groups"
-                  placeholder={contactGroups.length ? 'Pick groups' : 'No contact groups yet'}
-                  data={contactGroups}
-                  value={value ?? []}
-                  onChange={(uuids) => {
-                    onChange(uuids);
-                    void trigger('contact_groups_uuid');
-                  }}
-                  searchable
-                  nothingFoundMessage="No group by that name"
-                  error={errors.contact_groups_uuid?.message}
-                />
-              )}
-            />
-          )}
-        </Stack>
-        <Stack gap="xs">
-          <Controller
-            control={control}
-            name="call_webhook"
-            render={({ field: { value, onChange, ...field } }) => (
-              <Switch
-                {...field}
-                checked={value ?? false}
-                onChange={(event) => {
-                  onChange(event.currentTarget.checked);
-                  // The rule is shown as soon as the option is on without a target (and cleared when it is off).
-                  void trigger('webhooks_uuid');
-                }} label="Call webhooks" />
-            )}
-          />
-          {callsWebhooks && (
-            <Controller
-              control={control}
-              name="webhooks_uuid"
-              render={({ field: { value, onChange, ...field } }) => (
-                <MultiSelect
-                  {...field}
-                  label="Webhooks"
-                  placeholder={webhooks.length ? 'Pick webhooks' : 'No webhooks yet'}
-                  data={webhooks}
-                  value={value ?? []}
-                  onChange={(uuids) => {
-                    onChange(uuids);
-                    void trigger('webhooks_uuid');
-                  }}
-                  searchable
-                  nothingFoundMessage="No webhook by that name"
-                  error={errors.webhooks_uuid?.message}
-                />
-              )}
-            />
-          )}
-        </Stack>
+        <KeywordOption
+          control={control}
+          trigger={trigger}
+          option="add_contact_to_group"
+          targets="contact_groups_uuid"
+          switchLabel="Add the number to groups"
+          pickerLabel="Contact groups"
+          placeholder={contactGroups.length ? 'Pick groups' : 'No contact groups yet'}
+          nothingFound="No group by that name"
+          data={contactGroups}
+          enabled={addsToGroups ?? false}
+          error={errors.contact_groups_uuid?.message}
+        />
+        <KeywordOption
+          control={control}
+          trigger={trigger}
+          option="call_webhook"
+          targets="webhooks_uuid"
+          switchLabel="Call webhooks"
+          pickerLabel="Webhooks"
+          placeholder={webhooks.length ? 'Pick webhooks' : 'No webhooks yet'}
+          nothingFound="No webhook by that name"
+          data={webhooks}
+          enabled={callsWebhooks ?? false}
+          error={errors.webhooks_uuid?.message}
+        />
         <Group gap="sm">
           <Button type="submit" loading={isSubmitting}>
             {submitLabel}

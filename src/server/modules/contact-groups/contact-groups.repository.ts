@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { newestFirst, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
 
 export type ContactGroupRow = typeof contactGroups.$inferSelect;
@@ -34,14 +34,7 @@ export function createContactGroupsRepository(db: Db) {
     },
 
     /** Ids of the team's groups with these uuids (others' and unknown uuids are left out). */
-    async idsByUuid(teamId: number, uuids: string[]): Promise<Map<string, number>> {
-      if (uuids.length === 0) return new Map();
-      const rows = await db
-        .select({ id: contactGroups.id, uuid: contactGroups.uuid })
-        .from(contactGroups)
-        .where(and(eq(contactGroups.teamId, teamId), inArray(contactGroups.uuid, uuids.map((u) => u.toLowerCase()))));
-      return new Map(rows.map((row) => [row.uuid, row.id]));
-    },
+    idsByUuid: (teamId: number, uuids: string[]) => teamIdsByUuid(db, contactGroups, teamId, uuids),
 
     async namesOf(ids: number[]): Promise<Array<{ uuid: string; name: string }>> {
       if (ids.length === 0) return [];

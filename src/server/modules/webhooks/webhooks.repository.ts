@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { newestFirst, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -39,14 +39,7 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** Ids of the team's webhooks with these uuids (others' and unknown uuids are left out). */
-    async idsByUuid(teamId: number, uuids: string[]): Promise<Map<string, number>> {
-      if (uuids.length === 0) return new Map();
-      const rows = await db
-        .select({ id: webhooks.id, uuid: webhooks.uuid })
-        .from(webhooks)
-        .where(and(eq(webhooks.teamId, teamId), inArray(webhooks.uuid, uuids.map((u) => u.toLowerCase()))));
-      return new Map(rows.map((row) => [row.uuid, row.id]));
-    },
+    idsByUuid: (teamId: number, uuids: string[]) => teamIdsByUuid(db, webhooks, teamId, uuids),
 
     async findByIds(ids: number[]): Promise<WebhookRow[]> {
       if (ids.length === 0) return [];

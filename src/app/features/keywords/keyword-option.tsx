@@ -1,0 +1,63 @@
+import { MultiSelect, Stack, Switch } from '@mantine/core';
+import { Controller, type Control, type UseFormTrigger } from 'react-hook-form';
+import type { KeywordFormValues, PickerOption } from './keyword-form';
+
+interface KeywordOptionProps {
+  control: Control<KeywordFormValues>;
+  trigger: UseFormTrigger<KeywordFormValues>;
+  option: 'add_contact_to_group' | 'call_webhook';
+  targets: 'contact_groups_uuid' | 'webhooks_uuid';
+  switchLabel: string;
+  pickerLabel: string;
+  placeholder: string;
+  nothingFound: string;
+  data: readonly PickerOption[];
+  enabled: boolean;
+  error?: string;
+}
+
+/** One of a keyword's options: a switch, and when it is on, the groups or webhooks it acts on, picked by name. */
+export function KeywordOption({ control, trigger, option, targets, switchLabel, pickerLabel, placeholder, nothingFound, data, enabled, error }: KeywordOptionProps) {
+  return (
+    <Stack gap="xs">
+      <Controller
+        control={control}
+        name={option}
+        render={({ field: { value, onChange, ...field } }) => (
+          <Switch
+            {...field}
+            checked={value ?? false}
+            onChange={(event) => {
+              onChange(event.currentTarget.checked);
+              // The rule is shown as soon as the option is on without a target (and cleared when it is off).
+              void trigger(targets);
+            }}
+            label={switchLabel}
+          />
+        )}
+      />
+      {enabled && (
+        <Controller
+          control={control}
+          name={targets}
+          render={({ field: { value, onChange, ...field } }) => (
+            <MultiSelect
+              {...field}
+              label={pickerLabel}
+              placeholder={placeholder}
+              data={data}
+              value={value ?? []}
+              onChange={(uuids) => {
+                onChange(uuids);
+                void trigger(targets);
+              }}
+              searchable
+              nothingFoundMessage={nothingFound}
+              error={error}
+            />
+          )}
+        />
+      )}
+    </Stack>
+  );
+}
