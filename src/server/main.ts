@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       store: createEngineStore(database.db),
       gateway,
       clock: systemClock,
-      options: { tickMs: config.engineTickMs, batchSize: 500, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
+      options: { tickMs: config.engineTickMs, batchSize: 5000, lanes: 2, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
       log: (message) => app.log.error(message),
     });

@@ -17,6 +17,8 @@ export type SendingCampaign = {
   links: Record<string, { id: number; destination: string; domain: string | null }>;
 };
 export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; customFields: Record<string, string> };
+/** Messages leased together; `batchId` releases them. */
+export type ClaimedBatch = { batchId: number; messages: ClaimedMessage[] };
 
 /**
  * The engine's database side. Every step is one statement or one transaction whose result is the
@@ -24,11 +26,18 @@ export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; cu
  */
 export function createEngineStore(db: Db) {
   const settleEarlyReceipts = async (gatewayIds: string[]) => {
+    // Almost always none wait: one look at the (small) table first, so the update below only ever
+    // joins the few that do.
+    const { rows: waiting } = await db.execute<{ gateway_id: string }>(sql`
+      SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${sql.param(gatewayIds)}::text[])`);
+    if (waiting.length === 0) return;
+    const ids = waiting.map((row) => row.gateway_id);
     await db.execute(sql`
       WITH settled AS (
         UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at, updated_at = r.received_at
           FROM early_receipts r
-         WHERE r.gateway_id = ANY(${sql.param(gatewayIds)}::text[]) AND m.gateway_id = r.gateway_id AND m.status = 'submitted'
+         WHERE r.gateway_id = ANY(${sql.param(ids)}::text[]) AND m.gateway_id = ANY(${sql.param(ids)}::text[])
+           AND m.gateway_id = r.gateway_id AND m.status = 'submitted'
         RETURNING m.gateway_id)
       DELETE FROM early_receipts WHERE gateway_id IN (SELECT gateway_id FROM settled)`);
   };
@@ -47,9 +56,12 @@ export function createEngineStore(db: Db) {
              ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
           const campaign = rows[0];
           if (!campaign) return undefined;
+          // The recipients are sorted by number: in memory rather than through temporary files.
+          await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
           await tx.execute(sql`UPDATE campaigns SET status = 1, started_sending_at = ${now}, updated_at = ${now} WHERE id = ${campaign.id}`);
+          let inserted;
           if (campaign.is_test) {
-            await tx.execute(sql`
+            inserted = await tx.execute(sql`
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
           } else {
@@ -61,11 +73,13 @@ export function createEngineStore(db: Db) {
             const included = (groups[0]?.included ?? []).map(Number);
             const excluded = (groups[0]?.excluded ?? []).map(Number);
             // One set-based statement, numbered by phone number: report pages are sequence ranges.
-            await tx.execute(sql`
+            inserted = await tx.execute(sql`
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields
                 FROM (${recipientsOf(included, excluded)}) r`);
           }
+          await tx.execute(sql`
+            UPDATE campaigns SET message_count = ${inserted.rowCount ?? 0}, next_sequence = 1, anchor_sequence = 1 WHERE id = ${campaign.id}`);
           return campaign.id;
         });
         if (id === undefined) break;
@@ -79,8 +93,8 @@ export function createEngineStore(db: Db) {
       const { rows } = await db.execute<SendingCampaign & { pauses: Array<{ start: string; end: string }> }>(sql`
         SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.sender, t.body,
                greatest(c.started_sending_at, c.resumed_at) AS anchor,
-               (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.submitted_at >= greatest(c.started_sending_at, c.resumed_at)) AS "sentSinceAnchor",
-               (SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.status = 'queued') AS queued,
+               c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
+               c.message_count - c.next_sequence + 1 + coalesce((SELECT sum(b.last_sequence - b.first_sequence + 1) FROM send_batches b WHERE b.campaign_id = c.id), 0)::int AS queued,
                coalesce((SELECT json_agg(json_build_object('start', p.start_at, 'end', p.end_at)) FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
                coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
                            FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
@@ -94,27 +108,91 @@ export function createEngineStore(db: Db) {
       }));
     },
 
-    /** Leases up to `limit` queued messages (expired leases included), lowest sequence first; SKIP LOCKED keeps workers apart. */
-    async claim(campaignId: number, limit: number, owner: string, now: Date, leaseMs: number): Promise<ClaimedMessage[]> {
-      const { rows } = await db.execute<ClaimedMessage>(sql`
-        UPDATE messages m SET lease_owner = ${owner}, lease_until = ${new Date(now.getTime() + leaseMs)}
-         WHERE m.id IN (
-           SELECT id FROM messages WHERE campaign_id = ${campaignId} AND status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
-            ORDER BY sequence LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING m.id, m.uuid, m.phone_number AS "phoneNumber", m.custom_fields AS "customFields"`);
-      return rows;
+    /**
+     * Leases the next `limit` messages of a campaign as one batch: a batch whose lease ended (its
+     * worker died) first, else the next range of sequences. Only the batch row is written here; the
+     * messages are read through the (campaign, sequence) index. SKIP LOCKED keeps workers apart.
+     */
+    async claim(campaignId: number, limit: number, owner: string, now: Date, leaseMs: number): Promise<ClaimedBatch | undefined> {
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      return db.transaction(async (tx) => {
+        const messagesIn = async (first: number, last: number) =>
+          (
+            await tx.execute<ClaimedMessage & { sequence: number }>(sql`
+              SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields" FROM messages
+               WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
+               ORDER BY sequence LIMIT ${limit}`)
+          ).rows;
+        // A batch left by a worker that died: taken over, and cut to `limit` (the rest stays free for others).
+        for (;;) {
+          const { rows: stale } = await tx.execute<{ id: number; first: number; last: number }>(sql`
+            SELECT id, first_sequence AS first, last_sequence AS last FROM send_batches
+             WHERE campaign_id = ${campaignId} AND lease_until < ${now}
+             ORDER BY first_sequence LIMIT 1 FOR UPDATE SKIP LOCKED`);
+          const batch = stale[0];
+          if (!batch) break;
+          const messages = await messagesIn(batch.first, batch.last);
+          if (messages.length === 0) {
+            await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
+            continue;
+          }
+          const through = messages[messages.length - 1]!.sequence;
+          await tx.execute(sql`UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, first_sequence = ${messages[0]!.sequence}, last_sequence = ${through} WHERE id = ${batch.id}`);
+          if (through < batch.last) {
+            await tx.execute(sql`
+              INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
+              VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity')`);
+          }
+          return { batchId: Number(batch.id), messages: messages.map(({ sequence: _, ...message }) => message) };
+        }
+        // The next range: the campaign row's lock makes claimers take ranges one after the other.
+        const { rows: range } = await tx.execute<{ first: number; last: number }>(sql`
+          WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
+                       FROM campaigns WHERE id = ${campaignId} AND status = 1 AND next_sequence <= message_count FOR UPDATE)
+          UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
+          RETURNING c.first, c.next - 1 AS last`);
+        const next = range[0];
+        if (!next) return undefined;
+        const { rows: inserted } = await tx.execute<{ id: number }>(sql`
+          INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
+          VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id`);
+        const messages = await messagesIn(next.first, next.last);
+        return { batchId: Number(inserted[0]!.id), messages: messages.map(({ sequence: _, ...message }) => message) };
+      });
     },
 
-    /** The checkpoint moves when a message is submitted (not when it is claimed). */
-    async markSubmitted(submitted: Array<{ id: number; body: string; gatewayId: string }>, now: Date, owner: string): Promise<void> {
-      if (submitted.length === 0) return;
+    /**
+     * The checkpoint: what the gateway accepted is submitted, what it refused failed, in one
+     * statement with the batch's release: deleted when every message was settled, else offered
+     * again at once (a dropped connection left some unknown).
+     */
+    async settle(
+      batchId: number,
+      result: { submitted: Array<{ id: number; body: string; gatewayId: string }>; rejected: Array<{ id: number; body: string; reason: string }>; complete: boolean },
+      now: Date,
+      owner: string,
+    ): Promise<void> {
+      const { submitted, rejected } = result;
       await db.execute(sql`
-        UPDATE messages m SET status = 'submitted', body = s.body, gateway_id = s.gateway_id, submitted_at = ${now}, updated_at = ${now}, submitted_by = ${owner},
-                              lease_owner = NULL, lease_until = NULL
-          FROM unnest(${sql.param(submitted.map((s) => s.id))}::bigint[], ${sql.param(submitted.map((s) => s.body))}::text[],
-                      ${sql.param(submitted.map((s) => s.gatewayId))}::text[]) AS s(id, body, gateway_id)
-         WHERE m.id = s.id AND m.status = 'queued'`);
-      await settleEarlyReceipts(submitted.map((s) => s.gatewayId));
+        WITH incoming AS (
+          SELECT * FROM unnest(${sql.param([...submitted.map((s) => s.id), ...rejected.map((r) => r.id)])}::bigint[],
+                               ${sql.param([...submitted.map((s) => s.body), ...rejected.map((r) => r.body)])}::text[],
+                               ${sql.param([...submitted.map((s) => s.gatewayId), ...rejected.map(() => null)])}::text[],
+                               ${sql.param([...submitted.map(() => null), ...rejected.map((r) => r.reason)])}::text[]) AS t(id, body, gateway_id, reason)),
+        written AS (
+          UPDATE messages m SET status = CASE WHEN i.gateway_id IS NULL THEN 'failed' ELSE 'submitted' END,
+                                reason = i.reason, body = i.body, gateway_id = i.gateway_id, updated_at = ${now},
+                                submitted_at = CASE WHEN i.gateway_id IS NULL THEN NULL ELSE ${now}::timestamptz END,
+                                finished_at = CASE WHEN i.gateway_id IS NULL THEN ${now}::timestamptz END,
+                                submitted_by = ${owner}
+            FROM incoming i WHERE m.id = i.id AND m.status = 'queued'
+             AND m.id = ANY(${sql.param([...submitted.map((s) => s.id), ...rejected.map((r) => r.id)])}::bigint[])
+          RETURNING 1),
+        released AS (
+          ${result.complete ? sql`DELETE FROM send_batches WHERE id = ${batchId}` : sql`UPDATE send_batches SET lease_until = '-infinity' WHERE id = ${batchId}`}
+          RETURNING 1)
+        SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM released) AS released`);
+      if (submitted.length > 0) await settleEarlyReceipts(submitted.map((s) => s.gatewayId));
     },
 
     /**
@@ -124,20 +202,21 @@ export function createEngineStore(db: Db) {
      */
     async markReceipts(receipts: Array<{ gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date }>): Promise<void> {
       if (receipts.length === 0) return;
-      const ids = receipts.map((r) => r.gatewayId);
+      const columns = (list: typeof receipts) =>
+        sql`unnest(${sql.param(list.map((r) => r.gatewayId))}::text[], ${sql.param(list.map((r) => r.status))}::text[],
+                   ${sql.param(list.map((r) => r.reason))}::text[], ${sql.param(list.map((r) => r.at.toISOString()))}::timestamptz[])
+              AS i(gateway_id, status, reason, received_at)`;
+      const settled = await db.execute(sql`
+        UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at, updated_at = i.received_at
+          FROM ${columns(receipts)} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
+           AND m.gateway_id = ANY(${sql.param(receipts.map((r) => r.gatewayId))}::text[])`);
+      if (settled.rowCount === receipts.length) return;
+      // Some did not settle a submitted message: for one already settled (expired) nothing; for a
+      // submission not recorded yet, a wait in early_receipts (settled again when it is recorded).
       const { rows } = await db.execute<{ gateway_id: string }>(sql`
-        WITH incoming AS (
-          SELECT * FROM unnest(${sql.param(ids)}::text[], ${sql.param(receipts.map((r) => r.status))}::text[],
-                               ${sql.param(receipts.map((r) => r.reason))}::text[], ${sql.param(receipts.map((r) => r.at.toISOString()))}::timestamptz[])
-                   AS t(gateway_id, status, reason, received_at)),
-        settled AS (
-          UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at, updated_at = i.received_at
-            FROM incoming i WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
-          RETURNING m.gateway_id),
-        known AS (SELECT gateway_id FROM messages WHERE gateway_id = ANY(${sql.param(ids)}::text[]))
         INSERT INTO early_receipts (gateway_id, status, reason, received_at)
-        SELECT i.gateway_id, i.status, i.reason, i.received_at FROM incoming i
-         WHERE i.gateway_id NOT IN (SELECT gateway_id FROM settled) AND i.gateway_id NOT IN (SELECT gateway_id FROM known)
+        SELECT i.gateway_id, i.status, i.reason, i.received_at FROM ${columns(receipts)}
+         WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = i.gateway_id)
         ON CONFLICT (gateway_id) DO NOTHING
         RETURNING gateway_id`);
       if (rows.length > 0) await settleEarlyReceipts(rows.map((row) => row.gateway_id));
@@ -145,12 +224,26 @@ export function createEngineStore(db: Db) {
 
     /** At expiry: queued messages are unsent (`pending`), submitted ones without a final receipt failed (`Expired`). */
     async expire(now: Date): Promise<void> {
-      await db.execute(sql`
-        UPDATE messages m SET status = CASE m.status WHEN 'queued' THEN 'unsent' ELSE 'failed' END,
-                              reason = CASE m.status WHEN 'queued' THEN 'pending' ELSE 'Expired' END,
-                              finished_at = ${now}, updated_at = ${now}, lease_owner = NULL, lease_until = NULL
-          FROM campaigns c
-         WHERE c.id = m.campaign_id AND c.expiry_date <= ${now} AND c.status IN (1, 2) AND m.status IN ('queued', 'submitted')`);
+      // Once per campaign, in one transaction: the campaign's row is marked, its batches dropped, its messages settled.
+      for (;;) {
+        const done = await db.transaction(async (tx) => {
+          const { rows } = await tx.execute<{ id: number }>(sql`
+            UPDATE campaigns SET expired_at = ${now}, next_sequence = message_count + 1, updated_at = ${now}
+             WHERE id = (SELECT id FROM campaigns WHERE expiry_date <= ${now} AND status IN (1, 2) AND expired_at IS NULL
+                          ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING id`);
+          const campaign = rows[0];
+          if (!campaign) return true;
+          await tx.execute(sql`DELETE FROM send_batches WHERE campaign_id = ${campaign.id}`);
+          await tx.execute(sql`
+            UPDATE messages SET status = CASE status WHEN 'queued' THEN 'unsent' ELSE 'failed' END,
+                                reason = CASE status WHEN 'queued' THEN 'pending' ELSE 'Expired' END,
+                                finished_at = ${now}, updated_at = ${now}
+             WHERE campaign_id = ${campaign.id} AND status IN ('queued', 'submitted')`);
+          return false;
+        });
+        if (done) return;
+      }
     },
 
     /** Records the short links made for a batch (one statement); false when a code collided (make new ones). */
@@ -177,8 +270,8 @@ export function createEngineStore(db: Db) {
     /** Messages and replies that could go now (so an idle engine takes no rate allowance). */
     async pendingWork(): Promise<number> {
       const { rows } = await db.execute<{ pending: number }>(sql`
-        SELECT (SELECT count(*) FROM (SELECT 1 FROM messages m JOIN campaigns c ON c.id = m.campaign_id
-                                       WHERE c.status = 1 AND m.status = 'queued' LIMIT 100000) q)::int
+        SELECT (SELECT coalesce(sum(message_count - next_sequence + 1), 0) FROM campaigns WHERE status = 1 AND manually_paused IS NOT TRUE)::int
+             + (SELECT coalesce(sum(last_sequence - first_sequence + 1), 0) FROM send_batches)::int
              + (SELECT count(*) FROM outbound_replies WHERE status = 'queued')::int AS pending`);
       return rows[0]?.pending ?? 0;
     },
@@ -218,11 +311,11 @@ export function createEngineStore(db: Db) {
       await db.execute(sql`UPDATE outbound_replies SET status = 'submitted', updated_at = ${now} WHERE id = ANY(${sql.param(ids)}::bigint[])`);
     },
 
-    /** Status 2 once nothing is queued or leased. */
+    /** Status 2 once every message was claimed and every batch settled. */
     async finishDone(now: Date): Promise<number[]> {
       const { rows } = await db.execute<{ id: number }>(sql`
         UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
-         WHERE c.status = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status = 'queued')
+         WHERE c.status = 1 AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
         RETURNING c.id`);
       return rows.map((row) => row.id);
     },

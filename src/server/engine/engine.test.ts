@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
+import type { SmsGateway } from '../gateways/sms/sms-gateway';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
 import { createEngineStore } from './engine-store';
@@ -12,7 +13,8 @@ let template: string;
 let customers: string;
 let vip: string;
 
-const options = { tickMs: 1000, batchSize: 2, rateLimitPerSecond: 1000, leaseMs: 30_000 };
+// Batches of one with two lanes: the campaigns here have two recipients, so the lanes race for them.
+const options = { tickMs: 1000, batchSize: 1, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 2 };
 
 function engineWith(gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), overrides: Partial<typeof options> = {}) {
   return {
@@ -160,7 +162,7 @@ describe('the sending engine', () => {
     await store.startDue(clock.now());
     const id = (await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id;
     // A worker claims a batch and dies before submitting it.
-    expect(await store.claim(id, 2, 'dead-worker', clock.now(), 30_000)).toHaveLength(2);
+    expect((await store.claim(id, 2, 'dead-worker', clock.now(), 30_000))?.messages).toHaveLength(2);
     const { engine, gateway } = engineWith();
     await engine.tick();
     expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['queued', 'queued']);
@@ -171,6 +173,37 @@ describe('the sending engine', () => {
     // A second engine (a restart) offering the same messages again sends nothing twice.
     await engineWith(gateway).engine.tick();
     expect(gateway.sent.size).toBe(2);
+  });
+
+  it('marks a message the gateway refuses failed with its reason, and offers one whose fate is unknown again', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 14:00:00' });
+    const inner = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
+    let dropped = 0;
+    // …301 is refused for good; …302's answer is lost once (a dropped connection), then accepted.
+    const flaky: SmsGateway = {
+      ...inner,
+      async submit(batch) {
+        const refused = batch.filter((m) => m.to === '447700900301').map((m) => ({ clientRef: m.clientRef, rejected: 'SMPP 0x0000000B ESME_RINVDSTADR' }));
+        const lost = dropped === 0 ? batch.filter((m) => m.to === '447700900302') : [];
+        dropped += lost.length;
+        const accepted = await inner.submit(batch.filter((m) => m.to !== '447700900301' && !lost.includes(m)));
+        return [...refused, ...accepted];
+      },
+    };
+    const { engine } = engineWith(flaky);
+    clock.set('2026-06-01T13:00:00Z');
+    await engine.tick();
+    clock.advance(1000);
+    await engine.tick();
+    const messages = await messagesOf(uuid);
+    expect(messages.map((m) => [m.status, m.reason, m.body])).toEqual([
+      ['failed', 'SMPP 0x0000000B ESME_RINVDSTADR', 'Hi Ada!'],
+      [expect.stringMatching(/submitted|delivered/), null, 'Hi Bo!'],
+    ]);
+    expect(dropped).toBe(1);
+    expect((await campaign(uuid)).status).toBe(2);
+    expect(inner.sent.size).toBe(1);
   });
 
   it('sends a send-test campaign to its one number with its custom fields', async () => {

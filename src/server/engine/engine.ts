@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { render } from '../../shared/sms';
 import { allowance } from '../../shared/schedule/throttle';
 import type { OutgoingSms, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
-import type { EngineStore, SendingCampaign } from './engine-store';
+import type { ClaimedBatch, EngineStore, SendingCampaign } from './engine-store';
 import { shortLinksFor } from './short-links';
 
 export type EngineOptions = {
@@ -15,6 +15,8 @@ export type EngineOptions = {
   rateLimitPerSecond: number;
   /** A claimed batch not submitted within this time is offered again (the claimer died). */
   leaseMs: number;
+  /** Batches of one campaign in flight at once (claim, submit and settle overlap). */
+  lanes?: number;
 };
 
 /**
@@ -31,7 +33,8 @@ export function createEngine(deps: {
   urlBase: (domain: string | null) => string;
   log?: (message: string) => void;
 }) {
-  const owner = `engine-${randomUUID()}`;
+  // Names this process on the batches it leases and the messages it submits.
+  const owner = `engine-${randomBytes(6).toString('hex')}`;
   const { store, gateway, clock, options } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -39,10 +42,13 @@ export function createEngine(deps: {
   // Receipts are written in batches: one statement for everything that came in since the last flush.
   let receipts: Array<{ gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date }> = [];
   let flushing: Promise<void> = Promise.resolve();
+  // Gateway ids submitted by this process whose submission is not recorded yet: their receipts wait
+  // in memory for it (rather than going the long way through early_receipts).
+  const unsettled = new Set<string>();
   const flushReceipts = () => {
     flushing = flushing.then(async () => {
-      const batch = receipts;
-      receipts = [];
+      const batch = receipts.filter((receipt) => !unsettled.has(receipt.gatewayId));
+      receipts = batch.length === receipts.length ? [] : receipts.filter((receipt) => unsettled.has(receipt.gatewayId));
       await store.markReceipts(batch).catch((error) => {
         receipts.push(...batch); // kept for the next flush
         deps.log?.(`receipts not recorded yet: ${error instanceof Error ? error.message : error}`);
@@ -56,6 +62,36 @@ export function createEngine(deps: {
     receipts.push({ gatewayId: receipt.gatewayId, status: receipt.status, reason: receipt.reason, at: clock.now() });
   });
 
+
+  /** Renders, submits and settles one claimed batch; false when the gateway left some unsettled. */
+  async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch): Promise<boolean> {
+    const batch = claimed.messages;
+    const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
+    const outgoing: OutgoingSms[] = batch.map((message) => ({
+      clientRef: message.uuid,
+      to: message.phoneNumber,
+      from: campaign.sender,
+      body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
+    }));
+    const results = outgoing.length > 0 ? await gateway.submit(outgoing) : [];
+    const byRef = new Map(results.map((result) => [result.clientRef, result]));
+    const submitted: Array<{ id: number; body: string; gatewayId: string }> = [];
+    const rejected: Array<{ id: number; body: string; reason: string }> = [];
+    batch.forEach((message, index) => {
+      const result = byRef.get(message.uuid);
+      if (!result) return; // not settled either way: offered again
+      if ('gatewayId' in result) submitted.push({ id: message.id, body: outgoing[index]!.body, gatewayId: result.gatewayId });
+      else rejected.push({ id: message.id, body: outgoing[index]!.body, reason: result.rejected });
+    });
+    const complete = submitted.length + rejected.length === batch.length;
+    for (const message of submitted) unsettled.add(message.gatewayId);
+    try {
+      await store.settle(claimed.batchId, { submitted, rejected, complete }, clock.now(), owner);
+    } finally {
+      for (const message of submitted) unsettled.delete(message.gatewayId);
+    }
+    return complete;
+  }
 
   async function send(campaign: SendingCampaign, budget: number, now: Date): Promise<number> {
     let allowed = budget;
@@ -72,29 +108,25 @@ export function createEngine(deps: {
       };
       allowed = Math.min(allowed, allowance(plan));
     }
+    // Several lanes claim, submit and settle batches side by side, so the database and the gateway
+    // work at once; `reserved` keeps their sum within what the campaign may send this tick.
+    let reserved = 0;
     let sent = 0;
-    while (sent < allowed) {
-      const batch = await store.claim(campaign.id, Math.min(options.batchSize, allowed - sent), owner, now, options.leaseMs);
-      if (batch.length === 0) break;
-      const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
-      const outgoing: OutgoingSms[] = batch.map((message) => ({
-        clientRef: message.uuid,
-        to: message.phoneNumber,
-        from: campaign.sender,
-        body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
-      }));
-      const results = await gateway.submit(outgoing);
-      const byRef = new Map(results.map((result) => [result.clientRef, result.gatewayId]));
-      await store.markSubmitted(
-        batch.flatMap((message, index) => {
-          const gatewayId = byRef.get(message.uuid);
-          return gatewayId ? [{ id: message.id, body: outgoing[index]!.body, gatewayId }] : [];
-        }),
-        now,
-        owner,
-      );
-      sent += batch.length;
-    }
+    const lane = async () => {
+      while (reserved < allowed) {
+        const size = Math.min(options.batchSize, allowed - reserved);
+        reserved += size;
+        const claimed = await store.claim(campaign.id, size, owner, now, options.leaseMs);
+        if (!claimed) {
+          reserved -= size;
+          return;
+        }
+        reserved -= size - claimed.messages.length;
+        sent += claimed.messages.length;
+        if (!(await submitBatch(campaign, claimed))) return; // the gateway is in trouble: the rest waits for the next tick
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 1) }, lane));
     return sent;
   }
 

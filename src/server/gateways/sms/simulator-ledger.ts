@@ -7,18 +7,28 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
   return {
     async record(batch) {
       if (batch.length === 0) return [];
-      const { rows } = await db.execute<{ clientRef: string; gatewayId: string; isNew: boolean }>(sql`
-        WITH incoming AS (
-          SELECT * FROM unnest(${sql.param(batch.map((m) => m.clientRef))}::text[], ${sql.param(batch.map((m) => m.gatewayId))}::text[],
-                               ${sql.param(batch.map((m) => m.to))}::text[], ${sql.param(batch.map((m) => m.from))}::text[],
-                               ${sql.param(batch.map((m) => m.body))}::text[]) AS t(client_ref, gateway_id, to_number, from_name, body)),
-        inserted AS (
-          INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body) SELECT * FROM incoming
-          ON CONFLICT (client_ref) DO UPDATE SET submissions = simulator_deliveries.submissions + 1
-          RETURNING client_ref, gateway_id, (xmax = 0) AS is_new)
-        SELECT i.client_ref AS "clientRef", n.gateway_id AS "gatewayId", n.is_new AS "isNew"
-          FROM incoming i JOIN inserted n ON n.client_ref = i.client_ref`);
-      return rows;
+      const column = (pick: (m: (typeof batch)[number]) => string) => sql.param(batch.map(pick));
+      // The usual case, every message new, is one insert; those seen before are looked up after.
+      const { rows: inserted } = await db.execute<{ client_ref: string }>(sql`
+        INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body)
+        SELECT * FROM unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.gatewayId)}::text[], ${column((m) => m.to)}::text[],
+                             ${column((m) => m.from)}::text[], ${column((m) => m.body)}::text[])
+        ON CONFLICT (client_ref) DO NOTHING
+        RETURNING client_ref`);
+      const fresh = new Set(inserted.map((row) => row.client_ref));
+      const seen = batch.filter((message) => !fresh.has(message.clientRef)).map((message) => message.clientRef);
+      const before = new Map<string, string>();
+      if (seen.length > 0) {
+        const { rows } = await db.execute<{ client_ref: string; gateway_id: string }>(sql`
+          UPDATE simulator_deliveries SET submissions = submissions + 1 WHERE client_ref = ANY(${sql.param(seen)}::text[])
+          RETURNING client_ref, gateway_id`);
+        for (const row of rows) before.set(row.client_ref, row.gateway_id);
+      }
+      return batch.map((message) =>
+        fresh.has(message.clientRef)
+          ? { clientRef: message.clientRef, gatewayId: message.gatewayId, isNew: true }
+          : { clientRef: message.clientRef, gatewayId: before.get(message.clientRef)!, isNew: false },
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from './sms-gateway';
 
 /** Where the simulator keeps what it sent, so its idempotency survives a restart. */
@@ -27,16 +27,23 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   const receiptListeners: Array<(receipt: Receipt) => void> = [];
   const inboundListeners: Array<(message: InboundSms) => void> = [];
   const timers = new Set<NodeJS.Timeout>();
+  // Ids that grow with time (then a per-process prefix and a counter) land at the end of the
+  // gateway-id index rather than on a random page of it.
+  const prefix = randomBytes(4).toString('hex');
+  let counter = 0;
+  const newGatewayId = () => `sim-${Date.now().toString(36).padStart(9, '0')}-${prefix}-${(counter++).toString(36)}`;
 
-  const receipt = (gatewayId: string) => {
-    const failed = random() < options.failureRate;
-    const emit = () => {
-      const value: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: new Date() };
-      for (const listener of receiptListeners) listener(value);
-    };
+  // One timer per submitted batch: its receipts come together after `latencyMs`.
+  const receipts = (gatewayIds: string[]) => {
+    if (gatewayIds.length === 0) return;
+    const outcomes = gatewayIds.map((gatewayId) => ({ gatewayId, failed: random() < options.failureRate }));
     const timer = setTimeout(() => {
       timers.delete(timer);
-      emit();
+      const at = new Date();
+      for (const { gatewayId, failed } of outcomes) {
+        const value: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at };
+        for (const listener of receiptListeners) listener(value);
+      }
     }, options.latencyMs);
     timers.add(timer);
   };
@@ -44,14 +51,16 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   return {
     sent,
     async submit(batch: OutgoingSms[]): Promise<SubmitResult[]> {
-      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: `sim-${randomUUID()}` }));
+      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: newGatewayId() }));
       const recorded = options.ledger ? await options.ledger.record(fresh) : fresh.map((m) => ({ clientRef: m.clientRef, gatewayId: m.gatewayId, isNew: true }));
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
+      const isNew: string[] = [];
       for (const message of fresh) {
         const entry = byRef.get(message.clientRef)!;
         sent.set(message.clientRef, { ...message, gatewayId: entry.gatewayId });
-        if (entry.isNew) receipt(entry.gatewayId);
+        if (entry.isNew) isNew.push(entry.gatewayId);
       }
+      receipts(isNew);
       return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: sent.get(message.clientRef)!.gatewayId }));
     },
     onReceipt: (listener) => void receiptListeners.push(listener),

@@ -143,7 +143,8 @@ export function createCampaignsRepository(db: Db) {
     async setManuallyPaused(id: number, paused: boolean, now: Date): Promise<CampaignRecord> {
       // Resuming restarts the throttle plan: what is left is spread over the open time left.
       await db.execute(sql`
-        UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now}, resumed_at = ${paused ? sql`resumed_at` : now} WHERE id = ${id}`);
+        UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now}, resumed_at = ${paused ? sql`resumed_at` : now},
+               anchor_sequence = ${paused ? sql`anchor_sequence` : sql`next_sequence`} WHERE id = ${id}`);
       return (await one(sql`c.id = ${id}`))!;
     },
 
