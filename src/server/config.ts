@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSmppUrl } from './gateways/sms/smpp/smpp-url';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -17,7 +18,17 @@ const EnvSchema = z.object({
     .default('Europe/London')
     .refine((zone) => isTimeZone(zone), 'APP_TIMEZONE must be an IANA time zone such as Europe/London.'),
   DEFAULT_COUNTRY: z.string().length(2).toUpperCase().default('GB'),
-  SMS_GATEWAY: z.string().default('simulator'),
+  SMS_GATEWAY: z
+    .string()
+    .default('simulator')
+    .superRefine((value, ctx) => {
+      if (value === 'simulator') return;
+      try {
+        parseSmppUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `SMS_GATEWAY must be simulator or smpp://user:pass@host:port: ${(error as Error).message}` });
+      }
+    }),
   SMS_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
   SMS_SIMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(500),
   SMS_SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),

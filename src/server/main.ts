@@ -12,6 +12,7 @@ import { createEngineStore } from './engine/engine-store';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
+import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
 import type { Services } from './services';
 
@@ -72,12 +73,14 @@ async function main(): Promise<void> {
   let engine: Engine | undefined;
   let gateway: SmsGateway | undefined;
   if (role !== 'api') {
-    if (config.smsGateway !== 'simulator') throw new Error(`SMS_GATEWAY=${config.smsGateway} is not available yet: only the simulator can send in this version.`);
-    gateway = createSimulatorGateway({
-      latencyMs: config.smsSimulatorLatencyMs,
-      failureRate: config.smsSimulatorFailureRate,
-      ledger: createSimulatorLedger(database.db),
-    });
+    gateway =
+      config.smsGateway === 'simulator'
+        ? createSimulatorGateway({
+            latencyMs: config.smsSimulatorLatencyMs,
+            failureRate: config.smsSimulatorFailureRate,
+            ledger: createSimulatorLedger(database.db),
+          })
+        : createSmppGateway({ ...parseSmppUrl(config.smsGateway), log: (level, message) => app.log[level](message) });
     // Messages to the shared short code run the same keyword pipeline as the keyword tester.
     gateway.onInbound((message) => {
       void services.inbound
@@ -88,7 +91,8 @@ async function main(): Promise<void> {
       store: createEngineStore(database.db),
       gateway,
       clock: systemClock,
-      options: { tickMs: config.engineTickMs, batchSize: 5000, lanes: 2, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
+      // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.
+      options: { tickMs: config.engineTickMs, batchSize: 5000, lanes: gateway.batchLimit ? 4 : 2, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
       log: (message) => app.log.error(message),
     });

@@ -116,6 +116,10 @@ export function createEngineStore(db: Db) {
     async claim(campaignId: number, limit: number, owner: string, now: Date, leaseMs: number): Promise<ClaimedBatch | undefined> {
       const leaseUntil = new Date(now.getTime() + leaseMs);
       return db.transaction(async (tx) => {
+        // Checked at each claim, not once a tick: a pause by hand or the expiry stops the very next batch.
+        const { rows: open } = await tx.execute(sql`
+          SELECT 1 FROM campaigns WHERE id = ${campaignId} AND status = 1 AND manually_paused IS NOT TRUE AND expiry_date > ${now}`);
+        if (open.length === 0) return undefined;
         const messagesIn = async (first: number, last: number) =>
           (
             await tx.execute<ClaimedMessage & { sequence: number }>(sql`

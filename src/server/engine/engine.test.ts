@@ -16,7 +16,10 @@ let vip: string;
 // Batches of one with two lanes: the campaigns here have two recipients, so the lanes race for them.
 const options = { tickMs: 1000, batchSize: 1, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 2 };
 
-function engineWith(gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), overrides: Partial<typeof options> = {}) {
+function engineWith<G extends SmsGateway = ReturnType<typeof createSimulatorGateway>>(
+  gateway: G = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }) as unknown as G,
+  overrides: Partial<typeof options> = {},
+) {
   return {
     gateway,
     engine: createEngine({

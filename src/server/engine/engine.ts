@@ -114,9 +114,9 @@ export function createEngine(deps: {
     let sent = 0;
     const lane = async () => {
       while (reserved < allowed) {
-        const size = Math.min(options.batchSize, allowed - reserved);
+        const size = Math.min(options.batchSize, gateway.batchLimit ?? Infinity, allowed - reserved);
         reserved += size;
-        const claimed = await store.claim(campaign.id, size, owner, now, options.leaseMs);
+        const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs);
         if (!claimed) {
           reserved -= size;
           return;

@@ -19,4 +19,10 @@ export type SmsGateway = {
   onReceipt(listener: (receipt: Receipt) => void): void;
   onInbound(listener: (message: InboundSms) => void): void;
   close(): Promise<void>;
+  /**
+   * The most messages the engine should hand over before recording them as submitted. A gateway
+   * that cannot recognise a resubmission (SMPP) sets it: after a crash, at most this many per
+   * engine lane are sent again. Absent: no limit (the simulator is idempotent on clientRef).
+   */
+  readonly batchLimit?: number;
 };

@@ -9,6 +9,14 @@ export type NewContact = { phoneNumber: string; customFields: Record<string, str
 export function createContactsRepository(db: Db) {
   return {
     /** Locks the group row: changes to one group's contacts happen one at a time, so its count stays exact. */
+    /** Teams with the number in one of their groups (a STOP to the shared short code reaches each). */
+    async teamsHolding(phoneNumber: string): Promise<number[]> {
+      const { rows } = await db.execute<{ team_id: number }>(sql`
+        SELECT DISTINCT g.team_id FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
+         WHERE c.phone_number = ${phoneNumber} AND g.system_role IS DISTINCT FROM 'optouts' ORDER BY g.team_id`);
+      return rows.map((row) => Number(row.team_id));
+    },
+
     async lockGroup(tx: Tx, groupId: number): Promise<{ modifying: boolean; headers: string[] }> {
       const { rows } = await tx.execute<{ modifying: boolean; headers: string[] }>(
         sql`SELECT modifying_since IS NOT NULL AS modifying, headers FROM contact_groups WHERE id = ${groupId} FOR UPDATE`,

@@ -25,7 +25,7 @@ export function createInboundService(deps: {
   db: Db;
   inbound: InboundRepository;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
-  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
   contactGroups: Pick<ContactGroupsRepository, 'optoutsId' | 'namesOf'>;
   webhooks: Pick<WebhooksService, 'callAll'>;
   clock: Clock;
@@ -54,9 +54,23 @@ export function createInboundService(deps: {
 
   async function receive(message: ReceivedMessage): Promise<InboundRecord> {
     const normalized = normalizePhoneNumber(message.from, deps.config.defaultCountry);
-    const from = normalized.ok ? normalized.number : message.from.trim();
     const words = message.body.match(WORD) ?? [];
     const optedOut = words.length > 0 && OPT_OUT_WORDS.includes(words[0]!.toUpperCase());
+    // An opt-out word to the shared short code names no team: it reaches every team that holds the
+    // number (each sees it and stops texting it), as STOP to a shared short code does.
+    if (optedOut && message.teamId === null && normalized.ok) {
+      const teams = await deps.contacts.teamsHolding(normalized.number);
+      if (teams.length > 0) {
+        const records = [];
+        for (const teamId of teams) records.push(await receiveFor({ ...message, teamId }, normalized, words, optedOut));
+        return records[0]!;
+      }
+    }
+    return receiveFor(message, normalized, words, optedOut);
+  }
+
+  async function receiveFor(message: ReceivedMessage, normalized: ReturnType<typeof normalizePhoneNumber>, words: string[], optedOut: boolean): Promise<InboundRecord> {
+    const from = normalized.ok ? normalized.number : message.from.trim();
     const candidates = optedOut ? [] : await deps.keywords.matching(words, message.teamId);
     // The keyword that comes first in the message wins.
     const keyword = words.map((word) => candidates.find((k) => k.keyword.toLowerCase() === word.toLowerCase())).find((k) => k !== undefined);

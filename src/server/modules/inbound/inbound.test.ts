@@ -98,6 +98,27 @@ describe('the keyword pipeline', () => {
     expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900105');
   });
 
+  it('takes STOP to the shared short code as an opt-out from every team holding the number, each seeing it', async () => {
+    const group = async (user: TestUser) => (await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name: 'Shoppers' } })).json().data.uuid as string;
+    const ownerGroup = await group(owner);
+    const strangerGroup = await group(stranger);
+    for (const [user, uuid] of [[owner, ownerGroup], [stranger, strangerGroup]] as const)
+      await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: user.token, body: { contacts: [{ phone_number: '07700900177' }] } });
+    await t.services.inbound.receive({ from: '+447700900177', body: 'stop', source: 'gateway', teamId: null });
+    for (const user of [owner, stranger]) {
+      const listed = (await t.request('GET', '/api/2.0/inbound-messages/', { token: user.token })).json().data;
+      expect(listed[0]).toMatchObject({ from: '447700900177', body: 'stop', source: 'gateway', opted_out: true, actions: [{ type: 'opted_out', ok: true }] });
+      const groups = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: user.token })).json().data;
+      const optouts = groups.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+      const members = (await t.request('GET', `/api/2.0/contact-groups/${optouts}/contacts`, { token: user.token })).json().data;
+      expect(members.map((m: { phone_number: string }) => m.phone_number)).toContain('447700900177');
+    }
+    // A number no team holds: kept, attributed to no team.
+    const unknown = await t.services.inbound.receive({ from: '+447700900178', body: 'STOP', source: 'gateway', teamId: null });
+    expect(unknown.optedOut).toBe(true);
+    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900178');
+  });
+
   it('validates the injected message', async () => {
     const response = await inject({ from: 'nobody', body: '' });
     expect(response.statusCode).toBe(422);
