@@ -99,7 +99,9 @@ export function createEngineStore(db: Db) {
                coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
                            FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
           FROM campaigns c JOIN templates t ON t.id = c.template_id
-         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE`);
+         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE
+         -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
+         ORDER BY c.throttled DESC, c.started_sending_at, c.id`);
       return rows.map((row) => ({
         ...row,
         scheduledFinishDate: row.scheduledFinishDate ? new Date(row.scheduledFinishDate) : null,
