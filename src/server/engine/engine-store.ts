@@ -312,9 +312,24 @@ export function createEngineStore(db: Db) {
       return rows;
     },
 
-    async markRepliesSubmitted(ids: number[], now: Date): Promise<void> {
-      if (ids.length === 0) return;
-      await db.execute(sql`UPDATE outbound_replies SET status = 'submitted', updated_at = ${now} WHERE id = ANY(${sql.param(ids)}::bigint[])`);
+    /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */
+    async settleReplies(
+      outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] },
+      now: Date,
+    ): Promise<void> {
+      const { submitted, rejected, unknown } = outcome;
+      await db.execute(sql`
+        WITH s AS (
+          UPDATE outbound_replies r SET status = 'submitted', gateway_id = i.gateway_id, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(submitted.map((x) => x.id))}::bigint[], ${sql.param(submitted.map((x) => x.gatewayId))}::text[]) AS i(id, gateway_id)
+           WHERE r.id = i.id RETURNING 1),
+        f AS (
+          UPDATE outbound_replies r SET status = 'failed', reason = i.reason, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(rejected.map((x) => x.id))}::bigint[], ${sql.param(rejected.map((x) => x.reason))}::text[]) AS i(id, reason)
+           WHERE r.id = i.id RETURNING 1),
+        u AS (
+          UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[]) RETURNING 1)
+        SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM f) + (SELECT count(*) FROM u) AS settled`);
     },
 
     /** Status 2 once every message was claimed and every batch settled. */

@@ -234,6 +234,37 @@ describe('the sending engine', () => {
     expect(gateway.sent.size).toBe(1);
   });
 
+  it("records a reply the gateway refuses as failed with the reason, and sends one whose fate was unknown again", async () => {
+    await t.request('POST', '/api/2.0/keywords/', { token: owner.token, body: { keyword: 'INFO', message: 'Open 9 to 5.' } });
+    await t.database.pool.query(`UPDATE outbound_replies SET status = 'submitted'`);
+    await t.request('POST', '/api/2.0/inbound-messages/', { token: owner.token, body: { from: '07700900397', body: 'info' } });
+    await t.request('POST', '/api/2.0/inbound-messages/', { token: owner.token, body: { from: '07700900396', body: 'info' } });
+    const inner = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
+    let lost = 0;
+    const flaky: SmsGateway = {
+      ...inner,
+      async submit(batch) {
+        const refused = batch.filter((m) => m.to === '447700900397').map((m) => ({ clientRef: m.clientRef, rejected: 'SMPP 0x0000000B ESME_RINVDSTADR' }));
+        const rest = batch.filter((m) => m.to !== '447700900397');
+        if (lost === 0 && rest.length > 0) {
+          lost += rest.length;
+          return refused;
+        }
+        return [...refused, ...(await inner.submit(rest))];
+      },
+    };
+    const { engine } = engineWith(flaky);
+    // One reply a tick here (batches of one): refused, lost, sent again.
+    for (let i = 0; i < 3; i++) await engine.tick();
+    const { rows } = await t.database.pool.query(`SELECT to_number, status, reason, gateway_id IS NOT NULL AS has_id FROM outbound_replies WHERE body = 'Open 9 to 5.' ORDER BY to_number`);
+    expect(rows).toEqual([
+      { to_number: '447700900396', status: 'submitted', reason: null, has_id: true },
+      { to_number: '447700900397', status: 'failed', reason: 'SMPP 0x0000000B ESME_RINVDSTADR', has_id: false },
+    ]);
+    expect(lost).toBe(1);
+    expect(inner.sent.size).toBe(1);
+  });
+
   it('gives every recipient their own tracked short link, which redirects and records the click', async () => {
     clock.set('2026-06-01T09:00:00Z');
     const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Link', body: 'Shop: ::Shop::', sender: 'Acme' } })).json().data.uuid;

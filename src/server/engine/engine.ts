@@ -132,13 +132,18 @@ export function createEngine(deps: {
 
   /** Keyword replies go first: someone is waiting for an answer. They share the rate budget. */
   async function sendReplies(budget: number, now: Date): Promise<number> {
-    const replies = await store.claimReplies(Math.min(budget, options.batchSize), now, options.leaseMs);
+    const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
-    await gateway.submit(replies.map((reply) => ({ clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body })));
-    await store.markRepliesSubmitted(
-      replies.map((reply) => reply.id),
-      now,
-    );
+    const results = await gateway.submit(replies.map((reply) => ({ clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body })));
+    const byRef = new Map(results.map((result) => [result.clientRef, result]));
+    const outcome = { submitted: [] as Array<{ id: number; gatewayId: string }>, rejected: [] as Array<{ id: number; reason: string }>, unknown: [] as number[] };
+    for (const reply of replies) {
+      const result = byRef.get(reply.uuid);
+      if (!result) outcome.unknown.push(reply.id);
+      else if ('gatewayId' in result) outcome.submitted.push({ id: reply.id, gatewayId: result.gatewayId });
+      else outcome.rejected.push({ id: reply.id, reason: result.rejected });
+    }
+    await store.settleReplies(outcome, now);
     return replies.length;
   }
 

@@ -1,0 +1,2 @@
+-- What became of a keyword reply at the gateway: its id there (receipts name it) or why it was refused.
+ALTER TABLE outbound_replies ADD COLUMN gateway_id text, ADD COLUMN reason text;
