@@ -217,12 +217,13 @@ export function createEngineStore(db: Db) {
           FROM ${columns(receipts)} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
            AND m.gateway_id = ANY(${sql.param(receipts.map((r) => r.gatewayId))}::text[])`);
       if (settled.rowCount === receipts.length) return;
-      // Some did not settle a submitted message: for one already settled (expired) nothing; for a
-      // submission not recorded yet, a wait in early_receipts (settled again when it is recorded).
+      // Some did not settle a submitted message: for one already settled (expired) or a keyword
+      // reply nothing; for a submission not recorded yet, a wait in early_receipts.
       const { rows } = await db.execute<{ gateway_id: string }>(sql`
         INSERT INTO early_receipts (gateway_id, status, reason, received_at)
         SELECT i.gateway_id, i.status, i.reason, i.received_at FROM ${columns(receipts)}
          WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = i.gateway_id)
+           AND NOT EXISTS (SELECT 1 FROM outbound_replies r WHERE r.gateway_id = i.gateway_id)
         ON CONFLICT (gateway_id) DO NOTHING
         RETURNING gateway_id`);
       if (rows.length > 0) await settleEarlyReceipts(rows.map((row) => row.gateway_id));
