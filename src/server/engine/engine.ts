@@ -63,6 +63,20 @@ export function createEngine(deps: {
   });
 
 
+  /** Hands messages to the gateway and sorts them by what became of each: accepted, refused, or not known (offered again). */
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[]) {
+    const results = items.length > 0 ? await gateway.submit(items.map((item) => item.sms)) : [];
+    const byRef = new Map(results.map((result) => [result.clientRef, result]));
+    const outcome = { submitted: [] as Array<T & { gatewayId: string }>, rejected: [] as Array<T & { reason: string }>, unknown: [] as T[] };
+    for (const item of items) {
+      const result = byRef.get(item.sms.clientRef);
+      if (!result) outcome.unknown.push(item);
+      else if ('gatewayId' in result) outcome.submitted.push({ ...item, gatewayId: result.gatewayId });
+      else outcome.rejected.push({ ...item, reason: result.rejected });
+    }
+    return outcome;
+  }
+
   /** Renders, submits and settles one claimed batch; false when the gateway left some unsettled. */
   async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch): Promise<boolean> {
     const batch = claimed.messages;
@@ -73,17 +87,10 @@ export function createEngine(deps: {
       from: campaign.sender,
       body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
     }));
-    const results = outgoing.length > 0 ? await gateway.submit(outgoing) : [];
-    const byRef = new Map(results.map((result) => [result.clientRef, result]));
-    const submitted: Array<{ id: number; body: string; gatewayId: string }> = [];
-    const rejected: Array<{ id: number; body: string; reason: string }> = [];
-    batch.forEach((message, index) => {
-      const result = byRef.get(message.uuid);
-      if (!result) return; // not settled either way: offered again
-      if ('gatewayId' in result) submitted.push({ id: message.id, body: outgoing[index]!.body, gatewayId: result.gatewayId });
-      else rejected.push({ id: message.id, body: outgoing[index]!.body, reason: result.rejected });
-    });
-    const complete = submitted.length + rejected.length === batch.length;
+    const outcome = await submitAll(outgoing.map((sms, index) => ({ sms, id: batch[index]!.id })));
+    const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
+    const rejected = outcome.rejected.map(({ id, sms, reason }) => ({ id, body: sms.body, reason }));
+    const complete = outcome.unknown.length === 0;
     for (const message of submitted) unsettled.add(message.gatewayId);
     try {
       await store.settle(claimed.batchId, { submitted, rejected, complete }, clock.now(), owner);
@@ -134,16 +141,15 @@ export function createEngine(deps: {
   async function sendReplies(budget: number, now: Date): Promise<number> {
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
-    const results = await gateway.submit(replies.map((reply) => ({ clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body })));
-    const byRef = new Map(results.map((result) => [result.clientRef, result]));
-    const outcome = { submitted: [] as Array<{ id: number; gatewayId: string }>, rejected: [] as Array<{ id: number; reason: string }>, unknown: [] as number[] };
-    for (const reply of replies) {
-      const result = byRef.get(reply.uuid);
-      if (!result) outcome.unknown.push(reply.id);
-      else if ('gatewayId' in result) outcome.submitted.push({ id: reply.id, gatewayId: result.gatewayId });
-      else outcome.rejected.push({ id: reply.id, reason: result.rejected });
-    }
-    await store.settleReplies(outcome, now);
+    const outcome = await submitAll(replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })));
+    await store.settleReplies(
+      {
+        submitted: outcome.submitted.map(({ id, gatewayId }) => ({ id, gatewayId })),
+        rejected: outcome.rejected.map(({ id, reason }) => ({ id, reason })),
+        unknown: outcome.unknown.map(({ id }) => id),
+      },
+      now,
+    );
     return replies.length;
   }
 
