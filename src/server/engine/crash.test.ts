@@ -1,10 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
+import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
 // The service as it runs for real, killed with SIGKILL in the middle of a send and started again.
 const RECIPIENTS = 300;
@@ -12,24 +11,10 @@ let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let port: number;
 let herald: HeraldProcess;
-let token: string;
+let api: ApiCall;
 
-const api = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`http://localhost:${port}/api/2.0${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return response.json();
-};
 
-async function database(): Promise<pg.Client> {
-  const pid = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
-  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
-  const client = new pg.Client({ host: '127.0.0.1', port: Number(pid.split('\n')[3]), user: 'postgres', password, database: 'postgres' });
-  await client.connect();
-  return client;
-}
+const database = () => embeddedDatabase(dataDir);
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-crash-'));
@@ -56,12 +41,7 @@ describe('a crash in the middle of a send', { timeout: 180_000 }, () => {
   it('loses no recipient, sends none twice, and sends nothing after an expiry or inside a pause', async () => {
     herald = runHerald('src/server/main.ts', [], env);
     await waitForHealthy(port, herald);
-    const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@crash.test', password: 'crash-password-1' }),
-    });
-    token = (await login.json()).data.token;
+    api = await signIn(port, 'admin@crash.test', 'crash-password-1');
 
     const template = (await api('POST', '/templates/', { name: 'Crash', body: 'Hello {{first_name}}', sender: 'Herald' })).data.uuid;
     const groupOf = async (name: string, from: number, count: number) => {

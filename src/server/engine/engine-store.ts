@@ -129,6 +129,10 @@ export function createEngineStore(db: Db) {
                WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
                ORDER BY sequence LIMIT ${limit}`)
           ).rows;
+        const batchOf = (batchId: number, messages: Array<ClaimedMessage & { sequence: number }>): ClaimedBatch => ({
+          batchId: Number(batchId),
+          messages: messages.map(({ sequence: _, ...message }) => message),
+        });
         // A batch left by a worker that died: taken over, and cut to `limit` (the rest stays free for others).
         for (;;) {
           const { rows: stale } = await tx.execute<{ id: number; first: number; last: number }>(sql`
@@ -149,7 +153,7 @@ export function createEngineStore(db: Db) {
               INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
               VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity')`);
           }
-          return { batchId: Number(batch.id), messages: messages.map(({ sequence: _, ...message }) => message) };
+          return batchOf(batch.id, messages);
         }
         // The next range: the campaign row's lock makes claimers take ranges one after the other.
         const { rows: range } = await tx.execute<{ first: number; last: number }>(sql`
@@ -163,7 +167,7 @@ export function createEngineStore(db: Db) {
           INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
           VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id`);
         const messages = await messagesIn(next.first, next.last);
-        return { batchId: Number(inserted[0]!.id), messages: messages.map(({ sequence: _, ...message }) => message) };
+        return batchOf(inserted[0]!.id, messages);
       });
     },
 
@@ -179,9 +183,10 @@ export function createEngineStore(db: Db) {
       owner: string,
     ): Promise<void> {
       const { submitted, rejected } = result;
+      const ids = [...submitted.map((s) => s.id), ...rejected.map((r) => r.id)];
       await db.execute(sql`
         WITH incoming AS (
-          SELECT * FROM unnest(${sql.param([...submitted.map((s) => s.id), ...rejected.map((r) => r.id)])}::bigint[],
+          SELECT * FROM unnest(${sql.param(ids)}::bigint[],
                                ${sql.param([...submitted.map((s) => s.body), ...rejected.map((r) => r.body)])}::text[],
                                ${sql.param([...submitted.map((s) => s.gatewayId), ...rejected.map(() => null)])}::text[],
                                ${sql.param([...submitted.map(() => null), ...rejected.map((r) => r.reason)])}::text[]) AS t(id, body, gateway_id, reason)),
@@ -192,12 +197,8 @@ export function createEngineStore(db: Db) {
                                 finished_at = CASE WHEN i.gateway_id IS NULL THEN ${now}::timestamptz END,
                                 submitted_by = ${owner}
             FROM incoming i WHERE m.id = i.id AND m.status = 'queued'
-             AND m.id = ANY(${sql.param([...submitted.map((s) => s.id), ...rejected.map((r) => r.id)])}::bigint[])
-          RETURNING 1),
-        released AS (
-          ${result.complete ? sql`DELETE FROM send_batches WHERE id = ${batchId}` : sql`UPDATE send_batches SET lease_until = '-infinity' WHERE id = ${batchId}`}
-          RETURNING 1)
-        SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM released) AS released`);
+             AND m.id = ANY(${sql.param(ids)}::bigint[]))
+        ${result.complete ? sql`DELETE FROM send_batches WHERE id = ${batchId}` : sql`UPDATE send_batches SET lease_until = '-infinity' WHERE id = ${batchId}`}`);
       if (submitted.length > 0) await settleEarlyReceipts(submitted.map((s) => s.gatewayId));
     },
 
@@ -323,14 +324,12 @@ export function createEngineStore(db: Db) {
         WITH s AS (
           UPDATE outbound_replies r SET status = 'submitted', gateway_id = i.gateway_id, updated_at = ${now}, lease_until = NULL
             FROM unnest(${sql.param(submitted.map((x) => x.id))}::bigint[], ${sql.param(submitted.map((x) => x.gatewayId))}::text[]) AS i(id, gateway_id)
-           WHERE r.id = i.id RETURNING 1),
+           WHERE r.id = i.id),
         f AS (
           UPDATE outbound_replies r SET status = 'failed', reason = i.reason, updated_at = ${now}, lease_until = NULL
             FROM unnest(${sql.param(rejected.map((x) => x.id))}::bigint[], ${sql.param(rejected.map((x) => x.reason))}::text[]) AS i(id, reason)
-           WHERE r.id = i.id RETURNING 1),
-        u AS (
-          UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[]) RETURNING 1)
-        SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM f) + (SELECT count(*) FROM u) AS settled`);
+           WHERE r.id = i.id)
+        UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[])`);
     },
 
     /** Status 2 once every message was claimed and every batch settled. */

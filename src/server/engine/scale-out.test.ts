@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
 import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
+import { childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
 // Two Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs:
 // the test run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh
@@ -17,18 +17,10 @@ let port: number;
 let first: HeraldProcess;
 let worker: HeraldProcess;
 let databaseUrl: string;
-let token: string;
+let api: ApiCall;
 
 const tuning = { SMS_RATE_LIMIT: '40', ENGINE_TICK_MS: '100', ENGINE_LEASE_MS: '5000', SMS_SIMULATOR_LATENCY_MS: '5' };
 
-const api = async (method: string, route: string, body?: unknown) =>
-  (
-    await fetch(`http://localhost:${port}/api/2.0${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-  ).json();
 
 const databaseName = `herald_scale_${randomBytes(6).toString('hex')}`;
 
@@ -50,12 +42,7 @@ beforeAll(async () => {
   worker = runHerald('src/server/main.ts', ['--role', 'worker'], childEnv({ ...shared, LOG_LEVEL: 'info' }));
   // The campaign starts only once both engines run, so both must take part.
   await vi.waitFor(() => expect(worker.output()).toContain('Herald worker'), { timeout: 90_000, interval: 100 });
-  const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@scale.test', password: 'scale-password-1' }),
-  });
-  token = (await login.json()).data.token;
+  api = await signIn(port, 'admin@scale.test', 'scale-password-1');
 });
 afterAll(async () => {
   for (const process of [worker, first]) {

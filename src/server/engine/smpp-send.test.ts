@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
+import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 import { SmppPeer, type PeerSubmit } from '../testing/smpp-peer';
 
 // Herald as it runs for real, sending a campaign to a carrier's SMSC over SMPP and hearing back from handsets.
@@ -32,26 +32,10 @@ let dataDir: string;
 let port: number;
 let peer: SmppPeer;
 let herald: HeraldProcess | undefined;
-let token: string;
+let api: ApiCall;
 
-const api = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`http://localhost:${port}/api/2.0${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-};
 
-async function database(): Promise<pg.Client> {
-  const pid = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
-  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
-  const client = new pg.Client({ host: '127.0.0.1', port: Number(pid.split('\n')[3]), user: 'postgres', password, database: 'postgres' });
-  await client.connect();
-  return client;
-}
+const database = () => embeddedDatabase(dataDir);
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
   const db = await database();
@@ -92,12 +76,7 @@ beforeAll(async () => {
   });
   herald = runHerald('src/server/main.ts', [], env);
   await waitForHealthy(port, herald);
-  const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@smpp.test', password: 'smpp-password-1' }),
-  });
-  token = (await login.json()).data.token;
+  api = await signIn(port, 'admin@smpp.test', 'smpp-password-1');
   // The gateway binds as the worker starts; mobile-originated messages need that bind.
   await vi.waitFor(() => expect(peer.binds.some((bind) => bind.accepted)).toBe(true), { timeout: 30_000, interval: 100 });
 }, 180_000);

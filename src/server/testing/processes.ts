@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
 
 /** Environment for a child Herald: the embedded database unless `extra` names one — never the test run's DATABASE_URL. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -55,4 +58,38 @@ export async function waitForHealthy(port: number, process: HeraldProcess, timeo
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`Herald did not become healthy on port ${port}:\n${process.output()}`);
+}
+
+/** What `signIn` gives: a call of the running service's API; the JSON answer, or an error naming any non-2xx. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON answers field by field
+export type ApiCall = (method: string, route: string, body?: unknown) => Promise<any>;
+
+/** Signs in to a Herald process on `port` with a password and returns a client of its API under /api/2.0. */
+export async function signIn(port: number, email: string, password: string): Promise<ApiCall> {
+  const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!login.ok) throw new Error(`sign-in as ${email} answered ${login.status}`);
+  const token: string = (await login.json()).data.token;
+  return async (method, route, body) => {
+    const response = await fetch(`http://localhost:${port}/api/2.0${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = response.status === 204 || response.status === 202 ? undefined : await response.json();
+    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+/** A client of the embedded PostgreSQL a Herald process runs in `dataDir` (its port from postmaster.pid). */
+export async function embeddedDatabase(dataDir: string): Promise<pg.Client> {
+  const pid = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
+  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(pid.split('\n')[3]), user: 'postgres', password, database: 'postgres' });
+  await client.connect();
+  return client;
 }
