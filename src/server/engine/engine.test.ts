@@ -209,6 +209,18 @@ describe('the sending engine', () => {
     expect(inner.sent.size).toBe(1);
   });
 
+  it('deletes a sent campaign together with its messages', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 15:00:00' });
+    const { engine } = engineWith();
+    clock.set('2026-06-01T14:00:00Z');
+    await engine.tick();
+    expect((await campaign(uuid)).status).toBe(2);
+    const id = (await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id;
+    expect((await t.request('DELETE', `/api/2.0/campaigns/${uuid}`, { token: owner.token })).statusCode).toBe(204);
+    expect((await t.database.pool.query(`SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1`, [id])).rows[0].n).toBe(0);
+  });
+
   it('sends a send-test campaign to its one number with its custom fields', async () => {
     clock.set('2026-06-01T09:00:00Z');
     const response = await t.request('POST', '/api/2.0/campaigns/send-test', {

@@ -148,10 +148,13 @@ export function createCampaignsRepository(db: Db) {
       return (await one(sql`c.id = ${id}`))!;
     },
 
-    /** Deletes unless it is sending (checked in the statement itself). */
+    /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */
     async deleteUnlessSending(id: number): Promise<boolean> {
-      const result = await db.execute(sql`DELETE FROM campaigns WHERE id = ${id} AND status <> 1`);
-      return (result.rowCount ?? 0) > 0;
+      const { rows } = await db.execute<{ deleted: boolean }>(sql`
+        WITH gone AS (DELETE FROM campaigns WHERE id = ${id} AND status <> 1 RETURNING id),
+        messages_gone AS (DELETE FROM messages WHERE campaign_id IN (SELECT id FROM gone))
+        SELECT EXISTS (SELECT 1 FROM gone) AS deleted`);
+      return rows[0]?.deleted === true;
     },
 
     async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks', number>> {
