@@ -72,7 +72,10 @@ async function main(): Promise<void> {
 
     // The floor: the same rows written by bare SQL — messages inserted, the simulator's record of
     // each, messages submitted, then delivered — one set-based statement each.
-    await db.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)`);
+    // The same table settings as messages (its fillfactor leaves room for updates beside each row).
+    const { rows: settings } = await db.execute<{ options: string[] | null }>(sql`SELECT reloptions AS options FROM pg_class WHERE relname = 'messages'`);
+    const options = settings[0]?.options?.length ? sql.raw(` WITH (${settings[0].options.join(', ')})`) : sql``;
+    await db.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)${options}`);
     await db.execute(sql`CREATE TABLE floor_deliveries (LIKE simulator_deliveries INCLUDING ALL)`);
     const floorStarted = performance.now();
     await db.execute(sql`

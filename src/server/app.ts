@@ -18,6 +18,7 @@ import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { registerTrackedLinks } from './modules/links/tracked-links.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
+      await api.register(reportsRoutes, { reports: services.reports, publicUrl });
     },
     { prefix: '/api/2.0' },
   );

@@ -34,7 +34,12 @@ const EnvSchema = z.object({
   SMS_SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
   ENGINE_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   ENGINE_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
-  SMTP_URL: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, 'must be smtp://[user:password@]host[:port] or smtps://…')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  REPORT_RETRY_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   HERALD_ADMIN_EMAIL: z.string().optional(),
@@ -61,6 +66,10 @@ export type Config = {
   engineTickMs: number;
   engineLeaseMs: number;
   smtpUrl: string | undefined;
+  /** From header of report e-mails. */
+  mailFrom: string;
+  /** First delay before a failed report e-mail is tried again (doubling each time). */
+  reportRetryMs: number;
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
   adminEmail: string | undefined;
@@ -104,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineTickMs: e.ENGINE_TICK_MS,
     engineLeaseMs: e.ENGINE_LEASE_MS,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+    reportRetryMs: e.REPORT_RETRY_MS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     adminEmail: e.HERALD_ADMIN_EMAIL,

@@ -13,6 +13,8 @@ import { createSimulatorGateway } from './gateways/sms/simulator';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
+import { createMailer } from './gateways/mail/mailer';
+import { createReportWorker, type ReportWorker } from './modules/reports/report-worker';
 import { systemClock } from './lib/time';
 import type { Services } from './services';
 
@@ -98,6 +100,26 @@ async function main(): Promise<void> {
     });
   }
 
+  // Report jobs: the CSV, then the e-mail with its signed link (SMTP, or DATA_DIR/outbox without it).
+  let reportWorker: ReportWorker | undefined;
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    from: config.mailFrom,
+    log: (message, fields) => app.log.info(fields ?? {}, message),
+  });
+  if (role !== 'api') {
+    reportWorker = createReportWorker({
+      reports: services.reportsRepository,
+      service: services.reports,
+      mailer,
+      clock: systemClock,
+      config,
+      log: (level, message, fields) => app.log[level](fields ?? {}, message),
+      options: { retryBaseMs: config.reportRetryMs },
+    });
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -106,6 +128,8 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info(`${signal}: stopping`);
     await engine?.stop();
+    await reportWorker?.stop();
+    await mailer.close();
     await gateway?.close();
     await app.close().catch((error) => app.log.error(error));
     await database.shutdown().catch((error) => app.log.error(error));
@@ -120,6 +144,7 @@ async function main(): Promise<void> {
     if (role !== 'worker') await app.listen({ port: config.port, host: config.host });
     else await app.ready();
     engine?.start();
+    reportWorker?.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     console.error(code === 'EADDRINUSE' ? `Port ${config.port} is in use: stop what holds it or set PORT.` : error);

@@ -19,6 +19,9 @@ import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
 import { createLinksService } from './modules/links/links.service';
 import { createTrackedLinks } from './modules/links/tracked-links.service';
+import { createReportLinks } from './modules/reports/report-links';
+import { createReportsRepository } from './modules/reports/reports.repository';
+import { createReportsService } from './modules/reports/reports.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
@@ -103,6 +106,15 @@ export function createServices(database: Database, config: Config, options: { se
 
   const trackedLinks = createTrackedLinks({ db, clock });
 
-  return { trackedLinks, campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
+  const reportsRepository = createReportsRepository(db, config.appTimezone);
+  const reports = createReportsService({
+    reports: reportsRepository,
+    users: usersRepository,
+    links: createReportLinks({ secretKey: options.secretKey, publicUrl: config.publicUrl }),
+    clock,
+    config,
+  });
+
+  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

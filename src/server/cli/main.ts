@@ -4,14 +4,16 @@
  * service's environment, whether the service is running or not.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
+import type { Database } from '../db/client';
 import { openDatabase } from '../db/open';
 import { ValidationError } from '../lib/errors';
 import { loadSecretKey } from '../lib/secret-box';
 import { createServices, type Services } from '../services';
+import { seedDemo } from './demo-seed';
 
 type Flags = Record<string, string | undefined>;
-type Command = { usage: string; run(services: Services, flags: Flags): Promise<Record<string, unknown>> };
+type Command = { usage: string; run(services: Services, flags: Flags, context: { database: Database; config: Config }): Promise<Record<string, unknown>> };
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
@@ -65,6 +67,10 @@ const commands: Record<string, Command> = {
       return { token_uuid: row.uuid, token };
     },
   },
+  'demo:seed': {
+    usage: 'demo:seed [--email E --password P --team NAME]   (default demo@herald.test, demo-password-1, Demo Shop)',
+    run: (services, flags, { database, config }) => seedDemo({ services, db: database.db, config }, { email: flags.email, password: flags.password, team: flags.team }),
+  },
 };
 
 function help(): string {
@@ -86,7 +92,7 @@ async function main(): Promise<number> {
   const config = { ...loadConfig(), logLevel: 'silent' as const };
   const database = await openDatabase(config, { borrow: true });
   try {
-    const result = await command.run(createServices(database, config, { secretKey: await loadSecretKey(config) }), values);
+    const result = await command.run(createServices(database, config, { secretKey: await loadSecretKey(config) }), values, { database, config });
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } finally {

@@ -34,7 +34,7 @@ export function createEngineStore(db: Db) {
     const ids = waiting.map((row) => row.gateway_id);
     await db.execute(sql`
       WITH settled AS (
-        UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at, updated_at = r.received_at
+        UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at
           FROM early_receipts r
          WHERE r.gateway_id = ANY(${sql.param(ids)}::text[]) AND m.gateway_id = ANY(${sql.param(ids)}::text[])
            AND m.gateway_id = r.gateway_id AND m.status = 'submitted'
@@ -74,8 +74,8 @@ export function createEngineStore(db: Db) {
             const excluded = (groups[0]?.excluded ?? []).map(Number);
             // One set-based statement, numbered by phone number: report pages are sequence ranges.
             inserted = await tx.execute(sql`
-              INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
-              SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields
+              INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
+              SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
                 FROM (${recipientsOf(included, excluded)}) r`);
           }
           await tx.execute(sql`
@@ -192,7 +192,7 @@ export function createEngineStore(db: Db) {
                                ${sql.param([...submitted.map(() => null), ...rejected.map((r) => r.reason)])}::text[]) AS t(id, body, gateway_id, reason)),
         written AS (
           UPDATE messages m SET status = CASE WHEN i.gateway_id IS NULL THEN 'failed' ELSE 'submitted' END,
-                                reason = i.reason, body = i.body, gateway_id = i.gateway_id, updated_at = ${now},
+                                reason = i.reason, body = i.body, gateway_id = i.gateway_id,
                                 submitted_at = CASE WHEN i.gateway_id IS NULL THEN NULL ELSE ${now}::timestamptz END,
                                 finished_at = CASE WHEN i.gateway_id IS NULL THEN ${now}::timestamptz END,
                                 submitted_by = ${owner}
@@ -214,7 +214,7 @@ export function createEngineStore(db: Db) {
                    ${sql.param(list.map((r) => r.reason))}::text[], ${sql.param(list.map((r) => r.at.toISOString()))}::timestamptz[])
               AS i(gateway_id, status, reason, received_at)`;
       const settled = await db.execute(sql`
-        UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at, updated_at = i.received_at
+        UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
           FROM ${columns(receipts)} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
            AND m.gateway_id = ANY(${sql.param(receipts.map((r) => r.gatewayId))}::text[])`);
       if (settled.rowCount === receipts.length) return;
@@ -243,11 +243,20 @@ export function createEngineStore(db: Db) {
           const campaign = rows[0];
           if (!campaign) return true;
           await tx.execute(sql`DELETE FROM send_batches WHERE campaign_id = ${campaign.id}`);
+          // Unsent messages are numbered as they become unsent: the unsent report pages by that number.
           await tx.execute(sql`
-            UPDATE messages SET status = CASE status WHEN 'queued' THEN 'unsent' ELSE 'failed' END,
-                                reason = CASE status WHEN 'queued' THEN 'pending' ELSE 'Expired' END,
-                                finished_at = ${now}, updated_at = ${now}
-             WHERE campaign_id = ${campaign.id} AND status IN ('queued', 'submitted')`);
+            WITH counted AS (SELECT unsent_count FROM campaigns WHERE id = ${campaign.id}),
+            open AS (
+              SELECT id, status, CASE status WHEN 'queued' THEN row_number() OVER (PARTITION BY status ORDER BY sequence) END AS n
+                FROM messages WHERE campaign_id = ${campaign.id} AND status IN ('queued', 'submitted')),
+            written AS (
+              UPDATE messages m SET status = CASE o.status WHEN 'queued' THEN 'unsent' ELSE 'failed' END,
+                                    reason = CASE o.status WHEN 'queued' THEN 'pending' ELSE 'Expired' END,
+                                    unsent_sequence = (SELECT unsent_count FROM counted) + o.n,
+                                    finished_at = ${now}
+                FROM open o WHERE m.id = o.id
+              RETURNING o.n)
+            UPDATE campaigns SET unsent_count = unsent_count + (SELECT count(n) FROM written) WHERE id = ${campaign.id}`);
           return false;
         });
         if (done) return;

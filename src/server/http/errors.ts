@@ -5,6 +5,7 @@ import {
   ConflictError,
   DomainError,
   ForbiddenError,
+  GoneError,
   LockedError,
   NotFoundError,
   TooManyRequestsError,
@@ -50,6 +51,7 @@ const domainStatus = (error: DomainError): number => {
   if (error instanceof LockedError) return 423;
   if (error instanceof UnauthenticatedError) return 401;
   if (error instanceof ForbiddenError) return 403;
+  if (error instanceof GoneError) return 410;
   if (error instanceof TooManyRequestsError) return 429;
   return 400;
 };

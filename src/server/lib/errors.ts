@@ -46,6 +46,9 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/** Something that existed and is gone for good (an expired download link). */
+export class GoneError extends DomainError {}
+
 export class TooManyRequestsError extends DomainError {
   constructor(
     readonly retryAfterSeconds: number,

@@ -12,3 +12,4 @@ export * from './contact-groups';
 export * from './inbound';
 export * from './imports';
 export * from './campaigns';
+export * from './reports';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp, parseTimestamp } from './local-timestamps';
+import { formatIsoWithOffset, formatTimestamp, localTimestampFormatter, parseTimestamp } from './local-timestamps';
 
 describe('local timestamps', () => {
   it('read a wall time in the zone, winter and summer', () => {
@@ -26,6 +26,26 @@ describe('local timestamps', () => {
       const text = formatTimestamp(moment, 'America/New_York');
       const back = parseTimestamp(text, 'America/New_York')!;
       expect(formatTimestamp(back, 'America/New_York')).toBe(text);
+    }
+  });
+});
+
+describe('ISO 8601 with a numeric offset (delivery report Expiry_Date)', () => {
+  it('writes the zone’s offset at that moment, without a colon', () => {
+    expect(formatIsoWithOffset(new Date('2026-07-01T08:30:15Z'), 'Europe/London')).toBe('2026-07-01T09:30:15+0100');
+    expect(formatIsoWithOffset(new Date('2026-12-01T08:30:15Z'), 'Europe/London')).toBe('2026-12-01T08:30:15+0000');
+    expect(formatIsoWithOffset(new Date('2026-12-01T08:30:15Z'), 'America/New_York')).toBe('2026-12-01T03:30:15-0500');
+    expect(formatIsoWithOffset(new Date('2026-12-01T08:30:15Z'), 'Asia/Kolkata')).toBe('2026-12-01T14:00:15+0530');
+  });
+});
+
+describe('the fast formatter for many moments', () => {
+  it('agrees with formatTimestamp across a year, daylight saving changes included', () => {
+    for (const zone of ['Europe/London', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe']) {
+      const fast = localTimestampFormatter(zone);
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 3_600_000 + 61_001) {
+        expect(fast(ms)).toBe(formatTimestamp(new Date(ms), zone));
+      }
     }
   });
 });

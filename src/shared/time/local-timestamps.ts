@@ -59,3 +59,39 @@ function offsetAt(moment: Date, timeZone: string): number {
   const [, y, mo, d, h, mi, s] = TIMESTAMP_PATTERN.exec(wall)!.map(Number) as number[];
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) - Math.floor(moment.getTime() / 1000) * 1000;
 }
+
+/**
+ * ISO 8601 in the zone with a numeric offset without colon, `YYYY-MM-DDTHH:MM:SS+hhmm` (the delivery
+ * report's `Expiry_Date`, spec §2.7).
+ */
+export function formatIsoWithOffset(moment: Date, timeZone: string): string {
+  const local = formatTimestamp(moment, timeZone);
+  // The zone's offset at that moment: the local wall time read as UTC, minus the moment.
+  const [date, time] = local.split(' ') as [string, string];
+  const minutes = Math.round((Date.parse(`${date}T${time}Z`) - Math.floor(moment.getTime() / 1000) * 1000) / 60_000);
+  const sign = minutes < 0 ? '-' : '+';
+  const hours = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0');
+  return `${date}T${time}${sign}${hours}${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A fast `formatTimestamp` for many moments in one zone (report exports: millions of rows). The
+ * zone's offset is read through Intl once per minute of time met (offsets change on whole minutes),
+ * the rest is arithmetic.
+ */
+export function localTimestampFormatter(timeZone: string): (epochMs: number) => string {
+  const offsets = new Map<number, number>();
+  const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+  return (epochMs) => {
+    const minute = Math.floor(epochMs / 60_000);
+    let offset = offsets.get(minute);
+    if (offset === undefined) {
+      if (offsets.size > 100_000) offsets.clear();
+      const [date, time] = formatTimestamp(new Date(minute * 60_000), timeZone).split(' ') as [string, string];
+      offset = Date.parse(`${date}T${time}Z`) - minute * 60_000;
+      offsets.set(minute, offset);
+    }
+    const local = new Date(Math.floor(epochMs / 1000) * 1000 + offset);
+    return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  };
+}

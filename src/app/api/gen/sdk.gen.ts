@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -809,5 +809,157 @@ export const showCampaignSummary = <ThrowOnError extends boolean = false>(option
 export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(options: Options<ToggleCampaignPausedData, ThrowOnError>) => (options.client ?? client).put<ToggleCampaignPausedResponses, ToggleCampaignPausedErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/campaigns/{campaign_uuid}/toggle-paused-status',
+    ...options
+});
+
+/**
+ * The delivery report: one row per message: its copy and delivery status
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<GetDeliveryReportData, ThrowOnError>) => (options.client ?? client).get<GetDeliveryReportResponses, GetDeliveryReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery',
+    ...options
+});
+
+/**
+ * E-mail the delivery report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestDeliveryReportResponses, RequestDeliveryReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery',
+    ...options
+});
+
+/**
+ * The alt_delivery report: one row per message: custom fields, sent and last-update times, status
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<GetAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).get<GetAltDeliveryReportResponses, GetAltDeliveryReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery',
+    ...options
+});
+
+/**
+ * E-mail the alt_delivery report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestAltDeliveryReportResponses, RequestAltDeliveryReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery',
+    ...options
+});
+
+/**
+ * The recipient report: one row per recipient: the group it came from and its custom fields
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getRecipientReport = <ThrowOnError extends boolean = false>(options: Options<GetRecipientReportData, ThrowOnError>) => (options.client ?? client).get<GetRecipientReportResponses, GetRecipientReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient',
+    ...options
+});
+
+/**
+ * E-mail the recipient report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestRecipientReport = <ThrowOnError extends boolean = false>(options: Options<RequestRecipientReportData, ThrowOnError>) => (options.client ?? client).post<RequestRecipientReportResponses, RequestRecipientReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient',
+    ...options
+});
+
+/**
+ * The sent report: one row per campaign send: sender, time, recipient count and the template
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getSentReport = <ThrowOnError extends boolean = false>(options: Options<GetSentReportData, ThrowOnError>) => (options.client ?? client).get<GetSentReportResponses, GetSentReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/sent',
+    ...options
+});
+
+/**
+ * E-mail the sent report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestSentReport = <ThrowOnError extends boolean = false>(options: Options<RequestSentReportData, ThrowOnError>) => (options.client ?? client).post<RequestSentReportResponses, RequestSentReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/sent',
+    ...options
+});
+
+/**
+ * The unsent report: one row per message not sent before the campaign expired
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getUnsentReport = <ThrowOnError extends boolean = false>(options: Options<GetUnsentReportData, ThrowOnError>) => (options.client ?? client).get<GetUnsentReportResponses, GetUnsentReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent',
+    ...options
+});
+
+/**
+ * E-mail the unsent report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestUnsentReport = <ThrowOnError extends boolean = false>(options: Options<RequestUnsentReportData, ThrowOnError>) => (options.client ?? client).post<RequestUnsentReportResponses, RequestUnsentReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent',
+    ...options
+});
+
+/**
+ * The clicks report: one row per click on a tracked link
+ *
+ * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
+ */
+export const getClicksReport = <ThrowOnError extends boolean = false>(options: Options<GetClicksReportData, ThrowOnError>) => (options.client ?? client).get<GetClicksReportResponses, GetClicksReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks',
+    ...options
+});
+
+/**
+ * E-mail the clicks report as CSV
+ *
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.
+ */
+export const requestClicksReport = <ThrowOnError extends boolean = false>(options: Options<RequestClicksReportData, ThrowOnError>) => (options.client ?? client).post<RequestClicksReportResponses, RequestClicksReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks',
+    ...options
+});
+
+/**
+ * Reports you asked for by e-mail in this team, newest first
+ */
+export const listReportJobs = <ThrowOnError extends boolean = false>(options?: Options<ListReportJobsData, ThrowOnError>) => (options?.client ?? client).get<ListReportJobsResponses, ListReportJobsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/report-jobs/',
+    ...options
+});
+
+/**
+ * Download a report CSV through its e-mailed link
+ *
+ * No token: the link is signed. 403 when the signature does not match, 410 once it expired.
+ */
+export const downloadReport = <ThrowOnError extends boolean = false>(options: Options<DownloadReportData, ThrowOnError>) => (options.client ?? client).get<DownloadReportResponses, DownloadReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/report-downloads/{job_uuid}',
     ...options
 });

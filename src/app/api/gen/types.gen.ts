@@ -788,6 +788,245 @@ export type CampaignSummaryInput = {
     clicks: number;
 };
 
+/**
+ * One per click, in the order the clicks came.
+ */
+export type ClicksReportRowInput = {
+    /**
+     * Number of the recipient who clicked.
+     */
+    Phone_Number: string;
+    /**
+     * Name of the link (the `::NAME::` shorthand).
+     */
+    Link_Name: string;
+    /**
+     * Where the link led.
+     */
+    Link_Destination: string;
+    /**
+     * When. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    Clicked_At: string;
+    /**
+     * The browser’s user agent; empty when none was sent.
+     */
+    User_Agent: string;
+    /**
+     * `mobile`, `tablet`, `desktop`… or `bot` for a link-preview fetch; empty when unknown.
+     */
+    Device_Type: string;
+    /**
+     * Operating system and version; empty when unknown.
+     */
+    OS_Version: string;
+    /**
+     * Browser and version; empty when unknown.
+     */
+    Browser_Version: string;
+};
+
+/**
+ * One per message, in the campaign’s order.
+ */
+export type DeliveryReportRowInput = {
+    /**
+     * Identifier of the message (its client reference at the gateway).
+     */
+    SMS_ID: string;
+    /**
+     * Sender the handset showed.
+     */
+    Sender: string;
+    /**
+     * Number of the recipient.
+     */
+    Recipient: string;
+    /**
+     * The message as sent, shorthands resolved; empty when it was never sent.
+     */
+    Message_Copy: string;
+    /**
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     */
+    Status: string;
+    /**
+     * The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).
+     */
+    Expiry_Date: string;
+};
+
+/**
+ * One per message, in the campaign’s order.
+ */
+export type AltDeliveryReportRowInput = {
+    /**
+     * Identifier of the message.
+     */
+    MessageId: string;
+    /**
+     * Number of the recipient.
+     */
+    Mobile: string;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    FieldNames: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    FieldValues: string;
+    /**
+     * When the gateway took the message. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    MessageSent: string;
+    /**
+     * When the message last changed status (receipt, refusal or expiry). `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    MessageUpdate: string;
+    /**
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     */
+    Status: string;
+};
+
+/**
+ * One per recipient, in the campaign’s order.
+ */
+export type RecipientReportRowInput = {
+    /**
+     * Number of the recipient.
+     */
+    Phone_Number: string;
+    /**
+     * The included contact group the recipient was taken from; empty for a send-test.
+     */
+    Group_Name: string;
+    /**
+     * That group’s description; null when it has none.
+     */
+    Group_Description: string | null;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    Field_Names: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    Field_Values: string;
+};
+
+/**
+ * One per campaign send (none before sending starts).
+ */
+export type SentReportRowInput = {
+    /**
+     * Identifier of the campaign send (the campaign’s uuid).
+     */
+    MessageId: string;
+    /**
+     * Sender of the campaign.
+     */
+    Brand: string;
+    /**
+     * When sending started. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    SentOn: string;
+    /**
+     * Messages the send was made of.
+     */
+    RecipientCount: number;
+    /**
+     * Identifier (uuid) of the template.
+     */
+    TemplateApiId: string;
+    /**
+     * Name of the template.
+     */
+    TemplateName: string;
+    /**
+     * The template body, link shorthands unresolved.
+     */
+    Message: string;
+};
+
+/**
+ * One per message not sent before the campaign expired.
+ */
+export type UnsentReportRowInput = {
+    /**
+     * Identifier of the message.
+     */
+    MessageId: string;
+    /**
+     * Number of the recipient.
+     */
+    Mobile: string;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    FieldNames: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    FieldValues: string;
+    /**
+     * `pending`: the campaign expired before it was sent.
+     */
+    Reason: string;
+};
+
+/**
+ * A report asked for by e-mail, and what became of it.
+ */
+export type ReportJobInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    campaign_name: string;
+    /**
+     * One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.
+     */
+    type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+    /**
+     * `queued`, `writing` (the CSV), `mailing` (written; the e-mail is retried until the mail server takes it), `sent`, or `failed` (see `error`).
+     */
+    status: 'queued' | 'writing' | 'mailing' | 'sent' | 'failed';
+    /**
+     * Where the link is sent: the requesting user’s address.
+     */
+    email: string;
+    /**
+     * Rows in the CSV, once written.
+     */
+    row_count: number | null;
+    /**
+     * Why the last attempt failed, if it did.
+     */
+    error: string | null;
+    /**
+     * The signed link (the one e-mailed), once the CSV is written; null after it expired.
+     */
+    download_url: string | null;
+    /**
+     * When the signed link stops working (7 days after it was made); empty until then.
+     */
+    link_expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -1570,6 +1809,245 @@ export type CampaignSummary = {
     failed: number;
     unsent: number;
     clicks: number;
+};
+
+/**
+ * One per click, in the order the clicks came.
+ */
+export type ClicksReportRow = {
+    /**
+     * Number of the recipient who clicked.
+     */
+    Phone_Number: string;
+    /**
+     * Name of the link (the `::NAME::` shorthand).
+     */
+    Link_Name: string;
+    /**
+     * Where the link led.
+     */
+    Link_Destination: string;
+    /**
+     * When. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    Clicked_At: string;
+    /**
+     * The browser’s user agent; empty when none was sent.
+     */
+    User_Agent: string;
+    /**
+     * `mobile`, `tablet`, `desktop`… or `bot` for a link-preview fetch; empty when unknown.
+     */
+    Device_Type: string;
+    /**
+     * Operating system and version; empty when unknown.
+     */
+    OS_Version: string;
+    /**
+     * Browser and version; empty when unknown.
+     */
+    Browser_Version: string;
+};
+
+/**
+ * One per message, in the campaign’s order.
+ */
+export type DeliveryReportRow = {
+    /**
+     * Identifier of the message (its client reference at the gateway).
+     */
+    SMS_ID: string;
+    /**
+     * Sender the handset showed.
+     */
+    Sender: string;
+    /**
+     * Number of the recipient.
+     */
+    Recipient: string;
+    /**
+     * The message as sent, shorthands resolved; empty when it was never sent.
+     */
+    Message_Copy: string;
+    /**
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     */
+    Status: string;
+    /**
+     * The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).
+     */
+    Expiry_Date: string;
+};
+
+/**
+ * One per message, in the campaign’s order.
+ */
+export type AltDeliveryReportRow = {
+    /**
+     * Identifier of the message.
+     */
+    MessageId: string;
+    /**
+     * Number of the recipient.
+     */
+    Mobile: string;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    FieldNames: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    FieldValues: string;
+    /**
+     * When the gateway took the message. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    MessageSent: string;
+    /**
+     * When the message last changed status (receipt, refusal or expiry). `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    MessageUpdate: string;
+    /**
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     */
+    Status: string;
+};
+
+/**
+ * One per recipient, in the campaign’s order.
+ */
+export type RecipientReportRow = {
+    /**
+     * Number of the recipient.
+     */
+    Phone_Number: string;
+    /**
+     * The included contact group the recipient was taken from; empty for a send-test.
+     */
+    Group_Name: string;
+    /**
+     * That group’s description; null when it has none.
+     */
+    Group_Description: string | null;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    Field_Names: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    Field_Values: string;
+};
+
+/**
+ * One per campaign send (none before sending starts).
+ */
+export type SentReportRow = {
+    /**
+     * Identifier of the campaign send (the campaign’s uuid).
+     */
+    MessageId: string;
+    /**
+     * Sender of the campaign.
+     */
+    Brand: string;
+    /**
+     * When sending started. `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    SentOn: string;
+    /**
+     * Messages the send was made of.
+     */
+    RecipientCount: number;
+    /**
+     * Identifier (uuid) of the template.
+     */
+    TemplateApiId: string;
+    /**
+     * Name of the template.
+     */
+    TemplateName: string;
+    /**
+     * The template body, link shorthands unresolved.
+     */
+    Message: string;
+};
+
+/**
+ * One per message not sent before the campaign expired.
+ */
+export type UnsentReportRow = {
+    /**
+     * Identifier of the message.
+     */
+    MessageId: string;
+    /**
+     * Number of the recipient.
+     */
+    Mobile: string;
+    /**
+     * Custom field names of the recipient, comma-separated, in the order of the group’s headers.
+     */
+    FieldNames: string;
+    /**
+     * The values of `FieldNames`, comma-separated, by position.
+     */
+    FieldValues: string;
+    /**
+     * `pending`: the campaign expired before it was sent.
+     */
+    Reason: string;
+};
+
+/**
+ * A report asked for by e-mail, and what became of it.
+ */
+export type ReportJob = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    campaign_name: string;
+    /**
+     * One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.
+     */
+    type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+    /**
+     * `queued`, `writing` (the CSV), `mailing` (written; the e-mail is retried until the mail server takes it), `sent`, or `failed` (see `error`).
+     */
+    status: 'queued' | 'writing' | 'mailing' | 'sent' | 'failed';
+    /**
+     * Where the link is sent: the requesting user’s address.
+     */
+    email: string;
+    /**
+     * Rows in the CSV, once written.
+     */
+    row_count: number | null;
+    /**
+     * Why the last attempt failed, if it did.
+     */
+    error: string | null;
+    /**
+     * The signed link (the one e-mailed), once the CSV is written; null after it expired.
+     */
+    download_url: string | null;
+    /**
+     * When the signed link stops working (7 days after it was made); empty until then.
+     */
+    link_expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
 };
 
 export type LoginData = {
@@ -4660,3 +5138,614 @@ export type ToggleCampaignPausedResponses = {
 };
 
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
+
+export type GetDeliveryReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery';
+};
+
+export type GetDeliveryReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetDeliveryReportError = GetDeliveryReportErrors[keyof GetDeliveryReportErrors];
+
+export type GetDeliveryReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<DeliveryReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetDeliveryReportResponse = GetDeliveryReportResponses[keyof GetDeliveryReportResponses];
+
+export type RequestDeliveryReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery';
+};
+
+export type RequestDeliveryReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestDeliveryReportError = RequestDeliveryReportErrors[keyof RequestDeliveryReportErrors];
+
+export type RequestDeliveryReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type GetAltDeliveryReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery';
+};
+
+export type GetAltDeliveryReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetAltDeliveryReportError = GetAltDeliveryReportErrors[keyof GetAltDeliveryReportErrors];
+
+export type GetAltDeliveryReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<AltDeliveryReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetAltDeliveryReportResponse = GetAltDeliveryReportResponses[keyof GetAltDeliveryReportResponses];
+
+export type RequestAltDeliveryReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery';
+};
+
+export type RequestAltDeliveryReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestAltDeliveryReportError = RequestAltDeliveryReportErrors[keyof RequestAltDeliveryReportErrors];
+
+export type RequestAltDeliveryReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type GetRecipientReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient';
+};
+
+export type GetRecipientReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetRecipientReportError = GetRecipientReportErrors[keyof GetRecipientReportErrors];
+
+export type GetRecipientReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<RecipientReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetRecipientReportResponse = GetRecipientReportResponses[keyof GetRecipientReportResponses];
+
+export type RequestRecipientReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient';
+};
+
+export type RequestRecipientReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestRecipientReportError = RequestRecipientReportErrors[keyof RequestRecipientReportErrors];
+
+export type RequestRecipientReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type GetSentReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/sent';
+};
+
+export type GetSentReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetSentReportError = GetSentReportErrors[keyof GetSentReportErrors];
+
+export type GetSentReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<SentReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetSentReportResponse = GetSentReportResponses[keyof GetSentReportResponses];
+
+export type RequestSentReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/sent';
+};
+
+export type RequestSentReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestSentReportError = RequestSentReportErrors[keyof RequestSentReportErrors];
+
+export type RequestSentReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type GetUnsentReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent';
+};
+
+export type GetUnsentReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetUnsentReportError = GetUnsentReportErrors[keyof GetUnsentReportErrors];
+
+export type GetUnsentReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<UnsentReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetUnsentReportResponse = GetUnsentReportResponses[keyof GetUnsentReportResponses];
+
+export type RequestUnsentReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent';
+};
+
+export type RequestUnsentReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestUnsentReportError = RequestUnsentReportErrors[keyof RequestUnsentReportErrors];
+
+export type RequestUnsentReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type GetClicksReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks';
+};
+
+export type GetClicksReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetClicksReportError = GetClicksReportErrors[keyof GetClicksReportErrors];
+
+export type GetClicksReportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ClicksReportRow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type GetClicksReportResponse = GetClicksReportResponses[keyof GetClicksReportResponses];
+
+export type RequestClicksReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks';
+};
+
+export type RequestClicksReportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestClicksReportError = RequestClicksReportErrors[keyof RequestClicksReportErrors];
+
+export type RequestClicksReportResponses = {
+    /**
+     * Accepted: the e-mail follows.
+     */
+    202: unknown;
+};
+
+export type ListReportJobsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/report-jobs/';
+};
+
+export type ListReportJobsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListReportJobsError = ListReportJobsErrors[keyof ListReportJobsErrors];
+
+export type ListReportJobsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ReportJob>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListReportJobsResponse = ListReportJobsResponses[keyof ListReportJobsResponses];
+
+export type DownloadReportData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the report job.
+         */
+        job_uuid: string;
+    };
+    query: {
+        /**
+         * Unix time (seconds) the link is valid until.
+         */
+        expires: string;
+        /**
+         * The service’s signature of the job and `expires`.
+         */
+        signature: string;
+    };
+    url: '/api/2.0/report-downloads/{job_uuid}';
+};
+
+export type DownloadReportErrors = {
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    410: Error;
+};
+
+export type DownloadReportError = DownloadReportErrors[keyof DownloadReportErrors];
+
+export type DownloadReportResponses = {
+    /**
+     * The CSV (text/csv; UTF-8 with a byte-order mark).
+     */
+    200: string;
+};
+
+export type DownloadReportResponse = DownloadReportResponses[keyof DownloadReportResponses];

@@ -163,7 +163,7 @@ export function createCampaignsRepository(db: Db) {
                count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'submitted')::int AS submitted,
                count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed,
                count(*) FILTER (WHERE status = 'unsent')::int AS unsent,
-               (SELECT count(*)::int FROM link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id WHERE m.campaign_id = ${id}) AS clicks
+               (SELECT click_count FROM campaigns WHERE id = ${id}) AS clicks
           FROM messages WHERE campaign_id = ${id}`);
       return rows[0]!;
     },

@@ -117,7 +117,7 @@ export type ContactsRepository = ReturnType<typeof createContactsRepository>;
  * Rows `phone_number, custom_fields`. The one definition, so counting, previewing and sending agree.
  */
 export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
-  return sql`SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields FROM contacts c
+  return sql`SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields, c.contact_group_id FROM contacts c
               WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
                 AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)
               ORDER BY c.phone_number, c.updated_at DESC`;

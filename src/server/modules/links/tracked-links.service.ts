@@ -12,12 +12,17 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
       const onHost = host === undefined ? sql`` : sql`AND vd.domain = ${host}`;
       const { rows } = await deps.db.execute<{ destination: string }>(sql`
         WITH link AS (
-          SELECT s.code, s.destination FROM short_links s
+          SELECT s.code, s.destination, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
             LEFT JOIN links l ON l.id = s.link_id LEFT JOIN vanity_domains vd ON vd.id = l.vanity_domain_id
            WHERE s.code = ${code} ${onHost}),
+        -- Clicks are numbered per campaign as they come: the clicks report pages by that number.
+        counted AS (
+          UPDATE campaigns SET click_count = click_count + 1 WHERE id = (SELECT campaign_id FROM link) RETURNING id, click_count),
         click AS (
-          INSERT INTO link_clicks (code, clicked_at, user_agent, ip, device_type, os_version, browser_version, is_bot)
-          SELECT code, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType}, ${device.osVersion}, ${device.browserVersion}, ${device.isBot} FROM link)
+          INSERT INTO link_clicks (code, campaign_id, sequence, clicked_at, user_agent, ip, device_type, os_version, browser_version, is_bot)
+          SELECT link.code, counted.id, counted.click_count, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType},
+                 ${device.osVersion}, ${device.browserVersion}, ${device.isBot}
+            FROM link JOIN counted ON counted.id = link.campaign_id)
         SELECT destination FROM link`);
       return rows[0]?.destination;
     },

@@ -1,0 +1,110 @@
+/**
+ * Reports benchmark (issue #7): a campaign of 1,000,000 messages (as the engine leaves them: numbered,
+ * submitted, most delivered, with custom fields and a rendered body) on a fresh embedded PostgreSQL.
+ * Measures over real HTTP the latency of report page 1 and page 60,000 (15 rows a page: the last rows
+ * of the campaign), median and p99, and the CSV export (rows/s, growth of the process's RSS).
+ * Run: `npx tsx bench/reports.bench.ts [messages]`.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/open';
+
+const MESSAGES = Number(process.argv[2] ?? 1_000_000);
+const SAMPLES = 200;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-reports-'));
+  await fs.chmod(dataDir, 0o755);
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' });
+  const database = await openDatabase(config);
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
+  const { db } = database;
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/2.0`;
+    const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
+    const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
+    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const template = await services.templates.create(auth, { name: 'Bench', body: 'Hello {{first_name}}, this is Herald.', sender: 'Herald' });
+    const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name', 'city'] });
+    const now = new Date();
+    const { rows: made } = await db.execute<{ id: number; uuid: string }>(sql`
+      INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, status, started_sending_at, finished_sending_at,
+                             message_count, next_sequence, anchor_sequence)
+      SELECT ${user.teamId}, t.id, 'Bench', 'Herald', ${now}, ${new Date(now.getTime() + 86_400_000)}, 2, ${now}, ${now}, ${MESSAGES}, ${MESSAGES + 1}, ${MESSAGES + 1}
+        FROM templates t WHERE t.uuid = ${template.uuid}
+      RETURNING id, uuid`);
+    const campaign = made[0]!;
+    await db.execute(sql`
+      INSERT INTO campaign_groups (campaign_id, contact_group_id, kind, position)
+      SELECT ${campaign.id}, g.id, 'included', 0 FROM contact_groups g WHERE g.uuid = ${group.uuid}`);
+    console.log(`writing ${MESSAGES.toLocaleString('en-GB')} messages…`);
+    await db.execute(sql`
+      INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id, status, body, gateway_id, submitted_by, submitted_at, finished_at)
+      SELECT ${campaign.id}, i, '4477' || lpad(i::text, 8, '0'), jsonb_build_object('first_name', 'N' || i, 'city', 'Leeds'),
+             (SELECT id FROM contact_groups WHERE uuid = ${group.uuid}),
+             CASE WHEN i % 20 = 0 THEN 'failed' ELSE 'delivered' END, 'Hello N' || i || ', this is Herald.', 'g' || i, 'bench',
+             ${now}::timestamptz, ${now}::timestamptz + interval '3 seconds'
+        FROM generate_series(1, ${MESSAGES}) i`);
+    await db.execute(sql`VACUUM ANALYZE messages`);
+
+    const timePage = async (page: number) => {
+      const started = performance.now();
+      const response = await fetch(`${base}/reporting/${campaign.uuid}/delivery?page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await response.json()) as { data: unknown[] };
+      if (response.status !== 200 || body.data.length === 0) throw new Error(`page ${page}: ${response.status}`);
+      return performance.now() - started;
+    };
+    const lastPage = Math.ceil(MESSAGES / 15);
+    const deep = Math.min(60_000, lastPage);
+    for (let i = 0; i < 20; i++) await timePage(i % 2 === 0 ? 1 : deep); // warm-up
+    for (const page of [1, deep]) {
+      const times: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) times.push(await timePage(page));
+      times.sort((a, b) => a - b);
+      console.log(`delivery page ${page.toLocaleString('en-GB')}: median ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms (${SAMPLES} requests over HTTP)`);
+    }
+
+    for (const type of ['delivery', 'alt_delivery'] as const) {
+      await services.reports.request(auth, campaign.uuid, type);
+      const job = await services.reportsRepository.claimJob(new Date(), 600_000);
+      if (!job) throw new Error('no job');
+      global.gc?.();
+      const before = process.memoryUsage();
+      const rssBefore = before.rss;
+      let peakRss = rssBefore;
+      let peakHeap = before.heapTotal;
+      let peakExternal = before.external + before.arrayBuffers;
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        peakRss = Math.max(peakRss, now.rss);
+        peakHeap = Math.max(peakHeap, now.heapTotal);
+        peakExternal = Math.max(peakExternal, now.external + now.arrayBuffers);
+      }, 20);
+      const started = performance.now();
+      const written = await services.reports.writeCsv(job);
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(sampler);
+      const size = (await fs.stat(path.join(dataDir, 'reports', written.fileName))).size;
+      console.log(
+        `${type} CSV: ${written.rowCount.toLocaleString('en-GB')} rows in ${seconds.toFixed(1)} s, ${Math.round(written.rowCount / seconds).toLocaleString('en-GB')} rows/s, ` +
+          `${mib(size)} file, RSS ${mib(rssBefore)} → peak ${mib(peakRss)} (+${mib(peakRss - rssBefore)}; ` +
+          `V8 heap ${mib(before.heapTotal)} → ${mib(peakHeap)}, buffers ${mib(before.external + before.arrayBuffers)} → ${mib(peakExternal)})`,
+      );
+    }
+  } finally {
+    await app.close();
+    await database.shutdown();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,168 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPORT_COLUMNS, type ReportJob, type ReportRow, type ReportType } from '../../../shared/contract';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ForbiddenError, GoneError, NotFoundError } from '../../lib/errors';
+import { formatTimestamp, type Clock } from '../../lib/time';
+import type { UsersRepository } from '../users/users.repository';
+import { csvLine, csvRow } from './report-csv';
+import { REPORT_LINK_DAYS, type ReportLinks } from './report-links';
+import { reportRowBuilders, reportTotal } from './report-rows';
+import type { ReportCampaign, ReportJobRecord, ReportsRepository } from './reports.repository';
+
+/** Rows read per query when a report is written to CSV, and queries under way while one is written (BENCHMARKS.md). */
+const CSV_CHUNK = 2_000;
+const READ_AHEAD = 1;
+
+export function createReportsService(deps: {
+  reports: ReportsRepository;
+  users: Pick<UsersRepository, 'findById'>;
+  links: ReportLinks;
+  clock: Clock;
+  config: { appTimezone: string; dataDir: string };
+}) {
+  const zone = deps.config.appTimezone;
+  const reportsDir = path.join(deps.config.dataDir, 'reports');
+
+  const campaignOf = async (auth: AuthContext, uuid: string) => {
+    const campaign = await deps.reports.campaign(auth.teamId, uuid);
+    if (!campaign) throw new NotFoundError();
+    return campaign;
+  };
+
+  /** Groups the messages name that are not among the campaign's own (a group edited out after sending). */
+  const withGroupsOf = async (campaign: ReportCampaign, messages: Array<{ contact_group_id: number | null }>) => {
+    const missing = [...new Set(messages.map((m) => m.contact_group_id).filter((id): id is number => id !== null && !campaign.groups.has(Number(id))))];
+    if (missing.length === 0) return campaign.groups;
+    return new Map([...campaign.groups, ...(await deps.reports.groups(missing.map(Number)))]);
+  };
+
+  /** The report rows numbered `first`..`last` (from 1), in the report's stable order. */
+  const rowsBetween = async <T extends ReportType>(campaign: ReportCampaign, type: T, first: number, last: number): Promise<Array<ReportRow<T>>> => {
+    const total = reportTotal(campaign, type);
+    last = Math.min(last, total);
+    if (first > last) return [];
+    if (type === 'sent') return [reportRowBuilders(campaign, zone).sent()] as Array<ReportRow<T>>;
+    if (type === 'clicks') {
+      const build = reportRowBuilders(campaign, zone).clicks;
+      return (await deps.reports.clicks(campaign.id, first, last)).map(build) as Array<ReportRow<T>>;
+    }
+    const messages = await deps.reports.messages(campaign.id, type === 'unsent' ? 'unsent_sequence' : 'sequence', first, last, type !== 'delivery');
+    const build = reportRowBuilders(campaign, zone, await withGroupsOf(campaign, messages))[type as 'delivery' | 'alt_delivery' | 'recipient' | 'unsent'];
+    return messages.map((m) => build(m)) as Array<ReportRow<T>>;
+  };
+
+  const present = (job: ReportJobRecord): ReportJob => {
+    const linkLive = job.fileName !== null && job.linkExpiresAt !== null && job.linkExpiresAt > deps.clock.now();
+    return {
+      uuid: job.uuid,
+      campaign_uuid: job.campaignUuid,
+      campaign_name: job.campaignName,
+      type: job.type,
+      status: job.status,
+      email: job.email,
+      row_count: job.rowCount,
+      error: job.error,
+      download_url: linkLive ? deps.links.url(job.uuid, job.linkExpiresAt!) : null,
+      link_expires_at: formatTimestamp(job.linkExpiresAt, zone),
+      created_at: formatTimestamp(job.createdAt, zone),
+      updated_at: formatTimestamp(job.updatedAt, zone),
+    };
+  };
+
+  return {
+    /** One page of a report: rows numbered from (page − 1) × per_page + 1, read as an index range. */
+    async page<T extends ReportType>(auth: AuthContext, campaignUuid: string, type: T, window: PageWindow): Promise<{ rows: Array<ReportRow<T>>; total: number }> {
+      const campaign = await campaignOf(auth, campaignUuid);
+      const rows = await rowsBetween(campaign, type, window.offset + 1, window.offset + window.limit);
+      return { rows, total: reportTotal(campaign, type) };
+    },
+
+    /** Queues the CSV for the calling user; a worker writes it and e-mails the link (POST → 202). */
+    async request(auth: AuthContext, campaignUuid: string, type: ReportType): Promise<void> {
+      const campaign = await campaignOf(auth, campaignUuid);
+      const user = await deps.users.findById(auth.userId);
+      if (!user) throw new NotFoundError();
+      await deps.reports.insertJob({ teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, email: user.email }, deps.clock.now());
+    },
+
+    async jobs(auth: AuthContext, window: PageWindow): Promise<{ items: ReportJob[]; total: number }> {
+      const { rows, total } = await deps.reports.jobsOf(auth.userId, auth.teamId, window);
+      return { items: rows.map(present), total };
+    },
+
+    /** The CSV a signed link names: refused when forged (403) or expired (410). */
+    async download(jobUuid: string, expires: string, signature: string): Promise<{ filePath: string; downloadName: string }> {
+      const verdict = deps.links.check(jobUuid, expires, signature, deps.clock.now());
+      if (verdict === 'forged') throw new ForbiddenError('This download link is not valid.');
+      if (verdict === 'expired') throw new GoneError(`This download link has expired (links work for ${REPORT_LINK_DAYS} days); request the report again.`);
+      const job = await deps.reports.job(jobUuid);
+      if (!job?.fileName) throw new NotFoundError();
+      const filePath = path.join(reportsDir, job.fileName);
+      if (!fs.existsSync(filePath)) throw new GoneError('This report file is no longer kept; request the report again.');
+      const safeName = job.campaignName.replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'campaign';
+      return { filePath, downloadName: `${safeName}-${job.type}-report.csv` };
+    },
+
+    /**
+     * Writes a job's CSV into DATA_DIR/reports, streaming chunk by chunk (memory stays flat at a
+     * million rows), under a temporary name renamed at the end: a crash leaves no half file behind.
+     */
+    async writeCsv(job: ReportJobRecord): Promise<{ fileName: string; rowCount: number }> {
+      const campaign = await deps.reports.campaign(job.teamId, job.campaignUuid);
+      if (!campaign) throw new NotFoundError('The campaign no longer exists.');
+      await fs.promises.mkdir(reportsDir, { recursive: true });
+      const fileName = `${job.uuid}.csv`;
+      const partial = path.join(reportsDir, `${fileName}.part`);
+      const out = fs.createWriteStream(partial);
+      const failed = new Promise<never>((_, reject) => out.once('error', reject));
+      failed.catch(() => undefined);
+      const write = async (text: string) => {
+        if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+      };
+      const columns = REPORT_COLUMNS[job.type] as string[];
+      let rowCount = 0;
+      // Chunks are read ahead while earlier ones are written: the database (on its own connections)
+      // and this process work side by side.
+      const ahead: Array<Promise<Array<Record<string, string | number | null>>>> = [];
+      try {
+        // A byte-order mark so spreadsheet programs read the file as UTF-8.
+        await write(`\uFEFF${csvLine(columns)}`);
+        const total = reportTotal(campaign, job.type);
+        let nextFirst = 1;
+        const readAhead = () => {
+          while (ahead.length < READ_AHEAD && nextFirst <= total) {
+            const read = rowsBetween(campaign, job.type, nextFirst, nextFirst + CSV_CHUNK - 1) as Promise<Array<Record<string, string | number | null>>>;
+            read.catch(() => undefined); // its failure is met when it is awaited, not reported early as unhandled
+            ahead.push(read);
+            nextFirst += CSV_CHUNK;
+          }
+        };
+        readAhead();
+        while (ahead.length > 0) {
+          const rows = await ahead.shift()!;
+          readAhead();
+          let text = '';
+          for (const row of rows) text += csvRow(row, columns);
+          rowCount += rows.length;
+          await write(text);
+        }
+        out.end();
+        await Promise.race([once(out, 'finish'), failed]);
+      } catch (error) {
+        out.destroy();
+        await fs.promises.rm(partial, { force: true });
+        throw error;
+      }
+      await fs.promises.rename(partial, path.join(reportsDir, fileName));
+      return { fileName, rowCount };
+    },
+
+    linkFor(job: Pick<ReportJobRecord, 'uuid'>, expiresAt: Date): string {
+      return deps.links.url(job.uuid, expiresAt);
+    },
+  };
+}
+export type ReportsService = ReturnType<typeof createReportsService>;
