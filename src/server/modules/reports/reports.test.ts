@@ -313,4 +313,23 @@ describe('reports by e-mail', () => {
     expect(eml).toContain('To: ada@shop.test');
     expect(eml).toMatch(/report-downloads\//);
   });
+
+  it('finishes a job whose worker died mid-way: the lease ends and another worker takes it over', async () => {
+    await api('POST', `/reporting/${sent}/recipient`);
+    // A worker claims it and dies before writing anything (a crash, a kill -9).
+    const claimed = await t.services.reportsRepository.claimJob(clock.now(), 600_000);
+    expect(claimed).toMatchObject({ type: 'recipient', status: 'writing' });
+    await worker(sink.url).runDue();
+    expect((await jobs()).data[0].status).toBe('writing'); // still leased to the dead worker
+    clock.advance(600_001);
+    await worker(sink.url).runDue();
+    expect((await jobs()).data[0]).toMatchObject({ type: 'recipient', status: 'sent', row_count: 5 });
+    const mail = await sink.waitForMessage((m) => m.subject.includes('recipients report'));
+    const csv = (await download(/(http:\/\/herald\.test\/\S+)/.exec(mail.text)![1]!)).body.replace(/^\uFEFF/, '');
+    expect(csv.split('\r\n')[0]).toBe('Phone_Number,Group_Name,Group_Description,Field_Names,Field_Values');
+    expect(csv).toContain('\r\n447700900304,Walk-ins,,,\r\n');
+    // No half-written file is left behind in the reports folder.
+    expect((await fs.readdir(path.join(dataDir, 'reports'))).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
 });
+
