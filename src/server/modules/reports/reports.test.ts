@@ -266,6 +266,18 @@ describe('reports by e-mail', () => {
     expect(lines[3]).toMatch(/,447700900303,"first_name,city","'=HYPERLINK\(""http:\/\/evil""\),Hull, East Riding",2026-06-01 10:06:00,2026-06-01 12:00:01,Expired$/);
   });
 
+  it('limits report requests to 10 a minute per token (429 with Retry-After)', async () => {
+    const busy = await t.user();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await t.request('POST', `/api/2.0/reporting/${sent}/delivery`, { token: busy.token })).statusCode);
+    expect(statuses).toEqual(Array(10).fill(404)); // not their campaign, but each request counts
+    const limited = await t.request('POST', `/api/2.0/reporting/${sent}/delivery`, { token: busy.token });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Reading reports is not limited that way.
+    expect((await t.request('GET', `/api/2.0/reporting/${sent}/delivery`, { token: busy.token })).statusCode).toBe(404);
+  });
+
   it('refuses forged and expired links', async () => {
     const link = (await jobs()).data[0].download_url as string;
     const forged = await download(link.replace(/signature=./, (s) => (s.endsWith('A') ? `${s.slice(0, -1)}B` : `${s.slice(0, -1)}A`)));
