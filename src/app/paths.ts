@@ -1,4 +1,5 @@
 /** Every URL of the dashboard, in one place: routes use `path`, links and redirects use `getHref`. */
+import type { ReportType } from '../shared/contract';
 
 export interface PageParams {
   page?: number;
@@ -19,10 +20,6 @@ function listPath(path: string) {
     path,
     getHref: ({ page, perPage }: PageParams = {}) => withQuery(path, { page, per_page: perPage }),
   };
-}
-
-function unavailablePath(path: string) {
-  return { path, getHref: () => path };
 }
 
 export const paths = {
@@ -77,7 +74,9 @@ export const paths = {
     new: { path: '/campaigns/new', getHref: () => '/campaigns/new' },
     detail: {
       path: '/campaigns/:uuid',
-      getHref: (uuid: string) => `/campaigns/${encodeURIComponent(uuid)}`,
+      /** `report` opens that report's tab of the campaign's reports (`page`, `perPage` its page). */
+      getHref: (uuid: string, { report, page, perPage }: PageParams & { report?: ReportType } = {}) =>
+        withQuery(`/campaigns/${encodeURIComponent(uuid)}`, { report, page, per_page: perPage }),
     },
   },
   contactGroups: {
@@ -93,7 +92,7 @@ export const paths = {
     /** The keyword tester sits at the top of the inbound messages page. */
     keywordTester: { getHref: () => '/inbound-messages#keyword-tester' },
   },
-  reports: unavailablePath('/reports'),
+  reports: { path: '/reports', getHref: () => '/reports' },
 } as const;
 
 /** Only a path of this dashboard is a safe place to return to after sign-in (never another site). */

@@ -5,7 +5,6 @@ import { toRoute } from './lib/page-module';
 import { paths } from './paths';
 import { RouteError } from './routes/route-error';
 
-const unavailableSections = [paths.reports];
 
 /** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -56,10 +55,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
-            ...unavailableSections.map(({ path }) => ({
-              path,
-              lazy: () => import('./routes/unavailable/unavailable.page').then(page),
-            })),
+            { path: paths.reports.path, lazy: () => import('./routes/reports/reports.page').then(page) },
             { path: '*', lazy: () => import('./routes/not-found.page').then(page) },
           ],
         },

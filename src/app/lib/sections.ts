@@ -29,7 +29,7 @@ export const sections: readonly Section[] = [
   { label: 'Keywords', href: paths.keywords.list.getHref(), icon: IconMessage2, available: true },
   { label: 'Webhooks', href: paths.webhooks.list.getHref(), icon: IconWebhook, available: true },
   { label: 'Inbound messages', href: paths.inboundMessages.list.getHref(), icon: IconInbox, available: true },
-  { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: false },
+  { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: true },
   { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: true },
   { label: 'API tokens', href: paths.apiTokens.getHref(), icon: IconKey, available: true },
 ];

@@ -1,7 +1,7 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
 import type { QueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { CampaignInput } from '../../../shared/contract';
 import { shorthandNames } from '../../../shared/sms';
@@ -18,6 +18,8 @@ import { SendingProgressPanel } from '../../features/campaigns/sending-progress-
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
 import { useLiveCampaign } from '../../features/campaigns/use-live-campaign';
+import { reportQueries } from '../../features/reports/report-queries';
+import { parseReportParams } from '../../features/reports/use-report-params';
 import { formatTimestamp } from '../../lib/dates';
 import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
@@ -25,11 +27,18 @@ import { CampaignFormSkeleton } from './campaign-form-skeleton';
 import { CampaignTemplatePreview } from './campaign-template-preview';
 import { prefetchCampaignFormData, useCampaignFormData } from './use-campaign-form-data';
 
-export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
+// The reports are a chunk of their own: the page's first paint does not wait for them.
+const loadCampaignReports = () => import('./campaign-reports');
+const CampaignReports = lazy(loadCampaignReports);
+
+export function prefetch(queryClient: QueryClient, { params, request }: LoaderFunctionArgs) {
   if (!params.uuid) return;
   void queryClient.prefetchQuery(campaignQueries.detail(params.uuid));
   void queryClient.prefetchQuery(campaignQueries.summary(params.uuid));
   prefetchCampaignFormData(queryClient);
+  const { type, page, perPage } = parseReportParams(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(reportQueries.page(params.uuid, type, { page, per_page: perPage }));
+  void loadCampaignReports();
 }
 
 export default function CampaignPage() {
@@ -69,6 +78,12 @@ export default function CampaignPage() {
 
   const loaded = campaign.data;
   const paused = loaded ? isManuallyPaused(loaded) : false;
+  // Once the campaign sends, its reports matter more than its (locked) form, so they come first.
+  const reports = loaded && timeZone && (
+    <Suspense fallback={<Skeleton height={420} radius="md" />}>
+      <CampaignReports campaign={loaded} summary={summary.data} timeZone={timeZone} />
+    </Suspense>
+  );
 
   return (
     <>
@@ -127,6 +142,7 @@ export default function CampaignPage() {
               <SendingProgressPanel campaign={campaign.data} summary={summary.data} countedAt={summary.dataUpdatedAt} timeZone={timeZone} sendRate={sendRate} />
             ) : null}
           </Paper>
+          {campaign.data.status !== 0 && reports}
           <Paper withBorder p="lg" radius="md">
             <CampaignForm
               // A lock found on saving (423) starts the form again, read-only, from what is stored.
@@ -144,6 +160,7 @@ export default function CampaignPage() {
               onCancel={backToList}
             />
           </Paper>
+          {campaign.data.status === 0 && reports}
           <SendTestModal campaign={campaign.data} fieldNames={fieldNames} timeZone={timeZone} opened={testOpened} onClose={() => setTestOpened(false)} />
         </Stack>
       )}

@@ -1,0 +1,57 @@
+import dayjs from 'dayjs';
+
+/** 12,345 — the dashboard writes en-GB throughout. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-GB');
+}
+
+/** "Rows 16–30 of 1,234": the rows on screen, out of the whole report. */
+export function rowRange(meta: { from: number | null; to: number | null; total: number }): string {
+  if (meta.from === null || meta.to === null) return `No rows on this page, of ${formatCount(meta.total)}`;
+  return `Rows ${formatCount(meta.from)}–${formatCount(meta.to)} of ${formatCount(meta.total)}`;
+}
+
+const LOCAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * A report's `YYYY-MM-DD HH:MM:SS`, already in the service's zone, shown readably to the second
+ * (a report is read for the order of events); anything else is shown as it came.
+ */
+export function formatReportTime(timestamp: string): string {
+  if (!LOCAL_TIMESTAMP.test(timestamp)) return timestamp;
+  const parsed = dayjs(timestamp);
+  return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
+}
+
+const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{2})(\d{2})$/;
+
+/**
+ * `Expiry_Date` is ISO 8601 with the service zone's offset (`2026-03-03T09:00:00+0000`): its wall
+ * time is shown as written, with the offset, not converted into the browser's zone.
+ */
+export function formatOffsetTime(iso: string): string {
+  const match = ISO_WITH_OFFSET.exec(iso);
+  if (!match) return iso;
+  const [, date, time, hours, minutes] = match;
+  const wall = dayjs(`${date} ${time}`);
+  return wall.isValid() ? `${wall.format('D MMM YYYY, HH:mm')} (UTC${hours}:${minutes})` : iso;
+}
+
+export interface FieldPair {
+  name: string;
+  value: string;
+}
+
+/**
+ * `FieldNames` and `FieldValues` are comma-joined and aligned by position. A value that itself held
+ * commas leaves more values than names: the surplus belongs to the last name.
+ */
+export function fieldPairs(names: string, values: string): FieldPair[] {
+  if (!names) return [];
+  const nameList = names.split(',');
+  const valueList = values.split(',');
+  return nameList.map((name, index) => ({
+    name,
+    value: index === nameList.length - 1 ? valueList.slice(index).join(',') : (valueList[index] ?? ''),
+  }));
+}

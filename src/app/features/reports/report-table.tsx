@@ -1,0 +1,135 @@
+import { Badge, Paper, Table, Text } from '@mantine/core';
+import type { ReportType } from '../../../shared/contract';
+import { REPORT_DEFINITIONS, type CellKind, type ReportColumn } from './report-columns';
+import { fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
+
+type Row = Record<string, string | number | null>;
+
+const STATUS_COLORS: Record<string, string> = { Success: 'teal', Pending: 'blue', Failed: 'red', Expired: 'orange' };
+
+interface ReportTableProps {
+  type: ReportType;
+  rows: readonly object[];
+  /** The service's zone, named in the exact time a date cell shows on hover. */
+  timeZone?: string;
+  /** The next page is loading: the rows on screen are the previous page's. */
+  busy?: boolean;
+}
+
+function Empty({ text = '—' }: { text?: string }) {
+  return (
+    <Text size="sm" c="dimmed" span>
+      {text}
+    </Text>
+  );
+}
+
+function Cell({ kind, value, timeZone }: { kind: CellKind; value: string | number | null; timeZone?: string }) {
+  if (value === null || value === '') return <Empty />;
+  const text = String(value);
+  switch (kind) {
+    case 'count':
+      return <>{formatCount(Number(value))}</>;
+    case 'time':
+      return (
+        <time dateTime={text} title={timeZone ? `${text} (${timeZone})` : text}>
+          {formatReportTime(text)}
+        </time>
+      );
+    case 'offset-time':
+      return (
+        <time dateTime={text} title={text}>
+          {formatOffsetTime(text)}
+        </time>
+      );
+    case 'status':
+      return (
+        // Never shortened by a narrow column: the status is the point of the row.
+        <Badge color={STATUS_COLORS[text] ?? 'gray'} variant="light" tt="none" style={{ minWidth: 'max-content' }}>
+          {text}
+        </Badge>
+      );
+    case 'id':
+      return (
+        <Text size="xs" ff="monospace" title={text} truncate="end" maw={120}>
+          {text}
+        </Text>
+      );
+    case 'message':
+      return (
+        <Text size="sm" lineClamp={2} title={text} miw={200} maw={360}>
+          {text}
+        </Text>
+      );
+    case 'detail':
+      return (
+        <Text size="sm" truncate="end" title={text} maw={260}>
+          {text}
+        </Text>
+      );
+    default:
+      return <>{text}</>;
+  }
+}
+
+function FieldPairs({ names, values }: { names: string; values: string }) {
+  const pairs = fieldPairs(names, values);
+  if (pairs.length === 0) return <Empty text="None" />;
+  return (
+    <Text size="sm" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+      {pairs.map(({ name, value }, index) => (
+        <li key={`${index}:${name}`}>
+          <Text span size="sm" c="dimmed">
+            {name}:
+          </Text>{' '}
+          {value || <Empty />}
+        </li>
+      ))}
+    </Text>
+  );
+}
+
+function alignOf(column: ReportColumn<Row>): 'right' | undefined {
+  return column.kind === 'count' ? 'right' : undefined;
+}
+
+/** One page of a report: its CSV columns under readable headers, numbers and dates made readable. */
+export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableProps) {
+  const { label, columns } = REPORT_DEFINITIONS[type] as { label: string; columns: ReportColumn<Row>[] };
+  return (
+    <Paper withBorder radius="md" style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
+      <Table.ScrollContainer minWidth={760} type="native">
+        <Table aria-label={`${label} report`} aria-busy={busy}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th key={column.header} ta={alignOf(column)} style={{ whiteSpace: 'nowrap' }}>
+                  {column.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(rows as readonly Row[]).map((row, index) => (
+              <Table.Tr key={index}>
+                {columns.map((column) => (
+                  <Table.Td
+                    key={column.header}
+                    ta={alignOf(column)}
+                    style={column.kind === 'phone' || column.kind === 'time' || column.kind === 'offset-time' ? { whiteSpace: 'nowrap' } : undefined}
+                  >
+                    {column.kind === 'fields' ? (
+                      <FieldPairs names={String(row[column.names] ?? '')} values={String(row[column.values] ?? '')} />
+                    ) : (
+                      <Cell kind={column.kind} value={row[column.key] ?? null} timeZone={timeZone} />
+                    )}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,77 @@
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { CampaignSummary, ClicksReportRow } from '../../api/gen/types.gen';
+import { campaign, CAMPAIGN_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { reportPage } from '../../features/reports/report-fixtures';
+import { json, mockApi, page, signIn } from '../../testing/mock-api';
+import { render, screen, within } from '../../testing/render';
+import CampaignReports from './campaign-reports';
+
+const SETTLED: CampaignSummary = { recipients: 1000, queued: 0, submitted: 0, delivered: 950, failed: 40, unsent: 10, clicks: 650 };
+
+/** 650 clicks, the first 300 between 09:00 and 09:59, the rest between 11:00 and 11:59. */
+function click(index: number): ClicksReportRow {
+  const minute = String(index % 60).padStart(2, '0');
+  return {
+    Phone_Number: '+447700900001',
+    Link_Name: 'SALE',
+    Link_Destination: 'https://shop.example.com/spring',
+    Clicked_At: `2026-03-02 ${index <= 300 ? '09' : '11'}:${minute}:00`,
+    User_Agent: '',
+    Device_Type: 'mobile',
+    OS_Version: 'iOS 18',
+    Browser_Version: 'Safari 18',
+  };
+}
+
+function serve() {
+  signIn();
+  return mockApi((_request, url) => {
+    const path = url.pathname.replace('/api/2.0', '');
+    if (path === '/users/me') return json({ data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' } });
+    if (path === `/reporting/${CAMPAIGN_UUID}/clicks`) {
+      return json(reportPage(650, Number(url.searchParams.get('page')), Number(url.searchParams.get('per_page')), click));
+    }
+    return json(page([]));
+  });
+}
+
+describe('the campaign’s reports', () => {
+  it('chart the outcomes and the clicks with text alternatives, and open the report of the URL', async () => {
+    const fetchMock = serve();
+    render(
+      <Routes>
+        <Route path="/campaigns/:uuid" element={<CampaignReports campaign={campaign({ status: 2, is_locked: true })} summary={SETTLED} timeZone={ZONE} />} />
+      </Routes>,
+      { route: `/campaigns/${CAMPAIGN_UUID}?report=clicks&per_page=50` },
+    );
+
+    expect(screen.getByRole('heading', { level: 2, name: 'Reports' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Delivery outcomes',
+      'Clicks over time',
+      'Your report e-mails',
+    ]);
+
+    const outcomes = screen.getByRole('list', { name: 'Delivery outcomes of 1,000 recipients' });
+    expect(within(outcomes).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Delivered950 (95%)',
+      'Failed40 (4%)',
+      'Unsent10 (1%)',
+      'Pending0 (0%)',
+    ]);
+
+    const clicks = await screen.findByRole('img', { name: /^500 clicks by hour from 2 Mar, 09:00 to 2 Mar, 11:00; the most, 300, in the hour from 2 Mar, 09:00$/ });
+    expect(clicks).toBeInTheDocument();
+    expect(screen.getByText('Only the first 500 of 650 clicks are drawn; the Clicks report below has every one.')).toBeInTheDocument();
+    const hidden = screen.getByRole('table', { name: 'Clicks by hour' });
+    expect(within(hidden).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['2 Mar, 09:00300', '2 Mar, 10:000', '2 Mar, 11:00200']);
+    // The chart read five pages of 100, no more.
+    const chartReads = fetchMock.mock.calls.map(([request]) => new URL(request.url)).filter((url) => url.searchParams.get('per_page') === '100');
+    expect(chartReads.map((url) => url.searchParams.get('page'))).toEqual(['1', '2', '3', '4', '5']);
+
+    expect(screen.getByRole('tab', { name: 'Clicks' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByText('Rows 1–50 of 650')).toBeInTheDocument();
+    expect(await screen.findByText(/You have not asked for a report by e-mail yet/)).toBeInTheDocument();
+  });
+});
