@@ -129,10 +129,29 @@ export function createEngineStore(db: Db) {
                WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
                ORDER BY sequence LIMIT ${limit}`)
           ).rows;
-        const batchOf = (batchId: number, messages: Array<ClaimedMessage & { sequence: number }>): ClaimedBatch => ({
-          batchId: Number(batchId),
-          messages: messages.map(({ sequence: _, ...message }) => message),
-        });
+        // A number that opted out since sending began (STOP to an earlier message) is not sent to: its
+        // message becomes unsent (`opted_out`), numbered for the unsent report like those expiry leaves.
+        const batchOf = async (batchId: number, messages: Array<ClaimedMessage & { sequence: number }>): Promise<ClaimedBatch> => {
+          const ids = messages.map((m) => m.id);
+          const { rows: optedOut } = await tx.execute<{ id: number }>(sql`
+            WITH opted AS (
+              SELECT m.id, row_number() OVER (ORDER BY m.sequence) AS n FROM messages m
+               WHERE m.id = ANY(${sql.param(ids)}::bigint[]) AND m.campaign_id = ${campaignId}
+                 AND EXISTS (SELECT 1 FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id JOIN campaigns k ON k.team_id = g.team_id
+                              WHERE k.id = ${campaignId} AND g.system_role = 'optouts' AND c.phone_number = m.phone_number)),
+            counted AS (
+              UPDATE campaigns SET unsent_count = unsent_count + (SELECT count(*) FROM opted)
+               WHERE id = ${campaignId} AND EXISTS (SELECT 1 FROM opted)
+              RETURNING unsent_count - (SELECT count(*) FROM opted)::int AS base)
+            UPDATE messages m SET status = 'unsent', reason = 'opted_out', unsent_sequence = counted.base + opted.n, finished_at = ${now}
+              FROM opted, counted WHERE m.id = opted.id
+            RETURNING m.id`);
+          const skipped = new Set(optedOut.map((row) => Number(row.id)));
+          return {
+            batchId: Number(batchId),
+            messages: messages.filter((m) => !skipped.has(Number(m.id))).map(({ sequence: _, ...message }) => message),
+          };
+        };
         // A batch left by a worker that died: taken over, and cut to `limit` (the rest stays free for others).
         for (;;) {
           const { rows: stale } = await tx.execute<{ id: number; first: number; last: number }>(sql`
@@ -153,7 +172,7 @@ export function createEngineStore(db: Db) {
               INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
               VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity')`);
           }
-          return batchOf(batch.id, messages);
+          return await batchOf(batch.id, messages);
         }
         // The next range: the campaign row's lock makes claimers take ranges one after the other.
         const { rows: range } = await tx.execute<{ first: number; last: number }>(sql`
@@ -167,7 +186,7 @@ export function createEngineStore(db: Db) {
           INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
           VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id`);
         const messages = await messagesIn(next.first, next.last);
-        return batchOf(inserted[0]!.id, messages);
+        return await batchOf(inserted[0]!.id, messages);
       });
     },
 

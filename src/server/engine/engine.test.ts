@@ -157,6 +157,33 @@ describe('the sending engine', () => {
     await gateway.close();
   });
 
+  it('does not send to a number that opted out after sending began: its message is unsent (opted_out)', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 13:00:00', expiry_date: '2026-06-01 15:00:00' });
+    const { engine, gateway } = engineWith(undefined, { rateLimitPerSecond: 1 });
+    clock.set('2026-06-01T12:00:00Z');
+    await engine.tick();
+    expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'queued']);
+    // …302 texts STOP (to an earlier campaign) while this one is still going out.
+    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+    await t.request('PUT', `/api/2.0/contact-groups/${optouts}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900302' }] } });
+    try {
+      clock.set('2026-06-01T12:00:01Z');
+      await engine.tick();
+      expect((await messagesOf(uuid)).map((m) => [m.phone_number, m.status, m.reason])).toEqual([
+        ['447700900301', 'delivered', null],
+        ['447700900302', 'unsent', 'opted_out'],
+      ]);
+      expect([...gateway.sent.values()].map((m) => m.to)).toEqual(['447700900301']);
+      expect((await campaign(uuid)).status).toBe(2);
+      const unsent = (await t.request('GET', `/api/2.0/reporting/${uuid}/unsent`, { token: owner.token })).json();
+      expect(unsent.data).toEqual([expect.objectContaining({ Mobile: '447700900302', Reason: 'opted_out' })]);
+    } finally {
+      await t.request('PUT', `/api/2.0/contact-groups/${optouts}/remove-contacts`, { token: owner.token, body: { phone_numbers: ['07700900302'] } });
+      await gateway.close();
+    }
+  });
+
   it('offers a claimed batch again after its lease, and the gateway sends each message once', async () => {
     clock.set('2026-06-01T09:00:00Z');
     const uuid = await create({ scheduled_send_date: '2026-06-01 13:00:00' });

@@ -8,7 +8,7 @@ export type ReportType = z.infer<typeof ReportTypeSchema>;
 
 const text = (description: string) => z.string().describe(description);
 const reportTime = (description: string) => z.string().describe(`${description} \`YYYY-MM-DD HH:MM:SS\` (APP_TIMEZONE); empty when not yet.`);
-const STATUS = '`Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).';
+const STATUS = '`Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).';
 const FIELD_NAMES = 'Custom field names of the recipient, comma-separated, in the order of the group’s headers.';
 const FIELD_VALUES = 'The values of `FieldNames`, comma-separated, by position.';
 
@@ -76,9 +76,9 @@ export const UnsentReportRowSchema = z
     Mobile: text('Number of the recipient.'),
     FieldNames: text(FIELD_NAMES),
     FieldValues: text(FIELD_VALUES),
-    Reason: text('`pending`: the campaign expired before it was sent.'),
+    Reason: text('`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.'),
   })
-  .meta({ id: 'UnsentReportRow', description: 'One per message not sent before the campaign expired.' });
+  .meta({ id: 'UnsentReportRow', description: 'One per message not sent: the campaign expired first, or the number opted out meanwhile.' });
 
 export const REPORT_ROW_SCHEMAS = {
   clicks: ClicksReportRowSchema,

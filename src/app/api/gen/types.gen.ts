@@ -847,7 +847,7 @@ export type DeliveryReportRowInput = {
      */
     Message_Copy: string;
     /**
-     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
     /**
@@ -885,7 +885,7 @@ export type AltDeliveryReportRowInput = {
      */
     MessageUpdate: string;
     /**
-     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
 };
@@ -951,7 +951,7 @@ export type SentReportRowInput = {
 };
 
 /**
- * One per message not sent before the campaign expired.
+ * One per message not sent: the campaign expired first, or the number opted out meanwhile.
  */
 export type UnsentReportRowInput = {
     /**
@@ -971,7 +971,7 @@ export type UnsentReportRowInput = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent.
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.
      */
     Reason: string;
 };
@@ -1870,7 +1870,7 @@ export type DeliveryReportRow = {
      */
     Message_Copy: string;
     /**
-     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
     /**
@@ -1908,7 +1908,7 @@ export type AltDeliveryReportRow = {
      */
     MessageUpdate: string;
     /**
-     * `Success` (delivered), `Pending` (not yet delivered), `Failed`, or `Expired` (no receipt, or not sent, before the expiry date).
+     * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
 };
@@ -1974,7 +1974,7 @@ export type SentReportRow = {
 };
 
 /**
- * One per message not sent before the campaign expired.
+ * One per message not sent: the campaign expired first, or the number opted out meanwhile.
  */
 export type UnsentReportRow = {
     /**
@@ -1994,7 +1994,7 @@ export type UnsentReportRow = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent.
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.
      */
     Reason: string;
 };

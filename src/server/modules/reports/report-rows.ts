@@ -13,7 +13,8 @@ import type { ClickRow, MessageRow, ReportCampaign } from './reports.repository'
 
 /**
  * The delivery reports' `Status` (gaps-and-decisions.md): a receipt said delivered → `Success`; still
- * on its way → `Pending`; refused or failed → `Failed`; not delivered or not sent before the expiry → `Expired`.
+ * on its way → `Pending`; refused, failed or not sent to an opted-out number → `Failed`; not delivered
+ * or not sent before the expiry → `Expired`.
  */
 export function deliveryStatus(message: Pick<MessageRow, 'status' | 'reason'>): string {
   switch (message.status) {
@@ -23,7 +24,8 @@ export function deliveryStatus(message: Pick<MessageRow, 'status' | 'reason'>): 
     case 'submitted':
       return 'Pending';
     case 'unsent':
-      return 'Expired';
+      // Never sent: the campaign expired first (`pending`), or the number opted out meanwhile.
+      return message.reason === 'pending' ? 'Expired' : 'Failed';
     default:
       return message.reason === 'Expired' ? 'Expired' : 'Failed';
   }
