@@ -160,7 +160,7 @@ describe('the sending engine', () => {
   it('does not send to a number that opted out after sending began: its message is unsent (opted_out)', async () => {
     clock.set('2026-06-01T09:00:00Z');
     const uuid = await create({ scheduled_send_date: '2026-06-01 13:00:00', expiry_date: '2026-06-01 15:00:00' });
-    const { engine, gateway } = engineWith(undefined, { rateLimitPerSecond: 1 });
+    const { engine, gateway } = engineWith(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { rateLimitPerSecond: 1 });
     clock.set('2026-06-01T12:00:00Z');
     await engine.tick();
     expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'queued']);
