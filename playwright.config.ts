@@ -41,7 +41,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
     // Node itself (no npx/tsx wrapper processes), so SIGTERM reaches Herald and it stops its database.
-    command: 'node --import tsx src/server/main.ts',
+    command: 'node --max-semi-space-size=64 --import tsx src/server/main.ts',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     url: `http://localhost:${PORT}/healthz`,
     timeout: 120_000,
