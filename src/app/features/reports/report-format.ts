@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { TIMESTAMP_PATTERN } from '../../../shared/time/local-timestamps';
 
 /** 12,345 — the dashboard writes en-GB throughout. */
 export function formatCount(value: number): string {
@@ -11,14 +12,12 @@ export function rowRange(meta: { from: number | null; to: number | null; total: 
   return `Rows ${formatCount(meta.from)}–${formatCount(meta.to)} of ${formatCount(meta.total)}`;
 }
 
-const LOCAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
 /**
  * A report's `YYYY-MM-DD HH:MM:SS`, already in the service's zone, shown readably to the second
  * (a report is read for the order of events); anything else is shown as it came.
  */
 export function formatReportTime(timestamp: string): string {
-  if (!LOCAL_TIMESTAMP.test(timestamp)) return timestamp;
+  if (!TIMESTAMP_PATTERN.test(timestamp)) return timestamp;
   const parsed = dayjs(timestamp);
   return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
 }
