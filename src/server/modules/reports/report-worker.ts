@@ -80,11 +80,13 @@ export function createReportWorker(deps: {
       await mail(job, job.linkExpiresAt!);
       await deps.reports.mailed(job.id, deps.clock.now());
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const detail = error instanceof Error ? error.message : String(error);
+      // What the user sees: the mail server's answer, but never a path or system detail of this machine.
+      const reason = job.status === 'writing' ? 'The CSV file could not be written on the server.' : detail;
       const giveUp = job.attempts >= options.maxAttempts;
       const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + Math.min(3_600_000, options.retryBaseMs * 2 ** (job.attempts - 1)));
       await deps.reports.attemptFailed(job.id, reason, retryAt, deps.clock.now());
-      deps.log('warn', giveUp ? 'report job given up' : 'report job will be retried', { job: job.uuid, step: job.status, error: reason, retryAt });
+      deps.log('warn', giveUp ? 'report job given up' : 'report job will be retried', { job: job.uuid, step: job.status, error: detail, retryAt });
     }
   };
 

@@ -343,5 +343,31 @@ describe('reports by e-mail', () => {
     // No half-written file is left behind in the reports folder.
     expect((await fs.readdir(path.join(dataDir, 'reports'))).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
+
+  it('fails visibly when the reports folder cannot be written, and succeeds on the retry once it can', async () => {
+    const reportsDir = path.join(dataDir, 'reports');
+    const kept = `${reportsDir}.kept`;
+    await fs.rename(reportsDir, kept);
+    // A file where the folder should be: nothing can be written under it (root ignores permissions).
+    await fs.writeFile(reportsDir, 'not a folder');
+    try {
+      await api('POST', `/reporting/${sent}/unsent`);
+      const w = worker(sink.url);
+      await w.runDue();
+      const failed = (await jobs()).data[0];
+      expect(failed).toMatchObject({ type: 'unsent', status: 'writing', error: 'The CSV file could not be written on the server.', download_url: null });
+      expect(failed.error).not.toContain(dataDir);
+      await fs.rm(reportsDir);
+      await fs.rename(kept, reportsDir);
+      clock.advance(61_000);
+      await w.runDue();
+      expect((await jobs()).data[0]).toMatchObject({ type: 'unsent', status: 'sent', row_count: 0, error: null });
+    } finally {
+      if (await fs.stat(kept).catch(() => undefined)) {
+        await fs.rm(reportsDir, { force: true });
+        await fs.rename(kept, reportsDir);
+      }
+    }
+  });
 });
 
