@@ -7,6 +7,7 @@ import type { Clock } from './lib/time';
 import { registerAuth } from './http/auth';
 import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling } from './http/errors';
+import { loggedRequest } from './http/request-log';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -44,7 +45,13 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.me
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: { req: loggedRequest },
+          },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -48,7 +48,7 @@ export function createReportWorker(deps: {
     const url = deps.service.linkFor(job, expiresAt);
     const name = REPORT_NAMES[job.type];
     const until = formatTimestamp(expiresAt, deps.config.appTimezone);
-    await deps.mailer.send({
+    const sent = await deps.mailer.send({
       to: job.email,
       subject: `Your ${name} report for “${job.campaignName}” is ready`,
       text: [
@@ -66,7 +66,8 @@ export function createReportWorker(deps: {
 <p><a href="${escapeHtml(url)}">Download the report</a></p>
 <p>The link works until ${until} (${REPORT_LINK_DAYS} days) and needs no sign-in, so keep it to yourself.</p><p>— Herald</p>`,
     });
-    deps.log('info', 'report e-mailed', { job: job.uuid, to: job.email, link: url });
+    // The link is a credential: logged only when there is no mail server to carry it (the outbox).
+    deps.log('info', 'report e-mailed', { job: job.uuid, to: job.email, ...(sent.delivery === 'outbox' ? { link: url } : {}) });
   };
 
   const runJob = async (job: ReportJobRecord) => {

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { loggedRequest } from './request-log';
+
+describe('request log lines', () => {
+  it('blank a signed link’s signature and keep the rest of the URL', () => {
+    const url = '/api/2.0/report-downloads/6f1c2a9e-1c1e-4c7e-9a55-0d5b8e1f2a3b?expires=1780000000&signature=AbC-123_xyz';
+    expect(loggedRequest({ id: 'req-1', method: 'GET', url, host: 'herald.test', ip: '127.0.0.1' })).toEqual({
+      id: 'req-1',
+      method: 'GET',
+      url: '/api/2.0/report-downloads/6f1c2a9e-1c1e-4c7e-9a55-0d5b8e1f2a3b?expires=1780000000&signature=[redacted]',
+      host: 'herald.test',
+      remoteAddress: '127.0.0.1',
+    });
+    expect(loggedRequest({ id: 'r', method: 'GET', url: '/x?Signature=s&page=2' }).url).toBe('/x?Signature=[redacted]&page=2');
+  });
+
+  it('leave other URLs as they are', () => {
+    expect(loggedRequest({ id: 'r', method: 'POST', url: '/api/2.0/templates/?page=2' }).url).toBe('/api/2.0/templates/?page=2');
+  });
+});

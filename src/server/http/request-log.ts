@@ -1,0 +1,16 @@
+type LoggableRequest = { id: string; method: string; url: string; host?: string; ip?: string };
+
+/**
+ * How a request appears in the log (Fastify's usual fields): the URL with the signature of a signed
+ * link (report downloads) blanked, so the log never holds a credential. API tokens travel in a
+ * header, which is not logged at all.
+ */
+export function loggedRequest(request: LoggableRequest) {
+  return {
+    id: request.id,
+    method: request.method,
+    url: request.url.replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
+}
