@@ -1,0 +1,393 @@
+/**
+ * Team isolation, generated from the route table (issue 8, point 1).
+ *
+ * The routes come from the served OpenAPI document (cross-checked against the Fastify router, so a
+ * route hidden from the document cannot slip past). Team A owns one of every resource; team B then
+ * calls every route that names a resource with A's identifiers and must get 404 (no existence
+ * leak, gaps-and-decisions.md §Wire conventions), every list without finding A's uuids, and every
+ * body field that references a resource with A's uuids and must get 422 naming the field.
+ *
+ * A new route cannot escape: a path parameter with no source in PATH_PARAMETERS, a body with no
+ * entry in REQUEST_BODIES, or a uuid-like body field with no case in BODY_REFERENCES fails the suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseRouteKey, routesOfDocument, routesOfRouter, type ApiMethod, type ApiRoute, type OpenApiDocument } from '../testing/api-routes';
+import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
+import { startWebhookReceiver } from '../testing/webhook-receiver';
+
+const API = '/api/2.0';
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+// A fixed clock: nothing A owns changes between the two readings on its own (campaign locks, timestamps).
+const clock = createTestClock('2026-06-01T09:00:00Z');
+// The route table is needed to generate the tests, so the app is built while the file is collected.
+const t: TestApp = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000' }, { clock });
+const receiver = await startWebhookReceiver();
+const ROUTES: ApiRoute[] = routesOfDocument((await t.request('GET', `${API}/openapi.json`)).json() as OpenApiDocument, `${API}/`);
+
+type TeamA = {
+  user: TestUser;
+  token: string;
+  sender: string;
+  template: string;
+  vanityDomain: string;
+  link: string;
+  webhook: string;
+  group: string;
+  keyword: string;
+  importGroup: string;
+  import: string;
+  campaign: string;
+  job: string;
+  inbound: string;
+};
+type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string };
+let a: TeamA;
+let b: TeamB;
+
+/** Which of team A's identifiers fills each path parameter. A parameter not listed fails the suite. */
+const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
+  team_uuid: (team) => team.user.teamUuid,
+  token_uuid: (team) => team.token,
+  sender_uuid: (team) => team.sender,
+  template_uuid: (team) => team.template,
+  link_uuid: (team) => team.link,
+  vanity_domain_uuid: (team) => team.vanityDomain,
+  webhook_uuid: (team) => team.webhook,
+  keyword_uuid: (team) => team.keyword,
+  contact_group_uuid: (team) => team.group,
+  import_uuid: (team) => team.import,
+  campaign_uuid: (team) => team.campaign,
+  job_uuid: (team) => team.job,
+};
+
+/** Routes with a path parameter that are not scoped by the caller's team, and why. */
+const EXEMPT_FROM_404: Record<string, string> = {
+  [`GET ${API}/report-downloads/{job_uuid}`]:
+    'Public: the signed link e-mailed with a report; it needs no token and is authorised by its signature, not by a team (a forged signature is checked below to be 403).',
+};
+
+/** GET routes without a path parameter that do not answer the list envelope (still searched for A's uuids). */
+const NOT_A_LIST: Record<string, string> = {
+  [`GET ${API}/users/me`]: "The caller's own profile and teams, not a list.",
+};
+
+/** Routes under /api/2.0 the router serves but the OpenAPI document hides, and why they need no isolation test. */
+const HIDDEN_ROUTES: Record<string, string> = {
+  [`GET ${API}/openapi.json`]: 'The API description itself: public, holds no team data.',
+};
+
+/** GET routes A's snapshot leaves out because they change state. */
+const STATEFUL_GETS = new Set([`GET ${API}/users/switch/team/{team_uuid}`]);
+
+const campaignBody = (team: { template: string; group: string }, overrides: Record<string, unknown> = {}) => ({
+  name: 'Summer sale',
+  sender: 'Acme',
+  scheduled_send_date: '2026-06-02 09:00:00',
+  expiry_date: '2026-06-03 09:00:00',
+  included_contact_groups: [team.group],
+  excluded_contact_groups: [],
+  template_uuid: team.template,
+  ...overrides,
+});
+
+type Payload = { body: unknown; headers?: Record<string, string> };
+const CSV = { 'content-type': 'text/csv' };
+
+/** A valid body for team B's call of each route that takes one (so the answer is about the resource, not the body). */
+const REQUEST_BODIES: Record<string, () => Payload> = {
+  [`PUT ${API}/senders/{sender_uuid}`]: () => ({ body: { sender: 'Renamed' } }),
+  [`PUT ${API}/templates/{template_uuid}`]: () => ({ body: { name: 'Renamed', body: 'Hello', sender: 'Bravo' } }),
+  [`PUT ${API}/links/{link_uuid}`]: () => ({ body: { vanity_domain_uuid: b.vanityDomain, template_uuid: b.template, name: 'Shop', destination: 'https://bravo.example.com/' } }),
+  [`PUT ${API}/vanity-domains/{vanity_domain_uuid}`]: () => ({ body: { domain: 'go.bravo-team.com' } }),
+  [`PUT ${API}/webhooks/{webhook_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`PUT ${API}/keywords/{keyword_uuid}`]: () => ({ body: { message: 'Renamed' } }),
+  [`PUT ${API}/contact-groups/{contact_group_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`PUT ${API}/contact-groups/{contact_group_uuid}/add-contacts`]: () => ({ body: { contacts: [{ phone_number: '07700900999' }] } }),
+  [`PUT ${API}/contact-groups/{contact_group_uuid}/remove-contacts`]: () => ({ body: { phone_numbers: ['447700900401'] } }),
+  [`POST ${API}/contact-groups/{contact_group_uuid}/imports`]: () => ({ body: 'phone_number\n07700900998\n', headers: CSV }),
+  [`PUT ${API}/campaigns/{campaign_uuid}`]: () => ({ body: campaignBody(b) }),
+};
+
+/** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
+const REFERENCE_FIELD = /uuid|_groups$/;
+
+type Reference = { route: string; field: string; url?: () => string; body: () => unknown };
+const keywordBody = (word: string, overrides: Record<string, unknown>) => ({ keyword: word, message: '', ...overrides });
+const linkBody = (overrides: Record<string, unknown>) => ({ vanity_domain_uuid: b.vanityDomain, template_uuid: b.template, name: 'Other', destination: 'https://bravo.example.com/x', ...overrides });
+
+/** Team B naming one of A's resources in a body: 422 naming the field, nothing created or changed. */
+const BODY_REFERENCES: Reference[] = [
+  ...(['POST', 'PUT'] as const).flatMap((method) => {
+    const route = method === 'POST' ? `POST ${API}/campaigns/` : `PUT ${API}/campaigns/{campaign_uuid}`;
+    const url = method === 'POST' ? undefined : () => `${API}/campaigns/${b.campaign}`;
+    return [
+      { route, url, field: 'template_uuid', body: () => campaignBody(b, { template_uuid: a.template }) },
+      { route, url, field: 'included_contact_groups', body: () => campaignBody(b, { included_contact_groups: [a.group] }) },
+      { route, url, field: 'excluded_contact_groups', body: () => campaignBody(b, { excluded_contact_groups: [a.group] }) },
+    ];
+  }),
+  {
+    route: `POST ${API}/campaigns/send-test`,
+    field: 'template_uuid',
+    body: () => ({ name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-02 09:00:00', expiry_date: '2026-06-03 09:00:00', template_uuid: a.template, contact_number: '07700900777' }),
+  },
+  { route: `POST ${API}/templates/encoding`, field: 'template_uuid', body: () => ({ body: 'Hi ::Shop::', template_uuid: a.template }) },
+  { route: `POST ${API}/keywords/`, field: 'contact_groups_uuid', body: () => keywordBody('BRAVOGROUP', { add_contact_to_group: true, contact_groups_uuid: [a.group] }) },
+  { route: `POST ${API}/keywords/`, field: 'webhooks_uuid', body: () => keywordBody('BRAVOHOOK', { call_webhook: true, webhooks_uuid: [a.webhook] }) },
+  {
+    route: `PUT ${API}/keywords/{keyword_uuid}`,
+    url: () => `${API}/keywords/${b.keyword}`,
+    field: 'contact_groups_uuid',
+    body: () => ({ add_contact_to_group: true, contact_groups_uuid: [a.group] }),
+  },
+  { route: `PUT ${API}/keywords/{keyword_uuid}`, url: () => `${API}/keywords/${b.keyword}`, field: 'webhooks_uuid', body: () => ({ call_webhook: true, webhooks_uuid: [a.webhook] }) },
+  { route: `POST ${API}/links/`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
+  { route: `POST ${API}/links/`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
+  { route: `PUT ${API}/links/{link_uuid}`, url: () => `${API}/links/${b.link}`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
+  { route: `PUT ${API}/links/{link_uuid}`, url: () => `${API}/links/${b.link}`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
+  { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
+  {
+    route: `POST ${API}/contact-groups/unique-contacts`,
+    field: 'excluded_contact_group_uuids',
+    body: () => ({ included_contact_group_uuids: [b.group], excluded_contact_group_uuids: [a.group] }),
+  },
+];
+
+const withParams = ROUTES.filter((route) => route.pathParams.length > 0);
+// Deletions last: a leaking DELETE must not hide what the other routes would have answered.
+const GUARDED = withParams.filter((route) => !(route.key in EXEMPT_FROM_404)).sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
+const LISTS = ROUTES.filter((route) => route.method === 'GET' && route.pathParams.length === 0);
+
+function fill(route: ApiRoute, team: TeamA): string {
+  return route.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const source = PATH_PARAMETERS[name];
+    if (!source) throw new Error(`${route.key}: no source for the path parameter "${name}"; add it to PATH_PARAMETERS.`);
+    return source(team);
+  });
+}
+
+async function call(user: TestUser, method: ApiMethod, url: string, payload: Payload = { body: undefined }) {
+  return t.request(method, url, { token: user.token, body: payload.body, headers: payload.headers });
+}
+
+async function created(user: TestUser, url: string, body: unknown): Promise<Record<string, string>> {
+  const response = await call(user, 'POST', `${API}${url}`, { body });
+  if (response.statusCode !== 201) throw new Error(`POST ${url}: ${response.statusCode} ${response.body}`);
+  return response.json().data;
+}
+
+async function ok(user: TestUser, method: ApiMethod, url: string, payload?: Payload) {
+  const response = await call(user, method, `${API}${url}`, payload);
+  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response;
+}
+
+async function until(what: string, condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`Timed out waiting for ${what}.`);
+}
+
+// A token's last use is recorded as it is used (database time): the reader's own token changes by reading.
+const redact = (text: string) => text.replace(/"last_used_at":"[^"]*"/g, '"last_used_at":"(redacted)"');
+
+/** Everything A can read: every GET route filled with A's identifiers, and every list. */
+async function snapshotOfA(): Promise<Record<string, { status: number; body: string }>> {
+  const snapshot: Record<string, { status: number; body: string }> = {};
+  for (const route of ROUTES) {
+    if (route.method !== 'GET' || route.key in EXEMPT_FROM_404 || STATEFUL_GETS.has(route.key)) continue;
+    const url = `${fill(route, a)}?per_page=100`;
+    const response = await call(a.user, 'GET', url);
+    snapshot[url] = { status: response.statusCode, body: redact(response.body) };
+  }
+  return snapshot;
+}
+
+/** Every list of a team, as text: what B's refused requests must leave as it was. */
+async function listsOf(user: TestUser): Promise<Record<string, string>> {
+  const lists: Record<string, string> = {};
+  for (const route of LISTS) lists[route.path] = redact((await call(user, 'GET', `${route.path}?per_page=100`)).body);
+  return lists;
+}
+
+let snapshotBefore: Record<string, { status: number; body: string }>;
+let uuidsOfA: Set<string>;
+
+beforeAll(async () => {
+  const owner = await t.user({ email: 'alpha@herald.test' });
+  const sender = (await created(owner, '/senders/', { sender: 'Alpha' })).uuid!;
+  const template = (await created(owner, '/templates/', { name: 'A sale', body: 'Hi {{first_name}}, 20% off: ::Shop::', sender: 'Acme' })).uuid!;
+  const vanityDomain = (await created(owner, '/vanity-domains/', { domain: 'go.alpha-team.com' })).uuid!;
+  const link = (await created(owner, '/links/', { vanity_domain_uuid: vanityDomain, template_uuid: template, name: 'Shop', destination: 'https://alpha.example.com/sale' })).uuid!;
+  const webhook = (await created(owner, '/webhooks/', { name: 'CRM', url: receiver.url, headers: { 'X-Api-Key': 'alpha' } })).uuid!;
+  const group = (await created(owner, '/contact-groups/', { name: 'Customers', description: 'Alpha customers', headers: ['first_name'] })).uuid!;
+  await ok(owner, 'PUT', `/contact-groups/${group}/add-contacts`, {
+    body: { contacts: [{ phone_number: '07700900401', custom_fields: { first_name: 'Ada' } }, { phone_number: '07700900402', custom_fields: { first_name: 'Bo' } }] },
+  });
+  const keyword = (
+    await created(owner, '/keywords/', { keyword: 'ALPHA', message: 'Welcome!', add_contact_to_group: true, contact_groups_uuid: [group], call_webhook: true, webhooks_uuid: [webhook] })
+  ).uuid!;
+  const importGroup = (await created(owner, '/contact-groups/', { name: 'Imported' })).uuid!;
+  const imported = await ok(owner, 'POST', `/contact-groups/${importGroup}/imports?file_name=alpha.csv`, {
+    body: 'phone_number,first_name\n07700900411,Cy\nnot-a-number,Bad\n',
+    headers: CSV,
+  });
+  const campaign = (
+    await created(
+      owner,
+      '/campaigns/',
+      campaignBody(
+        { template, group },
+        { throttled: true, scheduled_finish_date: '2026-06-02 17:00:00', pauses: [{ start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' }] },
+      ),
+    )
+  ).uuid!;
+  const token = (await created(owner, '/tokens/', { name: 'Alpha CI' })).uuid!;
+  const inbound = (await created(owner, '/inbound-messages/', { from: '07700900403', body: 'alpha please' })).uuid!;
+  await ok(owner, 'POST', `/webhooks/${webhook}/test`);
+  await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
+  await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
+  const job = (await ok(owner, 'GET', '/report-jobs/')).json().data[0].uuid;
+  a = { user: owner, token, sender, template, vanityDomain, link, webhook, group, keyword, importGroup, import: imported.json().data.uuid, campaign, job, inbound };
+
+  const other = await t.user({ email: 'bravo@herald.test' });
+  const bTemplate = (await created(other, '/templates/', { name: 'B sale', body: 'Hi ::Shop::', sender: 'Bravo' })).uuid!;
+  const bGroup = (await created(other, '/contact-groups/', { name: 'Bravo customers' })).uuid!;
+  await ok(other, 'PUT', `/contact-groups/${bGroup}/add-contacts`, { body: { contacts: [{ phone_number: '07700900501' }] } });
+  const bDomain = (await ok(other, 'GET', '/vanity-domains/')).json().data[0].uuid;
+  const bLink = (await created(other, '/links/', { vanity_domain_uuid: bDomain, template_uuid: bTemplate, name: 'Shop', destination: 'https://bravo.example.com/' })).uuid!;
+  const bKeyword = (await created(other, '/keywords/', { keyword: 'BRAVO', message: 'Hi' })).uuid!;
+  const bCampaign = (await created(other, '/campaigns/', campaignBody({ template: bTemplate, group: bGroup }))).uuid!;
+  b = { user: other, template: bTemplate, group: bGroup, vanityDomain: bDomain, link: bLink, keyword: bKeyword, campaign: bCampaign };
+
+  snapshotBefore = await snapshotOfA();
+  uuidsOfA = new Set(Object.values(snapshotBefore).flatMap(({ body }) => (body.match(UUID) ?? []).map((uuid) => uuid.toLowerCase())));
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+const errorShape = (code: number) => ({ error: { code, http_code: code, message: expect.any(String) } });
+
+describe('the route table', () => {
+  it('lists the API from the OpenAPI document', () => {
+    expect(ROUTES.length).toBeGreaterThan(50);
+    expect(GUARDED.length).toBeGreaterThan(30);
+  });
+
+  it('holds every /api/2.0 route the router serves (none hidden from these tests)', () => {
+    const documented = new Set(ROUTES.map((route) => normaliseRouteKey(route.key)));
+    const hidden = new Set(Object.keys(HIDDEN_ROUTES).map(normaliseRouteKey));
+    const served = routesOfRouter(t.app).filter((key) => key.split(' ')[1]!.startsWith(`${API}/`));
+    expect(served.length).toBeGreaterThan(50);
+    expect(served.filter((key) => !documented.has(key) && !hidden.has(key))).toEqual([]);
+  });
+
+  it('knows a source of A for every path parameter', () => {
+    const unknown = withParams.flatMap((route) => route.pathParams.filter((name) => !(name in PATH_PARAMETERS)).map((name) => `${route.key}: ${name}`));
+    expect(unknown).toEqual([]);
+  });
+
+  it('has a valid body for team B on every guarded route that takes one', () => {
+    expect(GUARDED.filter((route) => route.hasBody && !(route.key in REQUEST_BODIES)).map((route) => route.key)).toEqual([]);
+  });
+
+  it('has a cross-team case for every body field that references a resource', () => {
+    const covered = new Set(BODY_REFERENCES.map((reference) => `${reference.route} ${reference.field}`));
+    const missing = ROUTES.flatMap((route) => route.bodyProperties.filter((field) => REFERENCE_FIELD.test(field)).map((field) => `${route.key} ${field}`)).filter(
+      (entry) => !covered.has(entry),
+    );
+    expect(missing).toEqual([]);
+    // And the other way: the document shows each field a case names (the detection above sees them).
+    const bodies = new Map(ROUTES.map((route) => [route.key, route.bodyProperties]));
+    expect(BODY_REFERENCES.filter((reference) => !bodies.get(reference.route)?.includes(reference.field)).map((r) => `${r.route} ${r.field}`)).toEqual([]);
+  });
+
+  it('names only real routes in its allow-lists and tables (no stale entries)', () => {
+    const keys = new Set(ROUTES.map((route) => route.key));
+    const named = [...Object.keys(EXEMPT_FROM_404), ...Object.keys(NOT_A_LIST), ...Object.keys(REQUEST_BODIES), ...STATEFUL_GETS, ...BODY_REFERENCES.map((r) => r.route)];
+    expect(named.filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it("fills every path parameter with one of team A's real identifiers", () => {
+    expect(Object.entries(snapshotBefore).filter(([, { status }]) => status !== 200)).toEqual([]);
+    const used = new Set(withParams.flatMap((route) => route.pathParams));
+    expect([...used].filter((name) => !uuidsOfA.has(PATH_PARAMETERS[name]!(a).toLowerCase()))).toEqual([]);
+  });
+});
+
+describe("team B calling routes with team A's identifiers", () => {
+  // Plain loops rather than it.each: the test name carries the whole route, untruncated.
+  for (const route of GUARDED) {
+    it(`${route.key} answers 404`, async () => {
+      const payload = REQUEST_BODIES[route.key]?.() ?? { body: undefined };
+      const response = await call(b.user, route.method, fill(route, a), payload);
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toEqual(errorShape(404));
+    });
+  }
+
+  it("leaves every resource of team A as it was", async () => {
+    const after = await snapshotOfA();
+    const changed = Object.keys(snapshotBefore).filter((url) => JSON.stringify(after[url]) !== JSON.stringify(snapshotBefore[url]));
+    expect(changed).toEqual([]);
+    expect(after).toEqual(snapshotBefore);
+  });
+
+  it('is answered 403 by the public report download without a valid signature (exempt from 404 above)', async () => {
+    const url = `${API}/report-downloads/${a.job}?expires=4102444800&signature=forged`;
+    for (const response of [await call(b.user, 'GET', url), await t.request('GET', url)]) {
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json()).toEqual(errorShape(403));
+    }
+  });
+});
+
+describe("team B's lists", () => {
+  for (const route of LISTS) {
+    it(`${route.key} holds none of team A's uuids`, async () => {
+      const response = await call(b.user, 'GET', `${route.path}?per_page=100`);
+      expect(response.statusCode, response.body).toBe(200);
+      const leaked = (response.body.match(UUID) ?? []).filter((uuid) => uuidsOfA.has(uuid.toLowerCase()));
+      expect(leaked).toEqual([]);
+      if (!(route.key in NOT_A_LIST)) expect(response.json()).toMatchObject({ data: expect.any(Array), meta: expect.any(Object), links: expect.any(Object) });
+    });
+  }
+});
+
+describe("team B naming team A's resources in a body", () => {
+  for (const reference of BODY_REFERENCES) {
+    it(`${reference.route} with A's ${reference.field} answers 422 naming the field, and nothing is created or changed`, async () => {
+      const [method, path] = reference.route.split(' ') as [ApiMethod, string];
+      const before = await listsOf(b.user);
+      const response = await call(b.user, method, reference.url?.() ?? path, { body: reference.body() });
+      expect(response.statusCode, response.body).toBe(422);
+      const error = response.json().error;
+      expect(error).toMatchObject({ code: 422, http_code: 422, message: expect.any(String) });
+      expect(Object.keys(error.errors ?? {}).filter((key) => key === reference.field || key.startsWith(`${reference.field}.`)).length, response.body).toBeGreaterThan(0);
+      expect(await listsOf(b.user)).toEqual(before);
+    });
+  }
+});
+
+describe('switching team', () => {
+  it("answers 404 for a team the user is not in, and leaves the user's current team alone", async () => {
+    const response = await call(b.user, 'GET', `${API}/users/switch/team/${a.user.teamUuid}`);
+    expect(response.statusCode, response.body).toBe(404);
+    expect(response.json()).toEqual(errorShape(404));
+    const me = (await call(b.user, 'GET', `${API}/users/me`)).json().data;
+    expect(me.current_team.uuid).toBe(b.user.teamUuid);
+    expect(me.teams.map((team: { uuid: string }) => team.uuid)).toEqual([b.user.teamUuid]);
+  });
+
+  it('switches to a team the user is in (the 404 above is about membership)', async () => {
+    const response = await call(a.user, 'GET', `${API}/users/switch/team/${a.user.teamUuid}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data.current_team.uuid).toBe(a.user.teamUuid);
+  });
+});
