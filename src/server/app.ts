@@ -6,7 +6,7 @@ import type { Database } from './db/client';
 import type { Clock } from './lib/time';
 import { registerAuth } from './http/auth';
 import { registerDashboard } from './http/dashboard';
-import { registerErrorHandling } from './http/errors';
+import { registerErrorHandling, sendError } from './http/errors';
 import { loggedRequest } from './http/request-log';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -55,6 +55,13 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // What the router refuses before any route runs (a path that is not valid UTF-8 or percent-encoding,
+    // a path parameter too long to be an identifier) leaves in the house error shape like the rest.
+    frameworkErrors: (error, _request, reply) => {
+      if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, 'The request path is not valid.');
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 404, 'The requested resource was not found.');
+      return sendError(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, 'The request could not be read.');
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

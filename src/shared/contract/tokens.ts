@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
+import { isStorableText, unstorableMessage } from './fields';
 
 export const TOKEN_PREFIX = 'hrld_';
 
@@ -10,6 +11,7 @@ export const ApiTokenInputSchema = z
       .trim()
       .min(1, 'The name field is required.')
       .max(100, 'The name may not be greater than 100 characters.')
+      .refine(isStorableText, unstorableMessage('name'))
       .describe('What the token is for, to recognise it later.'),
   })
   .describe('The new token.');
