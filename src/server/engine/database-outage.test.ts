@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { withDatabaseName } from '../db/client';
+import { formatTimestamp } from '../lib/time';
+import { childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+
+// A database outage in the middle of a send, as a PostgreSQL restart looks from Herald: every
+// connection is cut, and for a few seconds no new one is accepted. Herald (a process, on its own
+// database through DATABASE_URL) must reconnect by itself and finish the campaign with every
+// recipient sent to exactly once.
+const RECIPIENTS = 300;
+const databaseName = `herald_outage_${randomBytes(6).toString('hex')}`;
+let dataDir: string;
+let port: number;
+let herald: HeraldProcess;
+let api: ApiCall;
+let databaseUrl: string;
+
+async function onServer(statement: string) {
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  await admin.connect();
+  try {
+    return await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-outage-'));
+  port = await freePort();
+  await onServer(`CREATE DATABASE ${databaseName}`);
+  databaseUrl = withDatabaseName(inject('databaseUrl'), databaseName);
+  herald = runHerald(
+    'src/server/main.ts',
+    [],
+    childEnv({
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HERALD_SECRET_KEY: randomBytes(32).toString('base64'),
+      HERALD_ADMIN_EMAIL: 'admin@outage.test',
+      HERALD_ADMIN_PASSWORD: 'outage-password-1',
+      SMS_RATE_LIMIT: '40',
+      ENGINE_TICK_MS: '100',
+      ENGINE_LEASE_MS: '3000',
+      SMS_SIMULATOR_LATENCY_MS: '5',
+    }),
+  );
+  await waitForHealthy(port, herald);
+  api = await signIn(port, 'admin@outage.test', 'outage-password-1');
+});
+afterAll(async () => {
+  herald?.child.kill('SIGTERM');
+  await herald?.exited;
+  await fs.rm(dataDir, { recursive: true, force: true });
+  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+});
+
+describe('a database outage during a send', { timeout: 180_000 }, () => {
+  it('is ridden out: Herald reconnects and every recipient gets exactly one message', async () => {
+    const template = (await api('POST', '/templates/', { name: 'Outage', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
+    const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
+    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700${String(700000 + i)}`, custom_fields: { first_name: `N${i}` } }));
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
+    const now = Date.now();
+    const campaign = (
+      await api('POST', '/campaigns/', {
+        name: 'Outage',
+        sender: 'Herald',
+        scheduled_send_date: formatTimestamp(new Date(now + 1000), 'Europe/London'),
+        expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
+        included_contact_groups: [group],
+        template_uuid: template,
+      })
+    ).data.uuid;
+
+    // Wait until sending is under way (40 a second: the whole send takes several seconds).
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await vi.waitFor(async () => expect((await db.query(`SELECT count(*)::int AS n FROM simulator_deliveries`)).rows[0].n).toBeGreaterThan(40), {
+        timeout: 60_000,
+        interval: 50,
+      });
+    } finally {
+      await db.end();
+    }
+
+    // The outage: no new connection for three seconds, and every open one cut (repeatedly, so a
+    // reconnect attempt in between is cut too).
+    await onServer(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS false`);
+    const cut = () => onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName}'`);
+    const outageEnds = Date.now() + 3_000;
+    while (Date.now() < outageEnds) {
+      await cut();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const midway = await onServer(`SELECT 1`); // the server itself stayed up; only this database was out
+    expect(midway.rowCount).toBe(1);
+    await onServer(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS true`);
+
+    await vi.waitFor(async () => expect((await api('GET', `/campaigns/${campaign}`)).data.status).toBe(2), { timeout: 120_000, interval: 250 });
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    try {
+      // The simulator's record is keyed by client reference: one row per message that went out.
+      const sent = await check.query(`SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers FROM simulator_deliveries`);
+      expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS });
+      await vi.waitFor(
+        async () => {
+          const messages = await check.query(`SELECT status, count(*)::int AS n FROM messages GROUP BY status`);
+          expect(messages.rows).toEqual([{ status: 'delivered', n: RECIPIENTS }]);
+        },
+        { timeout: 30_000, interval: 250 },
+      );
+    } finally {
+      await check.end();
+    }
+    // The outage was felt (connections were cut under Herald), and it is still serving.
+    expect(herald.output()).toMatch(/terminating connection|engine tick failed|idle connection error/);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    expect(herald.child.exitCode).toBeNull();
+  });
+});
