@@ -1,6 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+const PROCESS_TESTS = [
+  'src/server/main.test.ts',
+  'src/server/engine/crash.test.ts',
+  'src/server/engine/scale-out.test.ts',
+  'src/server/engine/smpp-send.test.ts',
+  'src/server/engine/database-outage.test.ts',
+  'src/server/http/load.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -16,9 +25,24 @@ export default defineConfig({
           name: 'service',
           environment: 'node',
           include: ['src/server/**/*.test.ts'],
+          exclude: PROCESS_TESTS,
           globalSetup: ['src/server/testing/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Tests that run Herald as processes (crash, scale-out, SMPP, outage, load): after every other
+        // project has finished (groupOrder) and one file at a time, so their load slows no other test.
+        test: {
+          name: 'process',
+          environment: 'node',
+          include: PROCESS_TESTS,
+          globalSetup: ['src/server/testing/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -25,7 +25,8 @@ export default async function setup(project: TestProject) {
   if (dataDir) await fs.chmod(dataDir, 0o755); // the database runs as the postgres user
   const server = dataDir ? await startEmbeddedPostgres(dataDir) : undefined;
   const databaseUrl = process.env.DATABASE_URL ?? server!.url;
-  const templateDatabase = `herald_template_${process.pid}`;
+  // One per project (the service and process projects each set up their own), so neither drops the other's.
+  const templateDatabase = `herald_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
 
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
