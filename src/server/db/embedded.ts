@@ -158,8 +158,9 @@ async function initialise(pgdata: string, password: string, owner: Owner, initdb
 /**
  * Starts (or adopts) the embedded PostgreSQL in `dataDir/postgres`.
  * `borrow`: for the CLI — use a server that is already running without stopping it afterwards.
+ * `port`: listen there rather than on a free port (a restart that clients reconnect to).
  */
-export async function startEmbeddedPostgres(dataDir: string, options: { borrow?: boolean } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, options: { borrow?: boolean; port?: number } = {}): Promise<EmbeddedDatabase> {
   const pgdata = path.join(path.resolve(dataDir), 'postgres');
   const passwordFile = path.join(path.resolve(dataDir), 'postgres.password');
   await fs.mkdir(path.resolve(dataDir), { recursive: true });
@@ -185,7 +186,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { borrow?:
     return { url: urlFor(adopted.port), owned: true, stop: () => stopServer(adopted.pid) };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   await run(
     pg_ctl,
     ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', `-p ${port}`],
