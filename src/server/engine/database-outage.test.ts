@@ -6,8 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { withDatabaseName } from '../db/client';
-import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
 // Database faults in the middle of a send. Herald runs as a process on a PostgreSQL of its own
 // (through DATABASE_URL) that the test controls: first every connection is cut and none accepted for
@@ -70,21 +69,7 @@ afterAll(async () => {
 
 describe('database faults during a send', { timeout: 180_000 }, () => {
   it('an outage, then a server restart: Herald reconnects and every recipient gets exactly one message', async () => {
-    const template = (await api('POST', '/templates/', { name: 'Outage', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
-    const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
-    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700${String(700000 + i)}`, custom_fields: { first_name: `N${i}` } }));
-    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
-    const now = Date.now();
-    const campaign = (
-      await api('POST', '/campaigns/', {
-        name: 'Outage',
-        sender: 'Herald',
-        scheduled_send_date: formatTimestamp(new Date(now + 1000), 'Europe/London'),
-        expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
-        included_contact_groups: [group],
-        template_uuid: template,
-      })
-    ).data.uuid;
+    const campaign = await campaignDueNow(api, { name: 'Outage', recipients: RECIPIENTS, firstNumber: 700000 });
 
     // Wait until sending is under way (40 a second: the whole send takes several seconds).
     const db = new pg.Client({ connectionString: databaseUrl });

@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
-import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
 // Two Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs:
 // the test run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh
@@ -55,21 +54,7 @@ afterAll(async () => {
 
 describe('two processes on one database', { timeout: 180_000 }, () => {
   it('send one campaign together, every recipient exactly once, within one rate cap', async () => {
-    const template = (await api('POST', '/templates/', { name: 'Scale', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
-    const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
-    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700${String(800000 + i)}`, custom_fields: { first_name: `N${i}` } }));
-    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
-    const now = Date.now();
-    const campaign = (
-      await api('POST', '/campaigns/', {
-        name: 'Scale-out',
-        sender: 'Herald',
-        scheduled_send_date: formatTimestamp(new Date(now + 1000), 'Europe/London'),
-        expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
-        included_contact_groups: [group],
-        template_uuid: template,
-      })
-    ).data.uuid;
+    const campaign = await campaignDueNow(api, { name: 'Scale-out', recipients: RECIPIENTS, firstNumber: 800000 });
     await vi.waitFor(async () => expect((await api('GET', `/campaigns/${campaign}`)).data.status).toBe(2), { timeout: 120_000, interval: 200 });
 
     const db = new pg.Client({ connectionString: databaseUrl });

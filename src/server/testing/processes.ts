@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { formatTimestamp } from '../lib/time';
 
 /** Environment for a child Herald: the embedded database unless `extra` names one — never the test run's DATABASE_URL. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -92,4 +93,25 @@ export async function embeddedDatabase(dataDir: string): Promise<pg.Client> {
   const client = new pg.Client({ host: '127.0.0.1', port: Number(pid.split('\n')[3]), user: 'postgres', password, database: 'postgres' });
   await client.connect();
   return client;
+}
+
+/**
+ * A campaign due in a second, through the API of a running Herald: a template greeting
+ * `{{first_name}}`, and a group of `recipients` UK numbers from 07700 `firstNumber` on. Returns its uuid.
+ */
+export async function campaignDueNow(api: ApiCall, options: { name: string; recipients: number; firstNumber: number }): Promise<string> {
+  const template = (await api('POST', '/templates/', { name: options.name, body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
+  const group = (await api('POST', '/contact-groups/', { name: `${options.name} recipients` })).data.uuid;
+  const contacts = Array.from({ length: options.recipients }, (_, i) => ({ phone_number: `07700${String(options.firstNumber + i)}`, custom_fields: { first_name: `N${i}` } }));
+  await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
+  const now = Date.now();
+  const campaign = await api('POST', '/campaigns/', {
+    name: options.name,
+    sender: 'Herald',
+    scheduled_send_date: formatTimestamp(new Date(now + 1000), 'Europe/London'),
+    expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
+    included_contact_groups: [group],
+    template_uuid: template,
+  });
+  return campaign.data.uuid;
 }
