@@ -9,6 +9,8 @@ export default defineConfig({
     outDir: 'dist/app',
     emptyOutDir: true,
     sourcemap: false,
+    // Read by scripts/check-bundle-budget.mjs (npm test): which chunks the first paint loads.
+    manifest: true,
   },
   server: {
     port: 5173,

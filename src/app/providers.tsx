@@ -1,10 +1,12 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { getSession, subscribeToSession } from './lib/session';
 import { theme } from './theme';
+
+// Toasts are drawn by a component of their own chunk: the first paint does not wait for it.
+const Notifications = lazy(() => import('@mantine/notifications').then((module) => ({ default: module.Notifications })));
 
 interface AppProvidersProps {
   queryClient: QueryClient;
@@ -25,7 +27,9 @@ export function AppProviders({ queryClient, children }: AppProvidersProps) {
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="light">
         <ModalsProvider>
-          <Notifications position="top-right" />
+          <Suspense fallback={null}>
+            <Notifications position="top-right" />
+          </Suspense>
           {children}
         </ModalsProvider>
       </MantineProvider>
