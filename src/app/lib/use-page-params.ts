@@ -16,12 +16,15 @@ function positiveInteger(value: string | null): number | null {
   return number >= 1 ? number : null;
 }
 
-/** Reads `?page=&per_page=`, falling back to the defaults for anything the API would refuse. */
-export function parsePageParams(search: URLSearchParams): PageParams {
+/**
+ * Reads `?page=&per_page=`, falling back to the defaults for anything the API would refuse; `sizes`
+ * are the page sizes the page offers (a size it does not offer reads as the default).
+ */
+export function parsePageParams(search: URLSearchParams, sizes: readonly number[] = PAGE_SIZES): PageParams {
   const perPage = positiveInteger(search.get('per_page'));
   return {
     page: positiveInteger(search.get('page')) ?? 1,
-    perPage: perPage !== null && (PAGE_SIZES as readonly number[]).includes(perPage) ? perPage : PER_PAGE_DEFAULT,
+    perPage: perPage !== null && sizes.includes(perPage) ? perPage : PER_PAGE_DEFAULT,
   };
 }
 

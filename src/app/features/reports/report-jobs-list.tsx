@@ -1,10 +1,11 @@
-import { Anchor, Group, Pagination, Paper, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Group, Pagination, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ReportJob } from '../../api/gen/types.gen';
 import { ErrorState } from '../../components/error-state';
+import { TableSkeleton } from '../../components/table-skeleton';
 import { paths } from '../../paths';
 import { REPORT_DEFINITIONS } from './report-columns';
 import { formatCount, formatReportTime } from './report-format';
@@ -12,6 +13,7 @@ import { ReportJobStatusBadge } from './report-job-status-badge';
 import { reportJobQueries } from './report-queries';
 
 export const JOBS_PER_PAGE = 5;
+const JOB_COLUMNS = ['Report', 'Campaign', 'Status', 'Rows', 'Requested at', 'Link expires', 'Download'] as const;
 
 function Dimmed({ children }: { children: string }) {
   return (
@@ -79,7 +81,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
         </Text>
       </div>
       {jobs.isPending ? (
-        <Skeleton height={80} radius="md" />
+        <TableSkeleton columns={JOB_COLUMNS} rows={2} />
       ) : jobs.isError ? (
         <ErrorState title="Your report e-mails could not be loaded." error={jobs.error} onRetry={() => void jobs.refetch()} />
       ) : jobs.data.meta.total === 0 ? (
@@ -93,13 +95,11 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
               <Table aria-label="Report e-mails">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Report</Table.Th>
-                    <Table.Th>Campaign</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th ta="right">Rows</Table.Th>
-                    <Table.Th>Requested at</Table.Th>
-                    <Table.Th>Link expires</Table.Th>
-                    <Table.Th>Download</Table.Th>
+                    {JOB_COLUMNS.map((column) => (
+                      <Table.Th key={column} ta={column === 'Rows' ? 'right' : undefined}>
+                        {column}
+                      </Table.Th>
+                    ))}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>

@@ -1,9 +1,10 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { REPORT_TYPES, type ReportType } from '../../../shared/contract';
+import { PER_PAGE_DEFAULT, REPORT_TYPES, type ReportType } from '../../../shared/contract';
+import { parsePageParams } from '../../lib/use-page-params';
 
-/** Page sizes offered for a report (the API gives at most 100 rows a page). */
-export const REPORT_PAGE_SIZES = [15, 50, 100] as const;
+/** Page sizes offered for a report (the API gives at most 100 rows a page); the first is the default. */
+export const REPORT_PAGE_SIZES = [PER_PAGE_DEFAULT, 50, 100] as const;
 
 export interface ReportParams {
   type: ReportType;
@@ -11,20 +12,12 @@ export interface ReportParams {
   perPage: number;
 }
 
-function positiveInteger(value: string | null): number | null {
-  if (value === null || !/^\d+$/.test(value)) return null;
-  const number = Number(value);
-  return number >= 1 ? number : null;
-}
-
 /** Reads `?report=&page=&per_page=` of the campaign page, falling back to the first report's first page. */
 export function parseReportParams(search: URLSearchParams): ReportParams {
   const report = search.get('report');
-  const perPage = positiveInteger(search.get('per_page'));
   return {
     type: (REPORT_TYPES as readonly string[]).includes(report ?? '') ? (report as ReportType) : REPORT_TYPES[0],
-    page: positiveInteger(search.get('page')) ?? 1,
-    perPage: perPage !== null && (REPORT_PAGE_SIZES as readonly number[]).includes(perPage) ? perPage : REPORT_PAGE_SIZES[0],
+    ...parsePageParams(search, REPORT_PAGE_SIZES),
   };
 }
 
