@@ -1,7 +1,8 @@
 /**
  * Sending benchmark (issue #6): a 100,000-recipient campaign on a fresh embedded PostgreSQL,
  * simulator at zero latency, from the send time to status 2 with every receipt recorded; beside it,
- * in the same run, a bare-SQL floor writing the same rows. Run: `npx tsx bench/send.bench.ts [recipients]`.
+ * in the same run, a bare-SQL floor writing the same rows. Run: `npx tsx bench/send.bench.ts [recipients]`
+ * (one run; `npm run bench` runs it five times and writes BENCHMARKS.md).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -16,9 +17,9 @@ import { createSimulatorLedger } from '../src/server/gateways/sms/simulator-ledg
 import { createSimulatorGateway } from '../src/server/gateways/sms/simulator';
 import { createServices } from '../src/server/services';
 import { formatTimestamp, systemClock } from '../src/server/lib/time';
+import { emitResult } from './lib/result';
 
 const RECIPIENTS = Number(process.argv[2] ?? 100_000);
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-send-'));
@@ -88,11 +89,17 @@ async function main(): Promise<void> {
     await db.execute(sql`UPDATE floor_messages SET status = 'delivered', finished_at = now()`);
     const floorSeconds = (performance.now() - floorStarted) / 1000;
 
-    const rate = RECIPIENTS / seconds;
-    const floorRate = RECIPIENTS / floorSeconds;
-    console.log(`engine: ${seconds.toFixed(1)} s, ${Math.round(rate).toLocaleString('en-GB')} messages/s, peak RSS ${mib(peakRss)}`);
-    console.log(`floor (bare SQL, same rows): ${floorSeconds.toFixed(1)} s, ${Math.round(floorRate).toLocaleString('en-GB')} rows/s`);
-    console.log(`ratio engine/floor time: ${(seconds / floorSeconds).toFixed(1)}×`);
+    const { rows: versions } = await db.execute<{ version: string }>(sql`SHOW server_version`);
+    const floorLabel = 'bare SQL writing the same rows, one set-based statement each';
+    emitResult({
+      bench: 'send',
+      meta: { postgres: `PostgreSQL ${versions[0]!.version}` },
+      figures: [
+        { key: 'send.rate', label: `Messages sent a second (${RECIPIENTS.toLocaleString('en-GB')} recipients, simulator)`, unit: 'msg/s', value: RECIPIENTS / seconds, floor: RECIPIENTS / floorSeconds, floorLabel, target: { on: 'value', op: '>=', value: 20_000 } },
+        { key: 'send.seconds', label: 'Time from the send time to every receipt written', unit: 's', value: seconds, floor: floorSeconds, floorLabel, target: { on: 'ratio', op: '<=', value: 2 }, digits: 1 },
+        { key: 'send.rss', label: 'Peak RSS of the process', unit: 'MiB', value: peakRss / 1024 / 1024 },
+      ],
+    });
   } finally {
     clearInterval(sampler);
     await database.shutdown();

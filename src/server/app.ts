@@ -25,6 +25,7 @@ import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createServices, type Services } from './services';
 
 export type AppDeps = {
@@ -77,6 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerAuth(app, { authenticator: services.tokens, rateLimitPerMinute: config.rateLimitPerMinute });
+  // Token lookups are cached while this connection hears every change to tokens, users and teams.
+  const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
+  app.addHook('onClose', stopListening);
   await registerOpenApi(app);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -30,6 +30,7 @@ import { createTemplatesRepository } from './modules/templates/templates.reposit
 import { createTemplatesService } from './modules/templates/templates.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
+import { createOwnerCache } from './modules/tokens/owner-cache';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
 import { createVanityDomainsRepository } from './modules/vanity-domains/vanity-domains.repository';
@@ -48,8 +49,9 @@ export function createServices(database: Database, config: Config, options: { se
   const tokensRepository = createTokensRepository(db);
 
   const teams = createTeamsService({ db, teams: teamsRepository });
-  const users = createUsersService({ db, users: usersRepository, teams: teamsRepository, teamsService: teams, config });
-  const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config });
+  const tokenOwners = createOwnerCache();
+  const users = createUsersService({ db, users: usersRepository, teams: teamsRepository, teamsService: teams, config, forgetTokenOwners: tokenOwners.forget });
+  const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners });
   const auth = createAuthService({ users: usersRepository, usersService: users, tokens, config });
   const senders = createSendersService({ senders: createSendersRepository(db), config });
   const vanityDomainsRepository = createVanityDomainsRepository(db);
@@ -115,6 +117,6 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
+  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, tokenOwners, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
 }
 export type Services = ReturnType<typeof createServices>;

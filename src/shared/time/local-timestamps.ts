@@ -25,6 +25,17 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 /** `YYYY-MM-DD HH:MM:SS` in the zone; `""` for a moment not yet set (spec conventions). */
 export function formatTimestamp(moment: Date | null | undefined, timeZone: string): string {
   if (!moment) return '';
+  const time = moment.getTime();
+  if (Number.isNaN(time)) return formatWithIntl(moment, timeZone);
+  let fast = zoneFormatters.get(timeZone);
+  if (!fast) zoneFormatters.set(timeZone, (fast = localTimestampFormatter(timeZone)));
+  return fast(time);
+}
+
+/** One fast formatter per zone (API answers format many moments: each minute's offset is read once). */
+const zoneFormatters = new Map<string, (epochMs: number) => string>();
+
+function formatWithIntl(moment: Date, timeZone: string): string {
   const parts: Record<string, string> = {};
   for (const part of formatterFor(timeZone).formatToParts(moment)) parts[part.type] = part.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
@@ -86,8 +97,8 @@ export function localTimestampFormatter(timeZone: string): (epochMs: number) => 
     const minute = Math.floor(epochMs / 60_000);
     let offset = offsets.get(minute);
     if (offset === undefined) {
-      if (offsets.size > 100_000) offsets.clear();
-      const [date, time] = formatTimestamp(new Date(minute * 60_000), timeZone).split(' ') as [string, string];
+      if (offsets.size > 20_000) offsets.clear();
+      const [date, time] = formatWithIntl(new Date(minute * 60_000), timeZone).split(' ') as [string, string];
       offset = Date.parse(`${date}T${time}Z`) - minute * 60_000;
       offsets.set(minute, offset);
     }

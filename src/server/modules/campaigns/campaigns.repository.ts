@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import type { PageWindow } from '../../db/pages';
+import { teamRowCountOf, type PageWindow } from '../../db/pages';
 
 export type CampaignRecord = {
   id: number;
@@ -101,9 +101,12 @@ export function createCampaignsRepository(db: Db) {
       const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;
       const [page, total] = await Promise.all([
         db.execute<Record<string, unknown>>(sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
+        // All of the team's campaigns: its counter row (migration 0018); one status: counted by its index.
+        status === undefined
+          ? teamRowCountOf(db, teamId, 'campaigns')
+          : db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`).then(({ rows }) => rows[0]?.total ?? 0),
       ]);
-      return { rows: page.rows.map(read), total: total.rows[0]?.total ?? 0 };
+      return { rows: page.rows.map(read), total };
     },
 
     async insert(teamId: number, write: CampaignWrite, now: Date, test?: { phoneNumber: string; customFields: Record<string, string> }): Promise<CampaignRecord> {

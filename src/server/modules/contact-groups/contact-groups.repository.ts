@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { newestFirst, teamIdsByUuid, type PageWindow } from '../../db/pages';
+import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
 
 export type ContactGroupRow = typeof contactGroups.$inferSelect;
@@ -10,7 +10,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(contactGroups.teamId, te
 
 export function createContactGroupsRepository(db: Db) {
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, contactGroups, eq(contactGroups.teamId, teamId), window),
+    list: (teamId: number, window: PageWindow) => newestOfTeam(db, contactGroups, teamId, window),
 
     async find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> {
       const [row] = await db.select().from(contactGroups).where(ofTeam(teamId, uuid));

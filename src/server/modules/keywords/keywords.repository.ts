@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
 
 export type KeywordRow = typeof keywords.$inferSelect;
@@ -11,7 +11,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(keywords.teamId, teamId)
 
 export function createKeywordsRepository(db: Db) {
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, keywords, eq(keywords.teamId, teamId), window),
+    list: (teamId: number, window: PageWindow) => newestOfTeam(db, keywords, teamId, window),
 
     async find(teamId: number, uuid: string): Promise<KeywordRow | undefined> {
       const [row] = await db.select().from(keywords).where(ofTeam(teamId, uuid));

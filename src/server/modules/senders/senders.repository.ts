@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { senders } from '../../db/schema';
 
 export type SenderRow = typeof senders.$inferSelect;
@@ -9,7 +9,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId),
 
 export function createSendersRepository(db: Db) {
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, senders, eq(senders.teamId, teamId), window),
+    list: (teamId: number, window: PageWindow) => newestOfTeam(db, senders, teamId, window),
 
     async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
       const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));

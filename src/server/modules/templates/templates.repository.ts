@@ -1,6 +1,6 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { teamRowCountOf, type PageWindow } from '../../db/pages';
 import { campaigns, templates } from '../../db/schema';
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -10,8 +10,28 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(templates.teamId, teamId
 const SENDING = 1;
 
 export function createTemplatesRepository(db: Db) {
+  // The most read list: built once and prepared in PostgreSQL (named statement, no planning per request).
+  const teamId = sql.placeholder('teamId');
+  const listPage = db
+    .select({
+      template: templates,
+      locked: sql<boolean>`EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = templates.id AND c.status = ${SENDING})`,
+      total: sql<number>`(SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = ${teamId} AND resource = 'templates'), 0))`,
+    })
+    .from(templates)
+    .where(eq(templates.teamId, teamId))
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('templates_list_page');
+
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, templates, eq(templates.teamId, teamId), window),
+    /** A page of the team's templates, newest first, each with whether a sending campaign locks it, and the total: one statement. */
+    async list(teamId: number, window: PageWindow): Promise<{ rows: Array<TemplateRow & { locked: boolean }>; total: number }> {
+      const rows = await listPage.execute({ teamId, limit: window.limit, offset: window.offset });
+      const total = rows[0]?.total ?? (await teamRowCountOf(db, teamId, 'templates'));
+      return { rows: rows.map(({ template, locked }) => ({ ...template, locked })), total };
+    },
 
     async find(teamId: number, uuid: string): Promise<TemplateRow | undefined> {
       const [row] = await db.select().from(templates).where(ofTeam(teamId, uuid));

@@ -82,9 +82,10 @@ export function createTemplatesService(deps: {
   return {
     async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.templates.list(auth.teamId, window);
-      const ids = rows.map((row) => row.id);
-      const [links, locked] = await Promise.all([deps.links.ofTemplates(ids), deps.templates.lockedAmong(ids)]);
-      return { items: rows.map((row) => present(row, links.filter((link) => link.templateId === row.id), locked.has(row.id))), total };
+      // Only a body that names links shows them: the others need no lookup.
+      const naming = rows.filter((row) => shorthandNames(row.body).links.length > 0).map((row) => row.id);
+      const links = await deps.links.ofTemplates(naming);
+      return { items: rows.map((row) => present(row, links.filter((link) => link.templateId === row.id), row.locked)), total };
     },
 
     show: async (auth: AuthContext, uuid: string) => presentOne(await find(auth, uuid)),

@@ -115,6 +115,10 @@ describe('templates', () => {
     await sendingCampaignFor(template.uuid);
     const shown = (await t.request('GET', `/api/2.0/templates/${template.uuid}`, { token: owner.token })).json().data;
     expect(shown.is_locked).toBe(true);
+    const free = await createTemplate();
+    const listed = (await t.request('GET', '/api/2.0/templates/?per_page=100', { token: owner.token })).json().data;
+    expect(listed.find((x: { uuid: string }) => x.uuid === template.uuid).is_locked).toBe(true);
+    expect(listed.find((x: { uuid: string }) => x.uuid === free.uuid).is_locked).toBe(false);
     const edit = await t.request('PUT', `/api/2.0/templates/${template.uuid}`, { token: owner.token, body: valid });
     expect(edit.statusCode).toBe(423);
     expect(edit.json().error.message).toBe('The template is used by a campaign that is sending; it cannot be changed until the campaign has finished.');

@@ -6,7 +6,7 @@ import { apiTokens } from '../../db/schema';
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type TokenKind = TokenRow['kind'];
 
-export type TokenOwner = { tokenId: number; userId: number; userUuid: string; teamId: number | null; teamUuid: string | null };
+export type TokenOwner = { tokenId: number; userId: number; userUuid: string; teamId: number | null; teamUuid: string | null; expiresAtMs: number | null };
 
 const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
 
@@ -21,7 +21,7 @@ export function createTokensRepository(db: Db) {
     /** The live token with this digest, its user and the user's current team (null when the user left it). */
     async findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
       const { rows } = await db.execute<TokenOwner>(
-        sql`SELECT t.id AS "tokenId", u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid"
+        sql`SELECT t.id AS "tokenId", u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid", (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs"
            FROM api_tokens t
            JOIN users u ON u.id = t.user_id
            LEFT JOIN memberships m ON m.user_id = u.id AND m.team_id = u.current_team_id

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../lib/time';
 import type { TokenKind, TokenRow, TokensRepository } from './tokens.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
+import type { OwnerCache } from './owner-cache';
 
 const SESSION_DAYS = 30;
 
@@ -14,7 +15,10 @@ export function createTokensService(deps: {
   users: Pick<UsersRepository, 'setCurrentTeam'>;
   teams: Pick<TeamsRepository, 'teamsOf'>;
   config: { appTimezone: string };
+  /** Who tokens are, remembered between requests (see owner-cache.ts). */
+  owners: OwnerCache;
 }) {
+  const TOUCH_EVERY_MS = 60_000;
   const present = (row: TokenRow): ApiToken => ({
     uuid: row.uuid,
     name: row.name,
@@ -33,7 +37,18 @@ export function createTokensService(deps: {
     },
 
     async authenticate(token: string): Promise<AuthContext | null> {
-      const owner = await deps.tokens.findOwner(tokenDigest(token));
+      const digest = tokenDigest(token);
+      const key = digest.toString('base64');
+      const cached = deps.owners.get(key);
+      if (cached) {
+        if (Date.now() - cached.touchedAt >= TOUCH_EVERY_MS) {
+          cached.touchedAt = Date.now();
+          await deps.tokens.touch(cached.auth.tokenId);
+        }
+        return cached.auth;
+      }
+      const generation = deps.owners.generation();
+      const owner = await deps.tokens.findOwner(digest);
       if (!owner) return null;
       let { teamId, teamUuid } = owner;
       if (teamId === null || teamUuid === null) {
@@ -41,10 +56,13 @@ export function createTokensService(deps: {
         const [first] = await deps.teams.teamsOf(owner.userId);
         if (!first) throw new ForbiddenError('You are not a member of any team.');
         await deps.users.setCurrentTeam(owner.userId, first.id);
+        deps.owners.forget();
         ({ id: teamId, uuid: teamUuid } = first);
       }
       await deps.tokens.touch(owner.tokenId);
-      return { tokenId: owner.tokenId, userId: owner.userId, userUuid: owner.userUuid, teamId, teamUuid };
+      const auth = { tokenId: owner.tokenId, userId: owner.userId, userUuid: owner.userUuid, teamId, teamUuid };
+      deps.owners.set(key, auth, owner.expiresAtMs, generation);
+      return auth;
     },
 
     async create(auth: AuthContext, input: ApiTokenInput) {
@@ -58,10 +76,15 @@ export function createTokensService(deps: {
     },
 
     async revoke(auth: AuthContext, uuid: string): Promise<void> {
-      if (!(await deps.tokens.revokePersonal(auth.userId, uuid))) throw new NotFoundError();
+      const revoked = await deps.tokens.revokePersonal(auth.userId, uuid);
+      deps.owners.forget();
+      if (!revoked) throw new NotFoundError();
     },
 
-    revokeCurrent: (auth: AuthContext) => deps.tokens.revokeById(auth.tokenId),
+    async revokeCurrent(auth: AuthContext): Promise<void> {
+      await deps.tokens.revokeById(auth.tokenId);
+      deps.owners.forget();
+    },
   };
 }
 export type TokensService = ReturnType<typeof createTokensService>;

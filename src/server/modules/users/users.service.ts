@@ -20,6 +20,8 @@ export function createUsersService(deps: {
   teams: TeamsRepository;
   teamsService: Pick<TeamsService, 'findOrCreate'>;
   config: { appTimezone: string };
+  /** Forgets who tokens are (their team changes with a switch). */
+  forgetTokenOwners: () => void;
 }) {
   const present = async (userId: number, currentTeamId: number): Promise<CurrentUser> => {
     const user = await deps.users.findById(userId);
@@ -66,6 +68,7 @@ export function createUsersService(deps: {
       const team = await deps.teams.findByUuid(teamUuid);
       if (!team || !(await deps.teams.isMember(auth.userId, team.id))) throw new NotFoundError('The requested team was not found.');
       await deps.users.setCurrentTeam(auth.userId, team.id);
+      deps.forgetTokenOwners();
       return present(auth.userId, team.id);
     },
 

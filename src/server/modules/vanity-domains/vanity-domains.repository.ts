@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
+import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { links, vanityDomains } from '../../db/schema';
 
 export type VanityDomainRow = typeof vanityDomains.$inferSelect;
@@ -9,7 +9,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(vanityDomains.teamId, te
 
 export function createVanityDomainsRepository(db: Db) {
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, vanityDomains, eq(vanityDomains.teamId, teamId), window),
+    list: (teamId: number, window: PageWindow) => newestOfTeam(db, vanityDomains, teamId, window),
 
     async find(teamId: number, uuid: string): Promise<VanityDomainRow | undefined> {
       const [row] = await db.select().from(vanityDomains).where(ofTeam(teamId, uuid));

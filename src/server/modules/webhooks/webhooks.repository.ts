@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
-import { newestFirst, teamIdsByUuid, type PageWindow } from '../../db/pages';
+import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -12,7 +12,7 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(webhooks.teamId, teamId)
 
 export function createWebhooksRepository(db: Db) {
   return {
-    list: (teamId: number, window: PageWindow) => newestFirst(db, webhooks, eq(webhooks.teamId, teamId), window),
+    list: (teamId: number, window: PageWindow) => newestOfTeam(db, webhooks, teamId, window),
 
     async find(teamId: number, uuid: string): Promise<WebhookRow | undefined> {
       const [row] = await db.select().from(webhooks).where(ofTeam(teamId, uuid));

@@ -1,0 +1,152 @@
+/**
+ * API throughput benchmark (issue #9): autocannon on loopback, 50 connections, against
+ * `GET /api/2.0/templates/` (first page of 15, 10,000 templates in the team) and
+ * `GET /api/2.0/campaigns/{uuid}` on a fresh embedded PostgreSQL; beside each, in the same run, the
+ * floor: a bare `node:http` server answering the very bytes Herald answered. autocannon runs in its
+ * own process so it does not share an event loop with either server.
+ * Run: `node --import tsx bench/api.bench.ts [seconds]`.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/open';
+import { formatTimestamp } from '../src/server/lib/time';
+import { emitResult, type Figure } from './lib/result';
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const CONNECTIONS = 50;
+const TEMPLATES = 10_000;
+const AUTOCANNON = path.resolve('node_modules/autocannon/autocannon.js');
+const run = promisify(execFile);
+
+interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** autocannon as a child process, its JSON summary read back. Any non-2xx or error is a failure. */
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+  const args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
+  const summary = JSON.parse(stdout) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  };
+  return {
+    requestsPerSecond: summary.requests.total / summary.duration,
+    p50: summary.latency.p50,
+    p99: summary.latency.p99,
+    failures: summary.errors + summary.timeouts + summary.non2xx,
+  };
+}
+
+/** The floor: a bare node:http server answering each path with the bytes and content type Herald sent. */
+async function startFloor(answers: Map<string, { body: Buffer; type: string }>): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const answer = answers.get(request.url ?? '');
+    if (!answer) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length });
+    response.end(answer.body);
+  });
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { base: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-api-'));
+  await fs.chmod(dataDir, 0o755);
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000' });
+  const database = await openDatabase(config);
+  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
+  const { db } = database;
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const herald = `http://127.0.0.1:${port}`;
+    const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
+    const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
+    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const template = await services.templates.create(auth, { name: 'Spring sale', body: 'Hi {{first_name}}, 20% off this weekend only. Reply STOP to opt out.', sender: 'Herald' });
+    await db.execute(sql`
+      INSERT INTO templates (team_id, name, body, sender)
+      SELECT ${user.teamId}, 'Template ' || i, 'Hello {{first_name}}, offer number ' || i || ' is waiting for you at the shop.', 'Herald'
+        FROM generate_series(2, ${TEMPLATES}) i`);
+    await db.execute(sql`ANALYZE templates`);
+    const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name'] });
+    const now = Date.now();
+    const campaign = await services.campaigns.create(auth, {
+      name: 'Weekend offer',
+      sender: 'Herald',
+      scheduled_send_date: formatTimestamp(new Date(now + 86_400_000), config.appTimezone),
+      expiry_date: formatTimestamp(new Date(now + 2 * 86_400_000), config.appTimezone),
+      included_contact_groups: [group.uuid],
+      excluded_contact_groups: [],
+      template_uuid: template.uuid,
+    });
+    const { rows: versions } = await db.execute<{ version: string }>(sql`SHOW server_version`);
+
+    const headers = { authorization: `Bearer ${token}` };
+    const endpoints = [
+      { key: 'templates', label: 'GET /templates/ (page of 15, 10,000 in the team)', path: '/api/2.0/templates/' },
+      { key: 'campaign', label: 'GET /campaigns/{uuid}', path: `/api/2.0/campaigns/${campaign.uuid}` },
+    ];
+    const answers = new Map<string, { body: Buffer; type: string }>();
+    for (const endpoint of endpoints) {
+      const response = await fetch(herald + endpoint.path, { headers });
+      if (response.status !== 200) throw new Error(`${endpoint.path} answered ${response.status}`);
+      const body = Buffer.from(await response.arrayBuffer());
+      if (endpoint.key === 'templates' && (JSON.parse(body.toString()) as { meta: { total: number } }).meta.total !== TEMPLATES) throw new Error('templates: wrong total');
+      answers.set(endpoint.path, { body, type: response.headers.get('content-type') ?? 'application/json' });
+    }
+    const floor = await startFloor(answers);
+
+    const figures: Figure[] = [];
+    try {
+      for (const endpoint of endpoints) {
+        // Warm both (JIT, connection pools, PostgreSQL's caches), then measure them one after the other.
+        await load(herald + endpoint.path, headers, 2);
+        await load(floor.base + endpoint.path, headers, 2);
+        const served = await load(herald + endpoint.path, headers, SECONDS);
+        const bare = await load(floor.base + endpoint.path, headers, SECONDS);
+        if (served.failures > 0 || bare.failures > 0) throw new Error(`${endpoint.path}: ${served.failures} failures (floor ${bare.failures})`);
+        const floorLabel = 'bare node:http answering the same bytes';
+        figures.push(
+          { key: `api.${endpoint.key}.rps`, label: `${endpoint.label}, requests/s at ${CONNECTIONS} connections`, unit: 'req/s', value: served.requestsPerSecond, floor: bare.requestsPerSecond, floorLabel, target: { on: 'ratio', op: '>=', value: 0.25 } },
+          { key: `api.${endpoint.key}.p50`, label: `${endpoint.label}, latency p50`, unit: 'ms', value: served.p50, floor: bare.p50, floorLabel, digits: 1 },
+          { key: `api.${endpoint.key}.p99`, label: `${endpoint.label}, latency p99`, unit: 'ms', value: served.p99, floor: bare.p99, floorLabel, target: { on: 'value', op: '<=', value: 50 }, digits: 1 },
+        );
+      }
+    } finally {
+      await floor.close();
+    }
+    emitResult({ bench: 'api', figures, meta: { postgres: `PostgreSQL ${versions[0]!.version}` } });
+  } finally {
+    await app.close();
+    await database.shutdown();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
