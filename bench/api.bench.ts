@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/open';
@@ -54,16 +55,26 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
   };
 }
 
-/** The floor: a bare node:http server answering each path with the bytes and content type Herald sent. */
-async function startFloor(answers: Map<string, { body: Buffer; type: string }>): Promise<{ base: string; close: () => Promise<void> }> {
+type Answer = { body: Buffer; type: string; read?: { text: string; values: unknown[] } };
+
+/**
+ * The floor: a bare node:http server answering each path with the bytes and content type Herald sent.
+ * With `pool`, it first reads the endpoint's rows with one prepared query: the floor of any answer
+ * that must come from the database.
+ */
+async function startFloor(answers: Map<string, Answer>, pool?: pg.Pool): Promise<{ base: string; close: () => Promise<void> }> {
   const server = http.createServer((request, response) => {
     const answer = answers.get(request.url ?? '');
     if (!answer) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length });
-    response.end(answer.body);
+    const send = () => {
+      response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length });
+      response.end(answer.body);
+    };
+    if (!pool || !answer.read) return send();
+    pool.query({ name: `floor ${request.url}`, ...answer.read }).then(send, () => response.writeHead(500).end());
   });
   server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -106,18 +117,29 @@ async function main(): Promise<void> {
 
     const headers = { authorization: `Bearer ${token}` };
     const endpoints = [
-      { key: 'templates', label: 'GET /templates/ (page of 15, 10,000 in the team)', path: '/api/2.0/templates/' },
-      { key: 'campaign', label: 'GET /campaigns/{uuid}', path: `/api/2.0/campaigns/${campaign.uuid}` },
+      {
+        key: 'templates',
+        label: 'GET /templates/ (page of 15, 10,000 in the team)',
+        path: '/api/2.0/templates/',
+        read: { text: 'SELECT * FROM templates WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT 15', values: [user.teamId] },
+      },
+      {
+        key: 'campaign',
+        label: 'GET /campaigns/{uuid}',
+        path: `/api/2.0/campaigns/${campaign.uuid}`,
+        read: { text: 'SELECT * FROM campaigns WHERE team_id = $1 AND uuid = $2', values: [user.teamId, campaign.uuid] },
+      },
     ];
-    const answers = new Map<string, { body: Buffer; type: string }>();
+    const answers = new Map<string, Answer>();
     for (const endpoint of endpoints) {
       const response = await fetch(herald + endpoint.path, { headers });
       if (response.status !== 200) throw new Error(`${endpoint.path} answered ${response.status}`);
       const body = Buffer.from(await response.arrayBuffer());
       if (endpoint.key === 'templates' && (JSON.parse(body.toString()) as { meta: { total: number } }).meta.total !== TEMPLATES) throw new Error('templates: wrong total');
-      answers.set(endpoint.path, { body, type: response.headers.get('content-type') ?? 'application/json' });
+      answers.set(endpoint.path, { body, type: response.headers.get('content-type') ?? 'application/json', read: endpoint.read });
     }
     const floor = await startFloor(answers);
+    const databaseFloor = await startFloor(answers, database.pool);
 
     const figures: Figure[] = [];
     try {
@@ -125,18 +147,37 @@ async function main(): Promise<void> {
         // Warm both (JIT, connection pools, PostgreSQL's caches), then measure them one after the other.
         await load(herald + endpoint.path, headers, 2);
         await load(floor.base + endpoint.path, headers, 2);
+        await load(databaseFloor.base + endpoint.path, headers, 2);
         const served = await load(herald + endpoint.path, headers, SECONDS);
         const bare = await load(floor.base + endpoint.path, headers, SECONDS);
-        if (served.failures > 0 || bare.failures > 0) throw new Error(`${endpoint.path}: ${served.failures} failures (floor ${bare.failures})`);
+        const withDatabase = await load(databaseFloor.base + endpoint.path, headers, SECONDS);
+        if (served.failures + bare.failures + withDatabase.failures > 0) throw new Error(`${endpoint.path}: ${served.failures} failures (floors ${bare.failures}, ${withDatabase.failures})`);
         const floorLabel = 'bare node:http answering the same bytes';
         figures.push(
           { key: `api.${endpoint.key}.rps`, label: `${endpoint.label}, requests/s at ${CONNECTIONS} connections`, unit: 'req/s', value: served.requestsPerSecond, floor: bare.requestsPerSecond, floorLabel, target: { on: 'ratio', op: '>=', value: 0.25 } },
+          {
+            key: `api.${endpoint.key}.rps_database_floor`,
+            label: `${endpoint.label}, requests/s against a floor that reads its rows`,
+            unit: 'req/s',
+            value: served.requestsPerSecond,
+            floor: withDatabase.requestsPerSecond,
+            floorLabel: 'bare node:http reading the rows with one prepared pg query, then answering the same bytes',
+          },
+          {
+            key: `api.${endpoint.key}.database_floor_rps`,
+            label: `${endpoint.label}: for reference, the floor that reads its rows, against the bare floor`,
+            unit: 'req/s',
+            value: withDatabase.requestsPerSecond,
+            floor: bare.requestsPerSecond,
+            floorLabel,
+          },
           { key: `api.${endpoint.key}.p50`, label: `${endpoint.label}, latency p50`, unit: 'ms', value: served.p50, floor: bare.p50, floorLabel, digits: 1 },
           { key: `api.${endpoint.key}.p99`, label: `${endpoint.label}, latency p99`, unit: 'ms', value: served.p99, floor: bare.p99, floorLabel, target: { on: 'value', op: '<=', value: 50 }, digits: 1 },
         );
       }
     } finally {
       await floor.close();
+      await databaseFloor.close();
     }
     emitResult({ bench: 'api', figures, meta: { postgres: `PostgreSQL ${versions[0]!.version}` } });
   } finally {

@@ -1,10 +1,11 @@
 import { Center, Loader } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { currentUserQueries } from './features/auth/current-user-queries';
 import { toRoute } from './lib/page-module';
+import { getSession } from './lib/session';
 import { paths } from './paths';
 import { RouteError } from './routes/route-error';
-
 
 /** Every page is its own chunk (route-level code splitting); the first paint only needs the router and Mantine. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -21,7 +22,12 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         { path: paths.signIn.path, lazy: () => import('./routes/sign-in/sign-in.page').then(page) },
         {
           path: paths.home.path,
-          lazy: () => import('./routes/shell/app-shell.layout').then(page),
+          // Every page waits for the signed-in user: ask for it while the shell's code is still loading.
+          loader: () => {
+            if (getSession()) void queryClient.prefetchQuery(currentUserQueries.me());
+            return null;
+          },
+          lazy: () => import('./routes/shell/app-shell.layout').then(({ default: Component }) => ({ Component })),
           children: [
             { index: true, element: <Navigate to={paths.campaigns.list.getHref()} replace /> },
             { path: paths.campaigns.list.path, lazy: () => import('./routes/campaigns/campaigns-list.page').then(page) },

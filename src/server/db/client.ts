@@ -2,7 +2,8 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
 
-export type Db = NodePgDatabase<typeof schema>;
+// `$client`: the pool, or the one connection of a database opened on a checked-out client (imports).
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool | pg.PoolClient };
 /** A transaction handle has the same query API as the database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 

@@ -1,4 +1,5 @@
 import { Box, Divider, Paper, Stack, Text } from '@mantine/core';
+import { memo } from 'react';
 import type { MessagePiece } from './message-draft';
 
 const PHONE = {
@@ -31,6 +32,45 @@ function Piece({ piece }: { piece: MessagePiece }) {
   }
 }
 
+interface SegmentProps {
+  pieces: readonly MessagePiece[];
+  index: number;
+  count: number;
+}
+
+const nameOf = (piece: MessagePiece) => ('name' in piece ? piece.name : '');
+const samePieces = (a: readonly MessagePiece[], b: readonly MessagePiece[]) =>
+  a.length === b.length && a.every((piece, i) => piece.kind === b[i]!.kind && piece.sent === b[i]!.sent && nameOf(piece) === nameOf(b[i]!));
+
+/** One part of the message; a keystroke usually changes one part, so the others are not drawn again. */
+const Segment = memo(
+  function Segment({ pieces, index, count }: SegmentProps) {
+    return (
+      <Box aria-label={`Segment ${index + 1} of ${count}`} role="group">
+        {count > 1 && (
+          <Divider
+            my={index === 0 ? 0 : 6}
+            mb={6}
+            variant="dashed"
+            labelPosition="left"
+            label={
+              <Text span fz={10} c="dimmed" tt="uppercase" fw={600}>
+                Segment {index + 1}
+              </Text>
+            }
+          />
+        )}
+        <Text size="sm" component="div" lh={1.5}>
+          {pieces.map((piece, pieceIndex) => (
+            <Piece key={pieceIndex} piece={piece} />
+          ))}
+        </Text>
+      </Box>
+    );
+  },
+  (before, after) => before.index === after.index && before.count === after.count && samePieces(before.pieces, after.pieces),
+);
+
 interface MessagePreviewProps {
   sender: string;
   segments: readonly (readonly MessagePiece[])[];
@@ -62,28 +102,7 @@ export function MessagePreview({ sender, segments }: MessagePreviewProps) {
             Your message appears here as you type.
           </Text>
         ) : (
-          segments.map((segment, index) => (
-            <Box key={index} aria-label={`Segment ${index + 1} of ${segments.length}`} role="group">
-              {segments.length > 1 && (
-                <Divider
-                  my={index === 0 ? 0 : 6}
-                  mb={6}
-                  variant="dashed"
-                  labelPosition="left"
-                  label={
-                    <Text span fz={10} c="dimmed" tt="uppercase" fw={600}>
-                      Segment {index + 1}
-                    </Text>
-                  }
-                />
-              )}
-              <Text size="sm" component="div" lh={1.5}>
-                {segment.map((piece, pieceIndex) => (
-                  <Piece key={pieceIndex} piece={piece} />
-                ))}
-              </Text>
-            </Box>
-          ))
+          segments.map((segment, index) => <Segment key={index} pieces={segment} index={index} count={segments.length} />)
         )}
       </Box>
     </Paper>

@@ -2,13 +2,13 @@ import { Autocomplete, Button, Checkbox, Fieldset, Grid, Group, Stack, Tabs, Tex
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useController, useForm, useWatch, type Control } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
 import { shorthandNames } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
-import { draftMessage } from './message-draft';
+import { draftMessage, type MessageDraft } from './message-draft';
 import { MessagePreview } from './message-preview';
 import { TemplateBodyField } from './template-body-field';
 import { TEMPLATE_LOCKED_MESSAGE, TemplateLockAlert } from './template-lock-alert';
@@ -35,6 +35,60 @@ interface TemplateFormProps {
   onCancel?: () => void;
 }
 
+// Per keystroke, in the browser: no request while typing. The body field and the preview each watch
+// what they show, so a keystroke re-renders them and not the rest of the form; they share one draft.
+function lastDraftCache() {
+  let last: { body: string; shortLinks: Record<string, string>; forceUtf8: boolean; draft: MessageDraft } | undefined;
+  return (body: string, shortLinks: Record<string, string>, forceUtf8: boolean): MessageDraft => {
+    if (last?.body !== body || last.shortLinks !== shortLinks || last.forceUtf8 !== forceUtf8) {
+      last = { body, shortLinks, forceUtf8, draft: draftMessage(body, shortLinks, { forceUtf8 }) };
+    }
+    return last.draft;
+  };
+}
+const sharedDraft = lastDraftCache();
+
+function useMessageDraft(control: Control<TemplateInput>, shortLinks: Record<string, string>): MessageDraft {
+  const [body, forceUtf8 = false] = useWatch({ control, name: ['body', 'force_utf8'] });
+  return useMemo(() => sharedDraft(body, shortLinks, forceUtf8), [body, shortLinks, forceUtf8]);
+}
+
+interface BodyFieldProps {
+  control: Control<TemplateInput>;
+  shortLinks: Record<string, string>;
+  fieldSuggestions: readonly string[];
+  linksEmptyMessage: string;
+  error: string | undefined;
+  readOnly: boolean;
+}
+
+function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, error, readOnly }: BodyFieldProps) {
+  const { field } = useController({ control, name: 'body' });
+  const draft = useMessageDraft(control, shortLinks);
+  const linkNames = useMemo(() => Object.keys(shortLinks), [shortLinks]);
+  const suggestions = useMemo(() => [...new Set([...shorthandNames(field.value).fields, ...fieldSuggestions])], [field.value, fieldSuggestions]);
+  return (
+    <TemplateBodyField
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
+      error={error}
+      draft={draft}
+      linkNames={linkNames}
+      fieldSuggestions={suggestions}
+      linksEmptyMessage={linksEmptyMessage}
+      readOnly={readOnly}
+    />
+  );
+}
+
+function LivePreview({ control, shortLinks }: { control: Control<TemplateInput>; shortLinks: Record<string, string> }) {
+  const sender = useWatch({ control, name: 'sender' });
+  const draft = useMessageDraft(control, shortLinks);
+  return <MessagePreview sender={sender} segments={draft.segments} />;
+}
+
 export function TemplateForm({
   defaultValues = EMPTY,
   senders,
@@ -59,11 +113,6 @@ export function TemplateForm({
     mode: 'onChange',
     defaultValues,
   });
-  const [body, sender, forceUtf8] = useWatch({ control, name: ['body', 'sender', 'force_utf8'] });
-  // Per keystroke, in the browser: no request while typing.
-  const draft = useMemo(() => draftMessage(body, shortLinks, { forceUtf8: forceUtf8 ?? false }), [body, shortLinks, forceUtf8]);
-  const linkNames = Object.keys(shortLinks);
-  const suggestions = useMemo(() => [...new Set([...shorthandNames(body).fields, ...fieldSuggestions])], [body, fieldSuggestions]);
 
   const submit = handleSubmit(async (input) => {
     try {
@@ -106,23 +155,13 @@ export function TemplateForm({
                     />
                   )}
                 />
-                <Controller
+                <BodyField
                   control={control}
-                  name="body"
-                  render={({ field }) => (
-                    <TemplateBodyField
-                      value={field.value}
-                      onChange={field.onChange}
-                      onBlur={field.onBlur}
-                      inputRef={field.ref}
-                      error={errors.body?.message}
-                      draft={draft}
-                      linkNames={linkNames}
-                      fieldSuggestions={suggestions}
-                      linksEmptyMessage={linksEmptyMessage}
-                      readOnly={locked}
-                    />
-                  )}
+                  shortLinks={shortLinks}
+                  fieldSuggestions={fieldSuggestions}
+                  linksEmptyMessage={linksEmptyMessage}
+                  error={errors.body?.message}
+                  readOnly={locked}
                 />
                 <Checkbox
                   label="Remove characters that cannot be sent"
@@ -160,7 +199,7 @@ export function TemplateForm({
             )}
           </Tabs.List>
           <Tabs.Panel value="live">
-            <MessagePreview sender={sender} segments={draft.segments} />
+            <LivePreview control={control} shortLinks={shortLinks} />
           </Tabs.Panel>
           {serverPreview && <Tabs.Panel value="server">{serverPreview}</Tabs.Panel>}
         </Tabs>

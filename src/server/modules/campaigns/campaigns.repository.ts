@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { teamRowCountOf, type PageWindow } from '../../db/pages';
 
@@ -94,8 +95,15 @@ export function createCampaignsRepository(db: Db) {
     return rows[0] ? read(rows[0]) : undefined;
   };
 
+  // The most read campaign query (the dashboard polls it while a campaign sends): prepared once per
+  // connection in PostgreSQL, so it is not planned again on every request.
+  const findText = `${new PgDialect().sqlToQuery(SELECT).sql} WHERE c.team_id = $1 AND c.uuid = $2`;
+
   return {
-    find: (teamId: number, uuid: string) => one(sql`c.team_id = ${teamId} AND c.uuid = ${uuid}`),
+    async find(teamId: number, uuid: string): Promise<CampaignRecord | undefined> {
+      const { rows } = await db.$client.query<Record<string, unknown>>({ name: 'campaign_by_uuid', text: findText, values: [teamId, uuid] });
+      return rows[0] ? read(rows[0]) : undefined;
+    },
 
     async list(teamId: number, window: PageWindow, status?: number): Promise<{ rows: CampaignRecord[]; total: number }> {
       const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { teamRowCountOf, type PageWindow } from '../../db/pages';
 import { campaigns, templates } from '../../db/schema';
@@ -9,28 +9,41 @@ type TemplateFields = Pick<TemplateRow, 'name' | 'body' | 'sender'>;
 const ofTeam = (teamId: number, uuid: string) => and(eq(templates.teamId, teamId), eq(templates.uuid, uuid));
 const SENDING = 1;
 
-export function createTemplatesRepository(db: Db) {
-  // The most read list: built once and prepared in PostgreSQL (named statement, no planning per request).
-  const teamId = sql.placeholder('teamId');
-  const listPage = db
-    .select({
-      template: templates,
-      locked: sql<boolean>`EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = templates.id AND c.status = ${SENDING})`,
-      total: sql<number>`(SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = ${teamId} AND resource = 'templates'), 0))`,
-    })
-    .from(templates)
-    .where(eq(templates.teamId, teamId))
-    .orderBy(desc(templates.createdAt), desc(templates.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('templates_list_page');
+type ListedRow = { id: number; uuid: string; name: string; body: string; sender: string; created_ms: number; updated_ms: number; locked: boolean; total: number };
+const LIST_PAGE = `
+  SELECT t.id, t.uuid, t.name, t.body, t.sender,
+         (extract(epoch FROM t.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM t.updated_at) * 1000)::float8 AS updated_ms,
+         EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = t.id AND c.status = ${SENDING}) AS locked,
+         (SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = $1 AND resource = 'templates'), 0)) AS total
+    FROM templates t
+   WHERE t.team_id = $1
+   ORDER BY t.created_at DESC, t.id DESC
+   LIMIT $2 OFFSET $3`;
 
+export function createTemplatesRepository(db: Db) {
   return {
-    /** A page of the team's templates, newest first, each with whether a sending campaign locks it, and the total: one statement. */
+    /**
+     * A page of the team's templates, newest first, each with whether a sending campaign locks it,
+     * and the total, in one statement. The most read list: a named statement (planned once per
+     * connection), times read as epoch numbers (no date text to parse).
+     */
     async list(teamId: number, window: PageWindow): Promise<{ rows: Array<TemplateRow & { locked: boolean }>; total: number }> {
-      const rows = await listPage.execute({ teamId, limit: window.limit, offset: window.offset });
+      const { rows } = await db.$client.query<ListedRow>({ name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] });
       const total = rows[0]?.total ?? (await teamRowCountOf(db, teamId, 'templates'));
-      return { rows: rows.map(({ template, locked }) => ({ ...template, locked })), total };
+      return {
+        rows: rows.map((row) => ({
+          id: Number(row.id),
+          uuid: row.uuid,
+          teamId,
+          name: row.name,
+          body: row.body,
+          sender: row.sender,
+          createdAt: new Date(row.created_ms),
+          updatedAt: new Date(row.updated_ms),
+          locked: row.locked,
+        })),
+        total,
+      };
     },
 
     async find(teamId: number, uuid: string): Promise<TemplateRow | undefined> {

@@ -43,13 +43,13 @@ export function createTemplatesService(deps: {
 }) {
   const zone = deps.config.appTimezone;
 
-  const present = (row: TemplateRow, links: LinkRecord[], locked: boolean): Template => {
-    const used = shorthandNames(row.body).links;
+  /** `used`: the link names of the body, when the caller has them already. */
+  const present = (row: TemplateRow, links: LinkRecord[], locked: boolean, used = shorthandNames(row.body).links): Template => {
     return {
       uuid: row.uuid,
       name: row.name,
       body: row.body,
-      links: links.filter((link) => used.some((name) => sameName(link.name, name))).map((link) => presentLink(link, zone)),
+      links: used.length === 0 ? [] : links.filter((link) => used.some((name) => sameName(link.name, name))).map((link) => presentLink(link, zone)),
       is_locked: locked,
       sender: row.sender,
       created_at: formatTimestamp(row.createdAt, zone),
@@ -83,9 +83,10 @@ export function createTemplatesService(deps: {
     async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.templates.list(auth.teamId, window);
       // Only a body that names links shows them: the others need no lookup.
-      const naming = rows.filter((row) => shorthandNames(row.body).links.length > 0).map((row) => row.id);
-      const links = await deps.links.ofTemplates(naming);
-      return { items: rows.map((row) => present(row, links.filter((link) => link.templateId === row.id), row.locked)), total };
+      const used = rows.map((row) => shorthandNames(row.body).links);
+      const links = await deps.links.ofTemplates(rows.filter((_, index) => used[index]!.length > 0).map((row) => row.id));
+      const items = rows.map((row, index) => present(row, links.length ? links.filter((link) => link.templateId === row.id) : [], row.locked, used[index]));
+      return { items, total };
     },
 
     show: async (auth: AuthContext, uuid: string) => presentOne(await find(auth, uuid)),
