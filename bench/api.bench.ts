@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       excluded_contact_groups: [],
       template_uuid: template.uuid,
     });
-    const { rows: versions } = await db.execute<{ version: string }>(sql`SHOW server_version`);
+    const { rows: versions } = await db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);
 
     const headers = { authorization: `Bearer ${token}` };
     const endpoints = [

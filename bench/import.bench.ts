@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const floorStarted = performance.now();
     await database.db.execute(sql.raw(`COPY floor_contacts FROM '${file}' WITH (FORMAT csv, HEADER true)`));
     const floorSeconds = (performance.now() - floorStarted) / 1000;
-    const { rows: versions } = await database.db.execute<{ version: string }>(sql`SHOW server_version`);
+    const { rows: versions } = await database.db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);
     const floorLabel = "PostgreSQL's COPY of the same file into a table keyed by phone number";
     emitResult({
       bench: 'import',

@@ -130,7 +130,7 @@ async function main(): Promise<void> {
         { key: `reports.export.${type}.rss`, label: `${type} CSV export, growth of the process's RSS`, unit: 'MiB', value: (peakRss - rssBefore) / 1024 / 1024, target: { on: 'value', op: '<=', value: 100 } },
       );
     }
-    const { rows: versions } = await db.execute<{ version: string }>(sql`SHOW server_version`);
+    const { rows: versions } = await db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);
     emitResult({ bench: 'reports', figures, meta: { postgres: `PostgreSQL ${versions[0]!.version}` } });
   } finally {
     await app.close();

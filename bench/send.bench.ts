@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     await db.execute(sql`UPDATE floor_messages SET status = 'delivered', finished_at = now()`);
     const floorSeconds = (performance.now() - floorStarted) / 1000;
 
-    const { rows: versions } = await db.execute<{ version: string }>(sql`SHOW server_version`);
+    const { rows: versions } = await db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);
     const floorLabel = 'bare SQL writing the same rows, one set-based statement each';
     emitResult({
       bench: 'send',

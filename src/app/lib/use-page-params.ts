@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { PER_PAGE_DEFAULT } from '../../shared/contract';
+import { PER_PAGE_DEFAULT } from '../../shared/contract/page-size';
 
 /** Page sizes offered in every list (the API accepts 1..100). */
 export const PAGE_SIZES = [15, 25, 50, 100] as const;

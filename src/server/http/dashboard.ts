@@ -6,7 +6,8 @@ import { sendError } from './errors';
 
 /**
  * Serves the built dashboard (dist/app) at `/`; any other GET that a browser asks as a page gets
- * index.html so deep links survive a reload. Hashed assets are cached for good. Every other unknown
+ * index.html so deep links survive a reload. Hashed assets are cached for good and sent brotli- or
+ * gzip-compressed (copies made by the build) when the browser accepts it. Every other unknown
  * route is a 404 in the house error shape.
  */
 export async function registerDashboard(app: FastifyInstance, distDir: string): Promise<void> {
@@ -18,6 +19,8 @@ export async function registerDashboard(app: FastifyInstance, distDir: string): 
     index: 'index.html',
     cacheControl: false,
     wildcard: true,
+    // The build writes .br and .gz copies (scripts/compress-assets.ts): sent to browsers that take them.
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

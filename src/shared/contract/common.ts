@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from './page-size';
 
-/** Page size rules of every list, reports included (gaps-and-decisions.md: 1..100, default 15). */
-export const PER_PAGE_DEFAULT = 15;
-export const PER_PAGE_MAX = 100;
+export { PER_PAGE_DEFAULT, PER_PAGE_MAX };
 
 export const UuidSchema = z.uuid().describe('Identifier (UUID).');
 

@@ -13,21 +13,24 @@ export function isManuallyPaused(campaign: Pick<Campaign, 'throttled' | 'manuall
   return campaign.throttled && campaign.manually_paused === true;
 }
 
+// A badge keeps its whole word: in a narrow table column it must not shrink to "PENDI…".
+const WHOLE = { root: { flexShrink: 0 }, label: { overflow: 'visible' } } as const;
+
 /** Status (spec §3), plus Paused for a throttled campaign stopped by hand and Test for a send-test campaign. */
 export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status' | 'throttled' | 'manually_paused' | 'is_test'> }) {
   const status = STATUS[campaign.status] ?? { label: `Status ${campaign.status}`, color: 'gray' };
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge color={status.color} variant="light">
+      <Badge color={status.color} variant="light" styles={WHOLE}>
         {status.label}
       </Badge>
       {isManuallyPaused(campaign) && (
-        <Badge color="yellow" variant="filled" leftSection={<IconPlayerPauseFilled size={10} />}>
+        <Badge color="yellow" variant="filled" styles={WHOLE} leftSection={<IconPlayerPauseFilled size={10} />}>
           Paused
         </Badge>
       )}
       {campaign.is_test && (
-        <Badge color="grape" variant="outline" leftSection={<IconFlask size={10} />}>
+        <Badge color="grape" variant="outline" styles={WHOLE} leftSection={<IconFlask size={10} />}>
           Test
         </Badge>
       )}
