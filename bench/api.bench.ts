@@ -7,17 +7,12 @@
  * Run: `node --import tsx bench/api.bench.ts [seconds]`.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/open';
+import { startBenchHerald } from './lib/herald';
 import { formatTimestamp } from '../src/server/lib/time';
 import { emitResult, type Figure } from './lib/result';
 
@@ -83,19 +78,8 @@ async function startFloor(answers: Map<string, Answer>, pool?: pg.Pool): Promise
 }
 
 async function main(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-api-'));
-  await fs.chmod(dataDir, 0o755);
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000' });
-  const database = await openDatabase(config);
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
-  const { db } = database;
+  const { db, database, config, origin: herald, token, auth, user, services, close } = await startBenchHerald('api');
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as { port: number };
-    const herald = `http://127.0.0.1:${port}`;
-    const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
-    const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
-    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
     const template = await services.templates.create(auth, { name: 'Spring sale', body: 'Hi {{first_name}}, 20% off this weekend only. Reply STOP to opt out.', sender: 'Herald' });
     await db.execute(sql`
       INSERT INTO templates (team_id, name, body, sender)
@@ -181,9 +165,7 @@ async function main(): Promise<void> {
     }
     emitResult({ bench: 'api', figures, meta: { postgres: `PostgreSQL ${versions[0]!.version}` } });
   } finally {
-    await app.close();
-    await database.shutdown();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -15,7 +15,7 @@ import { chromium } from '@playwright/test';
 import { CREDENTIALS, startHerald, type BenchHerald } from './dashboard/herald';
 import { startFloorServer, type FloorServer } from './dashboard/floor-server';
 import { measureKeystrokes, type KeystrokeTimes } from './dashboard/keystrokes';
-import { CHROME_FLAGS, CHROMIUM } from './dashboard/chromium';
+import { CHROME_FLAGS, CHROMIUM } from '../scripts/chromium';
 import type { LighthouseRun } from './dashboard/lighthouse';
 import type { LighthouseJob, LighthouseMessage } from './dashboard/lighthouse-worker';
 import { emitResult, median, percentile, type Figure } from './lib/result';

@@ -4,18 +4,13 @@
  * Prints rows/s, seconds and the process's peak RSS (the CSV is generated on the fly, never held);
  * beside it, in the same run, the floor: PostgreSQL's COPY of the same file.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/open';
+import { startBenchHerald } from './lib/herald';
 import { emitResult } from './lib/result';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
@@ -34,18 +29,10 @@ function* csvChunks(): Generator<string> {
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 async function main(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-'));
-  await fs.chmod(dataDir, 0o755); // the database runs as the postgres user when started by root
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000' });
-  const database = await openDatabase(config);
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
+  const { app, database, dataDir, port, token, close } = await startBenchHerald('import');
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
-    const user = await services.users.create({ email: 'bench@herald.test', password: 'correct-horse-battery', teamName: 'Bench' });
-    const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const group = (await app.inject({ method: 'POST', url: '/api/2.0/contact-groups/', headers, payload: { name: 'Bench' } })).json().data.uuid;
 
@@ -97,9 +84,7 @@ async function main(): Promise<void> {
     });
   } finally {
     clearInterval(sampler);
-    await app.close();
-    await database.shutdown();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

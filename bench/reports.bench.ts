@@ -6,14 +6,10 @@
  * each, in the same run, its floor: the bare query for the same rows, PostgreSQL's own COPY to CSV.
  * Run: `npx tsx bench/reports.bench.ts [messages]`.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/open';
+import { startBenchHerald } from './lib/herald';
 import { emitResult, percentile, type Figure } from './lib/result';
 
 const MESSAGES = Number(process.argv[2] ?? 1_000_000);
@@ -21,19 +17,9 @@ const SAMPLES = 200;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 async function main(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-bench-reports-'));
-  await fs.chmod(dataDir, 0o755);
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const database = await openDatabase(config);
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
-  const { db } = database;
+  const { db, database, dataDir, origin, token, auth, user, services, close } = await startBenchHerald('reports', { RATE_LIMIT_PER_MINUTE: '1000000' });
+  const base = `${origin}/api/2.0`;
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/2.0`;
-    const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
-    const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
-    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
     const template = await services.templates.create(auth, { name: 'Bench', body: 'Hello {{first_name}}, this is Herald.', sender: 'Herald' });
     const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name', 'city'] });
     const now = new Date();
@@ -133,9 +119,7 @@ async function main(): Promise<void> {
     const { rows: versions } = await db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);
     emitResult({ bench: 'reports', figures, meta: { postgres: `PostgreSQL ${versions[0]!.version}` } });
   } finally {
-    await app.close();
-    await database.shutdown();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Result } from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { CHROME_FLAGS, CHROMIUM } from './chromium';
+import { CHROME_FLAGS, CHROMIUM } from '../../scripts/chromium';
 
 export interface LighthouseRun {
   score: number;

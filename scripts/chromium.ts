@@ -1,4 +1,4 @@
-/** Debian's Chromium (never a downloaded browser) and the flags every browser of the benchmark starts with. */
+/** Debian's Chromium (never a downloaded browser) and the flags it starts with here: the end-to-end tests (playwright.config.ts) and the benchmarks. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROME_FLAGS = [
   '--headless',
