@@ -96,7 +96,7 @@ async function keystrokeRuns(herald: BenchHerald, floor: FloorServer): Promise<R
 }
 
 const LIGHTHOUSE_FLOOR = 'the same 15 rows as a plain server-rendered HTML table, no JS (node:http)';
-const EDITOR_FLOOR = 'a plain <textarea> with plain-DOM counters, same shared counting functions';
+const EDITOR_FLOOR = 'a plain `<textarea>` with plain-DOM counters, same shared counting functions';
 
 function lighthouseFigures(runs: Record<'app' | 'floor', LighthouseRun[]>): Figure[] {
   const of = (pick: (run: LighthouseRun) => number) => ({ value: median(runs.app.map(pick)), floor: median(runs.floor.map(pick)), floorLabel: LIGHTHOUSE_FLOOR });
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     emitResult({
       bench: 'dashboard',
       figures,
-      meta: { chromium: spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim(), lighthouse: `${lighthouse.app[0]?.lighthouseVersion ?? '?'} (desktop preset, simulated throttling)`, postgres: herald.postgresVersion },
+      meta: { chromium: spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim(), lighthouse: `Lighthouse ${lighthouse.app[0]?.lighthouseVersion ?? '?'} (desktop preset, simulated throttling)`, postgres: `PostgreSQL ${herald.postgresVersion}` },
     });
   } finally {
     await floor?.close();
