@@ -20,6 +20,9 @@ const SECONDS = Number(process.argv[2] ?? 10);
 const CONNECTIONS = 50;
 const TEMPLATES = 10_000;
 const AUTOCANNON = path.resolve('node_modules/autocannon/autocannon.js');
+const AUTOCANNON_PATHS = path.resolve('bench/lib/autocannon-paths.ts');
+/** Pages of the templates list read in turn for the figure of reads that cannot be shared. */
+const DISTINCT_PAGES = 50;
 const run = promisify(execFile);
 
 interface Load {
@@ -29,11 +32,20 @@ interface Load {
   failures: number;
 }
 
-/** autocannon as a child process, its JSON summary read back. Any non-2xx or error is a failure. */
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
-  const args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
-  const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
+/**
+ * autocannon as a child process, its JSON summary read back. Any non-2xx or error is a failure.
+ * With `paths`, each request asks for the next of them (`url` is then the origin).
+ */
+async function load(url: string, headers: Record<string, string>, seconds: number, paths?: string[]): Promise<Load> {
+  let args: string[];
+  if (paths) {
+    args = ['--import', 'tsx', AUTOCANNON_PATHS, url, JSON.stringify(paths), String(seconds), String(CONNECTIONS), JSON.stringify(headers)];
+  } else {
+    args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
+    for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+    args.push(url);
+  }
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
   const summary = JSON.parse(stdout) as {
     requests: { average: number; total: number };
     latency: { p50: number; p99: number };
@@ -122,6 +134,14 @@ async function main(): Promise<void> {
       if (endpoint.key === 'templates' && (JSON.parse(body.toString()) as { meta: { total: number } }).meta.total !== TEMPLATES) throw new Error('templates: wrong total');
       answers.set(endpoint.path, { body, type: response.headers.get('content-type') ?? 'application/json', read: endpoint.read });
     }
+    // Reads no two of which are alike at once: identical concurrent GETs share one read, these cannot.
+    const pages = Array.from({ length: DISTINCT_PAGES }, (_, i) => `/api/2.0/templates/?page=${i + 1}`);
+    for (const [i, page] of pages.entries()) {
+      const response = await fetch(herald + page, { headers });
+      if (response.status !== 200) throw new Error(`${page} answered ${response.status}`);
+      const read = { text: 'SELECT * FROM templates WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT 15 OFFSET $2', values: [user.teamId, i * 15] };
+      answers.set(page, { body: Buffer.from(await response.arrayBuffer()), type: response.headers.get('content-type') ?? 'application/json', read });
+    }
     const floor = await startFloor(answers);
     const databaseFloor = await startFloor(answers, database.pool);
 
@@ -159,6 +179,18 @@ async function main(): Promise<void> {
           { key: `api.${endpoint.key}.p99`, label: `${endpoint.label}, latency p99`, unit: 'ms', value: served.p99, floor: bare.p99, floorLabel, target: { on: 'value', op: '<=', value: 50 }, digits: 1 },
         );
       }
+
+      await load(herald, headers, 2, pages);
+      await load(databaseFloor.base, headers, 2, pages);
+      const served = await load(herald, headers, SECONDS, pages);
+      const withDatabase = await load(databaseFloor.base, headers, SECONDS, pages);
+      if (served.failures + withDatabase.failures > 0) throw new Error(`distinct pages: ${served.failures} failures (floor ${withDatabase.failures})`);
+      const label = `GET /templates/?page=1…${DISTINCT_PAGES} in turn (no two requests alike at once)`;
+      const floorLabel = 'bare node:http reading the page with one prepared pg query, then answering the same bytes';
+      figures.push(
+        { key: 'api.templates_pages.rps', label: `${label}, requests/s at ${CONNECTIONS} connections`, unit: 'req/s', value: served.requestsPerSecond, floor: withDatabase.requestsPerSecond, floorLabel },
+        { key: 'api.templates_pages.p99', label: `${label}, latency p99`, unit: 'ms', value: served.p99, floor: withDatabase.p99, floorLabel, digits: 1 },
+      );
     } finally {
       await floor.close();
       await databaseFloor.close();

@@ -10,6 +10,7 @@ import { registerErrorHandling, sendError } from './http/errors';
 import { loggedRequest } from './http/request-log';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerSharedReads } from './http/shared-reads';
 import { authRoutes } from './modules/auth/auth.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
   app.addHook('onClose', stopListening);
+  registerSharedReads(app);
   await registerOpenApi(app);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -23,6 +23,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.get(
     '/campaigns/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listCampaigns',
         tags,
@@ -71,13 +72,14 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
 
   app.get(
     '/campaigns/:campaign_uuid',
-    { schema: { operationId: 'showCampaign', tags, summary: 'Show a campaign', params: CampaignParamsSchema, response: { 200: dataOf(CampaignSchema), ...one } } },
+    { config: { sharedRead: 'team' }, schema: { operationId: 'showCampaign', tags, summary: 'Show a campaign', params: CampaignParamsSchema, response: { 200: dataOf(CampaignSchema), ...one } } },
     async (request) => ({ data: await campaigns.show(callerOf(request), request.params.campaign_uuid) }),
   );
 
   app.get(
     '/campaigns/:campaign_uuid/summary',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showCampaignSummary',
         tags,

@@ -14,6 +14,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.get(
     '/contact-groups/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listContactGroups',
         tags,
@@ -45,6 +46,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.get(
     '/contact-groups/:contact_group_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showContactGroup',
         tags,

@@ -28,6 +28,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.get(
     '/contact-groups/:contact_group_uuid/contacts',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listContacts',
         tags,

@@ -53,6 +53,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-groups/:contact_group_uuid/imports',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listContactImports',
         tags,
@@ -71,6 +72,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-imports/:import_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showContactImport',
         tags,
@@ -85,6 +87,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-imports/:import_uuid/errors',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listContactImportErrors',
         tags,

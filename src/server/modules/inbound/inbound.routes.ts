@@ -10,6 +10,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
   app.get(
     '/inbound-messages/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listInboundMessages',
         tags,

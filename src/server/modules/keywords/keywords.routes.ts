@@ -11,6 +11,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.get(
     '/keywords/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listKeywords',
         tags,
@@ -44,6 +45,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.get(
     '/keywords/:keyword_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showKeyword',
         tags,

@@ -16,6 +16,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.get(
     '/links/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listLinks',
         tags,
@@ -48,6 +49,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.get(
     '/links/:link_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showLink',
         tags,

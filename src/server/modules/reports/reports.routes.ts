@@ -34,6 +34,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
     app.get(
       `/reporting/:campaign_uuid/${type}`,
       {
+        config: { sharedRead: 'team' },
         schema: {
           operationId: `get${title}Report`,
           tags,

@@ -13,6 +13,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.get(
     '/senders/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listSenders',
         tags,
@@ -45,6 +46,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.get(
     '/senders/:sender_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showSender',
         tags,

@@ -23,6 +23,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listTemplates',
         tags,
@@ -70,6 +71,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/:template_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showTemplate',
         tags,
@@ -84,6 +86,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/:template_uuid/preview',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'previewTemplate',
         tags,

@@ -16,6 +16,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.get(
     '/vanity-domains/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listVanityDomains',
         tags,
@@ -49,6 +50,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.get(
     '/vanity-domains/:vanity_domain_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showVanityDomain',
         tags,

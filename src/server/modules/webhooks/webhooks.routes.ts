@@ -22,6 +22,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -54,6 +55,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/:webhook_uuid',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'showWebhook',
         tags,
@@ -115,6 +117,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/:webhook_uuid/attempts',
     {
+      config: { sharedRead: 'team' },
       schema: {
         operationId: 'listWebhookAttempts',
         tags,
