@@ -40,7 +40,7 @@ const BENCHES: Bench[] = [
     name: 'api',
     title: 'API throughput (issue #9)',
     file: 'bench/api.bench.ts',
-    about: 'autocannon in its own process on loopback, 50 connections, 10 s per measure after a 2 s warm-up, with a bearer token; 10,000 templates in the team.',
+    about: 'autocannon in its own process on loopback, 50 connections, 10 s per measure after a 2 s warm-up, with a bearer token; 10,000 templates in the team. Identical concurrent GETs share one read (`config.sharedRead`), so the last two rows also ask for 50 different pages in turn, which cannot be shared.',
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
