@@ -11,7 +11,7 @@ export default defineConfig({
     outDir: 'dist/app',
     emptyOutDir: true,
     sourcemap: false,
-    // Read by scripts/check-bundle-budget.mjs (npm test): which chunks the first paint loads.
+    // Read by scripts/check-bundle-budget.ts (npm test): which chunks the first paint loads.
     manifest: true,
     rolldownOptions: {
       output: {

@@ -19,6 +19,7 @@ import { CHROME_FLAGS, CHROMIUM } from '../scripts/chromium';
 import type { LighthouseRun } from './dashboard/lighthouse';
 import type { LighthouseJob, LighthouseMessage } from './dashboard/lighthouse-worker';
 import { emitResult, median, percentile, type Figure } from './lib/result';
+import { INITIAL_BUDGET_BYTES, ROUTE_BUDGET_BYTES, measureBundle } from '../scripts/bundle-size';
 
 const CAMPAIGNS = 1_000;
 const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
@@ -126,6 +127,17 @@ function keystrokeFigures(times: Record<'app' | 'floor', KeystrokeTimes>): Figur
   ];
 }
 
+/** The build's size against its budget (the same numbers `npm test` checks). */
+function sizeFigures(): Figure[] {
+  const size = measureBundle();
+  const largest = size.routes[0];
+  if (!largest) throw new Error('the build has no route chunks');
+  return [
+    { key: 'dashboard.size.initial', label: 'Initial JavaScript (the entry and what it imports statically), gzip', unit: 'kB', value: size.initial.bytes / 1000, target: { on: 'value', op: '<=', value: INITIAL_BUDGET_BYTES / 1000 }, digits: 1 },
+    { key: 'dashboard.size.route', label: `Largest route chunk (of ${size.routes.length}), gzip`, unit: 'kB', value: largest.bytes / 1000, target: { on: 'value', op: '<=', value: ROUTE_BUDGET_BYTES / 1000 }, digits: 1 },
+  ];
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   ensureDashboard();
@@ -140,7 +152,7 @@ async function main(): Promise<void> {
     const keystrokes = await keystrokeRuns(herald, floor);
     console.log(`Screenshots: ${SCREENSHOTS.campaigns}, ${SCREENSHOTS.editor}`);
 
-    const figures = [...lighthouseFigures(lighthouse), ...keystrokeFigures(keystrokes)];
+    const figures = [...sizeFigures(), ...lighthouseFigures(lighthouse), ...keystrokeFigures(keystrokes)];
     console.log(`Done in ${fixed((performance.now() - started) / 1000)} s.`);
     emitResult({
       bench: 'dashboard',
