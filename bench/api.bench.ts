@@ -3,7 +3,8 @@
  * `GET /api/2.0/templates/` (first page of 15, 10,000 templates in the team) and
  * `GET /api/2.0/campaigns/{uuid}` on a fresh embedded PostgreSQL; beside each, in the same run, the
  * floor: a bare `node:http` server answering the very bytes Herald answered. autocannon runs in its
- * own process so it does not share an event loop with either server.
+ * own process so it does not share an event loop with either server. Identical concurrent GETs share
+ * one read in Herald (http/shared-reads.ts), so it also measures 50 pages asked for in turn, which cannot.
  * Run: `node --import tsx bench/api.bench.ts [seconds]`.
  */
 import { execFile } from 'node:child_process';
