@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   SMS_SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
   ENGINE_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   ENGINE_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  SMS_IN_DOUBT: z.enum(['fail', 'resend'], { message: 'SMS_IN_DOUBT must be fail or resend' }).default('fail'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/]+/, 'must be smtp://[user:password@]host[:port] or smtps://…')
@@ -65,6 +66,8 @@ export type Config = {
   smsSimulatorFailureRate: number;
   engineTickMs: number;
   engineLeaseMs: number;
+  /** SMPP: a message that may or may not have reached the carrier is failed (`in_doubt`) or sent again. */
+  smsInDoubt: 'fail' | 'resend';
   smtpUrl: string | undefined;
   /** From header of report e-mails. */
   mailFrom: string;
@@ -112,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsSimulatorFailureRate: e.SMS_SIMULATOR_FAILURE_RATE,
     engineTickMs: e.ENGINE_TICK_MS,
     engineLeaseMs: e.ENGINE_LEASE_MS,
+    smsInDoubt: e.SMS_IN_DOUBT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
     reportRetryMs: e.REPORT_RETRY_MS,

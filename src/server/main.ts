@@ -84,17 +84,28 @@ async function main(): Promise<void> {
           })
         : createSmppGateway({ ...parseSmppUrl(config.smsGateway), log: (level, message) => app.log[level](message) });
     // Messages to the shared short code run the same keyword pipeline as the keyword tester.
-    gateway.onInbound((message) => {
-      void services.inbound
-        .receive({ from: message.from, body: message.body, source: 'gateway', teamId: null })
-        .catch((error) => app.log.error({ err: error }, 'inbound message not processed'));
+    // The gateway acknowledges the message only once this resolves: a failure makes the SMSC deliver it again.
+    gateway.onInbound(async (message) => {
+      try {
+        await services.inbound.receive({ from: message.from, body: message.body, source: 'gateway', teamId: null });
+      } catch (error) {
+        app.log.error({ err: error }, 'inbound message not stored; the gateway is told so it delivers it again');
+        throw error;
+      }
     });
     engine = createEngine({
       store: createEngineStore(database.db),
       gateway,
       clock: systemClock,
       // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.
-      options: { tickMs: config.engineTickMs, batchSize: 5000, lanes: gateway.batchLimit ? 4 : 2, rateLimitPerSecond: config.smsRateLimit, leaseMs: config.engineLeaseMs },
+      options: {
+        tickMs: config.engineTickMs,
+        batchSize: 5000,
+        lanes: gateway.batchLimit ? 4 : 2,
+        rateLimitPerSecond: config.smsRateLimit,
+        leaseMs: config.engineLeaseMs,
+        inDoubt: config.smsInDoubt,
+      },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
       log: (message) => app.log.error(message),
     });

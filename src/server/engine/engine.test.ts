@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
 import type { SmsGateway } from '../gateways/sms/sms-gateway';
+import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
 import { createEngineStore } from './engine-store';
@@ -16,15 +17,22 @@ let vip: string;
 // Batches of one with two lanes: the campaigns here have two recipients, so the lanes race for them.
 const options = { tickMs: 1000, batchSize: 1, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 2 };
 
+/**
+ * An engine over `gateway` (a simulator by default). What the carrier received is counted in a
+ * ledger at the gateway's edge — every hand-over, per message uuid — so a message handed over twice
+ * shows as a duplicate even where the simulator itself would send it once.
+ */
 function engineWith<G extends SmsGateway = ReturnType<typeof createSimulatorGateway>>(
   gateway: G = createSimulatorGateway({ latencyMs: 0, failureRate: 0 }) as unknown as G,
   overrides: Partial<typeof options> = {},
+  ledger = new GatewayLedger(),
 ) {
   return {
     gateway,
+    ledger,
     engine: createEngine({
       store: createEngineStore(t.database.db),
-      gateway,
+      gateway: countingGateway(gateway, { ledger }),
       clock,
       options: { ...options, ...overrides },
       urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
@@ -84,7 +92,7 @@ describe('the sending engine', () => {
   it('starts at the send time, writes one message per distinct recipient, sends them rendered, and finishes', async () => {
     clock.set('2026-06-01T09:00:00Z');
     const uuid = await create({});
-    const { engine, gateway } = engineWith();
+    const { engine, gateway, ledger } = engineWith();
     await engine.tick();
     expect((await campaign(uuid)).status).toBe(0);
 
@@ -101,11 +109,12 @@ describe('the sending engine', () => {
       ['447700900301', 'Acme'],
       ['447700900302', 'Acme'],
     ]);
+    expect([ledger.total, ledger.duplicates()]).toEqual([2, []]);
     const shown = await campaign(uuid);
     expect(shown).toMatchObject({ status: 2, started_sending_at: '2026-06-01 10:10:00', finished_sending_at: '2026-06-01 10:10:00' });
     await vi.waitFor(async () => expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'delivered']));
     const summary = (await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data;
-    expect(summary).toEqual({ recipients: 2, queued: 0, submitted: 0, delivered: 2, failed: 0, unsent: 0, clicks: 0 });
+    expect(summary).toEqual({ recipients: 2, queued: 0, submitted: 0, delivered: 2, failed: 0, unsent: 0, clicks: 0, in_doubt: 0 });
   });
 
   it('sends nothing in a pause or while paused by hand, and spreads a throttled campaign over its open time', async () => {
@@ -192,17 +201,18 @@ describe('the sending engine', () => {
     await store.startDue(clock.now());
     const id = (await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id;
     // A worker claims a batch and dies before submitting it.
-    expect((await store.claim(id, 2, 'dead-worker', clock.now(), 30_000))?.messages).toHaveLength(2);
-    const { engine, gateway } = engineWith();
+    expect((await store.claim(id, 2, 'dead-worker', clock.now(), 30_000, 'resend'))?.messages).toHaveLength(2);
+    const { engine, ledger } = engineWith();
     await engine.tick();
     expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['queued', 'queued']);
+    expect(ledger.total).toBe(0);
     clock.advance(30_001);
     await engine.tick();
     expect((await messagesOf(uuid)).filter((m) => m.status === 'queued')).toEqual([]);
-    expect(gateway.sent.size).toBe(2);
-    // A second engine (a restart) offering the same messages again sends nothing twice.
-    await engineWith(gateway).engine.tick();
-    expect(gateway.sent.size).toBe(2);
+    expect([ledger.total, ledger.duplicates()]).toEqual([2, []]);
+    // A second engine (a restart) finds nothing left to hand over.
+    await engineWith(undefined, {}, ledger).engine.tick();
+    expect(ledger.total).toBe(2);
   });
 
   it('marks a message the gateway refuses failed with its reason, and offers one whose fate is unknown again', async () => {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { render } from '../../shared/sms';
 import { allowance } from '../../shared/schedule/throttle';
-import type { OutgoingSms, SmsGateway } from '../gateways/sms/sms-gateway';
+import type { OutgoingSms, Receipt, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
-import type { ClaimedBatch, EngineStore, SendingCampaign } from './engine-store';
+import type { BatchOutcome, ClaimedBatch, EngineStore, InDoubtPolicy, SendingCampaign } from './engine-store';
+import { holdLease } from './lease-holder';
+import { createReceiptQueue } from './receipt-queue';
 import { shortLinksFor } from './short-links';
 
 export type EngineOptions = {
@@ -13,16 +15,20 @@ export type EngineOptions = {
   batchSize: number;
   /** Gateway-wide cap, messages a second, across all campaigns of this process. */
   rateLimitPerSecond: number;
-  /** A claimed batch not submitted within this time is offered again (the claimer died). */
+  /** How long a claim holds without renewal; the owner renews it every third of this while it submits. */
   leaseMs: number;
   /** Batches of one campaign in flight at once (claim, submit and settle overlap). */
   lanes?: number;
+  /** What to do with a message whose submission is in doubt, for a gateway that is not idempotent. Default `fail`. */
+  inDoubt?: InDoubtPolicy;
+  /** How long an owner keeps trying to record a batch's outcome (the database is away) before leaving it in doubt. Default 10 minutes. */
+  settleRetryMs?: number;
 };
 
 /**
- * The sending engine (ARCHITECTURE "A campaign's life"): each tick starts due campaigns, expires
- * late ones, sends what each sending campaign may send now, and finishes those with nothing left.
- * State lives in the database; the engine itself holds none between ticks.
+ * The sending engine (docs/engine.md): each tick starts due campaigns, expires late ones, sends what
+ * each sending campaign may send now, and finishes those with nothing left. State lives in the
+ * database; the engine holds none between ticks except batches it is handing over right now.
  */
 export function createEngine(deps: {
   store: EngineStore;
@@ -36,68 +42,115 @@ export function createEngine(deps: {
   // Names this process on the batches it leases and the messages it submits.
   const owner = `engine-${randomBytes(6).toString('hex')}`;
   const { store, gateway, clock, options } = deps;
+  // A gateway that can tell what it took is asked; an idempotent one sends a resubmitted message
+  // once, so offering it again is safe; otherwise the configured policy (SMS_IN_DOUBT).
+  const inDoubt: InDoubtPolicy = gateway.recall ? 'recall' : gateway.idempotent ? 'resend' : (options.inDoubt ?? 'fail');
+  const settleRetryMs = options.settleRetryMs ?? 600_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let stopping = false;
 
-  // Receipts are written in batches: one statement for everything that came in since the last flush.
-  let receipts: Array<{ gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date }> = [];
-  let flushing: Promise<void> = Promise.resolve();
-  // Gateway ids submitted by this process whose submission is not recorded yet: their receipts wait
-  // in memory for it (rather than going the long way through early_receipts).
-  const unsettled = new Set<string>();
-  const flushReceipts = () => {
-    flushing = flushing.then(async () => {
-      const batch = receipts.filter((receipt) => !unsettled.has(receipt.gatewayId));
-      receipts = batch.length === receipts.length ? [] : receipts.filter((receipt) => unsettled.has(receipt.gatewayId));
-      await store.markReceipts(batch).catch((error) => {
-        receipts.push(...batch); // kept for the next flush
-        deps.log?.(`receipts not recorded yet: ${error instanceof Error ? error.message : error}`);
-      });
-    });
-    return flushing;
-  };
-  const receiptTimer = setInterval(() => void (receipts.length > 0 && flushReceipts()), 100);
-  receiptTimer.unref();
-  gateway.onReceipt((receipt) => {
-    receipts.push({ gatewayId: receipt.gatewayId, status: receipt.status, reason: receipt.reason, at: clock.now() });
-  });
+  // Receipts are acknowledged to the gateway only once stored (their promise resolves then).
+  const receipts = createReceiptQueue({ store, log: deps.log });
+  gateway.onReceipt((receipt: Receipt) => receipts.add({ ...receipt, at: clock.now() }));
 
-
-  /** Hands messages to the gateway and sorts them by what became of each: accepted, refused, or not known (offered again). */
-  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[]) {
-    const results = items.length > 0 ? await gateway.submit(items.map((item) => item.sms)) : [];
-    const byRef = new Map(results.map((result) => [result.clientRef, result]));
-    const outcome = { submitted: [] as Array<T & { gatewayId: string }>, rejected: [] as Array<T & { reason: string }>, unknown: [] as T[] };
-    for (const item of items) {
-      const result = byRef.get(item.sms.clientRef);
-      if (!result) outcome.unknown.push(item);
-      else if ('gatewayId' in result) outcome.submitted.push({ ...item, gatewayId: result.gatewayId });
-      else outcome.rejected.push({ ...item, reason: result.rejected });
+  /**
+   * Hands messages to the gateway and sorts them by what became of each. Messages already in doubt
+   * (`askFirst`), and those the hand-over leaves in doubt, are recalled from a gateway that can tell:
+   * what it took is submitted, the rest was never sent.
+   */
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[], signal?: AbortSignal, askFirst = false) {
+    const outcome = { submitted: [] as Array<T & { gatewayId: string }>, rejected: [] as Array<T & { reason: string }>, notSent: [] as T[], inDoubt: [] as T[] };
+    const recall = async (doubtful: T[]) => {
+      const taken = new Map((await gateway.recall!(doubtful.map((item) => item.sms.clientRef))).map((entry) => [entry.clientRef, entry.gatewayId]));
+      for (const item of doubtful) {
+        const gatewayId = taken.get(item.sms.clientRef);
+        if (gatewayId === undefined) outcome.notSent.push(item);
+        else outcome.submitted.push({ ...item, gatewayId });
+      }
+    };
+    let toSend = items;
+    if (askFirst && gateway.recall && items.length > 0) {
+      await recall(items);
+      toSend = outcome.notSent.splice(0);
     }
+    // Aborted before anything left (the recall took the lease's time): nothing is handed over.
+    if (signal?.aborted) {
+      outcome.notSent.push(...toSend);
+      return outcome;
+    }
+    const results = toSend.length > 0 ? await gateway.submit(toSend.map((item) => item.sms), { signal }) : [];
+    const byRef = new Map(results.map((result) => [result.clientRef, result]));
+    const doubtful: T[] = [];
+    for (const item of toSend) {
+      const result = byRef.get(item.sms.clientRef);
+      if (!result) doubtful.push(item);
+      else if ('gatewayId' in result) outcome.submitted.push({ ...item, gatewayId: result.gatewayId });
+      else if ('rejected' in result) outcome.rejected.push({ ...item, reason: result.rejected });
+      else outcome.notSent.push(item);
+    }
+    if (doubtful.length > 0 && gateway.recall) await recall(doubtful);
+    else outcome.inDoubt.push(...doubtful);
     return outcome;
   }
 
-  /** Renders, submits and settles one claimed batch; false when the gateway left some unsettled. */
+  /** Records a batch's outcome, trying again while the database is away; the lease stays held meanwhile. */
+  async function settle(claimed: ClaimedBatch, outcome: BatchOutcome): Promise<void> {
+    const deadline = Date.now() + settleRetryMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await store.settle(claimed, outcome, inDoubt, clock.now(), owner);
+        if (result === 'lost') deps.log?.(`batch ${claimed.batchId} was taken over before its outcome was recorded; its new owner treats it as in doubt`);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline || (stopping && attempt >= 20)) throw error;
+        if (attempt === 0) deps.log?.(`batch ${claimed.batchId}: outcome not recorded yet, trying again: ${error instanceof Error ? error.message : error}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 50 * 2 ** attempt)));
+      }
+    }
+  }
+
+  /** Renders, marks, submits (renewing the lease) and settles one claimed batch; false when the gateway left some unsettled. */
   async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch): Promise<boolean> {
     const batch = claimed.messages;
-    const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
-    const outgoing: OutgoingSms[] = batch.map((message) => ({
-      clientRef: message.uuid,
-      to: message.phoneNumber,
-      from: campaign.sender,
-      body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
-    }));
-    const outcome = await submitAll(outgoing.map((sms, index) => ({ sms, id: batch[index]!.id })));
-    const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
-    const rejected = outcome.rejected.map(({ id, sms, reason }) => ({ id, body: sms.body, reason }));
-    const complete = outcome.unknown.length === 0;
-    for (const message of submitted) unsettled.add(message.gatewayId);
-    try {
-      await store.settle(claimed.batchId, { submitted, rejected, complete }, clock.now(), owner);
-    } finally {
-      for (const message of submitted) unsettled.delete(message.gatewayId);
+    if (batch.length === 0) {
+      await settle(claimed, { submitted: [], rejected: [], notSent: [], inDoubt: [] });
+      return true;
     }
-    return complete;
+    const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
+    const items = batch.map((message) => ({
+      id: message.id,
+      sms: {
+        clientRef: message.uuid,
+        to: message.phoneNumber,
+        from: campaign.sender,
+        body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
+      },
+    }));
+    // The durable mark that these messages are being handed over: from here, a crash leaves them in doubt.
+    if (!(await store.markSubmitting(claimed, clock.now(), options.leaseMs))) {
+      deps.log?.(`batch ${claimed.batchId} was taken over before it was handed over; left to its new owner`);
+      return false;
+    }
+    const lease = holdLease({ store, clock, lease: claimed, leaseMs: options.leaseMs, expiryDate: campaign.expiryDate, log: deps.log });
+    try {
+      const outcome = await submitAll(items, lease.signal, claimed.inDoubt === true);
+      const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
+      receipts.hold(submitted.map((message) => message.gatewayId));
+      try {
+        await settle(claimed, {
+          submitted,
+          rejected: outcome.rejected.map(({ id, sms, reason }) => ({ id, body: sms.body, reason })),
+          notSent: outcome.notSent.map(({ id }) => id),
+          inDoubt: outcome.inDoubt.map(({ id }) => id),
+        });
+      } finally {
+        receipts.release(submitted.map((message) => message.gatewayId));
+      }
+      return outcome.notSent.length === 0 && outcome.inDoubt.length === 0;
+    } finally {
+      lease.stop();
+    }
   }
 
   async function send(campaign: SendingCampaign, budget: number, now: Date): Promise<number> {
@@ -120,10 +173,10 @@ export function createEngine(deps: {
     let reserved = 0;
     let sent = 0;
     const lane = async () => {
-      while (reserved < allowed) {
+      while (reserved < allowed && !stopping) {
         const size = Math.min(options.batchSize, gateway.batchLimit ?? Infinity, allowed - reserved);
         reserved += size;
-        const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs);
+        const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs, inDoubt);
         if (!claimed) {
           reserved -= size;
           return;
@@ -142,11 +195,13 @@ export function createEngine(deps: {
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
     const outcome = await submitAll(replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })));
+    // A reply in doubt follows the same policy as a campaign's message.
+    const failedInDoubt = inDoubt === 'fail' ? outcome.inDoubt.map(({ id }) => ({ id, reason: 'in_doubt' })) : [];
     await store.settleReplies(
       {
         submitted: outcome.submitted.map(({ id, gatewayId }) => ({ id, gatewayId })),
-        rejected: outcome.rejected.map(({ id, reason }) => ({ id, reason })),
-        unknown: outcome.unknown.map(({ id }) => id),
+        rejected: [...outcome.rejected.map(({ id, reason }) => ({ id, reason })), ...failedInDoubt],
+        unknown: [...outcome.notSent, ...(inDoubt === 'resend' ? outcome.inDoubt : [])].map(({ id }) => id),
       },
       now,
     );
@@ -162,16 +217,18 @@ export function createEngine(deps: {
     let budget = await store.takeRateBudget(now, Math.min(wanted, await store.pendingWork()), options.rateLimitPerSecond);
     budget -= await sendReplies(budget, now);
     for (const campaign of await store.sending()) {
-      if (budget <= 0) break;
+      if (budget <= 0 || stopping) break;
       budget -= await send(campaign, budget, now);
     }
     await store.returnRateBudget(now, budget);
     await store.finishDone(now);
-    await flushReceipts();
+    await receipts.flush();
   }
 
   return {
     tick,
+    /** The policy this engine applies to messages in doubt (`resend` for an idempotent gateway). */
+    inDoubt,
     start() {
       const loop = () => {
         running = tick()
@@ -183,13 +240,14 @@ export function createEngine(deps: {
       timer = setTimeout(loop, 0);
     },
     /** Writes the receipts received so far (tests and shutdown). */
-    flushReceipts,
+    flushReceipts: () => receipts.flush(),
+    /** Stops after the batches in hand are handed over and recorded. */
     async stop() {
+      stopping = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
-      clearInterval(receiptTimer);
-      await flushReceipts();
+      await receipts.close();
     },
   };
 }

@@ -103,6 +103,12 @@ export const CampaignSummarySchema = z
     failed: z.number().int(),
     unsent: z.number().int(),
     clicks: z.number().int(),
+    in_doubt: z
+      .number()
+      .int()
+      .describe(
+        'Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.',
+      ),
   })
   .meta({ id: 'CampaignSummary' });
 

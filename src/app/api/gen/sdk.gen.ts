@@ -804,7 +804,7 @@ export const showCampaignSummary = <ThrowOnError extends boolean = false>(option
 /**
  * Pause or resume a throttled campaign
  *
- * `manually_paused` null → true → false → true…; 409 for a campaign that is not throttled.
+ * `manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.
  */
 export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(options: Options<ToggleCampaignPausedData, ThrowOnError>) => (options.client ?? client).put<ToggleCampaignPausedResponses, ToggleCampaignPausedErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -786,6 +786,10 @@ export type CampaignSummaryInput = {
     failed: number;
     unsent: number;
     clicks: number;
+    /**
+     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
+     */
+    in_doubt: number;
 };
 
 /**
@@ -1809,6 +1813,10 @@ export type CampaignSummary = {
     failed: number;
     unsent: number;
     clicks: number;
+    /**
+     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
+     */
+    in_doubt: number;
 };
 
 /**

@@ -1,4 +1,4 @@
-import { Badge, Box, ColorSwatch, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Box, ColorSwatch, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { comparePlan, formatCount, formatRate, LIVE_REFRESH_MS, sendingCounts, type PlanComparison, type SendingCounts } from './sending-progress';
@@ -78,6 +78,8 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         <Count label="Clicks" value={counts.clicks} />
       </SimpleGrid>
 
+      {summary.in_doubt > 0 && <InDoubtNote count={summary.in_doubt} />}
+
       {sending && (
         <Group gap="xl" role="group" aria-label="Send rate">
           <Text size="sm">{sendRate === null ? 'Measuring the send rate…' : `Sending ${formatRate(sendRate)} messages a second`}</Text>
@@ -85,6 +87,18 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** Messages whose hand-over was interrupted: said plainly, because nobody can tell whether they went. */
+function InDoubtNote({ count }: { count: number }) {
+  const messages = `${formatCount(count)} ${count === 1 ? 'message was' : 'messages were'}`;
+  return (
+    <Alert variant="light" color="orange" title="Some messages may or may not have gone" role="note">
+      {messages} interrupted on the way to the carrier (a restart or a lost connection), so Herald cannot tell whether they
+      reached it. As the server is set up, they were either marked failed with the reason “in_doubt” (see the delivery report)
+      or sent again.
+    </Alert>
   );
 }
 

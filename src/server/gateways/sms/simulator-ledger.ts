@@ -5,6 +5,12 @@ import type { SimulatorLedger } from './simulator';
 /** The simulator's record in the database: one row per client reference, whatever happens. */
 export function createSimulatorLedger(db: Db): SimulatorLedger {
   return {
+    async recall(clientRefs) {
+      if (clientRefs.length === 0) return [];
+      const { rows } = await db.execute<{ client_ref: string; gateway_id: string }>(sql`
+        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${sql.param(clientRefs)}::text[])`);
+      return rows.map((row) => ({ clientRef: row.client_ref, gatewayId: row.gateway_id }));
+    },
     async record(batch) {
       if (batch.length === 0) return [];
       const column = (pick: (m: (typeof batch)[number]) => string) => sql.param(batch.map(pick));

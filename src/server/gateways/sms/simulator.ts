@@ -5,6 +5,8 @@ import type { InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from 
 export type SimulatorLedger = {
   /** Records the messages not seen before; returns the gateway id of every one (old or new) and which are new. */
   record(batch: Array<OutgoingSms & { gatewayId: string }>): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
+  /** The gateway ids of those of these client references it has recorded. */
+  recall(clientRefs: string[]): Promise<Array<{ clientRef: string; gatewayId: string }>>;
 };
 
 export type SimulatorOptions = {
@@ -50,7 +52,9 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
 
   return {
     sent,
-    async submit(batch: OutgoingSms[]): Promise<SubmitResult[]> {
+    idempotent: true,
+    async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
+      if (submitOptions?.signal?.aborted) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
       const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: newGatewayId() }));
       const recorded = options.ledger ? await options.ledger.record(fresh) : fresh.map((m) => ({ clientRef: m.clientRef, gatewayId: m.gatewayId, isNew: true }));
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
@@ -62,6 +66,21 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
       }
       receipts(isNew);
       return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: sent.get(message.clientRef)!.gatewayId }));
+    },
+    /**
+     * What it took of these, from its record (which outlives a crash of the process that handed them
+     * over). Their receipts are sent again, as an SMSC redelivers what was never acknowledged: the
+     * process that would have stored them may have died first; a receipt stored twice changes nothing.
+     */
+    async recall(clientRefs: string[]) {
+      const known = options.ledger
+        ? await options.ledger.recall(clientRefs)
+        : clientRefs.flatMap((clientRef) => {
+            const message = sent.get(clientRef);
+            return message ? [{ clientRef, gatewayId: message.gatewayId }] : [];
+          });
+      receipts(known.map((entry) => entry.gatewayId));
+      return known;
     },
     onReceipt: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),

@@ -164,15 +164,15 @@ export function createCampaignsService(deps: {
     async summary(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
       if (record.status !== 0) {
-        const { total, ...counts } = await deps.campaigns.messageCounts(record.id);
-        return { recipients: total, ...counts };
+        const { total, inDoubt, ...counts } = await deps.campaigns.messageCounts(record.id);
+        return { recipients: total, ...counts, in_doubt: inDoubt };
       }
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);
         recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
       }
-      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0 };
+      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0 };
     },
   };
 }

@@ -32,8 +32,8 @@ export async function connectGateway(options: Partial<SmppGatewayOptions> & { qu
   const url = peer.url(query, { systemId: peer.systemId, password: password ?? peer.password });
   const gateway = createSmppGateway({ ...parseSmppUrl(url), ...FAST, log: (level, message) => logs.push({ level, message }), ...overrides });
   cleanups.unshift(() => gateway.close());
-  gateway.onReceipt((receipt) => receipts.push(receipt));
-  gateway.onInbound((message) => inbound.push(message));
+  gateway.onReceipt(async (receipt) => void receipts.push(receipt));
+  gateway.onInbound(async (message) => void inbound.push(message));
   return { peer, gateway, logs, receipts, inbound };
 }
 

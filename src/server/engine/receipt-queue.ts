@@ -1,0 +1,83 @@
+import type { ReceiptRecord, ReceiptStore } from './engine-store';
+
+type Waiting = ReceiptRecord & { stored: () => void; refused: (error: Error) => void };
+
+/**
+ * Receipts on their way to the database, written as a group: while one write runs, those that
+ * arrive wait and go together in the next (so a write is as large as the pace demands and no
+ * receipt waits on a timer). Each receipt's promise resolves once it is stored — the gateway
+ * acknowledges it then — and rejects when the write fails, so the gateway answers with an error and
+ * the sender delivers it again. A receipt whose submission this process has handed over but not
+ * recorded yet (`hold`) waits in memory until it is (`release`).
+ */
+export function createReceiptQueue(deps: { store: ReceiptStore; log?: (message: string) => void }) {
+  let waiting: Waiting[] = [];
+  const held = new Map<string, number>();
+  let writing: Promise<void> | undefined;
+  let closed = false;
+
+  const takeReady = (): Waiting[] => {
+    if (held.size === 0) {
+      const ready = waiting;
+      waiting = [];
+      return ready;
+    }
+    const ready = waiting.filter((receipt) => !held.has(receipt.gatewayId));
+    waiting = waiting.filter((receipt) => held.has(receipt.gatewayId));
+    return ready;
+  };
+
+  const writeAll = async () => {
+    for (let ready = takeReady(); ready.length > 0; ready = takeReady()) {
+      try {
+        await deps.store.markReceipts(ready.map(({ stored: _s, refused: _r, ...receipt }) => receipt));
+        for (const receipt of ready) receipt.stored();
+      } catch (error) {
+        deps.log?.(`receipts not stored (the gateway is told, and delivers them again): ${error instanceof Error ? error.message : error}`);
+        for (const receipt of ready) receipt.refused(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  };
+
+  const writeSoon = (): Promise<void> => {
+    writing ??= writeAll().finally(() => {
+      writing = undefined;
+      // Arrived between the last look and the end of this write.
+      if (waiting.some((receipt) => !held.has(receipt.gatewayId))) void writeSoon();
+    });
+    return writing;
+  };
+
+  return {
+    add(receipt: ReceiptRecord): Promise<void> {
+      if (closed) return Promise.reject(new Error('the engine has stopped'));
+      return new Promise<void>((stored, refused) => {
+        waiting.push({ ...receipt, stored, refused });
+        if (!held.has(receipt.gatewayId)) void writeSoon();
+      });
+    },
+    hold(gatewayIds: string[]): void {
+      for (const id of gatewayIds) held.set(id, (held.get(id) ?? 0) + 1);
+    },
+    release(gatewayIds: string[]): void {
+      for (const id of gatewayIds) {
+        const count = (held.get(id) ?? 1) - 1;
+        if (count <= 0) held.delete(id);
+        else held.set(id, count);
+      }
+      if (waiting.length > 0) void writeSoon();
+    },
+    /** Writes everything ready now (and waits for a write in progress). */
+    async flush(): Promise<void> {
+      while (writing) await writing;
+      await writeSoon();
+    },
+    /** Writes what is ready and refuses what still waits (the gateway delivers those again). */
+    async close(): Promise<void> {
+      closed = true;
+      await this.flush();
+      for (const receipt of waiting) receipt.refused(new Error('the engine has stopped'));
+      waiting = [];
+    },
+  };
+}

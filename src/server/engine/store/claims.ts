@@ -1,0 +1,233 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
+import { numberUnsent } from './unsent';
+import { settleEarlyReceipts } from './receipts';
+
+type Range = { id: number; first: number; last: number; submitting: boolean };
+
+/**
+ * Claims and settles batches of a campaign's messages under fenced leases.
+ *
+ * Lock order, which every engine transaction keeps so none waits on another in a cycle: a claim
+ * locks the campaign's row, then batches only with SKIP LOCKED; a settle locks its batch, then the
+ * campaign's row; the expiry skips a locked campaign and locked batches.
+ */
+export function createClaimStore(db: Db): ClaimStore {
+  /** A batch's queued messages, in sequence order, at most `limit`. */
+  const queuedIn = async (tx: Tx, campaignId: number, first: number, last: number, limit: number) =>
+    (
+      await tx.execute<ClaimedMessage & { sequence: number }>(sql`
+        SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields" FROM messages
+         WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
+         ORDER BY sequence LIMIT ${limit}`)
+    ).rows;
+
+  /**
+   * A number that opted out since sending began (STOP to an earlier message) is not sent to: its
+   * message becomes unsent (`opted_out`), numbered for the unsent report like those expiry leaves.
+   */
+  const withoutOptOuts = async (tx: Tx, campaignId: number, lease: Lease, messages: Array<ClaimedMessage & { sequence: number }>, now: Date): Promise<ClaimedBatch> => {
+    const { rows: optedOut } = await tx.execute<{ id: number }>(sql`
+      WITH opted AS (
+        SELECT m.id FROM messages m
+         WHERE m.id = ANY(${sql.param(messages.map((m) => m.id))}::bigint[]) AND m.campaign_id = ${campaignId}
+           AND EXISTS (SELECT 1 FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id JOIN campaigns k ON k.team_id = g.team_id
+                        WHERE k.id = ${campaignId} AND g.system_role = 'optouts' AND c.phone_number = m.phone_number))
+      ${numberUnsent(campaignId, sql`SELECT id FROM opted`, 'opted_out', now)}`);
+    const skipped = new Set(optedOut.map((row) => Number(row.id)));
+    return { ...lease, messages: messages.filter((m) => !skipped.has(Number(m.id))).map(({ sequence: _, ...message }) => message) };
+  };
+
+  /**
+   * A batch whose owner died while handing it over: its still-queued messages may or may not have
+   * gone. `fail` marks them failed (`in_doubt`) and drops the batch (true); `resend` counts them and
+   * lets the takeover offer them again (false); `recall` lets the takeover ask the gateway (false).
+   */
+  const settleInDoubt = async (tx: Tx, campaignId: number, batch: Range, policy: InDoubtPolicy, now: Date): Promise<boolean> => {
+    const inRange = sql`campaign_id = ${campaignId} AND sequence BETWEEN ${batch.first} AND ${batch.last} AND status = 'queued'`;
+    if (policy === 'fail') {
+      await tx.execute(sql`
+        WITH doubtful AS (
+          UPDATE messages SET status = 'failed', reason = 'in_doubt', finished_at = ${now} WHERE ${inRange} RETURNING id)
+        UPDATE campaigns SET failed_count = failed_count + (SELECT count(*) FROM doubtful), in_doubt_count = in_doubt_count + (SELECT count(*) FROM doubtful)
+         WHERE id = ${campaignId}`);
+      await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
+      return true;
+    }
+    if (policy === 'recall') return false;
+    await tx.execute(sql`
+      UPDATE campaigns SET in_doubt_count = in_doubt_count + (SELECT count(*) FROM messages WHERE ${inRange}) WHERE id = ${campaignId}`);
+    return false;
+  };
+
+  return {
+    async sending(): Promise<SendingCampaign[]> {
+      const { rows } = await db.execute<SendingCampaign & { pauses: Array<{ start: string; end: string }> }>(sql`
+        SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.expiry_date AS "expiryDate", c.sender, t.body,
+               greatest(c.started_sending_at, c.resumed_at) AS anchor,
+               c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
+               c.message_count - c.next_sequence + 1 + coalesce((SELECT sum(b.last_sequence - b.first_sequence + 1) FROM send_batches b WHERE b.campaign_id = c.id), 0)::int AS queued,
+               coalesce((SELECT json_agg(json_build_object('start', p.start_at, 'end', p.end_at)) FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
+               coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
+                           FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
+          FROM campaigns c JOIN templates t ON t.id = c.template_id
+         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL
+         -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
+         ORDER BY c.throttled DESC, c.started_sending_at, c.id`);
+      return rows.map((row) => ({
+        ...row,
+        scheduledFinishDate: row.scheduledFinishDate ? new Date(row.scheduledFinishDate) : null,
+        expiryDate: new Date(row.expiryDate),
+        anchor: new Date(row.anchor),
+        pauses: row.pauses.map((p) => ({ start: new Date(p.start).getTime(), end: new Date(p.end).getTime() })),
+      }));
+    },
+
+    async claim(campaignId, limit, owner, now, leaseMs, inDoubt) {
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      return db.transaction(async (tx) => {
+        // Checked at each claim, not once a tick: a pause by hand or the expiry stops the very next
+        // batch. The row lock makes claimers of one campaign go one after the other, and keeps the
+        // expiry step (which skips a locked campaign) out of the middle of a claim.
+        const { rows: open } = await tx.execute(sql`
+          SELECT 1 FROM campaigns WHERE id = ${campaignId} AND status = 1 AND manually_paused IS NOT TRUE
+             AND expiry_date > ${now} AND expired_at IS NULL FOR UPDATE`);
+        if (open.length === 0) return undefined;
+
+        // A batch whose owner stopped renewing its lease (it died, or was cut off): taken over under
+        // a new token, cut to `limit` (the rest stays free for others). A live owner renews, so its
+        // batch is never offered here.
+        for (;;) {
+          const { rows: stale } = await tx.execute<Range>(sql`
+            SELECT id, first_sequence AS first, last_sequence AS last, submitting FROM send_batches
+             WHERE campaign_id = ${campaignId} AND lease_until < ${now}
+             ORDER BY first_sequence LIMIT 1 FOR UPDATE SKIP LOCKED`);
+          const batch = stale[0];
+          if (!batch) break;
+          if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
+          const recall = batch.submitting && inDoubt === 'recall';
+          const messages = await queuedIn(tx, campaignId, batch.first, batch.last, limit);
+          if (messages.length === 0) {
+            await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
+            continue;
+          }
+          const through = messages[messages.length - 1]!.sequence;
+          const { rows: taken } = await tx.execute<{ token: string }>(sql`
+            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false,
+                   first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
+             WHERE id = ${batch.id} RETURNING token`);
+          if (through < batch.last) {
+            // The rest of a batch to recall stays in doubt: whoever takes it asks the gateway too.
+            await tx.execute(sql`
+              INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until, submitting)
+              VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity', ${recall})`);
+          }
+          const claimed = await withoutOptOuts(tx, campaignId, { batchId: Number(batch.id), token: String(taken[0]!.token) }, messages, now);
+          return recall ? { ...claimed, inDoubt: true } : claimed;
+        }
+
+        // The next range of sequences.
+        const { rows: range } = await tx.execute<{ first: number; last: number }>(sql`
+          WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
+                       FROM campaigns WHERE id = ${campaignId} AND next_sequence <= message_count)
+          UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
+          RETURNING c.first, c.next - 1 AS last`);
+        const next = range[0];
+        if (!next) return undefined;
+        const { rows: inserted } = await tx.execute<{ id: number; token: string }>(sql`
+          INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
+          VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id, token`);
+        const messages = await queuedIn(tx, campaignId, next.first, next.last, limit);
+        return withoutOptOuts(tx, campaignId, { batchId: Number(inserted[0]!.id), token: String(inserted[0]!.token) }, messages, now);
+      });
+    },
+
+    async markSubmitting(lease, now, leaseMs) {
+      const result = await db.execute(sql`
+        UPDATE send_batches SET submitting = true, lease_until = ${new Date(now.getTime() + leaseMs)}
+         WHERE id = ${lease.batchId} AND token = ${lease.token}`);
+      return result.rowCount === 1;
+    },
+
+    async renew(lease, now, leaseMs) {
+      const result = await db.execute(sql`
+        UPDATE send_batches SET lease_until = ${new Date(now.getTime() + leaseMs)} WHERE id = ${lease.batchId} AND token = ${lease.token}`);
+      return result.rowCount === 1;
+    },
+
+    /**
+     * The checkpoint, in one transaction fenced by the token: what the gateway accepted is
+     * submitted, what it refused failed, what is in doubt failed (`in_doubt`) or left queued per the
+     * policy, what was never handed over left queued; the counters move with them; the batch is
+     * deleted, or released at once for what is left (unsent instead, once the campaign has expired).
+     */
+    async settle(lease, outcome, inDoubt, now, owner) {
+      return db.transaction(async (tx) => {
+        const { rows: owned } = await tx.execute<{ campaign_id: number; expired: boolean }>(sql`
+          SELECT b.campaign_id, (c.expiry_date <= ${now} OR c.expired_at IS NOT NULL) AS expired
+            FROM send_batches b JOIN campaigns c ON c.id = b.campaign_id
+           WHERE b.id = ${lease.batchId} AND b.token = ${lease.token} FOR UPDATE OF b`);
+        const batch = owned[0];
+        if (!batch) return 'lost';
+        const campaignId = batch.campaign_id;
+        await writeOutcome(tx, campaignId, outcome, inDoubt, now, owner);
+        const leftover = [...outcome.notSent, ...(inDoubt === 'fail' ? [] : outcome.inDoubt)];
+        if (batch.expired && leftover.length > 0) {
+          // Nothing goes after the expiry: what this batch did not hand over is unsent, like the rest.
+          await tx.execute(sql`
+            WITH late AS (SELECT id FROM messages WHERE id = ANY(${sql.param(leftover)}::bigint[]) AND status = 'queued')
+            ${numberUnsent(campaignId, sql`SELECT id FROM late`, 'pending', now)}`);
+        }
+        if (!batch.expired && leftover.length > 0) {
+          await tx.execute(sql`UPDATE send_batches SET lease_until = '-infinity', submitting = false WHERE id = ${lease.batchId}`);
+        } else {
+          await tx.execute(sql`DELETE FROM send_batches WHERE id = ${lease.batchId}`);
+        }
+        if (outcome.submitted.length > 0) await settleEarlyReceipts(tx, outcome.submitted.map((s) => s.gatewayId));
+        return 'settled';
+      });
+    },
+
+    async insertShortLinks(rows) {
+      if (rows.length === 0) return true;
+      const result = await db.execute(sql`
+        INSERT INTO short_links (code, message_id, link_id, link_name, destination)
+        SELECT * FROM unnest(${sql.param(rows.map((r) => r.code))}::text[], ${sql.param(rows.map((r) => r.messageId))}::bigint[],
+                             ${sql.param(rows.map((r) => r.linkId))}::bigint[], ${sql.param(rows.map((r) => r.linkName))}::text[],
+                             ${sql.param(rows.map((r) => r.destination))}::text[])
+        ON CONFLICT (code) DO NOTHING`);
+      if ((result.rowCount ?? 0) === rows.length) return true;
+      await db.execute(sql`DELETE FROM short_links WHERE code = ANY(${sql.param(rows.map((r) => r.code))}::text[]) AND message_id = ANY(${sql.param(rows.map((r) => r.messageId))}::bigint[])`);
+      return false;
+    },
+  };
+}
+
+/** The messages' new states and the campaign's counters, in one statement (only messages still queued move). */
+async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, inDoubt: InDoubtPolicy, now: Date, owner: string): Promise<void> {
+  const doubtful = inDoubt === 'fail' ? outcome.inDoubt : [];
+  const rows = [
+    ...outcome.submitted.map((s) => ({ id: s.id, status: 'submitted', body: s.body as string | null, gatewayId: s.gatewayId as string | null, reason: null as string | null })),
+    ...outcome.rejected.map((r) => ({ id: r.id, status: 'failed', body: r.body, gatewayId: null, reason: r.reason })),
+    ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt' })),
+  ];
+  if (rows.length === 0 && outcome.inDoubt.length === 0) return;
+  const ids = rows.map((row) => row.id);
+  await tx.execute(sql`
+    WITH incoming AS (
+      SELECT * FROM unnest(${sql.param(ids)}::bigint[], ${sql.param(rows.map((r) => r.status))}::text[], ${sql.param(rows.map((r) => r.body))}::text[],
+                           ${sql.param(rows.map((r) => r.gatewayId))}::text[], ${sql.param(rows.map((r) => r.reason))}::text[]) AS t(id, status, body, gateway_id, reason)),
+    written AS (
+      UPDATE messages m SET status = i.status, reason = i.reason, body = coalesce(i.body, m.body), gateway_id = i.gateway_id,
+                            submitted_at = CASE WHEN i.status = 'submitted' THEN ${now}::timestamptz END,
+                            finished_at = CASE WHEN i.status = 'failed' THEN ${now}::timestamptz END,
+                            submitted_by = ${owner}
+        FROM incoming i WHERE m.id = i.id AND m.status = 'queued' AND m.campaign_id = ${campaignId}
+         AND m.id = ANY(${sql.param(ids)}::bigint[])
+      RETURNING m.status)
+    UPDATE campaigns SET submitted_count = submitted_count + (SELECT count(*) FROM written WHERE status = 'submitted'),
+                         failed_count = failed_count + (SELECT count(*) FROM written WHERE status = 'failed'),
+                         in_doubt_count = in_doubt_count + ${inDoubt === 'recall' ? 0 : outcome.inDoubt.length}
+     WHERE id = ${campaignId}`);
+}

@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import type { ReceiptRecord, ReceiptStore } from '../engine-store';
+
+/**
+ * Moves the campaigns' counters by the messages a statement settled (its rows of campaign_id and
+ * count by new status), one campaign after the other in id order: two of these at once lock the
+ * campaigns they share in the same order, so they never wait on each other in a cycle.
+ */
+async function countSettled(tx: Tx, settled: Array<{ campaign_id: number; delivered: number; failed: number }>): Promise<void> {
+  for (const row of [...settled].sort((a, b) => Number(a.campaign_id) - Number(b.campaign_id))) {
+    await tx.execute(sql`
+      UPDATE campaigns SET submitted_count = submitted_count - ${row.delivered + row.failed},
+                           delivered_count = delivered_count + ${row.delivered}, failed_count = failed_count + ${row.failed}
+       WHERE id = ${row.campaign_id}`);
+  }
+}
+
+/**
+ * Receipts that came before the submission they name was recorded, applied once it is: each settles
+ * its message if still submitted, and leaves early_receipts once its message is found, whatever its
+ * state (nothing else will ever look for it). Those whose submission is still not recorded wait on.
+ */
+export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise<void> {
+  // Almost always none wait: one look at the (small) table first, so the update below only ever
+  // joins the few that do.
+  const { rows: waiting } = await tx.execute<{ gateway_id: string }>(sql`
+    SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${sql.param(gatewayIds)}::text[])`);
+  if (waiting.length === 0) return;
+  const ids = sql.param(waiting.map((row) => row.gateway_id));
+  const { rows: settled } = await tx.execute<{ campaign_id: number; delivered: number; failed: number }>(sql`
+    WITH settled AS (
+      UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at
+        FROM early_receipts r
+       WHERE r.gateway_id = ANY(${ids}::text[]) AND m.gateway_id = ANY(${ids}::text[])
+         AND m.gateway_id = r.gateway_id AND m.status = 'submitted'
+      RETURNING m.campaign_id, m.status),
+    gone AS (
+      DELETE FROM early_receipts r WHERE r.gateway_id = ANY(${ids}::text[])
+         AND EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = r.gateway_id AND m.gateway_id = ANY(${ids}::text[])))
+    SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
+      FROM settled GROUP BY campaign_id`);
+  await countSettled(tx, settled);
+}
+
+/** Delivery receipts: they settle submitted messages, many in one transaction. */
+export function createReceiptStore(db: Db): ReceiptStore {
+  return {
+    /**
+     * A receipt for a message already settled (expired, or a redelivery) changes nothing; one for
+     * a keyword reply nothing either. One that arrives before its submission is recorded waits in
+     * early_receipts, and is tried again at once in case the submission landed meanwhile.
+     */
+    async markReceipts(receipts: ReceiptRecord[]): Promise<void> {
+      if (receipts.length === 0) return;
+      const columns = sql`unnest(${sql.param(receipts.map((r) => r.gatewayId))}::text[], ${sql.param(receipts.map((r) => r.status))}::text[],
+                                 ${sql.param(receipts.map((r) => r.reason))}::text[], ${sql.param(receipts.map((r) => r.at.toISOString()))}::timestamptz[])
+                            AS i(gateway_id, status, reason, received_at)`;
+      await db.transaction(async (tx) => {
+        const { rows: settled } = await tx.execute<{ campaign_id: number; delivered: number; failed: number }>(sql`
+          WITH settled AS (
+            UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
+              FROM ${columns} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
+               AND m.gateway_id = ANY(${sql.param(receipts.map((r) => r.gatewayId))}::text[])
+            RETURNING m.campaign_id, m.status)
+          SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
+            FROM settled GROUP BY campaign_id`);
+        await countSettled(tx, settled);
+        const count = settled.reduce((sum, row) => sum + row.delivered + row.failed, 0);
+        if (count === receipts.length) return;
+        const { rows: early } = await tx.execute<{ gateway_id: string }>(sql`
+          INSERT INTO early_receipts (gateway_id, status, reason, received_at)
+          SELECT i.gateway_id, i.status, i.reason, i.received_at FROM ${columns}
+           WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = i.gateway_id)
+             AND NOT EXISTS (SELECT 1 FROM outbound_replies r WHERE r.gateway_id = i.gateway_id)
+          ON CONFLICT (gateway_id) DO NOTHING
+          RETURNING gateway_id`);
+        if (early.length > 0) await settleEarlyReceipts(tx, early.map((row) => row.gateway_id));
+      });
+    },
+  };
+}

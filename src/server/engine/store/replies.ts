@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { QueuedReply, ReplyStore } from '../engine-store';
+
+/** Keyword replies: queued by the inbound pipeline, leased and sent by the engine ahead of campaigns. */
+export function createReplyStore(db: Db): ReplyStore {
+  return {
+    /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
+    async claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]> {
+      const { rows } = await db.execute<QueuedReply>(sql`
+        UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
+         WHERE r.id IN (
+           SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
+            ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`);
+      return rows;
+    },
+
+    /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */
+    async settleReplies(
+      outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] },
+      now: Date,
+    ): Promise<void> {
+      const { submitted, rejected, unknown } = outcome;
+      await db.execute(sql`
+        WITH s AS (
+          UPDATE outbound_replies r SET status = 'submitted', gateway_id = i.gateway_id, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(submitted.map((x) => x.id))}::bigint[], ${sql.param(submitted.map((x) => x.gatewayId))}::text[]) AS i(id, gateway_id)
+           WHERE r.id = i.id),
+        f AS (
+          UPDATE outbound_replies r SET status = 'failed', reason = i.reason, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(rejected.map((x) => x.id))}::bigint[], ${sql.param(rejected.map((x) => x.reason))}::text[]) AS i(id, reason)
+           WHERE r.id = i.id)
+        UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[])`);
+    },
+
+  };
+}
