@@ -44,7 +44,8 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
       const at = new Date();
       for (const { gatewayId, failed } of outcomes) {
         const value: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at };
-        for (const listener of receiptListeners) listener(value);
+        // A refused receipt is dropped here (a stored one changes nothing when sent again); never left unhandled.
+        for (const listener of receiptListeners) void Promise.resolve(listener(value)).catch(() => undefined);
       }
     }, options.latencyMs);
     timers.add(timer);

@@ -74,10 +74,10 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
   const backoff = createThrottleBackoff({ minMs: options.throttleMinMs ?? 100, maxMs: options.throttleMaxMs ?? 5_000 });
   let closed = false;
 
-  const emit = <T>(what: 'receipt' | 'inbound', listeners: Array<(value: T) => void>, value: T) => {
+  const emit = <T>(what: 'receipt' | 'inbound', listeners: Array<(value: T) => unknown>, value: T) => {
     for (const listener of listeners) {
       try {
-        listener(value);
+        void Promise.resolve(listener(value)).catch((error: Error) => log('error', `SMPP: a ${what} was not stored: ${error.message}`));
       } catch (error) {
         log('error', `SMPP: a ${what} listener failed: ${(error as Error).message}`);
       }
