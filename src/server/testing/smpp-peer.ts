@@ -63,12 +63,20 @@ export class SmppPeer {
   readonly submits: PeerSubmit[] = [];
   enquireLinks = 0;
   unbinds = 0;
-  /** deliver_sm_resp received for the receipts and inbound messages this peer sent. */
+  /** deliver_sm_resp with status 0 received for the receipts and inbound messages this peer sent. */
   deliverAcks = 0;
+  /** The command_status of every deliver_sm_resp received, in order (an error makes the peer deliver again). */
+  readonly deliverResponses: number[] = [];
+  /**
+   * As an SMSC does, a deliver_sm answered with an error is sent again after `redeliverMs`, and one
+   * left unanswered when its connection closed is sent again on the next bind. False: never again.
+   */
+  redeliver = true;
+  redeliverMs = 100;
   /** Most submit_sm ever awaiting their response at once, over all connections. */
   maxOutstanding = 0;
-  /** Milliseconds before each submit_sm is answered. */
-  responseDelayMs = 0;
+  /** Milliseconds before each submit_sm is answered: a fixed delay, or a random one between min and max. */
+  responseDelayMs: number | { min: number; max: number } = 0;
   /** Stat of the receipt sent automatically after each accepted submit_sm; null sends none. */
   autoReceipt: string | null = null;
   /** Include receipted_message_id and message_state in receipts (else the text alone names them). */
@@ -82,6 +90,8 @@ export class SmppPeer {
   private readonly rejections = new Map<string, number>();
   private readonly bound = new Set<Session>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** deliver_sm sent and not yet acknowledged, with the connection they went out on. */
+  private readonly undelivered = new Map<Record<string, unknown>, Session | null>();
 
   private constructor(
     private readonly server: Server,
@@ -109,6 +119,24 @@ export class SmppPeer {
 
   accepted(): PeerSubmit[] {
     return this.submits.filter((submit) => submit.status === 0);
+  }
+
+  /**
+   * How many submit_sm each destination received that may have reached the handset: accepted, or
+   * never answered (the client died or the link dropped first — a carrier delivers those all the same).
+   * Refused ones (throttled, errors) are not counted.
+   */
+  handedOver(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const submit of this.submits) {
+      if (submit.status === 0 || submit.status === null) counts.set(submit.destinationAddr, (counts.get(submit.destinationAddr) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** deliver_sm sent and not yet acknowledged with status 0 (the peer will send them again). */
+  get pendingDeliveries(): number {
+    return this.undelivered.size;
   }
 
   /** The next `count` submit_sm are answered ESME_RTHROTTLED. */
@@ -194,6 +222,7 @@ export class SmppPeer {
   }
 
   async close(): Promise<void> {
+    this.redeliver = false;
     for (const timer of this.timers) clearTimeout(timer);
     this.dropConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -204,6 +233,8 @@ export class SmppPeer {
     session.on('close', () => {
       this.bound.delete(session);
       this.outstanding = 0;
+      // What this connection never acknowledged goes to the next bind.
+      for (const [fields, via] of this.undelivered) if (via === session) this.undelivered.set(fields, null);
     });
     session.on('bind_transceiver', (pdu: Pdu) => this.bind(session, pdu));
     session.on('submit_sm', (pdu: Pdu) => this.submit(session, pdu));
@@ -229,7 +260,12 @@ export class SmppPeer {
       return;
     }
     this.bound.add(session);
-    session.send(pdu.response({ system_id: 'herald-peer' }));
+    session.send(pdu.response({ system_id: 'herald-peer' }), () => this.flushUndelivered());
+  }
+
+  private flushUndelivered(): void {
+    if (!this.redeliver) return;
+    for (const [fields, via] of this.undelivered) if (via === null && this.bound.size > 0) this.deliver(fields);
   }
 
   private submit(session: Session, pdu: Pdu): void {
@@ -247,11 +283,13 @@ export class SmppPeer {
       this.outstanding = Math.max(0, this.outstanding - 1);
       this.answer(session, pdu, submit, status);
     };
-    if (this.responseDelayMs <= 0) return reply();
+    const delay =
+      typeof this.responseDelayMs === 'number' ? this.responseDelayMs : this.responseDelayMs.min + Math.random() * (this.responseDelayMs.max - this.responseDelayMs.min);
+    if (delay <= 0) return reply();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       reply();
-    }, this.responseDelayMs);
+    }, delay);
     this.timers.add(timer);
   }
 
@@ -278,8 +316,25 @@ export class SmppPeer {
     process.nextTick(() => session.socket.uncork());
   }
 
+  /** Sends a deliver_sm; kept until a deliver_sm_resp with status 0 comes back (see `redeliver`). */
   private deliver(fields: Record<string, unknown>): void {
-    this.boundSession().send(new smpp.PDU('deliver_sm', { service_type: '', ...fields }), () => this.deliverAcks++);
+    const session = this.boundSession();
+    this.undelivered.set(fields, session);
+    session.send(new smpp.PDU('deliver_sm', { service_type: '', ...fields }), (response: Pdu) => {
+      this.deliverResponses.push(response.command_status);
+      if (response.command_status === 0) {
+        this.deliverAcks++;
+        this.undelivered.delete(fields);
+        return;
+      }
+      this.undelivered.set(fields, null);
+      if (!this.redeliver) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (this.redeliver && this.undelivered.get(fields) === null && this.bound.size > 0) this.deliver(fields);
+      }, this.redeliverMs);
+      this.timers.add(timer);
+    });
   }
 
   private boundSession(): Session {
