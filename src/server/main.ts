@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     // The gateway acknowledges the message only once this resolves: a failure makes the SMSC deliver it again.
     gateway.onInbound(async (message) => {
       try {
-        await services.inbound.receive({ from: message.from, body: message.body, source: 'gateway', teamId: null });
+        await services.inbound.receiveDelivery({ from: message.from, body: message.body, source: 'gateway', teamId: null, key: message.key }, (error) =>
+          app.log.error({ err: error }, 'a keyword webhook could not be called for an inbound message'),
+        );
       } catch (error) {
         app.log.error({ err: error }, 'inbound message not stored; the gateway is told so it delivers it again');
         throw error;

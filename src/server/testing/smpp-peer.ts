@@ -31,6 +31,8 @@ export type PeerSubmit = {
   status: number | null;
   /** The message id answered when accepted. */
   messageId: string | null;
+  /** When the peer read it (Date.now()). */
+  receivedAt: number;
 };
 
 export type MobileOriginated = {
@@ -77,6 +79,9 @@ export class SmppPeer {
   maxOutstanding = 0;
   /** Milliseconds before each submit_sm is answered: a fixed delay, or a random one between min and max. */
   responseDelayMs: number | { min: number; max: number } = 0;
+  /** A share (0..1) of submit_sm answered after `slowDelayMs` instead of `responseDelayMs`: a carrier's occasional slow answer. */
+  slowShare = 0;
+  slowDelayMs: number | { min: number; max: number } = 0;
   /** Stat of the receipt sent automatically after each accepted submit_sm; null sends none. */
   autoReceipt: string | null = null;
   /** Include receipted_message_id and message_state in receipts (else the text alone names them). */
@@ -283,8 +288,8 @@ export class SmppPeer {
       this.outstanding = Math.max(0, this.outstanding - 1);
       this.answer(session, pdu, submit, status);
     };
-    const delay =
-      typeof this.responseDelayMs === 'number' ? this.responseDelayMs : this.responseDelayMs.min + Math.random() * (this.responseDelayMs.max - this.responseDelayMs.min);
+    const chosen = this.slowShare > 0 && Math.random() < this.slowShare ? this.slowDelayMs : this.responseDelayMs;
+    const delay = typeof chosen === 'number' ? chosen : chosen.min + Math.random() * (chosen.max - chosen.min);
     if (delay <= 0) return reply();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -372,6 +377,7 @@ function recordSubmit(pdu: Pdu): PeerSubmit {
     tlvs,
     status: null,
     messageId: null,
+    receivedAt: Date.now(),
   };
 }
 

@@ -36,10 +36,10 @@ export function createContactGroupsRepository(db: Db) {
     /** Ids of the team's groups with these uuids (others' and unknown uuids are left out). */
     idsByUuid: (teamId: number, uuids: string[]) => teamIdsByUuid(db, contactGroups, teamId, uuids),
 
-    async namesOf(ids: number[]): Promise<Array<{ uuid: string; name: string }>> {
+    async namesOf(ids: number[]): Promise<Array<{ id: number; uuid: string; name: string }>> {
       if (ids.length === 0) return [];
       const rows = await db.select({ id: contactGroups.id, uuid: contactGroups.uuid, name: contactGroups.name }).from(contactGroups).where(inArray(contactGroups.id, ids));
-      return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined).map(({ uuid, name }) => ({ uuid, name }));
+      return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined);
     },
 
     /** The team's default_optouts group. */

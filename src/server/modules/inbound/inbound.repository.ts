@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { InboundAction } from '../../../shared/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 
 export type InboundRecord = {
@@ -19,20 +19,51 @@ export type InboundRecord = {
 const COLUMNS = sql`m.id, m.uuid, m.from_number AS "fromNumber", m.body, m.source, k.uuid AS "keywordUuid", m.keyword,
                     m.opted_out AS "optedOut", m.actions, m.received_at AS "receivedAt"`;
 
+/** How long a delivery key recognises the same message delivered again. */
+const DELIVERY_WINDOW = '1 hour';
+
 export function createInboundRepository(db: Db) {
   const read = (rows: InboundRecord[]) => rows.map((row) => ({ ...row, receivedAt: new Date(row.receivedAt) }));
 
   return {
-    async insert(message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean }) {
-      const { rows } = await db.execute<{ id: number }>(sql`
+    /**
+     * Claims a gateway delivery, in the transaction that stores its message: null the first time (go
+     * on), else the id of the message it brought before (a redelivery: store nothing). A concurrent
+     * claim of the same key waits for this transaction and then sees it.
+     */
+    async claimDelivery(tx: Tx, key: string, at: Date): Promise<{ storedAs: number | null } | null> {
+      const { rows } = await tx.execute(sql`
+        INSERT INTO inbound_deliveries (key, received_at) VALUES (${key}, ${at})
+        ON CONFLICT (key) DO UPDATE SET received_at = excluded.received_at, inbound_message_id = NULL
+         WHERE inbound_deliveries.received_at < excluded.received_at - ${DELIVERY_WINDOW}::interval
+        RETURNING key`);
+      if (rows.length > 0) return null;
+      const { rows: earlier } = await tx.execute<{ id: number | null }>(sql`SELECT inbound_message_id AS id FROM inbound_deliveries WHERE key = ${key}`);
+      return { storedAs: earlier[0]?.id ?? null };
+    },
+
+    async recordDelivery(tx: Tx, key: string, inboundMessageId: number): Promise<void> {
+      await tx.execute(sql`UPDATE inbound_deliveries SET inbound_message_id = ${inboundMessageId} WHERE key = ${key}`);
+    },
+
+    /** Keys too old to recognise anything. */
+    async forgetDeliveries(before: Date): Promise<void> {
+      await db.execute(sql`DELETE FROM inbound_deliveries WHERE received_at < ${before}::timestamptz - ${DELIVERY_WINDOW}::interval`);
+    },
+
+    async insert(
+      tx: Tx,
+      message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean },
+    ) {
+      const { rows } = await tx.execute<{ id: number }>(sql`
         INSERT INTO inbound_messages (team_id, from_number, body, source, keyword_id, keyword, opted_out)
         VALUES (${message.teamId}, ${message.fromNumber}, ${message.body}, ${message.source}, ${message.keywordId}, ${message.keyword}, ${message.optedOut})
         RETURNING id`);
       return rows[0]!.id;
     },
 
-    async recordActions(id: number, actions: InboundAction[]): Promise<void> {
-      await db.execute(sql`UPDATE inbound_messages SET actions = ${JSON.stringify(actions)}::jsonb WHERE id = ${id}`);
+    async recordActions(id: number, actions: InboundAction[], tx: Tx | Db = db): Promise<void> {
+      await tx.execute(sql`UPDATE inbound_messages SET actions = ${JSON.stringify(actions)}::jsonb WHERE id = ${id}`);
     },
 
     async find(id: number): Promise<InboundRecord> {
@@ -50,8 +81,8 @@ export function createInboundRepository(db: Db) {
       return { rows: read(page.rows), total: total.rows[0]?.total ?? 0 };
     },
 
-    async queueReply(reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string }): Promise<void> {
-      await db.execute(sql`
+    async queueReply(tx: Tx, reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string }): Promise<void> {
+      await tx.execute(sql`
         INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body)
         VALUES (${reply.teamId}, ${reply.inboundMessageId}, ${reply.toNumber}, ${reply.sender}, ${reply.body})`);
     },

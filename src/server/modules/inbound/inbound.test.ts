@@ -1,3 +1,12 @@
+/**
+ * The keyword pipeline, and inbound messages stored once and whole (issue #16). What is counted is
+ * what a team sees over the API: its inbound messages and its default_optouts members.
+ *
+ * Shown able to fail: with the redelivery check removed (claimDelivery's answer ignored), "stores a
+ * gateway delivery once" went red (4 messages instead of 1); the atomicity test needs the message,
+ * opt-out and delivery record in one transaction (written one by one, the message and opt-out stay
+ * behind when the last write fails).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../gateways/webhooks/webhook-caller';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
@@ -117,6 +126,46 @@ describe('the keyword pipeline', () => {
     const unknown = await t.services.inbound.receive({ from: '+447700900178', body: 'STOP', source: 'gateway', teamId: null });
     expect(unknown.optedOut).toBe(true);
     expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900178');
+  });
+
+  it('stores a gateway delivery once when the gateway delivers it again (same key), and the opt-out with it', async () => {
+    const count = async () => (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token })).json().data.filter((m: { from: string }) => m.from === '447700900181').length;
+    const group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Redelivered' } })).json().data.uuid as string;
+    await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900181' }] } });
+    const delivery = { from: '+447700900181', body: 'STOP', source: 'gateway' as const, teamId: null, key: 'smpp:test-redelivery' };
+    await t.services.inbound.receiveDelivery(delivery, (error) => { throw error; });
+    await t.services.inbound.receiveDelivery(delivery, (error) => { throw error; });
+    await Promise.all([t.services.inbound.receiveDelivery(delivery, () => undefined), t.services.inbound.receiveDelivery(delivery, () => undefined)]);
+    expect(await count()).toBe(1);
+    // Another delivery (another key) of the same words is another message.
+    await t.services.inbound.receiveDelivery({ ...delivery, key: 'smpp:test-redelivery-2' }, () => undefined);
+    expect(await count()).toBe(2);
+  });
+
+  it('stores nothing of a message whose transaction fails (the gateway delivers it again, and then all of it is kept)', async () => {
+    const group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Atomic' } })).json().data.uuid as string;
+    await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900182' }] } });
+    const optoutsOf = async () => {
+      const groups = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data;
+      const optouts = groups.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+      return (await t.request('GET', `/api/2.0/contact-groups/${optouts}/contacts?per_page=100`, { token: owner.token })).json().data.map((m: { phone_number: string }) => m.phone_number);
+    };
+    // The last write of the transaction (the delivery's record) fails once, as a database going away would.
+    // A sequence, not a row: it keeps its count when the failing transaction rolls back.
+    await t.database.pool.query('CREATE SEQUENCE fail_once_seq');
+    await t.database.pool.query(`CREATE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                   IF NEW.key = 'smpp:test-atomic' AND NEW.inbound_message_id IS NOT NULL AND nextval('fail_once_seq') = 1 THEN
+                     RAISE EXCEPTION 'the database went away'; END IF; RETURN NEW; END $$`);
+    await t.database.pool.query(`CREATE TRIGGER fail_once BEFORE UPDATE ON inbound_deliveries FOR EACH ROW EXECUTE FUNCTION fail_once()`);
+    const delivery = { from: '+447700900182', body: 'STOP', source: 'gateway' as const, teamId: null, key: 'smpp:test-atomic' };
+    await expect(t.services.inbound.receiveDelivery(delivery, () => undefined)).rejects.toThrow(/inbound_deliveries/);
+    const listed = async () => (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token })).json().data.filter((m: { from: string }) => m.from === '447700900182');
+    expect(await listed()).toEqual([]);
+    expect(await optoutsOf()).not.toContain('447700900182');
+    await t.services.inbound.receiveDelivery(delivery, () => undefined);
+    expect(await listed()).toHaveLength(1);
+    expect(await optoutsOf()).toContain('447700900182');
+    await t.database.pool.query('DROP TRIGGER fail_once ON inbound_deliveries; DROP FUNCTION fail_once(); DROP SEQUENCE fail_once_seq');
   });
 
   it('validates the injected message', async () => {

@@ -75,7 +75,7 @@ describe('SMPP gateway: inbound messages', () => {
     peer.sendMo({ from: '447700900123', to: '80001', body: 'STOP now {€}' });
     await waitFor(() => inbound.length === 1, 'the inbound message');
 
-    expect(inbound[0]).toEqual({ from: '+447700900123', to: '80001', body: 'STOP now {€}', at: expect.any(Date) });
+    expect(inbound[0]).toEqual({ from: '+447700900123', to: '80001', body: 'STOP now {€}', at: expect.any(Date), key: expect.stringMatching(/^smpp:/) });
     expect(peer.deliverAcks).toBe(1);
   });
 
@@ -88,7 +88,7 @@ describe('SMPP gateway: inbound messages', () => {
     await waitFor(() => peer.deliverAcks === 3, 'all parts answered');
     await waitFor(() => inbound.length > 0, 'the inbound message');
 
-    expect(inbound).toEqual([{ from: '+447700900123', to: '80001', body, at: expect.any(Date) }]);
+    expect(inbound).toEqual([{ from: '+447700900123', to: '80001', body, at: expect.any(Date), key: expect.stringMatching(/^smpp:/) }]);
   });
 
   it('reassembles GSM parts with an 8-bit reference, and keeps a national sender as sent', async () => {
@@ -99,7 +99,7 @@ describe('SMPP gateway: inbound messages', () => {
     peer.sendMo({ from: '07700900123', fromTon: 2, to: '80001', body, parts: 2 });
     await waitFor(() => inbound.length > 0, 'the inbound message');
 
-    expect(inbound).toEqual([{ from: '07700900123', to: '80001', body, at: expect.any(Date) }]);
+    expect(inbound).toEqual([{ from: '07700900123', to: '80001', body, at: expect.any(Date), key: expect.stringMatching(/^smpp:/) }]);
   });
 
   it('drops an incomplete concatenated message after the timeout', async () => {

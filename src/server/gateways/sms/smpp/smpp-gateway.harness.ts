@@ -21,19 +21,33 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** A peer and a gateway bound to it (URL from parseSmppUrl), with what the gateway emits and logs collected; closed after the test. */
-export async function connectGateway(options: Partial<SmppGatewayOptions> & { query?: Record<string, string | number>; password?: string } = {}) {
-  const peer = await SmppPeer.start();
-  cleanups.push(() => peer.close());
-  const { query, password, ...overrides } = options;
+/** Stands for the store: resolves once a value is kept (the default keeps it at once). */
+export type Store = { receipt?: (receipt: Receipt) => Promise<void>; inbound?: (message: InboundSms) => Promise<void> };
+
+/**
+ * A peer and a gateway bound to it (URL from parseSmppUrl), with what the gateway emits and logs
+ * collected — what `store` accepted, when given — closed after the test.
+ */
+export async function connectGateway(
+  options: Partial<SmppGatewayOptions> & { query?: Record<string, string | number>; password?: string; store?: Store; peer?: SmppPeer } = {},
+) {
+  const { query, password, store, peer: shared, ...overrides } = options;
+  const peer = shared ?? (await SmppPeer.start());
+  if (!shared) cleanups.push(() => peer.close());
   const logs: Array<{ level: string; message: string }> = [];
   const receipts: Receipt[] = [];
   const inbound: InboundSms[] = [];
   const url = peer.url(query, { systemId: peer.systemId, password: password ?? peer.password });
   const gateway = createSmppGateway({ ...parseSmppUrl(url), ...FAST, log: (level, message) => logs.push({ level, message }), ...overrides });
   cleanups.unshift(() => gateway.close());
-  gateway.onReceipt(async (receipt) => void receipts.push(receipt));
-  gateway.onInbound(async (message) => void inbound.push(message));
+  gateway.onReceipt(async (receipt) => {
+    await store?.receipt?.(receipt);
+    receipts.push(receipt);
+  });
+  gateway.onInbound(async (message) => {
+    await store?.inbound?.(message);
+    inbound.push(message);
+  });
   return { peer, gateway, logs, receipts, inbound };
 }
 

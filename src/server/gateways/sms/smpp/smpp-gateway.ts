@@ -1,7 +1,9 @@
 import type { Pdu } from 'smpp';
-import type { InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from '../sms-gateway';
+import { createHash } from 'node:crypto';
+import type { DurableListener, InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from '../sms-gateway';
 import { createConcatenatedInbound } from './concatenated-inbound';
 import { deliverSmKind, parseReceipt } from './delivery-receipt';
+import type { ReceiptOutcome } from './delivery-receipt';
 import { createMultipartReceipts } from './multipart-receipts';
 import { inboundSender } from './smpp-addresses';
 import { openSmppLink } from './smpp-link';
@@ -40,14 +42,24 @@ export type SmppGatewayOptions = SmppUrlOptions & {
   unbindTimeoutMs?: number;
   /** How long the parts of a concatenated inbound message are kept waiting for the rest. Default 2 min. */
   inboundPartsTimeoutMs?: number;
+  /**
+   * How long the receipts of a long message's first parts wait (unanswered) for the last part's;
+   * after that the message is settled from the parts that came. Default 60 s.
+   */
+  receiptPartsHoldMs?: number;
   /** Never given the password. Default: the console. */
   log?: SmppLog;
 };
 
 const ESM_CLASS_UDHI = 0x40;
 
-type PartOutcome = { kind: 'accepted'; id: string } | { kind: 'rejected'; reason: string } | { kind: 'unknown' };
-const UNKNOWN: PartOutcome = { kind: 'unknown' };
+type Answer = (fields?: Record<string, unknown>) => void;
+/** A deliver_sm answered later, with the message it is part of. */
+const HELD = 'held';
+
+type PartOutcome = { kind: 'accepted'; id: string } | { kind: 'rejected'; reason: string } | { kind: 'not-sent' } | { kind: 'in-doubt' };
+const NOT_SENT: PartOutcome = { kind: 'not-sent' };
+const IN_DOUBT: PartOutcome = { kind: 'in-doubt' };
 
 /**
  * The SmsGateway port over SMPP 3.4: one transceiver bind that submits with a window, backs off
@@ -63,26 +75,26 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
   const windowSize = options.window ?? 10;
   if (!(Number.isInteger(windowSize) && windowSize >= 1)) throw new Error(`SMPP window must be a whole number of at least 1 (got ${windowSize})`);
 
-  const receiptListeners: Array<(receipt: Receipt) => void> = [];
-  const inboundListeners: Array<(message: InboundSms) => void> = [];
+  const receiptListeners: Array<DurableListener<Receipt>> = [];
+  const inboundListeners: Array<DurableListener<InboundSms>> = [];
   const multipart = createMultipartReceipts();
   const inboundParts = createConcatenatedInbound({
     timeoutMs: options.inboundPartsTimeoutMs ?? 120_000,
+    // Its parts are acknowledged then: delivered again, they would be dropped again.
     onDropped: (received, total) => log('warn', `SMPP: dropped an incomplete concatenated inbound message (${received} of ${total} parts arrived)`),
   });
   const window = createWindow(windowSize);
   const backoff = createThrottleBackoff({ minMs: options.throttleMinMs ?? 100, maxMs: options.throttleMaxMs ?? 5_000 });
   let closed = false;
 
-  const emit = <T>(what: 'receipt' | 'inbound', listeners: Array<(value: T) => unknown>, value: T) => {
-    for (const listener of listeners) {
-      try {
-        void Promise.resolve(listener(value)).catch((error: Error) => log('error', `SMPP: a ${what} was not stored: ${error.message}`));
-      } catch (error) {
-        log('error', `SMPP: a ${what} listener failed: ${(error as Error).message}`);
-      }
-    }
+  /** Hands a receipt or message to every listener; resolves once all have stored it, rejects if one could not. */
+  const emit = async <T>(listeners: Array<DurableListener<T>>, value: T): Promise<void> => {
+    await Promise.all(listeners.map((listener) => listener(value)));
   };
+
+  /** deliver_sm of multipart receipts whose answer waits until the message's receipt is stored. */
+  const heldParts = new Map<string, { answers: Answer[]; timer: NodeJS.Timeout }>();
+  const partsHoldMs = options.receiptPartsHoldMs ?? 60_000;
 
   const link = openSmppLink({
     host: options.host,
@@ -98,71 +110,138 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
     unbindTimeoutMs: options.unbindTimeoutMs ?? 2_000,
     log,
     onDeliverSm(pdu, answer) {
-      answer();
       // Handled after the submit_sm_resp read with it has been processed (promise continuations run
       // first), so a receipt that arrives in the same read as its part's response finds the part.
-      setImmediate(() => deliverSm(pdu));
+      setImmediate(() => deliverSm(pdu, answer));
     },
   });
 
-  function deliverSm(pdu: Pdu): void {
+  /**
+   * Answers a deliver_sm only once what it carries is stored (or needs no storing): a store that
+   * fails answers ESME_RX_T_APPN, so the SMSC delivers it again; nothing is acknowledged and lost.
+   */
+  function deliverSm(pdu: Pdu, answer: Answer): void {
+    let stored: Promise<void> | typeof HELD;
     try {
-      readDeliverSm(pdu);
+      stored = readDeliverSm(pdu, answer);
     } catch (error) {
-      // Runs outside any caller: an odd PDU must cost one message, not the process.
-      log('error', `SMPP: a deliver_sm could not be read: ${(error as Error).message}`);
+      // An odd PDU must cost one message, not the process; delivering it again would not help.
+      log('error', `SMPP: a deliver_sm could not be read and was acknowledged without it: ${(error as Error).message}`);
+      return answer();
     }
+    if (stored === HELD) return;
+    stored.then(
+      () => answer(),
+      (error: Error) => {
+        log('error', `SMPP: a deliver_sm was not stored (${error.message}); answered ESME_RX_T_APPN so the SMSC delivers it again`);
+        answer({ command_status: STATUS.temporaryAppError });
+      },
+    );
   }
 
-  function readDeliverSm(pdu: Pdu): void {
+  /** Resolves when the deliver_sm can be acknowledged. A part of something larger may be answered elsewhere (`held`). */
+  function readDeliverSm(pdu: Pdu, answer: Answer): Promise<void> | typeof HELD {
     const esmClass = numberField(pdu.esm_class);
     const dataCoding = numberField(pdu.data_coding);
     const payload = pdu.message_payload;
     const octets = Buffer.isBuffer(payload) && payload.length > 0 ? payload : bufferField(pdu.short_message);
     const kind = deliverSmKind(esmClass);
-    if (kind === 'receipt') receipt(pdu, decodeText(octets, dataCoding));
-    if (kind === 'mobile-originated') inbound(pdu, esmClass, dataCoding, octets);
+    if (kind === 'receipt') return receipt(pdu, decodeText(octets, dataCoding), answer);
+    if (kind === 'mobile-originated') return inbound(pdu, esmClass, dataCoding, octets, answer);
+    return Promise.resolve();
   }
 
-  function receipt(pdu: Pdu, text: string): void {
+  function receipt(pdu: Pdu, text: string, answer: Answer): Promise<void> | typeof HELD {
     const parsed = parseReceipt({ text, receiptedMessageId: pdu.receipted_message_id, messageState: pdu.message_state });
-    if (!parsed) return log('warn', `SMPP: a delivery receipt names no message and was ignored: ${JSON.stringify(text)}`);
-    if (!parsed.outcome) return; // ENROUTE, ACCEPTD: not final yet
+    if (!parsed) {
+      log('warn', `SMPP: a delivery receipt names no message and was ignored: ${JSON.stringify(text)}`);
+      return Promise.resolve();
+    }
+    if (!parsed.outcome) return Promise.resolve(); // ENROUTE, ACCEPTD: not final yet
     const settled = multipart.settle(parsed.messageId, parsed.outcome);
-    if (!settled) return;
-    const { outcome } = settled;
-    emit('receipt', receiptListeners, { gatewayId: settled.gatewayId, status: outcome.status, reason: outcome.status === 'failed' ? outcome.reason : null, at: new Date() });
+    if ('waitingFor' in settled) {
+      holdPart(settled.waitingFor, answer);
+      return HELD;
+    }
+    return storeReceipt(settled.gatewayId, settled.outcome, heldAnswers(settled.gatewayId));
   }
 
-  function inbound(pdu: Pdu, esmClass: number, dataCoding: number, octets: Buffer): void {
+  /** Stores a message's receipt, then answers the parts that waited for it the same way as this one. */
+  function storeReceipt(gatewayId: string, outcome: ReceiptOutcome, parts: Answer[]): Promise<void> {
+    const stored = emit(receiptListeners, { gatewayId, status: outcome.status, reason: outcome.status === 'failed' ? outcome.reason : null, at: new Date() });
+    stored.then(
+      () => parts.forEach((answer) => answer()),
+      () => parts.forEach((answer) => answer({ command_status: STATUS.temporaryAppError })),
+    );
+    return stored;
+  }
+
+  /** A part's receipt is answered with the message's: when the rest arrive, or after partsHoldMs with what came. */
+  function holdPart(firstId: string, answer: Answer): void {
+    const held = heldParts.get(firstId);
+    if (held) return void held.answers.push(answer);
+    const timer = setTimeout(() => {
+      const answers = heldAnswers(firstId);
+      const settled = multipart.settleIncomplete(firstId);
+      if (!settled) return answers.forEach((waiting) => waiting());
+      log('warn', `SMPP: not every part of message ${firstId} had a receipt after ${partsHoldMs} ms; settled from the parts that did`);
+      storeReceipt(settled.gatewayId, settled.outcome, answers).catch(() => undefined);
+    }, partsHoldMs);
+    timer.unref();
+    heldParts.set(firstId, { answers: [answer], timer });
+  }
+
+  function heldAnswers(firstId: string): Answer[] {
+    const held = heldParts.get(firstId);
+    if (!held) return [];
+    clearTimeout(held.timer);
+    heldParts.delete(firstId);
+    return held.answers;
+  }
+
+  function inbound(pdu: Pdu, esmClass: number, dataCoding: number, octets: Buffer, answer: Answer): Promise<void> | typeof HELD {
     const from = inboundSender(numberField(pdu.source_addr_ton), stringField(pdu.source_addr));
     const to = stringField(pdu.destination_addr);
     const split = esmClass & ESM_CLASS_UDHI ? splitUserDataHeader(octets) : { concatenation: null, text: octets };
     const concatenation = split.concatenation ?? sarConcatenation(pdu);
-    let text: Buffer | null = split.text;
-    if (concatenation && concatenation.total > 1) {
-      const key = `${from}>${to}#${concatenation.reference}/${concatenation.total}`;
-      text = inboundParts.add(key, concatenation.sequence, concatenation.total, split.text);
+    const identity = [from, to, String(dataCoding)];
+    if (!concatenation || concatenation.total <= 1) {
+      return emit(inboundListeners, { from, to, body: decodeText(split.text, dataCoding), at: new Date(), key: deliveryKey(identity, [split.text]) });
     }
-    if (text) emit('inbound', inboundListeners, { from, to, body: decodeText(text, dataCoding), at: new Date() });
+    // Every part is answered once the whole message is stored; a crash before that has the SMSC deliver them all again.
+    const key = `${from}>${to}#${concatenation.reference}/${concatenation.total}`;
+    const whole = inboundParts.add(key, concatenation.sequence, concatenation.total, split.text, answer);
+    if (!whole) return HELD;
+    const stored = emit(inboundListeners, {
+      from,
+      to,
+      body: decodeText(Buffer.concat(whole.parts), dataCoding),
+      at: new Date(),
+      key: deliveryKey([...identity, key], whole.parts),
+    });
+    stored.then(
+      () => whole.waiting.forEach((waiting) => waiting()),
+      () => whole.waiting.forEach((waiting) => waiting({ command_status: STATUS.temporaryAppError })),
+    );
+    return stored;
   }
 
-  /** One submit_sm until the SMSC accepts or refuses it for good, or its fate cannot be known. */
-  async function submitPart(fields: SubmitSmFields): Promise<PartOutcome> {
+  /** One submit_sm until the SMSC accepts or refuses it for good, or it certainly was not sent, or its fate cannot be known. */
+  async function submitPart(fields: SubmitSmFields, signal: AbortSignal | undefined): Promise<PartOutcome> {
     let throttledSince: number | undefined;
     for (;;) {
       // Waiting for the link comes before the window, so a whole batch waits connectWaitMs once, not per window-full.
-      if (closed || !(await link.waitUntilBound(connectWaitMs))) return UNKNOWN;
+      if (closed || signal?.aborted || !(await link.waitUntilBound(connectWaitMs))) return NOT_SENT;
       await window.acquire();
       let answer: LinkAnswer;
       try {
         await backoff.wait();
-        answer = closed ? { kind: 'not-sent' } : await link.request('submit_sm', fields);
+        answer = closed || signal?.aborted ? { kind: 'not-sent' } : await link.request('submit_sm', fields);
       } finally {
         window.release();
       }
-      if (answer.kind === 'not-sent') continue; // the link went down meanwhile: wait for the next one
-      if (answer.kind === 'lost') return UNKNOWN;
+      if (answer.kind === 'not-sent') continue; // never written: wait for the next link (or give up above)
+      if (answer.kind === 'lost') return IN_DOUBT; // written, and the answer never came
       const status = answer.pdu.command_status;
       if (status === STATUS.ok) {
         backoff.accepted();
@@ -170,34 +249,42 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
       }
       if (status === STATUS.throttled || status === STATUS.messageQueueFull) {
         throttledSince ??= Date.now();
-        if (Date.now() - throttledSince > throttleGiveUpMs) return UNKNOWN;
+        if (Date.now() - throttledSince > throttleGiveUpMs) return NOT_SENT; // refused every time: never taken
         const pause = backoff.throttled();
         if (pause > 0) log('warn', `SMPP: ${describeStatus(status)}; pausing submissions for ${pause} ms`);
         continue;
       }
       if (status === STATUS.invalidBindStatus) {
-        // The SMSC thinks we are not bound: nothing was accepted, rebind and let the engine offer it again.
+        // The SMSC thinks we are not bound: it took nothing; rebind and let the engine offer it again.
         link.restart(`submit_sm answered ${describeStatus(status)}; rebinding`);
-        return UNKNOWN;
+        return NOT_SENT;
       }
       return { kind: 'rejected', reason: describeStatus(status) };
     }
   }
 
-  /** Sends every part of one message in order; its gateway id is the first part's message_id. */
-  async function submitMessage(message: OutgoingSms): Promise<SubmitResult | null> {
+  /**
+   * Sends every part of one message in order; its gateway id is the first part's message_id. A
+   * message none of whose parts was taken is `notSent` (the engine offers it again); one whose first
+   * parts went out and whose next one failed is in doubt (part of it may reach the handset).
+   */
+  async function submitMessage(message: OutgoingSms, signal: AbortSignal | undefined): Promise<SubmitResult | null> {
     const parts = submitSmFor(message, long);
     const ids: string[] = [];
     for (const fields of parts) {
-      const outcome = await submitPart(fields);
+      const outcome = await submitPart(fields, signal);
       if (outcome.kind === 'accepted') {
         if (parts.length > 1 && ids[0] === undefined) multipart.expect(outcome.id, parts.length);
         else if (ids[0] !== undefined) multipart.addPart(ids[0], outcome.id);
         ids.push(outcome.id);
         continue;
       }
-      if (ids[0] !== undefined) multipart.forget(ids[0]);
-      return outcome.kind === 'rejected' ? { clientRef: message.clientRef, rejected: outcome.reason } : null;
+      if (ids[0] !== undefined) {
+        multipart.forget(ids[0]);
+        return null;
+      }
+      if (outcome.kind === 'rejected') return { clientRef: message.clientRef, rejected: outcome.reason };
+      return outcome.kind === 'not-sent' ? { clientRef: message.clientRef, notSent: true } : null;
     }
     return { clientRef: message.clientRef, gatewayId: ids[0]! };
   }
@@ -205,9 +292,8 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
   return {
     // What is submitted is recorded a window at a time, so a crash repeats at most that many per lane.
     batchLimit: windowSize,
-    async submit(batch: OutgoingSms[]): Promise<SubmitResult[]> {
-      if (closed) return [];
-      const results = await Promise.all(batch.map(submitMessage));
+    async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
+      const results = await Promise.all(batch.map((message) => submitMessage(message, submitOptions?.signal)));
       return results.filter((result) => result !== null);
     },
     onReceipt: (listener) => void receiptListeners.push(listener),
@@ -217,9 +303,23 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
       closed = true;
       backoff.stop();
       inboundParts.close();
+      for (const held of heldParts.values()) clearTimeout(held.timer);
+      heldParts.clear();
       await link.close();
     },
   };
+}
+
+/**
+ * Names one mobile-originated message as the SMSC delivered it (addresses, coding, octets, and for a
+ * long one its reference): the same when the SMSC delivers it again after an unanswered deliver_sm,
+ * so the inbound store keeps it once. Not the sequence_number, which changes on a new bind.
+ */
+function deliveryKey(identity: string[], octets: Buffer[]): string {
+  const hash = createHash('sha256');
+  for (const field of identity) hash.update(`${field}\u0000`);
+  for (const part of octets) hash.update(part);
+  return `smpp:${hash.digest('base64url')}`;
 }
 
 /** Concatenation told by the sar_* TLVs, which some SMSCs use instead of a UDH. */

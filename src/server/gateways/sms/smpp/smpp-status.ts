@@ -6,6 +6,8 @@ export const STATUS = {
   invalidBindStatus: 0x04,
   messageQueueFull: 0x14,
   throttled: 0x58,
+  /** ESME_RX_T_APPN: the ESME could not take the deliver_sm now; the SMSC delivers it again later. */
+  temporaryAppError: 0x64,
 } as const;
 
 let names: Map<number, string> | undefined;
