@@ -20,6 +20,9 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its server (restart, failover) must not crash the process.
   pool.on('error', (error) => console.error(`database: idle connection error: ${error.message}`));
+  // Nor one checked out and waiting in an open transaction when its server goes away: its query (or
+  // the next one) fails and the pool drops it on release; the 'error' event itself needs a listener.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { pool, db, close: () => pool.end() };
 }

@@ -64,8 +64,9 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
       expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS, most: 1 });
       const workers = await db.query(`SELECT count(DISTINCT submitted_by)::int AS processes FROM messages`);
       expect(workers.rows[0].processes, worker.output()).toBe(2);
-      // SMS_RATE_LIMIT holds for the gateway, not per process: never more than 40 in any second.
-      const busiest = await db.query(`SELECT max(n)::int AS most FROM (SELECT count(*) AS n FROM messages GROUP BY date_trunc('second', submitted_at)) s`);
+      // SMS_RATE_LIMIT holds for the gateway, not per process: never more than 40 in any second, as
+      // the gateway saw them (the simulator's record of each hand-over, not Herald's settle time).
+      const busiest = await db.query(`SELECT max(n)::int AS most FROM (SELECT count(*) AS n FROM simulator_deliveries GROUP BY date_trunc('second', created_at)) s`);
       expect(busiest.rows[0].most).toBeLessThanOrEqual(40);
     } finally {
       await db.end();

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { SimulatorLedger } from './simulator';
+import type { DueReceipts, SimulatorLedger } from './simulator';
 
-/** The simulator's record in the database: one row per client reference, whatever happens. */
+/**
+ * The simulator's record in the database: one row per client reference, whatever happens, and the
+ * receipts not yet acknowledged (`simulator_pending_receipts`), which outlive a crash of the process
+ * that would have delivered them — as an SMSC keeps what it could not deliver.
+ */
 export function createSimulatorLedger(db: Db): SimulatorLedger {
   return {
     async recall(clientRefs) {
@@ -11,16 +15,25 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
         SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${sql.param(clientRefs)}::text[])`);
       return rows.map((row) => ({ clientRef: row.client_ref, gatewayId: row.gateway_id }));
     },
-    async record(batch) {
+
+    async record(batch, dueAt) {
       if (batch.length === 0) return [];
-      const column = (pick: (m: (typeof batch)[number]) => string) => sql.param(batch.map(pick));
-      // The usual case, every message new, is one insert; those seen before are looked up after.
+      const column = <T>(pick: (m: (typeof batch)[number]) => T) => sql.param(batch.map(pick));
+      // The usual case, every message new, is one statement: the messages and, for those new, their
+      // receipts waiting to be delivered — together or not at all. Those seen before are looked up after.
       const { rows: inserted } = await db.execute<{ client_ref: string }>(sql`
-        INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body)
-        SELECT * FROM unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.gatewayId)}::text[], ${column((m) => m.to)}::text[],
-                             ${column((m) => m.from)}::text[], ${column((m) => m.body)}::text[])
-        ON CONFLICT (client_ref) DO NOTHING
-        RETURNING client_ref`);
+        WITH inserted AS (
+          INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body)
+          SELECT * FROM unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.gatewayId)}::text[], ${column((m) => m.to)}::text[],
+                               ${column((m) => m.from)}::text[], ${column((m) => m.body)}::text[])
+          ON CONFLICT (client_ref) DO NOTHING
+          RETURNING client_ref, gateway_id),
+        pending AS (
+          INSERT INTO simulator_pending_receipts (gateway_ids, failed, due_at)
+          SELECT array_agg(i.gateway_id), array_agg(o.failed), ${dueAt}::timestamptz
+            FROM inserted i JOIN unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.failed)}::boolean[]) AS o(client_ref, failed) USING (client_ref)
+          HAVING count(*) > 0)
+        SELECT client_ref FROM inserted`);
       const fresh = new Set(inserted.map((row) => row.client_ref));
       const seen = batch.filter((message) => !fresh.has(message.clientRef)).map((message) => message.clientRef);
       const before = new Map<string, string>();
@@ -35,6 +48,24 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
           ? { clientRef: message.clientRef, gatewayId: message.gatewayId, isNew: true }
           : { clientRef: message.clientRef, gatewayId: before.get(message.clientRef)!, isNew: false },
       );
+    },
+
+    /**
+     * Delivers receipts that are due, a few batches at a time, and forgets them only once `deliver`
+     * resolved (they were stored): the rows stay locked (SKIP LOCKED keeps other processes off them)
+     * while they are delivered, and a failure or a crash meanwhile leaves them for the next look.
+     */
+    async deliverDue(now, deliver) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ id: string; gateway_ids: string[]; failed: boolean[]; due_at: Date | string }>(sql`
+          SELECT id, gateway_ids, failed, due_at FROM simulator_pending_receipts
+           WHERE due_at <= ${now}::timestamptz ORDER BY due_at LIMIT 20 FOR UPDATE SKIP LOCKED`);
+        if (rows.length === 0) return 0;
+        const due: DueReceipts[] = rows.map((row) => ({ gatewayIds: row.gateway_ids, failed: row.failed, dueAt: new Date(row.due_at) }));
+        await deliver(due);
+        await tx.execute(sql`DELETE FROM simulator_pending_receipts WHERE id = ANY(${sql.param(rows.map((row) => row.id))}::bigint[])`);
+        return rows.length;
+      });
     },
   };
 }

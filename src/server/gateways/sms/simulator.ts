@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from './sms-gateway';
+import type { DurableListener, InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from './sms-gateway';
 
-/** Where the simulator keeps what it sent, so its idempotency survives a restart. */
+/** Receipts recorded together (one submitted batch's), due at one time: `failed[i]` is `gatewayIds[i]`'s outcome. */
+export type DueReceipts = { gatewayIds: string[]; failed: boolean[]; dueAt: Date };
+
+/** Where the simulator keeps what it sent and the receipts it owes, so both survive a restart. */
 export type SimulatorLedger = {
-  /** Records the messages not seen before; returns the gateway id of every one (old or new) and which are new. */
-  record(batch: Array<OutgoingSms & { gatewayId: string }>): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
+  /**
+   * Records the messages not seen before and, with them (all or nothing), their receipts due at
+   * `dueAt`; returns the gateway id of every one (old or new) and which are new.
+   */
+  record(batch: Array<OutgoingSms & { gatewayId: string; failed: boolean }>, dueAt: Date): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
   /** The gateway ids of those of these client references it has recorded. */
   recall(clientRefs: string[]): Promise<Array<{ clientRef: string; gatewayId: string }>>;
+  /**
+   * Hands some receipts due by `now` to `deliver` and forgets them once it resolves; if it rejects
+   * they stay owed (delivered again at a later look). Returns how many groups it handed over.
+   */
+  deliverDue(now: Date, deliver: (due: DueReceipts[]) => Promise<void>): Promise<number>;
 };
 
 export type SimulatorOptions = {
@@ -17,77 +28,122 @@ export type SimulatorOptions = {
   random?: () => number;
   /** Persistent record (the database in the service); in memory when absent. */
   ledger?: SimulatorLedger;
+  /** How often it looks for receipts owed that no timer of its own will deliver (another process's, or refused before). Default 1 s. */
+  pollMs?: number;
 };
 
 /**
  * The default gateway: accepts every message, answers receipts after `latencyMs`, and is
  * idempotent on the client reference — a message submitted twice is sent (and counted) once.
+ *
+ * Its receipts behave as an SMSC's: each is owed until a listener has stored it. One refused (the
+ * database is away, the engine is stopping) or lost in a crash is delivered again, by this process
+ * or, with a shared ledger, by any other one.
  */
 export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & { sent: ReadonlyMap<string, OutgoingSms & { gatewayId: string }> } {
   const random = options.random ?? Math.random;
+  const ledger = options.ledger ?? createMemoryLedger();
   const sent = new Map<string, OutgoingSms & { gatewayId: string }>();
-  const receiptListeners: Array<(receipt: Receipt) => void> = [];
-  const inboundListeners: Array<(message: InboundSms) => void> = [];
+  const receiptListeners: Array<DurableListener<Receipt>> = [];
+  const inboundListeners: Array<DurableListener<InboundSms>> = [];
   const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
   // Ids that grow with time (then a per-process prefix and a counter) land at the end of the
   // gateway-id index rather than on a random page of it.
   const prefix = randomBytes(4).toString('hex');
   let counter = 0;
   const newGatewayId = () => `sim-${Date.now().toString(36).padStart(9, '0')}-${prefix}-${(counter++).toString(36)}`;
 
-  // One timer per submitted batch: its receipts come together after `latencyMs`.
-  const receipts = (gatewayIds: string[]) => {
-    if (gatewayIds.length === 0) return;
-    const outcomes = gatewayIds.map((gatewayId) => ({ gatewayId, failed: random() < options.failureRate }));
+  /** Resolves once every listener has stored every receipt of these groups. */
+  const deliver = async (due: DueReceipts[]): Promise<void> => {
+    const stored: Array<Promise<void>> = [];
+    for (const group of due)
+      group.gatewayIds.forEach((gatewayId, i) => {
+        const failed = group.failed[i] === true;
+        const receipt: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: group.dueAt };
+        for (const listener of receiptListeners) stored.push(listener(receipt));
+      });
+    await Promise.all(stored);
+  };
+
+  let draining: Promise<void> | undefined;
+  /** Delivers what is due until nothing is; a refusal leaves the rest for the next look. */
+  const drain = (): Promise<void> =>
+    (draining ??= (async () => {
+      try {
+        while (!closed && (await ledger.deliverDue(new Date(), deliver)) > 0);
+      } catch {
+        // Refused or unreachable: owed still, delivered again at the next look.
+      } finally {
+        draining = undefined;
+      }
+    })());
+
+  const wakeIn = (ms: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const at = new Date();
-      for (const { gatewayId, failed } of outcomes) {
-        const value: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at };
-        // A refused receipt is dropped here (a stored one changes nothing when sent again); never left unhandled.
-        for (const listener of receiptListeners) void Promise.resolve(listener(value)).catch(() => undefined);
-      }
-    }, options.latencyMs);
+      void drain();
+    }, ms);
     timers.add(timer);
   };
+  const poll = setInterval(() => void drain(), options.pollMs ?? 1000);
+  poll.unref();
 
   return {
     sent,
     idempotent: true,
     async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
-      if (submitOptions?.signal?.aborted) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
-      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: newGatewayId() }));
-      const recorded = options.ledger ? await options.ledger.record(fresh) : fresh.map((m) => ({ clientRef: m.clientRef, gatewayId: m.gatewayId, isNew: true }));
+      if (submitOptions?.signal?.aborted || closed) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
+      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
+      const recorded = await ledger.record(fresh, new Date(Date.now() + options.latencyMs));
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
-      const isNew: string[] = [];
-      for (const message of fresh) {
-        const entry = byRef.get(message.clientRef)!;
-        sent.set(message.clientRef, { ...message, gatewayId: entry.gatewayId });
-        if (entry.isNew) isNew.push(entry.gatewayId);
-      }
-      receipts(isNew);
+      for (const message of fresh) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
+      if (recorded.some((entry) => entry.isNew)) wakeIn(options.latencyMs);
       return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: sent.get(message.clientRef)!.gatewayId }));
     },
-    /**
-     * What it took of these, from its record (which outlives a crash of the process that handed them
-     * over). Their receipts are sent again, as an SMSC redelivers what was never acknowledged: the
-     * process that would have stored them may have died first; a receipt stored twice changes nothing.
-     */
-    async recall(clientRefs: string[]) {
-      const known = options.ledger
-        ? await options.ledger.recall(clientRefs)
-        : clientRefs.flatMap((clientRef) => {
-            const message = sent.get(clientRef);
-            return message ? [{ clientRef, gatewayId: message.gatewayId }] : [];
-          });
-      receipts(known.map((entry) => entry.gatewayId));
-      return known;
-    },
+    /** What it took of these, from its record (which outlives a crash of the process that handed them over). */
+    recall: (clientRefs: string[]) => ledger.recall(clientRefs),
     onReceipt: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),
     async close() {
+      closed = true;
+      clearInterval(poll);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await draining;
+    },
+  };
+}
+
+/** The ledger of a simulator without a database (tests): the same promises, for this process's life. */
+export function createMemoryLedger(): SimulatorLedger {
+  const taken = new Map<string, string>();
+  let owed: DueReceipts[] = [];
+  return {
+    async record(batch, dueAt) {
+      const fresh = batch.filter((message) => !taken.has(message.clientRef));
+      for (const message of fresh) taken.set(message.clientRef, message.gatewayId);
+      if (fresh.length > 0) owed.push({ gatewayIds: fresh.map((m) => m.gatewayId), failed: fresh.map((m) => m.failed), dueAt });
+      const isNew = new Set(fresh.map((message) => message.clientRef));
+      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: taken.get(message.clientRef)!, isNew: isNew.has(message.clientRef) }));
+    },
+    async recall(clientRefs) {
+      return clientRefs.flatMap((clientRef) => {
+        const gatewayId = taken.get(clientRef);
+        return gatewayId === undefined ? [] : [{ clientRef, gatewayId }];
+      });
+    },
+    async deliverDue(now, deliverGroups) {
+      const due = owed.filter((group) => group.dueAt <= now);
+      if (due.length === 0) return 0;
+      owed = owed.filter((group) => group.dueAt > now);
+      try {
+        await deliverGroups(due);
+      } catch (error) {
+        owed.push(...due);
+        throw error;
+      }
+      return due.length;
     },
   };
 }
