@@ -2,6 +2,9 @@ import type { ReceiptRecord, ReceiptStore } from './engine-store';
 
 type Waiting = ReceiptRecord & { stored: () => void; refused: (error: Error) => void };
 
+/** The most receipts one write carries: a statement's cost grows faster than its size beyond a few thousand. */
+const MAX_WRITE = 5_000;
+
 /**
  * Receipts on their way to the database, written as a group: while one write runs, those that
  * arrive wait and go together in the next (so a write is as large as the pace demands and no
@@ -17,13 +20,10 @@ export function createReceiptQueue(deps: { store: ReceiptStore; log?: (message: 
   let closed = false;
 
   const takeReady = (): Waiting[] => {
-    if (held.size === 0) {
-      const ready = waiting;
-      waiting = [];
-      return ready;
-    }
-    const ready = waiting.filter((receipt) => !held.has(receipt.gatewayId));
-    waiting = waiting.filter((receipt) => held.has(receipt.gatewayId));
+    const ready: Waiting[] = [];
+    const rest: Waiting[] = [];
+    for (const receipt of waiting) (ready.length < MAX_WRITE && !held.has(receipt.gatewayId) ? ready : rest).push(receipt);
+    waiting = rest;
     return ready;
   };
 
