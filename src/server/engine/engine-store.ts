@@ -4,7 +4,7 @@ import { createExpiryStore } from './store/expiry';
 import { createRateBudgetStore } from './store/rate-budget';
 import { createReceiptStore } from './store/receipts';
 import { createReplyStore } from './store/replies';
-import { createStartStore } from './store/start';
+import { createStartStore, type AudienceSizes } from './store/start';
 
 /**
  * What the engine needs from its database, step by step. Every step is one statement or one
@@ -63,8 +63,10 @@ export type ReceiptRecord = { gatewayId: string; status: 'delivered' | 'failed';
 export type QueuedReply = { id: number; uuid: string; to: string; from: string; body: string };
 
 export interface StartStore {
-  /** Campaigns whose send time has come: status 1 and one message per distinct recipient. Returns their ids. */
+  /** Campaigns whose send time has come: status 1 and their first messages (a throttled one: all of them). Returns their ids. */
   startDue(now: Date, limit?: number): Promise<number[]>;
+  /** Writes more of the audiences of campaigns that started with part of theirs, for up to `budgetMs`. Returns how many messages it wrote. */
+  extendAudiences(now: Date, budgetMs?: number): Promise<number>;
   /** Status 2 for campaigns with every message claimed and every batch settled. Returns their ids. */
   finishDone(now: Date): Promise<number[]>;
 }
@@ -111,9 +113,10 @@ export interface ReplyStore {
   settleReplies(outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] }, now: Date): Promise<void>;
 }
 
-export function createEngineStore(db: Db): EngineStore {
+/** `audience`: how a large campaign's messages are written (tests choose small sizes). */
+export function createEngineStore(db: Db, options: { audience?: AudienceSizes } = {}): EngineStore {
   return {
-    ...createStartStore(db),
+    ...createStartStore(db, options.audience),
     ...createClaimStore(db),
     ...createReceiptStore(db),
     ...createExpiryStore(db),

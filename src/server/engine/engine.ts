@@ -212,6 +212,9 @@ export function createEngine(deps: {
     const now = clock.now();
     await store.startDue(now);
     await store.expire(now);
+    // Audiences written on beside the sending (on connections of their own), so a large campaign's
+    // first messages leave at its send time.
+    const extending = store.extendAudiences(now, options.tickMs).catch((error: Error) => deps.log?.(`audience not extended (tried again next tick): ${error.message}`));
     // This tick's share of the gateway-wide cap, granted from the second's allowance all processes share.
     const wanted = Math.max(1, Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000));
     let budget = await store.takeRateBudget(now, Math.min(wanted, await store.pendingWork()), options.rateLimitPerSecond);
@@ -221,6 +224,7 @@ export function createEngine(deps: {
       budget -= await send(campaign, budget, now);
     }
     await store.returnRateBudget(now, budget);
+    await extending;
     await store.finishDone(now);
     await receipts.flush();
   }

@@ -1,48 +1,87 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { recipientsOf } from '../../modules/contacts/contacts.repository';
 import type { StartStore } from '../engine-store';
 
-/** A campaign's start (its messages written) and its finish (status 2). */
-export function createStartStore(db: Db): StartStore {
+export type AudienceSizes = {
+  /** Recipients written when a campaign that is not throttled starts: enough for its first batches at once. */
+  first: number;
+  /** Recipients written a statement as the engine extends a campaign's audience. */
+  chunk: number;
+  /** An audience is extended while fewer than this many written messages wait to be claimed. */
+  ahead: number;
+};
+const SIZES: AudienceSizes = { first: 5_000, chunk: 25_000, ahead: 100_000 };
+/** Key (with the campaign id) of the advisory lock one extender of an audience holds at a time. */
+const AUDIENCE_LOCK = 16_022;
+
+/** The groups a campaign sends to, and those it leaves out (its excluded groups and the team's default_optouts). */
+async function audienceGroups(tx: Tx, campaignId: number, teamId: number): Promise<{ included: number[]; excluded: number[] }> {
+  const { rows: groups } = await tx.execute<{ included: number[]; excluded: number[] }>(sql`
+    SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
+           coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
+             ARRAY(SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts') AS excluded
+      FROM campaign_groups WHERE campaign_id = ${campaignId}`);
+  return { included: (groups[0]?.included ?? []).map(Number), excluded: (groups[0]?.excluded ?? []).map(Number) };
+}
+
+/**
+ * Writes the next recipients (by number, after `after`; all of them without `limit`) as messages
+ * numbered from `firstSequence`. Returns how many, and the number the chunk ended at when it was
+ * full (the audience goes on) or null (every recipient is written).
+ */
+async function writeRecipients(
+  tx: Tx,
+  campaign: { id: number; teamId: number },
+  chunk: { after: string | null; limit: number | null; firstSequence: number },
+): Promise<{ written: number; after: string | null }> {
+  const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.teamId);
+  const recipients = recipientsOf(included, excluded, chunk.limit === null ? undefined : { after: chunk.after, limit: chunk.limit });
+  // One set-based statement, numbered by phone number: report pages are sequence ranges.
+  const { rows } = await tx.execute<{ written: number; last: string | null }>(sql`
+    WITH written AS (
+      INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
+      SELECT ${campaign.id}, ${chunk.firstSequence - 1} + row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
+        FROM (${recipients}) r
+      RETURNING phone_number)
+    SELECT count(*)::int AS written, max(phone_number) AS last FROM written`);
+  const written = rows[0]?.written ?? 0;
+  return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
+}
+
+/** A campaign's start (its first messages written), its audience written on, and its finish (status 2). */
+export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartStore {
   return {
     /**
-     * Campaigns whose send time has come: status 1 and one message per distinct recipient
-     * (included minus excluded minus default_optouts), numbered, in one transaction each.
+     * Campaigns whose send time has come: status 1 and their messages, one per distinct recipient
+     * (included minus excluded minus default_optouts), numbered by phone number, in one transaction
+     * each. A throttled campaign gets every message at once (its plan spreads the whole audience);
+     * another gets its first `sizes.first`, so its first batch leaves at once, and `extendAudiences`
+     * writes the rest beside the sending.
      */
     async startDue(now: Date, limit = 5): Promise<number[]> {
       const started: number[] = [];
       for (let i = 0; i < limit; i++) {
         const id = await db.transaction(async (tx) => {
-          const { rows } = await tx.execute<{ id: number; team_id: number; is_test: boolean }>(sql`
-            SELECT id, team_id, is_test FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
+          const { rows } = await tx.execute<{ id: number; team_id: number; is_test: boolean; throttled: boolean }>(sql`
+            SELECT id, team_id, is_test, throttled FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
              ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
           const campaign = rows[0];
           if (!campaign) return undefined;
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
           await tx.execute(sql`UPDATE campaigns SET status = 1, started_sending_at = ${now}, updated_at = ${now} WHERE id = ${campaign.id}`);
-          let inserted;
+          let start: { written: number; after: string | null };
           if (campaign.is_test) {
-            inserted = await tx.execute(sql`
+            const inserted = await tx.execute(sql`
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
+            start = { written: inserted.rowCount ?? 0, after: null };
           } else {
-            const { rows: groups } = await tx.execute<{ included: number[]; excluded: number[] }>(sql`
-              SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
-                     coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
-                       ARRAY(SELECT id FROM contact_groups WHERE team_id = ${campaign.team_id} AND system_role = 'optouts') AS excluded
-                FROM campaign_groups WHERE campaign_id = ${campaign.id}`);
-            const included = (groups[0]?.included ?? []).map(Number);
-            const excluded = (groups[0]?.excluded ?? []).map(Number);
-            // One set-based statement, numbered by phone number: report pages are sequence ranges.
-            inserted = await tx.execute(sql`
-              INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
-              SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
-                FROM (${recipientsOf(included, excluded)}) r`);
+            start = await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 });
           }
           await tx.execute(sql`
-            UPDATE campaigns SET message_count = ${inserted.rowCount ?? 0}, next_sequence = 1, anchor_sequence = 1 WHERE id = ${campaign.id}`);
+            UPDATE campaigns SET message_count = ${start.written}, audience_after = ${start.after}, next_sequence = 1, anchor_sequence = 1 WHERE id = ${campaign.id}`);
           return campaign.id;
         });
         if (id === undefined) break;
@@ -51,13 +90,63 @@ export function createStartStore(db: Db): StartStore {
       return started;
     },
 
-    /** Status 2 once every message was claimed and every batch settled. */
+    /**
+     * Writes more of the audiences still being written, `sizes.chunk` at a time, while fewer than `sizes.ahead`
+     * written messages wait to be claimed and for at most `budgetMs`. One process extends a campaign
+     * at a time (an advisory lock; the others skip it), so its sequences follow on. Extending never
+     * holds the campaign's row lock longer than its last statement: claims go on meanwhile. A chunk
+     * written after the campaign expired is unsent (`pending`) at once, like the rest of its queue.
+     */
+    async extendAudiences(now: Date, budgetMs = 1_000): Promise<number> {
+      const started = Date.now();
+      let total = 0;
+      const { rows: open } = await db.execute<{ id: number; team_id: number }>(sql`
+        SELECT id, team_id FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`);
+      for (const campaign of open) {
+        for (let more = true; more && Date.now() - started < budgetMs; ) {
+          more = await db.transaction(async (tx) => {
+            const { rows: locked } = await tx.execute<{ ok: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${AUDIENCE_LOCK}, ${campaign.id}::int) AS ok`);
+            if (!locked[0]?.ok) return false;
+            const { rows } = await tx.execute<{ after: string | null; count: number; waiting: number }>(sql`
+              SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting FROM campaigns WHERE id = ${campaign.id}`);
+            const state = rows[0];
+            if (!state || state.after === null || state.waiting >= sizes.ahead) return false;
+            await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+            const chunk = await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 });
+            const { rows: updated } = await tx.execute<{ expired: boolean }>(sql`
+              UPDATE campaigns SET message_count = message_count + ${chunk.written}, audience_after = ${chunk.after}
+               WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired`);
+            if (updated[0]?.expired) await unsendLate(tx, campaign.id, state.count, now);
+            total += chunk.written;
+            return chunk.after !== null;
+          });
+        }
+      }
+      return total;
+    },
+
+    /** Status 2 once every recipient was written, every message claimed and every batch settled. */
     async finishDone(now: Date): Promise<number[]> {
       const { rows } = await db.execute<{ id: number }>(sql`
         UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
-         WHERE c.status = 1 AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
+         WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
         RETURNING c.id`);
       return rows.map((row) => row.id);
     },
   };
+}
+
+/**
+ * Messages of an expired campaign written after its expiry (sequences past `before`): unsent
+ * (`pending`) and numbered on from its unsent count, and nothing of them is offered to a claim.
+ */
+async function unsendLate(tx: Tx, campaignId: number, before: number, now: Date): Promise<void> {
+  await tx.execute(sql`
+    WITH late AS (
+      SELECT id, row_number() OVER (ORDER BY sequence) AS n FROM messages WHERE campaign_id = ${campaignId} AND sequence > ${before} AND status = 'queued'),
+    counted AS (SELECT unsent_count FROM campaigns WHERE id = ${campaignId}),
+    written AS (
+      UPDATE messages m SET status = 'unsent', reason = 'pending', unsent_sequence = (SELECT unsent_count FROM counted) + late.n, finished_at = ${now}
+        FROM late WHERE m.id = late.id RETURNING 1)
+    UPDATE campaigns SET unsent_count = unsent_count + (SELECT count(*) FROM written), next_sequence = message_count + 1 WHERE id = ${campaignId}`);
 }

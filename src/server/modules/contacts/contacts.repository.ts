@@ -115,12 +115,16 @@ export type ContactsRepository = ReturnType<typeof createContactsRepository>;
  * The recipients of a campaign: each distinct number of the included groups that no excluded group
  * holds (the caller adds default_optouts there), with the custom fields of its latest contact row.
  * Rows `phone_number, custom_fields`. The one definition, so counting, previewing and sending agree.
+ * `chunk`: only the first `limit` by number after the number `after` (the engine writes a large
+ * audience a chunk at a time).
  */
-export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
+export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[], chunk?: { after: string | null; limit: number }) {
   return sql`SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields, c.contact_group_id FROM contacts c
               WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+                ${chunk?.after == null ? sql`` : sql`AND c.phone_number > ${chunk.after}`}
                 AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)
-              ORDER BY c.phone_number, c.updated_at DESC`;
+              ORDER BY c.phone_number, c.updated_at DESC
+              ${chunk ? sql`LIMIT ${chunk.limit}` : sql``}`;
 }
 
 export function createRecipientsRepository(db: Db) {

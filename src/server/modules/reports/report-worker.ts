@@ -1,7 +1,7 @@
 import type { Mailer } from '../../gateways/mail/mailer';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import { REPORT_LINK_DAYS } from './report-links';
-import type { ReportJobRecord, ReportsRepository } from './reports.repository';
+import type { ClaimedReportJob, ReportJobRecord, ReportLease, ReportsRepository } from './reports.repository';
 import type { ReportsService } from './reports.service';
 
 const REPORT_NAMES = {
@@ -14,7 +14,10 @@ const REPORT_NAMES = {
 } as const;
 
 export type ReportWorkerOptions = {
-  /** How long a worker holds a job before another may take it over (it died). */
+  /**
+   * How long a claim holds a job before another worker may take it over (its worker died); a live
+   * worker renews it every third of that while it writes and mails.
+   */
   leaseMs: number;
   /** The first retry's delay; each next one doubles, up to an hour. */
   retryBaseMs: number;
@@ -29,6 +32,11 @@ export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = { leaseMs: 10 
  * Runs report jobs: writes the CSV, then e-mails the signed link. Each step is recorded, so after a
  * crash a job goes on from the last one (the lease ends and another worker takes it); an e-mail the
  * mail server refuses, or a mail server that is down, is tried again with back-off.
+ *
+ * Leases are fenced: each claim has its own token, renewed while the worker writes and mails, and
+ * every step is recorded only while the token is still the job's. A worker that stalled past its
+ * lease and was taken over finds out at its next renewal or step and stops: it removes its own
+ * partial file and neither puts a file in place nor sends the e-mail.
  */
 export function createReportWorker(deps: {
   reports: ReportsRepository;
@@ -70,24 +78,42 @@ export function createReportWorker(deps: {
     deps.log('info', 'report e-mailed', { job: job.uuid, to: job.email, ...(sent.delivery === 'outbox' ? { link: url } : {}) });
   };
 
-  const runJob = async (job: ReportJobRecord) => {
+  const runJob = async (job: ClaimedReportJob) => {
+    const { lease } = job;
+    const held = holdJobLease({ reports: deps.reports, clock: deps.clock, lease, leaseMs: options.leaseMs, log: deps.log });
+    const lost = (step: string) => deps.log('warn', 'report job taken over by another worker; this attempt stops', { job: job.uuid, step, token: lease.token });
     try {
       if (job.status === 'writing') {
-        const written = await deps.service.writeCsv(job);
+        const csv = await deps.service.writeCsvAttempt(job, lease.token, held.signal);
         const expiresAt = new Date(deps.clock.now().getTime() + REPORT_LINK_DAYS * 86_400_000);
-        await deps.reports.written(job.id, { ...written, linkExpiresAt: expiresAt }, deps.clock.now());
-        job = { ...job, ...written, status: 'mailing', linkExpiresAt: expiresAt, attempts: 1 };
+        let ours: boolean;
+        try {
+          // The rename into place happens inside the fenced `written`, so only the job's owner publishes.
+          ours = await deps.reports.written(lease, { fileName: csv.fileName, rowCount: csv.rowCount, linkExpiresAt: expiresAt }, deps.clock.now(), () => deps.service.publishCsv(csv));
+        } finally {
+          await deps.service.discardCsv(csv);
+        }
+        if (!ours) throw new LeaseLost();
+        job = { ...job, fileName: csv.fileName, rowCount: csv.rowCount, status: 'mailing', linkExpiresAt: expiresAt, attempts: 1 };
       }
+      // Still ours, and for a whole lease from now: time enough for the e-mail, which cannot be taken back.
+      if (!(await held.renewNow())) throw new LeaseLost();
       await mail(job, job.linkExpiresAt!);
-      await deps.reports.mailed(job.id, deps.clock.now());
+      await held.stop();
+      // Taken over during the e-mail itself (it outlasted a whole renewed lease): the newer attempt mails again.
+      if (!(await deps.reports.mailed(lease, deps.clock.now()))) deps.log('warn', 'report e-mailed, but the job was taken over meanwhile', { job: job.uuid, token: lease.token });
     } catch (error) {
+      await held.stop();
+      if (error instanceof LeaseLost || held.signal.aborted) return lost(job.status);
       const detail = error instanceof Error ? error.message : String(error);
       // What the user sees: the mail server's answer, but never a path or system detail of this machine.
       const reason = job.status === 'writing' ? 'The CSV file could not be written on the server.' : detail;
       const giveUp = job.attempts >= options.maxAttempts;
       const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + Math.min(3_600_000, options.retryBaseMs * 2 ** (job.attempts - 1)));
-      await deps.reports.attemptFailed(job.id, reason, retryAt, deps.clock.now());
+      if (!(await deps.reports.attemptFailed(lease, reason, retryAt, deps.clock.now()))) return lost(job.status);
       deps.log('warn', giveUp ? 'report job given up' : 'report job will be retried', { job: job.uuid, step: job.status, error: detail, retryAt });
+    } finally {
+      await held.stop();
     }
   };
 
@@ -101,9 +127,23 @@ export function createReportWorker(deps: {
     }
   };
 
+  /** Partial files of attempts that died: untouched for a whole lease, so no live attempt is writing them. */
+  const sweep = async () => {
+    try {
+      const removed = await deps.service.sweepPartials(options.leaseMs);
+      if (removed.length > 0) deps.log('info', 'removed partial report files left by attempts that died', { files: removed });
+    } catch (error) {
+      // Only tidying: the jobs go on regardless.
+      deps.log('warn', 'partial report files not swept', { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  let swept = false;
+
   const loop = () => {
     if (stopped) return;
-    running = runDue()
+    const pass = swept ? runDue() : sweep().then(runDue);
+    swept = true;
+    running = pass
       .catch((error: unknown) => deps.log('warn', 'report worker pass failed', { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
         running = undefined;
@@ -122,6 +162,60 @@ export function createReportWorker(deps: {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+    },
+  };
+}
+
+/** The job was claimed by another worker since this attempt claimed it: the attempt stops, and records nothing. */
+class LeaseLost extends Error {
+  constructor() {
+    super('the report job was taken over by another worker');
+  }
+}
+
+/**
+ * Keeps a job's lease while its worker writes and mails: renews it every third of the lease on the
+ * job clock, and aborts `signal` when a renewal is refused (the lease ran out and another worker
+ * claimed the job). A renewal that fails (the database is unreachable) is logged and tried again at
+ * the next tick: the fenced steps still stop the attempt if the job was taken over meanwhile.
+ * `stop()` waits for a renewal under way, so none lands after the job's last step.
+ */
+function holdJobLease(deps: {
+  reports: Pick<ReportsRepository, 'renew'>;
+  clock: Clock;
+  lease: ReportLease;
+  leaseMs: number;
+  log: (level: 'info' | 'warn', message: string, fields?: Record<string, unknown>) => void;
+}): { signal: AbortSignal; renewNow(): Promise<boolean>; stop(): Promise<void> } {
+  const controller = new AbortController();
+  let renewing: Promise<boolean> | undefined;
+
+  const renew = async (): Promise<boolean> => {
+    const ours = await deps.reports.renew(deps.lease, deps.clock.now(), deps.leaseMs);
+    if (!ours) controller.abort(new LeaseLost());
+    return ours;
+  };
+  const tick = () => {
+    if (renewing || controller.signal.aborted) return;
+    renewing = renew()
+      .catch((error: unknown) => {
+        deps.log('warn', 'report job lease not renewed', { job: deps.lease.jobId, error: error instanceof Error ? error.message : String(error) });
+        return true;
+      })
+      .finally(() => (renewing = undefined));
+  };
+
+  const interval = setInterval(tick, Math.max(10, Math.floor(deps.leaseMs / 3)));
+  interval.unref();
+  return {
+    signal: controller.signal,
+    async renewNow() {
+      await renewing;
+      return renew();
+    },
+    async stop() {
+      clearInterval(interval);
+      await renewing;
     },
   };
 }

@@ -68,6 +68,12 @@ export type ReportJobRecord = {
   updatedAt: Date;
 };
 
+/** One claim of a job: its token changes at every claim, and fences every write that moves the job on. */
+export type ReportLease = { jobId: number; token: string };
+
+/** A job as its worker holds it: the record, and the lease it holds it under. */
+export type ClaimedReportJob = ReportJobRecord & { lease: ReportLease };
+
 const JOB_COLUMNS = sql`j.id, j.uuid, j.team_id AS "teamId", j.user_id AS "userId", j.campaign_id AS "campaignId", c.uuid AS "campaignUuid",
   c.name AS "campaignName", j.type, j.status, j.email, j.file_name AS "fileName", j.row_count AS "rowCount", j.attempts, j.error,
   j.link_expires_at AS "linkExpiresAt", j.created_at AS "createdAt", j.updated_at AS "updatedAt"`;
@@ -172,40 +178,65 @@ export function createReportsRepository(db: Db, timeZone: string) {
     /**
      * Leases the next due job: one queued or waiting to be mailed again, or one whose worker died
      * mid-way (lease ended). SKIP LOCKED keeps workers apart; the lease hands it over after a crash.
+     * Each claim draws a new token: the writes below apply only while the job still carries it.
      */
-    async claimJob(now: Date, leaseMs: number): Promise<ReportJobRecord | undefined> {
-      const { rows } = await db.execute<{ id: number }>(sql`
-        UPDATE report_jobs SET lease_until = ${new Date(now.getTime() + leaseMs)}, attempts = attempts + 1,
+    async claimJob(now: Date, leaseMs: number): Promise<ClaimedReportJob | undefined> {
+      const { rows } = await db.execute<{ id: number; lease_token: number }>(sql`
+        UPDATE report_jobs SET lease_until = ${new Date(now.getTime() + leaseMs)}, attempts = attempts + 1, lease_token = nextval('report_job_lease_tokens'),
                                status = CASE status WHEN 'queued' THEN 'writing' ELSE status END, updated_at = ${now}
          WHERE id = (
            SELECT id FROM report_jobs
             WHERE status IN ('queued', 'writing', 'mailing') AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
             ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id`);
+        RETURNING id, lease_token`);
       if (!rows[0]) return undefined;
       const job = await db.execute(sql`SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id WHERE j.id = ${rows[0].id}`);
-      return job.rows[0] ? asJob(job.rows[0]) : undefined;
+      return job.rows[0] ? { ...asJob(job.rows[0]), lease: { jobId: Number(rows[0].id), token: String(rows[0].lease_token) } } : undefined;
     },
 
-    /** The CSV is written: next, the e-mail (the link's expiry is fixed now, so every retry sends the same link). */
-    async written(id: number, file: { fileName: string; rowCount: number; linkExpiresAt: Date }, now: Date): Promise<void> {
-      await db.execute(sql`
-        UPDATE report_jobs SET status = 'mailing', file_name = ${file.fileName}, row_count = ${file.rowCount}, link_expires_at = ${file.linkExpiresAt},
-                               attempts = 1, error = NULL, updated_at = ${now}
-         WHERE id = ${id}`);
+    /** Extends the lease of a job still in hand; false once another worker has claimed it since. */
+    async renew(lease: ReportLease, now: Date, leaseMs: number): Promise<boolean> {
+      const result = await db.execute(sql`
+        UPDATE report_jobs SET lease_until = ${new Date(now.getTime() + leaseMs)}
+         WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND status IN ('writing', 'mailing')`);
+      return result.rowCount === 1;
     },
 
-    async mailed(id: number, now: Date): Promise<void> {
-      await db.execute(sql`UPDATE report_jobs SET status = 'sent', lease_until = NULL, error = NULL, updated_at = ${now} WHERE id = ${id}`);
+    /**
+     * The CSV is written: next, the e-mail (the link's expiry is fixed now, so every retry sends the same link).
+     * `publish` (the rename into place) runs while the job's row is locked under this lease: no newer
+     * attempt can be claimed meanwhile, so a file is put in place only by the attempt that owns the
+     * job. False, with nothing published, when the job was taken over.
+     */
+    async written(lease: ReportLease, file: { fileName: string; rowCount: number; linkExpiresAt: Date }, now: Date, publish?: () => Promise<void>): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const { rows: ours } = await tx.execute(sql`SELECT 1 FROM report_jobs WHERE id = ${lease.jobId} AND lease_token = ${lease.token} FOR UPDATE`);
+        if (ours.length === 0) return false;
+        await publish?.();
+        await tx.execute(sql`
+          UPDATE report_jobs SET status = 'mailing', file_name = ${file.fileName}, row_count = ${file.rowCount}, link_expires_at = ${file.linkExpiresAt},
+                                 attempts = 1, error = NULL, updated_at = ${now}
+           WHERE id = ${lease.jobId}`);
+        return true;
+      });
     },
 
-    /** A failed attempt: tried again at `retryAt`, or given up (`retryAt` null). */
-    async attemptFailed(id: number, error: string, retryAt: Date | null, now: Date): Promise<void> {
-      await db.execute(sql`
+    /** The e-mail went; false when the job had been taken over meanwhile (the newer attempt finishes it). */
+    async mailed(lease: ReportLease, now: Date): Promise<boolean> {
+      const result = await db.execute(sql`
+        UPDATE report_jobs SET status = 'sent', lease_until = NULL, error = NULL, updated_at = ${now}
+         WHERE id = ${lease.jobId} AND lease_token = ${lease.token}`);
+      return result.rowCount === 1;
+    },
+
+    /** A failed attempt: tried again at `retryAt`, or given up (`retryAt` null). False when the job was taken over. */
+    async attemptFailed(lease: ReportLease, error: string, retryAt: Date | null, now: Date): Promise<boolean> {
+      const result = await db.execute(sql`
         UPDATE report_jobs SET error = ${error}, lease_until = NULL, updated_at = ${now},
                                status = CASE WHEN ${retryAt === null} THEN 'failed' ELSE status END,
                                next_attempt_at = coalesce(${retryAt}::timestamptz, next_attempt_at)
-         WHERE id = ${id}`);
+         WHERE id = ${lease.jobId} AND lease_token = ${lease.token}`);
+      return result.rowCount === 1;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,10 @@ import type { ReportCampaign, ReportJobRecord, ReportsRepository } from './repor
 /** Rows read per query when a report is written to CSV, and queries under way while one is written (BENCHMARKS.md). */
 const CSV_CHUNK = 2_000;
 const READ_AHEAD = 1;
+const PARTIAL_SUFFIX = '.csv.part';
+
+/** A CSV written under its attempt's partial name, not yet in place. */
+export type PartialCsv = { fileName: string; rowCount: number; partialPath: string };
 
 export function createReportsService(deps: {
   reports: ReportsRepository;
@@ -72,6 +77,79 @@ export function createReportsService(deps: {
     };
   };
 
+  /**
+   * Writes a job's CSV into DATA_DIR/reports, streaming chunk by chunk (memory stays flat at a
+   * million rows), under a partial name of this attempt's own (`<job>.<attempt>.csv.part`): two
+   * attempts at one job (a worker taken over while still writing, and its successor) never write
+   * the same file. Nothing is put in place: `publishCsv` does that once the job is known to be
+   * ours. Stops when `signal` aborts (the lease was taken over); on any failure the partial file
+   * is removed.
+   */
+  const writeCsvAttempt = async (job: ReportJobRecord, attempt: string, signal?: AbortSignal): Promise<PartialCsv> => {
+    signal?.throwIfAborted();
+    const campaign = await deps.reports.campaign(job.teamId, job.campaignUuid);
+    if (!campaign) throw new NotFoundError('The campaign no longer exists.');
+    await fs.promises.mkdir(reportsDir, { recursive: true });
+    const fileName = `${job.uuid}.csv`;
+    const partialPath = path.join(reportsDir, `${job.uuid}.${attempt}${PARTIAL_SUFFIX}`);
+    const out = fs.createWriteStream(partialPath);
+    const failed = new Promise<never>((_, reject) => out.once('error', reject));
+    failed.catch(() => undefined);
+    // A taken-over attempt stops at once, even while it waits on a slow read.
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal?.reason);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
+    const write = async (text: string) => {
+      if (!out.write(text)) await Promise.race([once(out, 'drain'), failed, aborted]);
+    };
+    const columns = REPORT_COLUMNS[job.type] as string[];
+    let rowCount = 0;
+    // Chunks are read ahead while earlier ones are written: the database (on its own connections)
+    // and this process work side by side.
+    const ahead: Array<Promise<Array<Record<string, string | number | null>>>> = [];
+    try {
+      // A byte-order mark so spreadsheet programs read the file as UTF-8.
+      await write(`\uFEFF${csvLine(columns)}`);
+      const total = reportTotal(campaign, job.type);
+      let nextFirst = 1;
+      const readAhead = () => {
+        while (ahead.length < READ_AHEAD && nextFirst <= total) {
+          const read = rowsBetween(campaign, job.type, nextFirst, nextFirst + CSV_CHUNK - 1) as Promise<Array<Record<string, string | number | null>>>;
+          read.catch(() => undefined); // its failure is met when it is awaited, not reported early as unhandled
+          ahead.push(read);
+          nextFirst += CSV_CHUNK;
+        }
+      };
+      readAhead();
+      while (ahead.length > 0) {
+        const rows = await Promise.race([ahead.shift()!, aborted]);
+        readAhead();
+        let text = '';
+        for (const row of rows) text += csvRow(row, columns);
+        rowCount += rows.length;
+        await write(text);
+      }
+      out.end();
+      await Promise.race([once(out, 'finish'), failed, aborted]);
+    } catch (error) {
+      out.destroy();
+      await fs.promises.rm(partialPath, { force: true });
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return { fileName, rowCount, partialPath };
+  };
+
+  /** Puts a written CSV in place under its final name; atomic, so a download never sees half a file. */
+  const publishCsv = async (csv: PartialCsv): Promise<void> => {
+    await fs.promises.rename(csv.partialPath, path.join(reportsDir, csv.fileName));
+  };
+
   return {
     /** One page of a report: rows numbered from (page − 1) × per_page + 1, read as an index range. */
     async page<T extends ReportType>(auth: AuthContext, campaignUuid: string, type: T, window: PageWindow): Promise<{ rows: Array<ReportRow<T>>; total: number }> {
@@ -106,58 +184,40 @@ export function createReportsService(deps: {
       return { filePath, downloadName: `${safeName}-${job.type}-report.csv` };
     },
 
-    /**
-     * Writes a job's CSV into DATA_DIR/reports, streaming chunk by chunk (memory stays flat at a
-     * million rows), under a temporary name renamed at the end: a crash leaves no half file behind.
-     */
+    writeCsvAttempt,
+    publishCsv,
+
+    /** Removes an attempt's partial file (nothing to do once it was published). */
+    async discardCsv(csv: Pick<PartialCsv, 'partialPath'>): Promise<void> {
+      await fs.promises.rm(csv.partialPath, { force: true });
+    },
+
+    /** Writes a job's CSV and puts it in place at once, outside any lease (benchmarks, one-off runs). */
     async writeCsv(job: ReportJobRecord): Promise<{ fileName: string; rowCount: number }> {
-      const campaign = await deps.reports.campaign(job.teamId, job.campaignUuid);
-      if (!campaign) throw new NotFoundError('The campaign no longer exists.');
-      await fs.promises.mkdir(reportsDir, { recursive: true });
-      const fileName = `${job.uuid}.csv`;
-      const partial = path.join(reportsDir, `${fileName}.part`);
-      const out = fs.createWriteStream(partial);
-      const failed = new Promise<never>((_, reject) => out.once('error', reject));
-      failed.catch(() => undefined);
-      const write = async (text: string) => {
-        if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
-      };
-      const columns = REPORT_COLUMNS[job.type] as string[];
-      let rowCount = 0;
-      // Chunks are read ahead while earlier ones are written: the database (on its own connections)
-      // and this process work side by side.
-      const ahead: Array<Promise<Array<Record<string, string | number | null>>>> = [];
-      try {
-        // A byte-order mark so spreadsheet programs read the file as UTF-8.
-        await write(`\uFEFF${csvLine(columns)}`);
-        const total = reportTotal(campaign, job.type);
-        let nextFirst = 1;
-        const readAhead = () => {
-          while (ahead.length < READ_AHEAD && nextFirst <= total) {
-            const read = rowsBetween(campaign, job.type, nextFirst, nextFirst + CSV_CHUNK - 1) as Promise<Array<Record<string, string | number | null>>>;
-            read.catch(() => undefined); // its failure is met when it is awaited, not reported early as unhandled
-            ahead.push(read);
-            nextFirst += CSV_CHUNK;
-          }
-        };
-        readAhead();
-        while (ahead.length > 0) {
-          const rows = await ahead.shift()!;
-          readAhead();
-          let text = '';
-          for (const row of rows) text += csvRow(row, columns);
-          rowCount += rows.length;
-          await write(text);
-        }
-        out.end();
-        await Promise.race([once(out, 'finish'), failed]);
-      } catch (error) {
-        out.destroy();
-        await fs.promises.rm(partial, { force: true });
+      const csv = await writeCsvAttempt(job, randomUUID());
+      await publishCsv(csv);
+      return { fileName: csv.fileName, rowCount: csv.rowCount };
+    },
+
+    /**
+     * Removes partial files left by attempts that died (a crash, a kill -9) and were not touched for
+     * `olderThanMs`: a live attempt writes its file as it goes, and is fenced anyway. File times are
+     * the file system's, so this compares them with the system's time, not the job clock.
+     */
+    async sweepPartials(olderThanMs: number): Promise<string[]> {
+      const names = await fs.promises.readdir(reportsDir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
         throw error;
+      });
+      const removed: string[] = [];
+      for (const name of names.filter((n) => n.endsWith(PARTIAL_SUFFIX))) {
+        const file = path.join(reportsDir, name);
+        const stat = await fs.promises.stat(file).catch(() => undefined);
+        if (!stat || stat.mtimeMs > Date.now() - olderThanMs) continue;
+        await fs.promises.rm(file, { force: true });
+        removed.push(name);
       }
-      await fs.promises.rename(partial, path.join(reportsDir, fileName));
-      return { fileName, rowCount };
+      return removed;
     },
 
     linkFor(job: Pick<ReportJobRecord, 'uuid'>, expiresAt: Date): string {

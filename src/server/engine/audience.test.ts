@@ -1,0 +1,149 @@
+/**
+ * A large campaign's audience is written in chunks beside the sending, so its first message leaves
+ * at the send time (issue #16, scale). Small sizes here (3 first, 4 a chunk, at most 5 waiting) stand
+ * for 5,000 / 25,000 / 100,000. What the carrier received is counted at the gateway's edge.
+ *
+ * Shown able to fail: with finishDone's `audience_after IS NULL` removed, "never gets ahead…"
+ * went red (finished with 7 of 17 written); with the chunk's sequences numbered from 1
+ * instead of on from message_count, the chunk's insert failed on the (campaign, sequence) key and the
+ * send never finished; with unsendLate not called, "a chunk written after the expiry" went red (its
+ * messages stayed queued and the campaign never finished).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSimulatorGateway } from '../gateways/sms/simulator';
+import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
+import { createEngine } from './engine';
+import { createEngineStore } from './engine-store';
+
+function liveClock(start: string) {
+  let offset = new Date(start).getTime() - Date.now();
+  return { now: () => new Date(Date.now() + offset), jump: (ms: number) => void (offset += ms) };
+}
+const clock = liveClock('2026-06-01T09:00:00Z');
+const SIZES = { first: 3, chunk: 4, ahead: 5 };
+const RECIPIENTS = 17;
+let t: TestApp;
+let owner: TestUser;
+let template: string;
+let group: string;
+let optedOutLater: string;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { clock });
+  owner = await t.user();
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data.uuid;
+  group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Seventeen' } })).json().data.uuid;
+  // Added out of order: messages are numbered by phone number whatever the order of the contacts.
+  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `0770090${String(1000 + ((i * 7) % RECIPIENTS))}`, custom_fields: { first_name: `N${i}` } }));
+  await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
+  optedOutLater = '447700901015';
+});
+afterAll(() => t.close());
+afterEach(() => t.database.pool.query(`UPDATE campaigns SET status = 2 WHERE status = 1`).then(() => undefined));
+
+async function campaignDueNow(expiresInMs = 3_600_000) {
+  const at = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(clock.now().getTime() + ms));
+  const response = await t.request('POST', '/api/2.0/campaigns/', {
+    token: owner.token,
+    body: { name: 'Audience', sender: 'Acme', scheduled_send_date: at(2000), expiry_date: at(expiresInMs), included_contact_groups: [group], excluded_contact_groups: [], template_uuid: template },
+  });
+  expect(response.statusCode).toBe(201);
+  clock.jump(2000);
+  const uuid = response.json().data.uuid as string;
+  return { uuid, id: Number((await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id) };
+}
+
+const engineWith = (ledger: GatewayLedger) =>
+  createEngine({
+    store: createEngineStore(t.database.db, { audience: SIZES }),
+    gateway: countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger }),
+    clock,
+    options: { tickMs: 100, batchSize: 2, rateLimitPerSecond: 10_000, leaseMs: 30_000, lanes: 1 },
+    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+  });
+
+const rows = async (id: number) =>
+  (await t.database.pool.query(`SELECT sequence, phone_number, status, reason, unsent_sequence FROM messages WHERE campaign_id = $1 ORDER BY sequence`, [id])).rows as Array<{
+    sequence: number;
+    phone_number: string;
+    status: string;
+    reason: string | null;
+    unsent_sequence: number | null;
+  }>;
+const campaignRow = async (id: number) => (await t.database.pool.query(`SELECT * FROM campaigns WHERE id = $1`, [id])).rows[0];
+
+describe('an audience written in chunks', { timeout: 60_000 }, () => {
+  it('starts with the first few, writes the rest beside the sending, and sends every recipient once, numbered by phone number', async () => {
+    const { id } = await campaignDueNow();
+    const ledger = new GatewayLedger();
+    const store = createEngineStore(t.database.db, { audience: SIZES });
+    await store.startDue(clock.now());
+    expect((await rows(id)).length).toBe(SIZES.first);
+    expect((await campaignRow(id)).audience_after).toBe('447700901002');
+
+    const engine = engineWith(ledger);
+    await vi.waitFor(async () => {
+      await engine.tick();
+      expect((await campaignRow(id)).status).toBe(2);
+    });
+    await engine.flushReceipts();
+    const sent = await rows(id);
+    expect(sent.map((m) => m.sequence)).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => i + 1));
+    expect(sent.map((m) => m.phone_number)).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => `44770090${1000 + i}`));
+    expect(sent.every((m) => m.status === 'delivered')).toBe(true);
+    expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
+    const counters = await campaignRow(id);
+    expect([counters.message_count, counters.delivered_count, counters.audience_after]).toEqual([RECIPIENTS, RECIPIENTS, null]);
+  });
+
+  it('never gets ahead of the sending by more than its margin', async () => {
+    const { id } = await campaignDueNow();
+    const store = createEngineStore(t.database.db, { audience: SIZES });
+    await store.startDue(clock.now());
+    await store.extendAudiences(clock.now());
+    // 3 written, fewer than 5 waiting: one chunk of 4 more; then 7 wait, which is enough.
+    expect((await campaignRow(id)).message_count).toBe(7);
+    await store.extendAudiences(clock.now());
+    expect((await campaignRow(id)).message_count).toBe(7);
+    // Every message written so far claimed and settled: not finished while recipients are unwritten.
+    await t.database.pool.query(`UPDATE campaigns SET next_sequence = message_count + 1 WHERE id = $1`, [id]);
+    expect(await store.finishDone(clock.now())).not.toContain(id);
+    expect((await campaignRow(id)).status).toBe(1);
+  });
+
+  it('leaves out a number that opts out before its chunk is written', async () => {
+    const { id } = await campaignDueNow();
+    const store = createEngineStore(t.database.db, { audience: SIZES });
+    await store.startDue(clock.now());
+    await t.services.inbound.receive({ from: `+${optedOutLater}`, body: 'STOP', source: 'gateway', teamId: null });
+    const ledger = new GatewayLedger();
+    const engine = engineWith(ledger);
+    await vi.waitFor(async () => {
+      await engine.tick();
+      expect((await campaignRow(id)).status).toBe(2);
+    });
+    const written = await rows(id);
+    expect(written.map((m) => m.phone_number)).not.toContain(optedOutLater);
+    expect(written.map((m) => m.sequence)).toEqual(Array.from({ length: RECIPIENTS - 1 }, (_, i) => i + 1));
+    expect(ledger.total).toBe(RECIPIENTS - 1);
+    await t.database.pool.query(`DELETE FROM contacts WHERE phone_number = $1 AND contact_group_id IN (SELECT id FROM contact_groups WHERE system_role = 'optouts')`, [optedOutLater]);
+  });
+
+  it('a chunk written after the expiry is unsent (pending), numbered on, and the campaign finishes', async () => {
+    const { id } = await campaignDueNow(60_000);
+    const store = createEngineStore(t.database.db, { audience: SIZES });
+    await store.startDue(clock.now());
+    clock.jump(60_000);
+    await store.expire(clock.now()); // the first 3: unsent, numbered 1…3
+    while ((await store.extendAudiences(clock.now())) > 0);
+    await store.finishDone(clock.now());
+
+    const written = await rows(id);
+    expect(written.length).toBe(RECIPIENTS);
+    expect(written.map((m) => [m.status, m.reason])).toEqual(Array(RECIPIENTS).fill(['unsent', 'pending']));
+    expect(written.map((m) => m.unsent_sequence)).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => i + 1));
+    const counters = await campaignRow(id);
+    expect([counters.status, counters.message_count, counters.unsent_count, counters.next_sequence]).toEqual([2, RECIPIENTS, RECIPIENTS, RECIPIENTS + 1]);
+  });
+});

@@ -1,0 +1,323 @@
+/*
+ * Report jobs under fenced, renewed leases (issue #16, point 4): two workers never both finish one
+ * job, and never write the same partial file.
+ *
+ * How each test was checked to fail without its protection. Each protection was removed on its own,
+ * this file was run, it went red as described, and the code was restored:
+ * - No token check (every `AND lease_token = …` dropped from reports.repository.ts): "fences every
+ *   step" went red, because the stale claim's renew returned true. "taken over mid-write" went red:
+ *   the taken-over worker renamed its file, marked the job sent and mailed it, and then the owning
+ *   worker mailed again (2 e-mails). "renewal is refused" went red ('still writing': renewals were
+ *   never refused, so the worker did not stop).
+ * - No renewal (the worker's renewal tick did nothing): "slow worker that is alive" went red, because
+ *   a second claim got the job once the first lease ran out. "renewal is refused" also went red
+ *   ('still writing').
+ * - One shared partial path (`<job>.csv.part` for every attempt): "taken over mid-write" went red,
+ *   because the two attempts wrote one partial file (1 file, expected 2).
+ * - Renewal refused but ignored by the writer (no abort signal passed to writeCsvAttempt): "renewal is
+ *   refused" went red ('still writing').
+ * - Rename before the fenced `written` instead of inside it: "taken over mid-write" went red, because
+ *   the taken-over worker put its own file in place (`<job>.csv` was there next to the second's partial).
+ * - No sweep at start: "removes partial files of attempts that died" went red (the dead file was kept).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../engine/engine';
+import { createEngineStore } from '../../engine/engine-store';
+import { createMailer, type Mailer } from '../../gateways/mail/mailer';
+import type { SmsGateway } from '../../gateways/sms/sms-gateway';
+import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';
+import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
+import { createReportLinks } from './report-links';
+import { createReportWorker } from './report-worker';
+import type { ReportsRepository } from './reports.repository';
+import { createReportsService, type ReportsService } from './reports.service';
+
+const clock = createTestClock('2026-06-01T08:00:00Z');
+const CONTACTS = 40;
+let t: TestApp;
+let owner: TestUser;
+let sink: SmtpSink;
+let mailer: Mailer;
+let dataDir: string;
+let reportsDir: string;
+let campaign: string;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-report-leases-'));
+  reportsDir = path.join(dataDir, 'reports');
+  t = await createTestApp({ DATA_DIR: dataDir }, { clock });
+  owner = await t.user({ email: 'ada@shop.test' });
+  sink = await startSmtpSink();
+  mailer = createMailer({ smtpUrl: sink.url, outboxDir: path.join(dataDir, 'outbox'), from: 'Herald <reports@herald.test>', log: () => {}, timeoutMs: 2000 });
+  const post = async (url: string, body: unknown) => {
+    const response = await t.request('POST', `/api/2.0${url}`, { token: owner.token, body });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().data;
+  };
+  const template = (await post('/templates/', { name: 'Note', body: 'Hi {{first_name}}', sender: 'Acme' })).uuid;
+  const group = (await post('/contact-groups/', { name: 'Customers', headers: ['first_name'] })).uuid;
+  const contacts = Array.from({ length: CONTACTS }, (_, i) => ({ phone_number: `07700900${100 + i}`, custom_fields: { first_name: `C${i}` } }));
+  const added = await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
+  expect(added.statusCode, added.body).toBe(200);
+  campaign = (
+    await post('/campaigns/', { name: 'Leases', sender: 'Acme', scheduled_send_date: '2026-06-01 10:00:00', expiry_date: '2026-06-01 12:00:00', included_contact_groups: [group], template_uuid: template })
+  ).uuid;
+  // Every message goes in one tick: the reports below have a row per recipient.
+  const gateway: SmsGateway = {
+    submit: async (batch) => batch.map((sms) => ({ clientRef: sms.clientRef, gatewayId: `gw-${sms.to}` })),
+    onReceipt: () => {},
+    onInbound: () => {},
+    close: async () => {},
+  };
+  const engine = createEngine({
+    store: createEngineStore(t.database.db),
+    gateway,
+    clock,
+    options: { tickMs: 1000, batchSize: 100, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
+    urlBase: (d) => t.services.vanityDomains.urlBase({ domain: d }),
+  });
+  clock.set('2026-06-01T09:06:00Z');
+  await engine.tick();
+  await engine.stop();
+});
+afterAll(async () => {
+  await mailer.close();
+  await sink.close();
+  await t.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+const worker = (leaseMs: number, parts: { service?: ReportsService; mailer?: Mailer } = {}) =>
+  createReportWorker({
+    reports: t.services.reportsRepository,
+    service: parts.service ?? t.services.reports,
+    mailer: parts.mailer ?? mailer,
+    clock,
+    config: t.config,
+    log: (_level, message) => void logs.push(message),
+    options: { leaseMs, retryBaseMs: 60_000 },
+  });
+
+/** Queues a report of the campaign and returns its job's uuid. */
+async function requestReport(type: string): Promise<string> {
+  expect((await t.request('POST', `/api/2.0/reporting/${campaign}/${type}`, { token: owner.token })).statusCode).toBe(202);
+  return (await t.request('GET', '/api/2.0/report-jobs/', { token: owner.token })).json().data[0].uuid;
+}
+
+async function jobRow(uuid: string) {
+  const { rows } = await t.database.db.execute<{ status: string; error: string | null; row_count: number | null; lease_token: number | null; lease_until: string | null }>(sql`
+    SELECT status, error, row_count, lease_token, lease_until FROM report_jobs WHERE uuid = ${uuid}`);
+  const row = rows[0]!;
+  return { ...row, lease_until: row.lease_until === null ? null : new Date(row.lease_until) };
+}
+
+/** The files of one job in the reports folder: its partial files and its CSV. */
+const filesOf = async (uuid: string) => (await fs.readdir(reportsDir).catch(() => [] as string[])).filter((name) => name.startsWith(uuid)).sort();
+
+/** The e-mails that reached the SMTP sink for one report (e.g. "recipients"). */
+const mailsFor = (name: string) => sink.messages.filter((m) => m.subject === `Your ${name} report for “Leases” is ready`);
+
+/** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value either way (the assertion after it says what was wrong). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 2000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Something that stops at a point until released: `reached` settles once it stopped there. */
+function gate() {
+  let release!: () => void;
+  let reach!: () => void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return { opened, reached, reach, release };
+}
+
+/**
+ * The app's reports service, but its CSV writing stalls after the header (before the first read of
+ * rows) until released: a worker that is slow, or paused, in the middle of writing.
+ */
+function stalledWriter() {
+  const stall = gate();
+  const real = t.services.reportsRepository;
+  const reports: ReportsRepository = {
+    ...real,
+    messages: async (...args: Parameters<ReportsRepository['messages']>) => {
+      stall.reach();
+      await stall.opened;
+      return real.messages(...args);
+    },
+  };
+  const writer = createReportsService({ reports, users: t.services.usersRepository, links: createReportLinks({ secretKey: randomBytes(32), publicUrl: TEST_PUBLIC_URL }), clock, config: t.config });
+  return { service: { ...t.services.reports, writeCsvAttempt: writer.writeCsvAttempt }, stalled: stall.reached, release: stall.release };
+}
+
+/** The test's mailer, but each e-mail stalls before it is handed to the mail server until released. */
+function stalledMailer() {
+  const stall = gate();
+  const slow: Mailer = {
+    send: async (message) => {
+      stall.reach();
+      await stall.opened;
+      return mailer.send(message);
+    },
+    close: async () => {},
+  };
+  return { mailer: slow, stalled: stall.reached, release: stall.release };
+}
+
+describe('report jobs under fenced leases', () => {
+  it('fences every step of a job with its claim’s token: a claim that was taken over changes nothing', async () => {
+    const uuid = await requestReport('unsent');
+    const repo = t.services.reportsRepository;
+    const old = (await repo.claimJob(clock.now(), 1000))!;
+    clock.advance(1001);
+    const current = (await repo.claimJob(clock.now(), 1000))!;
+    expect(current.uuid).toBe(old.uuid);
+    expect(current.lease.token).not.toBe(old.lease.token);
+
+    let published = 0;
+    const publish = async () => void published++;
+    const file = { fileName: `${uuid}.csv`, rowCount: 0, linkExpiresAt: clock.now() };
+    expect(await repo.renew(old.lease, clock.now(), 1000)).toBe(false);
+    expect(await repo.written(old.lease, file, clock.now(), publish)).toBe(false);
+    expect(published).toBe(0);
+    expect(await repo.mailed(old.lease, clock.now())).toBe(false);
+    expect(await repo.attemptFailed(old.lease, 'too late', null, clock.now())).toBe(false);
+    expect(await jobRow(uuid)).toMatchObject({ status: 'writing', error: null, lease_token: Number(current.lease.token) });
+
+    expect(await repo.renew(current.lease, clock.now(), 1000)).toBe(true);
+    expect(await repo.written(current.lease, file, clock.now(), publish)).toBe(true);
+    expect(published).toBe(1);
+    expect(await repo.mailed(current.lease, clock.now())).toBe(true);
+    expect(await jobRow(uuid)).toMatchObject({ status: 'sent' });
+  });
+
+  it('a worker taken over mid-write can neither put its file in place nor mail: one e-mail, one complete file', async () => {
+    const uuid = await requestReport('recipient');
+    const first = stalledWriter();
+    const firstRun = worker(600_000, { service: first.service }).runDue();
+    await first.stalled;
+    // Its lease runs out unrenewed (a long pause, a cut-off network; renewals every 200 s never come
+    // here), and a second worker claims the job and starts writing too.
+    clock.advance(600_001);
+    const second = stalledWriter();
+    const secondRun = worker(600_000, { service: second.service }).runDue();
+    await second.stalled;
+    try {
+      // Two attempts, two partial files, each named by its claim's token.
+      const partials = await eventually(() => filesOf(uuid), (names) => names.length >= 2);
+      expect(partials).toHaveLength(2);
+      for (const name of partials) expect(name).toMatch(new RegExp(`^${uuid}\\.\\d+\\.csv\\.part$`));
+
+      // The first finishes its file while the second still writes: it is refused, and leaves the job alone.
+      first.release();
+      await firstRun;
+      const row = await jobRow(uuid);
+      expect(row).toMatchObject({ status: 'writing', error: null, row_count: null });
+      // Its own partial file is gone; the second's (named by the job's current token) is untouched.
+      expect(await filesOf(uuid)).toEqual([`${uuid}.${row.lease_token}.csv.part`]);
+      expect(mailsFor('recipients')).toHaveLength(0);
+      expect(logs).toContain('report job taken over by another worker; this attempt stops');
+    } finally {
+      first.release();
+      second.release();
+      await Promise.all([firstRun, secondRun]);
+    }
+
+    expect(await jobRow(uuid)).toMatchObject({ status: 'sent', error: null, row_count: CONTACTS });
+    expect(mailsFor('recipients')).toHaveLength(1);
+    expect(await filesOf(uuid)).toEqual([`${uuid}.csv`]);
+    const lines = (await fs.readFile(path.join(reportsDir, `${uuid}.csv`), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('Phone_Number,Group_Name,Group_Description,Field_Names,Field_Values');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(Array.from({ length: CONTACTS }, (_, i) => `447700900${100 + i}`));
+  });
+
+  it('a slow worker that is alive keeps its job: it renews while it writes and while it mails, so no one else can claim it', async () => {
+    const uuid = await requestReport('delivery');
+    const slowWriter = stalledWriter();
+    const slowMailer = stalledMailer();
+    const run = worker(300, { service: slowWriter.service, mailer: slowMailer.mailer }).runDue();
+    /** Two thirds of a lease at a time, well past the first claim's end: held only if renewed meanwhile. */
+    const keepsIt = async () => {
+      for (let i = 0; i < 4; i++) {
+        clock.advance(200);
+        await eventually(async () => (await jobRow(uuid)).lease_until!.getTime(), (until) => until >= clock.now().getTime() + 300);
+        expect(await t.services.reportsRepository.claimJob(clock.now(), 300)).toBeUndefined();
+      }
+    };
+    try {
+      await slowWriter.stalled;
+      await keepsIt();
+      slowWriter.release();
+      await slowMailer.stalled;
+      expect((await jobRow(uuid)).status).toBe('mailing');
+      await keepsIt();
+    } finally {
+      slowWriter.release();
+      slowMailer.release();
+      await run;
+    }
+    expect(await jobRow(uuid)).toMatchObject({ status: 'sent', error: null, row_count: CONTACTS });
+    expect(mailsFor('delivery')).toHaveLength(1);
+    expect(await filesOf(uuid)).toEqual([`${uuid}.csv`]);
+  });
+
+  it('a worker whose renewal is refused stops writing at once: its partial file removed, nothing recorded, the job left to its new owner', async () => {
+    const uuid = await requestReport('alt_delivery');
+    const slow = stalledWriter();
+    const run = worker(3000, { service: slow.service }).runDue();
+    try {
+      await slow.stalled;
+      // The clock jumps past its lease between two renewals, and the job is claimed elsewhere.
+      let stolen: Awaited<ReturnType<ReportsRepository['claimJob']>>;
+      do {
+        clock.advance(3001);
+        stolen = await t.services.reportsRepository.claimJob(clock.now(), 600_000);
+      } while (!stolen);
+      // Its next renewal (within a second) is refused: it stops while its read of rows is still stalled.
+      const outcome = await Promise.race([run.then(() => 'stopped'), new Promise((resolve) => setTimeout(() => resolve('still writing'), 5000))]);
+      expect(outcome).toBe('stopped');
+      expect(await filesOf(uuid)).toEqual([]);
+      expect(await jobRow(uuid)).toMatchObject({ status: 'writing', error: null, lease_token: Number(stolen.lease.token) });
+    } finally {
+      slow.release();
+      await run;
+    }
+    // Its new owner died without a word: once that lease ends, a worker finishes the job.
+    clock.advance(600_001);
+    await worker(600_000).runDue();
+    expect(await jobRow(uuid)).toMatchObject({ status: 'sent', row_count: CONTACTS });
+    expect(mailsFor('alternative delivery')).toHaveLength(1);
+    expect(await filesOf(uuid)).toEqual([`${uuid}.csv`]);
+  });
+
+  it('at start, removes partial files of attempts that died (untouched for a whole lease), and nothing else', async () => {
+    await fs.mkdir(reportsDir, { recursive: true });
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    const dead = path.join(reportsDir, 'dead.7.csv.part');
+    const live = path.join(reportsDir, 'live.8.csv.part');
+    const report = path.join(reportsDir, 'old-report.csv');
+    for (const file of [dead, live, report]) await fs.writeFile(file, 'x');
+    await fs.utimes(dead, anHourAgo, anHourAgo);
+    await fs.utimes(report, anHourAgo, anHourAgo);
+    const w = worker(600_000);
+    w.start();
+    await w.stop();
+    const exists = async (file: string) => (await fs.stat(file).catch(() => undefined)) !== undefined;
+    expect(await exists(dead)).toBe(false);
+    expect(await exists(live)).toBe(true);
+    expect(await exists(report)).toBe(true);
+    expect(logs).toContain('removed partial report files left by attempts that died');
+  });
+});
