@@ -43,7 +43,9 @@ export type SimulatorOptions = {
 export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & { sent: ReadonlyMap<string, OutgoingSms & { gatewayId: string }> } {
   const random = options.random ?? Math.random;
   const ledger = options.ledger ?? createMemoryLedger();
+  /** What it took, for tests to look at; kept only without a ledger (a million sends would sit in memory). */
   const sent = new Map<string, OutgoingSms & { gatewayId: string }>();
+  const keepSent = options.ledger === undefined;
   const receiptListeners: Array<DurableListener<Receipt>> = [];
   const inboundListeners: Array<DurableListener<InboundSms>> = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -94,12 +96,13 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
     idempotent: true,
     async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
       if (submitOptions?.signal?.aborted || closed) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
-      const fresh = batch.filter((message) => !sent.has(message.clientRef)).map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
-      const recorded = await ledger.record(fresh, new Date(Date.now() + options.latencyMs));
+      // The ledger tells which it has seen before (and their first gateway id): it alone decides.
+      const offered = batch.map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
+      const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs));
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
-      for (const message of fresh) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
+      if (keepSent) for (const message of offered) if (byRef.get(message.clientRef)!.isNew) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
       if (recorded.some((entry) => entry.isNew)) wakeIn(options.latencyMs);
-      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: sent.get(message.clientRef)!.gatewayId }));
+      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: byRef.get(message.clientRef)!.gatewayId }));
     },
     /** What it took of these, from its record (which outlives a crash of the process that handed them over). */
     recall: (clientRefs: string[]) => ledger.recall(clientRefs),
