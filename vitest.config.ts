@@ -7,6 +7,7 @@ const PROCESS_TESTS = [
   'src/server/engine/scale-out.test.ts',
   'src/server/engine/smpp-send.test.ts',
   'src/server/engine/database-outage.test.ts',
+  'src/server/engine/chaos.test.ts',
   'src/server/http/load.test.ts',
 ];
 
