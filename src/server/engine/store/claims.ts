@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { withoutPlans } from '../../db/plans';
 import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
 import { numberUnsent } from './unsent';
 import { settleEarlyReceipts } from './receipts';
@@ -214,7 +215,8 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
   ];
   if (rows.length === 0 && outcome.inDoubt.length === 0) return;
   const ids = rows.map((row) => row.id);
-  await tx.execute(sql`
+  // Found through the primary key and joined by hash, whatever the statistics say.
+  await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
     WITH incoming AS (
       SELECT * FROM unnest(${sql.param(ids)}::bigint[], ${sql.param(rows.map((r) => r.status))}::text[], ${sql.param(rows.map((r) => r.body))}::text[],
                            ${sql.param(rows.map((r) => r.gatewayId))}::text[], ${sql.param(rows.map((r) => r.reason))}::text[]) AS t(id, status, body, gateway_id, reason)),

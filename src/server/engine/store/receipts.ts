@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { withoutPlans } from '../../db/plans';
 import type { ReceiptRecord, ReceiptStore } from '../engine-store';
 
 /**
@@ -58,7 +59,8 @@ export function createReceiptStore(db: Db): ReceiptStore {
                             AS i(gateway_id, status, reason, received_at)`;
       await db.transaction(async (tx) => {
         const settle = async () => {
-          const { rows: settled } = await tx.execute<{ campaign_id: number; delivered: number; failed: number }>(sql`
+          // Found through the gateway-id index and joined by hash, whatever the statistics say.
+          const { rows: settled } = await withoutPlans<{ campaign_id: number; delivered: number; failed: number }>(tx, ['enable_nestloop', 'enable_seqscan'], sql`
             WITH settled AS (
               UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
                 FROM ${columns} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { withoutPlans } from '../../db/plans';
 import { recipientsOf } from '../../modules/contacts/contacts.repository';
 import type { StartStore } from '../engine-store';
 
@@ -38,7 +39,9 @@ async function writeRecipients(
   const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.teamId);
   const recipients = recipientsOf(included, excluded, chunk.limit === null ? undefined : { after: chunk.after, limit: chunk.limit });
   // One set-based statement, numbered by phone number: report pages are sequence ranges.
-  const { rows } = await tx.execute<{ written: number; last: string | null }>(sql`
+  // A chunk is read along the phone-number index: never by sorting the whole group (which the
+  // planner chooses for a group imported moments ago, before its statistics exist).
+  const { rows } = await withoutPlans<{ written: number; last: string | null }>(tx, chunk.limit === null ? [] : ['enable_sort'], sql`
     WITH written AS (
       INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
       SELECT ${campaign.id}, ${chunk.firstSequence - 1} + row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
