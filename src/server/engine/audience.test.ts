@@ -97,13 +97,18 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     expect([counters.message_count, counters.delivered_count, counters.audience_after]).toEqual([RECIPIENTS, RECIPIENTS, null]);
   });
 
-  it('never gets ahead of the sending by more than its margin', async () => {
-    const { id } = await campaignDueNow();
+  it('never gets ahead of the sending by more than its margin, and the summary counts every recipient meanwhile', async () => {
+    const { uuid, id } = await campaignDueNow();
     const store = createEngineStore(t.database.db, { audience: SIZES });
     await store.startDue(clock.now());
     await store.extendAudiences(clock.now());
     // 3 written, fewer than 5 waiting: one chunk of 4 more; then 7 wait, which is enough.
     expect((await campaignRow(id)).message_count).toBe(7);
+    // The summary counts every recipient expected, not only those written.
+    // (Counted beside the ticks, so it comes a moment later.)
+    await vi.waitFor(async () =>
+      expect((await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data).toMatchObject({ recipients: RECIPIENTS, queued: RECIPIENTS }),
+    );
     await store.extendAudiences(clock.now());
     expect((await campaignRow(id)).message_count).toBe(7);
     // Every message written so far claimed and settled: not finished while recipients are unwritten.

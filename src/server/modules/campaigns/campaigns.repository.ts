@@ -185,10 +185,14 @@ export function createCampaignsRepository(db: Db) {
     /** The engine's counters (kept as messages move): one row read, whatever the campaign's size. */
     async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks' | 'inDoubt', number>> {
       const { rows } = await db.execute<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks' | 'inDoubt', number>>(sql`
-        SELECT message_count AS total, message_count - submitted_count - delivered_count - failed_count - unsent_count AS queued,
+        WITH c AS (
+          -- While its audience is being written, the count expected (never fewer than those written).
+          SELECT *, CASE WHEN audience_after IS NULL THEN message_count ELSE greatest(message_count, coalesce(audience_estimate, 0)) END AS recipients
+            FROM campaigns WHERE id = ${id})
+        SELECT recipients AS total, recipients - submitted_count - delivered_count - failed_count - unsent_count AS queued,
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,
                click_count AS clicks, in_doubt_count AS "inDoubt"
-          FROM campaigns WHERE id = ${id}`);
+          FROM c`);
       return rows[0]!;
     },
 
