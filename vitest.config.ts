@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       {
-        // Tests that run Herald as processes (crash, scale-out, SMPP, outage, load): after every other
+        // Tests that run Herald as processes (crash, scale-out, SMPP, outage, chaos, load): after every other
         // project has finished (groupOrder) and one file at a time, so their load slows no other test.
         test: {
           name: 'process',
