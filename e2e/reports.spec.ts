@@ -150,6 +150,9 @@ test('a marketer reads a sent campaign’s reports page by page, has one e-maile
 
   // E-mail the Delivery report: the toast names the address, the job shows up and reaches "Sent".
   await reports.getByRole('tab', { name: 'Delivery', exact: true }).click();
+  // The tab follows the URL: the Clicks panel (and its button) stays until the navigation lands.
+  await expect(reports.getByRole('table', { name: 'Delivery report' })).toBeVisible();
+  await expect(reports.getByRole('table', { name: 'Clicks report' })).toHaveCount(0);
   await reports.getByRole('button', { name: 'E-mail me this report' }).click();
   await expect(toast(page, `The Delivery report is on its way to ${ADMIN.email}: a download link arrives shortly.`)).toBeVisible();
   await dismissToasts(page);
