@@ -23,6 +23,8 @@ function liveClock(start: string) {
 const clock = liveClock('2026-06-01T09:00:00Z');
 const SIZES = { first: 3, chunk: 4, ahead: 5 };
 const RECIPIENTS = 17;
+/** How long a whole send may take (a tick at a time, batches of 2). */
+const WAIT = { timeout: 20_000, interval: 10 };
 let t: TestApp;
 let owner: TestUser;
 let template: string;
@@ -86,7 +88,7 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     await vi.waitFor(async () => {
       await engine.tick();
       expect((await campaignRow(id)).status).toBe(2);
-    });
+    }, WAIT);
     await engine.flushReceipts();
     const sent = await rows(id);
     expect(sent.map((m) => m.sequence)).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => i + 1));
@@ -106,8 +108,10 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     expect((await campaignRow(id)).message_count).toBe(7);
     // The summary counts every recipient expected, not only those written.
     // (Counted beside the ticks, so it comes a moment later.)
-    await vi.waitFor(async () =>
-      expect((await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data).toMatchObject({ recipients: RECIPIENTS, queued: RECIPIENTS }),
+    await vi.waitFor(
+      async () =>
+        expect((await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data).toMatchObject({ recipients: RECIPIENTS, queued: RECIPIENTS }),
+      WAIT,
     );
     await store.extendAudiences(clock.now());
     expect((await campaignRow(id)).message_count).toBe(7);
@@ -127,7 +131,7 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     await vi.waitFor(async () => {
       await engine.tick();
       expect((await campaignRow(id)).status).toBe(2);
-    });
+    }, WAIT);
     const written = await rows(id);
     expect(written.map((m) => m.phone_number)).not.toContain(optedOutLater);
     expect(written.map((m) => m.sequence)).toEqual(Array.from({ length: RECIPIENTS - 1 }, (_, i) => i + 1));

@@ -214,8 +214,8 @@ describe('leases', { timeout: 60_000 }, () => {
     const ledger = new GatewayLedger();
     const slow = engineWith(carrier(ledger, 1500), { leaseMs: 300 });
     const handingOver = slow.tick();
-    await sleep(100);
-    clock.jump(60_000); // past the expiry while the first batch is with the carrier
+    await vi.waitFor(() => expect(ledger.total).toBe(5)); // the first batch is with the carrier…
+    clock.jump(60_000); // …when the expiry passes
     await sleep(250); // …and its owner has renewed the lease since
     await engineWith(carrier(ledger)).tick(); // another engine's tick applies the expiry
     await handingOver;
