@@ -15,12 +15,14 @@ function intervals(overrides: Parameters<typeof campaign>[0], summary: typeof PE
 }
 
 describe('when the campaign page asks again', () => {
-  it('refreshes both while sending, and from a few minutes before the send time', () => {
+  it('refreshes both while sending, and the campaign alone from a few minutes before the send time', () => {
     const live = { campaign: LIVE_REFRESH_MS, summary: LIVE_REFRESH_MS };
     expect(intervals({ status: 1 }, SENDING, '2026-03-02 09:00:10')).toEqual(live);
-    expect(intervals({ status: 0 }, PENDING, '2026-03-02 08:58:00')).toEqual(live);
+    // Before the start the summary would count the whole audience at every ask: only the status is watched.
+    const watching = { campaign: LIVE_REFRESH_MS, summary: false };
+    expect(intervals({ status: 0 }, PENDING, '2026-03-02 08:58:00')).toEqual(watching);
     // Due, not started yet: the engine starts it on its next tick.
-    expect(intervals({ status: 0 }, PENDING, '2026-03-02 09:00:01')).toEqual(live);
+    expect(intervals({ status: 0 }, PENDING, '2026-03-02 09:00:01')).toEqual(watching);
   });
 
   it('waits a pending campaign out until its start is near, and gives up on one long overdue', () => {

@@ -52,7 +52,8 @@ export interface RefreshIntervals {
 }
 
 /**
- * When the page asks again (refetchInterval): every LIVE_REFRESH_MS while sending or about to start;
+ * When the page asks again (refetchInterval): every LIVE_REFRESH_MS while sending, and the campaign
+ * alone (not the summary, which would count the audience each time) while it is about to start;
  * once sent, only the counts, until every receipt is in — which also reads them once more after the
  * status turns to sent. A pending campaign further off wakes up when its start comes near.
  */
@@ -79,7 +80,9 @@ export function refreshIntervals({
     const untilSoon = send - STARTS_SOON_MS - now;
     // Long overdue and still pending: the service is not starting it, so asking every 2 s shows nothing.
     if (now - send > STARTS_SOON_MS) return off;
-    if (untilSoon <= 0) return live;
+    // Only the campaign: before it starts the summary counts its whole audience (seconds at a
+    // million), and its figures do not move; it is asked again once the status turns to sending.
+    if (untilSoon <= 0) return { campaign: LIVE_REFRESH_MS, summary: false };
     const wait = Math.min(untilSoon, MAX_WAIT_MS);
     return { campaign: wait, summary: false };
   }
