@@ -91,8 +91,7 @@ export function createInboundService(deps: {
     // number (each sees it and stops texting it), as STOP to a shared short code does.
     const teams = optedOut && message.teamId === null && normalized.ok ? await deps.contacts.teamsHolding(normalized.number) : [];
     const plans = await Promise.all((teams.length > 0 ? teams : [message.teamId]).map((teamId) => plan(teamId, normalized, words, optedOut)));
-    const groups = deps.contactGroups.namesOf([...new Set(plans.flatMap((p) => (p.keyword?.addContactToGroup ? p.targets.groupIds : [])))]);
-    const groupNames = await groups;
+    const groupNames = await deps.contactGroups.namesOf([...new Set(plans.flatMap((p) => (p.keyword?.addContactToGroup ? p.targets.groupIds : [])))]);
     const now = deps.clock.now();
 
     const stored = await deps.db.transaction(async (tx) => {
