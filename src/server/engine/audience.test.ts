@@ -12,14 +12,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
 import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { campaignDueNow as dueNow, liveClock } from '../testing/engine-campaigns';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
 import { createEngineStore } from './engine-store';
 
-function liveClock(start: string) {
-  let offset = new Date(start).getTime() - Date.now();
-  return { now: () => new Date(Date.now() + offset), jump: (ms: number) => void (offset += ms) };
-}
 const clock = liveClock('2026-06-01T09:00:00Z');
 const SIZES = { first: 3, chunk: 4, ahead: 5 };
 const RECIPIENTS = 17;
@@ -44,17 +41,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => t.database.pool.query(`UPDATE campaigns SET status = 2 WHERE status = 1`).then(() => undefined));
 
-async function campaignDueNow(expiresInMs = 3_600_000) {
-  const at = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(clock.now().getTime() + ms));
-  const response = await t.request('POST', '/api/2.0/campaigns/', {
-    token: owner.token,
-    body: { name: 'Audience', sender: 'Acme', scheduled_send_date: at(2000), expiry_date: at(expiresInMs), included_contact_groups: [group], excluded_contact_groups: [], template_uuid: template },
-  });
-  expect(response.statusCode).toBe(201);
-  clock.jump(2000);
-  const uuid = response.json().data.uuid as string;
-  return { uuid, id: Number((await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id) };
-}
+const campaignDueNow = (expiresInMs?: number) => dueNow(t, { token: owner.token, clock, name: 'Audience', group, template, expiresInMs });
 
 const engineWith = (ledger: GatewayLedger) =>
   createEngine({

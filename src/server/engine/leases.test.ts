@@ -20,15 +20,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createSimulatorGateway } from '../gateways/sms/simulator';
 import type { SmsGateway } from '../gateways/sms/sms-gateway';
 import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { campaignDueNow as dueNow, liveClock } from '../testing/engine-campaigns';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine, type EngineOptions } from './engine';
 import { createEngineStore, type InDoubtPolicy } from './engine-store';
-
-/** A clock that runs in real time (leases are renewed on timers) from a chosen start, and can jump ahead. */
-function liveClock(start: string) {
-  let offset = new Date(start).getTime() - Date.now();
-  return { now: () => new Date(Date.now() + offset), jump: (ms: number) => void (offset += ms) };
-}
 
 const clock = liveClock('2026-06-01T09:00:00Z');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,22 +45,7 @@ afterAll(() => t.close());
 // Each test's engines see only its own campaign: whatever another left sending is set aside.
 afterEach(() => t.database.pool.query(`UPDATE campaigns SET status = 2 WHERE status = 1`).then(() => undefined));
 
-/** A campaign to the ten, due now, expiring in `expiresInMs`; returns its uuid and database id. */
-async function campaignDueNow(expiresInMs = 3_600_000) {
-  const at = (ms: number) => {
-    const moment = new Date(clock.now().getTime() + ms);
-    return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(moment);
-  };
-  const response = await t.request('POST', '/api/2.0/campaigns/', {
-    token: owner.token,
-    body: { name: 'Leases', sender: 'Acme', scheduled_send_date: at(2000), expiry_date: at(expiresInMs), included_contact_groups: [group], excluded_contact_groups: [], template_uuid: template },
-  });
-  expect(response.statusCode).toBe(201);
-  clock.jump(2000);
-  const uuid = response.json().data.uuid as string;
-  const id = Number((await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [uuid])).rows[0].id);
-  return { uuid, id };
-}
+const campaignDueNow = (expiresInMs?: number) => dueNow(t, { token: owner.token, clock, name: 'Leases', group, template, expiresInMs });
 
 function engineWith(gateway: SmsGateway, options: Partial<EngineOptions> = {}) {
   return createEngine({
