@@ -28,8 +28,8 @@
  * (`send.1m.*` for 1,000,000) its rate and seconds against its own floor, the first submission, the
  * cost per message against the first size, the RSS growth and the summary latency (p50, p99).
  *
- * Run: `npx tsx bench/send.bench.ts [sizes]` — sizes comma-separated, default `100000,1000000`
- * (or BENCH_SIZES); one size (`npx tsx bench/send.bench.ts 100000`) runs only that one, as before.
+ * Run: `npm run bench:send -- [sizes]` (Node as `npm start` runs Herald: `tsx --max-semi-space-size=64`) —
+ * sizes comma-separated, default `100000,1000000` (or BENCH_SIZES); one size runs only that one.
  * `npm run bench` runs it five times and writes BENCHMARKS.md. Both sizes take several minutes.
  * Also: BENCH_ANALYZE=1 analyses the contacts before the send (by default the campaign goes out
  * seconds after they are written, before autovacuum has looked at them); BENCH_TIMEOUT_S (default

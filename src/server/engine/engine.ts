@@ -52,7 +52,10 @@ export function createEngine(deps: {
 
   // Receipts are acknowledged to the gateway only once stored (their promise resolves then).
   const receipts = createReceiptQueue({ store, log: deps.log });
-  gateway.onReceipt((receipt: Receipt) => receipts.add({ ...receipt, at: clock.now() }));
+  gateway.onReceipts((group: Receipt[]) => {
+    const at = clock.now();
+    return receipts.add(group.map((receipt) => ({ ...receipt, at })));
+  });
 
   /**
    * Hands messages to the gateway and sorts them by what became of each. Messages already in doubt

@@ -44,7 +44,7 @@ export function countingGateway(
       if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       return inner.submit(batch);
     },
-    onReceipt: (listener) => inner.onReceipt(listener),
+    onReceipts: (listener) => inner.onReceipts(listener),
     onInbound: (listener) => inner.onInbound(listener),
     close: () => inner.close(),
   };

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
 import type { ReceiptRecord, ReceiptStore } from '../engine-store';
 
@@ -26,7 +27,7 @@ export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise
   // Almost always none wait: one look at the (small) table first, so the update below only ever
   // joins the few that do.
   const { rows: waiting } = await tx.execute<{ gateway_id: string }>(sql`
-    SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${sql.param(gatewayIds)}::text[])`);
+    SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${arrayParam(gatewayIds)}::text[])`);
   if (waiting.length === 0) return;
   const ids = sql.param(waiting.map((row) => row.gateway_id));
   const { rows: settled } = await tx.execute<{ campaign_id: number; delivered: number; failed: number }>(sql`
@@ -54,8 +55,8 @@ export function createReceiptStore(db: Db): ReceiptStore {
      */
     async markReceipts(receipts: ReceiptRecord[]): Promise<void> {
       if (receipts.length === 0) return;
-      const columns = sql`unnest(${sql.param(receipts.map((r) => r.gatewayId))}::text[], ${sql.param(receipts.map((r) => r.status))}::text[],
-                                 ${sql.param(receipts.map((r) => r.reason))}::text[], ${sql.param(receipts.map((r) => r.at.toISOString()))}::timestamptz[])
+      const columns = sql`unnest(${arrayParam(receipts.map((r) => r.gatewayId))}::text[], ${arrayParam(receipts.map((r) => r.status))}::text[],
+                                 ${arrayParam(receipts.map((r) => r.reason))}::text[], ${arrayParam(receipts.map((r) => r.at.toISOString()))}::timestamptz[])
                             AS i(gateway_id, status, reason, received_at)`;
       await db.transaction(async (tx) => {
         const settle = async () => {
@@ -64,7 +65,7 @@ export function createReceiptStore(db: Db): ReceiptStore {
             WITH settled AS (
               UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
                 FROM ${columns} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
-                 AND m.gateway_id = ANY(${sql.param(receipts.map((r) => r.gatewayId))}::text[])
+                 AND m.gateway_id = ANY(${arrayParam(receipts.map((r) => r.gatewayId))}::text[])
               RETURNING m.campaign_id, m.status)
             SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
               FROM settled GROUP BY campaign_id`);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
-import { recipientsOf } from '../../modules/contacts/contacts.repository';
+import { countRecipientsOf, recipientsOf } from '../../modules/contacts/contacts.repository';
 import type { StartStore } from '../engine-store';
 
 export type AudienceSizes = {
@@ -174,7 +174,7 @@ async function estimateAudience(db: Db, campaign: { id: number; team_id: number 
     const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     // Counted first, then written: the campaign's row is locked only for the write, not the count.
-    const { rows: counted } = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${recipientsOf(included, excluded)}) r`);
-    await tx.execute(sql`UPDATE campaigns SET audience_estimate = ${counted[0]!.n} WHERE id = ${campaign.id}`);
+    const { rows: counted } = await tx.execute<{ total: number }>(countRecipientsOf(included, excluded));
+    await tx.execute(sql`UPDATE campaigns SET audience_estimate = ${counted[0]!.total} WHERE id = ${campaign.id}`);
   });
 }

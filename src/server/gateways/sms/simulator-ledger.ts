@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { arrayParam } from '../../db/arrays';
 import type { Db } from '../../db/client';
 import type { DueReceipts, SimulatorLedger } from './simulator';
 
@@ -18,10 +19,12 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
 
     async record(batch, dueAt) {
       if (batch.length === 0) return [];
-      const column = <T>(pick: (m: (typeof batch)[number]) => T) => sql.param(batch.map(pick));
+      const column = (pick: (m: (typeof batch)[number]) => string | boolean) => arrayParam(batch.map(pick));
       // The usual case, every message new, is one statement: the messages and, for those new, their
-      // receipts waiting to be delivered — together or not at all. Those seen before are looked up after.
-      const { rows: inserted } = await db.execute<{ client_ref: string }>(sql`
+      // receipts waiting to be delivered — together or not at all. It answers only how many were new
+      // (reading thousands of references back cost as much as writing them); when some were not, the
+      // references are read after, and those seen before counted as submitted again.
+      const { rows: counted } = await db.execute<{ n: number }>(sql`
         WITH inserted AS (
           INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body)
           SELECT * FROM unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.gatewayId)}::text[], ${column((m) => m.to)}::text[],
@@ -33,8 +36,12 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
           SELECT array_agg(i.gateway_id), array_agg(o.failed), ${dueAt}::timestamptz
             FROM inserted i JOIN unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.failed)}::boolean[]) AS o(client_ref, failed) USING (client_ref)
           HAVING count(*) > 0)
-        SELECT client_ref FROM inserted`);
-      const fresh = new Set(inserted.map((row) => row.client_ref));
+        SELECT count(*)::int AS n FROM inserted`);
+      if (counted[0]!.n === batch.length) return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: message.gatewayId, isNew: true }));
+      const { rows: known } = await db.execute<{ client_ref: string; gateway_id: string }>(sql`
+        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${column((m) => m.clientRef)}::text[])`);
+      const ours = new Map(batch.map((message) => [message.clientRef, message.gatewayId]));
+      const fresh = new Set(known.filter((row) => ours.get(row.client_ref) === row.gateway_id).map((row) => row.client_ref));
       const seen = batch.filter((message) => !fresh.has(message.clientRef)).map((message) => message.clientRef);
       const before = new Map<string, string>();
       if (seen.length > 0) {
@@ -58,7 +65,7 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
     async deliverDue(now, deliver) {
       return db.transaction(async (tx) => {
         const { rows } = await tx.execute<{ id: string; gateway_ids: string[]; failed: boolean[]; due_at: Date | string }>(sql`
-          SELECT id, gateway_ids, failed, due_at FROM simulator_pending_receipts
+          SELECT id, to_json(gateway_ids) AS gateway_ids, failed, due_at FROM simulator_pending_receipts
            WHERE due_at <= ${now}::timestamptz ORDER BY due_at LIMIT 2 FOR UPDATE SKIP LOCKED`);
         if (rows.length === 0) return 0;
         const due: DueReceipts[] = rows.map((row) => ({ gatewayIds: row.gateway_ids, failed: row.failed, dueAt: new Date(row.due_at) }));

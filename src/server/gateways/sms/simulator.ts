@@ -46,7 +46,7 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   /** What it took, for tests to look at; kept only without a ledger (a million sends would sit in memory). */
   const sent = new Map<string, OutgoingSms & { gatewayId: string }>();
   const keepSent = options.ledger === undefined;
-  const receiptListeners: Array<DurableListener<Receipt>> = [];
+  const receiptListeners: Array<DurableListener<Receipt[]>> = [];
   const inboundListeners: Array<DurableListener<InboundSms>> = [];
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -59,12 +59,13 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   /** Resolves once every listener has stored every receipt of these groups. */
   const deliver = async (due: DueReceipts[]): Promise<void> => {
     const stored: Array<Promise<void>> = [];
-    for (const group of due)
-      group.gatewayIds.forEach((gatewayId, i) => {
+    for (const group of due) {
+      const receipts = group.gatewayIds.map((gatewayId, i): Receipt => {
         const failed = group.failed[i] === true;
-        const receipt: Receipt = { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: group.dueAt };
-        for (const listener of receiptListeners) stored.push(listener(receipt));
+        return { gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: group.dueAt };
       });
+      for (const listener of receiptListeners) stored.push(listener(receipts));
+    }
     await Promise.all(stored);
   };
 
@@ -106,7 +107,7 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
     },
     /** What it took of these, from its record (which outlives a crash of the process that handed them over). */
     recall: (clientRefs: string[]) => ledger.recall(clientRefs),
-    onReceipt: (listener) => void receiptListeners.push(listener),
+    onReceipts: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),
     async close() {
       closed = true;

@@ -34,7 +34,8 @@ export type SmsGateway = {
    * messages not yet handed over come back `notSent`; those already on their way finish as usual.
    */
   submit(batch: OutgoingSms[], options?: { signal?: AbortSignal }): Promise<SubmitResult[]>;
-  onReceipt(listener: DurableListener<Receipt>): void;
+  /** Receipts come in groups: as many as arrived together (an SMPP deliver_sm carries one; the simulator hands over a batch's). */
+  onReceipts(listener: DurableListener<Receipt[]>): void;
   onInbound(listener: DurableListener<InboundSms>): void;
   close(): Promise<void>;
   /**

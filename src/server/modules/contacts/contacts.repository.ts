@@ -127,10 +127,22 @@ export function recipientsOf(includedGroupIds: number[], excludedGroupIds: numbe
               ${chunk ? sql`LIMIT ${chunk.limit}` : sql``}`;
 }
 
+/**
+ * How many distinct recipients `recipientsOf` has, read from the group-and-number index alone: no
+ * contact's fields, no sorting of whole rows (a million in a few hundred ms rather than seconds).
+ * One included group holds each number once, so it needs no de-duplication.
+ */
+export function countRecipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
+  const counted = includedGroupIds.length === 1 ? sql`count(*)` : sql`count(DISTINCT c.phone_number)`;
+  return sql`SELECT ${counted}::int AS total FROM contacts c
+              WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+                AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)`;
+}
+
 export function createRecipientsRepository(db: Db) {
   return {
     async count(includedGroupIds: number[], excludedGroupIds: number[]): Promise<number> {
-      const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${recipientsOf(includedGroupIds, excludedGroupIds)}) r`);
+      const { rows } = await db.execute<{ total: number }>(countRecipientsOf(includedGroupIds, excludedGroupIds));
       return rows[0]?.total ?? 0;
     },
 
@@ -138,7 +150,7 @@ export function createRecipientsRepository(db: Db) {
       const recipients = recipientsOf(includedGroupIds, excludedGroupIds);
       const [page, total] = await Promise.all([
         db.execute<{ phone_number: string }>(sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${recipients}) r`),
+        db.execute<{ total: number }>(countRecipientsOf(includedGroupIds, excludedGroupIds)),
       ]);
       return { rows: page.rows.map((row) => row.phone_number), total: total.rows[0]?.total ?? 0 };
     },

@@ -71,7 +71,7 @@ beforeAll(async () => {
   // Every message goes in one tick: the reports below have a row per recipient.
   const gateway: SmsGateway = {
     submit: async (batch) => batch.map((sms) => ({ clientRef: sms.clientRef, gatewayId: `gw-${sms.to}` })),
-    onReceipt: () => {},
+    onReceipts: () => {},
     onInbound: () => {},
     close: async () => {},
   };

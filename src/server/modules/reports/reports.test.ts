@@ -25,7 +25,7 @@ let customersGroup: string;
  * it failed, …303 never gets a receipt, the rest are delivered.
  */
 function scriptedGateway(): SmsGateway & { sent: OutgoingSms[] } {
-  let receiptListener: (receipt: Receipt) => void = () => {};
+  let receiptListener: (receipts: Receipt[]) => void = () => {};
   const sentMessages: OutgoingSms[] = [];
   return {
     sent: sentMessages,
@@ -36,12 +36,12 @@ function scriptedGateway(): SmsGateway & { sent: OutgoingSms[] } {
         const gatewayId = `gw-${sms.to}`;
         if (!sms.to.endsWith('303')) {
           const failed = sms.to.endsWith('302');
-          setTimeout(() => receiptListener({ gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }), 0);
+          setTimeout(() => receiptListener([{ gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }]), 0);
         }
         return { clientRef: sms.clientRef, gatewayId };
       });
     },
-    onReceipt: (listener) => void (receiptListener = listener),
+    onReceipts: (listener) => void (receiptListener = listener),
     onInbound: () => {},
     close: async () => {},
   };

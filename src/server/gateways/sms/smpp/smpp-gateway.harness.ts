@@ -40,9 +40,11 @@ export async function connectGateway(
   const url = peer.url(query, { systemId: peer.systemId, password: password ?? peer.password });
   const gateway = createSmppGateway({ ...parseSmppUrl(url), ...FAST, log: (level, message) => logs.push({ level, message }), ...overrides });
   cleanups.unshift(() => gateway.close());
-  gateway.onReceipt(async (receipt) => {
-    await store?.receipt?.(receipt);
-    receipts.push(receipt);
+  gateway.onReceipts(async (group) => {
+    for (const receipt of group) {
+      await store?.receipt?.(receipt);
+      receipts.push(receipt);
+    }
   });
   gateway.onInbound(async (message) => {
     await store?.inbound?.(message);

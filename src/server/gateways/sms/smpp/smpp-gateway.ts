@@ -75,7 +75,7 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
   const windowSize = options.window ?? 10;
   if (!(Number.isInteger(windowSize) && windowSize >= 1)) throw new Error(`SMPP window must be a whole number of at least 1 (got ${windowSize})`);
 
-  const receiptListeners: Array<DurableListener<Receipt>> = [];
+  const receiptListeners: Array<DurableListener<Receipt[]>> = [];
   const inboundListeners: Array<DurableListener<InboundSms>> = [];
   const multipart = createMultipartReceipts();
   const inboundParts = createConcatenatedInbound({
@@ -168,7 +168,7 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
 
   /** Stores a message's receipt, then answers the parts that waited for it the same way as this one. */
   function storeReceipt(gatewayId: string, outcome: ReceiptOutcome, parts: Answer[]): Promise<void> {
-    const stored = emit(receiptListeners, { gatewayId, status: outcome.status, reason: outcome.status === 'failed' ? outcome.reason : null, at: new Date() });
+    const stored = emit(receiptListeners, [{ gatewayId, status: outcome.status, reason: outcome.status === 'failed' ? outcome.reason : null, at: new Date() }]);
     stored.then(
       () => parts.forEach((answer) => answer()),
       () => parts.forEach((answer) => answer({ command_status: STATUS.temporaryAppError })),
@@ -296,7 +296,7 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
       const results = await Promise.all(batch.map((message) => submitMessage(message, submitOptions?.signal)));
       return results.filter((result) => result !== null);
     },
-    onReceipt: (listener) => void receiptListeners.push(listener),
+    onReceipts: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),
     async close() {
       if (closed) return;
