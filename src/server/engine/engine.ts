@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { render } from '../../shared/sms';
+import { parseShorthands, renderTokens } from '../../shared/sms';
 import { allowance } from '../../shared/schedule/throttle';
 import type { OutgoingSms, Receipt, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
@@ -121,13 +121,14 @@ export function createEngine(deps: {
       return true;
     }
     const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
+    const tokens = parseShorthands(campaign.body); // once a batch, not once a message
     const items = batch.map((message) => ({
       id: message.id,
       sms: {
         clientRef: message.uuid,
         to: message.phoneNumber,
         from: campaign.sender,
-        body: render(campaign.body, { fields: message.customFields, links: links.get(message.id) }),
+        body: renderTokens(tokens, { fields: message.customFields, links: links.get(message.id) }),
       },
     }));
     // The durable mark that these messages are being handed over: from here, a crash leaves them in doubt.
