@@ -1,7 +1,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// ARCHITECTURE.md: imports flow one way (shared <- server, shared <- app); lint must enforce it.
+// docs/architecture.md: imports flow one way (shared <- server, shared <- app); lint must enforce it.
 const eslint = new ESLint();
 
 async function restrictedImports(filePath: string, code: string): Promise<string[]> {

@@ -93,7 +93,7 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-/** Reads the environment once; every setting and its default lives here (ARCHITECTURE.md, Configuration). */
+/** Reads the environment once; every setting and its default lives here (the table in README.md, Configuration). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {

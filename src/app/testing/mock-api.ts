@@ -8,7 +8,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 }
 
-/** The house error body (gaps-and-decisions.md). */
+/** The house error body (docs/api-conventions.md). */
 export function apiError(status: number, message: string, errors?: Record<string, string[]>): Response {
   return json({ error: { code: status, http_code: status, message, ...(errors && { errors }) } }, status);
 }

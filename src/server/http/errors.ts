@@ -56,7 +56,7 @@ const domainStatus = (error: DomainError): number => {
   return 400;
 };
 
-/** Every error leaves in one shape (gaps-and-decisions.md); a 5xx never carries internals. */
+/** Every error leaves in one shape (docs/api-conventions.md); a 5xx never carries internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {

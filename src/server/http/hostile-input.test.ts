@@ -1,6 +1,6 @@
 // Issue 8, point 2: hostile input. Every operation of the served OpenAPI document that takes a
 // request body, a query or a path parameter is fed garbage; the service must answer in the house
-// error shape (gaps-and-decisions.md), never with a 5xx, and a refused request changes nothing.
+// error shape (docs/api-conventions.md), never with a 5xx, and a refused request changes nothing.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';

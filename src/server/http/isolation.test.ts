@@ -4,7 +4,7 @@
  * The routes come from the served OpenAPI document (cross-checked against the Fastify router, so a
  * route hidden from the document cannot slip past). Team A owns one of every resource; team B then
  * calls every route that names a resource with A's identifiers and must get 404 (no existence
- * leak, gaps-and-decisions.md §Wire conventions), every list without finding A's uuids, and every
+ * leak, docs/api-conventions.md, Teams), every list without finding A's uuids, and every
  * body field that references a resource with A's uuids and must get 422 naming the field.
  *
  * A new route cannot escape: a path parameter with no source in PATH_PARAMETERS, a body with no

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 
-/** Status `"1"` is active (gaps-and-decisions.md); anything else is shown as inactive. */
+/** Status `"1"` is active (docs/api-conventions.md); anything else is shown as inactive. */
 export function SenderStatusBadge({ status }: { status: string }) {
   return status === '1' ? (
     <Badge color="teal" variant="light">

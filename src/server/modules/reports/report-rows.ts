@@ -12,7 +12,7 @@ import { formatIsoWithOffset, localTimestampFormatter } from '../../../shared/ti
 import type { ClickRow, MessageRow, ReportCampaign } from './reports.repository';
 
 /**
- * The delivery reports' `Status` (gaps-and-decisions.md): a receipt said delivered → `Success`; still
+ * The delivery reports' `Status` (docs/api-conventions.md): a receipt said delivered → `Success`; still
  * on its way → `Pending`; refused, failed or not sent to an opted-out number → `Failed`; not delivered
  * or not sent before the expiry → `Expired`.
  */
@@ -56,7 +56,7 @@ export function createFieldLists() {
 
 type Groups = ReportCampaign['groups'];
 
-/** Report rows made from the engine's rows; every column a string unless the spec says otherwise. */
+/** Report rows made from the engine's rows; every column a string unless the API says otherwise. */
 export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, groups: Groups = campaign.groups) {
   const expiry = formatIsoWithOffset(campaign.expiryDate, timeZone);
   const format = localTimestampFormatter(timeZone);
