@@ -1,13 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { SHORT_CODE_LENGTH } from '../../shared/contract';
+import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH } from '../../shared/contract';
 import { shorthandNames } from '../../shared/sms';
 import type { ClaimedMessage, EngineStore, SendingCampaign } from './engine-store';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 export function newShortCode(): string {
   let code = '';
-  for (let i = 0; i < SHORT_CODE_LENGTH; i++) code += BASE62[randomInt(62)];
+  for (let i = 0; i < SHORT_CODE_LENGTH; i++) code += SHORT_CODE_ALPHABET[randomInt(SHORT_CODE_ALPHABET.length)];
   return code;
 }
 

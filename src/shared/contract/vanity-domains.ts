@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 
-/** Tracked links are `<url_base>/<code>`; codes have this many characters (base62). */
+/** Tracked links are `<url_base>/<code>`; codes have this many characters of this alphabet (base62). */
 export const SHORT_CODE_LENGTH = 7;
+export const SHORT_CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Length of a short link on a domain whose links start with `urlBase` (what a `::NAME::` costs in a message). */
 export function shortLinkLength(urlBase: string): number {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
+import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
 import { measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
 import { isForeignKeyViolation } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
@@ -13,13 +13,11 @@ import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.r
 import type { VanityDomainsService } from '../vanity-domains/vanity-domains.service';
 import type { TemplateRow, TemplatesRepository } from './templates.repository';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /** A stable, realistic short code for previews (real codes are made per recipient at send time). */
 function sampleCode(seed: string): string {
   const digest = createHash('sha256').update(seed).digest();
   let code = '';
-  for (let i = 0; i < SHORT_CODE_LENGTH; i++) code += BASE62[digest[i]! % 62];
+  for (let i = 0; i < SHORT_CODE_LENGTH; i++) code += SHORT_CODE_ALPHABET[digest[i]! % SHORT_CODE_ALPHABET.length];
   return code;
 }
 
