@@ -81,4 +81,9 @@ export const ErrorBodySchema = z
   .meta({ id: 'Error', description: 'The error body of every failed request.' });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/** The error answers a route documents, each in the house shape: `...errorsOf(401, 404, 422)` in its `response` map. */
+export function errorsOf<const C extends number>(...codes: C[]): Record<C, typeof ErrorBodySchema> {
+  return Object.fromEntries(codes.map((code) => [code, ErrorBodySchema])) as Record<C, typeof ErrorBodySchema>;
+}
+
 export const UuidParamsSchema = z.object({ uuid: z.string().describe('Identifier (UUID) of the resource.') });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CurrentUserSchema, ErrorBodySchema, LoginRequestSchema, LoginResultSchema, dataOf } from '../../../shared/contract';
+import { CurrentUserSchema, errorsOf, LoginRequestSchema, LoginResultSchema, dataOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import type { AuthService } from './auth.service';
 import type { UsersService } from '../users/users.service';
@@ -17,7 +17,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         description: 'Returns a bearer token (valid 30 days, revoked by sign-out) and the user. Limited to 10 attempts a minute per address.',
         security: [],
         body: LoginRequestSchema,
-        response: { 200: dataOf(LoginResultSchema), 401: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
+        response: { 200: dataOf(LoginResultSchema), ...errorsOf(401, 422, 429) },
       },
     },
     async (request) => ({ data: await auth.login(request.body) }),
@@ -30,7 +30,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'logout',
         tags: ['Users and teams'],
         summary: 'Sign out: revoke the token of this request',
-        response: { 204: z.null().describe('Signed out.'), 401: ErrorBodySchema },
+        response: { 204: z.null().describe('Signed out.'), ...errorsOf(401) },
       },
     },
     async (request, reply) => {
@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'showCurrentUser',
         tags: ['Users and teams'],
         summary: 'The calling user, their teams and current team',
-        response: { 200: dataOf(CurrentUserSchema), 401: ErrorBodySchema },
+        response: { 200: dataOf(CurrentUserSchema), ...errorsOf(401) },
       },
     },
     async (request) => ({ data: await users.current(callerOf(request)) }),
@@ -61,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         summary: "Switch the user's current team",
         description: 'Every later request of this user is scoped to that team. A team the user is not in is answered 404.',
         params: z.object({ team_uuid: z.uuid().describe('Identifier of a team the user belongs to.') }),
-        response: { 200: dataOf(CurrentUserSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(CurrentUserSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await users.switchTeam(callerOf(request), request.params.team_uuid) }),

@@ -6,8 +6,7 @@ import {
   CampaignParamsSchema,
   CampaignSchema,
   CampaignSummarySchema,
-  ErrorBodySchema,
-  PageQuerySchema,
+  errorsOf, PageQuerySchema,
   SendTestInputSchema,
   dataOf,
   pageOf,
@@ -18,7 +17,7 @@ import type { CampaignsService } from './campaigns.service';
 
 export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService; publicUrl: string }> = async (app, { campaigns, publicUrl }) => {
   const tags = ['Campaigns'];
-  const one = { 401: ErrorBodySchema, 404: ErrorBodySchema };
+  const one = errorsOf(401, 404);
 
   app.get(
     '/campaigns/',
@@ -29,7 +28,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         tags,
         summary: "List the team's campaigns, newest first",
         querystring: PageQuerySchema.extend(CampaignListQuerySchema.shape),
-        response: { 200: pageOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(CampaignSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -48,7 +47,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         description:
           'Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.',
         body: CampaignInputSchema,
-        response: { 201: dataOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(CampaignSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await campaigns.create(callerOf(request), request.body) }),
@@ -64,7 +63,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         summary: 'A one-recipient test campaign',
         description: 'Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).',
         body: SendTestInputSchema,
-        response: { 201: dataOf(CampaignSchema), 401: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
+        response: { 201: dataOf(CampaignSchema), ...errorsOf(401, 422, 429) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await campaigns.sendTest(callerOf(request), request.body) }),
@@ -101,7 +100,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         description: 'Refused with 423 once the send time has passed or while it is sending. May set `manually_paused`.',
         params: CampaignParamsSchema,
         body: CampaignInputSchema,
-        response: { 200: dataOf(CampaignSchema), ...one, 422: ErrorBodySchema, 423: ErrorBodySchema },
+        response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(422, 423) },
       },
     },
     async (request) => ({ data: await campaigns.update(callerOf(request), request.params.campaign_uuid, request.body) }),
@@ -116,7 +115,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         summary: 'Pause or resume a throttled campaign',
         description: '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.',
         params: CampaignParamsSchema,
-        response: { 200: dataOf(CampaignSchema), ...one, 409: ErrorBodySchema },
+        response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
       },
     },
     async (request) => ({ data: await campaigns.togglePaused(callerOf(request), request.params.campaign_uuid) }),
@@ -131,7 +130,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         summary: 'Delete a campaign',
         description: 'Refused with 423 while it is sending.',
         params: CampaignParamsSchema,
-        response: { 204: z.null().describe('Deleted.'), ...one, 423: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...one, ...errorsOf(423) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ContactGroupInputSchema, ContactGroupParamsSchema, ContactGroupSchema, ErrorBodySchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { ContactGroupInputSchema, ContactGroupParamsSchema, ContactGroupSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { ContactGroupsService } from './contact-groups.service';
@@ -20,7 +20,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         tags,
         summary: "List the team's contact groups, newest first",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ContactGroupSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -37,7 +37,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         tags,
         summary: 'Create a contact group',
         body: ContactGroupInputSchema,
-        response: { 201: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(ContactGroupSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await contactGroups.create(callerOf(request), request.body) }),
@@ -52,7 +52,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         tags,
         summary: 'Show a contact group',
         params: ContactGroupParamsSchema,
-        response: { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(ContactGroupSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await contactGroups.show(callerOf(request), request.params.contact_group_uuid) }),
@@ -68,7 +68,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         description: 'default_optouts cannot be changed (409).',
         params: ContactGroupParamsSchema,
         body: ContactGroupInputSchema,
-        response: { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: dataOf(ContactGroupSchema), ...errorsOf(401, 404, 409, 422) },
       },
     },
     async (request) => ({ data: await contactGroups.update(callerOf(request), request.params.contact_group_uuid, request.body) }),
@@ -83,7 +83,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         summary: 'Delete a contact group and its contacts',
         description: 'Refused (409) for default_optouts and while a keyword adds numbers to the group.',
         params: ContactGroupParamsSchema,
-        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 404, 409) },
       },
     },
     async (request, reply) => {

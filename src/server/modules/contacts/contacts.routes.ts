@@ -6,8 +6,7 @@ import {
   ContactGroupSchema,
   ContactListQuerySchema,
   ContactSchema,
-  ErrorBodySchema,
-  PageQuerySchema,
+  errorsOf, PageQuerySchema,
   RecipientSchema,
   RemoveContactsSchema,
   UniqueContactsSchema,
@@ -23,7 +22,7 @@ const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; publicUrl: string }> = async (app, { contacts, publicUrl }) => {
   const tags = ['Contact groups'];
-  const groupAnswers = { 200: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema };
+  const groupAnswers = { 200: dataOf(ContactGroupSchema), ...errorsOf(401, 404, 409, 422) };
 
   app.get(
     '/contact-groups/:contact_group_uuid/contacts',
@@ -35,7 +34,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         summary: "A group's contacts, by phone number",
         params: ContactGroupParamsSchema,
         querystring: PageQuerySchema.extend(ContactListQuerySchema.shape),
-        response: { 200: pageOf(ContactSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ContactSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => {
@@ -101,7 +100,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         tags,
         summary: 'Create a group from a list of numbers',
         body: BulkContactsSchema,
-        response: { 201: dataOf(ContactGroupSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(ContactGroupSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await contacts.bulk(callerOf(request), request.body) }),
@@ -117,7 +116,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         description: 'Included groups minus excluded groups minus default_optouts, distinct, by phone number; `meta.total` is the count.',
         querystring: PageQuerySchema,
         body: UniqueContactsSchema,
-        response: { 200: pageOf(RecipientSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(RecipientSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { errorCodes } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ContactGroupParamsSchema, ErrorBodySchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { ContactGroupParamsSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { ContactImportErrorSchema, ContactImportParamsSchema, ContactImportSchema, IMPORT_MAX_BYTES, ImportContactsQuerySchema } from '../../../shared/contract/imports';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -38,7 +38,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         // Documents the file body for clients; any value passes, the stream is checked while it is read.
         consumes: ['text/csv'],
         body: z.any().describe('The CSV file: header row `phone_number` plus custom-field names, one contact a row.'),
-        response: { 201: dataOf(ContactImportSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(ContactImportSchema), ...errorsOf(401, 404, 409, 413, 422) },
       },
     },
     async (request, reply) => {
@@ -60,7 +60,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         summary: "A group's imports, newest first",
         params: ContactGroupParamsSchema,
         querystring: PageQuerySchema,
-        response: { 200: pageOf(ContactImportSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ContactImportSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => {
@@ -78,7 +78,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         tags,
         summary: 'An import: status, progress and counts',
         params: ContactImportParamsSchema,
-        response: { 200: dataOf(ContactImportSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(ContactImportSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await imports.show(callerOf(request), request.params.import_uuid) }),
@@ -94,7 +94,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         summary: 'Rows an import left out, in file order',
         params: ContactImportParamsSchema,
         querystring: PageQuerySchema,
-        response: { 200: pageOf(ContactImportErrorSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ContactImportErrorSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => {
@@ -112,7 +112,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         summary: 'Rows an import left out, as a CSV download',
         description: 'Columns `row,value,reason`; UTF-8 with a byte order mark. A cell a spreadsheet would run as a formula starts with `\'`.',
         params: ContactImportParamsSchema,
-        response: { 200: z.string().describe('The CSV file (text/csv).'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: z.string().describe('The CSV file (text/csv).'), ...errorsOf(401, 404) },
       },
     },
     async (request, reply) => {

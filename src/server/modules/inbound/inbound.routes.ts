@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBodySchema, InboundMessageInputSchema, InboundMessageSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, InboundMessageInputSchema, InboundMessageSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { InboundService } from './inbound.service';
@@ -16,7 +16,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
         tags,
         summary: "The team's received messages, newest first, with the keyword matched and the actions taken",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(InboundMessageSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(InboundMessageSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -35,7 +35,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
         description:
           "Matched against the caller's team's keywords (case-insensitive whole word); the actions really happen: groups, webhooks, reply. Opt-out words add the number to default_optouts.",
         body: InboundMessageInputSchema,
-        response: { 201: dataOf(InboundMessageSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(InboundMessageSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await inbound.inject(callerOf(request), request.body) }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema, KeywordInputSchema, KeywordParamsSchema, KeywordPatchSchema, KeywordSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, KeywordInputSchema, KeywordParamsSchema, KeywordPatchSchema, KeywordSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { KeywordsService } from './keywords.service';
@@ -17,7 +17,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         tags,
         summary: "List the team's keywords, newest first",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(KeywordSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(KeywordSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -36,7 +36,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         description:
           'Inbound messages arrive on one shared short code, so a keyword belongs to one team across the service (422 when taken). Every group and webhook uuid must be the team’s.',
         body: KeywordInputSchema,
-        response: { 201: dataOf(KeywordSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(KeywordSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await keywords.create(callerOf(request), request.body) }),
@@ -51,7 +51,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         tags,
         summary: 'Show a keyword',
         params: KeywordParamsSchema,
-        response: { 200: dataOf(KeywordSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(KeywordSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await keywords.show(callerOf(request), request.params.keyword_uuid) }),
@@ -67,7 +67,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         description: 'The fields of create; any may change, the others keep their values.',
         params: KeywordParamsSchema,
         body: KeywordPatchSchema,
-        response: { 200: dataOf(KeywordSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: dataOf(KeywordSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => ({ data: await keywords.update(callerOf(request), request.params.keyword_uuid, request.body) }),
@@ -81,7 +81,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         tags,
         summary: 'Delete a keyword',
         params: KeywordParamsSchema,
-        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 404) },
       },
     },
     async (request, reply) => {

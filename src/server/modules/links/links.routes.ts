@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema, LinkInputSchema, LinkSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, LinkInputSchema, LinkSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { LinksService } from './links.service';
@@ -22,7 +22,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
         tags,
         summary: "List the team's tracked links, newest first",
         querystring: listQuery,
-        response: { 200: pageOf(LinkSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(LinkSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -40,7 +40,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
         summary: 'Create a tracked link of a template',
         description: '`::NAME::` in the template body becomes a short link on the vanity domain that redirects to `destination`.',
         body: LinkInputSchema,
-        response: { 201: dataOf(LinkSchema), 401: ErrorBodySchema, 422: ErrorBodySchema, 423: ErrorBodySchema },
+        response: { 201: dataOf(LinkSchema), ...errorsOf(401, 422, 423) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await links.create(callerOf(request), request.body) }),
@@ -55,7 +55,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
         tags,
         summary: 'Show a link',
         params,
-        response: { 200: dataOf(LinkSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(LinkSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await links.show(callerOf(request), request.params.link_uuid) }),
@@ -71,7 +71,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
         description: 'Refused with 423 while a campaign that uses its template is sending.',
         params,
         body: LinkInputSchema,
-        response: { 200: dataOf(LinkSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 423: ErrorBodySchema },
+        response: { 200: dataOf(LinkSchema), ...errorsOf(401, 404, 422, 423) },
       },
     },
     async (request) => ({ data: await links.update(callerOf(request), request.params.link_uuid, request.body) }),
@@ -86,7 +86,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
         summary: 'Delete a link',
         description: 'Refused with 423 while a campaign that uses its template is sending.',
         params,
-        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 423: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 404, 423) },
       },
     },
     async (request, reply) => {

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ErrorBodySchema,
-  PageQuerySchema,
+  errorsOf, PageQuerySchema,
   REPORT_ROW_SCHEMAS,
   REPORT_TYPES,
   ReportDownloadParamsSchema,
@@ -42,7 +41,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           description: 'Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.',
           params: ReportParamsSchema,
           querystring: PageQuerySchema,
-          response: { 200: pageOf(REPORT_ROW_SCHEMAS[type]), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+          response: { 200: pageOf(REPORT_ROW_SCHEMAS[type]), ...errorsOf(401, 404, 422) },
         },
       },
       async (request) => {
@@ -62,7 +61,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           description:
             '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.',
           params: ReportParamsSchema,
-          response: { 202: z.null().describe('Accepted: the e-mail follows.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+          response: { 202: z.null().describe('Accepted: the e-mail follows.'), ...errorsOf(401, 404, 429) },
         },
       },
       async (request, reply) => {
@@ -81,7 +80,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
         tags,
         summary: 'Reports you asked for by e-mail in this team, newest first',
         querystring: PageQuerySchema,
-        response: { 200: pageOf(ReportJobSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ReportJobSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -103,9 +102,9 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
         querystring: ReportDownloadQuerySchema,
         response: {
           200: z.string().describe('The CSV (text/csv; UTF-8 with a byte-order mark).'),
-          403: ErrorBodySchema,
-          404: ErrorBodySchema,
-          410: ErrorBodySchema,
+          ...errorsOf(403),
+          ...errorsOf(404),
+          ...errorsOf(410),
         },
       },
     },

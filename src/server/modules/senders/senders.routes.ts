@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema, PageQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, PageQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { SendersService } from './senders.service';
@@ -19,7 +19,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         tags,
         summary: "List the team's senders, newest first",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(SenderSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(SenderSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -37,7 +37,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         summary: 'Create a sender',
         description: '3 to 11 characters; unique within the team (422 otherwise).',
         body: SenderInputSchema,
-        response: { 201: dataOf(SenderSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(SenderSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await senders.create(callerOf(request), request.body) }),
@@ -52,7 +52,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         tags,
         summary: 'Show a sender',
         params,
-        response: { 200: dataOf(SenderSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(SenderSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await senders.show(callerOf(request), request.params.sender_uuid) }),
@@ -67,7 +67,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         summary: 'Edit a sender',
         params,
         body: SenderInputSchema,
-        response: { 200: dataOf(SenderSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: dataOf(SenderSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => ({ data: await senders.update(callerOf(request), request.params.sender_uuid, request.body) }),
@@ -81,7 +81,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         tags,
         summary: 'Delete a sender',
         params,
-        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 404) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema, ErrorBodySchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { TokensService } from './tokens.service';
@@ -16,7 +16,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
         tags,
         summary: "List the caller's personal API tokens",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(ApiTokenSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(ApiTokenSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -34,7 +34,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
         summary: 'Create a personal API token',
         description: 'The token is returned in `token` this once; only its SHA-256 digest is stored.',
         body: ApiTokenInputSchema,
-        response: { 201: dataOf(CreatedApiTokenSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(CreatedApiTokenSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await tokens.create(callerOf(request), request.body) }),
@@ -49,7 +49,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
         summary: 'Revoke a personal API token',
         description: 'Requests with the token are refused from this moment.',
         params: z.object({ token_uuid: z.uuid() }),
-        response: { 204: z.null().describe('Revoked.'), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 204: z.null().describe('Revoked.'), ...errorsOf(401, 404) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema, PageQuerySchema, VanityDomainInputSchema, VanityDomainSchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, PageQuerySchema, VanityDomainInputSchema, VanityDomainSchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { VanityDomainsService } from './vanity-domains.service';
@@ -23,7 +23,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
         summary: "List the team's link domains, newest first",
         description: "Includes the service's own link domain, which every team has.",
         querystring: PageQuerySchema,
-        response: { 200: pageOf(VanityDomainSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: pageOf(VanityDomainSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
@@ -41,7 +41,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
         summary: 'Add a vanity domain',
         description: 'Point the domain’s DNS at Herald; its tracked links are then `https://<domain>/<code>`.',
         body: VanityDomainInputSchema,
-        response: { 201: dataOf(VanityDomainSchema), 401: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 201: dataOf(VanityDomainSchema), ...errorsOf(401, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await vanityDomains.create(callerOf(request), request.body) }),
@@ -56,7 +56,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
         tags,
         summary: 'Show a vanity domain',
         params,
-        response: { 200: dataOf(VanityDomainSchema), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        response: { 200: dataOf(VanityDomainSchema), ...errorsOf(401, 404) },
       },
     },
     async (request) => ({ data: await vanityDomains.show(callerOf(request), request.params.vanity_domain_uuid) }),
@@ -72,7 +72,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
         description: "The service's own link domain cannot be changed (409).",
         params,
         body: VanityDomainInputSchema,
-        response: { 200: dataOf(VanityDomainSchema), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+        response: { 200: dataOf(VanityDomainSchema), ...errorsOf(401, 404, 409, 422) },
       },
     },
     async (request) => ({ data: await vanityDomains.update(callerOf(request), request.params.vanity_domain_uuid, request.body) }),
@@ -87,7 +87,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
         summary: 'Delete a vanity domain',
         description: "Refused (409) for the service's own domain and for a domain that links use.",
         params,
-        response: { 204: z.null().describe('Deleted.'), 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 404, 409) },
       },
     },
     async (request, reply) => {
