@@ -120,22 +120,25 @@ export type ContactsRepository = ReturnType<typeof createContactsRepository>;
  */
 export function recipientsOf(includedGroupIds: number[], excludedGroupIds: number[], chunk?: { after: string | null; limit: number }) {
   return sql`SELECT DISTINCT ON (c.phone_number) c.phone_number, c.custom_fields, c.contact_group_id FROM contacts c
-              WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+              WHERE ${inAudience(includedGroupIds, excludedGroupIds)}
                 ${chunk?.after == null ? sql`` : sql`AND c.phone_number > ${chunk.after}`}
-                AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)
               ORDER BY c.phone_number, c.updated_at DESC
               ${chunk ? sql`LIMIT ${chunk.limit}` : sql``}`;
 }
 
 /**
- * How many distinct recipients `recipientsOf` has, read from the group-and-number index alone: no
- * contact's fields, no sorting of whole rows (a million in a few hundred ms rather than seconds).
- * One included group holds each number once, so it needs no de-duplication.
+ * How many distinct recipients `recipientsOf` has, from phone numbers alone: no contact's fields,
+ * no sorting of whole rows (2.4 s rather than 4.4 s at a million on a group written seconds before;
+ * less once it is vacuumed). One included group holds each number once: no de-duplication then.
  */
 export function countRecipientsOf(includedGroupIds: number[], excludedGroupIds: number[]) {
   const counted = includedGroupIds.length === 1 ? sql`count(*)` : sql`count(DISTINCT c.phone_number)`;
-  return sql`SELECT ${counted}::int AS total FROM contacts c
-              WHERE c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
+  return sql`SELECT ${counted}::int AS total FROM contacts c WHERE ${inAudience(includedGroupIds, excludedGroupIds)}`;
+}
+
+/** The condition on a contact `c` of being in the audience: in an included group, and in no excluded one. */
+function inAudience(includedGroupIds: number[], excludedGroupIds: number[]) {
+  return sql`c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
                 AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)`;
 }
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorsOf, PageQuerySchema,
+  errorsOf,
+  PageQuerySchema,
   REPORT_ROW_SCHEMAS,
   REPORT_TYPES,
   ReportDownloadParamsSchema,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import {
   EncodingRequestSchema,
   EncodingSchema,
-  errorsOf, PageQuerySchema,
+  errorsOf,
+  PageQuerySchema,
   TemplateInputSchema,
   TemplateParamsSchema,
   TemplatePreviewQuerySchema,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorsOf, PageQuerySchema,
+  errorsOf,
+  PageQuerySchema,
   WebhookInputSchema,
   WebhookParamsSchema,
   WebhookPatchSchema,
