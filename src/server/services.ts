@@ -44,21 +44,21 @@ export function createServices(database: Database, config: Config, options: { se
   const clock = options.clock ?? systemClock;
   const secrets = createSecretBox(options.secretKey);
   const webhookCaller = createWebhookCaller({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, now: () => clock.now() });
-  const teamsRepository = createTeamsRepository(db);
-  const usersRepository = createUsersRepository(db);
-  const tokensRepository = createTokensRepository(db);
+  const teamsRepository = createTeamsRepository(db, clock);
+  const usersRepository = createUsersRepository(db, clock);
+  const tokensRepository = createTokensRepository(db, clock);
 
   const teams = createTeamsService({ db, teams: teamsRepository });
-  const tokenOwners = createOwnerCache();
+  const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({ db, users: usersRepository, teams: teamsRepository, teamsService: teams, config, forgetTokenOwners: tokenOwners.forget });
-  const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners });
+  const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners, clock });
   const auth = createAuthService({ users: usersRepository, usersService: users, tokens, config });
-  const senders = createSendersService({ senders: createSendersRepository(db), config });
-  const vanityDomainsRepository = createVanityDomainsRepository(db);
+  const senders = createSendersService({ senders: createSendersRepository(db, clock), config });
+  const vanityDomainsRepository = createVanityDomainsRepository(db, clock);
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
-  const webhooksRepository = createWebhooksRepository(db);
+  const webhooksRepository = createWebhooksRepository(db, clock);
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
-  const contactGroupsRepository = createContactGroupsRepository(db);
+  const contactGroupsRepository = createContactGroupsRepository(db, clock);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
   const contactsRepository = createContactsRepository(db);
   const contacts = createContactsService({
@@ -70,11 +70,11 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
   const imports = createImportsService({ database, imports: createImportsRepository(db), contacts: contactsRepository, contactGroups: contactGroupsRepository, config });
-  const keywordsRepository = createKeywordsRepository(db);
+  const keywordsRepository = createKeywordsRepository(db, clock);
   const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
-  const templatesRepository = createTemplatesRepository(db);
-  const linksRepository = createLinksRepository(db);
+  const templatesRepository = createTemplatesRepository(db, clock);
+  const linksRepository = createLinksRepository(db, clock);
   const links = createLinksService({ links: linksRepository, templates: templatesRepository, vanityDomains: vanityDomainsRepository, config });
   const templates = createTemplatesService({
     templates: templatesRepository,
@@ -117,6 +117,6 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, tokenOwners, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository };
+  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, tokenOwners, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository, teamsRepository };
 }
 export type Services = ReturnType<typeof createServices>;

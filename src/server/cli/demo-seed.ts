@@ -29,7 +29,6 @@ import type { AuthContext } from '../http/auth';
 import { ValidationError } from '../lib/errors';
 import { formatTimestamp, parseTimestamp, systemClock, type Clock } from '../lib/time';
 import { createTrackedLinks } from '../modules/links/tracked-links.service';
-import { createTeamsRepository } from '../modules/teams/teams.repository';
 import type { Services } from '../services';
 
 export const DEMO_DEFAULTS = { email: 'demo@herald.test', password: 'demo-password-1', team: 'Demo Shop' };
@@ -87,7 +86,7 @@ function localTime(now: Date, zone: string, days: number, time: string): string 
 /** The user (made when missing) in the team (made when missing); a team of other people is not the demo's to fill. */
 async function account(deps: DemoSeedDeps, input: typeof DEMO_DEFAULTS) {
   const { services } = deps;
-  const teams = createTeamsRepository(deps.db);
+  const teams = services.teamsRepository;
   const existingTeam = await teams.findByName(input.team.trim());
   let user = await services.usersRepository.findByEmail(input.email);
   const created = !user;

@@ -2,13 +2,14 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type ContactGroupRow = typeof contactGroups.$inferSelect;
 type ContactGroupFields = Pick<ContactGroupRow, 'name' | 'description' | 'headers'>;
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(contactGroups.teamId, teamId), eq(contactGroups.uuid, uuid));
 
-export function createContactGroupsRepository(db: Db) {
+export function createContactGroupsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, contactGroups, teamId, window),
 
@@ -18,13 +19,13 @@ export function createContactGroupsRepository(db: Db) {
     },
 
     async insert(teamId: number, fields: ContactGroupFields, tx: Tx | Db = db): Promise<ContactGroupRow> {
-      const [row] = await tx.insert(contactGroups).values({ teamId, ...fields }).returning();
+      const [row] = await tx.insert(contactGroups).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('contact group insert returned no row');
       return row;
     },
 
     async update(id: number, fields: Partial<ContactGroupFields>): Promise<ContactGroupRow> {
-      const [row] = await db.update(contactGroups).set({ ...fields, updatedAt: new Date() }).where(eq(contactGroups.id, id)).returning();
+      const [row] = await db.update(contactGroups).set({ ...fields, updatedAt: clock.now() }).where(eq(contactGroups.id, id)).returning();
       if (!row) throw new Error('contact group update returned no row');
       return row;
     },

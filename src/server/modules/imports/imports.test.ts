@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ValidationError } from '../../lib/errors';
+import { systemClock } from '../../lib/time';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
 import { createContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import { createContactsRepository } from '../contacts/contacts.repository';
@@ -30,7 +31,7 @@ const serviceWith = (imports: ImportsRepository = createImportsRepository(t.data
     database: t.database,
     imports,
     contacts: createContactsRepository(t.database.db),
-    contactGroups: createContactGroupsRepository(t.database.db),
+    contactGroups: createContactGroupsRepository(t.database.db, systemClock),
     config: t.config,
   });
 const importFile = (group: string, csv: string | Readable) =>

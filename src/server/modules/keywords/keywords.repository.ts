@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type KeywordRow = typeof keywords.$inferSelect;
 export type KeywordFields = Pick<KeywordRow, 'keyword' | 'message' | 'help' | 'addContactToGroup' | 'callWebhook'>;
@@ -9,7 +10,7 @@ export type KeywordTargets = { groups: string[]; webhooks: string[] };
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(keywords.teamId, teamId), eq(keywords.uuid, uuid));
 
-export function createKeywordsRepository(db: Db) {
+export function createKeywordsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, keywords, teamId, window),
 
@@ -19,13 +20,13 @@ export function createKeywordsRepository(db: Db) {
     },
 
     async insert(tx: Tx, teamId: number, fields: KeywordFields): Promise<KeywordRow> {
-      const [row] = await tx.insert(keywords).values({ teamId, ...fields }).returning();
+      const [row] = await tx.insert(keywords).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('keyword insert returned no row');
       return row;
     },
 
     async update(tx: Tx, id: number, fields: KeywordFields): Promise<KeywordRow> {
-      const [row] = await tx.update(keywords).set({ ...fields, updatedAt: new Date() }).where(eq(keywords.id, id)).returning();
+      const [row] = await tx.update(keywords).set({ ...fields, updatedAt: clock.now() }).where(eq(keywords.id, id)).returning();
       if (!row) throw new Error('keyword update returned no row');
       return row;
     },

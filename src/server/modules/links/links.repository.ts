@@ -2,12 +2,13 @@ import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import { links, templates, vanityDomains } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 /** A link with what its resource shows of its template and domain. */
 export type LinkRecord = typeof links.$inferSelect & { templateUuid: string; vanityDomainUuid: string; vanityDomain: string | null };
 type LinkFields = Pick<typeof links.$inferSelect, 'templateId' | 'vanityDomainId' | 'name' | 'destination'>;
 
-export function createLinksRepository(db: Db) {
+export function createLinksRepository(db: Db, clock: Clock) {
   const select = (where: SQL | undefined) =>
     db
       .select({ link: links, templateUuid: templates.uuid, vanityDomainUuid: vanityDomains.uuid, vanityDomain: vanityDomains.domain })
@@ -44,13 +45,13 @@ export function createLinksRepository(db: Db) {
 
     /** Returns the new link's uuid. */
     async insert(teamId: number, fields: LinkFields): Promise<string> {
-      const [row] = await db.insert(links).values({ teamId, ...fields }).returning({ uuid: links.uuid });
+      const [row] = await db.insert(links).values({ teamId, ...fields, ...stampsOf(clock) }).returning({ uuid: links.uuid });
       if (!row) throw new Error('link insert returned no row');
       return row.uuid;
     },
 
     async update(id: number, fields: LinkFields): Promise<void> {
-      await db.update(links).set({ ...fields, updatedAt: new Date() }).where(eq(links.id, id));
+      await db.update(links).set({ ...fields, updatedAt: clock.now() }).where(eq(links.id, id));
     },
 
     async delete(id: number): Promise<void> {

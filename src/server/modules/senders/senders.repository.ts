@@ -2,12 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { senders } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type SenderRow = typeof senders.$inferSelect;
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId), eq(senders.uuid, uuid));
 
-export function createSendersRepository(db: Db) {
+export function createSendersRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, senders, teamId, window),
 
@@ -17,13 +18,13 @@ export function createSendersRepository(db: Db) {
     },
 
     async insert(teamId: number, sender: string): Promise<SenderRow> {
-      const [row] = await db.insert(senders).values({ teamId, sender }).returning();
+      const [row] = await db.insert(senders).values({ teamId, sender, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('sender insert returned no row');
       return row;
     },
 
     async update(teamId: number, uuid: string, sender: string): Promise<SenderRow | undefined> {
-      const [row] = await db.update(senders).set({ sender, updatedAt: new Date() }).where(ofTeam(teamId, uuid)).returning();
+      const [row] = await db.update(senders).set({ sender, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
       return row;
     },
 

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
+import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 
 let t: TestApp;
+// Moved by hand: a row's updated_at comes from it.
+const clock = createTestClock(new Date());
 let owner: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { clock });
   owner = await t.user({ team: 'Acme & Sons Trading Ltd' });
   stranger = await t.user({ team: 'Other Co' });
 });
@@ -80,9 +82,7 @@ describe('senders', () => {
 
   it('edits a sender and moves updated_at', async () => {
     const sender = await createSender(owner, 'Before');
-    await t.database.pool.query(`UPDATE senders SET created_at = now() - interval '1 day', updated_at = now() - interval '1 day' WHERE uuid = $1`, [
-      sender.uuid,
-    ]);
+    clock.advance(86_400_000);
     const before = (await t.request('GET', `/api/2.0/senders/${sender.uuid}`, { token: owner.token })).json().data;
     const response = await t.request('PUT', `/api/2.0/senders/${sender.uuid}`, { token: owner.token, body: { sender: 'After' } });
     expect(response.statusCode).toBe(200);

@@ -1,11 +1,12 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { contactGroups, memberships, senders, teams, vanityDomains } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type Role = 'admin' | 'member';
 
-export function createTeamsRepository(db: Db) {
+export function createTeamsRepository(db: Db, clock: Clock) {
   return {
     async findByName(name: string, tx: Tx | Db = db): Promise<TeamRow | undefined> {
       const [team] = await tx.select().from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
@@ -19,10 +20,11 @@ export function createTeamsRepository(db: Db) {
 
     /** A team with what every team has from birth: its default senders, its default_optouts group and the service's link domain. */
     async insertWithDefaults(tx: Tx, name: string, defaultSenders: string[]): Promise<TeamRow> {
-      const [team] = await tx.insert(teams).values({ name }).returning();
+      const stamps = stampsOf(clock);
+      const [team] = await tx.insert(teams).values({ name, ...stamps }).returning();
       if (!team) throw new Error('team insert returned no row');
       if (defaultSenders.length > 0) {
-        await tx.insert(senders).values(defaultSenders.map((sender) => ({ teamId: team.id, sender })));
+        await tx.insert(senders).values(defaultSenders.map((sender) => ({ teamId: team.id, sender, ...stamps })));
       }
       await tx.insert(contactGroups).values({
         teamId: team.id,
@@ -30,8 +32,9 @@ export function createTeamsRepository(db: Db) {
         description: 'Numbers that asked not to receive messages; excluded from every campaign.',
         deletable: false,
         systemRole: 'optouts',
+        ...stamps,
       });
-      await tx.insert(vanityDomains).values({ teamId: team.id, domain: null });
+      await tx.insert(vanityDomains).values({ teamId: team.id, domain: null, ...stamps });
       return team;
     },
 

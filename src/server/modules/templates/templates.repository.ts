@@ -2,6 +2,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { teamRowCountOf, type PageWindow } from '../../db/pages';
 import { campaigns, templates } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type TemplateRow = typeof templates.$inferSelect;
 type TemplateFields = Pick<TemplateRow, 'name' | 'body' | 'sender'>;
@@ -19,7 +20,7 @@ const LIST_PAGE = `
     JOIN templates t ON t.id = page.id
    ORDER BY t.created_at DESC, t.id DESC`;
 
-export function createTemplatesRepository(db: Db) {
+export function createTemplatesRepository(db: Db, clock: Clock) {
   return {
     /**
      * A page of the team's templates, newest first, each with whether a sending campaign locks it,
@@ -52,13 +53,13 @@ export function createTemplatesRepository(db: Db) {
     },
 
     async insert(teamId: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db.insert(templates).values({ teamId, ...fields }).returning();
+      const [row] = await db.insert(templates).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('template insert returned no row');
       return row;
     },
 
     async update(id: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db.update(templates).set({ ...fields, updatedAt: new Date() }).where(eq(templates.id, id)).returning();
+      const [row] = await db.update(templates).set({ ...fields, updatedAt: clock.now() }).where(eq(templates.id, id)).returning();
       if (!row) throw new Error('template update returned no row');
       return row;
     },

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
+import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 
 let t: TestApp;
+// Moved by hand: a row's updated_at comes from it.
+const clock = createTestClock(new Date());
 let owner: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { clock });
   owner = await t.user();
   stranger = await t.user();
 });
@@ -92,7 +94,7 @@ describe('templates', () => {
 
   it('edits a template and moves updated_at', async () => {
     const template = await createTemplate();
-    await t.database.pool.query(`UPDATE templates SET updated_at = now() - interval '1 hour' WHERE uuid = $1`, [template.uuid]);
+    clock.advance(3_600_000);
     const before = (await t.request('GET', `/api/2.0/templates/${template.uuid}`, { token: owner.token })).json().data;
     const response = await t.request('PUT', `/api/2.0/templates/${template.uuid}`, { token: owner.token, body: { ...valid, name: 'Summer sale' } });
     expect(response.statusCode).toBe(200);

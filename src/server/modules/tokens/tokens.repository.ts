@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newestFirst, type PageWindow } from '../../db/pages';
 import { apiTokens } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type TokenKind = TokenRow['kind'];
@@ -10,10 +11,10 @@ export type TokenOwner = { tokenId: number; userId: number; userUuid: string; te
 
 const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
 
-export function createTokensRepository(db: Db) {
+export function createTokensRepository(db: Db, clock: Clock) {
   return {
     async insert(token: { userId: number; kind: TokenKind; name: string; tokenHash: Buffer; hint: string; expiresAt: Date | null }): Promise<TokenRow> {
-      const [row] = await db.insert(apiTokens).values(token).returning();
+      const [row] = await db.insert(apiTokens).values({ ...token, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('token insert returned no row');
       return row;
     },
@@ -26,7 +27,7 @@ export function createTokensRepository(db: Db) {
            JOIN users u ON u.id = t.user_id
            LEFT JOIN memberships m ON m.user_id = u.id AND m.team_id = u.current_team_id
            LEFT JOIN teams tm ON tm.id = m.team_id
-          WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
+          WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ${clock.now()})`,
       );
       return rows[0];
     },
@@ -35,19 +36,19 @@ export function createTokensRepository(db: Db) {
     async touch(tokenId: number): Promise<void> {
       await db
         .update(apiTokens)
-        .set({ lastUsedAt: sql`now()` })
-        .where(and(eq(apiTokens.id, tokenId), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < now() - interval '1 minute')`));
+        .set({ lastUsedAt: clock.now() })
+        .where(and(eq(apiTokens.id, tokenId), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < ${new Date(clock.now().getTime() - 60_000)})`));
     },
 
     listPersonal: (userId: number, window: PageWindow) => newestFirst(db, apiTokens, active(userId), window),
 
     async revokePersonal(userId: number, uuid: string): Promise<boolean> {
-      const rows = await db.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(active(userId), eq(apiTokens.uuid, uuid))).returning({ id: apiTokens.id });
+      const rows = await db.update(apiTokens).set({ revokedAt: clock.now() }).where(and(active(userId), eq(apiTokens.uuid, uuid))).returning({ id: apiTokens.id });
       return rows.length > 0;
     },
 
     async revokeById(tokenId: number): Promise<void> {
-      await db.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+      await db.update(apiTokens).set({ revokedAt: clock.now() }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
     },
   };
 }

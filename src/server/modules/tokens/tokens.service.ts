@@ -2,7 +2,7 @@ import type { ApiToken, ApiTokenInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
 import { ForbiddenError, NotFoundError } from '../../lib/errors';
 import { generateToken, tokenDigest, tokenHint } from '../../lib/secrets';
-import { formatTimestamp } from '../../lib/time';
+import { formatTimestamp, type Clock } from '../../lib/time';
 import type { TokenKind, TokenRow, TokensRepository } from './tokens.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
@@ -17,6 +17,7 @@ export function createTokensService(deps: {
   config: { appTimezone: string };
   /** Who tokens are, remembered between requests (see owner-cache.ts). */
   owners: OwnerCache;
+  clock: Clock;
 }) {
   const TOUCH_EVERY_MS = 60_000;
   const present = (row: TokenRow): ApiToken => ({
@@ -31,7 +32,7 @@ export function createTokensService(deps: {
     /** Makes a token and returns it in clear this once; only its digest is stored. */
     async issue(userId: number, kind: TokenKind, name: string): Promise<{ token: string; row: TokenRow }> {
       const token = generateToken();
-      const expiresAt = kind === 'session' ? new Date(Date.now() + SESSION_DAYS * 86_400_000) : null;
+      const expiresAt = kind === 'session' ? new Date(deps.clock.now().getTime() + SESSION_DAYS * 86_400_000) : null;
       const row = await deps.tokens.insert({ userId, kind, name, tokenHash: tokenDigest(token), hint: tokenHint(token), expiresAt });
       return { token, row };
     },
@@ -41,8 +42,9 @@ export function createTokensService(deps: {
       const key = digest.toString('base64');
       const cached = deps.owners.get(key);
       if (cached) {
-        if (Date.now() - cached.touchedAt >= TOUCH_EVERY_MS) {
-          cached.touchedAt = Date.now();
+        const now = deps.clock.now().getTime();
+        if (now - cached.touchedAt >= TOUCH_EVERY_MS) {
+          cached.touchedAt = now;
           await deps.tokens.touch(cached.auth.tokenId);
         }
         return cached.auth;

@@ -1,10 +1,11 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type UserRow = typeof users.$inferSelect;
 
-export function createUsersRepository(db: Db) {
+export function createUsersRepository(db: Db, clock: Clock) {
   return {
     async findByEmail(email: string, tx: Tx | Db = db): Promise<UserRow | undefined> {
       const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
@@ -17,13 +18,13 @@ export function createUsersRepository(db: Db) {
     },
 
     async insert(tx: Tx, user: { email: string; name: string; passwordHash: string; currentTeamId: number }): Promise<UserRow> {
-      const [row] = await tx.insert(users).values(user).returning();
+      const [row] = await tx.insert(users).values({ ...user, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('user insert returned no row');
       return row;
     },
 
     async setCurrentTeam(userId: number, teamId: number, tx: Tx | Db = db): Promise<void> {
-      await tx.update(users).set({ currentTeamId: teamId, updatedAt: new Date() }).where(eq(users.id, userId));
+      await tx.update(users).set({ currentTeamId: teamId, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
     async count(): Promise<number> {

@@ -2,12 +2,13 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { links, vanityDomains } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type VanityDomainRow = typeof vanityDomains.$inferSelect;
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(vanityDomains.teamId, teamId), eq(vanityDomains.uuid, uuid));
 
-export function createVanityDomainsRepository(db: Db) {
+export function createVanityDomainsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, vanityDomains, teamId, window),
 
@@ -28,13 +29,13 @@ export function createVanityDomainsRepository(db: Db) {
     },
 
     async insert(teamId: number, domain: string): Promise<VanityDomainRow> {
-      const [row] = await db.insert(vanityDomains).values({ teamId, domain }).returning();
+      const [row] = await db.insert(vanityDomains).values({ teamId, domain, ...stampsOf(clock) }).returning();
       if (!row) throw new Error('vanity domain insert returned no row');
       return row;
     },
 
     async update(teamId: number, uuid: string, domain: string): Promise<VanityDomainRow | undefined> {
-      const [row] = await db.update(vanityDomains).set({ domain, updatedAt: new Date() }).where(ofTeam(teamId, uuid)).returning();
+      const [row] = await db.update(vanityDomains).set({ domain, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
       return row;
     },
 

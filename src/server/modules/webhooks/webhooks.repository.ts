@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
 import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
+import { stampsOf, type Clock } from '../../lib/time';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type AttemptRecord = WebhookOutcome & { uuid: string; event: string; url: string; inboundMessageUuid: string | null; createdAt: Date };
@@ -10,7 +11,7 @@ type WebhookChanges = Partial<Pick<WebhookRow, 'name' | 'url' | 'headers' | 'sec
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(webhooks.teamId, teamId), eq(webhooks.uuid, uuid));
 
-export function createWebhooksRepository(db: Db) {
+export function createWebhooksRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, webhooks, teamId, window),
 
@@ -20,7 +21,7 @@ export function createWebhooksRepository(db: Db) {
     },
 
     async insert(row: Pick<WebhookRow, 'teamId' | 'name' | 'url' | 'headers' | 'secretEncrypted'>): Promise<WebhookRow> {
-      const [created] = await db.insert(webhooks).values(row).returning();
+      const [created] = await db.insert(webhooks).values({ ...row, ...stampsOf(clock) }).returning();
       if (!created) throw new Error('webhook insert returned no row');
       return created;
     },
@@ -28,7 +29,7 @@ export function createWebhooksRepository(db: Db) {
     async update(teamId: number, uuid: string, changes: WebhookChanges): Promise<WebhookRow | undefined> {
       const [row] = await db
         .update(webhooks)
-        .set({ ...changes, updatedAt: new Date() })
+        .set({ ...changes, updatedAt: clock.now() })
         .where(ofTeam(teamId, uuid))
         .returning();
       return row;
