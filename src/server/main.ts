@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const secretKey = await loadSecretKey(config);
   const { app, services } = await buildApp({ config, database, secretKey });
-  const recovered = await recoverInterruptedImports(database.db);
+  const recovered = await recoverInterruptedImports(database.db, systemClock);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
 
   let engine: Engine | undefined;
@@ -123,6 +123,7 @@ async function main(): Promise<void> {
   });
   if (role !== 'api') {
     reportWorker = createReportWorker({
+      db: database.db,
       reports: services.reportsRepository,
       service: services.reports,
       mailer,

@@ -60,7 +60,7 @@ export function createServices(database: Database, config: Config, options: { se
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
-  const contactsRepository = createContactsRepository(db);
+  const contactsRepository = createContactsRepository(db, clock);
   const contacts = createContactsService({
     db,
     contacts: contactsRepository,
@@ -69,7 +69,7 @@ export function createServices(database: Database, config: Config, options: { se
     present: contactGroups.present,
     config,
   });
-  const imports = createImportsService({ database, imports: createImportsRepository(db), contacts: contactsRepository, contactGroups: contactGroupsRepository, config });
+  const imports = createImportsService({ database, imports: createImportsRepository(db, clock), contacts: contactsRepository, contactGroups: contactGroupsRepository, config });
   const keywordsRepository = createKeywordsRepository(db, clock);
   const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
@@ -98,6 +98,7 @@ export function createServices(database: Database, config: Config, options: { se
   });
 
   const campaigns = createCampaignsService({
+    db,
     campaigns: createCampaignsRepository(db),
     templates: templatesRepository,
     contactGroups: contactGroupsRepository,

@@ -6,7 +6,7 @@
  * and makes only what is missing: the demo campaign is sent, and clicked, once.
  */
 import { sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   AddContactsSchema,
   CampaignInputSchema,
@@ -21,6 +21,7 @@ import {
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { PageWindow } from '../db/pages';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../db/rows';
 import { createEngine } from '../engine/engine';
 import { createEngineStore, type EngineStore } from '../engine/engine-store';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -47,6 +48,10 @@ const VISITORS = {
 };
 // Chat apps fetch a link to draw its preview as soon as the message lands; the clicks report flags them as bots.
 const PREVIEW_BOTS = ['WhatsApp/2.24.10.79 A', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)'];
+
+const IdRowSchema = z.object({ id: z.number() });
+const OpenRowSchema = z.object({ open: z.number() });
+const DeliveredLinkRowSchema = z.object({ code: z.string(), delivered_at: MomentSchema });
 
 /** A small seeded generator (mulberry32): the same demo on every run, so its figures are stable. */
 function seeded(seed: number) {
@@ -128,7 +133,7 @@ function demoContacts(random: ReturnType<typeof seeded>) {
 /** Sends the campaign as the engine would have at its send time: the engine's clock is set back by the delay. */
 async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: ReturnType<typeof seeded>, now: Date) {
   const { db } = deps;
-  const campaignId = (await db.execute<{ id: number }>(sql`SELECT id FROM campaigns WHERE uuid = ${campaign.uuid}`)).rows[0]!.id;
+  const campaignId = (await oneRowOf(db, IdRowSchema, sql`SELECT id FROM campaigns WHERE uuid = ${campaign.uuid}`)).id;
   const delay = now.getTime() - parseTimestamp(campaign.scheduled_send_date, deps.config.appTimezone)!.getTime();
   const realClock = deps.clock ?? systemClock;
   const clock: Clock = { now: () => new Date(realClock.now().getTime() - delay) };
@@ -151,10 +156,10 @@ async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: Ret
     urlBase: (domain) => deps.services.vanityDomains.urlBase({ domain }),
   });
   const done = async () => {
-    const { rows } = await db.execute<{ open: number }>(sql`
+    const row = await firstRowOf(db, OpenRowSchema, sql`
       SELECT (SELECT count(*) FROM messages WHERE campaign_id = c.id AND status IN ('queued', 'submitted'))::int AS open
         FROM campaigns c WHERE c.id = ${campaignId} AND c.status = 2`);
-    return rows.length === 1 && rows[0]!.open === 0;
+    return row !== undefined && row.open === 0;
   };
   try {
     for (const deadline = Date.now() + 120_000; !(await done()); ) {
@@ -172,13 +177,13 @@ async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: Ret
 /** Clicks on the delivered messages' short links, through the redirect's own code path, at the times they would have come. */
 async function clickSome(deps: DemoSeedDeps, campaignId: number, random: ReturnType<typeof seeded>, now: Date) {
   // No service lists a campaign's short links: read them directly.
-  const { rows } = await deps.db.execute<{ code: string; delivered_at: Date }>(sql`
+  const rows = await rowsOf(deps.db, DeliveredLinkRowSchema, sql`
     SELECT s.code, m.finished_at AS delivered_at FROM short_links s JOIN messages m ON m.id = s.message_id
      WHERE m.campaign_id = ${campaignId} AND m.status = 'delivered' ORDER BY m.sequence`);
   const minutes = (n: number) => n * 60_000;
   const clicks: Array<{ code: string; at: number; userAgent: string; ip: string }> = [];
   for (const { code, delivered_at } of rows) {
-    const delivered = new Date(delivered_at).getTime();
+    const delivered = delivered_at.getTime();
     const ip = `203.0.113.${1 + Math.floor(random.next() * 254)}`; // TEST-NET-3: documentation addresses
     if (random.next() < 0.12) clicks.push({ code, at: delivered + 2_000 + random.next() * 20_000, userAgent: random.pick(PREVIEW_BOTS), ip: '198.51.100.7' });
     if (random.next() >= 0.4) continue;

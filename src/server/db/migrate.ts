@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { z } from 'zod';
+import { parseRows } from './rows';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any number: every Herald process takes this advisory lock, so only one migrates at a time.
 const MIGRATION_LOCK = 4_841_127;
+const MigrationRowSchema = z.object({ name: z.string() });
 
 /** Applies the SQL files of db/migrations in name order, each once, each in its own transaction. */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
@@ -15,7 +18,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const done = new Set(parseRows(MigrationRowSchema, (await client.query('SELECT name FROM schema_migrations')).rows).map((r) => r.name));
     const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
     for (const file of files) {
       if (done.has(file)) continue;

@@ -1,24 +1,49 @@
 import { and, count, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
 import type { Db } from './client';
+import { oneRowOf, type Conn } from './rows';
 
 export type PageWindow = { limit: number; offset: number };
 
+/** A page of rows and the total they are a page of: what every list of the API is read as. */
+export type Page<T> = { rows: T[]; total: number };
+
+/**
+ * The one way a list is read: a page of rows and their total. Either the page's own statement
+ * carries the total on its rows (`totalOn`: a team's counter row read in the same statement, the
+ * fast path of the busiest lists — one statement a page), and `count` runs only for a page past the
+ * end, which has no row to carry it; or, without `totalOn`, `count` runs beside the page.
+ */
+export async function readPage<R>(read: { rows: Promise<R[]>; count: () => Promise<number>; totalOn?: (row: R) => number }): Promise<Page<R>> {
+  if (!read.totalOn) {
+    const [rows, total] = await Promise.all([read.rows, read.count()]);
+    return { rows, total };
+  }
+  const rows = await read.rows;
+  return { rows, total: rows[0] === undefined ? await read.count() : read.totalOn(rows[0]) };
+}
+
+/** `count(*)` of a statement's rows, checked: the `count` of a `readPage`. */
+export async function countOf(conn: Conn, statement: SQL): Promise<number> {
+  return (await oneRowOf(conn, TotalSchema, statement)).total;
+}
+const TotalSchema = z.object({ total: z.number() });
+
 type NewestFirstTable = PgTable & { id: PgColumn; createdAt: PgColumn };
 
-/** One page of a team's resources, newest first (created_at, then id: a stable order), and the total. */
-export async function newestFirst<T extends NewestFirstTable>(db: Db, table: T, where: SQL | undefined, window: PageWindow) {
-  const [rows, [total]] = await Promise.all([
-    db
+/** One page of rows, newest first (created_at, then id: a stable order), and their count. */
+export function newestFirst<T extends NewestFirstTable>(db: Db, table: T, where: SQL | undefined, window: PageWindow): Promise<Page<T['$inferSelect']>> {
+  return readPage({
+    rows: db
       .select()
       .from(table as PgTable)
       .where(where)
       .orderBy(desc(table.createdAt), desc(table.id))
       .limit(window.limit)
-      .offset(window.offset),
-    db.select({ value: count() }).from(table as PgTable).where(where),
-  ]);
-  return { rows: rows as T['$inferSelect'][], total: total?.value ?? 0 };
+      .offset(window.offset) as Promise<T['$inferSelect'][]>,
+    count: async () => (await db.select({ value: count() }).from(table as PgTable).where(where))[0]?.value ?? 0,
+  });
 }
 
 type TeamOwnedTable = PgTable & { id: PgColumn; uuid: PgColumn; teamId: PgColumn };
@@ -30,27 +55,26 @@ export type CountedTable = 'templates' | 'senders' | 'keywords' | 'webhooks' | '
 export const teamRowCount = (teamId: number, table: CountedTable): SQL<number> =>
   sql<number>`(SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = ${teamId} AND resource = ${table}), 0))`;
 
-/** When a page comes back empty (past the end) there is no row to carry the total: read it alone. */
-export async function teamRowCountOf(db: Db, teamId: number, table: CountedTable): Promise<number> {
-  const { rows } = await db.execute<{ total: number }>(sql`SELECT ${teamRowCount(teamId, table)} AS total`);
-  return rows[0]?.total ?? 0;
-}
+/** The team's counter row alone: the `count` of a page whose rows carry `teamRowCount`. */
+export const teamRowCountOf = (db: Db, teamId: number, table: CountedTable): Promise<number> => countOf(db, sql`SELECT ${teamRowCount(teamId, table)} AS total`);
 
 /**
  * One page of a team's rows, newest first, and their total, in one statement: the total is the
  * team's counter row, not a count over every row.
  */
-export async function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(db: Db, table: T, teamId: number, window: PageWindow) {
+export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(db: Db, table: T, teamId: number, window: PageWindow): Promise<Page<T['$inferSelect']>> {
   const name = getTableName(table) as CountedTable;
-  const rows = (await db
+  const rows = db
     .select({ row: table as PgTable, total: teamRowCount(teamId, name) } as never)
     .from(table as PgTable)
     .where(eq(table.teamId, teamId))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(window.limit)
-    .offset(window.offset)) as Array<{ row: T['$inferSelect']; total: number }>;
-  const total = rows[0]?.total ?? (await teamRowCountOf(db, teamId, name));
-  return { rows: rows.map((entry) => entry.row), total };
+    .offset(window.offset) as unknown as Promise<Array<{ row: T['$inferSelect']; total: number }>>;
+  return readPage({ rows, count: () => teamRowCountOf(db, teamId, name), totalOn: (entry) => entry.total }).then((page) => ({
+    rows: page.rows.map((entry) => entry.row),
+    total: page.total,
+  }));
 }
 
 /** Ids of the team's rows with these uuids; another team's and unknown uuids are left out (the caller answers 422). */

@@ -1,6 +1,8 @@
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-// Mirrors db/migrations/*.sql (the SQL files are the source of truth for the database).
+// The tables the query builder reads and writes, described as db/migrations/*.sql create them (the
+// SQL files are the database's truth; this file covers only what Drizzle queries touch). Raw
+// statements do not lean on it: each parses its rows with a zod schema at the repository edge (rows.ts).
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

@@ -1,12 +1,39 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
+import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
 import { numberUnsent } from './unsent';
 import { settleEarlyReceipts } from './receipts';
 
-type Range = { id: number; first: number; last: number; submitting: boolean };
+/** A batch's range of sequences, and whether its owner was handing it over. */
+const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
+type Range = z.output<typeof RangeRowSchema>;
+/** A queued message as a claim reads it (custom_fields is jsonb: parsed already). */
+const QueuedMessageRowSchema = z.object({ id: z.number(), uuid: z.string(), sequence: z.number(), phoneNumber: z.string(), customFields: z.record(z.string(), z.string()) });
+const PhoneRowSchema = z.object({ phone: z.string() });
+const IdRowSchema = z.object({ id: z.number() });
+/** A sending campaign: its timestamps as PostgreSQL's text, those of its pauses as JSON text. */
+const SendingRowSchema = z.object({
+  id: z.number(),
+  throttled: z.boolean(),
+  scheduledFinishDate: MomentSchema.nullable(),
+  expiryDate: MomentSchema,
+  sender: z.string(),
+  body: z.string(),
+  anchor: MomentSchema,
+  sentSinceAnchor: z.number(),
+  queued: z.number(),
+  pauses: z.array(z.object({ start: MomentSchema, end: MomentSchema })),
+  links: z.record(z.string(), z.object({ id: z.number(), destination: z.string(), domain: z.string().nullable() })),
+});
+/** send_batches.token is a bigint: a number here, a string in a Lease. */
+const TokenRowSchema = z.object({ token: z.number() });
+const NextRangeRowSchema = z.object({ first: z.number(), last: z.number() });
+const InsertedBatchRowSchema = z.object({ id: z.number(), token: z.number() });
+const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boolean() });
 
 /**
  * Claims and settles batches of a campaign's messages under fenced leases.
@@ -17,13 +44,11 @@ type Range = { id: number; first: number; last: number; submitting: boolean };
  */
 export function createClaimStore(db: Db): ClaimStore {
   /** A batch's queued messages, in sequence order, at most `limit`. */
-  const queuedIn = async (tx: Tx, campaignId: number, first: number, last: number, limit: number) =>
-    (
-      await tx.execute<ClaimedMessage & { sequence: number }>(sql`
+  const queuedIn = (tx: Tx, campaignId: number, first: number, last: number, limit: number) =>
+    rowsOf(tx, QueuedMessageRowSchema, sql`
         SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields" FROM messages
          WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
-         ORDER BY sequence LIMIT ${limit}`)
-    ).rows;
+         ORDER BY sequence LIMIT ${limit}`);
 
   /**
    * A number that opted out since sending began (STOP to an earlier message) is not sent to: its
@@ -32,18 +57,19 @@ export function createClaimStore(db: Db): ClaimStore {
   const withoutOptOuts = async (tx: Tx, campaignId: number, lease: Lease, messages: Array<ClaimedMessage & { sequence: number }>, now: Date): Promise<ClaimedBatch> => {
     // The batch's numbers looked up in the team's default_optouts (its group-and-number index; the
     // numbers are in hand): almost always none, and then nothing else is read or written.
-    const { rows: opted } = await withoutPlans<{ phone: string }>(tx, ['enable_seqscan'], sql`
+    const { rows: found } = await withoutPlans(tx, ['enable_seqscan'], sql`
       SELECT c.phone_number AS phone FROM contacts c
        WHERE c.contact_group_id = (SELECT g.id FROM contact_groups g JOIN campaigns k ON k.team_id = g.team_id WHERE k.id = ${campaignId} AND g.system_role = 'optouts')
          AND c.phone_number = ANY(${arrayParam(messages.map((m) => m.phoneNumber))}::text[])`);
+    const opted = parseRows(PhoneRowSchema, found);
     if (opted.length === 0) return { ...lease, messages: messages.map(({ sequence: _, ...message }) => message) };
     const phones = new Set(opted.map((row) => row.phone));
     const ids = messages.filter((m) => phones.has(m.phoneNumber)).map((m) => m.id);
-    const { rows: optedOut } = await tx.execute<{ id: number }>(sql`
+    const optedOut = await rowsOf(tx, IdRowSchema, sql`
       WITH opted AS (SELECT unnest(${sql.param(ids)}::bigint[]) AS id)
       ${numberUnsent(campaignId, sql`SELECT id FROM opted`, 'opted_out', now)}`);
-    const skipped = new Set(optedOut.map((row) => Number(row.id)));
-    return { ...lease, messages: messages.filter((m) => !skipped.has(Number(m.id))).map(({ sequence: _, ...message }) => message) };
+    const skipped = new Set(optedOut.map((row) => row.id));
+    return { ...lease, messages: messages.filter((m) => !skipped.has(m.id)).map(({ sequence: _, ...message }) => message) };
   };
 
   /**
@@ -70,7 +96,7 @@ export function createClaimStore(db: Db): ClaimStore {
 
   return {
     async sending(): Promise<SendingCampaign[]> {
-      const { rows } = await db.execute<SendingCampaign & { pauses: Array<{ start: string; end: string }> }>(sql`
+      const rows = await rowsOf(db, SendingRowSchema, sql`
         SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.expiry_date AS "expiryDate", c.sender, t.body,
                greatest(c.started_sending_at, c.resumed_at) AS anchor,
                c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
@@ -82,13 +108,7 @@ export function createClaimStore(db: Db): ClaimStore {
          WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL
          -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
          ORDER BY c.throttled DESC, c.started_sending_at, c.id`);
-      return rows.map((row) => ({
-        ...row,
-        scheduledFinishDate: row.scheduledFinishDate ? new Date(row.scheduledFinishDate) : null,
-        expiryDate: new Date(row.expiryDate),
-        anchor: new Date(row.anchor),
-        pauses: row.pauses.map((p) => ({ start: new Date(p.start).getTime(), end: new Date(p.end).getTime() })),
-      }));
+      return rows.map((row) => ({ ...row, pauses: row.pauses.map((p) => ({ start: p.start.getTime(), end: p.end.getTime() })) }));
     },
 
     async claim(campaignId, limit, owner, now, leaseMs, inDoubt) {
@@ -106,11 +126,10 @@ export function createClaimStore(db: Db): ClaimStore {
         // a new token, cut to `limit` (the rest stays free for others). A live owner renews, so its
         // batch is never offered here.
         for (;;) {
-          const { rows: stale } = await tx.execute<Range>(sql`
+          const batch = await firstRowOf(tx, RangeRowSchema, sql`
             SELECT id, first_sequence AS first, last_sequence AS last, submitting FROM send_batches
              WHERE campaign_id = ${campaignId} AND lease_until < ${now}
              ORDER BY first_sequence LIMIT 1 FOR UPDATE SKIP LOCKED`);
-          const batch = stale[0];
           if (!batch) break;
           if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
           const recall = batch.submitting && inDoubt === 'recall';
@@ -120,7 +139,7 @@ export function createClaimStore(db: Db): ClaimStore {
             continue;
           }
           const through = messages[messages.length - 1]!.sequence;
-          const { rows: taken } = await tx.execute<{ token: string }>(sql`
+          const taken = await oneRowOf(tx, TokenRowSchema, sql`
             UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false,
                    first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
              WHERE id = ${batch.id} RETURNING token`);
@@ -130,23 +149,22 @@ export function createClaimStore(db: Db): ClaimStore {
               INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until, submitting)
               VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity', ${recall})`);
           }
-          const claimed = await withoutOptOuts(tx, campaignId, { batchId: Number(batch.id), token: String(taken[0]!.token) }, messages, now);
+          const claimed = await withoutOptOuts(tx, campaignId, { batchId: batch.id, token: String(taken.token) }, messages, now);
           return recall ? { ...claimed, inDoubt: true } : claimed;
         }
 
         // The next range of sequences.
-        const { rows: range } = await tx.execute<{ first: number; last: number }>(sql`
+        const next = await firstRowOf(tx, NextRangeRowSchema, sql`
           WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
                        FROM campaigns WHERE id = ${campaignId} AND next_sequence <= message_count)
           UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
           RETURNING c.first, c.next - 1 AS last`);
-        const next = range[0];
         if (!next) return undefined;
-        const { rows: inserted } = await tx.execute<{ id: number; token: string }>(sql`
+        const inserted = await oneRowOf(tx, InsertedBatchRowSchema, sql`
           INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
           VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id, token`);
         const messages = await queuedIn(tx, campaignId, next.first, next.last, limit);
-        return withoutOptOuts(tx, campaignId, { batchId: Number(inserted[0]!.id), token: String(inserted[0]!.token) }, messages, now);
+        return withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
       });
     },
 
@@ -171,11 +189,10 @@ export function createClaimStore(db: Db): ClaimStore {
      */
     async settle(lease, outcome, inDoubt, now, owner) {
       return db.transaction(async (tx) => {
-        const { rows: owned } = await tx.execute<{ campaign_id: number; expired: boolean }>(sql`
+        const batch = await firstRowOf(tx, OwnedBatchRowSchema, sql`
           SELECT b.campaign_id, (c.expiry_date <= ${now} OR c.expired_at IS NOT NULL) AS expired
             FROM send_batches b JOIN campaigns c ON c.id = b.campaign_id
            WHERE b.id = ${lease.batchId} AND b.token = ${lease.token} FOR UPDATE OF b`);
-        const batch = owned[0];
         if (!batch) return 'lost';
         const campaignId = batch.campaign_id;
         await writeOutcome(tx, campaignId, outcome, inDoubt, now, owner);

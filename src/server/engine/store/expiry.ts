@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { firstRowOf, rowsOf } from '../../db/rows';
 import type { ExpiryStore } from '../engine-store';
 import { settleEarlyReceipts } from './receipts';
 
@@ -7,6 +9,10 @@ import { settleEarlyReceipts } from './receipts';
 const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
 /** Early receipts older than this are tried again each pass (a submission recorded in a race with them). */
 const EARLY_RECEIPT_RETRY_MS = 5_000;
+
+const IdRowSchema = z.object({ id: z.number() });
+const DeadBatchRowSchema = z.object({ first: z.number(), last: z.number(), submitting: z.boolean() });
+const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 
 /**
  * The expiry of campaigns. At a campaign's expiry date: queued messages become unsent (`pending`),
@@ -25,17 +31,16 @@ export function createExpiryStore(db: Db): ExpiryStore {
       for (;;) {
         const id = await db.transaction(async (tx) => {
           // SKIP LOCKED: a campaign being claimed, or settled, is expired on the next pass.
-          const { rows } = await tx.execute<{ id: number }>(sql`
+          const campaign = await firstRowOf(tx, IdRowSchema, sql`
             UPDATE campaigns SET expired_at = coalesce(expired_at, ${now}), next_sequence = message_count + 1, updated_at = ${now}
              WHERE id = (SELECT c.id FROM campaigns c
                           WHERE c.expiry_date <= ${now} AND c.status IN (1, 2) AND c.id <> ALL(${sql.param(done)}::bigint[])
                             AND (c.expired_at IS NULL OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND b.lease_until < ${now}))
                           ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id`);
-          const campaign = rows[0];
           if (!campaign) return undefined;
           // Batches of dead owners only (a live one is locked while it settles, or renews its lease).
-          const { rows: dead } = await tx.execute<{ first: number; last: number; submitting: boolean }>(sql`
+          const dead = await rowsOf(tx, DeadBatchRowSchema, sql`
             DELETE FROM send_batches WHERE id IN (
               SELECT id FROM send_batches WHERE campaign_id = ${campaign.id} AND lease_until < ${now} FOR UPDATE SKIP LOCKED)
             RETURNING first_sequence AS first, last_sequence AS last, submitting`);
@@ -69,7 +74,7 @@ export function createExpiryStore(db: Db): ExpiryStore {
                                  failed_count = failed_count + (SELECT count(*) FROM written WHERE n IS NULL),
                                  in_doubt_count = in_doubt_count + (SELECT count(*) FROM written WHERE was = 'queued' AND in_doubt)
              WHERE id = ${campaign.id}`);
-          return Number(campaign.id);
+          return campaign.id;
         });
         if (id === undefined) return;
         done.push(id);
@@ -80,7 +85,7 @@ export function createExpiryStore(db: Db): ExpiryStore {
 
 /** Early receipts: those a race left behind applied now, those too old to find their message dropped. */
 async function sweepEarlyReceipts(db: Db, now: Date): Promise<void> {
-  const { rows } = await db.execute<{ gateway_id: string }>(sql`
+  const rows = await rowsOf(db, GatewayIdRowSchema, sql`
     SELECT gateway_id FROM early_receipts WHERE received_at < ${new Date(now.getTime() - EARLY_RECEIPT_RETRY_MS)} ORDER BY received_at LIMIT 1000`);
   if (rows.length === 0) return;
   await db.transaction((tx) => settleEarlyReceipts(tx, rows.map((row) => row.gateway_id)).then(() => undefined));

@@ -1,17 +1,22 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { firstRowOf, oneRowOf } from '../../db/rows';
 import type { RateBudgetStore } from '../engine-store';
+
+const PendingRowSchema = z.object({ pending: z.number() });
+const UsedRowSchema = z.object({ used: z.number() });
 
 /** The gateway-wide rate cap (SMS_RATE_LIMIT), shared by every engine process through one row a second. */
 export function createRateBudgetStore(db: Db): RateBudgetStore {
   return {
     /** Messages and replies that could go now (so an idle engine takes no rate allowance). */
     async pendingWork(): Promise<number> {
-      const { rows } = await db.execute<{ pending: number }>(sql`
+      const { pending } = await oneRowOf(db, PendingRowSchema, sql`
         SELECT (SELECT coalesce(sum(message_count - next_sequence + 1), 0) FROM campaigns WHERE status = 1 AND manually_paused IS NOT TRUE)::int
              + (SELECT coalesce(sum(last_sequence - first_sequence + 1), 0) FROM send_batches)::int
              + (SELECT count(*) FROM outbound_replies WHERE status = 'queued')::int AS pending`);
-      return rows[0]?.pending ?? 0;
+      return pending;
     },
 
     /**
@@ -24,8 +29,8 @@ export function createRateBudgetStore(db: Db): RateBudgetStore {
       const granted = await db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO gateway_rate (second, used) VALUES (${second}, 0) ON CONFLICT (second) DO NOTHING`);
         // The row lock makes processes take their share one after the other.
-        const { rows } = await tx.execute<{ used: number }>(sql`SELECT used FROM gateway_rate WHERE second = ${second} FOR UPDATE`);
-        const share = Math.max(0, Math.min(want, limit - (rows[0]?.used ?? limit)));
+        const row = await firstRowOf(tx, UsedRowSchema, sql`SELECT used FROM gateway_rate WHERE second = ${second} FOR UPDATE`);
+        const share = Math.max(0, Math.min(want, limit - (row?.used ?? limit)));
         if (share > 0) await tx.execute(sql`UPDATE gateway_rate SET used = used + ${share} WHERE second = ${second}`);
         return share;
       });

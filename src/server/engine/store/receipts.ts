@@ -1,16 +1,23 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
+import { parseRows, rowsOf } from '../../db/rows';
 import type { ReceiptRecord, ReceiptStore } from '../engine-store';
+
+/** A campaign's messages a statement settled, counted by their new status. */
+const SettledRowSchema = z.object({ campaign_id: z.number(), delivered: z.number(), failed: z.number() });
+type Settled = z.output<typeof SettledRowSchema>;
+const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 
 /**
  * Moves the campaigns' counters by the messages a statement settled (its rows of campaign_id and
  * count by new status), one campaign after the other in id order: two of these at once lock the
  * campaigns they share in the same order, so they never wait on each other in a cycle.
  */
-async function countSettled(tx: Tx, settled: Array<{ campaign_id: number; delivered: number; failed: number }>): Promise<void> {
-  for (const row of [...settled].sort((a, b) => Number(a.campaign_id) - Number(b.campaign_id))) {
+async function countSettled(tx: Tx, settled: Settled[]): Promise<void> {
+  for (const row of [...settled].sort((a, b) => a.campaign_id - b.campaign_id)) {
     await tx.execute(sql`
       UPDATE campaigns SET submitted_count = submitted_count - ${row.delivered + row.failed},
                            delivered_count = delivered_count + ${row.delivered}, failed_count = failed_count + ${row.failed}
@@ -26,14 +33,14 @@ async function countSettled(tx: Tx, settled: Array<{ campaign_id: number; delive
 export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise<void> {
   // Almost always none wait: one look at the (small) table first, so the update below only ever
   // joins the few that do.
-  const { rows: waiting } = await tx.execute<{ gateway_id: string }>(sql`
+  const waiting = await rowsOf(tx, GatewayIdRowSchema, sql`
     SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${arrayParam(gatewayIds)}::text[])`);
   if (waiting.length === 0) return;
   const ids = arrayParam(waiting.map((row) => row.gateway_id));
   // Both found through their indexes and joined by hash, whatever the statistics say. (Each early
   // receipt's message is looked up by its own id alone: a lookup by the whole list for each of
   // thousands of receipts took seconds.)
-  const { rows: settled } = await withoutPlans<{ campaign_id: number; delivered: number; failed: number }>(tx, ['enable_nestloop', 'enable_seqscan'], sql`
+  const { rows: settled } = await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
     WITH settled AS (
       UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at
         FROM early_receipts r
@@ -45,7 +52,7 @@ export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise
          AND r.gateway_id IN (SELECT m.gateway_id FROM messages m WHERE m.gateway_id = ANY(${ids}::text[])))
     SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
       FROM settled GROUP BY campaign_id`);
-  await countSettled(tx, settled);
+  await countSettled(tx, parseRows(SettledRowSchema, settled));
 }
 
 /** Delivery receipts: they settle submitted messages, many in one transaction. */
@@ -64,7 +71,7 @@ export function createReceiptStore(db: Db): ReceiptStore {
       await db.transaction(async (tx) => {
         const settle = async () => {
           // Found through the gateway-id index and joined by hash, whatever the statistics say.
-          const { rows: settled } = await withoutPlans<{ campaign_id: number; delivered: number; failed: number }>(tx, ['enable_nestloop', 'enable_seqscan'], sql`
+          const { rows } = await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
             WITH settled AS (
               UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
                 FROM ${columns} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
@@ -72,11 +79,12 @@ export function createReceiptStore(db: Db): ReceiptStore {
               RETURNING m.campaign_id, m.status)
             SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
               FROM settled GROUP BY campaign_id`);
+          const settled = parseRows(SettledRowSchema, rows);
           await countSettled(tx, settled);
           return settled.reduce((sum, row) => sum + row.delivered + row.failed, 0);
         };
         if ((await settle()) === receipts.length) return;
-        const { rows: early } = await tx.execute<{ gateway_id: string }>(sql`
+        const early = await rowsOf(tx, GatewayIdRowSchema, sql`
           INSERT INTO early_receipts (gateway_id, status, reason, received_at)
           SELECT i.gateway_id, i.status, i.reason, i.received_at FROM ${columns}
            WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = i.gateway_id)

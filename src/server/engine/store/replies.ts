@@ -1,19 +1,22 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import type { QueuedReply, ReplyStore } from '../engine-store';
+
+const QueuedReplyRowSchema = z.object({ id: z.number(), uuid: z.string(), to: z.string(), from: z.string(), body: z.string() });
 
 /** Keyword replies: queued by the inbound pipeline, leased and sent by the engine ahead of campaigns. */
 export function createReplyStore(db: Db): ReplyStore {
   return {
     /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
     async claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]> {
-      const { rows } = await db.execute<QueuedReply>(sql`
+      return rowsOf(db, QueuedReplyRowSchema, sql`
         UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
          WHERE r.id IN (
            SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
             ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`);
-      return rows;
     },
 
     /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */

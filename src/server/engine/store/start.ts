@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
+import { firstRowOf, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../modules/contacts/contacts.repository';
 import type { StartStore } from '../engine-store';
 
@@ -16,14 +18,26 @@ const SIZES: AudienceSizes = { first: 5_000, chunk: 25_000, ahead: 100_000 };
 /** Key (with the campaign id) of the advisory lock one extender of an audience holds at a time. */
 const AUDIENCE_LOCK = 16_022;
 
+/** bigint[] columns: node-postgres parses their elements as text (its bigint parser is for single values). */
+const AudienceGroupsRowSchema = z.object({ included: z.array(z.string()), excluded: z.array(z.string()) });
+const WrittenRowSchema = z.object({ written: z.number(), last: z.string().nullable() });
+const DueCampaignRowSchema = z.object({ id: z.number(), team_id: z.number(), is_test: z.boolean(), throttled: z.boolean() });
+const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
+const LockedRowSchema = z.object({ ok: z.boolean() });
+const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number() });
+const ExpiredRowSchema = z.object({ expired: z.boolean() });
+const IdRowSchema = z.object({ id: z.number() });
+const WantedRowSchema = z.object({ wanted: z.boolean() });
+const TotalRowSchema = z.object({ total: z.number() });
+
 /** The groups a campaign sends to, and those it leaves out (its excluded groups and the team's default_optouts). */
 async function audienceGroups(tx: Tx, campaignId: number, teamId: number): Promise<{ included: number[]; excluded: number[] }> {
-  const { rows: groups } = await tx.execute<{ included: number[]; excluded: number[] }>(sql`
+  const groups = await oneRowOf(tx, AudienceGroupsRowSchema, sql`
     SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
            coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
              ARRAY(SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts') AS excluded
       FROM campaign_groups WHERE campaign_id = ${campaignId}`);
-  return { included: (groups[0]?.included ?? []).map(Number), excluded: (groups[0]?.excluded ?? []).map(Number) };
+  return { included: groups.included.map(Number), excluded: groups.excluded.map(Number) };
 }
 
 /**
@@ -41,13 +55,14 @@ async function writeRecipients(
   // One set-based statement, numbered by phone number: report pages are sequence ranges.
   // A chunk is read along the phone-number index: never by sorting the whole group (which the
   // planner chooses for a group imported moments ago, before its statistics exist).
-  const { rows } = await withoutPlans<{ written: number; last: string | null }>(tx, chunk.limit === null ? [] : ['enable_sort'], sql`
+  const { rows: found } = await withoutPlans(tx, chunk.limit === null ? [] : ['enable_sort'], sql`
     WITH written AS (
       INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
       SELECT ${campaign.id}, ${chunk.firstSequence - 1} + row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
         FROM (${recipients}) r
       RETURNING phone_number)
     SELECT count(*)::int AS written, max(phone_number) AS last FROM written`);
+  const rows = parseRows(WrittenRowSchema, found);
   const written = rows[0]?.written ?? 0;
   return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
 }
@@ -67,10 +82,9 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
       const started: number[] = [];
       for (let i = 0; i < limit; i++) {
         const id = await db.transaction(async (tx) => {
-          const { rows } = await tx.execute<{ id: number; team_id: number; is_test: boolean; throttled: boolean }>(sql`
+          const campaign = await firstRowOf(tx, DueCampaignRowSchema, sql`
             SELECT id, team_id, is_test, throttled FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
              ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
-          const campaign = rows[0];
           if (!campaign) return undefined;
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
@@ -104,23 +118,22 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
     async extendAudiences(now: Date, budgetMs = 1_000): Promise<number> {
       const started = Date.now();
       let total = 0;
-      const { rows: open } = await db.execute<{ id: number; team_id: number }>(sql`
+      const open = await rowsOf(db, OpenCampaignRowSchema, sql`
         SELECT id, team_id FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`);
       for (const campaign of open) {
         for (let more = true; more && Date.now() - started < budgetMs; ) {
           more = await db.transaction(async (tx) => {
-            const { rows: locked } = await tx.execute<{ ok: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${AUDIENCE_LOCK}, ${campaign.id}::int) AS ok`);
-            if (!locked[0]?.ok) return false;
-            const { rows } = await tx.execute<{ after: string | null; count: number; waiting: number }>(sql`
+            const locked = await oneRowOf(tx, LockedRowSchema, sql`SELECT pg_try_advisory_xact_lock(${AUDIENCE_LOCK}, ${campaign.id}::int) AS ok`);
+            if (!locked.ok) return false;
+            const state = await firstRowOf(tx, AudienceStateRowSchema, sql`
               SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting FROM campaigns WHERE id = ${campaign.id}`);
-            const state = rows[0];
             if (!state || state.after === null || state.waiting >= sizes.ahead) return false;
             await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
             const chunk = await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 });
-            const { rows: updated } = await tx.execute<{ expired: boolean }>(sql`
+            const updated = await firstRowOf(tx, ExpiredRowSchema, sql`
               UPDATE campaigns SET message_count = message_count + ${chunk.written}, audience_after = ${chunk.after}
                WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired`);
-            if (updated[0]?.expired) await unsendLate(tx, campaign.id, state.count, now);
+            if (updated?.expired) await unsendLate(tx, campaign.id, state.count, now);
             total += chunk.written;
             return chunk.after !== null;
           });
@@ -137,7 +150,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
 
     /** Status 2 once every recipient was written, every message claimed and every batch settled. */
     async finishDone(now: Date): Promise<number[]> {
-      const { rows } = await db.execute<{ id: number }>(sql`
+      const rows = await rowsOf(db, IdRowSchema, sql`
         UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
          WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
         RETURNING c.id`);
@@ -168,13 +181,13 @@ async function unsendLate(tx: Tx, campaignId: number, before: number, now: Date)
  */
 async function estimateAudience(db: Db, campaign: { id: number; team_id: number }): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ wanted: boolean }>(sql`
+    const state = await firstRowOf(tx, WantedRowSchema, sql`
       SELECT audience_estimate IS NULL AND audience_after IS NOT NULL AS wanted FROM campaigns WHERE id = ${campaign.id}`);
-    if (!rows[0]?.wanted) return;
+    if (!state?.wanted) return;
     const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     // Counted first, then written: the campaign's row is locked only for the write, not the count.
-    const { rows: counted } = await tx.execute<{ total: number }>(countRecipientsOf(included, excluded));
-    await tx.execute(sql`UPDATE campaigns SET audience_estimate = ${counted[0]!.total} WHERE id = ${campaign.id}`);
+    const counted = await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded));
+    await tx.execute(sql`UPDATE campaigns SET audience_estimate = ${counted.total} WHERE id = ${campaign.id}`);
   });
 }

@@ -1,31 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { teamRowCountOf, type PageWindow } from '../../db/pages';
-
-export type CampaignRecord = {
-  id: number;
-  uuid: string;
-  teamUuid: string;
-  templateId: number;
-  templateUuid: string;
-  name: string;
-  sender: string;
-  scheduledSendDate: Date;
-  expiryDate: Date;
-  status: number;
-  throttled: boolean;
-  scheduledFinishDate: Date | null;
-  manuallyPaused: boolean | null;
-  isTest: boolean;
-  startedSendingAt: Date | null;
-  finishedSendingAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  included: string[];
-  excluded: string[];
-  pauses: Array<{ uuid: string; startAt: Date; endAt: Date; createdAt: Date; updatedAt: Date }>;
-};
+import { countOf, readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
 
 export type CampaignWrite = {
   templateId: number;
@@ -39,8 +17,6 @@ export type CampaignWrite = {
   excludedGroupIds: number[];
   pauses: Array<{ startAt: Date; endAt: Date }>;
 };
-
-const MOMENTS = ['scheduledSendDate', 'expiryDate', 'scheduledFinishDate', 'startedSendingAt', 'finishedSendingAt', 'createdAt', 'updatedAt'] as const;
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
 const SELECT = sql`
@@ -57,18 +33,48 @@ const SELECT = sql`
                      FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses
     FROM campaigns c JOIN teams t ON t.id = c.team_id JOIN templates tp ON tp.id = c.template_id`;
 
-function read(row: Record<string, unknown>): CampaignRecord {
-  const record = { ...row } as Record<string, unknown>;
-  for (const key of MOMENTS) record[key] = record[key] === null ? null : new Date(record[key] as string);
-  record.pauses = (row.pauses as Array<Record<string, string>>).map((p) => ({
-    uuid: p.uuid,
-    startAt: new Date(p.startAt!),
-    endAt: new Date(p.endAt!),
-    createdAt: new Date(p.createdAt!),
-    updatedAt: new Date(p.updatedAt!),
-  }));
-  return record as CampaignRecord;
-}
+const PauseSchema = z.object({ uuid: z.string(), startAt: MomentSchema, endAt: MomentSchema, createdAt: MomentSchema, updatedAt: MomentSchema });
+
+/** A row of SELECT: a campaign whole. */
+const CampaignRecordSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  teamUuid: z.string(),
+  templateId: z.number(),
+  templateUuid: z.string(),
+  name: z.string(),
+  sender: z.string(),
+  scheduledSendDate: MomentSchema,
+  expiryDate: MomentSchema,
+  status: z.number(),
+  throttled: z.boolean(),
+  scheduledFinishDate: MomentSchema.nullable(),
+  manuallyPaused: z.boolean().nullable(),
+  isTest: z.boolean(),
+  startedSendingAt: MomentSchema.nullable(),
+  finishedSendingAt: MomentSchema.nullable(),
+  createdAt: MomentSchema,
+  updatedAt: MomentSchema,
+  included: z.array(z.string()),
+  excluded: z.array(z.string()),
+  pauses: z.array(PauseSchema),
+});
+export type CampaignRecord = z.output<typeof CampaignRecordSchema>;
+
+const IdSchema = z.object({ id: z.number() });
+const ToggledSchema = z.object({ paused: z.boolean().nullable(), updated_at: MomentSchema.nullable(), throttled: z.boolean() });
+// bigint[] elements arrive as text (the int8 parser is for single values).
+const GroupIdsSchema = z.object({ kind: z.string(), ids: z.array(z.coerce.number()) });
+const CountsSchema = z.object({
+  total: z.number(),
+  queued: z.number(),
+  submitted: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+  unsent: z.number(),
+  clicks: z.number(),
+  inDoubt: z.number(),
+});
 
 export function createCampaignsRepository(db: Db) {
   const writeChildren = async (tx: Tx, campaignId: number, write: CampaignWrite, now: Date) => {
@@ -90,10 +96,7 @@ export function createCampaignsRepository(db: Db) {
           FROM unnest(${sql.param(write.pauses.map((p) => p.startAt.toISOString()))}::timestamptz[], ${sql.param(write.pauses.map((p) => p.endAt.toISOString()))}::timestamptz[]) AS t(s, e)`);
   };
 
-  const one = async (where: SQL, executor: Db | Tx = db) => {
-    const { rows } = await executor.execute<Record<string, unknown>>(sql`${SELECT} WHERE ${where}`);
-    return rows[0] ? read(rows[0]) : undefined;
-  };
+  const one = (where: SQL, conn: Conn = db) => firstRowOf(conn, CampaignRecordSchema, sql`${SELECT} WHERE ${where}`);
 
   // The most read campaign query (the dashboard polls it while a campaign sends): prepared once per
   // connection in PostgreSQL, so it is not planned again on every request.
@@ -101,54 +104,48 @@ export function createCampaignsRepository(db: Db) {
 
   return {
     async find(teamId: number, uuid: string): Promise<CampaignRecord | undefined> {
-      const { rows } = await db.$client.query<Record<string, unknown>>({ name: 'campaign_by_uuid', text: findText, values: [teamId, uuid] });
-      return rows[0] ? read(rows[0]) : undefined;
+      const { rows } = await db.$client.query({ name: 'campaign_by_uuid', text: findText, values: [teamId, uuid] });
+      return parseRows(CampaignRecordSchema, rows)[0];
     },
 
-    async list(teamId: number, window: PageWindow, status?: number): Promise<{ rows: CampaignRecord[]; total: number }> {
+    async list(teamId: number, window: PageWindow, status?: number): Promise<Page<CampaignRecord>> {
       const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;
-      const [page, total] = await Promise.all([
-        db.execute<Record<string, unknown>>(sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+      return readPage({
+        rows: rowsOf(db, CampaignRecordSchema, sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
         // All of the team's campaigns: its counter row (migration 0018); one status: counted by its index.
-        status === undefined
-          ? teamRowCountOf(db, teamId, 'campaigns')
-          : db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`).then(({ rows }) => rows[0]?.total ?? 0),
-      ]);
-      return { rows: page.rows.map(read), total };
+        count: () => (status === undefined ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`)),
+      });
     },
 
-    async insert(teamId: number, write: CampaignWrite, now: Date, test?: { phoneNumber: string; customFields: Record<string, string> }): Promise<CampaignRecord> {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ id: number }>(sql`
-          INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test, created_at, updated_at)
-          VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                  ${write.scheduledFinishDate}, ${test !== undefined}, ${now}, ${now})
-          RETURNING id`);
-        const id = rows[0]!.id;
-        await writeChildren(tx, id, write, now);
-        if (test)
-          await tx.execute(sql`INSERT INTO campaign_test_recipients (campaign_id, phone_number, custom_fields) VALUES (${id}, ${test.phoneNumber}, ${JSON.stringify(test.customFields)}::jsonb)`);
-        return (await one(sql`c.id = ${id}`, tx))!;
-      });
+    /** A campaign with its groups and pauses (and its test recipient): several statements, so the caller gives a transaction. */
+    async insert(tx: Tx, teamId: number, write: CampaignWrite, now: Date, test?: { phoneNumber: string; customFields: Record<string, string> }): Promise<CampaignRecord> {
+      const { id } = await oneRowOf(tx, IdSchema, sql`
+        INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test, created_at, updated_at)
+        VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${now}, ${now})
+        RETURNING id`);
+      await writeChildren(tx, id, write, now);
+      if (test)
+        await tx.execute(sql`INSERT INTO campaign_test_recipients (campaign_id, phone_number, custom_fields) VALUES (${id}, ${test.phoneNumber}, ${JSON.stringify(test.customFields)}::jsonb)`);
+      return (await one(sql`c.id = ${id}`, tx))!;
     },
 
     /**
      * Replaces an editable campaign's content. The status check is repeated under the row lock, so
-     * a campaign that started sending meanwhile is not changed (returns undefined).
+     * a campaign that started sending meanwhile is not changed (returns undefined). Several
+     * statements, so the caller gives a transaction.
      */
-    async update(id: number, write: CampaignWrite, manuallyPaused: boolean | null | undefined, now: Date): Promise<CampaignRecord | undefined> {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ id: number }>(sql`
-          UPDATE campaigns
-             SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
-                 expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-                 manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now}
-           WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
-          RETURNING id`);
-        if (rows.length === 0) return undefined;
-        await writeChildren(tx, id, write, now);
-        return one(sql`c.id = ${id}`, tx);
-      });
+    async update(tx: Tx, id: number, write: CampaignWrite, manuallyPaused: boolean | null | undefined, now: Date): Promise<CampaignRecord | undefined> {
+      const rows = await rowsOf(tx, IdSchema, sql`
+        UPDATE campaigns
+           SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
+               expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
+               manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now}
+         WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
+        RETURNING id`);
+      if (rows.length === 0) return undefined;
+      await writeChildren(tx, id, write, now);
+      return one(sql`c.id = ${id}`, tx);
     },
 
     /**
@@ -157,7 +154,7 @@ export function createCampaignsRepository(db: Db) {
      * finished sending can be toggled: `refused` says which rule stopped it, read from the same row.
      */
     async togglePaused(id: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'not_throttled' | 'finished' }> {
-      const { rows } = await db.execute<{ paused: boolean | null; updated_at: string | null; throttled: boolean }>(sql`
+      const row = await firstRowOf(db, ToggledSchema, sql`
         WITH flipped AS (
           UPDATE campaigns SET manually_paused = manually_paused IS NOT TRUE, updated_at = ${now},
                  -- Resuming restarts the throttle plan: what is left is spread over the open time left.
@@ -166,25 +163,24 @@ export function createCampaignsRepository(db: Db) {
            WHERE id = ${id} AND throttled AND status IN (0, 1)
           RETURNING manually_paused, updated_at)
         SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`);
-      const row = rows[0];
       if (!row || row.paused === null) return { refused: row?.throttled ? 'finished' : 'not_throttled' };
       // The flag this toggle wrote (a toggle right after it may already have flipped it again).
       const record = (await one(sql`c.id = ${id}`))!;
-      return { record: { ...record, manuallyPaused: row.paused, updatedAt: new Date(row.updated_at!) } };
+      return { record: { ...record, manuallyPaused: row.paused, updatedAt: row.updated_at! } };
     },
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */
     async deleteUnlessSending(id: number): Promise<boolean> {
-      const { rows } = await db.execute<{ deleted: boolean }>(sql`
+      const row = await oneRowOf(db, z.object({ deleted: z.boolean() }), sql`
         WITH gone AS (DELETE FROM campaigns WHERE id = ${id} AND status <> 1 RETURNING id),
         messages_gone AS (DELETE FROM messages WHERE campaign_id IN (SELECT id FROM gone))
         SELECT EXISTS (SELECT 1 FROM gone) AS deleted`);
-      return rows[0]?.deleted === true;
+      return row.deleted;
     },
 
     /** The engine's counters (kept as messages move): one row read, whatever the campaign's size. */
-    async messageCounts(id: number): Promise<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks' | 'inDoubt', number>> {
-      const { rows } = await db.execute<Record<'total' | 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent' | 'clicks' | 'inDoubt', number>>(sql`
+    async messageCounts(id: number): Promise<z.output<typeof CountsSchema>> {
+      return oneRowOf(db, CountsSchema, sql`
         WITH c AS (
           -- While its audience is being written, the count expected (never fewer than those written).
           SELECT *, CASE WHEN audience_after IS NULL THEN message_count ELSE greatest(message_count, coalesce(audience_estimate, 0)) END AS recipients
@@ -193,13 +189,12 @@ export function createCampaignsRepository(db: Db) {
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,
                click_count AS clicks, in_doubt_count AS "inDoubt"
           FROM c`);
-      return rows[0]!;
     },
 
     async groupIds(id: number): Promise<{ included: number[]; excluded: number[] }> {
-      const { rows } = await db.execute<{ kind: string; ids: number[] }>(sql`
+      const rows = await rowsOf(db, GroupIdsSchema, sql`
         SELECT kind, array_agg(contact_group_id) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`);
-      const of = (kind: string) => (rows.find((row) => row.kind === kind)?.ids ?? []).map(Number);
+      const of = (kind: string) => rows.find((row) => row.kind === kind)?.ids ?? [];
       return { included: of('included'), excluded: of('excluded') };
     },
   };

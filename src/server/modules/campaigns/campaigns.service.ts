@@ -1,4 +1,5 @@
 import type { Campaign, CampaignInput, SendTestInput } from '../../../shared/contract';
+import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -14,6 +15,7 @@ const SENDING = 1;
 const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
 
 export function createCampaignsService(deps: {
+  db: Db;
   campaigns: CampaignsRepository;
   templates: Pick<TemplatesRepository, 'find'>;
   contactGroups: Pick<ContactGroupsRepository, 'idsByUuid' | 'optoutsId'>;
@@ -101,7 +103,7 @@ export function createCampaignsService(deps: {
 
     async create(auth: AuthContext, input: CampaignInput) {
       const write = await resolve(auth, { ...input, manually_paused: undefined });
-      return present(await deps.campaigns.insert(auth.teamId, write, deps.clock.now()));
+      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now())));
     },
 
     /** The same body for normal and throttled campaigns; refused with 423 once locked. */
@@ -109,7 +111,7 @@ export function createCampaignsService(deps: {
       const record = await find(auth, uuid);
       if (isLocked(record)) throw new LockedError(LOCKED);
       const write = await resolve(auth, input);
-      const updated = await deps.campaigns.update(record.id, write, input.manually_paused, deps.clock.now());
+      const updated = await deps.db.transaction((tx) => deps.campaigns.update(tx, record.id, write, input.manually_paused, deps.clock.now()));
       if (!updated) throw new LockedError(LOCKED);
       return present(updated);
     },
@@ -157,7 +159,8 @@ export function createCampaignsService(deps: {
         excludedGroupIds: [],
         pauses: [],
       };
-      return present(await deps.campaigns.insert(auth.teamId, write, deps.clock.now(), { phoneNumber: number.number, customFields: input.custom_fields ?? {} }));
+      const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
+      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));
     },
 
     /** Before sending: who the groups reach now; once sending: the engine's messages by status. */

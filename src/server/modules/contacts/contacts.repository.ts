@@ -1,49 +1,56 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import type { PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
+import type { Clock } from '../../lib/time';
 
-export type ContactRecord = { phoneNumber: string; customFields: Record<string, string>; createdAt: Date; updatedAt: Date };
+const FieldsSchema = z.record(z.string(), z.string());
+const ContactRecordSchema = z.object({ phoneNumber: z.string(), customFields: FieldsSchema, createdAt: MomentSchema, updatedAt: MomentSchema });
+export type ContactRecord = z.output<typeof ContactRecordSchema>;
+const RecipientSchema = z.object({ phoneNumber: z.string(), customFields: FieldsSchema });
+// bigint[] elements arrive as text (the int8 parser is for single values).
+const GroupIdsSchema = z.array(z.coerce.number());
+const LockedGroupSchema = z.object({ modifying: z.boolean(), headers: z.array(z.string()) });
 export type NewContact = { phoneNumber: string; customFields: Record<string, string> };
 
 /** Raw SQL where set-based statements beat the query builder (unnest for bulk writes). */
-export function createContactsRepository(db: Db) {
+export function createContactsRepository(db: Db, clock: Clock) {
   return {
-    /** Locks the group row: changes to one group's contacts happen one at a time, so its count stays exact. */
     /** Teams with the number in one of their groups (a STOP to the shared short code reaches each). */
     async teamsHolding(phoneNumber: string): Promise<number[]> {
-      const { rows } = await db.execute<{ team_id: number }>(sql`
+      const rows = await rowsOf(db, z.object({ team_id: z.number() }), sql`
         SELECT DISTINCT g.team_id FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
          WHERE c.phone_number = ${phoneNumber} AND g.system_role IS DISTINCT FROM 'optouts' ORDER BY g.team_id`);
-      return rows.map((row) => Number(row.team_id));
+      return rows.map((row) => row.team_id);
     },
 
-    async lockGroup(tx: Tx, groupId: number): Promise<{ modifying: boolean; headers: string[] }> {
-      const { rows } = await tx.execute<{ modifying: boolean; headers: string[] }>(
-        sql`SELECT modifying_since IS NOT NULL AS modifying, headers FROM contact_groups WHERE id = ${groupId} FOR UPDATE`,
-      );
-      return rows[0]!;
-    },
+    /** Locks the group row: changes to one group's contacts happen one at a time, so its count stays exact. */
+    lockGroup: (tx: Tx, groupId: number): Promise<{ modifying: boolean; headers: string[] }> =>
+      oneRowOf(tx, LockedGroupSchema, sql`SELECT modifying_since IS NOT NULL AS modifying, headers FROM contact_groups WHERE id = ${groupId} FOR UPDATE`),
 
     /** Inserts or replaces (same number: later custom fields win); returns how many numbers are new. */
     async upsert(tx: Tx, groupId: number, contacts: NewContact[]): Promise<number> {
       if (contacts.length === 0) return 0;
-      const { rows } = await tx.execute<{ inserted: number }>(sql`
+      const now = clock.now();
+      const { inserted } = await oneRowOf(tx, z.object({ inserted: z.number() }), sql`
         WITH written AS (
-          INSERT INTO contacts (contact_group_id, phone_number, custom_fields)
-          SELECT ${groupId}, phone, fields::jsonb
+          INSERT INTO contacts (contact_group_id, phone_number, custom_fields, created_at, updated_at)
+          SELECT ${groupId}, phone, fields::jsonb, ${now}, ${now}
             FROM unnest(${sql.param(contacts.map((c) => c.phoneNumber))}::text[], ${sql.param(contacts.map((c) => JSON.stringify(c.customFields)))}::text[]) AS t(phone, fields)
-          ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = now()
+          ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = EXCLUDED.updated_at
           RETURNING (xmax = 0) AS inserted
         )
         SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`);
-      return rows[0]?.inserted ?? 0;
+      return inserted;
     },
 
     /** Adds the numbers the group lacks, keeping existing contacts (and their fields) as they are. */
     async insertMissing(tx: Tx, groupId: number, phoneNumbers: string[]): Promise<number> {
+      const now = clock.now();
       const result = await tx.execute(sql`
-        INSERT INTO contacts (contact_group_id, phone_number)
-        SELECT ${groupId}, phone FROM unnest(${sql.param(phoneNumbers)}::text[]) AS t(phone)
+        INSERT INTO contacts (contact_group_id, phone_number, created_at, updated_at)
+        SELECT ${groupId}, phone, ${now}, ${now} FROM unnest(${sql.param(phoneNumbers)}::text[]) AS t(phone)
         ON CONFLICT (contact_group_id, phone_number) DO NOTHING`);
       return result.rowCount ?? 0;
     },
@@ -59,24 +66,23 @@ export function createContactsRepository(db: Db) {
         UPDATE contact_groups
            SET contact_count = contact_count + ${delta},
                headers = ${headers ? sql`${JSON.stringify(headers)}::jsonb` : sql`headers`},
-               updated_at = now()
+               updated_at = ${clock.now()}
          WHERE id = ${groupId}`);
     },
 
     async emptyGroup(tx: Tx, groupId: number): Promise<void> {
       await tx.execute(sql`DELETE FROM contacts WHERE contact_group_id = ${groupId}`);
-      await tx.execute(sql`UPDATE contact_groups SET contact_count = 0, updated_at = now() WHERE id = ${groupId}`);
+      await tx.execute(sql`UPDATE contact_groups SET contact_count = 0, updated_at = ${clock.now()} WHERE id = ${groupId}`);
     },
 
-    async list(groupId: number, window: PageWindow, search?: string): Promise<{ rows: ContactRecord[]; total: number }> {
+    list(groupId: number, window: PageWindow, search?: string): Promise<Page<ContactRecord>> {
       const where = search ? sql`contact_group_id = ${groupId} AND phone_number LIKE ${`%${search}%`}` : sql`contact_group_id = ${groupId}`;
-      const [page, total] = await Promise.all([
-        db.execute<ContactRecord>(sql`
+      return readPage({
+        rows: rowsOf(db, ContactRecordSchema, sql`
           SELECT phone_number AS "phoneNumber", custom_fields AS "customFields", created_at AS "createdAt", updated_at AS "updatedAt"
             FROM contacts WHERE ${where} ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM contacts WHERE ${where}`),
-      ]);
-      return { rows: page.rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) })), total: total.rows[0]?.total ?? 0 };
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM contacts WHERE ${where}`),
+      });
     },
 
     /**
@@ -84,28 +90,24 @@ export function createContactsRepository(db: Db) {
      * the custom fields of its most recently changed contact in the included groups.
      */
     async firstRecipientOfLatestCampaign(teamId: number, templateId: number, optoutsGroupId: number): Promise<{ phoneNumber: string; customFields: Record<string, string> } | undefined> {
-      const { rows: campaigns } = await db.execute<{ included: number[]; excluded: number[] }>(sql`
+      const campaign = await firstRowOf(db, z.object({ included: GroupIdsSchema, excluded: GroupIdsSchema }), sql`
         SELECT coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'included'), '{}') AS included,
                coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'excluded'), '{}') AS excluded
           FROM (SELECT id FROM campaigns WHERE team_id = ${teamId} AND template_id = ${templateId} ORDER BY created_at DESC, id DESC LIMIT 1) c
           JOIN campaign_groups g ON g.campaign_id = c.id`);
-      const campaign = campaigns[0];
       if (!campaign || campaign.included.length === 0) return undefined;
-      const included = campaign.included.map(Number);
-      const { rows } = await db.execute<{ phoneNumber: string; customFields: Record<string, string> }>(sql`
+      return firstRowOf(db, RecipientSchema, sql`
         SELECT r.phone_number AS "phoneNumber", r.custom_fields AS "customFields"
-          FROM (${recipientsOf(included, [...campaign.excluded.map(Number), optoutsGroupId])}) r ORDER BY r.phone_number LIMIT 1`);
-      return rows[0];
+          FROM (${recipientsOf(campaign.included, [...campaign.excluded, optoutsGroupId])}) r ORDER BY r.phone_number LIMIT 1`);
     },
 
     /** The team's most recently changed contact with this number (custom fields for a preview). */
-    async latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
-      const { rows } = await db.execute<ContactRecord>(sql`
+    latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
+      return firstRowOf(db, ContactRecordSchema, sql`
         SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
           FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
          WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}
          ORDER BY c.updated_at DESC LIMIT 1`);
-      return rows[0];
     },
   };
 }
@@ -143,19 +145,17 @@ function inAudience(includedGroupIds: number[], excludedGroupIds: number[]) {
 }
 
 export function createRecipientsRepository(db: Db) {
+  const count = (includedGroupIds: number[], excludedGroupIds: number[]): Promise<number> => countOf(db, countRecipientsOf(includedGroupIds, excludedGroupIds));
   return {
-    async count(includedGroupIds: number[], excludedGroupIds: number[]): Promise<number> {
-      const { rows } = await db.execute<{ total: number }>(countRecipientsOf(includedGroupIds, excludedGroupIds));
-      return rows[0]?.total ?? 0;
-    },
+    count,
 
-    async page(includedGroupIds: number[], excludedGroupIds: number[], window: PageWindow): Promise<{ rows: string[]; total: number }> {
+    async page(includedGroupIds: number[], excludedGroupIds: number[], window: PageWindow): Promise<Page<string>> {
       const recipients = recipientsOf(includedGroupIds, excludedGroupIds);
-      const [page, total] = await Promise.all([
-        db.execute<{ phone_number: string }>(sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(countRecipientsOf(includedGroupIds, excludedGroupIds)),
-      ]);
-      return { rows: page.rows.map((row) => row.phone_number), total: total.rows[0]?.total ?? 0 };
+      const page = await readPage({
+        rows: rowsOf(db, z.object({ phone_number: z.string() }), sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+        count: () => count(includedGroupIds, excludedGroupIds),
+      });
+      return { rows: page.rows.map((row) => row.phone_number), total: page.total };
     },
   };
 }

@@ -1,29 +1,32 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import type { PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
+import type { Clock } from '../../lib/time';
 
-export type ImportStatus = 'receiving' | 'merging' | 'completed' | 'failed';
-
-export type ContactImportRow = {
-  id: number;
-  uuid: string;
-  groupId: number;
-  groupUuid: string;
-  status: ImportStatus;
-  fileName: string | null;
-  bytesTotal: number | null;
-  bytesReceived: number;
-  rowsTotal: number;
-  rowsValid: number;
-  rowsInvalid: number;
-  contactsAdded: number;
-  contactsUpdated: number;
-  contactsUnchanged: number;
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  finishedAt: Date | null;
-};
+const ContactImportRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  groupId: z.number(),
+  groupUuid: z.string(),
+  status: z.enum(['receiving', 'merging', 'completed', 'failed']),
+  fileName: z.string().nullable(),
+  bytesTotal: z.number().nullable(),
+  bytesReceived: z.number(),
+  rowsTotal: z.number(),
+  rowsValid: z.number(),
+  rowsInvalid: z.number(),
+  contactsAdded: z.number(),
+  contactsUpdated: z.number(),
+  contactsUnchanged: z.number(),
+  error: z.string().nullable(),
+  createdAt: MomentSchema,
+  updatedAt: MomentSchema,
+  finishedAt: MomentSchema.nullable(),
+});
+export type ContactImportRow = z.output<typeof ContactImportRowSchema>;
+export type ImportStatus = ContactImportRow['status'];
 
 /** One batch of a file: valid rows to stage, rows left out, and the progress after it. */
 export type ImportBatch = {
@@ -32,9 +35,9 @@ export type ImportBatch = {
   progress: { bytesReceived: number; rowsTotal: number; rowsValid: number; rowsInvalid: number };
 };
 
-export type MergeCounts = { added: number; updated: number; unchanged: number };
-
-type Conn = Db | Tx;
+const MergeCountsSchema = z.object({ added: z.number(), updated: z.number(), unchanged: z.number() });
+export type MergeCounts = z.output<typeof MergeCountsSchema>;
+const LeftOutRowSchema = z.object({ row: z.number(), value: z.string(), reason: z.string() });
 
 // Session advisory locks (class, import id): held by the connection that runs an import, so a
 // recovery pass can tell an import whose process died (lock free) from one under way elsewhere.
@@ -45,23 +48,16 @@ const COLUMNS = sql`i.id, i.uuid, i.contact_group_id AS "groupId", g.uuid AS "gr
   i.rows_invalid AS "rowsInvalid", i.contacts_added AS "contactsAdded", i.contacts_updated AS "contactsUpdated",
   i.contacts_unchanged AS "contactsUnchanged", i.error, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.finished_at AS "finishedAt"`;
 
-const withDates = (row: ContactImportRow): ContactImportRow => ({
-  ...row,
-  createdAt: new Date(row.createdAt),
-  updatedAt: new Date(row.updatedAt),
-  finishedAt: row.finishedAt && new Date(row.finishedAt),
-});
-
-export function createImportsRepository(db: Db) {
+export function createImportsRepository(db: Db, clock: Clock) {
   return {
     /** A new import, the group marked Modifying, and this connection's lock on the import; inside the caller's transaction. */
     async start(tx: Tx, input: { teamId: number; groupId: number; fileName: string | null; headers: string[]; bytesTotal: number | null }) {
-      const { rows } = await tx.execute<{ id: number; uuid: string }>(sql`
-        INSERT INTO contact_imports (team_id, contact_group_id, file_name, headers, bytes_total)
-        VALUES (${input.teamId}, ${input.groupId}, ${input.fileName}, ${JSON.stringify(input.headers)}::jsonb, ${input.bytesTotal})
+      const now = clock.now();
+      const created = await oneRowOf(tx, z.object({ id: z.number(), uuid: z.string() }), sql`
+        INSERT INTO contact_imports (team_id, contact_group_id, file_name, headers, bytes_total, created_at, updated_at)
+        VALUES (${input.teamId}, ${input.groupId}, ${input.fileName}, ${JSON.stringify(input.headers)}::jsonb, ${input.bytesTotal}, ${now}, ${now})
         RETURNING id, uuid`);
-      const created = rows[0]!;
-      await tx.execute(sql`UPDATE contact_groups SET modifying_since = now() WHERE id = ${input.groupId}`);
+      await tx.execute(sql`UPDATE contact_groups SET modifying_since = ${now} WHERE id = ${input.groupId}`);
       // Session-level: it outlives this transaction, and is released by `release` or when the connection dies.
       await tx.execute(sql`SELECT pg_advisory_lock(${IMPORT_LOCK_CLASS}, ${created.id}::int)`);
       return created;
@@ -86,12 +82,12 @@ export function createImportsRepository(db: Db) {
         )
         UPDATE contact_imports
            SET bytes_received = ${progress.bytesReceived}, rows_total = ${progress.rowsTotal}, rows_valid = ${progress.rowsValid},
-               rows_invalid = ${progress.rowsInvalid}, updated_at = now()
+               rows_invalid = ${progress.rowsInvalid}, updated_at = ${clock.now()}
          WHERE id = ${importId}`);
     },
 
     async markMerging(conn: Conn, importId: number): Promise<void> {
-      await conn.execute(sql`UPDATE contact_imports SET status = 'merging', updated_at = now() WHERE id = ${importId}`);
+      await conn.execute(sql`UPDATE contact_imports SET status = 'merging', updated_at = ${clock.now()} WHERE id = ${importId}`);
     },
 
     /**
@@ -101,22 +97,22 @@ export function createImportsRepository(db: Db) {
     async merge(tx: Tx, importId: number, groupId: number): Promise<MergeCounts> {
       // The sort of a large file fits in memory instead of spilling to disk.
       await tx.execute(sql`SET LOCAL work_mem = '128MB'`);
-      const { rows } = await tx.execute<MergeCounts>(sql`
+      const now = clock.now();
+      return oneRowOf(tx, MergeCountsSchema, sql`
         WITH latest AS MATERIALIZED (
           SELECT DISTINCT ON (phone_number) phone_number, custom_fields
             FROM contact_import_rows WHERE import_id = ${importId}
            ORDER BY phone_number, row_number DESC
         ), written AS (
-          INSERT INTO contacts (contact_group_id, phone_number, custom_fields)
-          SELECT ${groupId}, phone_number, custom_fields FROM latest
-          ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = now()
+          INSERT INTO contacts (contact_group_id, phone_number, custom_fields, created_at, updated_at)
+          SELECT ${groupId}, phone_number, custom_fields, ${now}, ${now} FROM latest
+          ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = EXCLUDED.updated_at
              WHERE contacts.custom_fields IS DISTINCT FROM EXCLUDED.custom_fields
           RETURNING (xmax = 0) AS inserted
         ), counted AS (
           SELECT count(*) FILTER (WHERE inserted)::int AS added, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written
         )
         SELECT added, updated, ((SELECT count(*) FROM latest) - added - updated)::int AS unchanged FROM counted`);
-      return rows[0]!;
     },
 
     /** Completed with its counts; the group Ready again; the staged rows gone. */
@@ -124,84 +120,70 @@ export function createImportsRepository(db: Db) {
       await tx.execute(sql`
         UPDATE contact_imports
            SET status = 'completed', contacts_added = ${counts.added}, contacts_updated = ${counts.updated},
-               contacts_unchanged = ${counts.unchanged}, finished_at = now(), updated_at = now()
+               contacts_unchanged = ${counts.unchanged}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
          WHERE id = ${importId}`);
       await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${groupId}`);
       await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);
     },
 
-    /** Failed with a reason (unless it completed), the group Ready again, the staged rows gone. */
-    async fail(conn: Conn, importId: number, reason: string): Promise<void> {
-      await conn.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ groupId: number }>(sql`
-          UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = now(), updated_at = now()
-           WHERE id = ${importId} AND status IN ('receiving', 'merging')
-          RETURNING contact_group_id AS "groupId"`);
-        if (rows[0]) await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${rows[0].groupId}`);
-        await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);
-      });
+    /** Failed with a reason (unless it completed), the group Ready again, the staged rows gone: in the caller's transaction. */
+    async fail(tx: Tx, importId: number, reason: string): Promise<void> {
+      const failed = await firstRowOf(tx, z.object({ groupId: z.number() }), sql`
+        UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
+         WHERE id = ${importId} AND status IN ('receiving', 'merging')
+        RETURNING contact_group_id AS "groupId"`);
+      if (failed) await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${failed.groupId}`);
+      await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);
     },
 
     /**
      * Imports under way whose connection is gone (their process stopped): failed with `reason`,
-     * their groups Ready again. Imports still held by a live connection are left alone.
+     * their groups Ready again. Imports still held by a live connection are left alone. In the
+     * caller's transaction (the advisory locks it tries are held until it ends).
      */
-    async failOrphans(reason: string): Promise<number> {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ id: number; groupId: number }>(sql`
-          UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = now(), updated_at = now()
-           WHERE status IN ('receiving', 'merging') AND pg_try_advisory_xact_lock(${IMPORT_LOCK_CLASS}, id::int)
-          RETURNING id, contact_group_id AS "groupId"`);
-        if (rows.length === 0) return 0;
-        const importIds = rows.map((row) => row.id);
-        await tx.execute(sql`
-          UPDATE contact_groups g SET modifying_since = NULL
-           WHERE g.id = ANY(${sql.param(rows.map((row) => row.groupId))}::bigint[])
-             AND NOT EXISTS (SELECT 1 FROM contact_imports i WHERE i.contact_group_id = g.id AND i.status IN ('receiving', 'merging'))`);
-        await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ANY(${sql.param(importIds)}::bigint[])`);
-        return rows.length;
-      });
+    async failOrphans(tx: Tx, reason: string): Promise<number> {
+      const rows = await rowsOf(tx, z.object({ id: z.number(), groupId: z.number() }), sql`
+        UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
+         WHERE status IN ('receiving', 'merging') AND pg_try_advisory_xact_lock(${IMPORT_LOCK_CLASS}, id::int)
+        RETURNING id, contact_group_id AS "groupId"`);
+      if (rows.length === 0) return 0;
+      const importIds = rows.map((row) => row.id);
+      await tx.execute(sql`
+        UPDATE contact_groups g SET modifying_since = NULL
+         WHERE g.id = ANY(${sql.param(rows.map((row) => row.groupId))}::bigint[])
+           AND NOT EXISTS (SELECT 1 FROM contact_imports i WHERE i.contact_group_id = g.id AND i.status IN ('receiving', 'merging'))`);
+      await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ANY(${sql.param(importIds)}::bigint[])`);
+      return rows.length;
     },
 
-    async find(teamId: number, uuid: string): Promise<ContactImportRow | undefined> {
-      const { rows } = await db.execute<ContactImportRow>(sql`
+    find: (teamId: number, uuid: string): Promise<ContactImportRow | undefined> =>
+      firstRowOf(db, ContactImportRowSchema, sql`
         SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id
-         WHERE i.team_id = ${teamId} AND i.uuid = ${uuid}`);
-      return rows[0] && withDates(rows[0]);
-    },
+         WHERE i.team_id = ${teamId} AND i.uuid = ${uuid}`),
 
-    async byId(id: number): Promise<ContactImportRow> {
-      const { rows } = await db.execute<ContactImportRow>(sql`
-        SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE i.id = ${id}`);
-      if (!rows[0]) throw new Error(`contact import ${id} is gone`);
-      return withDates(rows[0]);
-    },
+    byId: (id: number): Promise<ContactImportRow> =>
+      oneRowOf(db, ContactImportRowSchema, sql`
+        SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE i.id = ${id}`),
 
     /** A group's imports, newest first. */
-    async listOfGroup(groupId: number, window: PageWindow): Promise<{ rows: ContactImportRow[]; total: number }> {
-      const [page, total] = await Promise.all([
-        db.execute<ContactImportRow>(sql`
+    listOfGroup: (groupId: number, window: PageWindow): Promise<Page<ContactImportRow>> =>
+      readPage({
+        rows: rowsOf(db, ContactImportRowSchema, sql`
           SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id
            WHERE i.contact_group_id = ${groupId} ORDER BY i.created_at DESC, i.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM contact_imports WHERE contact_group_id = ${groupId}`),
-      ]);
-      return { rows: page.rows.map(withDates), total: total.rows[0]?.total ?? 0 };
-    },
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM contact_imports WHERE contact_group_id = ${groupId}`),
+      }),
 
     /** Rows left out after `afterRow`, in file order (a keyset page: constant cost however deep). */
-    async errorsAfter(importId: number, afterRow: number, limit: number): Promise<Array<{ row: number; value: string; reason: string }>> {
-      const { rows } = await db.execute<{ row: number; value: string; reason: string }>(sql`
+    errorsAfter: (importId: number, afterRow: number, limit: number): Promise<Array<z.output<typeof LeftOutRowSchema>>> =>
+      rowsOf(db, LeftOutRowSchema, sql`
         SELECT row_number AS row, value, reason FROM contact_import_errors
-         WHERE import_id = ${importId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`);
-      return rows;
-    },
+         WHERE import_id = ${importId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`),
 
-    async errorsPage(importId: number, window: PageWindow): Promise<Array<{ row: number; value: string; reason: string }>> {
-      const { rows } = await db.execute<{ row: number; value: string; reason: string }>(sql`
+    errorsPage: (importId: number, window: PageWindow): Promise<Array<z.output<typeof LeftOutRowSchema>>> =>
+      rowsOf(db, LeftOutRowSchema, sql`
         SELECT row_number AS row, value, reason FROM contact_import_errors
-         WHERE import_id = ${importId} ORDER BY row_number LIMIT ${window.limit} OFFSET ${window.offset}`);
-      return rows;
-    },
+         WHERE import_id = ${importId} ORDER BY row_number LIMIT ${window.limit} OFFSET ${window.offset}`),
   };
 }
 export type ImportsRepository = ReturnType<typeof createImportsRepository>;

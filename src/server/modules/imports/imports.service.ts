@@ -6,7 +6,7 @@ import type { PageWindow } from '../../db/pages';
 import * as schema from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { formatTimestamp } from '../../lib/time';
+import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import { csvLine } from './csv-cells';
@@ -148,11 +148,13 @@ export function createImportsService(deps: {
         if (importId === undefined) throw error;
         const reason = error instanceof ImportFileError ? error.message : SERVER_FAILURE;
         try {
-          await deps.imports.fail(conn, importId, reason);
+          await conn.transaction((tx) => deps.imports.fail(tx, importId!, reason));
         } catch {
           // The connection itself failed; its lock died with it, so recovery finishes the job if this cannot.
           connectionBroken = true;
-          await deps.imports.fail(drizzle(deps.database.pool, { schema }), importId, reason).catch(() => undefined);
+          await drizzle(deps.database.pool, { schema })
+            .transaction((tx) => deps.imports.fail(tx, importId!, reason))
+            .catch(() => undefined);
         }
         throw error instanceof ImportFileError ? ValidationError.field('file', reason) : error;
       } finally {
@@ -202,6 +204,6 @@ export type ImportsService = ReturnType<typeof createImportsService>;
  * At start (and safe at any time, from any process): imports whose process stopped mid-way are
  * failed and their groups Ready again. Their groups were never touched: the merge is one transaction.
  */
-export async function recoverInterruptedImports(db: Db): Promise<number> {
-  return createImportsRepository(db).failOrphans(INTERRUPTED);
+export async function recoverInterruptedImports(db: Db, clock: Clock): Promise<number> {
+  return db.transaction((tx) => createImportsRepository(db, clock).failOrphans(tx, INTERRUPTED));
 }

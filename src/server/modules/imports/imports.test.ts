@@ -26,11 +26,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The service on the test database, as services.ts wires it; `imports` can be swapped to make a step fail. */
-const serviceWith = (imports: ImportsRepository = createImportsRepository(t.database.db)) =>
+const serviceWith = (imports: ImportsRepository = createImportsRepository(t.database.db, systemClock)) =>
   createImportsService({
     database: t.database,
     imports,
-    contacts: createContactsRepository(t.database.db),
+    contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),
     config: t.config,
   });
@@ -121,7 +121,7 @@ describe('contact imports (service)', () => {
   it('rolls the whole merge back when a step after it fails: the group is unchanged and the import failed', async () => {
     const group = await newGroup('Rolled back');
     await importFile(group, 'phone_number,tier\n07700900041,gold\n');
-    const repository = createImportsRepository(t.database.db);
+    const repository = createImportsRepository(t.database.db, systemClock);
     const broken: ImportsRepository = { ...repository, complete: async () => Promise.reject(new Error('could not extend file: No space left on device')) };
     const attempt = serviceWith(broken).importCsv(ownerAuth, group, {
       body: Readable.from(['phone_number,tier\n07700900041,silver\n07700900042,bronze\n']),
@@ -152,7 +152,7 @@ describe('contact imports (service)', () => {
 
   it('fails at start the imports a stopped process left under way, and leaves running ones alone', async () => {
     const [stuckGroup, liveGroup] = [await newGroup('Stuck'), await newGroup('Live')];
-    const repository = createImportsRepository(t.database.db);
+    const repository = createImportsRepository(t.database.db, systemClock);
     const groupId = async (uuid: string) => (await t.database.pool.query('SELECT id FROM contact_groups WHERE uuid = $1', [uuid])).rows[0].id as number;
     // Each import is started on its own connection, as the service does; the stuck one's connection then dies.
     const stuckClient = await t.database.pool.connect();
@@ -166,7 +166,7 @@ describe('contact imports (service)', () => {
     await until(async () => (await t.database.pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [stuckBackend])).rowCount === 0);
     expect(await groupOf(stuckGroup)).toMatchObject({ status: 'Modifying' });
 
-    expect(await recoverInterruptedImports(t.database.db)).toBe(1);
+    expect(await recoverInterruptedImports(t.database.db, systemClock)).toBe(1);
     expect(await importsOf(stuckGroup)).toEqual([{ status: 'failed', error: 'The import was interrupted by a restart; import the file again.' }]);
     expect(await groupOf(stuckGroup)).toMatchObject({ status: 'Empty' });
     expect(await importsOf(liveGroup)).toEqual([{ status: 'receiving', error: null }]);
@@ -174,7 +174,7 @@ describe('contact imports (service)', () => {
     const liveBackend = (await liveClient.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     liveClient.release(true);
     await until(async () => (await t.database.pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [liveBackend])).rowCount === 0);
-    expect(await recoverInterruptedImports(t.database.db)).toBe(1);
+    expect(await recoverInterruptedImports(t.database.db, systemClock)).toBe(1);
   });
 });
 

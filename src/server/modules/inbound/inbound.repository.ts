@@ -1,20 +1,23 @@
 import { sql } from 'drizzle-orm';
-import type { InboundAction } from '../../../shared/contract';
+import { z } from 'zod';
+import { InboundActionSchema, type InboundAction } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
-import type { PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 
-export type InboundRecord = {
-  id: number;
-  uuid: string;
-  fromNumber: string;
-  body: string;
-  source: 'gateway' | 'api';
-  keywordUuid: string | null;
-  keyword: string | null;
-  optedOut: boolean;
-  actions: InboundAction[];
-  receivedAt: Date;
-};
+const InboundRecordSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  fromNumber: z.string(),
+  body: z.string(),
+  source: z.enum(['gateway', 'api']),
+  keywordUuid: z.string().nullable(),
+  keyword: z.string().nullable(),
+  optedOut: z.boolean(),
+  actions: z.array(InboundActionSchema),
+  receivedAt: MomentSchema,
+});
+export type InboundRecord = z.output<typeof InboundRecordSchema>;
 
 const COLUMNS = sql`m.id, m.uuid, m.from_number AS "fromNumber", m.body, m.source, k.uuid AS "keywordUuid", m.keyword,
                     m.opted_out AS "optedOut", m.actions, m.received_at AS "receivedAt"`;
@@ -23,8 +26,6 @@ const COLUMNS = sql`m.id, m.uuid, m.from_number AS "fromNumber", m.body, m.sourc
 const DELIVERY_WINDOW = '1 hour';
 
 export function createInboundRepository(db: Db) {
-  const read = (rows: InboundRecord[]) => rows.map((row) => ({ ...row, receivedAt: new Date(row.receivedAt) }));
-
   return {
     /**
      * Claims a gateway delivery, in the transaction that stores its message: null the first time (go
@@ -38,8 +39,8 @@ export function createInboundRepository(db: Db) {
          WHERE inbound_deliveries.received_at < excluded.received_at - ${DELIVERY_WINDOW}::interval
         RETURNING key`);
       if (rows.length > 0) return null;
-      const { rows: earlier } = await tx.execute<{ id: number | null }>(sql`SELECT inbound_message_id AS id FROM inbound_deliveries WHERE key = ${key}`);
-      return { storedAs: earlier[0]?.id ?? null };
+      const earlier = await firstRowOf(tx, z.object({ id: z.number().nullable() }), sql`SELECT inbound_message_id AS id FROM inbound_deliveries WHERE key = ${key}`);
+      return { storedAs: earlier?.id ?? null };
     },
 
     async recordDelivery(tx: Tx, key: string, inboundMessageId: number): Promise<void> {
@@ -53,33 +54,29 @@ export function createInboundRepository(db: Db) {
 
     async insert(
       tx: Tx,
-      message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean },
-    ) {
-      const { rows } = await tx.execute<{ id: number }>(sql`
-        INSERT INTO inbound_messages (team_id, from_number, body, source, keyword_id, keyword, opted_out)
-        VALUES (${message.teamId}, ${message.fromNumber}, ${message.body}, ${message.source}, ${message.keywordId}, ${message.keyword}, ${message.optedOut})
+      message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean; receivedAt: Date },
+    ): Promise<number> {
+      const { id } = await oneRowOf(tx, z.object({ id: z.number() }), sql`
+        INSERT INTO inbound_messages (team_id, from_number, body, source, keyword_id, keyword, opted_out, received_at)
+        VALUES (${message.teamId}, ${message.fromNumber}, ${message.body}, ${message.source}, ${message.keywordId}, ${message.keyword}, ${message.optedOut}, ${message.receivedAt})
         RETURNING id`);
-      return rows[0]!.id;
+      return id;
     },
 
     async recordActions(id: number, actions: InboundAction[], tx: Tx | Db = db): Promise<void> {
       await tx.execute(sql`UPDATE inbound_messages SET actions = ${JSON.stringify(actions)}::jsonb WHERE id = ${id}`);
     },
 
-    async find(id: number): Promise<InboundRecord> {
-      const { rows } = await db.execute<InboundRecord>(sql`SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id WHERE m.id = ${id}`);
-      return read(rows)[0]!;
-    },
+    find: (id: number): Promise<InboundRecord> =>
+      oneRowOf(db, InboundRecordSchema, sql`SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id WHERE m.id = ${id}`),
 
-    async list(teamId: number, window: PageWindow): Promise<{ rows: InboundRecord[]; total: number }> {
-      const [page, total] = await Promise.all([
-        db.execute<InboundRecord>(sql`
+    list: (teamId: number, window: PageWindow): Promise<Page<InboundRecord>> =>
+      readPage({
+        rows: rowsOf(db, InboundRecordSchema, sql`
           SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id
            WHERE m.team_id = ${teamId} ORDER BY m.received_at DESC, m.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
-      ]);
-      return { rows: read(page.rows), total: total.rows[0]?.total ?? 0 };
-    },
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
+      }),
 
     async queueReply(tx: Tx, reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string }): Promise<void> {
       await tx.execute(sql`

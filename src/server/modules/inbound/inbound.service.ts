@@ -103,7 +103,7 @@ export function createInboundService(deps: {
       const groupIds: number[] = [];
       for (const p of plans) {
         const { keyword } = p;
-        const id = await deps.inbound.insert(tx, { teamId: p.teamId, fromNumber: from, body: message.body, source: message.source, keywordId: keyword?.id ?? null, keyword: keyword?.keyword ?? null, optedOut });
+        const id = await deps.inbound.insert(tx, { teamId: p.teamId, fromNumber: from, body: message.body, source: message.source, keywordId: keyword?.id ?? null, keyword: keyword?.keyword ?? null, optedOut, receivedAt: now });
         const actions: InboundAction[] = [];
         if (p.optoutsId !== null) {
           groupIds.push(p.optoutsId);

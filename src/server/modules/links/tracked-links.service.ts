@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { firstRowOf } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 import { readUserAgent } from '../../lib/user-agents';
+
+const DestinationRowSchema = z.object({ destination: z.string() });
 
 /** A recipient's short link: where it goes, and a click recorded on the way. */
 export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
@@ -10,7 +14,7 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
     async follow(code: string, visitor: { userAgent: string | null; ip: string }, host?: string): Promise<string | undefined> {
       const device = readUserAgent(visitor.userAgent);
       const onHost = host === undefined ? sql`` : sql`AND vd.domain = ${host}`;
-      const { rows } = await deps.db.execute<{ destination: string }>(sql`
+      const link = await firstRowOf(deps.db, DestinationRowSchema, sql`
         WITH link AS (
           SELECT s.code, s.destination, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
             LEFT JOIN links l ON l.id = s.link_id LEFT JOIN vanity_domains vd ON vd.id = l.vanity_domain_id
@@ -24,7 +28,7 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
                  ${device.osVersion}, ${device.browserVersion}, ${device.isBot}
             FROM link JOIN counted ON counted.id = link.campaign_id)
         SELECT destination FROM link`);
-      return rows[0]?.destination;
+      return link?.destination;
     },
 
     async isVanityHost(host: string): Promise<boolean> {

@@ -95,6 +95,7 @@ afterAll(async () => {
 
 const worker = (leaseMs: number, parts: { service?: ReportsService; mailer?: Mailer } = {}) =>
   createReportWorker({
+    db: t.database.db,
     reports: t.services.reportsRepository,
     service: parts.service ?? t.services.reports,
     mailer: parts.mailer ?? mailer,
@@ -189,14 +190,14 @@ describe('report jobs under fenced leases', () => {
     const publish = async () => void published++;
     const file = { fileName: `${uuid}.csv`, rowCount: 0, linkExpiresAt: clock.now() };
     expect(await repo.renew(old.lease, clock.now(), 1000)).toBe(false);
-    expect(await repo.written(old.lease, file, clock.now(), publish)).toBe(false);
+    expect(await t.database.db.transaction((tx) => repo.written(tx, old.lease, file, clock.now(), publish))).toBe(false);
     expect(published).toBe(0);
     expect(await repo.mailed(old.lease, clock.now())).toBe(false);
     expect(await repo.attemptFailed(old.lease, 'too late', null, clock.now())).toBe(false);
     expect(await jobRow(uuid)).toMatchObject({ status: 'writing', error: null, lease_token: Number(current.lease.token) });
 
     expect(await repo.renew(current.lease, clock.now(), 1000)).toBe(true);
-    expect(await repo.written(current.lease, file, clock.now(), publish)).toBe(true);
+    expect(await t.database.db.transaction((tx) => repo.written(tx, current.lease, file, clock.now(), publish))).toBe(true);
     expect(published).toBe(1);
     expect(await repo.mailed(current.lease, clock.now())).toBe(true);
     expect(await jobRow(uuid)).toMatchObject({ status: 'sent' });

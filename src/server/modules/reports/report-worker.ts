@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client';
 import type { Mailer } from '../../gateways/mail/mailer';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import { REPORT_LINK_DAYS } from './report-links';
@@ -39,6 +40,7 @@ export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = { leaseMs: 10 
  * partial file and neither puts a file in place nor sends the e-mail.
  */
 export function createReportWorker(deps: {
+  db: Db;
   reports: ReportsRepository;
   service: ReportsService;
   mailer: Mailer;
@@ -89,7 +91,8 @@ export function createReportWorker(deps: {
         let ours: boolean;
         try {
           // The rename into place happens inside the fenced `written`, so only the job's owner publishes.
-          ours = await deps.reports.written(lease, { fileName: csv.fileName, rowCount: csv.rowCount, linkExpiresAt: expiresAt }, deps.clock.now(), () => deps.service.publishCsv(csv));
+          const file = { fileName: csv.fileName, rowCount: csv.rowCount, linkExpiresAt: expiresAt };
+          ours = await deps.db.transaction((tx) => deps.reports.written(tx, lease, file, deps.clock.now(), () => deps.service.publishCsv(csv)));
         } finally {
           await deps.service.discardCsv(csv);
         }

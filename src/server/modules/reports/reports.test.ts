@@ -228,6 +228,7 @@ describe('reports as JSON', () => {
 describe('reports by e-mail', () => {
   const worker = (smtpUrl: string | undefined) =>
     createReportWorker({
+      db: t.database.db,
       reports: t.services.reportsRepository,
       service: t.services.reports,
       mailer: createMailer({ smtpUrl, outboxDir: path.join(dataDir, 'outbox'), from: 'Herald <reports@herald.test>', log: () => {}, timeoutMs: 2000 }),

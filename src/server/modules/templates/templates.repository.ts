@@ -1,6 +1,8 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { teamRowCountOf, type PageWindow } from '../../db/pages';
+import { readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { parseRows } from '../../db/rows';
 import { campaigns, templates } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -10,7 +12,18 @@ type TemplateFields = Pick<TemplateRow, 'name' | 'body' | 'sender'>;
 const ofTeam = (teamId: number, uuid: string) => and(eq(templates.teamId, teamId), eq(templates.uuid, uuid));
 const SENDING = 1;
 
-type ListedRow = { id: number; uuid: string; name: string; body: string; sender: string; created_ms: number; updated_ms: number; locked: boolean; total: number };
+/** A row of LIST_PAGE: times as epoch milliseconds, the team's total on every row. */
+const ListedRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  name: z.string(),
+  body: z.string(),
+  sender: z.string(),
+  created_ms: z.number(),
+  updated_ms: z.number(),
+  locked: z.boolean(),
+  total: z.number(),
+});
 const LIST_PAGE = `
   SELECT t.id, t.uuid, t.name, t.body, t.sender,
          (extract(epoch FROM t.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM t.updated_at) * 1000)::float8 AS updated_ms,
@@ -28,12 +41,14 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
      * connection), times read as epoch numbers (no date text to parse). The page is chosen from the
      * index first, so the lock flag and the times are computed for its rows only, not for every row skipped.
      */
-    async list(teamId: number, window: PageWindow): Promise<{ rows: Array<TemplateRow & { locked: boolean }>; total: number }> {
-      const { rows } = await db.$client.query<ListedRow>({ name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] });
-      const total = rows[0]?.total ?? (await teamRowCountOf(db, teamId, 'templates'));
+    async list(teamId: number, window: PageWindow): Promise<Page<TemplateRow & { locked: boolean }>> {
+      const rows = db.$client
+        .query({ name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] })
+        .then((result) => parseRows(ListedRowSchema, result.rows));
+      const page = await readPage({ rows, count: () => teamRowCountOf(db, teamId, 'templates'), totalOn: (row) => row.total });
       return {
-        rows: rows.map((row) => ({
-          id: Number(row.id),
+        rows: page.rows.map((row) => ({
+          id: row.id,
           uuid: row.uuid,
           teamId,
           name: row.name,
@@ -43,7 +58,7 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
           updatedAt: new Date(row.updated_ms),
           locked: row.locked,
         })),
-        total,
+        total: page.total,
       };
     },
 

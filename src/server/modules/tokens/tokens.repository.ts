@@ -1,13 +1,23 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { newestFirst, type PageWindow } from '../../db/pages';
+import { firstRowOf } from '../../db/rows';
 import { apiTokens } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type TokenKind = TokenRow['kind'];
 
-export type TokenOwner = { tokenId: number; userId: number; userUuid: string; teamId: number | null; teamUuid: string | null; expiresAtMs: number | null };
+const TokenOwnerSchema = z.object({
+  tokenId: z.number(),
+  userId: z.number(),
+  userUuid: z.string(),
+  teamId: z.number().nullable(),
+  teamUuid: z.string().nullable(),
+  expiresAtMs: z.number().nullable(),
+});
+export type TokenOwner = z.output<typeof TokenOwnerSchema>;
 
 const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
 
@@ -20,8 +30,10 @@ export function createTokensRepository(db: Db, clock: Clock) {
     },
 
     /** The live token with this digest, its user and the user's current team (null when the user left it). */
-    async findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
-      const { rows } = await db.execute<TokenOwner>(
+    findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
+      return firstRowOf(
+        db,
+        TokenOwnerSchema,
         sql`SELECT t.id AS "tokenId", u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid", (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs"
            FROM api_tokens t
            JOIN users u ON u.id = t.user_id
@@ -29,7 +41,6 @@ export function createTokensRepository(db: Db, clock: Clock) {
            LEFT JOIN teams tm ON tm.id = m.team_id
           WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ${clock.now()})`,
       );
-      return rows[0];
     },
 
     /** Records use at most once a minute per token, so reads do not turn into writes. */

@@ -1,12 +1,24 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
-import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
+import { countOf, newestOfTeam, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
+import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
-export type AttemptRecord = WebhookOutcome & { uuid: string; event: string; url: string; inboundMessageUuid: string | null; createdAt: Date };
+const AttemptRecordSchema = z.object({
+  uuid: z.string(),
+  event: z.string(),
+  url: z.string(),
+  statusCode: z.number().nullable(),
+  latencyMs: z.number(),
+  error: z.string().nullable(),
+  inboundMessageUuid: z.string().nullable(),
+  createdAt: MomentSchema,
+});
+export type AttemptRecord = z.output<typeof AttemptRecordSchema>;
 type WebhookChanges = Partial<Pick<WebhookRow, 'name' | 'url' | 'headers' | 'secretEncrypted'>>;
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(webhooks.teamId, teamId), eq(webhooks.uuid, uuid));
@@ -47,25 +59,22 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
       return db.select().from(webhooks).where(inArray(webhooks.id, ids));
     },
 
-    async insertAttempt(webhookId: number, attempt: WebhookOutcome & { event: string; url: string; inboundMessageId: number | null }): Promise<AttemptRecord> {
-      const { rows } = await db.execute<AttemptRecord>(sql`
-        INSERT INTO webhook_attempts (webhook_id, inbound_message_id, event, url, status_code, latency_ms, error)
-        VALUES (${webhookId}, ${attempt.inboundMessageId}, ${attempt.event}, ${attempt.url}, ${attempt.statusCode}, ${attempt.latencyMs}, ${attempt.error})
+    insertAttempt(webhookId: number, attempt: WebhookOutcome & { event: string; url: string; inboundMessageId: number | null }): Promise<AttemptRecord> {
+      return oneRowOf(db, AttemptRecordSchema, sql`
+        INSERT INTO webhook_attempts (webhook_id, inbound_message_id, event, url, status_code, latency_ms, error, created_at)
+        VALUES (${webhookId}, ${attempt.inboundMessageId}, ${attempt.event}, ${attempt.url}, ${attempt.statusCode}, ${attempt.latencyMs}, ${attempt.error}, ${clock.now()})
         RETURNING uuid, event, url, status_code AS "statusCode", latency_ms AS "latencyMs", error,
                   (SELECT uuid FROM inbound_messages WHERE id = inbound_message_id) AS "inboundMessageUuid", created_at AS "createdAt"`);
-      return { ...rows[0]!, createdAt: new Date(rows[0]!.createdAt) };
     },
 
-    async listAttempts(webhookId: number, window: PageWindow): Promise<{ rows: AttemptRecord[]; total: number }> {
-      const [page, total] = await Promise.all([
-        db.execute<AttemptRecord>(sql`
+    listAttempts: (webhookId: number, window: PageWindow): Promise<Page<AttemptRecord>> =>
+      readPage({
+        rows: rowsOf(db, AttemptRecordSchema, sql`
           SELECT a.uuid, a.event, a.url, a.status_code AS "statusCode", a.latency_ms AS "latencyMs", a.error, m.uuid AS "inboundMessageUuid", a.created_at AS "createdAt"
             FROM webhook_attempts a LEFT JOIN inbound_messages m ON m.id = a.inbound_message_id
            WHERE a.webhook_id = ${webhookId} ORDER BY a.created_at DESC, a.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
-        db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM webhook_attempts WHERE webhook_id = ${webhookId}`),
-      ]);
-      return { rows: page.rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) })), total: total.rows[0]?.total ?? 0 };
-    },
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM webhook_attempts WHERE webhook_id = ${webhookId}`),
+      }),
 
     /** Keywords that call the webhook, by name. */
     async keywordsCalling(webhookId: number): Promise<string[]> {
