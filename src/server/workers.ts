@@ -1,0 +1,93 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { createEngine } from './engine/engine';
+import { createEngineStore } from './engine/engine-store';
+import { createMailer } from './gateways/mail/mailer';
+import { createSimulatorGateway } from './gateways/sms/simulator';
+import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
+import type { SmsGateway } from './gateways/sms/sms-gateway';
+import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
+import { systemClock } from './lib/time';
+import { createReportWorker } from './modules/reports/report-worker';
+import type { Services } from './services';
+
+/** The background work of a process that sends: started once the app is up, stopped before it closes. */
+export type Workers = { start(): void; stop(): Promise<void> };
+
+/** The SMS gateway `SMS_GATEWAY` names: the simulator (its ledger in the database) or an SMPP carrier. */
+function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): SmsGateway {
+  return config.smsGateway === 'simulator'
+    ? createSimulatorGateway({ latencyMs: config.smsSimulatorLatencyMs, failureRate: config.smsSimulatorFailureRate, ledger: createSimulatorLedger(database.db) })
+    : createSmppGateway({ ...parseSmppUrl(config.smsGateway), log: (level, message) => log[level](message) });
+}
+
+/**
+ * The SMS gateway with inbound messages wired to the keyword pipeline, the engine, and the report
+ * worker with its mailer. Each finds its work in the database, so any number of processes run them.
+ */
+export function createWorkers(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger }): Workers {
+  const { config, database, services, log } = deps;
+  const gateway = gatewayOf(config, database, log);
+  // Messages to the shared short code run the same keyword pipeline as the keyword tester.
+  // The gateway acknowledges the message only once this resolves: a failure makes the SMSC deliver it again.
+  gateway.onInbound(async (message) => {
+    try {
+      await services.inbound.receiveDelivery({ from: message.from, body: message.body, source: 'gateway', teamId: null, key: message.key }, (error) =>
+        log.error({ err: error }, 'a keyword webhook could not be called for an inbound message'),
+      );
+    } catch (error) {
+      log.error({ err: error }, 'inbound message not stored; the gateway is told so it delivers it again');
+      throw error;
+    }
+  });
+  const engine = createEngine({
+    store: createEngineStore(database.db),
+    gateway,
+    clock: systemClock,
+    // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.
+    options: {
+      tickMs: config.engineTickMs,
+      batchSize: 5000,
+      lanes: gateway.batchLimit ? 4 : 2,
+      rateLimitPerSecond: config.smsRateLimit,
+      leaseMs: config.engineLeaseMs,
+      inDoubt: config.smsInDoubt,
+    },
+    urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
+    log: (message) => log.error(message),
+  });
+
+  // Report jobs: the CSV, then the e-mail with its signed link (SMTP, or DATA_DIR/outbox without it).
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    from: config.mailFrom,
+    log: (message, fields) => log.info(fields ?? {}, message),
+  });
+  const reportWorker = createReportWorker({
+    db: database.db,
+    reports: services.reportsRepository,
+    service: services.reports,
+    mailer,
+    clock: systemClock,
+    config,
+    log: (level, message, fields) => log[level](fields ?? {}, message),
+    options: { retryBaseMs: config.reportRetryMs },
+  });
+
+  return {
+    start() {
+      engine.start();
+      reportWorker.start();
+    },
+    /** The batches in hand are handed over and recorded first; then the report worker, the mailer and the gateway stop. */
+    async stop() {
+      await engine.stop();
+      await reportWorker.stop();
+      await mailer.close();
+      await gateway.close();
+    },
+  };
+}
