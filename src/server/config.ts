@@ -52,38 +52,6 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  appTimezone: string;
-  defaultCountry: string;
-  smsGateway: string;
-  smsRateLimit: number;
-  smsSimulatorLatencyMs: number;
-  smsSimulatorFailureRate: number;
-  engineTickMs: number;
-  engineLeaseMs: number;
-  /** SMPP: a message that may or may not have reached the carrier is failed (`in_doubt`) or sent again. */
-  smsInDoubt: 'fail' | 'resend';
-  smtpUrl: string | undefined;
-  /** From header of report e-mails. */
-  mailFrom: string;
-  /** First delay before a failed report e-mail is tried again (doubling each time). */
-  reportRetryMs: number;
-  webhookAllowPrivate: boolean;
-  webhookTimeoutMs: number;
-  adminEmail: string | undefined;
-  adminPassword: string | undefined;
-  secretKey: string | undefined;
-  rateLimitPerMinute: number;
-  loginRateLimitPerMinute: number;
-  bodyLimitBytes: number;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-};
-
 function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: zone });
@@ -93,40 +61,49 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * The settings as the code reads them: the environment, checked and defaulted by EnvSchema, under
+ * camel-case names, with what follows from other settings (PUBLIC_URL from PORT, MAIL_FROM from PUBLIC_URL).
+ */
+const ConfigSchema = EnvSchema.transform((e) => ({
+  port: e.PORT,
+  host: e.HOST,
+  publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+  dataDir: path.resolve(e.DATA_DIR),
+  databaseUrl: e.DATABASE_URL,
+  appTimezone: e.APP_TIMEZONE,
+  defaultCountry: e.DEFAULT_COUNTRY,
+  smsGateway: e.SMS_GATEWAY,
+  smsRateLimit: e.SMS_RATE_LIMIT,
+  smsSimulatorLatencyMs: e.SMS_SIMULATOR_LATENCY_MS,
+  smsSimulatorFailureRate: e.SMS_SIMULATOR_FAILURE_RATE,
+  engineTickMs: e.ENGINE_TICK_MS,
+  engineLeaseMs: e.ENGINE_LEASE_MS,
+  /** SMPP: a message that may or may not have reached the carrier is failed (`in_doubt`) or sent again. */
+  smsInDoubt: e.SMS_IN_DOUBT,
+  smtpUrl: e.SMTP_URL,
+  /** From header of report e-mails. */
+  mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+  /** First delay before a failed report e-mail is tried again (doubling each time). */
+  reportRetryMs: e.REPORT_RETRY_MS,
+  webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+  webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+  adminEmail: e.HERALD_ADMIN_EMAIL,
+  adminPassword: e.HERALD_ADMIN_PASSWORD,
+  secretKey: e.HERALD_SECRET_KEY,
+  rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+  loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+  bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  logLevel: e.LOG_LEVEL,
+}));
+export type Config = z.output<typeof ConfigSchema>;
+
 /** Reads the environment once; every setting and its default lives here (the table in README.md, Configuration). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  const parsed = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    dataDir: path.resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL,
-    appTimezone: e.APP_TIMEZONE,
-    defaultCountry: e.DEFAULT_COUNTRY,
-    smsGateway: e.SMS_GATEWAY,
-    smsRateLimit: e.SMS_RATE_LIMIT,
-    smsSimulatorLatencyMs: e.SMS_SIMULATOR_LATENCY_MS,
-    smsSimulatorFailureRate: e.SMS_SIMULATOR_FAILURE_RATE,
-    engineTickMs: e.ENGINE_TICK_MS,
-    engineLeaseMs: e.ENGINE_LEASE_MS,
-    smsInDoubt: e.SMS_IN_DOUBT,
-    smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
-    reportRetryMs: e.REPORT_RETRY_MS,
-    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
-    adminEmail: e.HERALD_ADMIN_EMAIL,
-    adminPassword: e.HERALD_ADMIN_PASSWORD,
-    secretKey: e.HERALD_SECRET_KEY,
-    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
-    bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    logLevel: e.LOG_LEVEL,
-  };
+  return parsed.data;
 }
