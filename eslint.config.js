@@ -10,11 +10,28 @@ const noImport = (...zones) => ({
     {
       patterns: zones.map((zone) => ({
         group: [`**/${zone}/*`],
-        message: `This layer may not import from src/${zone} (see ARCHITECTURE.md: imports flow one way).`,
+        message: `This layer may not import from src/${zone} (see docs/ARCHITECTURE.md: imports flow one way).`,
       })),
     },
   ],
 });
+
+// A module of the service (src/server/modules/*) and a feature of the dashboard (src/app/features/*)
+// never import another one: what they share lives in shared/, lib/, db/ or components/, and a
+// service is handed what it needs from another module by services.ts. A module may name another's
+// types (a dependency declared as `Pick<TemplatesRepository, 'find'>`): types make no coupling at run time.
+const siblingImports = (allowTypeImports) => [
+  {
+    regex: '^\\.\\./(?!\\.\\.)',
+    message: 'A module (feature) may not import another module (feature): share it through shared/, lib/ or components/, or take it as a dependency (see docs/ARCHITECTURE.md, rules of the code).',
+    allowTypeImports,
+  },
+  {
+    regex: '^(\\.\\./)+(modules|features)/',
+    message: 'A module (feature) may not import another module (feature) (see docs/ARCHITECTURE.md, rules of the code).',
+    allowTypeImports,
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'src/app/api/gen', 'data', 'test-results', 'playwright-report'] },
@@ -30,9 +47,20 @@ export default tseslint.config(
   { files: ['src/shared/**'], rules: noImport('server', 'app') },
   { files: ['src/server/**'], rules: noImport('app') },
   {
+    files: ['src/server/modules/*/*'],
+    // Tests compose modules as services.ts does.
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noImport('app')['no-restricted-imports'][1].patterns, ...siblingImports(true)] }] },
+  },
+  {
     files: ['src/app/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, ...noImport('server') },
+  },
+  {
+    files: ['src/app/features/*/*'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noImport('server')['no-restricted-imports'][1].patterns, ...siblingImports(false)] }] },
   },
 );

@@ -79,6 +79,7 @@ export function createServices(database: Database, config: Config, options: { se
   const templates = createTemplatesService({
     templates: templatesRepository,
     links: linksRepository,
+    presentLink: links.present,
     vanityDomains: vanityDomainsRepository,
     urlBase: vanityDomains.urlBase,
     contactFields: contacts.fieldsOf,

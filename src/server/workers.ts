@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createEngine } from './engine/engine';
-import { createEngineStore } from './engine/engine-store';
+import { createEngineStore } from './engine/store/postgres-store';
 import { createMailer } from './gateways/mail/mailer';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';

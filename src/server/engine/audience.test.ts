@@ -15,7 +15,7 @@ import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
 import { campaignDueNow as dueNow, liveClock } from '../testing/engine-campaigns';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
-import { createEngineStore } from './engine-store';
+import { createEngineStore } from './store/postgres-store';
 
 const clock = liveClock('2026-06-01T09:00:00Z');
 const SIZES = { first: 3, chunk: 4, ahead: 5 };

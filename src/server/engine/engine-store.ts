@@ -1,10 +1,3 @@
-import type { Db } from '../db/client';
-import { createClaimStore } from './store/claims';
-import { createExpiryStore } from './store/expiry';
-import { createRateBudgetStore } from './store/rate-budget';
-import { createReceiptStore } from './store/receipts';
-import { createReplyStore } from './store/replies';
-import { createStartStore, type AudienceSizes } from './store/start';
 
 /**
  * What the engine needs from its database, step by step. Every step is one statement or one
@@ -111,16 +104,4 @@ export interface RateBudgetStore {
 export interface ReplyStore {
   claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]>;
   settleReplies(outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] }, now: Date): Promise<void>;
-}
-
-/** `audience`: how a large campaign's messages are written (tests choose small sizes). */
-export function createEngineStore(db: Db, options: { audience?: AudienceSizes } = {}): EngineStore {
-  return {
-    ...createStartStore(db, options.audience),
-    ...createClaimStore(db),
-    ...createReceiptStore(db),
-    ...createExpiryStore(db),
-    ...createRateBudgetStore(db),
-    ...createReplyStore(db),
-  };
 }

@@ -4,7 +4,7 @@ import type { SmsGateway } from '../gateways/sms/sms-gateway';
 import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
-import { createEngineStore } from './engine-store';
+import { createEngineStore } from './store/postgres-store';
 
 // Europe/London in June: UTC+1. The engine is driven tick by tick on a test clock.
 const clock = createTestClock('2026-06-01T09:00:00Z');

@@ -23,7 +23,8 @@ import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
 import { campaignDueNow as dueNow, liveClock } from '../testing/engine-campaigns';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine, type EngineOptions } from './engine';
-import { createEngineStore, type InDoubtPolicy } from './engine-store';
+import type { InDoubtPolicy } from './engine-store';
+import { createEngineStore } from './store/postgres-store';
 
 const clock = liveClock('2026-06-01T09:00:00Z');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -57,3 +57,6 @@ export class TooManyRequestsError extends DomainError {
     super(message);
   }
 }
+
+/** Why a template (or one of its links) cannot be changed: a campaign using it is sending. Said by both the templates and the links endpoints. */
+export const TEMPLATE_LOCKED = 'The template is used by a campaign that is sending; it cannot be changed until the campaign has finished.';

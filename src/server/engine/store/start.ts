@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, oneRowOf, parseRows, rowsOf } from '../../db/rows';
-import { countRecipientsOf, recipientsOf } from '../../modules/contacts/contacts.repository';
+import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import type { StartStore } from '../engine-store';
 
 export type AudienceSizes = {

@@ -8,7 +8,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
-import { SHORT_CODE_SENDER } from '../teams/teams.service';
+import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import type { InboundRecord, InboundRepository } from './inbound.repository';
 

@@ -2,15 +2,13 @@ import type { Link, LinkInput } from '../../../shared/contract';
 import { isUniqueViolation } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
-import { LockedError, NotFoundError, ValidationError } from '../../lib/errors';
+import { LockedError, NotFoundError, TEMPLATE_LOCKED, ValidationError } from '../../lib/errors';
 import { formatTimestamp } from '../../lib/time';
 import type { TemplatesRepository } from '../templates/templates.repository';
 import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
 import type { LinkRecord, LinksRepository } from './links.repository';
 
-export const TEMPLATE_LOCKED = 'The template is used by a campaign that is sending; it cannot be changed until the campaign has finished.';
-
-export function presentLink(record: LinkRecord, timeZone: string): Link {
+function presentLink(record: LinkRecord, timeZone: string): Link {
   return {
     id: record.id,
     uuid: record.uuid,
@@ -60,6 +58,8 @@ export function createLinksService(deps: {
   };
 
   return {
+    /** A link as the API shows it (also inside a template). */
+    present,
     async list(auth: AuthContext, window: PageWindow, templateUuid?: string) {
       let templateId: number | undefined;
       if (templateUuid !== undefined) {

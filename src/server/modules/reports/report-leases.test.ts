@@ -27,7 +27,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/engine-store';
+import { createEngineStore } from '../../engine/store/postgres-store';
 import { createMailer, type Mailer } from '../../gateways/mail/mailer';
 import type { SmsGateway } from '../../gateways/sms/sms-gateway';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/engine-store';
+import { createEngineStore } from '../../engine/store/postgres-store';
 import { createMailer } from '../../gateways/mail/mailer';
 import type { OutgoingSms, Receipt, SmsGateway, SubmitResult } from '../../gateways/sms/sms-gateway';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';

@@ -1,11 +1,10 @@
 import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
 import { ValidationError } from '../../lib/errors';
+import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { TeamRow, TeamsRepository } from './teams.repository';
 
-export const SHORT_CODE_SENDER = '88440';
-
-/** Spec §2.6: every team sends as `88440` and as its name stripped to letters and digits, at most 11 characters. */
+/** Interface §2.6: every team sends as `88440` and as its name stripped to letters and digits, at most 11 characters. */
 export function defaultSendersFor(teamName: string): string[] {
   const fromName = teamName.replace(/[^A-Za-z0-9]/g, '').slice(0, 11);
   return fromName.length >= 3 && fromName !== SHORT_CODE_SENDER ? [SHORT_CODE_SENDER, fromName] : [SHORT_CODE_SENDER];

@@ -4,10 +4,10 @@ import { measure, render, shorthandNames, stripForUtf8 } from '../../../shared/s
 import { isForeignKeyViolation } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
-import { ConflictError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
+import { ConflictError, LockedError, NotFoundError, TEMPLATE_LOCKED, ValidationError } from '../../lib/errors';
 import { formatTimestamp } from '../../lib/time';
-import { presentLink, TEMPLATE_LOCKED } from '../links/links.service';
 import type { LinkRecord, LinksRepository } from '../links/links.repository';
+import type { LinksService } from '../links/links.service';
 import type { ContactsService } from '../contacts/contacts.service';
 import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
 import type { VanityDomainsService } from '../vanity-domains/vanity-domains.service';
@@ -33,6 +33,8 @@ function missingLinkWarnings(body: string, links: LinkRecord[]): string[] {
 export function createTemplatesService(deps: {
   templates: TemplatesRepository;
   links: Pick<LinksRepository, 'ofTemplates'>;
+  /** A link as the API shows it (the links module's presenter). */
+  presentLink: LinksService['present'];
   vanityDomains: Pick<VanityDomainsRepository, 'findDefault'>;
   urlBase: VanityDomainsService['urlBase'];
   contactFields: ContactsService['fieldsOf'];
@@ -47,7 +49,7 @@ export function createTemplatesService(deps: {
       uuid: row.uuid,
       name: row.name,
       body: row.body,
-      links: used.length === 0 ? [] : links.filter((link) => used.some((name) => sameName(link.name, name))).map((link) => presentLink(link, zone)),
+      links: used.length === 0 ? [] : links.filter((link) => used.some((name) => sameName(link.name, name))).map((link) => deps.presentLink(link)),
       is_locked: locked,
       sender: row.sender,
       created_at: formatTimestamp(row.createdAt, zone),
@@ -132,7 +134,7 @@ export function createTemplatesService(deps: {
       return {
         ...present(row, links, locked.has(row.id)),
         body: render(row.body, { links: sampleLinks(links), fields }),
-        links: links.map((link) => presentLink(link, zone)),
+        links: links.map((link) => deps.presentLink(link)),
         phone_number: contact?.phoneNumber ?? '',
         warnings,
       };
