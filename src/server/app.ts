@@ -68,7 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included (spec §Conventions).
+  // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included (docs/interface.md, conventions).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);

@@ -12,7 +12,7 @@ export function pageWindow(query: PageQuery): { limit: number; offset: number } 
   return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
 }
 
-/** The list envelope (spec §2.1) with absolute links; a page past the end is empty with true meta. */
+/** The list envelope (docs/interface.md §2.1) with absolute links; a page past the end is empty with true meta. */
 export function pageEnvelope<T>(request: FastifyRequest, publicUrl: string, query: PageQuery, total: number, data: T[]): Page<T> {
   const path = publicUrl + request.url.split('?')[0];
   const lastPage = Math.max(1, Math.ceil(total / query.per_page));

@@ -56,7 +56,7 @@ export const PageMetaSchema = z
   })
   .meta({ id: 'PageMeta' });
 
-/** The list envelope of spec §2.1. */
+/** The list envelope of docs/interface.md §2.1. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), links: PageLinksSchema, meta: PageMetaSchema });
 }

@@ -22,7 +22,7 @@ const keywordFields = {
   webhooks_uuid: uuidList('webhooks uuid').describe('Webhooks of the team that are called.'),
 };
 
-/** An enabled option needs at least one target (spec §2.4). */
+/** An enabled option needs at least one target (docs/interface.md §2.4). */
 function requireTargets(keyword: Partial<{ add_contact_to_group: boolean; call_webhook: boolean; contact_groups_uuid: string[]; webhooks_uuid: string[] }>, ctx: z.RefinementCtx) {
   if (keyword.add_contact_to_group && (keyword.contact_groups_uuid ?? []).length === 0)
     ctx.addIssue({ code: 'custom', path: ['contact_groups_uuid'], message: 'The contact groups uuid field is required when add contact to group is true.' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
 
-/** The six reports of a campaign (spec §4.1), in the order the dashboard shows them. */
+/** The six reports of a campaign (docs/interface.md §4.1), in the order the dashboard shows them. */
 export const REPORT_TYPES = ['delivery', 'alt_delivery', 'recipient', 'sent', 'unsent', 'clicks'] as const;
 export const ReportTypeSchema = z.enum(REPORT_TYPES).describe('One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.');
 export type ReportType = z.infer<typeof ReportTypeSchema>;

@@ -6,7 +6,7 @@ export const SENDER_MAX = 11;
 export const SENDER_LENGTH_MESSAGE = `The sender must be between ${SENDER_MIN} and ${SENDER_MAX} characters.`;
 export const SENDER_CHARACTERS_MESSAGE = 'The sender may only contain letters, digits, spaces and . - _ &.';
 
-/** An originator a handset shows: 3 to 11 characters (spec §2.6, §8), plain letters and digits so every network carries it. */
+/** An originator a handset shows: 3 to 11 characters (docs/interface.md §2.6, §8), plain letters and digits so every network carries it. */
 export const SenderNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'The sender field is required.' : 'The sender must be a string.') })
   .trim()

@@ -1,5 +1,5 @@
 /**
- * Throttled sending (spec §2.5, ARCHITECTURE "A campaign's life" 4): the messages still to send are
+ * Throttled sending (docs/interface.md §2.5, docs/ARCHITECTURE.md, "A campaign's life" 4): the messages still to send are
  * spread evenly over the open time still ahead — the time until the scheduled finish minus the
  * pauses. Pure, so the dispatcher and the dashboard's timeline agree, and tests need no clock.
  */

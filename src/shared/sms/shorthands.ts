@@ -1,5 +1,5 @@
 /**
- * Body shorthands (spec §2.2): `{{field}}` is a contact's custom field, `::NAME::` a tracked link.
+ * Body shorthands (docs/interface.md §2.2): `{{field}}` is a contact's custom field, `::NAME::` a tracked link.
  *
  * A field name is letters, digits, `_ . -` and single or repeated inner spaces (CSV headers such
  * as "First Name" become field names); spaces or tabs just inside the braces are trimmed, so
@@ -48,7 +48,7 @@ export function shorthandNames(body: string): { fields: string[]; links: string[
 }
 
 /**
- * The body as a recipient reads it. A shorthand with no match becomes one space (spec §2.2);
+ * The body as a recipient reads it. A shorthand with no match becomes one space (docs/interface.md §2.2);
  * a value that is present but empty renders as nothing. Names match exactly first, then
  * ignoring case. Values are inserted verbatim and never parsed again, so a contact's field
  * cannot inject a link or another field.

@@ -22,7 +22,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` in the zone; `""` for a moment not yet set (spec conventions). */
+/** `YYYY-MM-DD HH:MM:SS` in the zone; `""` for a moment not yet set (docs/api-conventions.md). */
 export function formatTimestamp(moment: Date | null | undefined, timeZone: string): string {
   if (!moment) return '';
   const time = moment.getTime();
@@ -73,7 +73,7 @@ function offsetAt(moment: Date, timeZone: string): number {
 
 /**
  * ISO 8601 in the zone with a numeric offset without colon, `YYYY-MM-DDTHH:MM:SS+hhmm` (the delivery
- * report's `Expiry_Date`, spec §2.7).
+ * report's `Expiry_Date`, docs/interface.md §2.7).
  */
 export function formatIsoWithOffset(moment: Date, timeZone: string): string {
   const local = formatTimestamp(moment, timeZone);

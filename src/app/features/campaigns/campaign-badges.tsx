@@ -8,7 +8,7 @@ const STATUS: Record<number, { label: string; color: string }> = {
   2: { label: 'Sent', color: 'teal' },
 };
 
-/** A throttled campaign stopped by hand (spec §3: manual pause). */
+/** A throttled campaign stopped by hand (docs/interface.md §3: manual pause). */
 export function isManuallyPaused(campaign: Pick<Campaign, 'throttled' | 'manually_paused'>): boolean {
   return campaign.throttled && campaign.manually_paused === true;
 }
@@ -16,7 +16,7 @@ export function isManuallyPaused(campaign: Pick<Campaign, 'throttled' | 'manuall
 // A badge keeps its whole word: in a narrow table column it must not shrink to "PENDI…".
 const WHOLE = { root: { flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
-/** Status (spec §3), plus Paused for a throttled campaign stopped by hand and Test for a send-test campaign. */
+/** Status (docs/interface.md §3), plus Paused for a throttled campaign stopped by hand and Test for a send-test campaign. */
 export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status' | 'throttled' | 'manually_paused' | 'is_test'> }) {
   const status = STATUS[campaign.status] ?? { label: `Status ${campaign.status}`, color: 'gray' };
   return (

@@ -3,7 +3,7 @@ import { IconLock } from '@tabler/icons-react';
 import type { Campaign } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 
-/** Why a locked campaign cannot be edited (spec §3 rule 2), in the campaign's own terms. */
+/** Why a locked campaign cannot be edited (docs/interface.md §3 rule 2), in the campaign's own terms. */
 export function lockReason(campaign: Pick<Campaign, 'status' | 'scheduled_send_date'>): string {
   if (campaign.status === 1) return 'It is sending: a campaign cannot be changed while its messages go out.';
   if (campaign.status === 2) return 'It has been sent.';

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { listCampaigns, showCampaign, showCampaignSummary, uniqueContacts } from '../../api/gen/sdk.gen';
 
-/** Campaign states of spec §3. */
+/** Campaign states of docs/interface.md §3. */
 export const CAMPAIGN_STATUSES = [
   { value: 0, label: 'Pending' },
   { value: 1, label: 'Sending' },

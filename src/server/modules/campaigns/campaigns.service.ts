@@ -136,7 +136,7 @@ export function createCampaignsService(deps: {
       return present(toggled.record);
     },
 
-    /** A one-recipient campaign through the same path as any other (spec §4.6 send-test). */
+    /** A one-recipient campaign through the same path as any other (docs/interface.md §4.6 send-test). */
     async sendTest(auth: AuthContext, input: SendTestInput) {
       const number = normalizePhoneNumber(input.contact_number, deps.config.defaultCountry);
       const errors: Record<string, string[]> = {};

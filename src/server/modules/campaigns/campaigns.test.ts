@@ -53,7 +53,7 @@ const errorsOf = async (payload: Record<string, unknown>) => {
 };
 
 describe('campaigns', () => {
-  it('creates a campaign with status 0, in the shape of spec §2.5', async () => {
+  it('creates a campaign with status 0, in the shape of docs/interface.md §2.5', async () => {
     const response = await create(body());
     expect(response.statusCode).toBe(201);
     const campaign = response.json().data;

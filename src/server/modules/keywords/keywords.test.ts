@@ -39,7 +39,7 @@ const full = (keyword: string) => ({
 });
 
 describe('keywords', () => {
-  it('creates a keyword in the shape of spec §2.4 and returns call_webhook as stored everywhere', async () => {
+  it('creates a keyword in the shape of docs/interface.md §2.4 and returns call_webhook as stored everywhere', async () => {
     const response = await create(full('JOIN'));
     expect(response.statusCode).toBe(201);
     const keyword = response.json().data;

@@ -30,7 +30,7 @@ const linkBody = (overrides: Record<string, unknown> = {}) => ({
 const create = (body: Record<string, unknown>, user = owner) => t.request('POST', '/api/2.0/links/', { token: user.token, body });
 
 describe('links', () => {
-  it('creates a link in the shape of spec §2.2 and resolves the template’s ::NAME::', async () => {
+  it('creates a link in the shape of docs/interface.md §2.2 and resolves the template’s ::NAME::', async () => {
     const response = await create(linkBody());
     expect(response.statusCode).toBe(201);
     const link = response.json().data;

@@ -67,7 +67,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
       },
       async (request, reply) => {
         await reports.request(callerOf(request), request.params.campaign_uuid, type);
-        // No body at all (spec §4.1): an undefined payload skips serialisation, which `null` would not.
+        // No body at all (docs/interface.md §4.1): an undefined payload skips serialisation, which `null` would not.
         return reply.code(202).send(undefined as unknown as null);
       },
     );

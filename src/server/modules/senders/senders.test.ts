@@ -29,7 +29,7 @@ describe('senders', () => {
     expect(response.json().data.map((s: { sender: string }) => s.sender).sort()).toEqual(['88440', 'AcmeSonsTra']);
   });
 
-  it('creates a sender in the shape of spec §2.6', async () => {
+  it('creates a sender in the shape of docs/interface.md §2.6', async () => {
     const response = await t.request('POST', '/api/2.0/senders/', { token: owner.token, body: { sender: 'Herald' } });
     expect(response.statusCode).toBe(201);
     const sender = response.json().data;

@@ -46,7 +46,7 @@ async function sendingCampaignFor(templateUuid: string): Promise<void> {
 }
 
 describe('templates', () => {
-  it('creates a template in the shape of spec §2.2', async () => {
+  it('creates a template in the shape of docs/interface.md §2.2', async () => {
     const template = await createTemplate();
     expect(template).toEqual({
       uuid: expect.any(String),

@@ -40,7 +40,7 @@ export function createWebhooksService(deps: {
     created_at: formatTimestamp(record.createdAt, deps.config.appTimezone),
   });
 
-  /** One signed call, logged whatever its outcome (never retried: spec §6). */
+  /** One signed call, logged whatever its outcome (never retried: docs/interface.md §6). */
   const call = async (row: WebhookRow, event: string, payload: unknown, inboundMessageId: number | null) => {
     const outcome = await deps.caller({ url: row.url, headers: row.headers, secret: deps.secrets.open(row.secretEncrypted), payload });
     return deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId });

@@ -16,7 +16,7 @@ const valid = { name: 'CRM', url: 'https://hooks.example.com/herald', headers: {
 const create = (body: unknown, user = owner) => t.request('POST', '/api/2.0/webhooks/', { token: user.token, body });
 
 describe('webhooks', () => {
-  it('creates a webhook in the shape of spec §2.3, with a signing secret shown once', async () => {
+  it('creates a webhook in the shape of docs/interface.md §2.3, with a signing secret shown once', async () => {
     const response = await create(valid);
     expect(response.statusCode).toBe(201);
     const webhook = response.json().data;
