@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { ApiToken } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useRevokeApiToken } from './api-token-mutations';
 
@@ -8,21 +7,18 @@ import { useRevokeApiToken } from './api-token-mutations';
 export function useConfirmTokenRevocation() {
   const revocation = useRevokeApiToken();
 
-  return (token: Pick<ApiToken, 'uuid' | 'name'>) =>
-    modals.openConfirmModal({
-      title: 'Revoke API token',
-      children: (
-        <Text size="sm">
-          Revoke <strong>{token.name}</strong>? Every integration using it will be refused from now on. This cannot be
-          undone.
-        </Text>
-      ),
-      labels: { confirm: 'Revoke token', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        revocation.mutate(token.uuid, {
-          onSuccess: () => notifySuccess(`The token ${token.name} was revoked.`),
-          onError: (error) => notifyFailure(`The token ${token.name} could not be revoked`, error),
-        }),
-    });
+  return useConfirmAction((token: Pick<ApiToken, 'uuid' | 'name'>) => ({
+    title: 'Revoke API token',
+    message: (
+      <>
+        Revoke <strong>{token.name}</strong>? Every integration using it will be refused from now on. This cannot be undone.
+      </>
+    ),
+    confirmLabel: 'Revoke token',
+    onConfirm: () =>
+      revocation.mutate(token.uuid, {
+        onSuccess: () => notifySuccess(`The token ${token.name} was revoked.`),
+        onError: (error) => notifyFailure(`The token ${token.name} could not be revoked`, error),
+      }),
+  }));
 }

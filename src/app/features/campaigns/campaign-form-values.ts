@@ -66,9 +66,7 @@ export function campaignErrors(values: CampaignFormValues, timeZone: string): Re
   const errors: Record<string, string> = {};
   const parsed = CampaignInputSchema.safeParse(input);
   if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
-  for (const [field, [message]] of Object.entries(checkCampaignTimes(input, timeZone).errors)) {
-    if (message) errors[field] ??= message;
-  }
+  for (const { field, message } of checkCampaignTimes(input, timeZone).issues) errors[field] ??= message;
   return errors;
 }
 
@@ -76,8 +74,8 @@ export function campaignErrors(values: CampaignFormValues, timeZone: string): Re
 export function liveTimeErrors(values: CampaignFormValues, timeZone: string): Record<string, string> {
   const input = toCampaignInput(values);
   const errors: Record<string, string> = {};
-  for (const [field, [message]] of Object.entries(checkCampaignTimes(input, timeZone).errors)) {
-    if (message && !/is not a valid date and time/.test(message)) errors[field] = message;
+  for (const { field, code, message } of checkCampaignTimes(input, timeZone).issues) {
+    if (code !== 'invalid_timestamp') errors[field] ??= message;
   }
   return errors;
 }

@@ -1,8 +1,9 @@
-import { Autocomplete, Button, Divider, Fieldset, Grid, Group, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Autocomplete, Divider, Fieldset, Grid, Group, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMemo, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
+import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { CampaignLockAlert } from './campaign-lock-alert';
 import { campaignErrors, campaignResolver, liveTimeErrors, type CampaignFormValues } from './campaign-form-values';
@@ -10,7 +11,7 @@ import { PauseEditor } from './pause-editor';
 import { RecipientEstimate } from './recipient-estimate';
 import { DURATIONS, shiftTimestamp } from './service-zone';
 import { SendingTimeline } from './sending-timeline';
-import { ZonedDateTimeField } from './zoned-date-time-field';
+import { ZonedDateTimeInput } from './zoned-date-time-field';
 
 export interface CampaignTemplateOption {
   uuid: string;
@@ -202,41 +203,25 @@ export function CampaignForm({
                 />
                 <Divider label="When" labelPosition="left" />
                 <Group grow align="flex-start">
-                  <Controller
+                  <ZonedDateTimeInput
                     control={control}
                     name="scheduled_send_date"
-                    render={({ field }) => (
-                      <ZonedDateTimeField
-                        label="Send at"
-                        description="When sending starts."
-                        withAsterisk
-                        value={field.value}
-                        onChange={field.onChange}
-                        onBlur={field.onBlur}
-                        inputRef={field.ref}
-                        timeZone={timeZone}
-                        error={errorOf('scheduled_send_date')}
-                        readOnly={locked}
-                      />
-                    )}
+                    label="Send at"
+                    description="When sending starts."
+                    withAsterisk
+                    timeZone={timeZone}
+                    error={errorOf('scheduled_send_date')}
+                    readOnly={locked}
                   />
-                  <Controller
+                  <ZonedDateTimeInput
                     control={control}
                     name="expiry_date"
-                    render={({ field }) => (
-                      <ZonedDateTimeField
-                        label="Expires at"
-                        description="Unsent messages drop then."
-                        withAsterisk
-                        value={field.value}
-                        onChange={field.onChange}
-                        onBlur={field.onBlur}
-                        inputRef={field.ref}
-                        timeZone={timeZone}
-                        error={errorOf('expiry_date')}
-                        readOnly={locked}
-                      />
-                    )}
+                    label="Expires at"
+                    description="Unsent messages drop then."
+                    withAsterisk
+                    timeZone={timeZone}
+                    error={errorOf('expiry_date')}
+                    readOnly={locked}
                   />
                 </Group>
                 <Switch
@@ -246,23 +231,15 @@ export function CampaignForm({
                 />
                 {values.throttled && (
                   <Stack gap="md" pl="md" style={{ borderLeft: '3px solid var(--mantine-color-indigo-2)' }}>
-                    <Controller
+                    <ZonedDateTimeInput
                       control={control}
                       name="scheduled_finish_date"
-                      render={({ field }) => (
-                        <ZonedDateTimeField
-                          label="Finish by"
-                          description="The last message goes by then; not after the expiry."
-                          withAsterisk
-                          value={field.value}
-                          onChange={field.onChange}
-                          onBlur={field.onBlur}
-                          inputRef={field.ref}
-                          timeZone={timeZone}
-                          error={errorOf('scheduled_finish_date')}
-                          readOnly={locked}
-                        />
-                      )}
+                      label="Finish by"
+                      description="The last message goes by then; not after the expiry."
+                      withAsterisk
+                      timeZone={timeZone}
+                      error={errorOf('scheduled_finish_date')}
+                      readOnly={locked}
                     />
                     <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={locked} />
                     <SendingTimeline send={values.scheduled_send_date} finish={values.scheduled_finish_date} pauses={values.pauses} timeZone={timeZone} />
@@ -271,18 +248,7 @@ export function CampaignForm({
               </Stack>
             </Fieldset>
             <FormError message={errors.root?.message} />
-            {!locked && (
-              <Group gap="sm">
-                <Button type="submit" loading={isSubmitting}>
-                  {submitLabel}
-                </Button>
-                {onCancel && (
-                  <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-                    Cancel
-                  </Button>
-                )}
-              </Group>
-            )}
+            {!locked && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>
         </form>
       </Grid.Col>

@@ -1,10 +1,10 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { Controller, useFieldArray, type Control } from 'react-hook-form';
+import { useFieldArray, type Control } from 'react-hook-form';
 import { MAX_PAUSES, type CampaignInput } from '../../../shared/contract';
 import type { CampaignFormValues } from './campaign-form-values';
 import { DURATIONS, shiftTimestamp } from './service-zone';
-import { ZonedDateTimeField } from './zoned-date-time-field';
+import { ZonedDateTimeInput } from './zoned-date-time-field';
 
 interface PauseEditorProps {
   control: Control<CampaignFormValues, unknown, CampaignInput>;
@@ -57,42 +57,26 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
               <Text size="sm" fw={600} c="dimmed" mt={30} w={20} aria-hidden>
                 {index + 1}
               </Text>
-              <Controller
-                control={control}
-                name={`pauses.${index}.start_at`}
-                render={({ field: input }) => (
-                  <div style={{ flex: 1 }}>
-                    <ZonedDateTimeField
-                      label={`Pause ${index + 1} starts`}
-                      value={input.value}
-                      onChange={input.onChange}
-                      onBlur={input.onBlur}
-                      inputRef={input.ref}
-                      timeZone={timeZone}
-                      error={errorOf(`pauses.${index}.start_at`)}
-                      readOnly={readOnly}
-                    />
-                  </div>
-                )}
-              />
-              <Controller
-                control={control}
-                name={`pauses.${index}.end_at`}
-                render={({ field: input }) => (
-                  <div style={{ flex: 1 }}>
-                    <ZonedDateTimeField
-                      label={`Pause ${index + 1} ends`}
-                      value={input.value}
-                      onChange={input.onChange}
-                      onBlur={input.onBlur}
-                      inputRef={input.ref}
-                      timeZone={timeZone}
-                      error={errorOf(`pauses.${index}.end_at`)}
-                      readOnly={readOnly}
-                    />
-                  </div>
-                )}
-              />
+              <div style={{ flex: 1 }}>
+                <ZonedDateTimeInput
+                  control={control}
+                  name={`pauses.${index}.start_at`}
+                  label={`Pause ${index + 1} starts`}
+                  timeZone={timeZone}
+                  error={errorOf(`pauses.${index}.start_at`)}
+                  readOnly={readOnly}
+                />
+              </div>
+              <div style={{ flex: 1 }}>
+                <ZonedDateTimeInput
+                  control={control}
+                  name={`pauses.${index}.end_at`}
+                  label={`Pause ${index + 1} ends`}
+                  timeZone={timeZone}
+                  error={errorOf(`pauses.${index}.end_at`)}
+                  readOnly={readOnly}
+                />
+              </div>
               {!readOnly && (
                 <Tooltip label="Remove">
                   <ActionIcon variant="subtle" color="red" mt={28} aria-label={`Remove pause ${index + 1}`} onClick={() => remove(index)}>

@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import type { Ref } from 'react';
+import { useController, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { zoneLabel } from './service-zone';
 
@@ -68,4 +69,19 @@ export function ZonedDateTimeField({ label, description, value, onChange, onBlur
       autoComplete="off"
     />
   );
+}
+
+interface ZonedDateTimeInputProps<TValues extends FieldValues, TTransformed> extends Omit<
+  ZonedDateTimeFieldProps,
+  'value' | 'onChange' | 'onBlur' | 'inputRef'
+> {
+  control: Control<TValues, unknown, TTransformed>;
+  /** A text field of the form holding `YYYY-MM-DD HH:MM:SS` in `timeZone`, or ''. */
+  name: FieldPathByValue<TValues, string>;
+}
+
+/** A {@link ZonedDateTimeField} bound to a react-hook-form field: its value, changes, blur and focus. */
+export function ZonedDateTimeInput<TValues extends FieldValues, TTransformed>({ control, name, ...field }: ZonedDateTimeInputProps<TValues, TTransformed>) {
+  const { field: input } = useController({ control, name });
+  return <ZonedDateTimeField {...field} value={input.value as string} onChange={input.onChange} onBlur={input.onBlur} inputRef={input.ref} />;
 }

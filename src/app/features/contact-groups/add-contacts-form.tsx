@@ -4,6 +4,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { isApiError } from '../../api/api-error';
+import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import type { ContactInput } from './contact-group-mutations';
 
@@ -116,16 +117,7 @@ export function AddContactsForm({ headers, onSubmit, onCancel }: AddContactsForm
           </Button>
         </Group>
         <FormError message={errors.root?.message} />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {rows.length === 1 ? 'Add contact' : `Add ${rows.length} contacts`}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions submitLabel={rows.length === 1 ? 'Add contact' : `Add ${rows.length} contacts`} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,8 +1,9 @@
-import { Button, Group, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ContactGroupInputSchema, type ContactGroupInput } from '../../../shared/contract';
+import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { isApiError } from '../../api/api-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
@@ -77,16 +78,7 @@ export function ContactGroupForm({ defaultValues = EMPTY, submitLabel, onSubmit,
           )}
         />
         <FormError message={errors.root?.message} />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

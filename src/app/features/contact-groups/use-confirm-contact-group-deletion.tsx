@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { ContactGroup } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useDeleteContactGroup } from './contact-group-mutations';
 
@@ -8,24 +7,22 @@ import { useDeleteContactGroup } from './contact-group-mutations';
 export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
   const deletion = useDeleteContactGroup();
 
-  return (group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) =>
-    modals.openConfirmModal({
-      title: 'Delete contact group',
-      children: (
-        <Text size="sm">
-          Delete the group <strong>{group.name}</strong> and its {group.number_of_contacts.toLocaleString('en-GB')}{' '}
-          {group.number_of_contacts === 1 ? 'contact' : 'contacts'}? This cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete group', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        deletion.mutate(group.uuid, {
-          onSuccess: () => {
-            notifySuccess(`The contact group ${group.name} was deleted.`);
-            onDeleted?.();
-          },
-          onError: (error) => notifyFailure(`The contact group ${group.name} could not be deleted`, error),
-        }),
-    });
+  return useConfirmAction((group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) => ({
+    title: 'Delete contact group',
+    message: (
+      <>
+        Delete the group <strong>{group.name}</strong> and its {group.number_of_contacts.toLocaleString('en-GB')}{' '}
+        {group.number_of_contacts === 1 ? 'contact' : 'contacts'}? This cannot be undone.
+      </>
+    ),
+    confirmLabel: 'Delete group',
+    onConfirm: () =>
+      deletion.mutate(group.uuid, {
+        onSuccess: () => {
+          notifySuccess(`The contact group ${group.name} was deleted.`);
+          onDeleted?.();
+        },
+        onError: (error) => notifyFailure(`The contact group ${group.name} could not be deleted`, error),
+      }),
+  }));
 }

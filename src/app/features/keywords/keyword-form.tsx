@@ -1,18 +1,11 @@
-import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Stack, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
 import { KeywordInputSchema, type KeywordInput } from '../../../shared/contract';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormActions } from '../../components/form-actions';
+import type { KeywordFormValues, PickerOption } from './keyword-form-values';
 import { KeywordOption } from './keyword-option';
-
-/** A contact group or webhook offered by name; the form stores its uuid. */
-export interface PickerOption {
-  value: string;
-  label: string;
-}
-
-export type KeywordFormValues = z.input<typeof KeywordInputSchema>;
 
 const FIELDS = ['keyword', 'message', 'help', 'contact_groups_uuid', 'webhooks_uuid'] as const;
 
@@ -109,16 +102,7 @@ export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, su
           enabled={callsWebhooks ?? false}
           error={errors.webhooks_uuid?.message}
         />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,6 +1,6 @@
 import { MultiSelect, Stack, Switch } from '@mantine/core';
 import { Controller, type Control, type UseFormTrigger } from 'react-hook-form';
-import type { KeywordFormValues, PickerOption } from './keyword-form';
+import type { KeywordFormValues, PickerOption } from './keyword-form-values';
 
 interface KeywordOptionProps {
   control: Control<KeywordFormValues>;

@@ -1,9 +1,10 @@
-import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { LinkInputSchema, type LinkInput } from '../../../shared/contract';
 import type { VanityDomain } from '../../api/gen/types.gen';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormActions } from '../../components/form-actions';
 
 const FIELDS = ['name', 'destination', 'vanity_domain_uuid'] as const;
 
@@ -73,14 +74,7 @@ export function LinkForm({ defaultValues, vanityDomains, submitLabel, onSubmit, 
             />
           )}
         />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-            Cancel
-          </Button>
-        </Group>
+        <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

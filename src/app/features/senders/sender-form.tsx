@@ -1,8 +1,9 @@
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, SenderInputSchema, type SenderInput } from '../../../shared/contract';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormActions } from '../../components/form-actions';
 
 interface SenderFormProps {
   defaultValues?: SenderInput;
@@ -55,16 +56,7 @@ export function SenderForm({ defaultValues = { sender: '' }, submitLabel, onSubm
           rightSectionWidth={48}
           {...register('sender')}
         />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

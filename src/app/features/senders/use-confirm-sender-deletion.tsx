@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { Sender } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useDeleteSender } from './sender-mutations';
 
@@ -8,24 +7,21 @@ import { useDeleteSender } from './sender-mutations';
 export function useConfirmSenderDeletion(onDeleted?: () => void) {
   const deletion = useDeleteSender();
 
-  return (sender: Pick<Sender, 'uuid' | 'sender'>) =>
-    modals.openConfirmModal({
-      title: 'Delete sender',
-      children: (
-        <Text size="sm">
-          Delete the sender <strong>{sender.sender}</strong>? Templates and campaigns can no longer use it. This cannot be
-          undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete sender', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        deletion.mutate(sender.uuid, {
-          onSuccess: () => {
-            notifySuccess(`The sender ${sender.sender} was deleted.`);
-            onDeleted?.();
-          },
-          onError: (error) => notifyFailure(`The sender ${sender.sender} could not be deleted`, error),
-        }),
-    });
+  return useConfirmAction((sender: Pick<Sender, 'uuid' | 'sender'>) => ({
+    title: 'Delete sender',
+    message: (
+      <>
+        Delete the sender <strong>{sender.sender}</strong>? Templates and campaigns can no longer use it. This cannot be undone.
+      </>
+    ),
+    confirmLabel: 'Delete sender',
+    onConfirm: () =>
+      deletion.mutate(sender.uuid, {
+        onSuccess: () => {
+          notifySuccess(`The sender ${sender.sender} was deleted.`);
+          onDeleted?.();
+        },
+        onError: (error) => notifyFailure(`The sender ${sender.sender} could not be deleted`, error),
+      }),
+  }));
 }

@@ -1,4 +1,4 @@
-import { Autocomplete, Button, Checkbox, Fieldset, Grid, Group, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Autocomplete, Checkbox, Fieldset, Grid, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
@@ -6,6 +6,7 @@ import { Controller, useController, useForm, useWatch, type Control } from 'reac
 import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
 import { shorthandNames } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
+import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
 import { draftMessage, type MessageDraft } from './message-draft';
@@ -171,18 +172,7 @@ export function TemplateForm({
               </Stack>
             </Fieldset>
             <FormError message={errors.root?.message} />
-            {!locked && (
-              <Group gap="sm">
-                <Button type="submit" loading={isSubmitting}>
-                  {submitLabel}
-                </Button>
-                {onCancel && (
-                  <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-                    Cancel
-                  </Button>
-                )}
-              </Group>
-            )}
+            {!locked && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>
         </form>
       </Grid.Col>

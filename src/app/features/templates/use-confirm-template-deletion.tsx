@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { Template } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useDeleteTemplate } from './template-mutations';
 
@@ -8,23 +7,21 @@ import { useDeleteTemplate } from './template-mutations';
 export function useConfirmTemplateDeletion(onDeleted?: () => void) {
   const deletion = useDeleteTemplate();
 
-  return (template: Pick<Template, 'uuid' | 'name'>) =>
-    modals.openConfirmModal({
-      title: 'Delete template',
-      children: (
-        <Text size="sm">
-          Delete the template <strong>{template.name}</strong> and its links? This cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete template', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        deletion.mutate(template.uuid, {
-          onSuccess: () => {
-            notifySuccess(`The template ${template.name} was deleted.`);
-            onDeleted?.();
-          },
-          onError: (error) => notifyFailure(`The template ${template.name} could not be deleted`, error),
-        }),
-    });
+  return useConfirmAction((template: Pick<Template, 'uuid' | 'name'>) => ({
+    title: 'Delete template',
+    message: (
+      <>
+        Delete the template <strong>{template.name}</strong> and its links? This cannot be undone.
+      </>
+    ),
+    confirmLabel: 'Delete template',
+    onConfirm: () =>
+      deletion.mutate(template.uuid, {
+        onSuccess: () => {
+          notifySuccess(`The template ${template.name} was deleted.`);
+          onDeleted?.();
+        },
+        onError: (error) => notifyFailure(`The template ${template.name} could not be deleted`, error),
+      }),
+  }));
 }

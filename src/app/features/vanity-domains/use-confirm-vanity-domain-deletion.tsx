@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { VanityDomain } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useDeleteVanityDomain } from './vanity-domain-mutations';
 
@@ -8,20 +7,18 @@ import { useDeleteVanityDomain } from './vanity-domain-mutations';
 export function useConfirmVanityDomainDeletion() {
   const deletion = useDeleteVanityDomain();
 
-  return (domain: Pick<VanityDomain, 'uuid' | 'domain'>) =>
-    modals.openConfirmModal({
-      title: 'Delete vanity domain',
-      children: (
-        <Text size="sm">
-          Delete <strong>{domain.domain}</strong>? New links can no longer be made on it. This cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete domain', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        deletion.mutate(domain.uuid, {
-          onSuccess: () => notifySuccess(`The vanity domain ${domain.domain} was deleted.`),
-          onError: (error) => notifyFailure(`The vanity domain ${domain.domain} could not be deleted`, error),
-        }),
-    });
+  return useConfirmAction((domain: Pick<VanityDomain, 'uuid' | 'domain'>) => ({
+    title: 'Delete vanity domain',
+    message: (
+      <>
+        Delete <strong>{domain.domain}</strong>? New links can no longer be made on it. This cannot be undone.
+      </>
+    ),
+    confirmLabel: 'Delete domain',
+    onConfirm: () =>
+      deletion.mutate(domain.uuid, {
+        onSuccess: () => notifySuccess(`The vanity domain ${domain.domain} was deleted.`),
+        onError: (error) => notifyFailure(`The vanity domain ${domain.domain} could not be deleted`, error),
+      }),
+  }));
 }

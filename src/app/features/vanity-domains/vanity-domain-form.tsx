@@ -1,8 +1,9 @@
-import { Button, Group, TextInput } from '@mantine/core';
+import { Group, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { VanityDomainInputSchema, type VanityDomainInput } from '../../../shared/contract';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormActions } from '../../components/form-actions';
 
 interface VanityDomainFormProps {
   defaultValues?: VanityDomainInput;
@@ -46,16 +47,7 @@ export function VanityDomainForm({ defaultValues = { domain: '' }, submitLabel, 
           style={{ flex: 1, minWidth: 220, maxWidth: 420 }}
           {...register('domain')}
         />
-        <Group gap="sm" mt={46}>
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions mt={46} submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Group>
     </form>
   );

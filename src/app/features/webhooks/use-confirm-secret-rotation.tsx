@@ -1,6 +1,5 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { Webhook, WebhookWithSecret } from '../../api/gen/types.gen';
+import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure } from '../../lib/notify';
 import { useRotateWebhookSecret } from './webhook-mutations';
 
@@ -8,21 +7,20 @@ import { useRotateWebhookSecret } from './webhook-mutations';
 export function useConfirmSecretRotation(onRotated: (webhook: WebhookWithSecret) => void) {
   const rotation = useRotateWebhookSecret();
 
-  return (webhook: Pick<Webhook, 'uuid' | 'name'>) =>
-    modals.openConfirmModal({
-      title: 'Rotate signing secret',
-      children: (
-        <Text size="sm">
-          Make a new signing secret for <strong>{webhook.name}</strong>? Calls are signed with the new secret from now on,
-          so update your endpoint with it.
-        </Text>
-      ),
-      labels: { confirm: 'Rotate secret', cancel: 'Cancel' },
-      confirmProps: { color: 'orange' },
-      onConfirm: () =>
-        rotation.mutate(webhook.uuid, {
-          onSuccess: onRotated,
-          onError: (error) => notifyFailure(`The secret of ${webhook.name} could not be rotated`, error),
-        }),
-    });
+  return useConfirmAction((webhook: Pick<Webhook, 'uuid' | 'name'>) => ({
+    title: 'Rotate signing secret',
+    message: (
+      <>
+        Make a new signing secret for <strong>{webhook.name}</strong>? Calls are signed with the new secret from now on, so update your endpoint with it.
+      </>
+    ),
+    confirmLabel: 'Rotate secret',
+    cancelLabel: 'Cancel',
+    color: 'orange',
+    onConfirm: () =>
+      rotation.mutate(webhook.uuid, {
+        onSuccess: onRotated,
+        onError: (error) => notifyFailure(`The secret of ${webhook.name} could not be rotated`, error),
+      }),
+  }));
 }

@@ -28,7 +28,8 @@ export const WebhookFormSchema = z
       // The shared rule (allowed names, refused headers, no line breaks), one header at a time.
       const checked = WebhookHeadersSchema.safeParse({ [name]: row.value });
       const [issue] = checked.success ? [] : checked.error.issues;
-      if (issue) ctx.addIssue({ code: 'custom', path: ['headers', index, issue.message.includes('value') ? 'value' : 'name'], message: issue.message });
+      const part = issue && 'params' in issue && issue.params?.part === 'value' ? 'value' : 'name';
+      if (issue) ctx.addIssue({ code: 'custom', path: ['headers', index, part], message: issue.message });
     });
   });
 export type WebhookFormValues = z.infer<typeof WebhookFormSchema>;

@@ -1,9 +1,10 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { WebhookInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { rowsFromHeaders, toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
 import { WebhookHeadersEditor } from './webhook-headers-editor';
@@ -55,16 +56,7 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
         />
         <WebhookHeadersEditor control={control} register={register} errors={errors.headers} />
         <FormError message={errors.root?.message} />
-        <Group gap="sm">
-          <Button type="submit" loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
-import type { PickerOption } from '../../features/keywords/keyword-form';
+import type { PickerOption } from '../../features/keywords/keyword-form-values';
 import { webhookQueries } from '../../features/webhooks/webhook-queries';
 
 export function prefetchKeywordTargets(queryClient: QueryClient) {
