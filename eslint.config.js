@@ -23,7 +23,8 @@ const noImport = (...zones) => ({
 const siblingImports = (allowTypeImports) => [
   {
     regex: '^\\.\\./(?!\\.\\.)',
-    message: 'A module (feature) may not import another module (feature): share it through shared/, lib/ or components/, or take it as a dependency (see docs/ARCHITECTURE.md, rules of the code).',
+    message:
+      'A module (feature) may not import another module (feature): share it through shared/, lib/ or components/, or take it as a dependency (see docs/ARCHITECTURE.md, rules of the code).',
     allowTypeImports,
   },
   {

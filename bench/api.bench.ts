@@ -93,7 +93,11 @@ async function startFloor(answers: Map<string, Answer>, pool?: pg.Pool): Promise
 async function main(): Promise<void> {
   const { db, database, config, origin: herald, token, auth, user, services, close } = await startBenchHerald('api');
   try {
-    const template = await services.templates.create(auth, { name: 'Spring sale', body: 'Hi {{first_name}}, 20% off this weekend only. Reply STOP to opt out.', sender: 'Herald' });
+    const template = await services.templates.create(auth, {
+      name: 'Spring sale',
+      body: 'Hi {{first_name}}, 20% off this weekend only. Reply STOP to opt out.',
+      sender: 'Herald',
+    });
     await db.execute(sql`
       INSERT INTO templates (team_id, name, body, sender)
       SELECT ${user.teamId}, 'Template ' || i, 'Hello {{first_name}}, offer number ' || i || ' is waiting for you at the shop.', 'Herald'
@@ -132,7 +136,8 @@ async function main(): Promise<void> {
       const response = await fetch(herald + endpoint.path, { headers });
       if (response.status !== 200) throw new Error(`${endpoint.path} answered ${response.status}`);
       const body = Buffer.from(await response.arrayBuffer());
-      if (endpoint.key === 'templates' && (JSON.parse(body.toString()) as { meta: { total: number } }).meta.total !== TEMPLATES) throw new Error('templates: wrong total');
+      if (endpoint.key === 'templates' && (JSON.parse(body.toString()) as { meta: { total: number } }).meta.total !== TEMPLATES)
+        throw new Error('templates: wrong total');
       answers.set(endpoint.path, { body, type: response.headers.get('content-type') ?? 'application/json', read: endpoint.read });
     }
     // Reads no two of which are alike at once: identical concurrent GETs share one read, these cannot.
@@ -156,10 +161,19 @@ async function main(): Promise<void> {
         const served = await load(herald + endpoint.path, headers, SECONDS);
         const bare = await load(floor.base + endpoint.path, headers, SECONDS);
         const withDatabase = await load(databaseFloor.base + endpoint.path, headers, SECONDS);
-        if (served.failures + bare.failures + withDatabase.failures > 0) throw new Error(`${endpoint.path}: ${served.failures} failures (floors ${bare.failures}, ${withDatabase.failures})`);
+        if (served.failures + bare.failures + withDatabase.failures > 0)
+          throw new Error(`${endpoint.path}: ${served.failures} failures (floors ${bare.failures}, ${withDatabase.failures})`);
         const floorLabel = 'bare node:http answering the same bytes';
         figures.push(
-          { key: `api.${endpoint.key}.rps`, label: `${endpoint.label}, requests/s at ${CONNECTIONS} connections`, unit: 'req/s', value: served.requestsPerSecond, floor: bare.requestsPerSecond, floorLabel, target: { on: 'ratio', op: '>=', value: 0.25 } },
+          {
+            key: `api.${endpoint.key}.rps`,
+            label: `${endpoint.label}, requests/s at ${CONNECTIONS} connections`,
+            unit: 'req/s',
+            value: served.requestsPerSecond,
+            floor: bare.requestsPerSecond,
+            floorLabel,
+            target: { on: 'ratio', op: '>=', value: 0.25 },
+          },
           {
             key: `api.${endpoint.key}.rps_database_floor`,
             label: `${endpoint.label}, requests/s against a floor that reads its rows`,
@@ -177,7 +191,16 @@ async function main(): Promise<void> {
             floorLabel,
           },
           { key: `api.${endpoint.key}.p50`, label: `${endpoint.label}, latency p50`, unit: 'ms', value: served.p50, floor: bare.p50, floorLabel, digits: 1 },
-          { key: `api.${endpoint.key}.p99`, label: `${endpoint.label}, latency p99`, unit: 'ms', value: served.p99, floor: bare.p99, floorLabel, target: { on: 'value', op: '<=', value: 50 }, digits: 1 },
+          {
+            key: `api.${endpoint.key}.p99`,
+            label: `${endpoint.label}, latency p99`,
+            unit: 'ms',
+            value: served.p99,
+            floor: bare.p99,
+            floorLabel,
+            target: { on: 'value', op: '<=', value: 50 },
+            digits: 1,
+          },
         );
       }
 
@@ -189,7 +212,14 @@ async function main(): Promise<void> {
       const label = `GET /templates/?page=1…${DISTINCT_PAGES} in turn (no two requests alike at once)`;
       const floorLabel = 'bare node:http reading the page with one prepared pg query, then answering the same bytes';
       figures.push(
-        { key: 'api.templates_pages.rps', label: `${label}, requests/s at ${CONNECTIONS} connections`, unit: 'req/s', value: served.requestsPerSecond, floor: withDatabase.requestsPerSecond, floorLabel },
+        {
+          key: 'api.templates_pages.rps',
+          label: `${label}, requests/s at ${CONNECTIONS} connections`,
+          unit: 'req/s',
+          value: served.requestsPerSecond,
+          floor: withDatabase.requestsPerSecond,
+          floorLabel,
+        },
         { key: 'api.templates_pages.p99', label: `${label}, latency p99`, unit: 'ms', value: served.p99, floor: withDatabase.p99, floorLabel, digits: 1 },
       );
     } finally {

@@ -67,7 +67,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 20; i++) await floorPage(i % 2 === 0 ? 1 : deep);
     const figures: Figure[] = [];
     const pageFloor = 'one bare indexed query for the same rows through pg (no HTTP, no JSON)';
-    for (const [page, name] of [[1, 'first'], [deep, 'deep']] as const) {
+    for (const [page, name] of [
+      [1, 'first'],
+      [deep, 'deep'],
+    ] as const) {
       const times: number[] = [];
       const floors: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
@@ -78,8 +81,25 @@ async function main(): Promise<void> {
       floors.sort((a, b) => a - b);
       const label = `Delivery report page ${page.toLocaleString('en-GB')} of ${lastPage.toLocaleString('en-GB')} over HTTP`;
       figures.push(
-        { key: `reports.page.${name}.p50`, label: `${label}, median`, unit: 'ms', value: percentile(times, 50), floor: percentile(floors, 50), floorLabel: pageFloor, digits: 1 },
-        { key: `reports.page.${name}.p99`, label: `${label}, p99`, unit: 'ms', value: percentile(times, 99), floor: percentile(floors, 99), floorLabel: pageFloor, target: { on: 'value', op: '<=', value: 20 }, digits: 1 },
+        {
+          key: `reports.page.${name}.p50`,
+          label: `${label}, median`,
+          unit: 'ms',
+          value: percentile(times, 50),
+          floor: percentile(floors, 50),
+          floorLabel: pageFloor,
+          digits: 1,
+        },
+        {
+          key: `reports.page.${name}.p99`,
+          label: `${label}, p99`,
+          unit: 'ms',
+          value: percentile(times, 99),
+          floor: percentile(floors, 99),
+          floorLabel: pageFloor,
+          target: { on: 'value', op: '<=', value: 20 },
+          digits: 1,
+        },
       );
     }
 
@@ -97,7 +117,9 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       const size = (await fs.stat(path.join(dataDir, 'reports', written.fileName))).size;
-      console.log(`${type} CSV: ${written.rowCount.toLocaleString('en-GB')} rows in ${seconds.toFixed(1)} s, ${mib(size)} file, RSS ${mib(rssBefore)} → peak ${mib(peakRss)}`);
+      console.log(
+        `${type} CSV: ${written.rowCount.toLocaleString('en-GB')} rows in ${seconds.toFixed(1)} s, ${mib(size)} file, RSS ${mib(rssBefore)} → peak ${mib(peakRss)}`,
+      );
 
       // The floor: PostgreSQL writing the same messages' columns as CSV itself (COPY … TO a file).
       const floorDir = path.join(dataDir, 'floor');
@@ -112,8 +134,22 @@ async function main(): Promise<void> {
       const floorSeconds = (performance.now() - floorStarted) / 1000;
       const floorLabel = "PostgreSQL's COPY of the same messages' columns to a CSV file";
       figures.push(
-        { key: `reports.export.${type}.rate`, label: `${type} CSV export, rows a second`, unit: 'rows/s', value: written.rowCount / seconds, floor: written.rowCount / floorSeconds, floorLabel, target: { on: 'value', op: '>=', value: 100_000 } },
-        { key: `reports.export.${type}.rss`, label: `${type} CSV export, growth of the process's RSS`, unit: 'MiB', value: (peakRss - rssBefore) / 1024 / 1024, target: { on: 'value', op: '<=', value: 100 } },
+        {
+          key: `reports.export.${type}.rate`,
+          label: `${type} CSV export, rows a second`,
+          unit: 'rows/s',
+          value: written.rowCount / seconds,
+          floor: written.rowCount / floorSeconds,
+          floorLabel,
+          target: { on: 'value', op: '>=', value: 100_000 },
+        },
+        {
+          key: `reports.export.${type}.rss`,
+          label: `${type} CSV export, growth of the process's RSS`,
+          unit: 'MiB',
+          value: (peakRss - rssBefore) / 1024 / 1024,
+          target: { on: 'value', op: '<=', value: 100 },
+        },
       );
     }
     const { rows: versions } = await db.execute<{ version: string }>(sql`SELECT current_setting('server_version') AS version`);

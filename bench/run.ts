@@ -21,34 +21,39 @@ const BENCHES: Bench[] = [
     name: 'send',
     title: 'Sending campaigns of 100,000 and 1,000,000 recipients (issues #6 and #16)',
     file: 'bench/send.bench.ts',
-    about: 'For each size, a fresh embedded PostgreSQL with a group of that many contacts, one campaign due now, the engine ticking through the simulator gateway (zero latency, its record of each message and its owed receipts in the database), timed from the send time to every receipt written; the first submission, and the campaign summary polled every 100 ms in the same process while it sends. Node runs as `npm start` runs Herald (64 MiB semi-space).',
+    about:
+      'For each size, a fresh embedded PostgreSQL with a group of that many contacts, one campaign due now, the engine ticking through the simulator gateway (zero latency, its record of each message and its owed receipts in the database), timed from the send time to every receipt written; the first submission, and the campaign summary polled every 100 ms in the same process while it sends. Node runs as `npm start` runs Herald (64 MiB semi-space).',
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
     name: 'import',
     title: 'Importing a 1,000,000-row CSV (issue #4)',
     file: 'bench/import.bench.ts',
-    about: 'A 29 MiB CSV (phone number and two custom fields, all numbers distinct) streamed as `text/csv` to `POST /api/2.0/contact-groups/{uuid}/imports` on a real HTTP port.',
+    about:
+      'A 29 MiB CSV (phone number and two custom fields, all numbers distinct) streamed as `text/csv` to `POST /api/2.0/contact-groups/{uuid}/imports` on a real HTTP port.',
   },
   {
     name: 'reports',
     title: 'Reports of a 1,000,000-message campaign (issue #7)',
     file: 'bench/reports.bench.ts',
-    about: 'A sent campaign of 1,000,000 messages as the engine leaves them. Page latency over real HTTP (200 requests per page after a warm-up); the CSV export as the report job writes it.',
+    about:
+      'A sent campaign of 1,000,000 messages as the engine leaves them. Page latency over real HTTP (200 requests per page after a warm-up); the CSV export as the report job writes it.',
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
     name: 'api',
     title: 'API throughput (issue #9)',
     file: 'bench/api.bench.ts',
-    about: 'autocannon in its own process on loopback, 50 connections, 10 s per measure after a 2 s warm-up, with a bearer token; 10,000 templates in the team. Identical concurrent GETs share one read (`config.sharedRead`), so the last two rows also ask for 50 different pages in turn, which cannot be shared.',
+    about:
+      'autocannon in its own process on loopback, 50 connections, 10 s per measure after a 2 s warm-up, with a bearer token; 10,000 templates in the team. Identical concurrent GETs share one read (`config.sharedRead`), so the last two rows also ask for 50 different pages in turn, which cannot be shared.',
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
     name: 'dashboard',
     title: 'Dashboard speed (issue #9)',
     file: 'bench/dashboard.bench.ts',
-    about: 'The built dashboard served by Herald: its size from the build manifest (gzip, as `npm test` checks it); Lighthouse (desktop preset, performance only) in Debian Chromium on the campaigns list with 1,000 campaigns; keystrokes in the template editor timed in the page with the Performance API.',
+    about:
+      'The built dashboard served by Herald: its size from the build manifest (gzip, as `npm test` checks it); Lighthouse (desktop preset, performance only) in Debian Chromium on the campaigns list with 1,000 campaigns; keystrokes in the template editor timed in the page with the Performance API.',
     nodeArgs: ['--max-semi-space-size=64'],
   },
 ];
@@ -104,7 +109,9 @@ function summarise(results: BenchResult[]): Summary[] {
 }
 
 const describeTarget = (target: Target, unit: string) =>
-  target.on === 'ratio' ? `ratio ${target.op === '>=' ? '≥' : '≤'} ${formatNumber(target.value, 2)}` : `${target.op === '>=' ? '≥' : '≤'} ${formatNumber(target.value)} ${unit}`;
+  target.on === 'ratio'
+    ? `ratio ${target.op === '>=' ? '≥' : '≤'} ${formatNumber(target.value, 2)}`
+    : `${target.op === '>=' ? '≥' : '≤'} ${formatNumber(target.value)} ${unit}`;
 
 function verdict(summary: Summary): string {
   const target = summary.figure.target;
@@ -124,7 +131,9 @@ function table(summaries: Summary[]): string {
     const floor = summary.floors.length ? `${show(median(summary.floors))} ${figure.unit}` : '—';
     const ratio = summary.ratios.length ? `${formatNumber(median(summary.ratios), 2)}×` : '—';
     const target = figure.target ? describeTarget(figure.target, figure.unit) : '—';
-    lines.push(`| ${figure.label} | **${show(median(summary.values))}** ${figure.unit} | ${show(min)}–${show(max)} | ${floor} | ${ratio} | ${target} | ${verdict(summary)} |`);
+    lines.push(
+      `| ${figure.label} | **${show(median(summary.values))}** ${figure.unit} | ${show(min)}–${show(max)} | ${floor} | ${ratio} | ${target} | ${verdict(summary)} |`,
+    );
   }
   const floors = [...new Set(summaries.map((summary) => summary.figure.floorLabel).filter(Boolean))];
   if (floors.length) lines.push('', ...floors.map((label) => `Floor: ${label}.`));
@@ -153,7 +162,10 @@ async function main(): Promise<void> {
     const summaries = summarise(results);
     const heading = `### ${bench.title}\n\n\`${bench.file}\`: ${bench.about}\n\n`;
     sections.push(
-      heading + (results.length === runs ? table(summaries) : `**Failed** after ${results.length} of ${runs} runs; see the run's output.${results.length ? '\n\n' + table(summaries) : ''}`),
+      heading +
+        (results.length === runs
+          ? table(summaries)
+          : `**Failed** after ${results.length} of ${runs} runs; see the run's output.${results.length ? '\n\n' + table(summaries) : ''}`),
     );
     console.log(`\n${table(summaries)}\n`);
   }

@@ -57,10 +57,9 @@ import { formatTimestamp, systemClock } from '../src/server/lib/time';
 import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../src/server/testing/processes';
 import { emitResult, percentile, type Figure } from './lib/result';
 
-const SIZES = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000')
-  .split(',')
-  .map((size) => Number(size.replace(/_/g, '')));
-if (SIZES.length === 0 || SIZES.some((size) => !Number.isInteger(size) || size <= 0)) throw new Error(`sizes must be positive integers, comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
+const SIZES = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000').split(',').map((size) => Number(size.replace(/_/g, '')));
+if (SIZES.length === 0 || SIZES.some((size) => !Number.isInteger(size) || size <= 0))
+  throw new Error(`sizes must be positive integers, comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
 
 const SUMMARY_EVERY_MS = 100;
 const MiB = 1024 * 1024;
@@ -194,7 +193,13 @@ async function runCampaign(recipients: number): Promise<Run> {
       store: timedStore,
       gateway,
       clock: systemClock,
-      options: { tickMs: 1000, batchSize: Number(process.env.BENCH_BATCH ?? 5000), rateLimitPerSecond: 10_000_000, leaseMs: 30_000, lanes: Number(process.env.BENCH_LANES ?? 2) },
+      options: {
+        tickMs: 1000,
+        batchSize: Number(process.env.BENCH_BATCH ?? 5000),
+        rateLimitPerSecond: 10_000_000,
+        leaseMs: 30_000,
+        lanes: Number(process.env.BENCH_LANES ?? 2),
+      },
       urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
     });
 
@@ -253,7 +258,10 @@ async function runCampaign(recipients: number): Promise<Run> {
     // it: the statements still running are printed, then cancelled so the process can close.
     let watchdog: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_resolve, reject) => {
-      watchdog = setTimeout(() => reject(new Error(`the campaign of ${count(recipients)} was not done after ${TIMEOUT_S} s (BENCH_TIMEOUT_S)`)), TIMEOUT_S * 1000);
+      watchdog = setTimeout(
+        () => reject(new Error(`the campaign of ${count(recipients)} was not done after ${TIMEOUT_S} s (BENCH_TIMEOUT_S)`)),
+        TIMEOUT_S * 1000,
+      );
     });
     try {
       await Promise.race([
@@ -354,8 +362,25 @@ async function main(): Promise<void> {
   const base = runs[0]!;
   const floorLabel = 'bare SQL writing the same rows, one set-based statement each';
   const figures: Figure[] = [
-    { key: 'send.rate', label: `Messages sent a second (${count(base.recipients)} recipients, simulator)`, unit: 'msg/s', value: base.recipients / base.seconds, floor: base.recipients / base.floorSeconds, floorLabel, target: { on: 'value', op: '>=', value: 20_000 } },
-    { key: 'send.seconds', label: 'Time from the send time to every receipt written', unit: 's', value: base.seconds, floor: base.floorSeconds, floorLabel, target: { on: 'ratio', op: '<=', value: 2 }, digits: 1 },
+    {
+      key: 'send.rate',
+      label: `Messages sent a second (${count(base.recipients)} recipients, simulator)`,
+      unit: 'msg/s',
+      value: base.recipients / base.seconds,
+      floor: base.recipients / base.floorSeconds,
+      floorLabel,
+      target: { on: 'value', op: '>=', value: 20_000 },
+    },
+    {
+      key: 'send.seconds',
+      label: 'Time from the send time to every receipt written',
+      unit: 's',
+      value: base.seconds,
+      floor: base.floorSeconds,
+      floorLabel,
+      target: { on: 'ratio', op: '<=', value: 2 },
+      digits: 1,
+    },
     { key: 'send.rss', label: 'Peak RSS of the process', unit: 'MiB', value: base.peakRss / MiB },
   ];
   for (const run of runs.slice(1)) {
@@ -363,12 +388,38 @@ async function main(): Promise<void> {
     const n = count(run.recipients);
     const summary = run.polls.map((poll) => poll.ms).sort((a, b) => a - b);
     // Polls made once the campaign had started (before, the summary counts the audience instead).
-    const overHttp = run.apiPolls.filter((poll) => poll.at >= run.startDue.to).map((poll) => poll.ms).sort((a, b) => a - b);
+    const overHttp = run.apiPolls
+      .filter((poll) => poll.at >= run.startDue.to)
+      .map((poll) => poll.ms)
+      .sort((a, b) => a - b);
     figures.push(
-      { key: `${key}.rate`, label: `Messages sent a second (${n} recipients, simulator)`, unit: 'msg/s', value: run.recipients / run.seconds, floor: run.recipients / run.floorSeconds, floorLabel, target: { on: 'value', op: '>=', value: 20_000 } },
+      {
+        key: `${key}.rate`,
+        label: `Messages sent a second (${n} recipients, simulator)`,
+        unit: 'msg/s',
+        value: run.recipients / run.seconds,
+        floor: run.recipients / run.floorSeconds,
+        floorLabel,
+        target: { on: 'value', op: '>=', value: 20_000 },
+      },
       // The ratio is figure ÷ floor (bench/lib/result.ts): seconds within 1.5× of the floor's.
-      { key: `${key}.seconds`, label: `Time from the send time to every receipt written (${n})`, unit: 's', value: run.seconds, floor: run.floorSeconds, floorLabel, target: { on: 'ratio', op: '<=', value: 1.5 }, digits: 1 },
-      { key: `${key}.first_submission`, label: `Time from the send time to the first submission (${n})`, unit: 's', value: run.firstSubmission, target: { on: 'value', op: '<=', value: 2 } },
+      {
+        key: `${key}.seconds`,
+        label: `Time from the send time to every receipt written (${n})`,
+        unit: 's',
+        value: run.seconds,
+        floor: run.floorSeconds,
+        floorLabel,
+        target: { on: 'ratio', op: '<=', value: 1.5 },
+        digits: 1,
+      },
+      {
+        key: `${key}.first_submission`,
+        label: `Time from the send time to the first submission (${n})`,
+        unit: 's',
+        value: run.firstSubmission,
+        target: { on: 'value', op: '<=', value: 2 },
+      },
       {
         key: `${key}.cost_ratio`,
         label: `Seconds per message at ${n} ÷ at ${count(base.recipients)}`,
@@ -378,10 +429,32 @@ async function main(): Promise<void> {
         floorLabel: 'the same ratio for the bare-SQL floors',
         target: { on: 'value', op: '<=', value: 1.1 },
       },
-      { key: `${key}.rss_growth`, label: `Peak RSS growth, ${n} run over ${count(base.recipients)} run`, unit: 'MiB', value: (run.peakRss - base.peakRss) / MiB, target: { on: 'value', op: '<=', value: 50 } },
-      { key: `${key}.summary_p99`, label: `Campaign summary while sending (${n}), p99, over HTTP from an API process`, unit: 'ms', value: percentile(overHttp, 99), target: { on: 'value', op: '<=', value: 20 } },
-      { key: `${key}.summary_p50`, label: `Campaign summary while sending (${n}), p50, over HTTP from an API process`, unit: 'ms', value: percentile(overHttp, 50) },
-      { key: `${key}.summary_inprocess_p99`, label: `Campaign summary while sending (${n}), p99, in the engine's own process`, unit: 'ms', value: percentile(summary, 99) },
+      {
+        key: `${key}.rss_growth`,
+        label: `Peak RSS growth, ${n} run over ${count(base.recipients)} run`,
+        unit: 'MiB',
+        value: (run.peakRss - base.peakRss) / MiB,
+        target: { on: 'value', op: '<=', value: 50 },
+      },
+      {
+        key: `${key}.summary_p99`,
+        label: `Campaign summary while sending (${n}), p99, over HTTP from an API process`,
+        unit: 'ms',
+        value: percentile(overHttp, 99),
+        target: { on: 'value', op: '<=', value: 20 },
+      },
+      {
+        key: `${key}.summary_p50`,
+        label: `Campaign summary while sending (${n}), p50, over HTTP from an API process`,
+        unit: 'ms',
+        value: percentile(overHttp, 50),
+      },
+      {
+        key: `${key}.summary_inprocess_p99`,
+        label: `Campaign summary while sending (${n}), p99, in the engine's own process`,
+        unit: 'ms',
+        value: percentile(summary, 99),
+      },
     );
   }
 
@@ -396,8 +469,15 @@ async function main(): Promise<void> {
     );
     console.log(`  ${describePolls('summary while the campaign starts (status 0 seen)', starting)}`);
     console.log(`  ${describePolls('summary once started', sending)}`);
-    console.log(`  ${describePolls('summary over HTTP from the API process, once started', run.apiPolls.filter((poll) => poll.at >= run.startDue.to))}`);
-    console.log(`  event-loop delay while sending: p50 ${run.loopDelay[0].toFixed(1)} ms, p99 ${run.loopDelay[1].toFixed(1)} ms, max ${run.loopDelay[2].toFixed(1)} ms`);
+    console.log(
+      `  ${describePolls(
+        'summary over HTTP from the API process, once started',
+        run.apiPolls.filter((poll) => poll.at >= run.startDue.to),
+      )}`,
+    );
+    console.log(
+      `  event-loop delay while sending: p50 ${run.loopDelay[0].toFixed(1)} ms, p99 ${run.loopDelay[1].toFixed(1)} ms, max ${run.loopDelay[2].toFixed(1)} ms`,
+    );
   }
   console.log('');
   emitResult({ bench: 'send', meta: { postgres: base.postgres }, figures });

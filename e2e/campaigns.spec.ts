@@ -75,7 +75,10 @@ test('a marketer plans a throttled campaign with pauses, tests it, pauses it, an
 
   const timeline = page.getByRole('region', { name: 'Sending timeline' });
   await expect(timeline).toContainText('Sends for 5 h 30 min of 8 h, 2 gaps');
-  await expect(timeline.getByRole('listitem').filter({ hasText: /^Paused/ })).toHaveText(['Paused 1 Jul, 10:00 – 1 Jul, 11:00', 'Paused 1 Jul, 13:00 – 1 Jul, 14:30']);
+  await expect(timeline.getByRole('listitem').filter({ hasText: /^Paused/ })).toHaveText([
+    'Paused 1 Jul, 10:00 – 1 Jul, 11:00',
+    'Paused 1 Jul, 13:00 – 1 Jul, 14:30',
+  ]);
   await screenshot(page, 'campaign-form-pauses');
 
   await page.getByRole('button', { name: 'Create campaign' }).click();

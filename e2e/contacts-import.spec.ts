@@ -19,10 +19,7 @@ async function chooseFile(page: Page, button: string, file: string) {
 
 test('a marketer imports a CSV file into a group, reads what was left out, and downloads the report', async ({ page }) => {
   // Three valid rows, one number given twice (national and international: the later row wins), one invalid row.
-  const customers = writeCsv(
-    'customers.csv',
-    'phone_number,first_name\n+447700900111,Ada\n07700900222,Grace\n07700900111,Ada Lovelace\n12345,Nobody\n',
-  );
+  const customers = writeCsv('customers.csv', 'phone_number,first_name\n+447700900111,Ada\n07700900222,Grace\n07700900111,Ada Lovelace\n12345,Nobody\n');
   const noHeader = writeCsv('no-header.csv', 'number,first_name\n+447700900333,Alan\n');
 
   await page.goto('/contact-groups');

@@ -82,9 +82,7 @@ test('a marketer reads a sent campaign’s reports page by page, has one e-maile
   });
 
   // The simulator gateway delivers within seconds.
-  await expect
-    .poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 })
-    .toBe(RECIPIENTS);
+  await expect.poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 }).toBe(RECIPIENTS);
 
   // Five recipients follow their short link from a phone.
   const copies = await get<Array<{ Message_Copy: string }>>(`/reporting/${campaign.uuid}/delivery?per_page=5`);

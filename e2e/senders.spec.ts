@@ -93,9 +93,7 @@ test('the Reports page leads to sent campaigns’ reports and lists report e-mai
 
 test('a session whose token is refused ends, and signing out returns to sign-in', async ({ page }) => {
   await page.goto('/sign-in');
-  await page.evaluate(() =>
-    localStorage.setItem('herald.session', JSON.stringify({ baseUrl: location.origin, token: 'hrld_revoked', kind: 'token' })),
-  );
+  await page.evaluate(() => localStorage.setItem('herald.session', JSON.stringify({ baseUrl: location.origin, token: 'hrld_revoked', kind: 'token' })));
   await page.goto('/senders');
   await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fsenders/);
 

@@ -17,7 +17,8 @@ if (size.initial.bytes > INITIAL_BUDGET_BYTES) failures.push(`the initial JavaSc
 if (size.routes.length === 0) failures.push('no lazily loaded route: route-level code splitting is gone');
 for (const route of size.routes) if (route.bytes > ROUTE_BUDGET_BYTES) failures.push(`${route.key} is ${kB(route.bytes)} gzip, over ${kB(ROUTE_BUDGET_BYTES)}`);
 const largest = size.routes[0];
-if (largest) console.log(`route chunks: ${size.routes.length}, the largest ${largest.key} at ${kB(largest.bytes)} gzip (budget ${kB(ROUTE_BUDGET_BYTES)} each)`);
+if (largest)
+  console.log(`route chunks: ${size.routes.length}, the largest ${largest.key} at ${kB(largest.bytes)} gzip (budget ${kB(ROUTE_BUDGET_BYTES)} each)`);
 
 if (failures.length > 0) {
   console.error(`The dashboard is over its size budget:\n- ${failures.join('\n- ')}`);

@@ -21,7 +21,14 @@ const FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   .split('\0')
   .filter((file) => file !== '' && fs.existsSync(path.join(ROOT, file)));
 const FILE_SET = new Set(FILES);
-const DIRECTORIES = new Set(FILES.flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const DIRECTORIES = new Set(
+  FILES.flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 
 const DOCUMENTS = FILES.filter((file) => ['README.md', 'BENCHMARKS.md', 'SECURITY.md'].includes(file) || /^docs\/.+\.md$/.test(file));
 
@@ -46,17 +53,17 @@ function resolveLink(document: string, target: string): string | null {
 }
 
 const isTextFile = (file: string) =>
-  file !== SELF &&
-  file !== 'openapi.json' &&
-  !file.startsWith('src/app/api/gen/') &&
-  !/\.(png|jpe?g|gif|webp|ico|woff2?|ttf|pdf|zip|gz)$/i.test(file);
+  file !== SELF && file !== 'openapi.json' && !file.startsWith('src/app/api/gen/') && !/\.(png|jpe?g|gif|webp|ico|woff2?|ttf|pdf|zip|gz)$/i.test(file);
 
 /**
  * A `../shared/…` that is not an import is a pointer to the design documents outside the repository
  * unless it leads, from that file's folder, to something inside the repository.
  */
 function pointsOutside(file: string, reference: string): boolean {
-  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), reference)).replace(/[.,:;)]+$/, '').replace(/\/$/, '');
+  const resolved = path.posix
+    .normalize(path.posix.join(path.posix.dirname(file), reference))
+    .replace(/[.,:;)]+$/, '')
+    .replace(/\/$/, '');
   if (resolved.startsWith('../')) return true;
   const candidates = [resolved, ...['.ts', '.tsx', '.js', '.mjs', '/index.ts'].map((suffix) => resolved + suffix)];
   return !candidates.some((candidate) => FILE_SET.has(candidate) || DIRECTORIES.has(candidate));

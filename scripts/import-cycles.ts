@@ -51,7 +51,8 @@ function importsOf(file: string, known: Set<string>, types: boolean): string[] {
     if (match[2] && !types) continue; // import type / export type
     // `import { type A, type B } from` is type-only too.
     const names = match[3]?.match(/\{([^}]*)\}/)?.[1];
-    if (!types && names && match[3] && !/^\s*\w+\s*,/.test(match[3]) && names.split(',').every((name) => name.trim() === '' || name.trim().startsWith('type '))) continue;
+    if (!types && names && match[3] && !/^\s*\w+\s*,/.test(match[3]) && names.split(',').every((name) => name.trim() === '' || name.trim().startsWith('type ')))
+      continue;
     const target = resolve(path.dirname(file), match[4]!, known);
     if (target) found.push(target);
   }
@@ -60,7 +61,11 @@ function importsOf(file: string, known: Set<string>, types: boolean): string[] {
 
 function resolve(from: string, specifier: string, known: Set<string>): string | undefined {
   const base = path.resolve(from, specifier);
-  const candidates = [base, ...['.ts', '.tsx', '.mts', '.js', '.mjs'].map((ext) => base + ext), ...['index.ts', 'index.tsx'].map((name) => path.join(base, name))];
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.mts', '.js', '.mjs'].map((ext) => base + ext),
+    ...['index.ts', 'index.tsx'].map((name) => path.join(base, name)),
+  ];
   // `./x.js` written for ESM may name `./x.ts`.
   if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.m?js$/, '.ts'));
   return candidates.find((candidate) => known.has(candidate));

@@ -40,7 +40,7 @@ describe('modules and features apart', () => {
     expect(await restrictedImports('src/server/modules/templates/templates.service.ts', deep)).toHaveLength(1);
   });
 
-  it('lets a module name another module\'s types, and import its own files and shared layers', async () => {
+  it("lets a module name another module's types, and import its own files and shared layers", async () => {
     const code = [
       "import type { LinksRepository } from '../links/links.repository';",
       "import { TEMPLATE_LOCKED } from '../../lib/errors';",

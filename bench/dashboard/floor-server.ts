@@ -54,7 +54,11 @@ const EDITOR_PAGE = `<!doctype html>
 <script src="/editor.js"></script>
 </body></html>`;
 
-export async function startFloorServer(firstPage: { campaigns: readonly Campaign[]; total: number; groupNames: ReadonlyMap<string, string> }): Promise<FloorServer> {
+export async function startFloorServer(firstPage: {
+  campaigns: readonly Campaign[];
+  total: number;
+  groupNames: ReadonlyMap<string, string>;
+}): Promise<FloorServer> {
   const bundle = await build({
     entryPoints: [fileURLToPath(new URL('./floor-editor.ts', import.meta.url))],
     bundle: true,

@@ -25,7 +25,18 @@ export interface BenchHerald {
 }
 
 const PLACES = ['London', 'Leeds', 'Bristol', 'Glasgow', 'Cardiff', 'Belfast', 'Manchester', 'Norwich'];
-const OCCASIONS = ['Spring sale', 'Summer clearance', 'Loyalty reward', 'Appointment reminder', 'New store opening', 'Black Friday', 'Back to school', 'Winter offers', 'Survey invitation', 'Order update'];
+const OCCASIONS = [
+  'Spring sale',
+  'Summer clearance',
+  'Loyalty reward',
+  'Appointment reminder',
+  'New store opening',
+  'Black Friday',
+  'Back to school',
+  'Winter offers',
+  'Survey invitation',
+  'Order update',
+];
 const SENDERS = ['HeraldShop', 'Herald', '88440', 'HRLD Deals'];
 
 export async function startHerald(campaignCount: number): Promise<BenchHerald> {
@@ -52,7 +63,12 @@ export async function startHerald(campaignCount: number): Promise<BenchHerald> {
     const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
     const templates = await Promise.all(
       OCCASIONS.slice(0, 4).map((occasion, index) =>
-        services.templates.create(auth, { name: occasion, body: `Hi {{first_name}}, ${occasion.toLowerCase()} at Herald: ::OFFER:: Reply STOP to opt out.`, sender: SENDERS[index]!, force_utf8: false }),
+        services.templates.create(auth, {
+          name: occasion,
+          body: `Hi {{first_name}}, ${occasion.toLowerCase()} at Herald: ::OFFER:: Reply STOP to opt out.`,
+          sender: SENDERS[index]!,
+          force_utf8: false,
+        }),
       ),
     );
     const groups: { uuid: string; name: string }[] = [];

@@ -31,7 +31,8 @@ const CONFIG: Config = { ...desktopConfig, settings: { ...desktopConfig.settings
 
 function numeric(result: Result, audit: string): number {
   const value = result.audits[audit]?.numericValue;
-  if (typeof value !== 'number') throw new Error(`Lighthouse gave no ${audit}: ${result.audits[audit]?.errorMessage ?? result.runtimeError?.message ?? 'no value'}`);
+  if (typeof value !== 'number')
+    throw new Error(`Lighthouse gave no ${audit}: ${result.audits[audit]?.errorMessage ?? result.runtimeError?.message ?? 'no value'}`);
   return value;
 }
 
@@ -93,7 +94,8 @@ export async function launchLighthouseBrowser(log: (line: string) => void = cons
         if (!result) throw new Error('Lighthouse returned nothing.');
         // For a person investigating: the last report of each page, to open in the Lighthouse viewer.
         const reportDir = process.env.BENCH_LIGHTHOUSE_REPORTS;
-        if (reportDir) await fs.writeFile(path.join(reportDir, `${new URL(url).port}${new URL(url).pathname.replace(/\W+/g, '-')}.json`), result.report as string);
+        if (reportDir)
+          await fs.writeFile(path.join(reportDir, `${new URL(url).port}${new URL(url).pathname.replace(/\W+/g, '-')}.json`), result.report as string);
         return summarise(result.lhr);
       },
       close,

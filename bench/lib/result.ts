@@ -42,7 +42,10 @@ export function formatNumber(value: number, digits?: number): string {
 /** Prints the run's figures and hands them to the runner when it asked for them. */
 export function emitResult(result: BenchResult): void {
   for (const figure of result.figures) {
-    const floor = figure.floor === undefined ? '' : ` (floor ${formatNumber(figure.floor, figure.digits)} ${figure.unit}, ratio ${formatNumber(figure.value / figure.floor, 2)})`;
+    const floor =
+      figure.floor === undefined
+        ? ''
+        : ` (floor ${formatNumber(figure.floor, figure.digits)} ${figure.unit}, ratio ${formatNumber(figure.value / figure.floor, 2)})`;
     console.log(`${figure.label}: ${formatNumber(figure.value, figure.digits)} ${figure.unit}${floor}`);
   }
   const file = process.env.BENCH_RESULT_FILE;

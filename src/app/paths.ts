@@ -59,8 +59,7 @@ export const paths = {
     /** A webhook's deliveries: every call made to it. */
     deliveries: {
       path: '/webhooks/:uuid',
-      getHref: (uuid: string, { page, perPage }: PageParams = {}) =>
-        withQuery(`/webhooks/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
+      getHref: (uuid: string, { page, perPage }: PageParams = {}) => withQuery(`/webhooks/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
     },
   },
   vanityDomains: listPath('/vanity-domains'),
@@ -68,8 +67,7 @@ export const paths = {
     list: {
       path: '/campaigns',
       /** `status` 0, 1 or 2 shows only campaigns in that state. */
-      getHref: ({ page, perPage, status }: PageParams & { status?: number } = {}) =>
-        withQuery('/campaigns', { status, page, per_page: perPage }),
+      getHref: ({ page, perPage, status }: PageParams & { status?: number } = {}) => withQuery('/campaigns', { status, page, per_page: perPage }),
     },
     new: { path: '/campaigns/new', getHref: () => '/campaigns/new' },
     detail: {

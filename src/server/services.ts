@@ -69,7 +69,13 @@ export function createServices(database: Database, config: Config, options: { se
     present: contactGroups.present,
     config,
   });
-  const imports = createImportsService({ database, imports: createImportsRepository(db, clock), contacts: contactsRepository, contactGroups: contactGroupsRepository, config });
+  const imports = createImportsService({
+    database,
+    imports: createImportsRepository(db, clock),
+    contacts: contactsRepository,
+    contactGroups: contactGroupsRepository,
+    config,
+  });
   const keywordsRepository = createKeywordsRepository(db, clock);
   const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
 
@@ -119,6 +125,28 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
-  return { trackedLinks, reports, reportsRepository, campaigns, inbound, teams, users, tokens, tokenOwners, auth, senders, vanityDomains, webhooks, keywords, templates, links, contactGroups, contacts, imports, usersRepository, teamsRepository };
+  return {
+    trackedLinks,
+    reports,
+    reportsRepository,
+    campaigns,
+    inbound,
+    teams,
+    users,
+    tokens,
+    tokenOwners,
+    auth,
+    senders,
+    vanityDomains,
+    webhooks,
+    keywords,
+    templates,
+    links,
+    contactGroups,
+    contacts,
+    imports,
+    usersRepository,
+    teamsRepository,
+  };
 }
 export type Services = ReturnType<typeof createServices>;

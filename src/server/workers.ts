@@ -19,7 +19,11 @@ export type Workers = { start(): void; stop(): Promise<void> };
 /** The SMS gateway `SMS_GATEWAY` names: the simulator (its ledger in the database) or an SMPP carrier. */
 function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): SmsGateway {
   return config.smsGateway === 'simulator'
-    ? createSimulatorGateway({ latencyMs: config.smsSimulatorLatencyMs, failureRate: config.smsSimulatorFailureRate, ledger: createSimulatorLedger(database.db) })
+    ? createSimulatorGateway({
+        latencyMs: config.smsSimulatorLatencyMs,
+        failureRate: config.smsSimulatorFailureRate,
+        ledger: createSimulatorLedger(database.db),
+      })
     : createSmppGateway({ ...parseSmppUrl(config.smsGateway), log: (level, message) => log[level](message) });
 }
 

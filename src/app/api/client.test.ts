@@ -42,9 +42,7 @@ describe('the API client', () => {
     signIn();
     mockApi(() => apiError(401, 'Unauthenticated.'));
 
-    await expect(
-      showCurrentUser({ headers: { Authorization: 'Bearer hrld_other' }, throwOnError: true }),
-    ).rejects.toMatchObject({ status: 401 });
+    await expect(showCurrentUser({ headers: { Authorization: 'Bearer hrld_other' }, throwOnError: true })).rejects.toMatchObject({ status: 401 });
     expect(getSession()).not.toBeNull();
   });
 

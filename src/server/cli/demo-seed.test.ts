@@ -27,7 +27,8 @@ describe('demo:seed', () => {
   });
 
   it('fills contact groups with custom fields, overlapping, and opts a couple of numbers out', async () => {
-    const groups: Array<{ uuid: string; name: string; number_of_contacts: number; headers: string[] }> = (await get('/api/2.0/contact-groups/?per_page=100')).data;
+    const groups: Array<{ uuid: string; name: string; number_of_contacts: number; headers: string[] }> = (await get('/api/2.0/contact-groups/?per_page=100'))
+      .data;
     const named = (name: string) => groups.find((g) => g.name === name)!;
     expect(named('VIP customers')).toMatchObject({ number_of_contacts: 120, headers: ['first_name', 'city'] });
     expect(named('Newsletter')).toMatchObject({ number_of_contacts: 250, headers: ['first_name'] });
@@ -38,7 +39,10 @@ describe('demo:seed', () => {
     expect(Object.keys(contacts[0].custom_fields).sort()).toEqual(['city', 'first_name']);
     const unique = await t.request('POST', '/api/2.0/contact-groups/unique-contacts?per_page=1', {
       token: seed.token,
-      body: { included_contact_group_uuids: [named('VIP customers').uuid, named('Newsletter').uuid], excluded_contact_group_uuids: [named('Staff phones').uuid] },
+      body: {
+        included_contact_group_uuids: [named('VIP customers').uuid, named('Newsletter').uuid],
+        excluded_contact_group_uuids: [named('Staff phones').uuid],
+      },
     });
     // 120 VIPs + 190 newsletter-only readers (60 read both), minus 4 staff phones and 2 opt-outs.
     expect(unique.json().meta.total).toBe(304);

@@ -38,7 +38,38 @@ export const DEMO_CAMPAIGNS = { sent: 'Weekend sale', throttled: 'VIP early acce
 
 export type DemoSeedDeps = { services: Services; db: Db; config: Pick<Config, 'appTimezone'>; clock?: Clock };
 
-const FIRST_NAMES = ['Olivia', 'Amelia', 'Isla', 'Ava', 'Mia', 'Ivy', 'Lily', 'Freya', 'Grace', 'Sophia', 'Noah', 'Oliver', 'George', 'Arthur', 'Leo', 'Muhammad', 'Harry', 'Oscar', 'Archie', 'Henry', 'Jack', 'Theo', 'Priya', 'Aisha', 'Siobhan', 'Rhys', 'Callum', 'Niamh', 'Tomasz', 'Chloé'];
+const FIRST_NAMES = [
+  'Olivia',
+  'Amelia',
+  'Isla',
+  'Ava',
+  'Mia',
+  'Ivy',
+  'Lily',
+  'Freya',
+  'Grace',
+  'Sophia',
+  'Noah',
+  'Oliver',
+  'George',
+  'Arthur',
+  'Leo',
+  'Muhammad',
+  'Harry',
+  'Oscar',
+  'Archie',
+  'Henry',
+  'Jack',
+  'Theo',
+  'Priya',
+  'Aisha',
+  'Siobhan',
+  'Rhys',
+  'Callum',
+  'Niamh',
+  'Tomasz',
+  'Chloé',
+];
 const CITIES = ['London', 'Manchester', 'Birmingham', 'Leeds', 'Glasgow', 'Bristol', 'Liverpool', 'Edinburgh', 'Cardiff', 'Belfast', 'Newcastle', 'Brighton'];
 const VISITORS = {
   iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
@@ -157,13 +188,17 @@ async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: Ret
     urlBase: (domain) => deps.services.vanityDomains.urlBase({ domain }),
   });
   const done = async () => {
-    const row = await firstRowOf(db, OpenRowSchema, sql`
+    const row = await firstRowOf(
+      db,
+      OpenRowSchema,
+      sql`
       SELECT (SELECT count(*) FROM messages WHERE campaign_id = c.id AND status IN ('queued', 'submitted'))::int AS open
-        FROM campaigns c WHERE c.id = ${campaignId} AND c.status = 2`);
+        FROM campaigns c WHERE c.id = ${campaignId} AND c.status = 2`,
+    );
     return row !== undefined && row.open === 0;
   };
   try {
-    for (const deadline = Date.now() + 120_000; !(await done()); ) {
+    for (const deadline = Date.now() + 120_000; !(await done());) {
       if (Date.now() > deadline) throw new Error(`The demo campaign did not finish sending within 2 minutes.`);
       await engine.tick();
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -178,9 +213,13 @@ async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: Ret
 /** Clicks on the delivered messages' short links, through the redirect's own code path, at the times they would have come. */
 async function clickSome(deps: DemoSeedDeps, campaignId: number, random: ReturnType<typeof seeded>, now: Date) {
   // No service lists a campaign's short links: read them directly.
-  const rows = await rowsOf(deps.db, DeliveredLinkRowSchema, sql`
+  const rows = await rowsOf(
+    deps.db,
+    DeliveredLinkRowSchema,
+    sql`
     SELECT s.code, m.finished_at AS delivered_at FROM short_links s JOIN messages m ON m.id = s.message_id
-     WHERE m.campaign_id = ${campaignId} AND m.status = 'delivered' ORDER BY m.sequence`);
+     WHERE m.campaign_id = ${campaignId} AND m.status = 'delivered' ORDER BY m.sequence`,
+  );
   const minutes = (n: number) => n * 60_000;
   const clicks: Array<{ code: string; at: number; userAgent: string; ip: string }> = [];
   for (const { code, delivered_at } of rows) {
@@ -189,9 +228,11 @@ async function clickSome(deps: DemoSeedDeps, campaignId: number, random: ReturnT
     if (random.next() < 0.12) clicks.push({ code, at: delivered + 2_000 + random.next() * 20_000, userAgent: random.pick(PREVIEW_BOTS), ip: '198.51.100.7' });
     if (random.next() >= 0.4) continue;
     const device = random.next();
-    const userAgent = device < 0.45 ? VISITORS.iphone : device < 0.7 ? VISITORS.android : device < 0.8 ? VISITORS.samsung : device < 0.92 ? VISITORS.desktop : VISITORS.mac;
+    const userAgent =
+      device < 0.45 ? VISITORS.iphone : device < 0.7 ? VISITORS.android : device < 0.8 ? VISITORS.samsung : device < 0.92 ? VISITORS.desktop : VISITORS.mac;
     // Most people tap within the hour; some that evening; a few the next morning.
-    const wait = random.next() < 0.6 ? minutes(1 + random.next() * 59) : random.next() < 0.75 ? minutes(60 + random.next() * 420) : minutes(480 + random.next() * 840);
+    const wait =
+      random.next() < 0.6 ? minutes(1 + random.next() * 59) : random.next() < 0.75 ? minutes(60 + random.next() * 420) : minutes(480 + random.next() * 840);
     clicks.push({ code, at: delivered + wait, userAgent, ip });
     if (random.next() < 0.15) clicks.push({ code, at: delivered + wait + minutes(5 + random.next() * 180), userAgent, ip });
   }
@@ -213,7 +254,12 @@ export async function seedDemo(deps: DemoSeedDeps, options: Partial<typeof DEMO_
   const { auth, email, team, created } = await account(deps, input);
 
   const groups = await everything((window) => services.contactGroups.list(auth, window));
-  const group = async (name: string, description: string, headers: string[], contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) => {
+  const group = async (
+    name: string,
+    description: string,
+    headers: string[],
+    contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>,
+  ) => {
     let found: ContactGroup | undefined = groups.find((g) => g.name === name);
     found ??= await services.contactGroups.create(auth, parsed(ContactGroupInputSchema, { name, description, headers }));
     // Adding is an upsert by number; a group that has contacts is left as it is.
@@ -234,26 +280,40 @@ export async function seedDemo(deps: DemoSeedDeps, options: Partial<typeof DEMO_
   const templates = await everything((window) => services.templates.list(auth, window));
   const ownDomain = (await everything((window) => services.vanityDomains.list(auth, window))).find((domain) => domain.is_default)!;
   const template = async (name: string, body: string, link: { name: string; destination: string }) => {
-    const found = templates.find((t) => t.name === name) ?? (await services.templates.create(auth, parsed(TemplateInputSchema, { name, body, sender: 'DemoShop' })));
+    const found =
+      templates.find((t) => t.name === name) ?? (await services.templates.create(auth, parsed(TemplateInputSchema, { name, body, sender: 'DemoShop' })));
     if (!found.links.some((l) => l.name === link.name))
       await services.links.create(auth, parsed(LinkInputSchema, { template_uuid: found.uuid, vanity_domain_uuid: ownDomain.uuid, ...link }));
     return services.templates.show(auth, found.uuid);
   };
-  const sale = await template('Weekend sale', 'Hi {{first_name}}, our weekend sale is on: 20% off everything until Sunday. Shop now: ::sale:: Reply STOP to opt out', {
-    name: 'sale',
-    destination: 'https://example.com/weekend-sale?utm_source=sms',
-  });
+  const sale = await template(
+    'Weekend sale',
+    'Hi {{first_name}}, our weekend sale is on: 20% off everything until Sunday. Shop now: ::sale:: Reply STOP to opt out',
+    {
+      name: 'sale',
+      destination: 'https://example.com/weekend-sale?utm_source=sms',
+    },
+  );
   const early = await template('VIP early access', 'Hi {{first_name}}, VIPs in {{city}} shop the new collection a day early: ::early:: Reply STOP to opt out', {
     name: 'early',
     destination: 'https://example.com/collection/early-access?utm_source=sms',
   });
-  const arrivals = await template('New arrivals', 'New in at Demo Shop, {{first_name}}: ::new:: Reply STOP to opt out', { name: 'new', destination: 'https://example.com/new-in?utm_source=sms' });
+  const arrivals = await template('New arrivals', 'New in at Demo Shop, {{first_name}}: ::new:: Reply STOP to opt out', {
+    name: 'new',
+    destination: 'https://example.com/new-in?utm_source=sms',
+  });
 
   // Keywords are unique across the service: another team may hold JOIN already.
   const keywords = await everything((window) => services.keywords.list(auth, window));
   let keyword = keywords.find((k) => /^JOIN\d*$/i.test(k.keyword));
   for (let n = 1; !keyword; n++) {
-    const body = { keyword: n === 1 ? 'JOIN' : `JOIN${n}`, message: 'Thanks for joining Demo Shop news! Reply STOP to opt out.', help: 'Adds the number to Newsletter.', add_contact_to_group: true, contact_groups_uuid: [newsletter.uuid] };
+    const body = {
+      keyword: n === 1 ? 'JOIN' : `JOIN${n}`,
+      message: 'Thanks for joining Demo Shop news! Reply STOP to opt out.',
+      help: 'Adds the number to Newsletter.',
+      add_contact_to_group: true,
+      contact_groups_uuid: [newsletter.uuid],
+    };
     keyword = await services.keywords.create(auth, parsed(KeywordInputSchema, body)).catch((error: unknown) => {
       if (n < 20 && error instanceof ValidationError && error.fields.keyword) return undefined;
       throw error;

@@ -69,7 +69,8 @@ const commands: Record<string, Command> = {
   },
   'demo:seed': {
     usage: 'demo:seed [--email E --password P --team NAME]   (default demo@herald.test, demo-password-1, Demo Shop)',
-    run: (services, flags, { database, config }) => seedDemo({ services, db: database.db, config }, { email: flags.email, password: flags.password, team: flags.team }),
+    run: (services, flags, { database, config }) =>
+      seedDemo({ services, db: database.db, config }, { email: flags.email, password: flags.password, team: flags.team }),
   },
 };
 

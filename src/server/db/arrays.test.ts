@@ -18,7 +18,22 @@ afterAll(() => t.close());
 
 describe('arrayParam', () => {
   it('carries any text through unchanged, and null as null', async () => {
-    const values = ['plain', '', 'NULL', 'null', 'a,b', '{braces}', 'say "hi"', 'back\\slash', '\\"', 'line\nbreak\ttab', ' spaced ', 'Grüße 你好 🙂', "it's", null];
+    const values = [
+      'plain',
+      '',
+      'NULL',
+      'null',
+      'a,b',
+      '{braces}',
+      'say "hi"',
+      'back\\slash',
+      '\\"',
+      'line\nbreak\ttab',
+      ' spaced ',
+      'Grüße 你好 🙂',
+      "it's",
+      null,
+    ];
     const { rows } = await t.database.db.execute<{ value: string | null; n: number }>(
       sql`SELECT value, n::int FROM unnest(${arrayParam(values)}::text[]) WITH ORDINALITY AS u(value, n) ORDER BY n`,
     );

@@ -14,7 +14,16 @@ export function arrayParam(values: readonly Element[]): SQL {
   const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    parts[i] = value === null || value === undefined ? 'NULL' : typeof value === 'string' ? quoted(value) : typeof value === 'boolean' ? (value ? 't' : 'f') : String(value);
+    parts[i] =
+      value === null || value === undefined
+        ? 'NULL'
+        : typeof value === 'string'
+          ? quoted(value)
+          : typeof value === 'boolean'
+            ? value
+              ? 't'
+              : 'f'
+            : String(value);
   }
   const literal = `{${parts.join(',')}}`;
   return sql`${literal}`;

@@ -142,7 +142,18 @@ async function initialise(pgdata: string, password: string, owner: Owner, initdb
   try {
     await run(
       initdb,
-      ['-D', pgdata, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
+      [
+        '-D',
+        pgdata,
+        '-U',
+        SUPERUSER,
+        `--pwfile=${passwordFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--no-sync',
+      ],
       { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C' } },
     );
   } finally {
@@ -187,11 +198,10 @@ export async function startEmbeddedPostgres(dataDir: string, options: { borrow?:
   }
 
   const port = options.port ?? (await freePort());
-  await run(
-    pg_ctl,
-    ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', `-p ${port}`],
-    { ...(owner ?? {}), env: { ...process.env, LC_MESSAGES: 'C' } },
-  );
+  await run(pg_ctl, ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', `-p ${port}`], {
+    ...(owner ?? {}),
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
   const started = await runningServer(pgdata);
   if (!started) throw new Error('PostgreSQL did not start; see postgres/server.log in the data folder.');
   return { url: urlFor(started.port), owned: true, stop: () => stopServer(started.pid) };

@@ -42,7 +42,13 @@ export function newestFirst<T extends NewestFirstTable>(db: Db, table: T, where:
       .orderBy(desc(table.createdAt), desc(table.id))
       .limit(window.limit)
       .offset(window.offset) as Promise<T['$inferSelect'][]>,
-    count: async () => (await db.select({ value: count() }).from(table as PgTable).where(where))[0]?.value ?? 0,
+    count: async () =>
+      (
+        await db
+          .select({ value: count() })
+          .from(table as PgTable)
+          .where(where)
+      )[0]?.value ?? 0,
   });
 }
 
@@ -56,13 +62,19 @@ export const teamRowCount = (teamId: number, table: CountedTable): SQL<number> =
   sql<number>`(SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = ${teamId} AND resource = ${table}), 0))`;
 
 /** The team's counter row alone: the `count` of a page whose rows carry `teamRowCount`. */
-export const teamRowCountOf = (db: Db, teamId: number, table: CountedTable): Promise<number> => countOf(db, sql`SELECT ${teamRowCount(teamId, table)} AS total`);
+export const teamRowCountOf = (db: Db, teamId: number, table: CountedTable): Promise<number> =>
+  countOf(db, sql`SELECT ${teamRowCount(teamId, table)} AS total`);
 
 /**
  * One page of a team's rows, newest first, and their total, in one statement: the total is the
  * team's counter row, not a count over every row.
  */
-export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(db: Db, table: T, teamId: number, window: PageWindow): Promise<Page<T['$inferSelect']>> {
+export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(
+  db: Db,
+  table: T,
+  teamId: number,
+  window: PageWindow,
+): Promise<Page<T['$inferSelect']>> {
   const name = getTableName(table) as CountedTable;
   const rows = db
     .select({ row: table as PgTable, total: teamRowCount(teamId, name) } as never)
@@ -83,6 +95,14 @@ export async function teamIdsByUuid<T extends TeamOwnedTable>(db: Db, table: T, 
   const rows = (await db
     .select({ id: table.id, uuid: table.uuid })
     .from(table as PgTable)
-    .where(and(eq(table.teamId, teamId), inArray(table.uuid, uuids.map((uuid) => uuid.toLowerCase()))))) as Array<{ id: number; uuid: string }>;
+    .where(
+      and(
+        eq(table.teamId, teamId),
+        inArray(
+          table.uuid,
+          uuids.map((uuid) => uuid.toLowerCase()),
+        ),
+      ),
+    )) as Array<{ id: number; uuid: string }>;
   return new Map(rows.map((row) => [row.uuid, row.id]));
 }

@@ -17,7 +17,11 @@ export async function withoutPlans(tx: Tx, off: PlannerSwitch[], statement: SQL)
     const result = await tx.execute(statement);
     return { rows: result.rows, rowCount: result.rowCount };
   }
-  const set = (value: 'on' | 'off') => sql.join(off.map((name) => sql`set_config(${name}, ${value}, true)`), sql`, `);
+  const set = (value: 'on' | 'off') =>
+    sql.join(
+      off.map((name) => sql`set_config(${name}, ${value}, true)`),
+      sql`, `,
+    );
   await tx.execute(sql`SELECT ${set('off')}`);
   try {
     const result = await tx.execute(statement);

@@ -20,7 +20,12 @@ const counted = async (table: string, user = owner) =>
 
 describe('list totals', () => {
   it('count what the team is born with', async () => {
-    for (const [path, table] of [['senders/', 'senders'], ['contact-groups/', 'contact_groups'], ['vanity-domains/', 'vanity_domains'], ['templates/', 'templates']]) {
+    for (const [path, table] of [
+      ['senders/', 'senders'],
+      ['contact-groups/', 'contact_groups'],
+      ['vanity-domains/', 'vanity_domains'],
+      ['templates/', 'templates'],
+    ]) {
       expect(await total(path!)).toBe(await counted(table!));
     }
     expect(await total('contact-groups/')).toBe(1); // default_optouts
@@ -60,7 +65,8 @@ describe('list totals', () => {
   });
 
   it('count campaigns, and a status filter counts its own', async () => {
-    const template = (await t.request('POST', '/api/2.0/templates/', { token: other.token, body: { name: 'C', body: 'Hello', sender: 'Acme' } })).json().data.uuid;
+    const template = (await t.request('POST', '/api/2.0/templates/', { token: other.token, body: { name: 'C', body: 'Hello', sender: 'Acme' } })).json().data
+      .uuid;
     const group = (await t.request('POST', '/api/2.0/contact-groups/', { token: other.token, body: { name: 'G' } })).json().data.uuid;
     const campaign = (i: number) => ({
       name: `Campaign ${i}`,

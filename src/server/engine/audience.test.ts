@@ -31,10 +31,14 @@ let optedOutLater: string;
 beforeAll(async () => {
   t = await createTestApp({}, { clock });
   owner = await t.user();
-  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data.uuid;
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}', sender: 'Acme' } })).json()
+    .data.uuid;
   group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Seventeen' } })).json().data.uuid;
   // Added out of order: messages are numbered by phone number whatever the order of the contacts.
-  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `0770090${String(1000 + ((i * 7) % RECIPIENTS))}`, custom_fields: { first_name: `N${i}` } }));
+  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    phone_number: `0770090${String(1000 + ((i * 7) % RECIPIENTS))}`,
+    custom_fields: { first_name: `N${i}` },
+  }));
   await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
   optedOutLater = '447700901015';
 });
@@ -53,7 +57,8 @@ const engineWith = (ledger: GatewayLedger) =>
   });
 
 const rows = async (id: number) =>
-  (await t.database.pool.query(`SELECT sequence, phone_number, status, reason, unsent_sequence FROM messages WHERE campaign_id = $1 ORDER BY sequence`, [id])).rows as Array<{
+  (await t.database.pool.query(`SELECT sequence, phone_number, status, reason, unsent_sequence FROM messages WHERE campaign_id = $1 ORDER BY sequence`, [id]))
+    .rows as Array<{
     sequence: number;
     phone_number: string;
     status: string;
@@ -97,7 +102,10 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     // (Counted beside the ticks, so it comes a moment later.)
     await vi.waitFor(
       async () =>
-        expect((await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data).toMatchObject({ recipients: RECIPIENTS, queued: RECIPIENTS }),
+        expect((await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data).toMatchObject({
+          recipients: RECIPIENTS,
+          queued: RECIPIENTS,
+        }),
       WAIT,
     );
     await store.extendAudiences(clock.now());
@@ -123,7 +131,10 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     expect(written.map((m) => m.phone_number)).not.toContain(optedOutLater);
     expect(written.map((m) => m.sequence)).toEqual(Array.from({ length: RECIPIENTS - 1 }, (_, i) => i + 1));
     expect(ledger.total).toBe(RECIPIENTS - 1);
-    await t.database.pool.query(`DELETE FROM contacts WHERE phone_number = $1 AND contact_group_id IN (SELECT id FROM contact_groups WHERE system_role = 'optouts')`, [optedOutLater]);
+    await t.database.pool.query(
+      `DELETE FROM contacts WHERE phone_number = $1 AND contact_group_id IN (SELECT id FROM contact_groups WHERE system_role = 'optouts')`,
+      [optedOutLater],
+    );
   });
 
   it('a chunk written after the expiry is unsent (pending), numbered on, and the campaign finishes', async () => {

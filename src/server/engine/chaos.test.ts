@@ -228,7 +228,16 @@ function restartPostgres(): Promise<void> {
   return restarting;
 }
 
-type Counters = { status: number; next_sequence: number; message_count: number; submitted_count: number; delivered_count: number; failed_count: number; unsent_count: number; in_doubt_count: number };
+type Counters = {
+  status: number;
+  next_sequence: number;
+  message_count: number;
+  submitted_count: number;
+  delivered_count: number;
+  failed_count: number;
+  unsent_count: number;
+  in_doubt_count: number;
+};
 
 type Run = {
   q: <T extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<T[]>;
@@ -297,7 +306,10 @@ async function chaoticSend(options: {
   const template = (await api('POST', '/templates/', { name: 'Chaos', body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
   const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
   for (let from = 0; from < RECIPIENTS; from += 10_000) {
-    const contacts = Array.from({ length: Math.min(10_000, RECIPIENTS - from) }, (_, k) => ({ phone_number: phone(from + k), custom_fields: { first_name: `N${from + k}` } }));
+    const contacts = Array.from({ length: Math.min(10_000, RECIPIENTS - from) }, (_, k) => ({
+      phone_number: phone(from + k),
+      custom_fields: { first_name: `N${from + k}` },
+    }));
     await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
   }
   await fleet.allHealthy();
@@ -320,7 +332,10 @@ async function chaoticSend(options: {
   let campaignId = 0;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
     // Started, and every recipient written (a large audience is written in chunks after the start).
-    const rows = await q<{ id: number; status: number; written: boolean }>(`SELECT id, status, audience_after IS NULL AS written FROM campaigns WHERE uuid = $1`, [campaign]);
+    const rows = await q<{ id: number; status: number; written: boolean }>(
+      `SELECT id, status, audience_after IS NULL AS written FROM campaigns WHERE uuid = $1`,
+      [campaign],
+    );
     if (rows[0] && rows[0].status >= 1 && rows[0].written) {
       campaignId = Number(rows[0].id);
       break;
@@ -398,7 +413,12 @@ async function chaoticSend(options: {
   await fleet.allHealthy();
   // A process may fail to start while PostgreSQL is down; one that is running must ride out the restart.
   const crashes = fleet.crashes();
-  expect.soft(crashes.map((crash) => crash.split('\n').slice(0, 12).join('\n')), `${crashes.length} Herald processes crashed by themselves`).toEqual([]);
+  expect
+    .soft(
+      crashes.map((crash) => crash.split('\n').slice(0, 12).join('\n')),
+      `${crashes.length} Herald processes crashed by themselves`,
+    )
+    .toEqual([]);
   return run;
 }
 
@@ -614,7 +634,9 @@ describe('chaos: three processes, kills, a database restart', { timeout: 300_000
       const inbound = await run.q<{ from_number: string; n: number; opted_out: boolean }>(
         `SELECT from_number, count(*)::int AS n, bool_and(opted_out) AS opted_out FROM inbound_messages GROUP BY from_number ORDER BY from_number`,
       );
-      expect.soft(inbound, 'each STOP stored once, as an opt-out').toEqual([...stopNumbers].sort().map((number) => ({ from_number: number, n: 1, opted_out: true })));
+      expect
+        .soft(inbound, 'each STOP stored once, as an opt-out')
+        .toEqual([...stopNumbers].sort().map((number) => ({ from_number: number, n: 1, opted_out: true })));
       const texted: string[] = [];
       const ahead: Stop[] = [];
       const raced: string[] = [];
@@ -625,11 +647,15 @@ describe('chaos: three processes, kills, a database restart', { timeout: 300_000
         if (seen.frontier <= stop.sequence) {
           // Not claimed when its opt-out was already committed: it may never go, nor be handed over.
           ahead.push(stop);
-          if ((handedOver.get(stop.number) ?? 0) > 0 || (atPeer.get(stop.number)?.refused ?? 0) > 0) texted.push(`${stop.number} (#${stop.sequence}) texted after its STOP was stored`);
+          if ((handedOver.get(stop.number) ?? 0) > 0 || (atPeer.get(stop.number)?.refused ?? 0) > 0)
+            texted.push(`${stop.number} (#${stop.sequence}) texted after its STOP was stored`);
           const message = messages.find((candidate) => candidate.phone_number === stop.number);
-          if (message?.status !== 'unsent' || message.reason !== 'opted_out') texted.push(`${stop.number} (#${stop.sequence}) is ${message?.status}/${message?.reason}, not unsent/opted_out`);
+          if (message?.status !== 'unsent' || message.reason !== 'opted_out')
+            texted.push(`${stop.number} (#${stop.sequence}) is ${message?.status}/${message?.reason}, not unsent/opted_out`);
         } else {
-          raced.push(`${stop.number} (#${stop.sequence}): the frontier was at ${seen.frontier} when its STOP was seen stored, ${Math.round(seen.at - stop.sentAt)} ms after it was sent; submit_sm after: ${after.length}`);
+          raced.push(
+            `${stop.number} (#${stop.sequence}): the frontier was at ${seen.frontier} when its STOP was seen stored, ${Math.round(seen.at - stop.sentAt)} ms after it was sent; submit_sm after: ${after.length}`,
+          );
         }
       }
       if (raced.length > 0) console.log(`chaos smpp: STOPs the send reached before they were stored (claimed before, so allowed):\n  ${raced.join('\n  ')}`);
@@ -637,7 +663,8 @@ describe('chaos: three processes, kills, a database restart', { timeout: 300_000
       // The test itself: most STOPs must be stored while their number was still ahead, or it proves little.
       expect.soft(ahead.length, `STOPs stored ahead of the send (raced: ${raced.length})`).toBeGreaterThanOrEqual(STOPS / 2);
 
-      if (wrong.length > 0 || undelivered.length > 0 || texted.length > 0) console.log(`chaos smpp: Herald's output (last 30 kB):\n${run.fleet.logs().slice(-30_000)}`);
+      if (wrong.length > 0 || undelivered.length > 0 || texted.length > 0)
+        console.log(`chaos smpp: Herald's output (last 30 kB):\n${run.fleet.logs().slice(-30_000)}`);
       await run.fleet.stop('SIGTERM');
     },
   );
@@ -680,8 +707,10 @@ describe('chaos: three processes, kills, a database restart', { timeout: 300_000
     const wrong: string[] = [];
     for (const message of messages) {
       const delivery = byRef.get(message.uuid);
-      if (!delivery || delivery.submissions !== 1 || delivery.to_number !== message.phone_number) wrong.push(`${message.phone_number}: ${JSON.stringify(delivery ?? 'never handed over')}`);
-      if (!['submitted', 'delivered'].includes(message.status) || message.gateway_id !== delivery?.gateway_id) wrong.push(`${message.phone_number}: ${message.status}/${message.reason} gateway_id ${message.gateway_id}`);
+      if (!delivery || delivery.submissions !== 1 || delivery.to_number !== message.phone_number)
+        wrong.push(`${message.phone_number}: ${JSON.stringify(delivery ?? 'never handed over')}`);
+      if (!['submitted', 'delivered'].includes(message.status) || message.gateway_id !== delivery?.gateway_id)
+        wrong.push(`${message.phone_number}: ${message.status}/${message.reason} gateway_id ${message.gateway_id}`);
     }
     const byStatus = messages.reduce((counts, message) => counts.set(message.status, (counts.get(message.status) ?? 0) + 1), new Map<string, number>());
     console.log(
@@ -689,11 +718,13 @@ describe('chaos: three processes, kills, a database restart', { timeout: 300_000
         `${deliveries.filter((d) => d.submissions > 1).length} more than once; kills ${run.kills} (${run.targetedKills} of a process caught handing over), PostgreSQL restarted at ${run.restartedPostgresAt} s`,
     );
     expect.soft(wrong.slice(0, 30), `${wrong.length} recipients not sent exactly once`).toEqual([]);
-    expect.soft({ rows: deliveries.length, numbers: new Set(deliveries.map((d) => d.to_number)).size, most: Math.max(...deliveries.map((d) => d.submissions)) }).toEqual({
-      rows: RECIPIENTS,
-      numbers: RECIPIENTS,
-      most: 1,
-    });
+    expect
+      .soft({ rows: deliveries.length, numbers: new Set(deliveries.map((d) => d.to_number)).size, most: Math.max(...deliveries.map((d) => d.submissions)) })
+      .toEqual({
+        rows: RECIPIENTS,
+        numbers: RECIPIENTS,
+        most: 1,
+      });
     expectCountersMatch(got, true);
     expect.soft(got.counters.in_doubt_count, 'the simulator is asked, nothing is left in doubt').toBe(0);
     if (wrong.length > 0) console.log(`chaos simulator: Herald's output (last 30 kB):\n${run.fleet.logs().slice(-30_000)}`);

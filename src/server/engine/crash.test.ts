@@ -17,7 +17,6 @@ let port: number;
 let herald: HeraldProcess;
 let api: ApiCall;
 
-
 const database = () => embeddedDatabase(dataDir);
 
 beforeAll(async () => {
@@ -50,7 +49,10 @@ describe('a crash in the middle of a send', { timeout: 180_000 }, () => {
     const template = (await api('POST', '/templates/', { name: 'Crash', body: 'Hello {{first_name}}', sender: 'Herald' })).data.uuid;
     const groupOf = async (name: string, from: number, count: number) => {
       const group = (await api('POST', '/contact-groups/', { name })).data.uuid;
-      const contacts = Array.from({ length: count }, (_, i) => ({ phone_number: `07700${String(900000 + from + i)}`, custom_fields: { first_name: `N${from + i}` } }));
+      const contacts = Array.from({ length: count }, (_, i) => ({
+        phone_number: `07700${String(900000 + from + i)}`,
+        custom_fields: { first_name: `N${from + i}` },
+      }));
       expect((await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts })).data.number_of_contacts).toBe(count);
       return group;
     };
@@ -102,18 +104,27 @@ describe('a crash in the middle of a send', { timeout: 180_000 }, () => {
       // What the simulator handed on, per campaign, with the database's own clock.
       const deliveries = `SELECT c.uuid::text AS campaign, d.to_number, d.body, d.created_at, d.submissions FROM simulator_deliveries d
                             JOIN messages m ON m.uuid::text = d.client_ref JOIN campaigns c ON c.id = m.campaign_id`;
-      const sent = await db.query(`SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers, count(*) FILTER (WHERE body LIKE 'Hello N%')::int AS personal,
-                                          max(submissions)::int AS most FROM (${deliveries}) d WHERE campaign = $1`, [campaign]);
+      const sent = await db.query(
+        `SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers, count(*) FILTER (WHERE body LIKE 'Hello N%')::int AS personal,
+                                          max(submissions)::int AS most FROM (${deliveries}) d WHERE campaign = $1`,
+        [campaign],
+      );
       expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS, personal: RECIPIENTS, most: 1 });
-      const messages = await db.query(`SELECT count(*)::int AS total, count(*) FILTER (WHERE m.status IN ('submitted', 'delivered'))::int AS sent
-                                         FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1`, [campaign]);
+      const messages = await db.query(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE m.status IN ('submitted', 'delivered'))::int AS sent
+                                         FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1`,
+        [campaign],
+      );
       expect(messages.rows[0]).toEqual({ total: RECIPIENTS, sent: RECIPIENTS });
       const twice = await db.query(`SELECT to_number FROM simulator_deliveries GROUP BY to_number HAVING count(*) > 1`);
       expect(twice.rows).toEqual([]);
 
       // Nothing went out after the expiry (claims stop at it; a batch claimed just before is handed
       // over within moments, so a second's grace); what had not gone is unsent (pending).
-      const late = await db.query(`SELECT count(*)::int AS n FROM (${deliveries}) d WHERE campaign = $1 AND created_at >= $2`, [expiring, new Date(expiry.getTime() + 1000)]);
+      const late = await db.query(`SELECT count(*)::int AS n FROM (${deliveries}) d WHERE campaign = $1 AND created_at >= $2`, [
+        expiring,
+        new Date(expiry.getTime() + 1000),
+      ]);
       expect(late.rows[0].n).toBe(0);
       const outcome = await db.query(
         `SELECT count(*) FILTER (WHERE m.status = 'unsent' AND m.reason = 'pending')::int AS unsent, count(*) FILTER (WHERE m.submitted_at IS NOT NULL)::int AS sent, count(*)::int AS total

@@ -1,4 +1,3 @@
-
 /**
  * What the engine needs from its database, step by step. Every step is one statement or one
  * transaction whose result is the checkpoint: a crash between two steps loses nothing, and repeats
@@ -103,5 +102,8 @@ export interface RateBudgetStore {
 
 export interface ReplyStore {
   claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]>;
-  settleReplies(outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] }, now: Date): Promise<void>;
+  settleReplies(
+    outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] },
+    now: Date,
+  ): Promise<void>;
 }

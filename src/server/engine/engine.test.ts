@@ -52,7 +52,8 @@ const campaign = async (uuid: string) => (await t.request('GET', `/api/2.0/campa
 beforeAll(async () => {
   t = await createTestApp({}, { clock });
   owner = await t.user();
-  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}!', sender: 'Acme' } })).json().data.uuid;
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}!', sender: 'Acme' } })).json()
+    .data.uuid;
   const group = async (name: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) => {
     const uuid = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name } })).json().data.uuid;
     await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: owner.token, body: { contacts } });
@@ -65,7 +66,9 @@ beforeAll(async () => {
     { phone_number: '07700900304' },
   ]);
   vip = await group('VIP', [{ phone_number: '07700900304' }]);
-  const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+  const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token }))
+    .json()
+    .data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
   await t.request('PUT', `/api/2.0/contact-groups/${optouts}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900303' }] } });
 });
 afterAll(() => t.close());
@@ -174,7 +177,9 @@ describe('the sending engine', () => {
     await engine.tick();
     expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'queued']);
     // …302 texts STOP (to an earlier campaign) while this one is still going out.
-    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token }))
+      .json()
+      .data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
     await t.request('PUT', `/api/2.0/contact-groups/${optouts}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900302' }] } });
     try {
       clock.set('2026-06-01T12:00:01Z');
@@ -262,7 +267,15 @@ describe('the sending engine', () => {
     clock.set('2026-06-01T09:00:00Z');
     const response = await t.request('POST', '/api/2.0/campaigns/send-test', {
       token: owner.token,
-      body: { name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-01 10:00:30', expiry_date: '2026-06-01 11:00:00', template_uuid: template, contact_number: '07700900399', custom_fields: { first_name: 'Test' } },
+      body: {
+        name: 'Test',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-01 10:00:30',
+        expiry_date: '2026-06-01 11:00:00',
+        template_uuid: template,
+        contact_number: '07700900399',
+        custom_fields: { first_name: 'Test' },
+      },
     });
     const { engine, gateway } = engineWith();
     clock.set('2026-06-01T09:00:30Z');
@@ -283,7 +296,7 @@ describe('the sending engine', () => {
     expect(gateway.sent.size).toBe(1);
   });
 
-  it("records a reply the gateway refuses as failed with the reason, and sends one whose fate was unknown again", async () => {
+  it('records a reply the gateway refuses as failed with the reason, and sends one whose fate was unknown again', async () => {
     await t.request('POST', '/api/2.0/keywords/', { token: owner.token, body: { keyword: 'INFO', message: 'Open 9 to 5.' } });
     await t.database.pool.query(`UPDATE outbound_replies SET status = 'submitted'`);
     await t.request('POST', '/api/2.0/inbound-messages/', { token: owner.token, body: { from: '07700900397', body: 'info' } });
@@ -305,7 +318,9 @@ describe('the sending engine', () => {
     const { engine } = engineWith(flaky);
     // One reply a tick here (batches of one): refused, lost, sent again.
     for (let i = 0; i < 3; i++) await engine.tick();
-    const { rows } = await t.database.pool.query(`SELECT to_number, status, reason, gateway_id IS NOT NULL AS has_id FROM outbound_replies WHERE body = 'Open 9 to 5.' ORDER BY to_number`);
+    const { rows } = await t.database.pool.query(
+      `SELECT to_number, status, reason, gateway_id IS NOT NULL AS has_id FROM outbound_replies WHERE body = 'Open 9 to 5.' ORDER BY to_number`,
+    );
     expect(rows).toEqual([
       { to_number: '447700900396', status: 'submitted', reason: null, has_id: true },
       { to_number: '447700900397', status: 'failed', reason: 'SMPP 0x0000000B ESME_RINVDSTADR', has_id: false },
@@ -316,9 +331,14 @@ describe('the sending engine', () => {
 
   it('gives every recipient their own tracked short link, which redirects and records the click', async () => {
     clock.set('2026-06-01T09:00:00Z');
-    const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Link', body: 'Shop: ::Shop::', sender: 'Acme' } })).json().data.uuid;
+    const linked = (
+      await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Link', body: 'Shop: ::Shop::', sender: 'Acme' } })
+    ).json().data.uuid;
     const domain = (await t.request('GET', '/api/2.0/vanity-domains/', { token: owner.token })).json().data[0].uuid;
-    await t.request('POST', '/api/2.0/links/', { token: owner.token, body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Shop', destination: 'https://shop.example.com/sale' } });
+    await t.request('POST', '/api/2.0/links/', {
+      token: owner.token,
+      body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Shop', destination: 'https://shop.example.com/sale' },
+    });
     await create({ template_uuid: linked, scheduled_send_date: '2026-06-01 10:00:05' });
     const { engine, gateway } = engineWith();
     clock.set('2026-06-01T09:00:05Z');
@@ -329,23 +349,37 @@ describe('the sending engine', () => {
     expect(codes.every((code) => code !== undefined)).toBe(true);
     expect(new Set(codes).size).toBe(2);
 
-    const click = await t.app.inject({ method: 'GET', url: `/l/${codes[0]}`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } });
+    const click = await t.app.inject({
+      method: 'GET',
+      url: `/l/${codes[0]}`,
+      headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' },
+    });
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://shop.example.com/sale');
     const { rows } = await t.database.pool.query(
       `SELECT m.phone_number, c.user_agent, c.device_type, c.os_version, c.is_bot FROM link_clicks c JOIN short_links s ON s.code = c.code JOIN messages m ON m.id = s.message_id`,
     );
     expect(rows).toEqual([
-      { phone_number: [...gateway.sent.values()][0]!.to, user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)', device_type: 'mobile', os_version: 'iOS 17.0', is_bot: false },
+      {
+        phone_number: [...gateway.sent.values()][0]!.to,
+        user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
+        device_type: 'mobile',
+        os_version: 'iOS 17.0',
+        is_bot: false,
+      },
     ]);
     expect((await t.app.inject({ method: 'GET', url: '/l/nope123' })).statusCode).toBe(404);
   });
 
   it('serves short links on a vanity domain at /{code} on that host only', async () => {
     clock.set('2026-06-01T09:00:00Z');
-    const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Vanity', body: 'Go ::Go::', sender: 'Acme' } })).json().data.uuid;
+    const linked = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Vanity', body: 'Go ::Go::', sender: 'Acme' } })).json()
+      .data.uuid;
     const domain = (await t.request('POST', '/api/2.0/vanity-domains/', { token: owner.token, body: { domain: 'go.acme.test' } })).json().data.uuid;
-    await t.request('POST', '/api/2.0/links/', { token: owner.token, body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Go', destination: 'https://acme.test/offer' } });
+    await t.request('POST', '/api/2.0/links/', {
+      token: owner.token,
+      body: { template_uuid: linked, vanity_domain_uuid: domain, name: 'Go', destination: 'https://acme.test/offer' },
+    });
     await create({ template_uuid: linked, scheduled_send_date: '2026-06-01 10:00:07' });
     const { engine, gateway } = engineWith();
     clock.set('2026-06-01T09:00:07Z');

@@ -63,7 +63,12 @@ export function createEngine(deps: {
    * what it took is submitted, the rest was never sent.
    */
   async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[], signal?: AbortSignal, askFirst = false) {
-    const outcome = { submitted: [] as Array<T & { gatewayId: string }>, rejected: [] as Array<T & { reason: string }>, notSent: [] as T[], inDoubt: [] as T[] };
+    const outcome = {
+      submitted: [] as Array<T & { gatewayId: string }>,
+      rejected: [] as Array<T & { reason: string }>,
+      notSent: [] as T[],
+      inDoubt: [] as T[],
+    };
     const recall = async (doubtful: T[]) => {
       const taken = new Map((await gateway.recall!(doubtful.map((item) => item.sms.clientRef))).map((entry) => [entry.clientRef, entry.gatewayId]));
       for (const item of doubtful) {
@@ -82,7 +87,13 @@ export function createEngine(deps: {
       outcome.notSent.push(...toSend);
       return outcome;
     }
-    const results = toSend.length > 0 ? await gateway.submit(toSend.map((item) => item.sms), { signal }) : [];
+    const results =
+      toSend.length > 0
+        ? await gateway.submit(
+            toSend.map((item) => item.sms),
+            { signal },
+          )
+        : [];
     const byRef = new Map(results.map((result) => [result.clientRef, result]));
     const doubtful: T[] = [];
     for (const item of toSend) {
@@ -198,7 +209,9 @@ export function createEngine(deps: {
   async function sendReplies(budget: number, now: Date): Promise<number> {
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
-    const outcome = await submitAll(replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })));
+    const outcome = await submitAll(
+      replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })),
+    );
     // A reply in doubt follows the same policy as a campaign's message.
     const failedInDoubt = inDoubt === 'fail' ? outcome.inDoubt.map(({ id }) => ({ id, reason: 'in_doubt' })) : [];
     await store.settleReplies(
@@ -218,7 +231,9 @@ export function createEngine(deps: {
     await store.expire(now);
     // Audiences written on beside the sending (on connections of their own), so a large campaign's
     // first messages leave at its send time.
-    const extending = store.extendAudiences(now, options.tickMs).catch((error: Error) => deps.log?.(`audience not extended (tried again next tick): ${error.message}`));
+    const extending = store
+      .extendAudiences(now, options.tickMs)
+      .catch((error: Error) => deps.log?.(`audience not extended (tried again next tick): ${error.message}`));
     // This tick's share of the gateway-wide cap, granted from the second's allowance all processes share.
     const wanted = Math.max(1, Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000));
     let budget = await store.takeRateBudget(now, Math.min(wanted, await store.pendingWork()), options.rateLimitPerSecond);

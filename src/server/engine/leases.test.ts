@@ -37,7 +37,8 @@ const RECIPIENTS = 10;
 beforeAll(async () => {
   t = await createTestApp({}, { clock });
   owner = await t.user();
-  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data.uuid;
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}}', sender: 'Acme' } })).json()
+    .data.uuid;
   group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Ten' } })).json().data.uuid;
   const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `0770090${String(1000 + i)}`, custom_fields: { first_name: `N${i}` } }));
   await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
@@ -59,7 +60,8 @@ function engineWith(gateway: SmsGateway, options: Partial<EngineOptions> = {}) {
 }
 
 /** A carrier that is not idempotent (it cannot recognise a resubmission), slow when asked. */
-const carrier = (ledger: GatewayLedger, delayMs = 0) => countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger, delayMs, idempotent: false });
+const carrier = (ledger: GatewayLedger, delayMs = 0) =>
+  countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger, delayMs, idempotent: false });
 
 async function messages(id: number) {
   const { rows } = await t.database.pool.query(`SELECT uuid::text, status, reason FROM messages WHERE campaign_id = $1 ORDER BY sequence`, [id]);
@@ -221,10 +223,10 @@ describe('leases', { timeout: 60_000 }, () => {
     await t.database.pool.query(`UPDATE messages SET status = 'submitted', gateway_id = 'race-1' WHERE campaign_id = $1 AND sequence = 1`, [id]);
     await t.database.pool.query(`UPDATE campaigns SET submitted_count = submitted_count + 1, delivered_count = delivered_count - 1 WHERE id = $1`, [id]);
     const at = (ms: number) => new Date(clock.now().getTime() - ms);
-    await t.database.pool.query(`INSERT INTO early_receipts (gateway_id, status, reason, received_at) VALUES ('race-1', 'failed', 'Undeliverable', $1), ('stray', 'delivered', NULL, $2)`, [
-      at(10_000),
-      at(3_600_001),
-    ]);
+    await t.database.pool.query(
+      `INSERT INTO early_receipts (gateway_id, status, reason, received_at) VALUES ('race-1', 'failed', 'Undeliverable', $1), ('stray', 'delivered', NULL, $2)`,
+      [at(10_000), at(3_600_001)],
+    );
     await engine.tick();
     expect((await t.database.pool.query(`SELECT gateway_id FROM early_receipts`)).rows).toEqual([]);
     expect((await messages(id))[0]).toMatchObject({ status: 'failed', reason: 'Undeliverable' });

@@ -20,7 +20,6 @@ let api: ApiCall;
 
 const tuning = { SMS_RATE_LIMIT: '40', ENGINE_TICK_MS: '100', ENGINE_LEASE_MS: '5000', SMS_SIMULATOR_LATENCY_MS: '5' };
 
-
 const databaseName = `herald_scale_${randomBytes(6).toString('hex')}`;
 
 async function onServer(statement: string) {
@@ -36,7 +35,11 @@ beforeAll(async () => {
   await onServer(`CREATE DATABASE ${databaseName}`);
   databaseUrl = withDatabaseName(inject('databaseUrl'), databaseName);
   const shared = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HERALD_SECRET_KEY: randomBytes(32).toString('base64'), ...tuning };
-  first = runHerald('src/server/main.ts', [], childEnv({ ...shared, PORT: String(port), HERALD_ADMIN_EMAIL: 'admin@scale.test', HERALD_ADMIN_PASSWORD: 'scale-password-1' }));
+  first = runHerald(
+    'src/server/main.ts',
+    [],
+    childEnv({ ...shared, PORT: String(port), HERALD_ADMIN_EMAIL: 'admin@scale.test', HERALD_ADMIN_PASSWORD: 'scale-password-1' }),
+  );
   await waitForHealthy(port, first);
   worker = runHerald('src/server/main.ts', ['--role', 'worker'], childEnv({ ...shared, LOG_LEVEL: 'info' }));
   // The campaign starts only once both engines run, so both must take part.
@@ -60,13 +63,17 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const sent = await db.query(`SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers, max(submissions) AS most FROM simulator_deliveries`);
+      const sent = await db.query(
+        `SELECT count(*)::int AS total, count(DISTINCT to_number)::int AS numbers, max(submissions) AS most FROM simulator_deliveries`,
+      );
       expect(sent.rows[0]).toEqual({ total: RECIPIENTS, numbers: RECIPIENTS, most: 1 });
       const workers = await db.query(`SELECT count(DISTINCT submitted_by)::int AS processes FROM messages`);
       expect(workers.rows[0].processes, worker.output()).toBe(2);
       // SMS_RATE_LIMIT holds for the gateway, not per process: never more than 40 in any second, as
       // the gateway saw them (the simulator's record of each hand-over, not Herald's settle time).
-      const busiest = await db.query(`SELECT max(n)::int AS most FROM (SELECT count(*) AS n FROM simulator_deliveries GROUP BY date_trunc('second', created_at)) s`);
+      const busiest = await db.query(
+        `SELECT max(n)::int AS most FROM (SELECT count(*) AS n FROM simulator_deliveries GROUP BY date_trunc('second', created_at)) s`,
+      );
       expect(busiest.rows[0].most).toBeLessThanOrEqual(40);
     } finally {
       await db.end();

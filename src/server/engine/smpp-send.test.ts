@@ -34,7 +34,6 @@ let peer: SmppPeer;
 let herald: HeraldProcess | undefined;
 let api: ApiCall;
 
-
 const database = () => embeddedDatabase(dataDir);
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
@@ -99,7 +98,10 @@ describe('sending over SMPP, end to end', { timeout: 180_000 }, () => {
 
     const template = (await api('POST', '/templates/', { name: 'Privet', body: TEMPLATE, sender: 'Herald' })).data.uuid;
     const group = (await api('POST', '/contact-groups/', { name: 'Everyone' })).data.uuid;
-    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700900${String(i).padStart(3, '0')}`, custom_fields: { first_name: firstName(i) } }));
+    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
+      phone_number: `07700900${String(i).padStart(3, '0')}`,
+      custom_fields: { first_name: firstName(i) },
+    }));
     expect((await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts })).data.number_of_contacts).toBe(RECIPIENTS);
     const now = Date.now();
     campaign = (

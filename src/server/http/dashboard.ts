@@ -13,19 +13,20 @@ import { sendError } from './errors';
 export async function registerDashboard(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
-  if (built) await app.register(fastifyStatic, {
-    root: distDir,
-    prefix: '/',
-    index: 'index.html',
-    cacheControl: false,
-    wildcard: true,
-    // The build writes .br and .gz copies (scripts/compress-assets.ts): sent to browsers that take them.
-    preCompressed: true,
-    setHeaders: (res, filePath) => {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
+  if (built)
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      index: 'index.html',
+      cacheControl: false,
+      wildcard: true,
+      // The build writes .br and .gz copies (scripts/compress-assets.ts): sent to browsers that take them.
+      preCompressed: true,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
     if (built && (isPage || (request.method === 'GET' && request.url === '/'))) {

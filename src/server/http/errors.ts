@@ -18,11 +18,18 @@ export function errorBody(status: number, message: string, errors?: Record<strin
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string, errors?: Record<string, string[]>) {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, message, errors));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(status, message, errors));
 }
 
 function fieldLabel(field: string): string {
-  const last = field.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? field;
+  const last =
+    field
+      .split('.')
+      .filter((part) => !/^\d+$/.test(part))
+      .pop() ?? field;
   return last.replace(/_/g, ' ');
 }
 

@@ -113,7 +113,9 @@ function expectErrorShape(response: LightMyRequestResponse, context: string): vo
     const errors = body.error!.errors as Record<string, unknown>;
     expect(Object.keys(errors).length, context).toBeGreaterThan(0);
     for (const messages of Object.values(errors)) {
-      expect(Array.isArray(messages) && messages.length > 0 && messages.every((message) => typeof message === 'string' && message.length > 0), context).toBe(true);
+      expect(Array.isArray(messages) && messages.length > 0 && messages.every((message) => typeof message === 'string' && message.length > 0), context).toBe(
+        true,
+      );
     }
   } else {
     expect(keys, context).toEqual(['code', 'http_code', 'message']);
@@ -192,9 +194,9 @@ function typesOf(schema: JsonSchema): Set<string> {
 }
 
 const unknownKey = (schema: JsonSchema) =>
-  fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('uuid', 'team_id', 'status', 'is_locked', 'created_at', 'constructor', 'toString', '$where')).filter(
-    (key) => !(key in (schema.properties ?? {})) && key !== '__proto__',
-  );
+  fc
+    .oneof(fc.string({ maxLength: 12 }), fc.constantFrom('uuid', 'team_id', 'status', 'is_locked', 'created_at', 'constructor', 'toString', '$where'))
+    .filter((key) => !(key in (schema.properties ?? {})) && key !== '__proto__');
 const extraFields = (schema: JsonSchema) => fc.dictionary(unknownKey(schema), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 
 /** A value of a type the schema does not accept: numbers as strings, strings as numbers, null, arrays, nested objects. */
@@ -293,7 +295,11 @@ beforeAll(async () => {
   await create('/api/2.0/senders/', { sender: 'Herald' }, 'sender_uuid');
   await create('/api/2.0/templates/', { name: 'Fixture', body: 'Hello {{first_name}} ::promo::', sender: 'Herald' }, 'template_uuid');
   await create('/api/2.0/vanity-domains/', { domain: 'go.example.com' }, 'vanity_domain_uuid');
-  await create('/api/2.0/links/', { vanity_domain_uuid: fixtures.vanity_domain_uuid, template_uuid: fixtures.template_uuid, name: 'promo', destination: 'https://example.com/p' }, 'link_uuid');
+  await create(
+    '/api/2.0/links/',
+    { vanity_domain_uuid: fixtures.vanity_domain_uuid, template_uuid: fixtures.template_uuid, name: 'promo', destination: 'https://example.com/p' },
+    'link_uuid',
+  );
   await create('/api/2.0/webhooks/', { name: 'Fixture', url: 'https://hooks.example.com/in' }, 'webhook_uuid');
   await create('/api/2.0/contact-groups/', { name: 'Fixture', headers: ['first_name'] }, 'contact_group_uuid');
   const added = await t.request('PUT', `/api/2.0/contact-groups/${fixtures.contact_group_uuid}/add-contacts`, {
@@ -338,7 +344,12 @@ describe('the operations under test, from the served OpenAPI document', () => {
     expect(pathOperations.length).toBeGreaterThanOrEqual(40);
     for (const operation of operations) {
       const covered =
-        jsonBodyOperations.includes(operation) || otherBodyOperations.includes(operation) || listOperations.includes(operation) || queryOperations.includes(operation) || pathOperations.includes(operation) || writeOperations.includes(operation);
+        jsonBodyOperations.includes(operation) ||
+        otherBodyOperations.includes(operation) ||
+        listOperations.includes(operation) ||
+        queryOperations.includes(operation) ||
+        pathOperations.includes(operation) ||
+        writeOperations.includes(operation);
       if (!covered) expect(operation.method, `${operation.id} has no input`).toBe('GET');
     }
   });
@@ -428,7 +439,8 @@ describe.each(writeOperations)('raw body of $id ($method $path)', (operation) =>
   // Only operations that take a body get these two (a bodiless POST such as logout treats an empty body as none).
   if (operation.body !== undefined) {
     it('refuses an empty body sent as JSON', async () => {
-      for (const payload of ['', ' ', '\r\n', '\ufeff']) expectRefused(await send(operation, { payload }), `${operation.id} empty ${JSON.stringify(payload)}`, [400, 422]);
+      for (const payload of ['', ' ', '\r\n', '\ufeff'])
+        expectRefused(await send(operation, { payload }), `${operation.id} empty ${JSON.stringify(payload)}`, [400, 422]);
     });
 
     it('refuses a body of another content type', async () => {
@@ -456,7 +468,11 @@ describe.each(otherBodyOperations)('file body of $id ($method $path)', (operatio
       ['text/plain', 'phone_number\n447700900123\n'],
       ['application/octet-stream', 'phone_number\n447700900123\n'],
     ] as const) {
-      expectRefused(await send(operation, { payload, contentType, url: urlOf(operation, {}, 'file_name=x.csv') }), `${operation.id} as ${contentType}`, [400, 415, 422]);
+      expectRefused(
+        await send(operation, { payload, contentType, url: urlOf(operation, {}, 'file_name=x.csv') }),
+        `${operation.id} as ${contentType}`,
+        [400, 415, 422],
+      );
     }
   });
 
@@ -464,7 +480,13 @@ describe.each(otherBodyOperations)('file body of $id ($method $path)', (operatio
     const csv = fc.oneof(
       codeUnitString(400),
       fc.array(fc.array(hostileString, { maxLength: 4 }), { maxLength: 5 }).map((rows) => `phone_number,name\n${rows.map((row) => row.join(',')).join('\n')}`),
-      fc.constantFrom('phone_number\n"unterminated\n', 'phone_number,phone_number\n1,2\n', '\u0000\u0000\u0000', 'a'.repeat(200_000), `phone_number${',x'.repeat(5000)}\n`),
+      fc.constantFrom(
+        'phone_number\n"unterminated\n',
+        'phone_number,phone_number\n1,2\n',
+        '\u0000\u0000\u0000',
+        'a'.repeat(200_000),
+        `phone_number${',x'.repeat(5000)}\n`,
+      ),
     );
     await fc.assert(
       fc.asyncProperty(csv, async (payload) => {
@@ -480,7 +502,12 @@ const CLEARLY_INVALID_PAGES = ['0', '-1', '-99999999999', '1.5', 'abc', 'NaN', '
 const CLEARLY_INVALID_PER_PAGE = [...CLEARLY_INVALID_PAGES, '101', '1000000', '99999999999999999999'];
 /** May be read as a number or refused, never more. */
 const ODD_PAGES = ['', ' 1', '1 ', '0x10', '1e2', '01', '+1', '１', '99999999999999999999', '9007199254740993', '2147483648'];
-const hostileQueryValue = fc.oneof(fc.constantFrom(...CLEARLY_INVALID_PER_PAGE, ...ODD_PAGES), fc.integer().map(String), fc.double().map(String), codeUnitString(20));
+const hostileQueryValue = fc.oneof(
+  fc.constantFrom(...CLEARLY_INVALID_PER_PAGE, ...ODD_PAGES),
+  fc.integer().map(String),
+  fc.double().map(String),
+  codeUnitString(20),
+);
 
 describe.each(listOperations)('pagination of $id ($method $path)', (operation) => {
   const list = (query: string) => {
@@ -530,7 +557,10 @@ describe.each(queryOperations)('other query parameters of $id ($method $path)', 
   const names = operation.query.filter((name) => name !== 'page' && name !== 'per_page');
 
   it(`never breaks on hostile ${names.join(', ')}`, async () => {
-    const value = fc.oneof(hostileString.filter((text) => text.length < 3000), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', '1; DROP TABLE contacts'));
+    const value = fc.oneof(
+      hostileString.filter((text) => text.length < 3000),
+      fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', '1; DROP TABLE contacts'),
+    );
     await fc.assert(
       fc.asyncProperty(fc.record(Object.fromEntries(names.map((name) => [name, value])), { requiredKeys: [] }), fc.boolean(), async (values, repeat) => {
         const query = Object.entries(values)
@@ -594,7 +624,9 @@ describe.each(pathOperations)('path parameters of $id ($method $path)', (operati
       fc.asyncProperty(
         fc.constantFrom(...operation.pathParams),
         // Lone surrogates make the URL invalid UTF-8 (covered below); `.` and `..` are dot segments, resolved away.
-        fc.oneof(codeUnitString(60), fc.string({ unit: 'grapheme', maxLength: 30 })).filter((value) => value.trim() !== '' && !uuid.test(value) && !/\p{Cs}/u.test(value) && value !== '.' && value !== '..'),
+        fc
+          .oneof(codeUnitString(60), fc.string({ unit: 'grapheme', maxLength: 30 }))
+          .filter((value) => value.trim() !== '' && !uuid.test(value) && !/\p{Cs}/u.test(value) && value !== '.' && value !== '..'),
         async (name, value) => {
           expectRefused(await call({ [name]: value }), `${operation.id} ${name}=${JSON.stringify(value)}`, [404]);
         },
@@ -606,7 +638,8 @@ describe.each(pathOperations)('path parameters of $id ($method $path)', (operati
 
 describe('URLs the router itself refuses', () => {
   const BAD_ENCODINGS = ['%ED%A0%80', '%C0%AF', '%FF', '%E0%A4%A', '%ZZ', '%'];
-  const requestTo = (operation: Operation, url: string) => send(operation, { url, payload: operation.method === 'POST' || operation.method === 'PUT' ? '{}' : undefined });
+  const requestTo = (operation: Operation, url: string) =>
+    send(operation, { url, payload: operation.method === 'POST' || operation.method === 'PUT' ? '{}' : undefined });
 
   /** Runs every case and lists those that are not a refusal in the house shape with one of `statuses`. */
   async function failuresOf(cases: Array<[Operation, string]>, statuses: number[]): Promise<string[]> {
@@ -623,13 +656,18 @@ describe('URLs the router itself refuses', () => {
   }
 
   it('answer a path parameter that is not valid UTF-8 or percent-encoding with 400 or 404 in the house shape', async () => {
-    const cases = pathOperations.flatMap((operation) => BAD_ENCODINGS.map((bad): [Operation, string] => [operation, operation.path.replace(/\{([^}]+)\}/g, () => `5b0c5a8e${bad}`)]));
+    const cases = pathOperations.flatMap((operation) =>
+      BAD_ENCODINGS.map((bad): [Operation, string] => [operation, operation.path.replace(/\{([^}]+)\}/g, () => `5b0c5a8e${bad}`)]),
+    );
     const failures = await failuresOf(cases, [400, 404]);
     expect(failures.length, `${failures.length} of ${cases.length} failed, e.g.\n${failures.slice(0, 6).join('\n')}`).toBe(0);
   });
 
   it('answer a path parameter over the router limit (5,000 characters) with 404 or 414 in the house shape', async () => {
-    const cases = pathOperations.map((operation): [Operation, string] => [operation, urlOf(operation, Object.fromEntries(operation.pathParams.map((name) => [name, 'x'.repeat(5000)])))]);
+    const cases = pathOperations.map((operation): [Operation, string] => [
+      operation,
+      urlOf(operation, Object.fromEntries(operation.pathParams.map((name) => [name, 'x'.repeat(5000)]))),
+    ]);
     const failures = await failuresOf(cases, [404, 414]);
     expect(failures.length, `${failures.length} of ${cases.length} failed, e.g.\n${failures.slice(0, 3).join('\n')}`).toBe(0);
   });
@@ -661,7 +699,9 @@ describe('a refused request changes nothing', () => {
 
   it('leaves every table as it was after a batch of refusals', async () => {
     const before = await snapshot();
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(['templates', 'senders', 'keywords', 'webhooks', 'contact_groups', 'contacts', 'campaigns', 'links', 'vanity_domains']));
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining(['templates', 'senders', 'keywords', 'webhooks', 'contact_groups', 'contacts', 'campaigns', 'links', 'vanity_domains']),
+    );
     let refused = 0;
     for (const operation of jsonBodyOperations) {
       for (const body of fc.sample(wrongTypedBodyArb(operation.body!), { numRuns: 5, seed: 8 })) {
@@ -669,7 +709,7 @@ describe('a refused request changes nothing', () => {
         refused++;
       }
       for (const payload of ['{"a":}', '', '[]', 'null', deep(5_000), TEN_MEGABYTES, SEVENTEEN_MEGABYTES]) {
-        expectRefused(await send(operation, { payload }), `${operation.id} ${typeof payload === "string" ? payload.slice(0, 40) : `${payload.length} bytes`}`);
+        expectRefused(await send(operation, { payload }), `${operation.id} ${typeof payload === 'string' ? payload.slice(0, 40) : `${payload.length} bytes`}`);
         refused++;
       }
       expectRefused(await send(operation, { payload: '{}', contentType: 'text/plain' }), `${operation.id} text/plain`);

@@ -98,7 +98,9 @@ const CSV = { 'content-type': 'text/csv' };
 const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/senders/{sender_uuid}`]: () => ({ body: { sender: 'Renamed' } }),
   [`PUT ${API}/templates/{template_uuid}`]: () => ({ body: { name: 'Renamed', body: 'Hello', sender: 'Bravo' } }),
-  [`PUT ${API}/links/{link_uuid}`]: () => ({ body: { vanity_domain_uuid: b.vanityDomain, template_uuid: b.template, name: 'Shop', destination: 'https://bravo.example.com/' } }),
+  [`PUT ${API}/links/{link_uuid}`]: () => ({
+    body: { vanity_domain_uuid: b.vanityDomain, template_uuid: b.template, name: 'Shop', destination: 'https://bravo.example.com/' },
+  }),
   [`PUT ${API}/vanity-domains/{vanity_domain_uuid}`]: () => ({ body: { domain: 'go.bravo-team.com' } }),
   [`PUT ${API}/webhooks/{webhook_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/keywords/{keyword_uuid}`]: () => ({ body: { message: 'Renamed' } }),
@@ -114,7 +116,13 @@ const REFERENCE_FIELD = /uuid|_groups$/;
 
 type Reference = { route: string; field: string; url?: () => string; body: () => unknown };
 const keywordBody = (word: string, overrides: Record<string, unknown>) => ({ keyword: word, message: '', ...overrides });
-const linkBody = (overrides: Record<string, unknown>) => ({ vanity_domain_uuid: b.vanityDomain, template_uuid: b.template, name: 'Other', destination: 'https://bravo.example.com/x', ...overrides });
+const linkBody = (overrides: Record<string, unknown>) => ({
+  vanity_domain_uuid: b.vanityDomain,
+  template_uuid: b.template,
+  name: 'Other',
+  destination: 'https://bravo.example.com/x',
+  ...overrides,
+});
 
 /** Team B naming one of A's resources in a body: 422 naming the field, nothing created or changed. */
 const BODY_REFERENCES: Reference[] = [
@@ -130,10 +138,21 @@ const BODY_REFERENCES: Reference[] = [
   {
     route: `POST ${API}/campaigns/send-test`,
     field: 'template_uuid',
-    body: () => ({ name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-02 09:00:00', expiry_date: '2026-06-03 09:00:00', template_uuid: a.template, contact_number: '07700900777' }),
+    body: () => ({
+      name: 'Test',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-02 09:00:00',
+      expiry_date: '2026-06-03 09:00:00',
+      template_uuid: a.template,
+      contact_number: '07700900777',
+    }),
   },
   { route: `POST ${API}/templates/encoding`, field: 'template_uuid', body: () => ({ body: 'Hi ::Shop::', template_uuid: a.template }) },
-  { route: `POST ${API}/keywords/`, field: 'contact_groups_uuid', body: () => keywordBody('BRAVOGROUP', { add_contact_to_group: true, contact_groups_uuid: [a.group] }) },
+  {
+    route: `POST ${API}/keywords/`,
+    field: 'contact_groups_uuid',
+    body: () => keywordBody('BRAVOGROUP', { add_contact_to_group: true, contact_groups_uuid: [a.group] }),
+  },
   { route: `POST ${API}/keywords/`, field: 'webhooks_uuid', body: () => keywordBody('BRAVOHOOK', { call_webhook: true, webhooks_uuid: [a.webhook] }) },
   {
     route: `PUT ${API}/keywords/{keyword_uuid}`,
@@ -141,11 +160,21 @@ const BODY_REFERENCES: Reference[] = [
     field: 'contact_groups_uuid',
     body: () => ({ add_contact_to_group: true, contact_groups_uuid: [a.group] }),
   },
-  { route: `PUT ${API}/keywords/{keyword_uuid}`, url: () => `${API}/keywords/${b.keyword}`, field: 'webhooks_uuid', body: () => ({ call_webhook: true, webhooks_uuid: [a.webhook] }) },
+  {
+    route: `PUT ${API}/keywords/{keyword_uuid}`,
+    url: () => `${API}/keywords/${b.keyword}`,
+    field: 'webhooks_uuid',
+    body: () => ({ call_webhook: true, webhooks_uuid: [a.webhook] }),
+  },
   { route: `POST ${API}/links/`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
   { route: `POST ${API}/links/`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
   { route: `PUT ${API}/links/{link_uuid}`, url: () => `${API}/links/${b.link}`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
-  { route: `PUT ${API}/links/{link_uuid}`, url: () => `${API}/links/${b.link}`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
+  {
+    route: `PUT ${API}/links/{link_uuid}`,
+    url: () => `${API}/links/${b.link}`,
+    field: 'vanity_domain_uuid',
+    body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }),
+  },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -221,14 +250,28 @@ beforeAll(async () => {
   const sender = (await created(owner, '/senders/', { sender: 'Alpha' })).uuid!;
   const template = (await created(owner, '/templates/', { name: 'A sale', body: 'Hi {{first_name}}, 20% off: ::Shop::', sender: 'Acme' })).uuid!;
   const vanityDomain = (await created(owner, '/vanity-domains/', { domain: 'go.alpha-team.com' })).uuid!;
-  const link = (await created(owner, '/links/', { vanity_domain_uuid: vanityDomain, template_uuid: template, name: 'Shop', destination: 'https://alpha.example.com/sale' })).uuid!;
+  const link = (
+    await created(owner, '/links/', { vanity_domain_uuid: vanityDomain, template_uuid: template, name: 'Shop', destination: 'https://alpha.example.com/sale' })
+  ).uuid!;
   const webhook = (await created(owner, '/webhooks/', { name: 'CRM', url: receiver.url, headers: { 'X-Api-Key': 'alpha' } })).uuid!;
   const group = (await created(owner, '/contact-groups/', { name: 'Customers', description: 'Alpha customers', headers: ['first_name'] })).uuid!;
   await ok(owner, 'PUT', `/contact-groups/${group}/add-contacts`, {
-    body: { contacts: [{ phone_number: '07700900401', custom_fields: { first_name: 'Ada' } }, { phone_number: '07700900402', custom_fields: { first_name: 'Bo' } }] },
+    body: {
+      contacts: [
+        { phone_number: '07700900401', custom_fields: { first_name: 'Ada' } },
+        { phone_number: '07700900402', custom_fields: { first_name: 'Bo' } },
+      ],
+    },
   });
   const keyword = (
-    await created(owner, '/keywords/', { keyword: 'ALPHA', message: 'Welcome!', add_contact_to_group: true, contact_groups_uuid: [group], call_webhook: true, webhooks_uuid: [webhook] })
+    await created(owner, '/keywords/', {
+      keyword: 'ALPHA',
+      message: 'Welcome!',
+      add_contact_to_group: true,
+      contact_groups_uuid: [group],
+      call_webhook: true,
+      webhooks_uuid: [webhook],
+    })
   ).uuid!;
   const importGroup = (await created(owner, '/contact-groups/', { name: 'Imported' })).uuid!;
   const imported = await ok(owner, 'POST', `/contact-groups/${importGroup}/imports?file_name=alpha.csv`, {
@@ -251,14 +294,31 @@ beforeAll(async () => {
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
   await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
   const job = (await ok(owner, 'GET', '/report-jobs/')).json().data[0].uuid;
-  a = { user: owner, token, sender, template, vanityDomain, link, webhook, group, keyword, importGroup, import: imported.json().data.uuid, campaign, job, inbound };
+  a = {
+    user: owner,
+    token,
+    sender,
+    template,
+    vanityDomain,
+    link,
+    webhook,
+    group,
+    keyword,
+    importGroup,
+    import: imported.json().data.uuid,
+    campaign,
+    job,
+    inbound,
+  };
 
   const other = await t.user({ email: 'bravo@herald.test' });
   const bTemplate = (await created(other, '/templates/', { name: 'B sale', body: 'Hi ::Shop::', sender: 'Bravo' })).uuid!;
   const bGroup = (await created(other, '/contact-groups/', { name: 'Bravo customers' })).uuid!;
   await ok(other, 'PUT', `/contact-groups/${bGroup}/add-contacts`, { body: { contacts: [{ phone_number: '07700900501' }] } });
   const bDomain = (await ok(other, 'GET', '/vanity-domains/')).json().data[0].uuid;
-  const bLink = (await created(other, '/links/', { vanity_domain_uuid: bDomain, template_uuid: bTemplate, name: 'Shop', destination: 'https://bravo.example.com/' })).uuid!;
+  const bLink = (
+    await created(other, '/links/', { vanity_domain_uuid: bDomain, template_uuid: bTemplate, name: 'Shop', destination: 'https://bravo.example.com/' })
+  ).uuid!;
   const bKeyword = (await created(other, '/keywords/', { keyword: 'BRAVO', message: 'Hi' })).uuid!;
   const bCampaign = (await created(other, '/campaigns/', campaignBody({ template: bTemplate, group: bGroup }))).uuid!;
   b = { user: other, template: bTemplate, group: bGroup, vanityDomain: bDomain, link: bLink, keyword: bKeyword, campaign: bCampaign };
@@ -299,9 +359,9 @@ describe('the route table', () => {
 
   it('has a cross-team case for every body field that references a resource', () => {
     const covered = new Set(BODY_REFERENCES.map((reference) => `${reference.route} ${reference.field}`));
-    const missing = ROUTES.flatMap((route) => route.bodyProperties.filter((field) => REFERENCE_FIELD.test(field)).map((field) => `${route.key} ${field}`)).filter(
-      (entry) => !covered.has(entry),
-    );
+    const missing = ROUTES.flatMap((route) =>
+      route.bodyProperties.filter((field) => REFERENCE_FIELD.test(field)).map((field) => `${route.key} ${field}`),
+    ).filter((entry) => !covered.has(entry));
     expect(missing).toEqual([]);
     // And the other way: the document shows each field a case names (the detection above sees them).
     const bodies = new Map(ROUTES.map((route) => [route.key, route.bodyProperties]));
@@ -310,7 +370,13 @@ describe('the route table', () => {
 
   it('names only real routes in its allow-lists and tables (no stale entries)', () => {
     const keys = new Set(ROUTES.map((route) => route.key));
-    const named = [...Object.keys(EXEMPT_FROM_404), ...Object.keys(NOT_A_LIST), ...Object.keys(REQUEST_BODIES), ...STATEFUL_GETS, ...BODY_REFERENCES.map((r) => r.route)];
+    const named = [
+      ...Object.keys(EXEMPT_FROM_404),
+      ...Object.keys(NOT_A_LIST),
+      ...Object.keys(REQUEST_BODIES),
+      ...STATEFUL_GETS,
+      ...BODY_REFERENCES.map((r) => r.route),
+    ];
     expect(named.filter((key) => !keys.has(key))).toEqual([]);
   });
 
@@ -332,7 +398,7 @@ describe("team B calling routes with team A's identifiers", () => {
     });
   }
 
-  it("leaves every resource of team A as it was", async () => {
+  it('leaves every resource of team A as it was', async () => {
     const after = await snapshotOfA();
     const changed = Object.keys(snapshotBefore).filter((url) => JSON.stringify(after[url]) !== JSON.stringify(snapshotBefore[url]));
     expect(changed).toEqual([]);
@@ -369,7 +435,10 @@ describe("team B naming team A's resources in a body", () => {
       expect(response.statusCode, response.body).toBe(422);
       const error = response.json().error;
       expect(error).toMatchObject({ code: 422, http_code: 422, message: expect.any(String) });
-      expect(Object.keys(error.errors ?? {}).filter((key) => key === reference.field || key.startsWith(`${reference.field}.`)).length, response.body).toBeGreaterThan(0);
+      expect(
+        Object.keys(error.errors ?? {}).filter((key) => key === reference.field || key.startsWith(`${reference.field}.`)).length,
+        response.body,
+      ).toBeGreaterThan(0);
       expect(await listsOf(b.user)).toEqual(before);
     });
   }

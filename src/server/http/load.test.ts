@@ -85,7 +85,10 @@ describe('load while a campaign sends', { timeout: 300_000 }, () => {
     for (let i = 0; i < RECIPIENTS; i++) csv += `4477${String(i).padStart(8, '0')},N${i}\n`;
     const imported = await call('POST', `/contact-groups/${group}/imports?file_name=load.csv`, csv, 'text/csv');
     expect(imported.status, JSON.stringify(imported.json)).toBeLessThan(300);
-    await vi.waitFor(async () => expect((await call('GET', `/contact-groups/${group}`)).json.data.number_of_contacts).toBe(RECIPIENTS), { timeout: 120_000, interval: 500 });
+    await vi.waitFor(async () => expect((await call('GET', `/contact-groups/${group}`)).json.data.number_of_contacts).toBe(RECIPIENTS), {
+      timeout: 120_000,
+      interval: 500,
+    });
     const now = Date.now();
     const campaign = (
       await call('POST', '/campaigns/', {
@@ -107,8 +110,13 @@ describe('load while a campaign sends', { timeout: 300_000 }, () => {
       [1, 'GET /campaigns/{uuid}/summary', () => call('GET', `/campaigns/${campaign}/summary`)],
       [2, 'GET /reporting/{uuid}/delivery', (_c, n) => call('GET', `/reporting/${campaign}/delivery?page=${1 + (n % 5000)}`)],
       [1, 'POST /templates/', (c, n) => call('POST', '/templates/', { name: `T ${c}-${n}`, body: 'Hello {{first_name}}', sender: 'Herald' })],
-      [1, 'PUT /contact-groups/{uuid}/add-contacts', (c, n) =>
-        call('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: `4478${String(c * 100_000 + n).padStart(8, '0')}`, custom_fields: { first_name: 'Late' } }] }),
+      [
+        1,
+        'PUT /contact-groups/{uuid}/add-contacts',
+        (c, n) =>
+          call('PUT', `/contact-groups/${group}/add-contacts`, {
+            contacts: [{ phone_number: `4478${String(c * 100_000 + n).padStart(8, '0')}`, custom_fields: { first_name: 'Late' } }],
+          }),
       ],
     ];
     const deck = mix.flatMap((entry) => Array<typeof entry>(entry[0]).fill(entry));

@@ -92,7 +92,11 @@ describe('identical reads at the same time', () => {
     const ownPath = `${LIST}${own.uuid}`;
     const requests = Array.from({ length: 10 }, (_, i) => {
       const user = i % 2 === 0 ? owner : neighbour;
-      return Promise.all([t.request('GET', LIST, { token: user.token }), t.request('GET', ownPath, { token: user.token })]).then(([list, one]) => ({ user, list, one }));
+      return Promise.all([t.request('GET', LIST, { token: user.token }), t.request('GET', ownPath, { token: user.token })]).then(([list, one]) => ({
+        user,
+        list,
+        one,
+      }));
     });
     for (const { user, list, one } of await Promise.all(requests)) {
       const names = (list.json().data as Array<{ name: string }>).map((template) => template.name);
@@ -119,7 +123,9 @@ describe('identical reads at the same time', () => {
   });
 
   it('answer a HEAD like its GET, without a body', async () => {
-    const responses = await Promise.all(Array.from({ length: 4 }, () => t.app.inject({ method: 'HEAD', url: LIST, headers: { authorization: `Bearer ${owner.token}` } })));
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => t.app.inject({ method: 'HEAD', url: LIST, headers: { authorization: `Bearer ${owner.token}` } })),
+    );
     for (const response of responses) {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -74,7 +74,11 @@ export function routesOfRouter(app: FastifyInstance): string[] {
     stack.length = depth;
     stack.push(match[2]!);
     const url = stack.join('');
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()).filter(Boolean)) if (method !== 'HEAD') found.push(`${method} ${url}`);
+    for (const method of (match[3] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean))
+      if (method !== 'HEAD') found.push(`${method} ${url}`);
   }
   return found;
 }

@@ -16,7 +16,8 @@ export async function campaignDueNow(
   options: { token: string; clock: ReturnType<typeof liveClock>; name: string; group: string; template: string; expiresInMs?: number },
 ): Promise<{ uuid: string; id: number }> {
   const { clock } = options;
-  const at = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(clock.now().getTime() + ms));
+  const at = (ms: number) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(clock.now().getTime() + ms));
   const response = await t.request('POST', '/api/2.0/campaigns/', {
     token: options.token,
     body: {

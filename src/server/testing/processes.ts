@@ -102,7 +102,10 @@ export async function embeddedDatabase(dataDir: string): Promise<pg.Client> {
 export async function campaignDueNow(api: ApiCall, options: { name: string; recipients: number; firstNumber: number }): Promise<string> {
   const template = (await api('POST', '/templates/', { name: options.name, body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
   const group = (await api('POST', '/contact-groups/', { name: `${options.name} recipients` })).data.uuid;
-  const contacts = Array.from({ length: options.recipients }, (_, i) => ({ phone_number: `07700${String(options.firstNumber + i)}`, custom_fields: { first_name: `N${i}` } }));
+  const contacts = Array.from({ length: options.recipients }, (_, i) => ({
+    phone_number: `07700${String(options.firstNumber + i)}`,
+    custom_fields: { first_name: `N${i}` },
+  }));
   await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts });
   const now = Date.now();
   const campaign = await api('POST', '/campaigns/', {

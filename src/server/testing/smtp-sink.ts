@@ -64,7 +64,15 @@ export async function startSmtpSink(options: { requireAuth?: { user: string; pas
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: parsed.html || null,
-              headers: Object.fromEntries(parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
+              headers: Object.fromEntries(
+                parsed.headerLines.map(({ key, line }) => [
+                  key,
+                  line
+                    .slice(line.indexOf(':') + 1)
+                    .replace(/\r?\n[ \t]+/g, ' ')
+                    .trim(),
+                ]),
+              ),
               user: typeof session.user === 'string' ? session.user : null,
               raw: raw.toString('utf8'),
             };
@@ -84,9 +92,7 @@ export async function startSmtpSink(options: { requireAuth?: { user: string; pas
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
-  const credentials = options.requireAuth
-    ? `${encodeURIComponent(options.requireAuth.user)}:${encodeURIComponent(options.requireAuth.pass)}@`
-    : '';
+  const credentials = options.requireAuth ? `${encodeURIComponent(options.requireAuth.user)}:${encodeURIComponent(options.requireAuth.pass)}@` : '';
 
   return {
     /** `smtp://[user:pass@]127.0.0.1:port`, ready for the mailer (credentials included when required). */

@@ -62,7 +62,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
   // HERALD_TEST_LOG=error shows what a failing request logged (5xx bodies hide it by design).
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: process.env.HERALD_TEST_LOG ?? 'silent', ...env });
-  const { app, services } = await buildApp({ config, database, secretKey: randomBytes(32), clock: options.clock, logger: process.env.HERALD_TEST_LOG !== undefined, dashboardDir: options.dashboardDir ?? '/nonexistent' });
+  const { app, services } = await buildApp({
+    config,
+    database,
+    secretKey: randomBytes(32),
+    clock: options.clock,
+    logger: process.env.HERALD_TEST_LOG !== undefined,
+    dashboardDir: options.dashboardDir ?? '/nonexistent',
+  });
   await app.ready();
   let users = 0;
 

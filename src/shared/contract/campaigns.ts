@@ -31,16 +31,24 @@ const campaignFields = {
 export const CampaignInputSchema = z
   .object({
     ...campaignFields,
-    included_contact_groups: uuidList('included contact groups').min(1, 'The included contact groups field is required.').describe('Groups the campaign sends to.'),
+    included_contact_groups: uuidList('included contact groups')
+      .min(1, 'The included contact groups field is required.')
+      .describe('Groups the campaign sends to.'),
     excluded_contact_groups: uuidList('excluded contact groups').default([]).describe('Groups whose numbers are skipped (default_optouts always is).'),
-    throttled: z.boolean({ error: 'The throttled must be true or false.' }).optional().describe('Spread the sending between the send date and `scheduled_finish_date`.'),
+    throttled: z
+      .boolean({ error: 'The throttled must be true or false.' })
+      .optional()
+      .describe('Spread the sending between the send date and `scheduled_finish_date`.'),
     scheduled_finish_date: timestampField('scheduled finish date').optional().describe('Throttled campaigns: when the last message should go.'),
     pauses: z
       .array(PauseInputSchema, { error: 'The pauses must be a list.' })
       .max(MAX_PAUSES, `A campaign may not have more than ${MAX_PAUSES} pauses.`)
       .optional()
       .describe('Throttled campaigns: periods in which nothing is sent.'),
-    manually_paused: z.boolean({ error: 'The manually paused must be true or false.' }).optional().describe('Edit only: true stops a throttled campaign until set to false.'),
+    manually_paused: z
+      .boolean({ error: 'The manually paused must be true or false.' })
+      .optional()
+      .describe('Edit only: true stops a throttled campaign until set to false.'),
   })
   .describe('Body of create and edit (the same body for normal and throttled campaigns).');
 export type CampaignInput = z.infer<typeof CampaignInputSchema>;
@@ -96,7 +104,12 @@ export type Campaign = z.infer<typeof CampaignSchema>;
 
 export const CampaignSummarySchema = z
   .object({
-    recipients: z.number().int().describe('Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.'),
+    recipients: z
+      .number()
+      .int()
+      .describe(
+        'Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.',
+      ),
     queued: z.number().int(),
     submitted: z.number().int(),
     delivered: z.number().int(),

@@ -5,9 +5,7 @@ export { PER_PAGE_DEFAULT, PER_PAGE_MAX };
 
 export const UuidSchema = z.uuid().describe('Identifier (UUID).');
 
-export const TimestampSchema = z
-  .string()
-  .describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.');
+export const TimestampSchema = z.string().describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.');
 
 export const ResourceLinkSchema = z
   .object({
@@ -72,10 +70,7 @@ export const ErrorBodySchema = z
       code: z.number().int().describe('HTTP status code.'),
       http_code: z.number().int().describe('HTTP status code (repeated, as the original service does).'),
       message: z.string().describe('A human sentence saying what went wrong.'),
-      errors: z
-        .record(z.string(), z.array(z.string()))
-        .optional()
-        .describe('Only on 422: messages per request field, keyed by the field name.'),
+      errors: z.record(z.string(), z.array(z.string())).optional().describe('Only on 422: messages per request field, keyed by the field name.'),
     }),
   })
   .meta({ id: 'Error', description: 'The error body of every failed request.' });

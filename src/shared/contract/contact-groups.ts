@@ -58,9 +58,16 @@ const PhoneNumberInput = z
   .describe('A phone number: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).');
 
 export const CustomFieldsSchema = z
-  .record(CustomFieldName, z.string({ error: 'Every custom field value must be a string.' }).max(1000, 'A custom field value may not be greater than 1000 characters.').refine(isStorableText, 'A custom field value contains characters that cannot be stored.'), {
-    error: 'The custom fields must be an object of field names to values.',
-  })
+  .record(
+    CustomFieldName,
+    z
+      .string({ error: 'Every custom field value must be a string.' })
+      .max(1000, 'A custom field value may not be greater than 1000 characters.')
+      .refine(isStorableText, 'A custom field value contains characters that cannot be stored.'),
+    {
+      error: 'The custom fields must be an object of field names to values.',
+    },
+  )
   .refine((fields) => Object.keys(fields).length <= 50, 'A contact may not have more than 50 custom fields.')
   .describe('Custom field values by name (`{{name}}` in a template).');
 

@@ -28,7 +28,9 @@ export const optionalString = (label: string, max: number) =>
 export const requiredBoolean = (label: string) => z.boolean({ error: typeError(label, 'true or false') });
 
 export const uuidField = (label: string) =>
-  z.string({ error: typeError(label, 'a string') }).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, `The selected ${label} is invalid.`);
+  z
+    .string({ error: typeError(label, 'a string') })
+    .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, `The selected ${label} is invalid.`);
 
 export const uuidList = (label: string) =>
   z.array(uuidField(label), { error: typeError(label, 'a list') }).max(100, `The ${label} may not have more than 100 items.`);

@@ -23,7 +23,9 @@ export const ContactImportSchema = z
       .number()
       .int()
       .nullable()
-      .describe('Progress, 0 to 100, for a progress bar: bytes read of bytes_total while receiving, 99 while merging, 100 when completed; null when the size is unknown.'),
+      .describe(
+        'Progress, 0 to 100, for a progress bar: bytes read of bytes_total while receiving, 99 while merging, 100 when completed; null when the size is unknown.',
+      ),
     rows_total: z.number().int().describe('Data rows read so far (the header and blank rows not counted).'),
     rows_valid: z.number().int().describe('Rows with a valid phone number.'),
     rows_invalid: z.number().int().describe('Rows left out; each is in the error report.'),

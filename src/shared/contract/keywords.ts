@@ -18,12 +18,15 @@ const keywordFields = {
   help: optionalString('help', 255).describe('Tooltip help text.'),
   add_contact_to_group: requiredBoolean('add contact to group').describe('Add the number to `contact_groups_uuid`.'),
   call_webhook: requiredBoolean('call webhook').describe('Call the webhooks of `webhooks_uuid`.'),
-  contact_groups_uuid: uuidList('contact groups uuid').describe("Contact groups of the team the number is added to."),
+  contact_groups_uuid: uuidList('contact groups uuid').describe('Contact groups of the team the number is added to.'),
   webhooks_uuid: uuidList('webhooks uuid').describe('Webhooks of the team that are called.'),
 };
 
 /** An enabled option needs at least one target (docs/interface.md §2.4). */
-function requireTargets(keyword: Partial<{ add_contact_to_group: boolean; call_webhook: boolean; contact_groups_uuid: string[]; webhooks_uuid: string[] }>, ctx: z.RefinementCtx) {
+function requireTargets(
+  keyword: Partial<{ add_contact_to_group: boolean; call_webhook: boolean; contact_groups_uuid: string[]; webhooks_uuid: string[] }>,
+  ctx: z.RefinementCtx,
+) {
   if (keyword.add_contact_to_group && (keyword.contact_groups_uuid ?? []).length === 0)
     ctx.addIssue({ code: 'custom', path: ['contact_groups_uuid'], message: 'The contact groups uuid field is required when add contact to group is true.' });
   if (keyword.call_webhook && (keyword.webhooks_uuid ?? []).length === 0)

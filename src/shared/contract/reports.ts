@@ -8,7 +8,8 @@ export type ReportType = z.infer<typeof ReportTypeSchema>;
 
 const text = (description: string) => z.string().describe(description);
 const reportTime = (description: string) => z.string().describe(`${description} \`YYYY-MM-DD HH:MM:SS\` (APP_TIMEZONE); empty when not yet.`);
-const STATUS = '`Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).';
+const STATUS =
+  '`Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).';
 const FIELD_NAMES = 'Custom field names of the recipient, comma-separated, in the order of the group’s headers.';
 const FIELD_VALUES = 'The values of `FieldNames`, comma-separated, by position.';
 

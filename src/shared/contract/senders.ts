@@ -15,9 +15,7 @@ export const SenderNameSchema = z
   .regex(/^[A-Za-z0-9 .\-_&]*$/, SENDER_CHARACTERS_MESSAGE)
   .describe(`The name handsets show as originator: ${SENDER_MIN} to ${SENDER_MAX} characters of letters, digits, spaces and . - _ &.`);
 
-export const SenderInputSchema = z
-  .object({ sender: SenderNameSchema })
-  .describe('Body of create and edit.');
+export const SenderInputSchema = z.object({ sender: SenderNameSchema }).describe('Body of create and edit.');
 export type SenderInput = z.infer<typeof SenderInputSchema>;
 
 export const SenderSchema = z

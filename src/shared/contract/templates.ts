@@ -27,7 +27,9 @@ export const TemplateInputSchema = z
     force_utf8: z
       .boolean({ error: 'The force utf8 must be true or false.' })
       .optional()
-      .describe('When true, what cannot be carried as text is removed from the body (lone surrogates, U+FFFD, non-characters, control characters other than line breaks).'),
+      .describe(
+        'When true, what cannot be carried as text is removed from the body (lone surrogates, U+FFFD, non-characters, control characters other than line breaks).',
+      ),
   })
   .superRefine((input, ctx) => {
     if (!input.force_utf8 && typeof input.body === 'string' && !isStorableText(input.body))

@@ -17,12 +17,15 @@ export const WebhookHeadersSchema = z
       if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], params: { part: 'name' }, message: `"${name}" is not a valid header name.` });
       else if (FORBIDDEN_WEBHOOK_HEADERS.includes(name.toLowerCase()))
         ctx.addIssue({ code: 'custom', path: [name], params: { part: 'name' }, message: `The ${name} header is set by Herald and cannot be stored.` });
-      if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: 'custom', path: [name], params: { part: 'value' }, message: `The value of ${name} may not contain line breaks.` });
+      if (/[\r\n\0]/.test(value))
+        ctx.addIssue({ code: 'custom', path: [name], params: { part: 'value' }, message: `The value of ${name} may not contain line breaks.` });
       if (value.length > 4096)
         ctx.addIssue({ code: 'custom', path: [name], params: { part: 'value' }, message: `The value of ${name} may not be greater than 4096 characters.` });
     }
   })
-  .describe('Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.');
+  .describe(
+    'Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.',
+  );
 
 export const WebhookInputSchema = z
   .object({

@@ -100,6 +100,16 @@ describe('throttle plan', () => {
 
   it('lets everything left go once the finish has passed', () => {
     const start = Date.UTC(2026, 5, 2, 8);
-    expect(allowance({ anchor: start, now: start + 5 * HOUR, until: start + 5 * HOUR + 1000, finish: start + 4 * HOUR, pauses: [], remaining: 37, sentSinceAnchor: 3 })).toBe(37);
+    expect(
+      allowance({
+        anchor: start,
+        now: start + 5 * HOUR,
+        until: start + 5 * HOUR + 1000,
+        finish: start + 4 * HOUR,
+        pauses: [],
+        remaining: 37,
+        sentSinceAnchor: 3,
+      }),
+    ).toBe(37);
   });
 });

@@ -7,7 +7,8 @@
 /** The basic character set in table order, 0x00–0x7F, without 0x1B (the escape to the extension table). */
 export const GSM_BASIC_CHARACTERS =
   '@£$¥èéùìòÇ\nØø\rÅå' +
-  'Δ_ΦΓΛΩΠΨΣΘΞ' + /* 0x1B ESC */ 'ÆæßÉ' +
+  'Δ_ΦΓΛΩΠΨΣΘΞ' +
+  /* 0x1B ESC */ 'ÆæßÉ' +
   ' !"#¤%&\'()*+,-./' +
   '0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNO' +

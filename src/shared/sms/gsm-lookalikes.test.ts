@@ -5,9 +5,44 @@ import { gsmLookalikes, nonGsmCharacters, replaceLookalikes } from './gsm-lookal
 import { classify } from './sms-segments';
 
 const LOOKALIKE_CHARACTERS = [
-  '‘', '’', '‚', '‛', '“', '”', '„', '‟', '–', '—', '−', '‐', '‑', '‒', '…', '•', '«', '»', '´', '`',
-  '\u00a0', '\u2000', '\u2005', '\u200a', '\u202f', '\u205f', '\u3000', '\u200b', '\ufeff', '\u00ad', '\u2060',
-  'e\u0301', 'A\u030a', 'n\u0303', 'u\u0308', 'C\u0327', '\u212b', '\u2126',
+  '‘',
+  '’',
+  '‚',
+  '‛',
+  '“',
+  '”',
+  '„',
+  '‟',
+  '–',
+  '—',
+  '−',
+  '‐',
+  '‑',
+  '‒',
+  '…',
+  '•',
+  '«',
+  '»',
+  '´',
+  '`',
+  '\u00a0',
+  '\u2000',
+  '\u2005',
+  '\u200a',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\u200b',
+  '\ufeff',
+  '\u00ad',
+  '\u2060',
+  'e\u0301',
+  'A\u030a',
+  'n\u0303',
+  'u\u0308',
+  'C\u0327',
+  '\u212b',
+  '\u2126',
 ];
 
 describe('the characters that force UTF16', () => {
@@ -30,7 +65,7 @@ describe('the one-click look-alike fix', () => {
   it('turns curly quotes into straight ones, making the body GSM_7BIT', () => {
     const body = '‘Don’t miss “Summer Sale”’';
     expect(classify(body)).toBe('UTF16');
-    expect(replaceLookalikes(body)).toBe('\'Don\'t miss "Summer Sale"\'');
+    expect(replaceLookalikes(body)).toBe("'Don't miss \"Summer Sale\"'");
     expect(classify(replaceLookalikes(body))).toBe('GSM_7BIT');
   });
 

@@ -19,17 +19,38 @@ const SPACE = ' ';
 // Only characters a reader cannot tell from their GSM replacement: typographic punctuation and
 // invisible spacing. Accented letters are not folded (é → e would change the text).
 const LOOKALIKES = new Map<number, string>([
-  [0x2018, "'"], [0x2019, "'"], [0x201a, "'"], [0x201b, "'"], // ‘ ’ ‚ ‛
-  [0x00b4, "'"], [0x0060, "'"], // ´ `
-  [0x201c, '"'], [0x201d, '"'], [0x201e, '"'], [0x201f, '"'], // “ ” „ ‟
-  [0x00ab, '"'], [0x00bb, '"'], // « »
-  [0x2010, '-'], [0x2011, '-'], [0x2012, '-'], [0x2013, '-'], [0x2014, '-'], [0x2212, '-'], // hyphens, – — −
+  [0x2018, "'"],
+  [0x2019, "'"],
+  [0x201a, "'"],
+  [0x201b, "'"], // ‘ ’ ‚ ‛
+  [0x00b4, "'"],
+  [0x0060, "'"], // ´ `
+  [0x201c, '"'],
+  [0x201d, '"'],
+  [0x201e, '"'],
+  [0x201f, '"'], // “ ” „ ‟
+  [0x00ab, '"'],
+  [0x00bb, '"'], // « »
+  [0x2010, '-'],
+  [0x2011, '-'],
+  [0x2012, '-'],
+  [0x2013, '-'],
+  [0x2014, '-'],
+  [0x2212, '-'], // hyphens, – — −
   [0x2022, '-'], // •
   [0x2026, '...'], // …
-  [0x00a0, SPACE], [0x202f, SPACE], [0x205f, SPACE], [0x3000, SPACE],
-  [0x200b, ''], [0xfeff, ''], [0x00ad, ''], [0x2060, ''], // zero-width space, BOM, soft hyphen, word joiner
+  [0x00a0, SPACE],
+  [0x202f, SPACE],
+  [0x205f, SPACE],
+  [0x3000, SPACE],
+  [0x200b, ''],
+  [0xfeff, ''],
+  [0x00ad, ''],
+  [0x2060, ''], // zero-width space, BOM, soft hyphen, word joiner
   // Canonical singletons: Unicode itself says these are the GSM letters K, Ω and Å.
-  [0x212a, 'K'], [0x2126, 'Ω'], [0x212b, 'Å'],
+  [0x212a, 'K'],
+  [0x2126, 'Ω'],
+  [0x212b, 'Å'],
 ]);
 for (let space = 0x2000; space <= 0x200a; space++) LOOKALIKES.set(space, SPACE);
 

@@ -15,9 +15,7 @@ describe('reading the shorthands of a body', () => {
 
   it('trims spaces inside the braces and accepts CSV-header names with spaces, dots and dashes', () => {
     const names = (body: string) => parseShorthands(body).flatMap((token) => (token.kind === 'field' ? [token.name] : []));
-    expect(names('{{ first_name }} {{First Name}} {{ref.no}} {{post-code}} {{prénom}}')).toEqual([
-      'first_name', 'First Name', 'ref.no', 'post-code', 'prénom',
-    ]);
+    expect(names('{{ first_name }} {{First Name}} {{ref.no}} {{post-code}} {{prénom}}')).toEqual(['first_name', 'First Name', 'ref.no', 'post-code', 'prénom']);
   });
 
   it('leaves text that only looks like a shorthand alone', () => {
@@ -71,7 +69,11 @@ describe('shorthand properties', () => {
     name.map((link) => `::${link}::`),
   );
   const body = fc.array(piece, { maxLength: 15 }).map((pieces) => pieces.join(''));
-  const anyBody = fc.oneof(body, fc.string({ maxLength: 200 }), fc.array(fc.constantFrom('{', '}', ':', 'a', ' '), { maxLength: 60 }).map((c) => c.join('')));
+  const anyBody = fc.oneof(
+    body,
+    fc.string({ maxLength: 200 }),
+    fc.array(fc.constantFrom('{', '}', ':', 'a', ' '), { maxLength: 60 }).map((c) => c.join('')),
+  );
 
   it('parsing loses nothing: the tokens give back the body, each at its index', () => {
     fc.assert(

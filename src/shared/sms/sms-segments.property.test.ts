@@ -36,8 +36,7 @@ const unicodeText = fc.oneof(
 );
 const anyText = fc.oneof(gsmText, unicodeText);
 
-const referenceFamily = (text: string, options: MeasureOptions) =>
-  options.forceUtf16 ? new SegmentedMessage(text, 'UCS-2') : new SegmentedMessage(text);
+const referenceFamily = (text: string, options: MeasureOptions) => (options.forceUtf16 ? new SegmentedMessage(text, 'UCS-2') : new SegmentedMessage(text));
 
 /** UTF-16 offsets where the reference's graphemes begin and end. */
 function graphemeBoundaries(graphemes: string[]): Set<number> {
@@ -54,7 +53,7 @@ function cutOffsets(parts: string[]): number[] {
   return offsets;
 }
 
-describe('agreement with Twilio\'s segment calculator (sms-segments-calculator)', () => {
+describe("agreement with Twilio's segment calculator (sms-segments-calculator)", () => {
   it('gives the same encoding family, septet count and segments for GSM bodies', () => {
     fc.assert(
       fc.property(gsmText, (text) => {

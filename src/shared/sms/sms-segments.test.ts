@@ -32,7 +32,7 @@ describe('measuring a body', () => {
     expect(measure('Hello')).toEqual({ encoding: 'GSM_7BIT', length: 5, segments: 1, per_segment: 160, remaining: 155 });
   });
 
-  it('an empty body is one segment with all 160 free, as in Twilio\'s calculator', () => {
+  it("an empty body is one segment with all 160 free, as in Twilio's calculator", () => {
     expect(measure('')).toEqual({ encoding: 'GSM_7BIT', length: 0, segments: 1, per_segment: 160, remaining: 160 });
   });
 

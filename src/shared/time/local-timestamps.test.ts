@@ -9,7 +9,15 @@ describe('local timestamps', () => {
   });
 
   it('refuse other shapes and impossible dates', () => {
-    for (const text of ['2026-01-15T09:00:00', '2026-01-15 9:00:00', '2026-02-30 10:00:00', '2026-13-01 00:00:00', '2026-01-01 24:00:00', '2026-01-01 10:60:00', '']) {
+    for (const text of [
+      '2026-01-15T09:00:00',
+      '2026-01-15 9:00:00',
+      '2026-02-30 10:00:00',
+      '2026-13-01 00:00:00',
+      '2026-01-01 24:00:00',
+      '2026-01-01 10:60:00',
+      '',
+    ]) {
       expect(parseTimestamp(text, 'Europe/London')).toBeNull();
     }
     expect(parseTimestamp('2028-02-29 10:00:00', 'Europe/London')).not.toBeNull();

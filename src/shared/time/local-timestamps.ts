@@ -54,7 +54,8 @@ export function parseTimestamp(text: string, timeZone: string): Date | null {
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(asUtc);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    return null;
   // Try the zone's offsets around that wall time (before and after any change), earliest first.
   const candidates = [-36, -12, 0, 12, 36]
     .map((hours) => asUtc - offsetAt(new Date(asUtc + hours * 3_600_000), timeZone))

@@ -30,21 +30,8 @@ export function PasswordSignInForm() {
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <FormError message={errors.root?.server?.message} />
-        <TextInput
-          label="E-mail"
-          type="email"
-          autoComplete="username"
-          withAsterisk
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          withAsterisk
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        <TextInput label="E-mail" type="email" autoComplete="username" withAsterisk error={errors.email?.message} {...register('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" withAsterisk error={errors.password?.message} {...register('password')} />
         <Button type="submit" loading={isSubmitting} fullWidth mt="xs">
           Sign in
         </Button>

@@ -65,8 +65,7 @@ export function useSignOut() {
 export function useSwitchTeam() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (teamUuid: string) =>
-      (await switchTeam({ path: { team_uuid: teamUuid }, throwOnError: true })).data.data,
+    mutationFn: async (teamUuid: string) => (await switchTeam({ path: { team_uuid: teamUuid }, throwOnError: true })).data.data,
     onSuccess: async (user) => {
       await queryClient.cancelQueries();
       queryClient.removeQueries({ type: 'inactive' });

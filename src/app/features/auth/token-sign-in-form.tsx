@@ -52,13 +52,7 @@ export function TokenSignInForm() {
           error={errors.baseUrl?.message}
           {...register('baseUrl')}
         />
-        <PasswordInput
-          label="API token"
-          autoComplete="off"
-          withAsterisk
-          error={errors.token?.message}
-          {...register('token')}
-        />
+        <PasswordInput label="API token" autoComplete="off" withAsterisk error={errors.token?.message} {...register('token')} />
         <Button type="submit" loading={isSubmitting} fullWidth mt="xs">
           Sign in with token
         </Button>

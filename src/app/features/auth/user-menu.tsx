@@ -5,7 +5,12 @@ import { useSignOut } from './session-mutations';
 
 function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
-  return words.slice(0, 2).map((word) => word.charAt(0).toUpperCase()).join('') || '?';
+  return (
+    words
+      .slice(0, 2)
+      .map((word) => word.charAt(0).toUpperCase())
+      .join('') || '?'
+  );
 }
 
 export function UserMenu({ user }: { user: CurrentUser }) {

@@ -93,4 +93,3 @@ export function campaignResolver(timeZone: string): Resolver<CampaignFormValues,
     return { values: {}, errors: nested };
   };
 }
-

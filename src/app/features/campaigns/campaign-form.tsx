@@ -70,10 +70,7 @@ export function CampaignForm({
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<CampaignFormValues, unknown, CampaignInput>({ resolver, mode: 'onChange', defaultValues });
   const values = useWatch({ control }) as CampaignFormValues;
-  const ruleErrors = useMemo(
-    () => (isSubmitted ? campaignErrors(values, timeZone) : liveTimeErrors(values, timeZone)),
-    [values, timeZone, isSubmitted],
-  );
+  const ruleErrors = useMemo(() => (isSubmitted ? campaignErrors(values, timeZone) : liveTimeErrors(values, timeZone)), [values, timeZone, isSubmitted]);
 
   const errorOf = (field: string): string | undefined => {
     const error = get(errors, field) as { type?: string; message?: string } | undefined;
@@ -113,7 +110,15 @@ export function CampaignForm({
             {locked && <CampaignLockAlert reason={lockReason} serviceMessage={lockMessage} />}
             <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
               <Stack gap="md">
-                <TextInput label="Name" description="Shown in lists and reports." autoComplete="off" withAsterisk data-autofocus error={errorOf('name')} {...register('name')} />
+                <TextInput
+                  label="Name"
+                  description="Shown in lists and reports."
+                  autoComplete="off"
+                  withAsterisk
+                  data-autofocus
+                  error={errorOf('name')}
+                  {...register('name')}
+                />
                 <Controller
                   control={control}
                   name="template_uuid"

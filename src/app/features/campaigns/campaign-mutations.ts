@@ -15,8 +15,7 @@ export function useCreateCampaign() {
 export function useUpdateCampaign(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: CampaignInput) =>
-      (await updateCampaign({ path: { campaign_uuid: uuid }, body: input, throwOnError: true })).data.data,
+    mutationFn: async (input: CampaignInput) => (await updateCampaign({ path: { campaign_uuid: uuid }, body: input, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
     // 423: the send time passed or sending started meanwhile; reloading shows the lock.
     onError: (error) => {

@@ -47,8 +47,7 @@ export const campaignQueries = {
   summary: (uuid: string) =>
     queryOptions({
       queryKey: campaignKeys.summary(uuid),
-      queryFn: async ({ signal }) =>
-        (await showCampaignSummary({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
+      queryFn: async ({ signal }) => (await showCampaignSummary({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
     }),
   /** Distinct numbers the groups reach now (included minus excluded minus default_optouts): the page total of one row. */
   estimate: (groups: RecipientGroups) =>

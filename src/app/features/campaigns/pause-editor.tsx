@@ -52,7 +52,16 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
         const rowError = errorOf(`pauses.${index}`);
         const rowErrorId = `pause-${field.id}-error`;
         return (
-          <Paper key={field.id} withBorder radius="md" p="sm" bg={rowError ? 'red.0' : undefined} role="group" aria-label={`Pause ${index + 1}`} aria-describedby={rowError ? rowErrorId : undefined}>
+          <Paper
+            key={field.id}
+            withBorder
+            radius="md"
+            p="sm"
+            bg={rowError ? 'red.0' : undefined}
+            role="group"
+            aria-label={`Pause ${index + 1}`}
+            aria-describedby={rowError ? rowErrorId : undefined}
+          >
             <Group align="flex-start" gap="sm" wrap="nowrap">
               <Text size="sm" fw={600} c="dimmed" mt={30} w={20} aria-hidden>
                 {index + 1}

@@ -43,8 +43,7 @@ export function RecipientEstimate({ included, excluded }: RecipientEstimateProps
             </Group>
           )}
           <Text size="xs" c="dimmed" mt={2}>
-            Distinct numbers in the included groups, less the excluded groups and default_optouts (everyone who opted out). Counted
-            again when sending starts.
+            Distinct numbers in the included groups, less the excluded groups and default_optouts (everyone who opted out). Counted again when sending starts.
           </Text>
         </div>
       </Group>

@@ -63,9 +63,20 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         ) : null}
       </Group>
 
-      <Progress.Root size={22} radius="md" role="progressbar" aria-label="Messages sent" aria-valuemin={0} aria-valuemax={counts.recipients} aria-valuenow={counts.sent} aria-valuetext={progressText(counts)}>
+      <Progress.Root
+        size={22}
+        radius="md"
+        role="progressbar"
+        aria-label="Messages sent"
+        aria-valuemin={0}
+        aria-valuemax={counts.recipients}
+        aria-valuenow={counts.sent}
+        aria-valuetext={progressText(counts)}
+      >
         {SECTIONS.map(({ key, label, color }) =>
-          counts[key] > 0 ? <Progress.Section key={key} value={share(counts[key])} color={color} withAria={false} title={`${label}: ${formatCount(counts[key])}`} /> : null,
+          counts[key] > 0 ? (
+            <Progress.Section key={key} value={share(counts[key])} color={color} withAria={false} title={`${label}: ${formatCount(counts[key])}`} />
+          ) : null,
         )}
       </Progress.Root>
 
@@ -95,9 +106,8 @@ function InDoubtNote({ count }: { count: number }) {
   const messages = `${formatCount(count)} ${count === 1 ? 'message was' : 'messages were'}`;
   return (
     <Alert variant="light" color="orange" title="Some messages may or may not have gone" role="note">
-      {messages} interrupted on the way to the carrier (a restart or a lost connection), so Herald cannot tell whether they
-      reached it. As the server is set up, they were either marked failed with the reason “in_doubt” (see the delivery report)
-      or sent again.
+      {messages} interrupted on the way to the carrier (a restart or a lost connection), so Herald cannot tell whether they reached it. As the server is set up,
+      they were either marked failed with the reason “in_doubt” (see the delivery report) or sent again.
     </Alert>
   );
 }
@@ -105,7 +115,17 @@ function InDoubtNote({ count }: { count: number }) {
 function Count({ label, value, color, hint }: { label: string; value: number; color?: string; hint?: string }) {
   return (
     // A column with the number at the foot, so numbers line up when a label wraps.
-    <Paper withBorder radius="md" px="sm" py={6} display="flex" style={{ flexDirection: 'column', justifyContent: 'space-between' }} role="listitem" aria-label={`${label}: ${formatCount(value)}`} title={hint}>
+    <Paper
+      withBorder
+      radius="md"
+      px="sm"
+      py={6}
+      display="flex"
+      style={{ flexDirection: 'column', justifyContent: 'space-between' }}
+      role="listitem"
+      aria-label={`${label}: ${formatCount(value)}`}
+      title={hint}
+    >
       <Group gap={6} wrap="nowrap">
         {color && <ColorSwatch color={`var(--mantine-color-${color.replace('.', '-')})`} size={10} withShadow={false} aria-hidden />}
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

@@ -70,7 +70,9 @@ describe('a date and time in the service’s zone', () => {
     await user.clear(send);
     await user.type(send, '2030-07-01 08:15');
     await user.click(screen.getByRole('button', { name: 'Create campaign' }));
-    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ scheduled_send_date: '2030-07-01 08:15:00', expiry_date: '2030-07-02 09:00:00', throttled: false }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ scheduled_send_date: '2030-07-01 08:15:00', expiry_date: '2030-07-02 09:00:00', throttled: false }),
+    );
     expect(onSubmit.mock.calls[0]?.[0]).not.toHaveProperty('pauses');
   });
 });

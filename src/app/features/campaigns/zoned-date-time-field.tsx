@@ -38,7 +38,18 @@ interface ZonedDateTimeFieldProps {
  * A date and time in the service's zone. The value is the wall-clock text itself, never a browser
  * Date, so no conversion through the browser's zone can shift it; the zone is named beside it.
  */
-export function ZonedDateTimeField({ label, description, value, onChange, onBlur, inputRef, timeZone, error, readOnly, withAsterisk }: ZonedDateTimeFieldProps) {
+export function ZonedDateTimeField({
+  label,
+  description,
+  value,
+  onChange,
+  onBlur,
+  inputRef,
+  timeZone,
+  error,
+  readOnly,
+  withAsterisk,
+}: ZonedDateTimeFieldProps) {
   const time = value.slice(11) || DEFAULT_TIME;
   const zone = zoneLabel(timeZone, value);
   return (

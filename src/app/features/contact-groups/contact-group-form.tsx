@@ -59,8 +59,23 @@ export function ContactGroupForm({ defaultValues = EMPTY, submitLabel, onSubmit,
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Name" placeholder="e.g. Newsletter" autoComplete="off" withAsterisk data-autofocus error={errors.name?.message} {...register('name')} />
-        <Textarea label="Description" placeholder="Who is in this group" autosize minRows={2} error={errors.description?.message} {...register('description')} />
+        <TextInput
+          label="Name"
+          placeholder="e.g. Newsletter"
+          autoComplete="off"
+          withAsterisk
+          data-autofocus
+          error={errors.name?.message}
+          {...register('name')}
+        />
+        <Textarea
+          label="Description"
+          placeholder="Who is in this group"
+          autosize
+          minRows={2}
+          error={errors.description?.message}
+          {...register('description')}
+        />
         <Controller
           control={control}
           name="headers"

@@ -1,13 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContactGroupInput } from '../../../shared/contract';
-import {
-  addContacts,
-  createContactGroup,
-  deleteContactGroup,
-  flushContactGroup,
-  removeContacts,
-  updateContactGroup,
-} from '../../api/gen/sdk.gen';
+import { addContacts, createContactGroup, deleteContactGroup, flushContactGroup, removeContacts, updateContactGroup } from '../../api/gen/sdk.gen';
 import { contactGroupKeys } from './contact-group-queries';
 
 export interface ContactInput {
@@ -58,8 +51,7 @@ export function useRemoveContacts(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (phoneNumbers: string[]) =>
-      (await removeContacts({ path: { contact_group_uuid: uuid }, body: { phone_numbers: phoneNumbers }, throwOnError: true })).data
-        .data,
+      (await removeContacts({ path: { contact_group_uuid: uuid }, body: { phone_numbers: phoneNumbers }, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
   });
 }

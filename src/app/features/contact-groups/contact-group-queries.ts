@@ -44,14 +44,12 @@ export const contactGroupQueries = {
   detail: (uuid: string) =>
     queryOptions({
       queryKey: contactGroupKeys.detail(uuid),
-      queryFn: async ({ signal }) =>
-        (await showContactGroup({ path: { contact_group_uuid: uuid }, signal, throwOnError: true })).data.data,
+      queryFn: async ({ signal }) => (await showContactGroup({ path: { contact_group_uuid: uuid }, signal, throwOnError: true })).data.data,
     }),
   contacts: (uuid: string, params: ContactListParams) =>
     queryOptions({
       queryKey: contactGroupKeys.contactPage(uuid, params),
-      queryFn: async ({ signal }) =>
-        (await listContacts({ path: { contact_group_uuid: uuid }, query: params, signal, throwOnError: true })).data,
+      queryFn: async ({ signal }) => (await listContacts({ path: { contact_group_uuid: uuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
 };

@@ -59,9 +59,7 @@ describe('the CSV import', () => {
   it('shows the service’s reason when it refuses the file (422 on file)', async () => {
     signIn();
     mockApi(() => json(page([])));
-    mockUpload(() =>
-      apiError(422, 'The given data was invalid.', { file: ['The first row must be the header, with a phone_number column.'] }),
-    );
+    mockUpload(() => apiError(422, 'The given data was invalid.', { file: ['The first row must be the header, with a phone_number column.'] }));
     const { user } = render(<ContactImportModal group={GROUP} opened onClose={() => undefined} />);
 
     const dialog = await screen.findByRole('dialog', { name: 'Import contacts into Newsletter' });

@@ -48,9 +48,7 @@ function CsvFormat() {
         <List.Item>International numbers (+44…) or national numbers, which are read in the service’s default country.</List.Item>
         <List.Item>A number given twice keeps the later row; a number already in the group has its custom fields replaced.</List.Item>
         <List.Item>Rows with an invalid number or value are left out and listed in an error report.</List.Item>
-        <List.Item>
-          Nothing is written to the group until the whole file has been read, so a failed import changes nothing.
-        </List.Item>
+        <List.Item>Nothing is written to the group until the whole file has been read, so a failed import changes nothing.</List.Item>
       </List>
       <Code block>{'phone_number,first_name\n+447700900123,Ada\n07700900456,Grace'}</Code>
     </Stack>
@@ -132,8 +130,8 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
               </Progress.Root>
             </Box>
             <Text size="sm" c="dimmed">
-              {rowsRead} The file has been sent; the service is checking the last rows and writing them to {group.name}. You may close this
-              window: the import finishes on the service and is listed under Recent imports.
+              {rowsRead} The file has been sent; the service is checking the last rows and writing them to {group.name}. You may close this window: the import
+              finishes on the service and is listed under Recent imports.
             </Text>
           </>
         ) : (

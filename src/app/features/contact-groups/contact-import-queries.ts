@@ -30,16 +30,14 @@ export const contactImportQueries = {
   list: (groupUuid: string, params: ContactImportPageParams) =>
     queryOptions({
       queryKey: contactImportKeys.page(groupUuid, params),
-      queryFn: async ({ signal }) =>
-        (await listContactImports({ path: { contact_group_uuid: groupUuid }, query: params, signal, throwOnError: true })).data,
+      queryFn: async ({ signal }) => (await listContactImports({ path: { contact_group_uuid: groupUuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
       refetchInterval: (query) => (query.state.data?.data.some(isImportUnderWay) ? IMPORT_POLL_MS : false),
     }),
   errors: (importUuid: string, params: ContactImportPageParams) =>
     queryOptions({
       queryKey: contactImportKeys.errors(importUuid, params),
-      queryFn: async ({ signal }) =>
-        (await listContactImportErrors({ path: { import_uuid: importUuid }, query: params, signal, throwOnError: true })).data,
+      queryFn: async ({ signal }) => (await listContactImportErrors({ path: { import_uuid: importUuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
 };

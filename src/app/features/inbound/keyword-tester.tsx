@@ -52,8 +52,8 @@ export function KeywordTester({ onSubmit, result }: KeywordTesterProps) {
           </Text>
         </div>
         <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="The actions really happen">
-          The number is added to the keyword&apos;s groups, its webhooks are called, and a reply is queued to that number. Opt-out
-          words (STOP…) add it to default_optouts. Use a test number of your own.
+          The number is added to the keyword&apos;s groups, its webhooks are called, and a reply is queued to that number. Opt-out words (STOP…) add it to
+          default_optouts. Use a test number of your own.
         </Alert>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">

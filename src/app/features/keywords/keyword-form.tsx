@@ -75,7 +75,13 @@ export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, su
           error={errors.message?.message}
           {...register('message')}
         />
-        <TextInput label="Help" description="A note for your team about what the keyword is for." autoComplete="off" error={errors.help?.message} {...register('help')} />
+        <TextInput
+          label="Help"
+          description="A note for your team about what the keyword is for."
+          autoComplete="off"
+          error={errors.help?.message}
+          {...register('help')}
+        />
         <KeywordOption
           control={control}
           trigger={trigger}

@@ -14,8 +14,7 @@ export function useCreateKeyword() {
 export function useUpdateKeyword(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: KeywordInput) =>
-      (await updateKeyword({ path: { keyword_uuid: uuid }, body: input, throwOnError: true })).data.data,
+    mutationFn: async (input: KeywordInput) => (await updateKeyword({ path: { keyword_uuid: uuid }, body: input, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keywordKeys.all }),
   });
 }

@@ -17,7 +17,19 @@ interface KeywordOptionProps {
 }
 
 /** One of a keyword's options: a switch, and when it is on, the groups or webhooks it acts on, picked by name. */
-export function KeywordOption({ control, trigger, option, targets, switchLabel, pickerLabel, placeholder, nothingFound, data, enabled, error }: KeywordOptionProps) {
+export function KeywordOption({
+  control,
+  trigger,
+  option,
+  targets,
+  switchLabel,
+  pickerLabel,
+  placeholder,
+  nothingFound,
+  data,
+  enabled,
+  error,
+}: KeywordOptionProps) {
   return (
     <Stack gap="xs">
       <Controller

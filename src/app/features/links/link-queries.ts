@@ -14,7 +14,6 @@ export const linkQueries = {
   ofTemplate: (templateUuid: string) =>
     queryOptions({
       queryKey: linkKeys.ofTemplate(templateUuid),
-      queryFn: async ({ signal }) =>
-        (await listLinks({ query: { ...ALL_OF_TEMPLATE, template_uuid: templateUuid }, signal, throwOnError: true })).data.data,
+      queryFn: async ({ signal }) => (await listLinks({ query: { ...ALL_OF_TEMPLATE, template_uuid: templateUuid }, signal, throwOnError: true })).data.data,
     }),
 };

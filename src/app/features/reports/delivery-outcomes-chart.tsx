@@ -35,7 +35,14 @@ export function DeliveryOutcomesChart({ summary }: { summary: CampaignSummary })
   const outcomes = deliveryOutcomes(summary);
   const total = summary.recipients;
   return (
-    <Stack gap={10} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={`Delivery outcomes of ${formatCount(total)} ${total === 1 ? 'recipient' : 'recipients'}`}>
+    <Stack
+      gap={10}
+      component="ul"
+      m={0}
+      p={0}
+      style={{ listStyle: 'none' }}
+      aria-label={`Delivery outcomes of ${formatCount(total)} ${total === 1 ? 'recipient' : 'recipients'}`}
+    >
       {outcomes.map(({ label, count, color }) => (
         <li key={label}>
           <Group justify="space-between" gap="xs" mb={4}>

@@ -23,16 +23,12 @@ describe('the “E-mail me this report” button', () => {
     expect(posts.map((request) => new URL(request.url).pathname)).toEqual([`/api/2.0/reporting/${REPORT_CAMPAIGN_UUID}/alt_delivery`]);
 
     answer(new Response(null, { status: 202 }));
-    expect(
-      await screen.findByText('The Alternative delivery report is on its way to ada@herald.test: a download link arrives shortly.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('The Alternative delivery report is on its way to ada@herald.test: a download link arrives shortly.')).toBeInTheDocument();
     expect(button).toBeEnabled();
   });
 
   it('says why when the service refuses with 429, and how long to wait', async () => {
-    serve(() =>
-      json({ error: { code: 429, http_code: 429, message: 'Too many report requests: at most 10 a minute.' } }, 429, { 'Retry-After': '42' }),
-    );
+    serve(() => json({ error: { code: 429, http_code: 429, message: 'Too many report requests: at most 10 a minute.' } }, 429, { 'Retry-After': '42' }));
     const { user } = render(<EmailReportButton campaignUuid={REPORT_CAMPAIGN_UUID} type="clicks" email="ada@herald.test" />);
 
     await user.click(screen.getByRole('button', { name: 'E-mail me this report' }));

@@ -19,8 +19,7 @@ export function EmailReportButton({ campaignUuid, type, email }: EmailReportButt
 
   const send = () =>
     request.mutate(type, {
-      onSuccess: () =>
-        notifySuccess(`The ${label} report is on its way to ${email ?? 'your e-mail address'}: a download link arrives shortly.`),
+      onSuccess: () => notifySuccess(`The ${label} report is on its way to ${email ?? 'your e-mail address'}: a download link arrives shortly.`),
       onError: (error) => notifyFailure(`The ${label} report could not be requested`, error),
     });
 

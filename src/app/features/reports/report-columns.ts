@@ -5,9 +5,7 @@ export type CellKind = 'text' | 'id' | 'phone' | 'message' | 'status' | 'time' |
 
 type Key<Row> = keyof Row & string;
 
-export type ReportColumn<Row> =
-  | { header: string; kind: CellKind; key: Key<Row> }
-  | { header: string; kind: 'fields'; names: Key<Row>; values: Key<Row> };
+export type ReportColumn<Row> = { header: string; kind: CellKind; key: Key<Row> } | { header: string; kind: 'fields'; names: Key<Row>; values: Key<Row> };
 
 export interface ReportDefinition<T extends ReportType> {
   /** The tab's label. */

@@ -31,10 +31,7 @@ describe('the report e-mails list', () => {
     expect(within(sent!).getByRole('cell', { name: '1,234' })).toBeInTheDocument();
     expect(within(sent!).getByText('2 Mar 2026, 10:00:00')).toHaveAttribute('title', '2026-03-02 10:00:00 (Europe/London)');
     expect(within(sent!).getByText('9 Mar 2026, 10:00:00')).toBeInTheDocument();
-    expect(within(sent!).getByRole('link', { name: 'Download CSV of the Delivery report of Spring sale' })).toHaveAttribute(
-      'href',
-      reportJob().download_url,
-    );
+    expect(within(sent!).getByRole('link', { name: 'Download CSV of the Delivery report of Spring sale' })).toHaveAttribute('href', reportJob().download_url);
     expect(within(sent!).getByRole('link', { name: 'Spring sale' })).toHaveAttribute('href', `/campaigns/${reportJob().campaign_uuid}?report=delivery`);
     expect(within(failed!).getByLabelText('Failed: The mail server refused.')).toBeInTheDocument();
     expect(within(failed!).queryByRole('link', { name: /Download/ })).not.toBeInTheDocument();

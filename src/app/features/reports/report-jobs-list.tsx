@@ -107,7 +107,13 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
                     <Table.Tr key={job.uuid}>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{REPORT_DEFINITIONS[job.type].label}</Table.Td>
                       <Table.Td maw={220}>
-                        <Anchor component={Link} to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type })} size="sm" display="block" truncate="end">
+                        <Anchor
+                          component={Link}
+                          to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type })}
+                          size="sm"
+                          display="block"
+                          truncate="end"
+                        >
                           {job.campaign_name}
                         </Anchor>
                       </Table.Td>

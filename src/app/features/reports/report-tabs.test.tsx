@@ -60,14 +60,11 @@ describe('the report tabs', () => {
 
     expect(screen.getByRole('tab', { name: 'Alternative delivery' })).toHaveAttribute('aria-selected', 'true');
     const table = await screen.findByRole('table', { name: 'Alternative delivery report' });
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Message ID',
-      'Mobile',
-      'Custom fields',
-      'Sent at',
-      'Updated at',
-      'Status',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Message ID', 'Mobile', 'Custom fields', 'Sent at', 'Updated at', 'Status']);
     const firstRow = within(table).getAllByRole('row')[1]!;
     expect(firstRow).toHaveTextContent('first_name: Ada1');
     expect(firstRow).toHaveTextContent('city: London');

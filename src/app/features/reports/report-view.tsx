@@ -38,7 +38,8 @@ export function ReportView({ campaignUuid, campaign, type, page, perPage, onPage
 
   // The next page is read ahead, so moving on shows it at once.
   useEffect(() => {
-    if (lastPage !== undefined && page < lastPage) void queryClient.prefetchQuery(reportQueries.page(campaignUuid, type, { page: page + 1, per_page: perPage }));
+    if (lastPage !== undefined && page < lastPage)
+      void queryClient.prefetchQuery(reportQueries.page(campaignUuid, type, { page: page + 1, per_page: perPage }));
   }, [queryClient, campaignUuid, type, page, perPage, lastPage]);
 
   const definition = REPORT_DEFINITIONS[type];

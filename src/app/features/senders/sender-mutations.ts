@@ -14,8 +14,7 @@ export function useCreateSender() {
 export function useUpdateSender(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: SenderInput) =>
-      (await updateSender({ path: { sender_uuid: uuid }, body: input, throwOnError: true })).data.data,
+    mutationFn: async (input: SenderInput) => (await updateSender({ path: { sender_uuid: uuid }, body: input, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: senderKeys.all }),
   });
 }

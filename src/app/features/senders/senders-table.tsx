@@ -43,22 +43,12 @@ export function SendersTable({ senders, onDelete }: SendersTableProps) {
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     <Tooltip label="Edit">
-                      <ActionIcon
-                        component={Link}
-                        to={paths.senders.edit.getHref(sender.uuid)}
-                        variant="subtle"
-                        aria-label={`Edit ${sender.sender}`}
-                      >
+                      <ActionIcon component={Link} to={paths.senders.edit.getHref(sender.uuid)} variant="subtle" aria-label={`Edit ${sender.sender}`}>
                         <IconPencil size={18} />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${sender.sender}`}
-                        onClick={() => onDelete(sender)}
-                      >
+                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${sender.sender}`} onClick={() => onDelete(sender)}>
                         <IconTrash size={18} />
                       </ActionIcon>
                     </Tooltip>

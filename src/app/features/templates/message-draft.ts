@@ -37,7 +37,10 @@ export interface MessageDraft {
 }
 
 /** Short links by link name: the link's domain, '/', and a sample code (real codes are made per recipient). */
-export function sampleShortLinks(links: readonly Pick<Link, 'uuid' | 'name' | 'vanity_domain_uuid'>[], domains: readonly Pick<VanityDomain, 'uuid' | 'url_base' | 'is_default'>[]) {
+export function sampleShortLinks(
+  links: readonly Pick<Link, 'uuid' | 'name' | 'vanity_domain_uuid'>[],
+  domains: readonly Pick<VanityDomain, 'uuid' | 'url_base' | 'is_default'>[],
+) {
   const fallback = domains.find((domain) => domain.is_default)?.url_base ?? `${window.location.origin}/l`;
   const urls: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const link of links) {

@@ -19,13 +19,31 @@ function Piece({ piece }: { piece: MessagePiece }) {
       );
     case 'field':
       return (
-        <Text span px={4} fz="xs" fw={600} bg="indigo.0" c="indigo.8" style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-indigo-3)' }} title="Filled from the contact's field">
+        <Text
+          span
+          px={4}
+          fz="xs"
+          fw={600}
+          bg="indigo.0"
+          c="indigo.8"
+          style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-indigo-3)' }}
+          title="Filled from the contact's field"
+        >
           {`{${piece.name}}`}
         </Text>
       );
     case 'missing-link':
       return (
-        <Text span px={4} fz="xs" fw={600} bg="red.0" c="red.8" style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-red-4)' }} title="No such link: sent as a blank space">
+        <Text
+          span
+          px={4}
+          fz="xs"
+          fw={600}
+          bg="red.0"
+          c="red.8"
+          style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-red-4)' }}
+          title="No such link: sent as a blank space"
+        >
           {`::${piece.name}::`}
         </Text>
       );

@@ -25,7 +25,12 @@ interface NonGsmCharactersProps {
 export function NonGsmCharacters({ characters, lookalikes, onReplaceLookalikes, disabled }: NonGsmCharactersProps) {
   if (characters.length === 0 && lookalikes.length === 0) return null;
   return (
-    <Alert color="orange" variant="light" p="sm" title={`${characters.length} ${characters.length === 1 ? 'character makes' : 'characters make'} this a Unicode message`}>
+    <Alert
+      color="orange"
+      variant="light"
+      p="sm"
+      title={`${characters.length} ${characters.length === 1 ? 'character makes' : 'characters make'} this a Unicode message`}
+    >
       <Group gap={6} mb="xs" role="list" aria-label="Characters outside GSM">
         {characters.slice(0, SHOWN).map(({ character, position }) => (
           <Badge
@@ -58,8 +63,7 @@ export function NonGsmCharacters({ characters, lookalikes, onReplaceLookalikes, 
             Replace look-alikes
           </Button>
           <Text size="xs" c="dimmed">
-            {lookalikes.length} {lookalikes.length === 1 ? 'is' : 'are'} typographic (curly quotes, dashes, special spaces) and can become plain GSM
-            text.
+            {lookalikes.length} {lookalikes.length === 1 ? 'is' : 'are'} typographic (curly quotes, dashes, special spaces) and can become plain GSM text.
           </Text>
         </Group>
       ) : (

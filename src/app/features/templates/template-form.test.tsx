@@ -119,9 +119,7 @@ describe('the template editor', () => {
       />,
     );
 
-    expect(
-      screen.getByText('This template is used by a campaign that is sending; it can be edited when the campaign has finished.'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('This template is used by a campaign that is sending; it can be edited when the campaign has finished.')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
   });

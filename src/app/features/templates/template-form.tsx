@@ -132,7 +132,15 @@ export function TemplateForm({
             {locked && <TemplateLockAlert />}
             <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
               <Stack gap="md">
-                <TextInput label="Name" description="Shown in lists and when picking a template for a campaign." autoComplete="off" withAsterisk data-autofocus error={errors.name?.message} {...register('name')} />
+                <TextInput
+                  label="Name"
+                  description="Shown in lists and when picking a template for a campaign."
+                  autoComplete="off"
+                  withAsterisk
+                  data-autofocus
+                  error={errors.name?.message}
+                  {...register('name')}
+                />
                 <Controller
                   control={control}
                   name="sender"

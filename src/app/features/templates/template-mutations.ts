@@ -15,8 +15,7 @@ export function useCreateTemplate() {
 export function useUpdateTemplate(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: TemplateInput) =>
-      (await updateTemplate({ path: { template_uuid: uuid }, body: input, throwOnError: true })).data.data,
+    mutationFn: async (input: TemplateInput) => (await updateTemplate({ path: { template_uuid: uuid }, body: input, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.all }),
     // 423: a campaign started sending meanwhile; reloading shows the lock.
     onError: (error) => {

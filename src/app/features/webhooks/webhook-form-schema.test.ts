@@ -11,7 +11,9 @@ const errorsOf = (headers: Array<{ name: string; value: string }>) => {
 describe('webhook form headers', () => {
   it('puts a value error on the value and a name error on the name', () => {
     expect(errorsOf([{ name: 'X-Token', value: 'a\nb' }])).toEqual([{ path: 'headers.0.value', message: 'The value of X-Token may not contain line breaks.' }]);
-    expect(errorsOf([{ name: 'Host', value: 'example.com' }])).toEqual([{ path: 'headers.0.name', message: 'The Host header is set by Herald and cannot be stored.' }]);
+    expect(errorsOf([{ name: 'Host', value: 'example.com' }])).toEqual([
+      { path: 'headers.0.name', message: 'The Host header is set by Herald and cannot be stored.' },
+    ]);
     expect(errorsOf([{ name: 'Bad Name', value: 'x' }])).toEqual([{ path: 'headers.0.name', message: '"Bad Name" is not a valid header name.' }]);
   });
 });

@@ -44,7 +44,15 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Name" placeholder="e.g. CRM sign-ups" autoComplete="off" withAsterisk data-autofocus error={errors.name?.message} {...register('name')} />
+        <TextInput
+          label="Name"
+          placeholder="e.g. CRM sign-ups"
+          autoComplete="off"
+          withAsterisk
+          data-autofocus
+          error={errors.name?.message}
+          {...register('name')}
+        />
         <TextInput
           label="URL"
           description="Herald POSTs a signed JSON body here when a keyword calls the webhook."

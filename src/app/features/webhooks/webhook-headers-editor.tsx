@@ -46,13 +46,7 @@ export function WebhookHeadersEditor({ control, register, errors }: WebhookHeade
             error={errors?.[index]?.value?.message}
             {...register(`headers.${index}.value`)}
           />
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            aria-label={`Remove header ${index + 1}`}
-            onClick={() => remove(index)}
-          >
+          <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove header ${index + 1}`} onClick={() => remove(index)}>
             <IconTrash size={18} />
           </ActionIcon>
         </Group>

@@ -35,8 +35,7 @@ export const webhookQueries = {
   attempts: (uuid: string, params: WebhookListParams) =>
     queryOptions({
       queryKey: webhookKeys.attemptPage(uuid, params),
-      queryFn: async ({ signal }) =>
-        (await listWebhookAttempts({ path: { webhook_uuid: uuid }, query: params, signal, throwOnError: true })).data,
+      queryFn: async ({ signal }) => (await listWebhookAttempts({ path: { webhook_uuid: uuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
   /** Every webhook of the team, for pickers. */

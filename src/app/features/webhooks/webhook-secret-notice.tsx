@@ -22,8 +22,7 @@ export function WebhookSecretNotice({ webhook, reason, onDismiss }: WebhookSecre
       onClose={onDismiss}
     >
       <Text size="sm" mb="xs">
-        Your endpoint checks each call&apos;s signature with this secret.{' '}
-        <strong>Copy it now: it will not be shown again.</strong>
+        Your endpoint checks each call&apos;s signature with this secret. <strong>Copy it now: it will not be shown again.</strong>
         {reason === 'rotated' && ' The previous secret no longer signs calls.'}
       </Text>
       <Group gap="xs" wrap="nowrap">

@@ -38,7 +38,11 @@ export default function CampaignNewPage() {
     <>
       <PageHeader title="New campaign" description="Pick the message, who receives it and when; the plan follows as you type." />
       {!timeZone || !defaultValues ? (
-        data.error ? <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} /> : <CampaignFormSkeleton />
+        data.error ? (
+          <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} />
+        ) : (
+          <CampaignFormSkeleton />
+        )
       ) : (
         <Paper withBorder p="lg" radius="md">
           <CampaignForm

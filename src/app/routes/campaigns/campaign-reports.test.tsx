@@ -28,7 +28,10 @@ function serve() {
   signIn();
   return mockApi((_request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
-    if (path === '/users/me') return json({ data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' } });
+    if (path === '/users/me')
+      return json({
+        data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' },
+      });
     if (path === `/reporting/${CAMPAIGN_UUID}/clicks`) {
       return json(reportPage(650, Number(url.searchParams.get('page')), Number(url.searchParams.get('per_page')), click));
     }
@@ -54,18 +57,24 @@ describe('the campaign’s reports', () => {
     ]);
 
     const outcomes = screen.getByRole('list', { name: 'Delivery outcomes of 1,000 recipients' });
-    expect(within(outcomes).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Delivered950 (95%)',
-      'Failed40 (4%)',
-      'Unsent10 (1%)',
-      'Pending0 (0%)',
-    ]);
+    expect(
+      within(outcomes)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Delivered950 (95%)', 'Failed40 (4%)', 'Unsent10 (1%)', 'Pending0 (0%)']);
 
-    const clicks = await screen.findByRole('img', { name: /^500 clicks by hour from 2 Mar, 09:00 to 2 Mar, 11:00; the most, 300, in the hour from 2 Mar, 09:00$/ });
+    const clicks = await screen.findByRole('img', {
+      name: /^500 clicks by hour from 2 Mar, 09:00 to 2 Mar, 11:00; the most, 300, in the hour from 2 Mar, 09:00$/,
+    });
     expect(clicks).toBeInTheDocument();
     expect(screen.getByText('Only the first 500 of 650 clicks are drawn; the Clicks report below has every one.')).toBeInTheDocument();
     const hidden = screen.getByRole('table', { name: 'Clicks by hour' });
-    expect(within(hidden).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['2 Mar, 09:00300', '2 Mar, 10:000', '2 Mar, 11:00200']);
+    expect(
+      within(hidden)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.textContent),
+    ).toEqual(['2 Mar, 09:00300', '2 Mar, 10:000', '2 Mar, 11:00200']);
     // The chart read five pages of 100, no more.
     const chartReads = fetchMock.mock.calls.map(([request]) => new URL(request.url)).filter((url) => url.searchParams.get('per_page') === '100');
     expect(chartReads.map((url) => url.searchParams.get('page'))).toEqual(['1', '2', '3', '4', '5']);

@@ -32,7 +32,11 @@ export function CampaignTemplatePreview({ templateUuid, sender }: { templateUuid
           </Badge>
         </Group>
       </Group>
-      <Box bg="white" p="sm" style={{ borderRadius: '18px 18px 18px 4px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', boxShadow: 'var(--mantine-shadow-xs)' }}>
+      <Box
+        bg="white"
+        p="sm"
+        style={{ borderRadius: '18px 18px 18px 4px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', boxShadow: 'var(--mantine-shadow-xs)' }}
+      >
         <Text size="sm" component="div" data-testid="campaign-message-preview">
           {preview.data.body}
         </Text>

@@ -18,10 +18,47 @@ function serve(current: () => Campaign, onPut?: () => Response, counts: () => Ca
     if (request.method === 'PUT' && onPut) return onPut();
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: counts() });
-    if (path === '/users/me') return json({ data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' } });
-    if (path === '/templates/') return json(page([{ uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' }]));
-    if (path === `/templates/${TEMPLATE_UUID}/preview`) return json({ data: { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi  ', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '', phone_number: '', warnings: [] } });
-    if (path === '/contact-groups/') return json(page([{ uuid: GROUP_UUID, name: 'Newsletter', description: null, deletable: true, number_of_contacts: 12, status: 'Ready', headers: [], created_at: '', updated_at: '' }]));
+    if (path === '/users/me')
+      return json({
+        data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' },
+      });
+    if (path === '/templates/')
+      return json(
+        page([
+          { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' },
+        ]),
+      );
+    if (path === `/templates/${TEMPLATE_UUID}/preview`)
+      return json({
+        data: {
+          uuid: TEMPLATE_UUID,
+          name: 'Spring',
+          body: 'Hi  ',
+          sender: 'HeraldShop',
+          links: [],
+          is_locked: false,
+          created_at: '',
+          updated_at: '',
+          phone_number: '',
+          warnings: [],
+        },
+      });
+    if (path === '/contact-groups/')
+      return json(
+        page([
+          {
+            uuid: GROUP_UUID,
+            name: 'Newsletter',
+            description: null,
+            deletable: true,
+            number_of_contacts: 12,
+            status: 'Ready',
+            headers: [],
+            created_at: '',
+            updated_at: '',
+          },
+        ]),
+      );
     return json(page([]));
   });
 }

@@ -72,7 +72,8 @@ export default function CampaignPage() {
 
   const toggle = () =>
     togglePaused.mutate(undefined, {
-      onSuccess: (toggled) => notifySuccess(toggled.manually_paused ? `${toggled.name} is paused: nothing is sent until you resume it.` : `${toggled.name} resumed.`),
+      onSuccess: (toggled) =>
+        notifySuccess(toggled.manually_paused ? `${toggled.name} is paused: nothing is sent until you resume it.` : `${toggled.name} resumed.`),
       onError: (error) => notifyFailure('The campaign could not be paused or resumed', error),
     });
 
@@ -132,7 +133,8 @@ export default function CampaignPage() {
               </Group>
               {campaign.data.throttled && (
                 <Text size="sm" c="dimmed">
-                  {paused ? 'Paused by hand: nothing is sent until it is resumed.' : 'Throttled'} · finishes by {formatTimestamp(campaign.data.scheduled_finish_date)}
+                  {paused ? 'Paused by hand: nothing is sent until it is resumed.' : 'Throttled'} · finishes by{' '}
+                  {formatTimestamp(campaign.data.scheduled_finish_date)}
                 </Text>
               )}
             </Group>

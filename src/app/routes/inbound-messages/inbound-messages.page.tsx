@@ -30,9 +30,7 @@ export default function InboundMessagesPage() {
       <Stack gap="xl">
         <KeywordTester
           result={keywordTest.data}
-          onSubmit={(input) =>
-            keywordTest.mutateAsync(input, { onError: (error) => notifyFailure('The test message could not be run', error) })
-          }
+          onSubmit={(input) => keywordTest.mutateAsync(input, { onError: (error) => notifyFailure('The test message could not be run', error) })}
         />
         <section aria-labelledby="received-title">
           <Title order={2} size="h4" mb="sm" id="received-title">

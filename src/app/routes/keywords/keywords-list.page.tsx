@@ -51,12 +51,7 @@ export default function KeywordsListPage() {
       ) : keywords.isError ? (
         <ErrorState title="The keywords could not be loaded." error={keywords.error} onRetry={() => void keywords.refetch()} />
       ) : keywords.data.meta.total === 0 ? (
-        <EmptyPanel
-          icon={<IconMessage2 />}
-          title="No keywords yet"
-          description="Add a keyword to answer people who text it."
-          action={newKeywordButton}
-        />
+        <EmptyPanel icon={<IconMessage2 />} title="No keywords yet" description="Add a keyword to answer people who text it." action={newKeywordButton} />
       ) : (
         <>
           <KeywordsTable keywords={keywords.data.data} groupNames={groupNames} webhookNames={webhookNames} onDelete={confirmDeletion} />

@@ -28,7 +28,10 @@ export default function ReportsPage() {
 
   return (
     <>
-      <PageHeader title="Reports" description="Each campaign has six reports: open a sent campaign to read them page by page, or have any of them e-mailed as a CSV file." />
+      <PageHeader
+        title="Reports"
+        description="Each campaign has six reports: open a sent campaign to read them page by page, or have any of them e-mailed as a CSV file."
+      />
       <Stack gap="lg">
         <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="sent-campaigns-title">
           <Title order={2} size="h4" id="sent-campaigns-title" mb="xs">

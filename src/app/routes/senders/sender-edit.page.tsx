@@ -40,12 +40,7 @@ export default function SenderEditPage() {
         description={sender.data ? `Changing ${sender.data.sender}.` : undefined}
         actions={
           sender.data && (
-            <Button
-              variant="light"
-              color="red"
-              leftSection={<IconTrash size={16} />}
-              onClick={() => sender.data && confirmDeletion(sender.data)}
-            >
+            <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => sender.data && confirmDeletion(sender.data)}>
               Delete
             </Button>
           )
@@ -63,13 +58,7 @@ export default function SenderEditPage() {
         <ErrorState title="The sender could not be loaded." error={sender.error} onRetry={() => void sender.refetch()} />
       ) : (
         <Paper withBorder p="lg" radius="md">
-          <SenderForm
-            key={sender.data.uuid}
-            defaultValues={{ sender: sender.data.sender }}
-            submitLabel="Save changes"
-            onSubmit={save}
-            onCancel={backToList}
-          />
+          <SenderForm key={sender.data.uuid} defaultValues={{ sender: sender.data.sender }} submitLabel="Save changes" onSubmit={save} onCancel={backToList} />
         </Paper>
       )}
     </>

@@ -24,11 +24,7 @@ export default function SenderNewPage() {
     <>
       <PageHeader title="New sender" description="Senders are shared by everyone in your team." />
       <Paper withBorder p="lg" radius="md">
-        <SenderForm
-          submitLabel="Create sender"
-          onSubmit={create}
-          onCancel={() => void navigate(paths.senders.list.getHref())}
-        />
+        <SenderForm submitLabel="Create sender" onSubmit={create} onCancel={() => void navigate(paths.senders.list.getHref())} />
       </Paper>
     </>
   );

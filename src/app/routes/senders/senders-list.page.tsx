@@ -32,22 +32,13 @@ export default function SendersListPage() {
 
   return (
     <>
-      <PageHeader
-        title="Senders"
-        description="The names recipients' handsets show as the originator of your messages."
-        actions={newSenderButton}
-      />
+      <PageHeader title="Senders" description="The names recipients' handsets show as the originator of your messages." actions={newSenderButton} />
       {senders.isPending ? (
         <TableSkeleton columns={SENDER_COLUMNS} />
       ) : senders.isError ? (
         <ErrorState title="The senders could not be loaded." error={senders.error} onRetry={() => void senders.refetch()} />
       ) : senders.data.meta.total === 0 ? (
-        <EmptyPanel
-          icon={<IconId />}
-          title="No senders yet"
-          description="Add a sender to use it in templates and campaigns."
-          action={newSenderButton}
-        />
+        <EmptyPanel icon={<IconId />} title="No senders yet" description="Add a sender to use it in templates and campaigns." action={newSenderButton} />
       ) : (
         <>
           <SendersTable senders={senders.data.data} onDelete={confirmDeletion} />

@@ -30,11 +30,7 @@ function SignedInShell() {
   const leaveTeamPage = () => void navigate(sectionAt(pathname)?.href ?? paths.home.getHref());
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }}
-      padding={{ base: 'md', sm: 'xl' }}
-    >
+    <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }} padding={{ base: 'md', sm: 'xl' }}>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

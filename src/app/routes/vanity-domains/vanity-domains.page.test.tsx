@@ -48,9 +48,7 @@ describe('the vanity domains page', () => {
   it('says in a toast why the service refused a deletion (409)', async () => {
     signIn();
     mockApi((request) =>
-      request.method === 'DELETE'
-        ? apiError(409, 'The vanity domain is used by 2 links; move or delete them first.')
-        : json(page([OWN, GO])),
+      request.method === 'DELETE' ? apiError(409, 'The vanity domain is used by 2 links; move or delete them first.') : json(page([OWN, GO])),
     );
 
     const { user } = renderPage();

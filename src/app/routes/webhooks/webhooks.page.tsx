@@ -51,9 +51,7 @@ export default function WebhooksPage() {
         actions={newWebhookButton}
       />
       <Stack gap="lg">
-        {shownSecret && (
-          <WebhookSecretNotice webhook={shownSecret.webhook} reason={shownSecret.reason} onDismiss={() => setShownSecret(null)} />
-        )}
+        {shownSecret && <WebhookSecretNotice webhook={shownSecret.webhook} reason={shownSecret.reason} onDismiss={() => setShownSecret(null)} />}
         {webhooks.isPending ? (
           <TableSkeleton columns={WEBHOOK_COLUMNS} rows={3} />
         ) : webhooks.isError ? (
@@ -78,11 +76,7 @@ export default function WebhooksPage() {
           </div>
         )}
       </Stack>
-      <WebhookCreateModal
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(webhook) => setShownSecret({ webhook, reason: 'created' })}
-      />
+      <WebhookCreateModal opened={creating} onClose={() => setCreating(false)} onCreated={(webhook) => setShownSecret({ webhook, reason: 'created' })} />
       <WebhookEditModal webhook={editing} onClose={() => setEditing(null)} />
     </>
   );

@@ -12,7 +12,13 @@ import { settleEarlyReceipts } from './receipts';
 const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
 type Range = z.output<typeof RangeRowSchema>;
 /** A queued message as a claim reads it (custom_fields is jsonb: parsed already). */
-const QueuedMessageRowSchema = z.object({ id: z.number(), uuid: z.string(), sequence: z.number(), phoneNumber: z.string(), customFields: z.record(z.string(), z.string()) });
+const QueuedMessageRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  sequence: z.number(),
+  phoneNumber: z.string(),
+  customFields: z.record(z.string(), z.string()),
+});
 const PhoneRowSchema = z.object({ phone: z.string() });
 const IdRowSchema = z.object({ id: z.number() });
 /** A sending campaign: its timestamps as PostgreSQL's text, those of its pauses as JSON text. */
@@ -45,29 +51,47 @@ const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boole
 export function createClaimStore(db: Db): ClaimStore {
   /** A batch's queued messages, in sequence order, at most `limit`. */
   const queuedIn = (tx: Tx, campaignId: number, first: number, last: number, limit: number) =>
-    rowsOf(tx, QueuedMessageRowSchema, sql`
+    rowsOf(
+      tx,
+      QueuedMessageRowSchema,
+      sql`
         SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields" FROM messages
          WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
-         ORDER BY sequence LIMIT ${limit}`);
+         ORDER BY sequence LIMIT ${limit}`,
+    );
 
   /**
    * A number that opted out since sending began (STOP to an earlier message) is not sent to: its
    * message becomes unsent (`opted_out`), numbered for the unsent report like those expiry leaves.
    */
-  const withoutOptOuts = async (tx: Tx, campaignId: number, lease: Lease, messages: Array<ClaimedMessage & { sequence: number }>, now: Date): Promise<ClaimedBatch> => {
+  const withoutOptOuts = async (
+    tx: Tx,
+    campaignId: number,
+    lease: Lease,
+    messages: Array<ClaimedMessage & { sequence: number }>,
+    now: Date,
+  ): Promise<ClaimedBatch> => {
     // The batch's numbers looked up in the team's default_optouts (its group-and-number index; the
     // numbers are in hand): almost always none, and then nothing else is read or written.
-    const { rows: found } = await withoutPlans(tx, ['enable_seqscan'], sql`
+    const { rows: found } = await withoutPlans(
+      tx,
+      ['enable_seqscan'],
+      sql`
       SELECT c.phone_number AS phone FROM contacts c
        WHERE c.contact_group_id = (SELECT g.id FROM contact_groups g JOIN campaigns k ON k.team_id = g.team_id WHERE k.id = ${campaignId} AND g.system_role = 'optouts')
-         AND c.phone_number = ANY(${arrayParam(messages.map((m) => m.phoneNumber))}::text[])`);
+         AND c.phone_number = ANY(${arrayParam(messages.map((m) => m.phoneNumber))}::text[])`,
+    );
     const opted = parseRows(PhoneRowSchema, found);
     if (opted.length === 0) return { ...lease, messages: messages.map(({ sequence: _, ...message }) => message) };
     const phones = new Set(opted.map((row) => row.phone));
     const ids = messages.filter((m) => phones.has(m.phoneNumber)).map((m) => m.id);
-    const optedOut = await rowsOf(tx, IdRowSchema, sql`
+    const optedOut = await rowsOf(
+      tx,
+      IdRowSchema,
+      sql`
       WITH opted AS (SELECT unnest(${sql.param(ids)}::bigint[]) AS id)
-      ${numberUnsent(campaignId, sql`SELECT id FROM opted`, 'opted_out', now)}`);
+      ${numberUnsent(campaignId, sql`SELECT id FROM opted`, 'opted_out', now)}`,
+    );
     const skipped = new Set(optedOut.map((row) => row.id));
     return { ...lease, messages: messages.filter((m) => !skipped.has(m.id)).map(({ sequence: _, ...message }) => message) };
   };
@@ -96,7 +120,10 @@ export function createClaimStore(db: Db): ClaimStore {
 
   return {
     async sending(): Promise<SendingCampaign[]> {
-      const rows = await rowsOf(db, SendingRowSchema, sql`
+      const rows = await rowsOf(
+        db,
+        SendingRowSchema,
+        sql`
         SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.expiry_date AS "expiryDate", c.sender, t.body,
                greatest(c.started_sending_at, c.resumed_at) AS anchor,
                c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
@@ -107,7 +134,8 @@ export function createClaimStore(db: Db): ClaimStore {
           FROM campaigns c JOIN templates t ON t.id = c.template_id
          WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL
          -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
-         ORDER BY c.throttled DESC, c.started_sending_at, c.id`);
+         ORDER BY c.throttled DESC, c.started_sending_at, c.id`,
+      );
       return rows.map((row) => ({ ...row, pauses: row.pauses.map((p) => ({ start: p.start.getTime(), end: p.end.getTime() })) }));
     },
 
@@ -126,10 +154,14 @@ export function createClaimStore(db: Db): ClaimStore {
         // a new token, cut to `limit` (the rest stays free for others). A live owner renews, so its
         // batch is never offered here.
         for (;;) {
-          const batch = await firstRowOf(tx, RangeRowSchema, sql`
+          const batch = await firstRowOf(
+            tx,
+            RangeRowSchema,
+            sql`
             SELECT id, first_sequence AS first, last_sequence AS last, submitting FROM send_batches
              WHERE campaign_id = ${campaignId} AND lease_until < ${now}
-             ORDER BY first_sequence LIMIT 1 FOR UPDATE SKIP LOCKED`);
+             ORDER BY first_sequence LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          );
           if (!batch) break;
           if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
           const recall = batch.submitting && inDoubt === 'recall';
@@ -139,10 +171,14 @@ export function createClaimStore(db: Db): ClaimStore {
             continue;
           }
           const through = messages[messages.length - 1]!.sequence;
-          const taken = await oneRowOf(tx, TokenRowSchema, sql`
+          const taken = await oneRowOf(
+            tx,
+            TokenRowSchema,
+            sql`
             UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false,
                    first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
-             WHERE id = ${batch.id} RETURNING token`);
+             WHERE id = ${batch.id} RETURNING token`,
+          );
           if (through < batch.last) {
             // The rest of a batch to recall stays in doubt: whoever takes it asks the gateway too.
             await tx.execute(sql`
@@ -154,15 +190,23 @@ export function createClaimStore(db: Db): ClaimStore {
         }
 
         // The next range of sequences.
-        const next = await firstRowOf(tx, NextRangeRowSchema, sql`
+        const next = await firstRowOf(
+          tx,
+          NextRangeRowSchema,
+          sql`
           WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
                        FROM campaigns WHERE id = ${campaignId} AND next_sequence <= message_count)
           UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
-          RETURNING c.first, c.next - 1 AS last`);
+          RETURNING c.first, c.next - 1 AS last`,
+        );
         if (!next) return undefined;
-        const inserted = await oneRowOf(tx, InsertedBatchRowSchema, sql`
+        const inserted = await oneRowOf(
+          tx,
+          InsertedBatchRowSchema,
+          sql`
           INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
-          VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id, token`);
+          VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id, token`,
+        );
         const messages = await queuedIn(tx, campaignId, next.first, next.last, limit);
         return withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
       });
@@ -189,10 +233,14 @@ export function createClaimStore(db: Db): ClaimStore {
      */
     async settle(lease, outcome, inDoubt, now, owner) {
       return db.transaction(async (tx) => {
-        const batch = await firstRowOf(tx, OwnedBatchRowSchema, sql`
+        const batch = await firstRowOf(
+          tx,
+          OwnedBatchRowSchema,
+          sql`
           SELECT b.campaign_id, (c.expiry_date <= ${now} OR c.expired_at IS NOT NULL) AS expired
             FROM send_batches b JOIN campaigns c ON c.id = b.campaign_id
-           WHERE b.id = ${lease.batchId} AND b.token = ${lease.token} FOR UPDATE OF b`);
+           WHERE b.id = ${lease.batchId} AND b.token = ${lease.token} FOR UPDATE OF b`,
+        );
         if (!batch) return 'lost';
         const campaignId = batch.campaign_id;
         await writeOutcome(tx, campaignId, outcome, inDoubt, now, owner);
@@ -208,7 +256,11 @@ export function createClaimStore(db: Db): ClaimStore {
         } else {
           await tx.execute(sql`DELETE FROM send_batches WHERE id = ${lease.batchId}`);
         }
-        if (outcome.submitted.length > 0) await settleEarlyReceipts(tx, outcome.submitted.map((s) => s.gatewayId));
+        if (outcome.submitted.length > 0)
+          await settleEarlyReceipts(
+            tx,
+            outcome.submitted.map((s) => s.gatewayId),
+          );
         return 'settled';
       });
     },
@@ -222,7 +274,9 @@ export function createClaimStore(db: Db): ClaimStore {
                              ${sql.param(rows.map((r) => r.destination))}::text[])
         ON CONFLICT (code) DO NOTHING`);
       if ((result.rowCount ?? 0) === rows.length) return true;
-      await db.execute(sql`DELETE FROM short_links WHERE code = ANY(${sql.param(rows.map((r) => r.code))}::text[]) AND message_id = ANY(${sql.param(rows.map((r) => r.messageId))}::bigint[])`);
+      await db.execute(
+        sql`DELETE FROM short_links WHERE code = ANY(${sql.param(rows.map((r) => r.code))}::text[]) AND message_id = ANY(${sql.param(rows.map((r) => r.messageId))}::bigint[])`,
+      );
       return false;
     },
   };
@@ -232,7 +286,13 @@ export function createClaimStore(db: Db): ClaimStore {
 async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, inDoubt: InDoubtPolicy, now: Date, owner: string): Promise<void> {
   const doubtful = inDoubt === 'fail' ? outcome.inDoubt : [];
   const rows = [
-    ...outcome.submitted.map((s) => ({ id: s.id, status: 'submitted', body: s.body as string | null, gatewayId: s.gatewayId as string | null, reason: null as string | null })),
+    ...outcome.submitted.map((s) => ({
+      id: s.id,
+      status: 'submitted',
+      body: s.body as string | null,
+      gatewayId: s.gatewayId as string | null,
+      reason: null as string | null,
+    })),
     ...outcome.rejected.map((r) => ({ id: r.id, status: 'failed', body: r.body, gatewayId: null, reason: r.reason })),
     ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt' })),
   ];
@@ -241,7 +301,10 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
   // Found through the primary key and joined by hash, whatever the statistics say. The ids are the
   // batch's own (its claim read them from this campaign): no condition on campaign_id, which the
   // planner would add as a bitmap of the campaign's whole sequence index (40 ms a batch at a million).
-  await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
+  await withoutPlans(
+    tx,
+    ['enable_nestloop', 'enable_seqscan'],
+    sql`
     WITH incoming AS (
       SELECT * FROM unnest(${arrayParam(ids)}::bigint[], ${arrayParam(rows.map((r) => r.status))}::text[], ${arrayParam(rows.map((r) => r.body))}::text[],
                            ${arrayParam(rows.map((r) => r.gatewayId))}::text[], ${arrayParam(rows.map((r) => r.reason))}::text[]) AS t(id, status, body, gateway_id, reason)),
@@ -255,5 +318,6 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
     UPDATE campaigns SET submitted_count = submitted_count + (SELECT count(*) FROM written WHERE status = 'submitted'),
                          failed_count = failed_count + (SELECT count(*) FROM written WHERE status = 'failed'),
                          in_doubt_count = in_doubt_count + ${inDoubt === 'recall' ? 0 : outcome.inDoubt.length}
-     WHERE id = ${campaignId}`);
+     WHERE id = ${campaignId}`,
+  );
 }

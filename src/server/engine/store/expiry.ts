@@ -31,19 +31,27 @@ export function createExpiryStore(db: Db): ExpiryStore {
       for (;;) {
         const id = await db.transaction(async (tx) => {
           // SKIP LOCKED: a campaign being claimed, or settled, is expired on the next pass.
-          const campaign = await firstRowOf(tx, IdRowSchema, sql`
+          const campaign = await firstRowOf(
+            tx,
+            IdRowSchema,
+            sql`
             UPDATE campaigns SET expired_at = coalesce(expired_at, ${now}), next_sequence = message_count + 1, updated_at = ${now}
              WHERE id = (SELECT c.id FROM campaigns c
                           WHERE c.expiry_date <= ${now} AND c.status IN (1, 2) AND c.id <> ALL(${sql.param(done)}::bigint[])
                             AND (c.expired_at IS NULL OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND b.lease_until < ${now}))
                           ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id`);
+            RETURNING id`,
+          );
           if (!campaign) return undefined;
           // Batches of dead owners only (a live one is locked while it settles, or renews its lease).
-          const dead = await rowsOf(tx, DeadBatchRowSchema, sql`
+          const dead = await rowsOf(
+            tx,
+            DeadBatchRowSchema,
+            sql`
             DELETE FROM send_batches WHERE id IN (
               SELECT id FROM send_batches WHERE campaign_id = ${campaign.id} AND lease_until < ${now} FOR UPDATE SKIP LOCKED)
-            RETURNING first_sequence AS first, last_sequence AS last, submitting`);
+            RETURNING first_sequence AS first, last_sequence AS last, submitting`,
+          );
           const doubtful = dead.filter((batch) => batch.submitting);
           await tx.execute(sql`
             WITH locked AS (
@@ -85,9 +93,18 @@ export function createExpiryStore(db: Db): ExpiryStore {
 
 /** Early receipts: those a race left behind applied now, those too old to find their message dropped. */
 async function sweepEarlyReceipts(db: Db, now: Date): Promise<void> {
-  const rows = await rowsOf(db, GatewayIdRowSchema, sql`
-    SELECT gateway_id FROM early_receipts WHERE received_at < ${new Date(now.getTime() - EARLY_RECEIPT_RETRY_MS)} ORDER BY received_at LIMIT 1000`);
+  const rows = await rowsOf(
+    db,
+    GatewayIdRowSchema,
+    sql`
+    SELECT gateway_id FROM early_receipts WHERE received_at < ${new Date(now.getTime() - EARLY_RECEIPT_RETRY_MS)} ORDER BY received_at LIMIT 1000`,
+  );
   if (rows.length === 0) return;
-  await db.transaction((tx) => settleEarlyReceipts(tx, rows.map((row) => row.gateway_id)).then(() => undefined));
+  await db.transaction((tx) =>
+    settleEarlyReceipts(
+      tx,
+      rows.map((row) => row.gateway_id),
+    ).then(() => undefined),
+  );
   await db.execute(sql`DELETE FROM early_receipts WHERE received_at < ${new Date(now.getTime() - EARLY_RECEIPT_MAX_AGE_MS)}`);
 }

@@ -12,10 +12,14 @@ export function createRateBudgetStore(db: Db): RateBudgetStore {
   return {
     /** Messages and replies that could go now (so an idle engine takes no rate allowance). */
     async pendingWork(): Promise<number> {
-      const { pending } = await oneRowOf(db, PendingRowSchema, sql`
+      const { pending } = await oneRowOf(
+        db,
+        PendingRowSchema,
+        sql`
         SELECT (SELECT coalesce(sum(message_count - next_sequence + 1), 0) FROM campaigns WHERE status = 1 AND manually_paused IS NOT TRUE)::int
              + (SELECT coalesce(sum(last_sequence - first_sequence + 1), 0) FROM send_batches)::int
-             + (SELECT count(*) FROM outbound_replies WHERE status = 'queued')::int AS pending`);
+             + (SELECT count(*) FROM outbound_replies WHERE status = 'queued')::int AS pending`,
+      );
       return pending;
     },
 
@@ -44,6 +48,5 @@ export function createRateBudgetStore(db: Db): RateBudgetStore {
       const second = new Date(Math.floor(now.getTime() / 1000) * 1000);
       await db.execute(sql`UPDATE gateway_rate SET used = GREATEST(0, used - ${unused}) WHERE second = ${second}`);
     },
-
   };
 }

@@ -33,14 +33,21 @@ async function countSettled(tx: Tx, settled: Settled[]): Promise<void> {
 export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise<void> {
   // Almost always none wait: one look at the (small) table first, so the update below only ever
   // joins the few that do.
-  const waiting = await rowsOf(tx, GatewayIdRowSchema, sql`
-    SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${arrayParam(gatewayIds)}::text[])`);
+  const waiting = await rowsOf(
+    tx,
+    GatewayIdRowSchema,
+    sql`
+    SELECT gateway_id FROM early_receipts WHERE gateway_id = ANY(${arrayParam(gatewayIds)}::text[])`,
+  );
   if (waiting.length === 0) return;
   const ids = arrayParam(waiting.map((row) => row.gateway_id));
   // Both found through their indexes and joined by hash, whatever the statistics say. (Each early
   // receipt's message is looked up by its own id alone: a lookup by the whole list for each of
   // thousands of receipts took seconds.)
-  const { rows: settled } = await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
+  const { rows: settled } = await withoutPlans(
+    tx,
+    ['enable_nestloop', 'enable_seqscan'],
+    sql`
     WITH settled AS (
       UPDATE messages m SET status = r.status, reason = r.reason, finished_at = r.received_at
         FROM early_receipts r
@@ -51,7 +58,8 @@ export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise
       DELETE FROM early_receipts r WHERE r.gateway_id = ANY(${ids}::text[])
          AND r.gateway_id IN (SELECT m.gateway_id FROM messages m WHERE m.gateway_id = ANY(${ids}::text[])))
     SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
-      FROM settled GROUP BY campaign_id`);
+      FROM settled GROUP BY campaign_id`,
+  );
   await countSettled(tx, parseRows(SettledRowSchema, settled));
 }
 
@@ -71,27 +79,39 @@ export function createReceiptStore(db: Db): ReceiptStore {
       await db.transaction(async (tx) => {
         const settle = async () => {
           // Found through the gateway-id index and joined by hash, whatever the statistics say.
-          const { rows } = await withoutPlans(tx, ['enable_nestloop', 'enable_seqscan'], sql`
+          const { rows } = await withoutPlans(
+            tx,
+            ['enable_nestloop', 'enable_seqscan'],
+            sql`
             WITH settled AS (
               UPDATE messages m SET status = i.status, reason = i.reason, finished_at = i.received_at
                 FROM ${columns} WHERE m.gateway_id = i.gateway_id AND m.status = 'submitted'
                  AND m.gateway_id = ANY(${arrayParam(receipts.map((r) => r.gatewayId))}::text[])
               RETURNING m.campaign_id, m.status)
             SELECT campaign_id, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'failed')::int AS failed
-              FROM settled GROUP BY campaign_id`);
+              FROM settled GROUP BY campaign_id`,
+          );
           const settled = parseRows(SettledRowSchema, rows);
           await countSettled(tx, settled);
           return settled.reduce((sum, row) => sum + row.delivered + row.failed, 0);
         };
         if ((await settle()) === receipts.length) return;
-        const early = await rowsOf(tx, GatewayIdRowSchema, sql`
+        const early = await rowsOf(
+          tx,
+          GatewayIdRowSchema,
+          sql`
           INSERT INTO early_receipts (gateway_id, status, reason, received_at)
           SELECT i.gateway_id, i.status, i.reason, i.received_at FROM ${columns}
            WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.gateway_id = i.gateway_id)
              AND NOT EXISTS (SELECT 1 FROM outbound_replies r WHERE r.gateway_id = i.gateway_id)
           ON CONFLICT (gateway_id) DO NOTHING
-          RETURNING gateway_id`);
-        if (early.length > 0) await settleEarlyReceipts(tx, early.map((row) => row.gateway_id));
+          RETURNING gateway_id`,
+        );
+        if (early.length > 0)
+          await settleEarlyReceipts(
+            tx,
+            early.map((row) => row.gateway_id),
+          );
         // A submission recorded between the first statement and the insert (its owner's settle
         // committed in between) was neither settled nor kept waiting: each statement sees what was
         // committed when it began, so this one settles it.

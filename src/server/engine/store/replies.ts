@@ -11,12 +11,16 @@ export function createReplyStore(db: Db): ReplyStore {
   return {
     /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
     async claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]> {
-      return rowsOf(db, QueuedReplyRowSchema, sql`
+      return rowsOf(
+        db,
+        QueuedReplyRowSchema,
+        sql`
         UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
          WHERE r.id IN (
            SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
             ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`);
+        RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`,
+      );
     },
 
     /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */
@@ -36,6 +40,5 @@ export function createReplyStore(db: Db): ReplyStore {
            WHERE r.id = i.id)
         UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[])`);
     },
-
   };
 }

@@ -32,11 +32,15 @@ const TotalRowSchema = z.object({ total: z.number() });
 
 /** The groups a campaign sends to, and those it leaves out (its excluded groups and the team's default_optouts). */
 async function audienceGroups(tx: Tx, campaignId: number, teamId: number): Promise<{ included: number[]; excluded: number[] }> {
-  const groups = await oneRowOf(tx, AudienceGroupsRowSchema, sql`
+  const groups = await oneRowOf(
+    tx,
+    AudienceGroupsRowSchema,
+    sql`
     SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
            coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
              ARRAY(SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts') AS excluded
-      FROM campaign_groups WHERE campaign_id = ${campaignId}`);
+      FROM campaign_groups WHERE campaign_id = ${campaignId}`,
+  );
   return { included: groups.included.map(Number), excluded: groups.excluded.map(Number) };
 }
 
@@ -55,13 +59,17 @@ async function writeRecipients(
   // One set-based statement, numbered by phone number: report pages are sequence ranges.
   // A chunk is read along the phone-number index: never by sorting the whole group (which the
   // planner chooses for a group imported moments ago, before its statistics exist).
-  const { rows: found } = await withoutPlans(tx, chunk.limit === null ? [] : ['enable_sort'], sql`
+  const { rows: found } = await withoutPlans(
+    tx,
+    chunk.limit === null ? [] : ['enable_sort'],
+    sql`
     WITH written AS (
       INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id)
       SELECT ${campaign.id}, ${chunk.firstSequence - 1} + row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id
         FROM (${recipients}) r
       RETURNING phone_number)
-    SELECT count(*)::int AS written, max(phone_number) AS last FROM written`);
+    SELECT count(*)::int AS written, max(phone_number) AS last FROM written`,
+  );
   const rows = parseRows(WrittenRowSchema, found);
   const written = rows[0]?.written ?? 0;
   return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
@@ -82,9 +90,13 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
       const started: number[] = [];
       for (let i = 0; i < limit; i++) {
         const id = await db.transaction(async (tx) => {
-          const campaign = await firstRowOf(tx, DueCampaignRowSchema, sql`
+          const campaign = await firstRowOf(
+            tx,
+            DueCampaignRowSchema,
+            sql`
             SELECT id, team_id, is_test, throttled FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
-             ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`);
+             ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          );
           if (!campaign) return undefined;
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
@@ -96,7 +108,11 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
               SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
             start = { written: inserted.rowCount ?? 0, after: null };
           } else {
-            start = await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 });
+            start = await writeRecipients(
+              tx,
+              { id: campaign.id, teamId: campaign.team_id },
+              { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 },
+            );
           }
           await tx.execute(sql`
             UPDATE campaigns SET message_count = ${start.written}, audience_after = ${start.after}, next_sequence = 1, anchor_sequence = 1 WHERE id = ${campaign.id}`);
@@ -118,21 +134,37 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
     async extendAudiences(now: Date, budgetMs = 1_000): Promise<number> {
       const started = Date.now();
       let total = 0;
-      const open = await rowsOf(db, OpenCampaignRowSchema, sql`
-        SELECT id, team_id FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`);
+      const open = await rowsOf(
+        db,
+        OpenCampaignRowSchema,
+        sql`
+        SELECT id, team_id FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`,
+      );
       for (const campaign of open) {
-        for (let more = true; more && Date.now() - started < budgetMs; ) {
+        for (let more = true; more && Date.now() - started < budgetMs;) {
           more = await db.transaction(async (tx) => {
             const locked = await oneRowOf(tx, LockedRowSchema, sql`SELECT pg_try_advisory_xact_lock(${AUDIENCE_LOCK}, ${campaign.id}::int) AS ok`);
             if (!locked.ok) return false;
-            const state = await firstRowOf(tx, AudienceStateRowSchema, sql`
-              SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting FROM campaigns WHERE id = ${campaign.id}`);
+            const state = await firstRowOf(
+              tx,
+              AudienceStateRowSchema,
+              sql`
+              SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting FROM campaigns WHERE id = ${campaign.id}`,
+            );
             if (!state || state.after === null || state.waiting >= sizes.ahead) return false;
             await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
-            const chunk = await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 });
-            const updated = await firstRowOf(tx, ExpiredRowSchema, sql`
+            const chunk = await writeRecipients(
+              tx,
+              { id: campaign.id, teamId: campaign.team_id },
+              { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+            );
+            const updated = await firstRowOf(
+              tx,
+              ExpiredRowSchema,
+              sql`
               UPDATE campaigns SET message_count = message_count + ${chunk.written}, audience_after = ${chunk.after}
-               WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired`);
+               WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired`,
+            );
             if (updated?.expired) await unsendLate(tx, campaign.id, state.count, now);
             total += chunk.written;
             return chunk.after !== null;
@@ -150,10 +182,14 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
 
     /** Status 2 once every recipient was written, every message claimed and every batch settled. */
     async finishDone(now: Date): Promise<number[]> {
-      const rows = await rowsOf(db, IdRowSchema, sql`
+      const rows = await rowsOf(
+        db,
+        IdRowSchema,
+        sql`
         UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
          WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
-        RETURNING c.id`);
+        RETURNING c.id`,
+      );
       return rows.map((row) => row.id);
     },
   };
@@ -181,8 +217,12 @@ async function unsendLate(tx: Tx, campaignId: number, before: number, now: Date)
  */
 async function estimateAudience(db: Db, campaign: { id: number; team_id: number }): Promise<void> {
   await db.transaction(async (tx) => {
-    const state = await firstRowOf(tx, WantedRowSchema, sql`
-      SELECT audience_estimate IS NULL AND audience_after IS NOT NULL AS wanted FROM campaigns WHERE id = ${campaign.id}`);
+    const state = await firstRowOf(
+      tx,
+      WantedRowSchema,
+      sql`
+      SELECT audience_estimate IS NULL AND audience_after IS NOT NULL AS wanted FROM campaigns WHERE id = ${campaign.id}`,
+    );
     if (!state?.wanted) return;
     const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);

@@ -85,7 +85,9 @@ describe('mailer over SMTP', () => {
     const smtp = await sink({ requireAuth: { user: 'herald', pass: 'right-password' } });
     const wrongUrl = `smtp://herald:wrong-password@127.0.0.1:${smtp.port}`;
 
-    const failure = await mailer({ smtpUrl: wrongUrl }).send(report).catch((error: Error) => error);
+    const failure = await mailer({ smtpUrl: wrongUrl })
+      .send(report)
+      .catch((error: Error) => error);
 
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/could not be sent.*535/);
@@ -125,7 +127,9 @@ describe('mailer over SMTP', () => {
     });
     const { port } = silent.address() as AddressInfo;
 
-    await expect(mailer({ smtpUrl: `smtp://127.0.0.1:${port}`, timeoutMs: 500 }).send(report)).rejects.toThrow(/could not be sent through smtp:\/\/127\.0\.0\.1:\d+: no answer within 0\.5 s/);
+    await expect(mailer({ smtpUrl: `smtp://127.0.0.1:${port}`, timeoutMs: 500 }).send(report)).rejects.toThrow(
+      /could not be sent through smtp:\/\/127\.0\.0\.1:\d+: no answer within 0\.5 s/,
+    );
     expect(sockets.size).toBe(1);
   });
 });
@@ -174,7 +178,11 @@ describe('mailer without SMTP (outbox)', () => {
     cleanups.push(async () => vi.useRealTimers());
 
     const locations: string[] = [];
-    for (const [subject, time] of [['first', '2026-03-09T23:59:59.999Z'], ['second', '2026-03-10T00:00:00.000Z'], ['third', '2026-03-10T00:00:00.000Z']] as const) {
+    for (const [subject, time] of [
+      ['first', '2026-03-09T23:59:59.999Z'],
+      ['second', '2026-03-10T00:00:00.000Z'],
+      ['third', '2026-03-10T00:00:00.000Z'],
+    ] as const) {
       vi.setSystemTime(new Date(time));
       locations.push((await transport.send({ ...report, subject })).location!);
     }

@@ -19,8 +19,12 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
   return {
     async recall(clientRefs) {
       if (clientRefs.length === 0) return [];
-      const rows = await rowsOf(db, DeliveryRowSchema, sql`
-        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${sql.param(clientRefs)}::text[])`);
+      const rows = await rowsOf(
+        db,
+        DeliveryRowSchema,
+        sql`
+        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${sql.param(clientRefs)}::text[])`,
+      );
       return rows.map((row) => ({ clientRef: row.client_ref, gatewayId: row.gateway_id }));
     },
 
@@ -31,7 +35,10 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
       // receipts waiting to be delivered — together or not at all. It answers only how many were new
       // (reading thousands of references back cost as much as writing them); when some were not, the
       // references are read after, and those seen before counted as submitted again.
-      const counted = await oneRowOf(db, CountRowSchema, sql`
+      const counted = await oneRowOf(
+        db,
+        CountRowSchema,
+        sql`
         WITH inserted AS (
           INSERT INTO simulator_deliveries (client_ref, gateway_id, to_number, from_name, body)
           SELECT * FROM unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.gatewayId)}::text[], ${column((m) => m.to)}::text[],
@@ -43,18 +50,27 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
           SELECT array_agg(i.gateway_id), array_agg(o.failed), ${dueAt}::timestamptz
             FROM inserted i JOIN unnest(${column((m) => m.clientRef)}::text[], ${column((m) => m.failed)}::boolean[]) AS o(client_ref, failed) USING (client_ref)
           HAVING count(*) > 0)
-        SELECT count(*)::int AS n FROM inserted`);
+        SELECT count(*)::int AS n FROM inserted`,
+      );
       if (counted.n === batch.length) return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: message.gatewayId, isNew: true }));
-      const known = await rowsOf(db, DeliveryRowSchema, sql`
-        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${column((m) => m.clientRef)}::text[])`);
+      const known = await rowsOf(
+        db,
+        DeliveryRowSchema,
+        sql`
+        SELECT client_ref, gateway_id FROM simulator_deliveries WHERE client_ref = ANY(${column((m) => m.clientRef)}::text[])`,
+      );
       const ours = new Map(batch.map((message) => [message.clientRef, message.gatewayId]));
       const fresh = new Set(known.filter((row) => ours.get(row.client_ref) === row.gateway_id).map((row) => row.client_ref));
       const seen = batch.filter((message) => !fresh.has(message.clientRef)).map((message) => message.clientRef);
       const before = new Map<string, string>();
       if (seen.length > 0) {
-        const rows = await rowsOf(db, DeliveryRowSchema, sql`
+        const rows = await rowsOf(
+          db,
+          DeliveryRowSchema,
+          sql`
           UPDATE simulator_deliveries SET submissions = submissions + 1 WHERE client_ref = ANY(${sql.param(seen)}::text[])
-          RETURNING client_ref, gateway_id`);
+          RETURNING client_ref, gateway_id`,
+        );
         for (const row of rows) before.set(row.client_ref, row.gateway_id);
       }
       return batch.map((message) =>
@@ -71,9 +87,13 @@ export function createSimulatorLedger(db: Db): SimulatorLedger {
      */
     async deliverDue(now, deliver) {
       return db.transaction(async (tx) => {
-        const rows = await rowsOf(tx, PendingReceiptsRowSchema, sql`
+        const rows = await rowsOf(
+          tx,
+          PendingReceiptsRowSchema,
+          sql`
           SELECT id, to_json(gateway_ids) AS gateway_ids, failed, due_at FROM simulator_pending_receipts
-           WHERE due_at <= ${now}::timestamptz ORDER BY due_at LIMIT 2 FOR UPDATE SKIP LOCKED`);
+           WHERE due_at <= ${now}::timestamptz ORDER BY due_at LIMIT 2 FOR UPDATE SKIP LOCKED`,
+        );
         if (rows.length === 0) return 0;
         const due: DueReceipts[] = rows.map((row) => ({ gatewayIds: row.gateway_ids, failed: row.failed, dueAt: row.due_at }));
         await deliver(due);

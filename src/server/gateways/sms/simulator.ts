@@ -10,7 +10,10 @@ export type SimulatorLedger = {
    * Records the messages not seen before and, with them (all or nothing), their receipts due at
    * `dueAt`; returns the gateway id of every one (old or new) and which are new.
    */
-  record(batch: Array<OutgoingSms & { gatewayId: string; failed: boolean }>, dueAt: Date): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
+  record(
+    batch: Array<OutgoingSms & { gatewayId: string; failed: boolean }>,
+    dueAt: Date,
+  ): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
   /** The gateway ids of those of these client references it has recorded. */
   recall(clientRefs: string[]): Promise<Array<{ clientRef: string; gatewayId: string }>>;
   /**
@@ -101,7 +104,9 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
       const offered = batch.map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
       const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs));
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
-      if (keepSent) for (const message of offered) if (byRef.get(message.clientRef)!.isNew) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
+      if (keepSent)
+        for (const message of offered)
+          if (byRef.get(message.clientRef)!.isNew) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
       if (recorded.some((entry) => entry.isNew)) wakeIn(options.latencyMs);
       return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: byRef.get(message.clientRef)!.gatewayId }));
     },

@@ -108,10 +108,9 @@ describe('teams', () => {
   });
 
   it('gives a new team its default_optouts group, not deletable', async () => {
-    const { rows } = await t.database.pool.query(
-      `SELECT g.name, g.deletable FROM contact_groups g JOIN teams t ON t.id = g.team_id WHERE t.uuid = $1`,
-      [alice.teamUuid],
-    );
+    const { rows } = await t.database.pool.query(`SELECT g.name, g.deletable FROM contact_groups g JOIN teams t ON t.id = g.team_id WHERE t.uuid = $1`, [
+      alice.teamUuid,
+    ]);
     expect(rows).toEqual([{ name: 'default_optouts', deletable: false }]);
   });
 });

@@ -111,22 +111,39 @@ export function createCampaignsRepository(db: Db) {
     async list(teamId: number, window: PageWindow, status?: number): Promise<Page<CampaignRecord>> {
       const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;
       return readPage({
-        rows: rowsOf(db, CampaignRecordSchema, sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+        rows: rowsOf(
+          db,
+          CampaignRecordSchema,
+          sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         // All of the team's campaigns: its counter row (migration 0018); one status: counted by its index.
-        count: () => (status === undefined ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`)),
+        count: () =>
+          status === undefined ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
       });
     },
 
     /** A campaign with its groups and pauses (and its test recipient): several statements, so the caller gives a transaction. */
-    async insert(tx: Tx, teamId: number, write: CampaignWrite, now: Date, test?: { phoneNumber: string; customFields: Record<string, string> }): Promise<CampaignRecord> {
-      const { id } = await oneRowOf(tx, IdSchema, sql`
+    async insert(
+      tx: Tx,
+      teamId: number,
+      write: CampaignWrite,
+      now: Date,
+      test?: { phoneNumber: string; customFields: Record<string, string> },
+    ): Promise<CampaignRecord> {
+      const { id } = await oneRowOf(
+        tx,
+        IdSchema,
+        sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
                 ${write.scheduledFinishDate}, ${test !== undefined}, ${now}, ${now})
-        RETURNING id`);
+        RETURNING id`,
+      );
       await writeChildren(tx, id, write, now);
       if (test)
-        await tx.execute(sql`INSERT INTO campaign_test_recipients (campaign_id, phone_number, custom_fields) VALUES (${id}, ${test.phoneNumber}, ${JSON.stringify(test.customFields)}::jsonb)`);
+        await tx.execute(
+          sql`INSERT INTO campaign_test_recipients (campaign_id, phone_number, custom_fields) VALUES (${id}, ${test.phoneNumber}, ${JSON.stringify(test.customFields)}::jsonb)`,
+        );
       return (await one(sql`c.id = ${id}`, tx))!;
     },
 
@@ -136,13 +153,17 @@ export function createCampaignsRepository(db: Db) {
      * statements, so the caller gives a transaction.
      */
     async update(tx: Tx, id: number, write: CampaignWrite, manuallyPaused: boolean | null | undefined, now: Date): Promise<CampaignRecord | undefined> {
-      const rows = await rowsOf(tx, IdSchema, sql`
+      const rows = await rowsOf(
+        tx,
+        IdSchema,
+        sql`
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
                manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now}
          WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
-        RETURNING id`);
+        RETURNING id`,
+      );
       if (rows.length === 0) return undefined;
       await writeChildren(tx, id, write, now);
       return one(sql`c.id = ${id}`, tx);
@@ -154,7 +175,10 @@ export function createCampaignsRepository(db: Db) {
      * finished sending can be toggled: `refused` says which rule stopped it, read from the same row.
      */
     async togglePaused(id: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'not_throttled' | 'finished' }> {
-      const row = await firstRowOf(db, ToggledSchema, sql`
+      const row = await firstRowOf(
+        db,
+        ToggledSchema,
+        sql`
         WITH flipped AS (
           UPDATE campaigns SET manually_paused = manually_paused IS NOT TRUE, updated_at = ${now},
                  -- Resuming restarts the throttle plan: what is left is spread over the open time left.
@@ -162,7 +186,8 @@ export function createCampaignsRepository(db: Db) {
                  anchor_sequence = CASE WHEN manually_paused IS TRUE THEN next_sequence ELSE anchor_sequence END
            WHERE id = ${id} AND throttled AND status IN (0, 1)
           RETURNING manually_paused, updated_at)
-        SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`);
+        SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`,
+      );
       if (!row || row.paused === null) return { refused: row?.throttled ? 'finished' : 'not_throttled' };
       // The flag this toggle wrote (a toggle right after it may already have flipped it again).
       const record = (await one(sql`c.id = ${id}`))!;
@@ -171,16 +196,23 @@ export function createCampaignsRepository(db: Db) {
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */
     async deleteUnlessSending(id: number): Promise<boolean> {
-      const row = await oneRowOf(db, z.object({ deleted: z.boolean() }), sql`
+      const row = await oneRowOf(
+        db,
+        z.object({ deleted: z.boolean() }),
+        sql`
         WITH gone AS (DELETE FROM campaigns WHERE id = ${id} AND status <> 1 RETURNING id),
         messages_gone AS (DELETE FROM messages WHERE campaign_id IN (SELECT id FROM gone))
-        SELECT EXISTS (SELECT 1 FROM gone) AS deleted`);
+        SELECT EXISTS (SELECT 1 FROM gone) AS deleted`,
+      );
       return row.deleted;
     },
 
     /** The engine's counters (kept as messages move): one row read, whatever the campaign's size. */
     async messageCounts(id: number): Promise<z.output<typeof CountsSchema>> {
-      return oneRowOf(db, CountsSchema, sql`
+      return oneRowOf(
+        db,
+        CountsSchema,
+        sql`
         WITH c AS (
           -- While its audience is being written, the count expected (never fewer than those written).
           SELECT *, CASE WHEN audience_after IS NULL THEN message_count ELSE greatest(message_count, coalesce(audience_estimate, 0)) END AS recipients
@@ -188,12 +220,17 @@ export function createCampaignsRepository(db: Db) {
         SELECT recipients AS total, recipients - submitted_count - delivered_count - failed_count - unsent_count AS queued,
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,
                click_count AS clicks, in_doubt_count AS "inDoubt"
-          FROM c`);
+          FROM c`,
+      );
     },
 
     async groupIds(id: number): Promise<{ included: number[]; excluded: number[] }> {
-      const rows = await rowsOf(db, GroupIdsSchema, sql`
-        SELECT kind, array_agg(contact_group_id) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`);
+      const rows = await rowsOf(
+        db,
+        GroupIdsSchema,
+        sql`
+        SELECT kind, array_agg(contact_group_id) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`,
+      );
       const of = (kind: string) => rows.find((row) => row.kind === kind)?.ids ?? [];
       return { included: of('included'), excluded: of('excluded') };
     },

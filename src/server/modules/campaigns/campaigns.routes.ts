@@ -72,7 +72,16 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
 
   app.get(
     '/campaigns/:campaign_uuid',
-    { config: { sharedRead: 'team' }, schema: { operationId: 'showCampaign', tags, summary: 'Show a campaign', params: CampaignParamsSchema, response: { 200: dataOf(CampaignSchema), ...one } } },
+    {
+      config: { sharedRead: 'team' },
+      schema: {
+        operationId: 'showCampaign',
+        tags,
+        summary: 'Show a campaign',
+        params: CampaignParamsSchema,
+        response: { 200: dataOf(CampaignSchema), ...one },
+      },
+    },
     async (request) => ({ data: await campaigns.show(callerOf(request), request.params.campaign_uuid) }),
   );
 
@@ -114,7 +123,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         operationId: 'toggleCampaignPaused',
         tags,
         summary: 'Pause or resume a throttled campaign',
-        description: '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.',
+        description:
+          '`manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.',
         params: CampaignParamsSchema,
         response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
       },

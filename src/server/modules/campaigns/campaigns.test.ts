@@ -14,10 +14,14 @@ beforeAll(async () => {
   t = await createTestApp({}, { clock });
   owner = await t.user();
   stranger = await t.user();
-  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Sale', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data.uuid;
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Sale', body: 'Hi {{first_name}}', sender: 'Acme' } })).json()
+    .data.uuid;
   const group = async (name: string, numbers: string[]) => {
     const uuid = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name } })).json().data.uuid;
-    await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: owner.token, body: { contacts: numbers.map((phone_number) => ({ phone_number })) } });
+    await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, {
+      token: owner.token,
+      body: { contacts: numbers.map((phone_number) => ({ phone_number })) },
+    });
     return uuid;
   };
   groupA = await group('A', ['07700900201', '07700900202', '07700900203']);
@@ -90,24 +94,78 @@ describe('campaigns', () => {
 
   it.each([
     ['a 2-character sender', () => body({ sender: 'AB' }), 'sender', 'The sender must be between 3 and 11 characters.'],
-    ['another shape of date', () => body({ scheduled_send_date: '2026-06-02T09:00:00Z' }), 'scheduled_send_date', 'The scheduled send date must be a date and time of the form YYYY-MM-DD HH:MM:SS.'],
+    [
+      'another shape of date',
+      () => body({ scheduled_send_date: '2026-06-02T09:00:00Z' }),
+      'scheduled_send_date',
+      'The scheduled send date must be a date and time of the form YYYY-MM-DD HH:MM:SS.',
+    ],
     ['an impossible date', () => body({ expiry_date: '2026-02-30 09:00:00' }), 'expiry_date', 'The expiry date is not a valid date and time in Europe/London.'],
-    ['expiry before the send date', () => body({ expiry_date: '2026-06-02 08:59:59' }), 'expiry_date', 'The expiry date must be after the scheduled send date.'],
+    [
+      'expiry before the send date',
+      () => body({ expiry_date: '2026-06-02 08:59:59' }),
+      'expiry_date',
+      'The expiry date must be after the scheduled send date.',
+    ],
     ['no included group', () => body({ included_contact_groups: [] }), 'included_contact_groups', 'The included contact groups field is required.'],
-    ['throttled without a finish', () => throttled({ scheduled_finish_date: undefined }), 'scheduled_finish_date', 'The scheduled finish date field is required when throttled is true.'],
-    ['a finish before the send date', () => throttled({ scheduled_finish_date: '2026-06-02 08:00:00', pauses: [] }), 'scheduled_finish_date', 'The scheduled finish date must be after the scheduled send date.'],
-    ['a finish after expiry', () => throttled({ scheduled_finish_date: '2026-06-03 09:00:01', pauses: [] }), 'scheduled_finish_date', 'The scheduled finish date may not be after the expiry date.'],
-    ['a pause ending before it starts', () => throttled({ pauses: [{ start_at: '2026-06-02 13:00:00', end_at: '2026-06-02 12:00:00' }] }), 'pauses.0.end_at', 'The pause must end after it starts.'],
-    ['a pause after the finish', () => throttled({ pauses: [{ start_at: '2026-06-02 16:30:00', end_at: '2026-06-02 17:30:00' }] }), 'pauses.0', 'The pause must lie between the scheduled send date and the scheduled finish date.'],
-    ['overlapping pauses', () => throttled({ pauses: [{ start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' }, { start_at: '2026-06-02 12:30:00', end_at: '2026-06-02 14:00:00' }] }), 'pauses.1', 'The pause overlaps pause 1.'],
-    ['pauses on a normal campaign', () => body({ pauses: [{ start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' }] }), 'pauses', 'Pauses are only for throttled campaigns.'],
+    [
+      'throttled without a finish',
+      () => throttled({ scheduled_finish_date: undefined }),
+      'scheduled_finish_date',
+      'The scheduled finish date field is required when throttled is true.',
+    ],
+    [
+      'a finish before the send date',
+      () => throttled({ scheduled_finish_date: '2026-06-02 08:00:00', pauses: [] }),
+      'scheduled_finish_date',
+      'The scheduled finish date must be after the scheduled send date.',
+    ],
+    [
+      'a finish after expiry',
+      () => throttled({ scheduled_finish_date: '2026-06-03 09:00:01', pauses: [] }),
+      'scheduled_finish_date',
+      'The scheduled finish date may not be after the expiry date.',
+    ],
+    [
+      'a pause ending before it starts',
+      () => throttled({ pauses: [{ start_at: '2026-06-02 13:00:00', end_at: '2026-06-02 12:00:00' }] }),
+      'pauses.0.end_at',
+      'The pause must end after it starts.',
+    ],
+    [
+      'a pause after the finish',
+      () => throttled({ pauses: [{ start_at: '2026-06-02 16:30:00', end_at: '2026-06-02 17:30:00' }] }),
+      'pauses.0',
+      'The pause must lie between the scheduled send date and the scheduled finish date.',
+    ],
+    [
+      'overlapping pauses',
+      () =>
+        throttled({
+          pauses: [
+            { start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' },
+            { start_at: '2026-06-02 12:30:00', end_at: '2026-06-02 14:00:00' },
+          ],
+        }),
+      'pauses.1',
+      'The pause overlaps pause 1.',
+    ],
+    [
+      'pauses on a normal campaign',
+      () => body({ pauses: [{ start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' }] }),
+      'pauses',
+      'Pauses are only for throttled campaigns.',
+    ],
   ])('refuses %s with 422 naming the field', async (_case, payload, field, message) => {
     // Payloads are built when the test runs: the groups and template exist only after beforeAll.
     expect((await errorsOf(payload()))[field]).toEqual([message]);
   });
 
   it('allows at most 50 pauses', async () => {
-    const pauses = Array.from({ length: 51 }, (_, i) => ({ start_at: `2026-06-02 10:${String(i).padStart(2, '0')}:00`, end_at: `2026-06-02 10:${String(i).padStart(2, '0')}:30` }));
+    const pauses = Array.from({ length: 51 }, (_, i) => ({
+      start_at: `2026-06-02 10:${String(i).padStart(2, '0')}:00`,
+      end_at: `2026-06-02 10:${String(i).padStart(2, '0')}:30`,
+    }));
     expect((await errorsOf(throttled({ pauses })))['pauses']).toEqual(['A campaign may not have more than 50 pauses.']);
     const fifty = await create(throttled({ pauses: pauses.slice(0, 50) }));
     expect(fifty.statusCode).toBe(201);
@@ -115,7 +173,8 @@ describe('campaigns', () => {
 
   it("refuses another team's template and groups with 422 naming each field", async () => {
     const theirGroup = (await t.request('GET', '/api/2.0/contact-groups/', { token: stranger.token })).json().data[0].uuid;
-    const theirTemplate = (await t.request('POST', '/api/2.0/templates/', { token: stranger.token, body: { name: 'x', body: 'x', sender: 'Other' } })).json().data.uuid;
+    const theirTemplate = (await t.request('POST', '/api/2.0/templates/', { token: stranger.token, body: { name: 'x', body: 'x', sender: 'Other' } })).json()
+      .data.uuid;
     const errors = await errorsOf(body({ template_uuid: theirTemplate, included_contact_groups: [theirGroup], excluded_contact_groups: [theirGroup] }));
     expect(errors).toEqual({
       template_uuid: ['The selected template uuid is invalid.'],
@@ -197,16 +256,34 @@ describe('campaigns', () => {
   it('makes a send-test campaign for one normalised number', async () => {
     const response = await t.request('POST', '/api/2.0/campaigns/send-test', {
       token: owner.token,
-      body: { name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-01 10:05:00', expiry_date: '2026-06-01 12:00:00', template_uuid: template, contact_number: '07700 900299', custom_fields: { first_name: 'Ada' } },
+      body: {
+        name: 'Test',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-01 10:05:00',
+        expiry_date: '2026-06-01 12:00:00',
+        template_uuid: template,
+        contact_number: '07700 900299',
+        custom_fields: { first_name: 'Ada' },
+      },
     });
     expect(response.statusCode).toBe(201);
     const campaign = response.json().data;
     expect(campaign).toMatchObject({ status: 0, excluded_contact_groups: [], included_contact_groups: [], is_test: true });
-    const { rows } = await t.database.pool.query(`SELECT r.phone_number, r.custom_fields FROM campaign_test_recipients r JOIN campaigns c ON c.id = r.campaign_id WHERE c.uuid = $1`, [campaign.uuid]);
+    const { rows } = await t.database.pool.query(
+      `SELECT r.phone_number, r.custom_fields FROM campaign_test_recipients r JOIN campaigns c ON c.id = r.campaign_id WHERE c.uuid = $1`,
+      [campaign.uuid],
+    );
     expect(rows).toEqual([{ phone_number: '447700900299', custom_fields: { first_name: 'Ada' } }]);
     const invalid = await t.request('POST', '/api/2.0/campaigns/send-test', {
       token: owner.token,
-      body: { name: 'Test', sender: 'Acme', scheduled_send_date: '2026-06-01 10:05:00', expiry_date: '2026-06-01 12:00:00', template_uuid: template, contact_number: 'nope' },
+      body: {
+        name: 'Test',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-01 10:05:00',
+        expiry_date: '2026-06-01 12:00:00',
+        template_uuid: template,
+        contact_number: 'nope',
+      },
     });
     expect(invalid.json().error.errors).toEqual({ contact_number: ['The contact number "nope" is not a phone number.'] });
   });
@@ -232,7 +309,13 @@ describe('campaigns', () => {
   it("never shows, edits, toggles or deletes another team's campaign", async () => {
     const campaign = (await create(throttled())).json().data;
     const url = `/api/2.0/campaigns/${campaign.uuid}`;
-    for (const [method, path, payload] of [['GET', url], ['GET', `${url}/summary`], ['PUT', url, body()], ['PUT', `${url}/toggle-paused-status`], ['DELETE', url]] as const) {
+    for (const [method, path, payload] of [
+      ['GET', url],
+      ['GET', `${url}/summary`],
+      ['PUT', url, body()],
+      ['PUT', `${url}/toggle-paused-status`],
+      ['DELETE', url],
+    ] as const) {
       expect((await t.request(method, path, { token: stranger.token, body: payload })).statusCode).toBe(404);
     }
     expect((await t.request('GET', '/api/2.0/campaigns/', { token: stranger.token })).json().meta.total).toBe(0);

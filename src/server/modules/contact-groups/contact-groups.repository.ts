@@ -19,13 +19,20 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
     },
 
     async insert(teamId: number, fields: ContactGroupFields, tx: Tx | Db = db): Promise<ContactGroupRow> {
-      const [row] = await tx.insert(contactGroups).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
+      const [row] = await tx
+        .insert(contactGroups)
+        .values({ teamId, ...fields, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('contact group insert returned no row');
       return row;
     },
 
     async update(id: number, fields: Partial<ContactGroupFields>): Promise<ContactGroupRow> {
-      const [row] = await db.update(contactGroups).set({ ...fields, updatedAt: clock.now() }).where(eq(contactGroups.id, id)).returning();
+      const [row] = await db
+        .update(contactGroups)
+        .set({ ...fields, updatedAt: clock.now() })
+        .where(eq(contactGroups.id, id))
+        .returning();
       if (!row) throw new Error('contact group update returned no row');
       return row;
     },
@@ -39,7 +46,10 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
 
     async namesOf(ids: number[]): Promise<Array<{ id: number; uuid: string; name: string }>> {
       if (ids.length === 0) return [];
-      const rows = await db.select({ id: contactGroups.id, uuid: contactGroups.uuid, name: contactGroups.name }).from(contactGroups).where(inArray(contactGroups.id, ids));
+      const rows = await db
+        .select({ id: contactGroups.id, uuid: contactGroups.uuid, name: contactGroups.name })
+        .from(contactGroups)
+        .where(inArray(contactGroups.id, ids));
       return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined);
     },
 

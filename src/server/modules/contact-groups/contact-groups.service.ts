@@ -43,7 +43,11 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
     async update(auth: AuthContext, uuid: string, input: ContactGroupInput) {
       const row = await find(auth, uuid);
       if (row.systemRole === 'optouts') throw new ConflictError('The default_optouts group cannot be renamed or changed.');
-      const changes = { name: input.name, ...(input.description !== undefined ? { description: input.description } : {}), ...(input.headers ? { headers: input.headers } : {}) };
+      const changes = {
+        name: input.name,
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.headers ? { headers: input.headers } : {}),
+      };
       return present(await deps.contactGroups.update(row.id, changes));
     },
 
@@ -52,7 +56,8 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
       if (!row.deletable) throw new ConflictError('The default_optouts group cannot be deleted.');
       if (row.modifyingSince) throw new ConflictError('The group is being imported into; delete it when the import has finished.');
       const keywords = await deps.contactGroups.keywordsAddingTo(row.id);
-      if (keywords.length > 0) throw new ConflictError(`The group is used by the keyword${keywords.length === 1 ? '' : 's'} ${keywords.join(', ')}; detach it first.`);
+      if (keywords.length > 0)
+        throw new ConflictError(`The group is used by the keyword${keywords.length === 1 ? '' : 's'} ${keywords.join(', ')}; detach it first.`);
       await deps.contactGroups.delete(row.id);
     },
   };

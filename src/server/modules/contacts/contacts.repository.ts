@@ -20,9 +20,13 @@ export function createContactsRepository(db: Db, clock: Clock) {
   return {
     /** Teams with the number in one of their groups (a STOP to the shared short code reaches each). */
     async teamsHolding(phoneNumber: string): Promise<number[]> {
-      const rows = await rowsOf(db, z.object({ team_id: z.number() }), sql`
+      const rows = await rowsOf(
+        db,
+        z.object({ team_id: z.number() }),
+        sql`
         SELECT DISTINCT g.team_id FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
-         WHERE c.phone_number = ${phoneNumber} AND g.system_role IS DISTINCT FROM 'optouts' ORDER BY g.team_id`);
+         WHERE c.phone_number = ${phoneNumber} AND g.system_role IS DISTINCT FROM 'optouts' ORDER BY g.team_id`,
+      );
       return rows.map((row) => row.team_id);
     },
 
@@ -34,7 +38,10 @@ export function createContactsRepository(db: Db, clock: Clock) {
     async upsert(tx: Tx, groupId: number, contacts: NewContact[]): Promise<number> {
       if (contacts.length === 0) return 0;
       const now = clock.now();
-      const { inserted } = await oneRowOf(tx, z.object({ inserted: z.number() }), sql`
+      const { inserted } = await oneRowOf(
+        tx,
+        z.object({ inserted: z.number() }),
+        sql`
         WITH written AS (
           INSERT INTO contacts (contact_group_id, phone_number, custom_fields, created_at, updated_at)
           SELECT ${groupId}, phone, fields::jsonb, ${now}, ${now}
@@ -42,7 +49,8 @@ export function createContactsRepository(db: Db, clock: Clock) {
           ON CONFLICT (contact_group_id, phone_number) DO UPDATE SET custom_fields = EXCLUDED.custom_fields, updated_at = EXCLUDED.updated_at
           RETURNING (xmax = 0) AS inserted
         )
-        SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`);
+        SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`,
+      );
       return inserted;
     },
 
@@ -79,9 +87,13 @@ export function createContactsRepository(db: Db, clock: Clock) {
     list(groupId: number, window: PageWindow, search?: string): Promise<Page<ContactRecord>> {
       const where = search ? sql`contact_group_id = ${groupId} AND phone_number LIKE ${`%${search}%`}` : sql`contact_group_id = ${groupId}`;
       return readPage({
-        rows: rowsOf(db, ContactRecordSchema, sql`
+        rows: rowsOf(
+          db,
+          ContactRecordSchema,
+          sql`
           SELECT phone_number AS "phoneNumber", custom_fields AS "customFields", created_at AS "createdAt", updated_at AS "updatedAt"
-            FROM contacts WHERE ${where} ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+            FROM contacts WHERE ${where} ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM contacts WHERE ${where}`),
       });
     },
@@ -90,25 +102,41 @@ export function createContactsRepository(db: Db, clock: Clock) {
      * The first recipient (by number) of the team's latest campaign that uses the template, with
      * the custom fields of its most recently changed contact in the included groups.
      */
-    async firstRecipientOfLatestCampaign(teamId: number, templateId: number, optoutsGroupId: number): Promise<{ phoneNumber: string; customFields: Record<string, string> } | undefined> {
-      const campaign = await firstRowOf(db, z.object({ included: GroupIdsSchema, excluded: GroupIdsSchema }), sql`
+    async firstRecipientOfLatestCampaign(
+      teamId: number,
+      templateId: number,
+      optoutsGroupId: number,
+    ): Promise<{ phoneNumber: string; customFields: Record<string, string> } | undefined> {
+      const campaign = await firstRowOf(
+        db,
+        z.object({ included: GroupIdsSchema, excluded: GroupIdsSchema }),
+        sql`
         SELECT coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'included'), '{}') AS included,
                coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'excluded'), '{}') AS excluded
           FROM (SELECT id FROM campaigns WHERE team_id = ${teamId} AND template_id = ${templateId} ORDER BY created_at DESC, id DESC LIMIT 1) c
-          JOIN campaign_groups g ON g.campaign_id = c.id`);
+          JOIN campaign_groups g ON g.campaign_id = c.id`,
+      );
       if (!campaign || campaign.included.length === 0) return undefined;
-      return firstRowOf(db, RecipientSchema, sql`
+      return firstRowOf(
+        db,
+        RecipientSchema,
+        sql`
         SELECT r.phone_number AS "phoneNumber", r.custom_fields AS "customFields"
-          FROM (${recipientsOf(campaign.included, [...campaign.excluded, optoutsGroupId])}) r ORDER BY r.phone_number LIMIT 1`);
+          FROM (${recipientsOf(campaign.included, [...campaign.excluded, optoutsGroupId])}) r ORDER BY r.phone_number LIMIT 1`,
+      );
     },
 
     /** The team's most recently changed contact with this number (custom fields for a preview). */
     latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
-      return firstRowOf(db, ContactRecordSchema, sql`
+      return firstRowOf(
+        db,
+        ContactRecordSchema,
+        sql`
         SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
           FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
          WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}
-         ORDER BY c.updated_at DESC LIMIT 1`);
+         ORDER BY c.updated_at DESC LIMIT 1`,
+      );
     },
   };
 }
@@ -122,7 +150,11 @@ export function createRecipientsRepository(db: Db) {
     async page(includedGroupIds: number[], excludedGroupIds: number[], window: PageWindow): Promise<Page<string>> {
       const recipients = recipientsOf(includedGroupIds, excludedGroupIds);
       const page = await readPage({
-        rows: rowsOf(db, z.object({ phone_number: z.string() }), sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+        rows: rowsOf(
+          db,
+          z.object({ phone_number: z.string() }),
+          sql`SELECT phone_number FROM (${recipients}) r ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => count(includedGroupIds, excludedGroupIds),
       });
       return { rows: page.rows.map((row) => row.phone_number), total: page.total };

@@ -74,8 +74,14 @@ export function createContactsService(deps: {
 
     async add(auth: AuthContext, groupUuid: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) {
       const group = await findGroup(auth, groupUuid);
-      const numbers = normalizeAll(contacts.map((c) => c.phone_number), (i) => `contacts.${i}.phone_number`);
-      await write(group.id, contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })));
+      const numbers = normalizeAll(
+        contacts.map((c) => c.phone_number),
+        (i) => `contacts.${i}.phone_number`,
+      );
+      await write(
+        group.id,
+        contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })),
+      );
       return reload(auth, group);
     },
 

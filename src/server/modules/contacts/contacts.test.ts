@@ -64,9 +64,15 @@ describe('contacts', () => {
 
   it('searches by digits, removes numbers and flushes the group', async () => {
     const group = await newGroup('Churn');
-    await add(group, ['07700900031', '07700900032', '07700900033'].map((phone_number) => ({ phone_number })));
+    await add(
+      group,
+      ['07700900031', '07700900032', '07700900033'].map((phone_number) => ({ phone_number })),
+    );
     expect((await contactsOf(group, '?search=900032')).data.map((c: { phone_number: string }) => c.phone_number)).toEqual(['447700900032']);
-    const removed = await t.request('PUT', `/api/2.0/contact-groups/${group}/remove-contacts`, { token: owner.token, body: { phone_numbers: ['07700 900031', '07700900099'] } });
+    const removed = await t.request('PUT', `/api/2.0/contact-groups/${group}/remove-contacts`, {
+      token: owner.token,
+      body: { phone_numbers: ['07700 900031', '07700900099'] },
+    });
     expect(removed.statusCode).toBe(200);
     expect(removed.json().data.number_of_contacts).toBe(2);
     const flushed = await t.request('PUT', `/api/2.0/contact-groups/${group}/flush`, { token: owner.token });
@@ -90,10 +96,18 @@ describe('contacts', () => {
 
   it('counts unique recipients: included minus excluded minus default_optouts, each number once', async () => {
     const [a, b, vip] = [await newGroup('A'), await newGroup('B'), await newGroup('Exclude me')];
-    await add(a, ['07700900051', '07700900052', '07700900053'].map((phone_number) => ({ phone_number })));
-    await add(b, ['07700900053', '07700900054', '07700900055'].map((phone_number) => ({ phone_number })));
+    await add(
+      a,
+      ['07700900051', '07700900052', '07700900053'].map((phone_number) => ({ phone_number })),
+    );
+    await add(
+      b,
+      ['07700900053', '07700900054', '07700900055'].map((phone_number) => ({ phone_number })),
+    );
     await add(vip, [{ phone_number: '07700900052' }]);
-    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
+    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token }))
+      .json()
+      .data.find((g: { name: string }) => g.name === 'default_optouts').uuid;
     await add(optouts, [{ phone_number: '07700900055' }]);
 
     const response = await unique([a, b], [vip]);
@@ -123,7 +137,9 @@ describe('contacts', () => {
   it("fills a template preview with a contact's custom fields", async () => {
     const group = await newGroup('Preview');
     await add(group, [{ phone_number: '07700900071', custom_fields: { first_name: 'Grace' } }]);
-    const template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}} from {{city}}', sender: 'Acme' } })).json().data;
+    const template = (
+      await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi {{first_name}} from {{city}}', sender: 'Acme' } })
+    ).json().data;
     const preview = await t.request('GET', `/api/2.0/templates/${template.uuid}/preview?phone_number=07700900071`, { token: owner.token });
     expect(preview.statusCode).toBe(200);
     expect(preview.json().data).toMatchObject({
@@ -146,7 +162,9 @@ describe('contacts', () => {
       { phone_number: '07700900081', custom_fields: { first_name: 'Zed' } },
     ]);
     await add(excluded, [{ phone_number: '07700900080' }]);
-    const template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Spring', body: 'Hi {{first_name}}', sender: 'Acme' } })).json().data;
+    const template = (
+      await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Spring', body: 'Hi {{first_name}}', sender: 'Acme' } })
+    ).json().data;
     const noCampaign = (await t.request('GET', `/api/2.0/templates/${template.uuid}/preview`, { token: owner.token })).json().data;
     expect(noCampaign).toMatchObject({ body: 'Hi  ', phone_number: '' });
 

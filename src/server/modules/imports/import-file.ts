@@ -14,9 +14,7 @@ const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
 /** A problem with the file as a whole: the import fails and says why. */
 export class ImportFileError extends Error {}
 
-export type CheckedRow =
-  | { ok: true; row: number; phoneNumber: string; customFields: string }
-  | { ok: false; row: number; value: string; reason: string };
+export type CheckedRow = { ok: true; row: number; phoneNumber: string; customFields: string } | { ok: false; row: number; value: string; reason: string };
 
 export type ImportFile = {
   /** Custom-field names in column order, in the group's spelling when the group knew the name. */
@@ -36,8 +34,7 @@ type Columns = { width: number; phone: number; fields: Array<{ index: number; na
 const reportable = (value: string) =>
   (isStorableText(value) ? value : value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD')).slice(0, MAX_VALUE_LENGTH);
 
-const csvProblem = (error: unknown) =>
-  error instanceof CsvError ? new ImportFileError(`The file is not valid CSV: ${error.message}.`) : error;
+const csvProblem = (error: unknown) => (error instanceof CsvError ? new ImportFileError(`The file is not valid CSV: ${error.message}.`) : error);
 
 /**
  * Opens an uploaded CSV: reads and checks the header (a ValidationError, before anything is
@@ -112,7 +109,8 @@ function readHeader(header: string[] | undefined, groupHeaders: string[]) {
 
 function checkRow(record: string[], row: number, columns: Columns, defaultCountry: string): CheckedRow {
   const cell = record[columns.phone] ?? '';
-  if (record.slice(columns.width).some((extra) => extra !== '')) return { ok: false, row, value: reportable(cell), reason: 'The row has more cells than the header has columns.' };
+  if (record.slice(columns.width).some((extra) => extra !== ''))
+    return { ok: false, row, value: reportable(cell), reason: 'The row has more cells than the header has columns.' };
   const phone = normalizePhoneNumber(cell, defaultCountry);
   if (!phone.ok) return { ok: false, row, value: reportable(cell), reason: `The phone number ${phone.reason}.` };
   const fields: Record<string, string> = {};
@@ -120,7 +118,8 @@ function checkRow(record: string[], row: number, columns: Columns, defaultCountr
     const value = record[index] ?? '';
     // An empty cell is no value: the template preview then says so, as for a contact without the field.
     if (value === '') continue;
-    if (value.length > MAX_VALUE_LENGTH) return { ok: false, row, value: reportable(value), reason: `The ${name} value may not be greater than ${MAX_VALUE_LENGTH} characters.` };
+    if (value.length > MAX_VALUE_LENGTH)
+      return { ok: false, row, value: reportable(value), reason: `The ${name} value may not be greater than ${MAX_VALUE_LENGTH} characters.` };
     if (!isStorableText(value)) return { ok: false, row, value: reportable(value), reason: `The ${name} value contains characters that cannot be stored.` };
     fields[name] = value;
   }

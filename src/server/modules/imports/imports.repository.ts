@@ -53,10 +53,14 @@ export function createImportsRepository(db: Db, clock: Clock) {
     /** A new import, the group marked Modifying, and this connection's lock on the import; inside the caller's transaction. */
     async start(tx: Tx, input: { teamId: number; groupId: number; fileName: string | null; headers: string[]; bytesTotal: number | null }) {
       const now = clock.now();
-      const created = await oneRowOf(tx, z.object({ id: z.number(), uuid: z.string() }), sql`
+      const created = await oneRowOf(
+        tx,
+        z.object({ id: z.number(), uuid: z.string() }),
+        sql`
         INSERT INTO contact_imports (team_id, contact_group_id, file_name, headers, bytes_total, created_at, updated_at)
         VALUES (${input.teamId}, ${input.groupId}, ${input.fileName}, ${JSON.stringify(input.headers)}::jsonb, ${input.bytesTotal}, ${now}, ${now})
-        RETURNING id, uuid`);
+        RETURNING id, uuid`,
+      );
       await tx.execute(sql`UPDATE contact_groups SET modifying_since = ${now} WHERE id = ${input.groupId}`);
       // Session-level: it outlives this transaction, and is released by `release` or when the connection dies.
       await tx.execute(sql`SELECT pg_advisory_lock(${IMPORT_LOCK_CLASS}, ${created.id}::int)`);
@@ -98,7 +102,10 @@ export function createImportsRepository(db: Db, clock: Clock) {
       // The sort of a large file fits in memory instead of spilling to disk.
       await tx.execute(sql`SET LOCAL work_mem = '128MB'`);
       const now = clock.now();
-      return oneRowOf(tx, MergeCountsSchema, sql`
+      return oneRowOf(
+        tx,
+        MergeCountsSchema,
+        sql`
         WITH latest AS MATERIALIZED (
           SELECT DISTINCT ON (phone_number) phone_number, custom_fields
             FROM contact_import_rows WHERE import_id = ${importId}
@@ -112,7 +119,8 @@ export function createImportsRepository(db: Db, clock: Clock) {
         ), counted AS (
           SELECT count(*) FILTER (WHERE inserted)::int AS added, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM written
         )
-        SELECT added, updated, ((SELECT count(*) FROM latest) - added - updated)::int AS unchanged FROM counted`);
+        SELECT added, updated, ((SELECT count(*) FROM latest) - added - updated)::int AS unchanged FROM counted`,
+      );
     },
 
     /** Completed with its counts; the group Ready again; the staged rows gone. */
@@ -128,10 +136,14 @@ export function createImportsRepository(db: Db, clock: Clock) {
 
     /** Failed with a reason (unless it completed), the group Ready again, the staged rows gone: in the caller's transaction. */
     async fail(tx: Tx, importId: number, reason: string): Promise<void> {
-      const failed = await firstRowOf(tx, z.object({ groupId: z.number() }), sql`
+      const failed = await firstRowOf(
+        tx,
+        z.object({ groupId: z.number() }),
+        sql`
         UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
          WHERE id = ${importId} AND status IN ('receiving', 'merging')
-        RETURNING contact_group_id AS "groupId"`);
+        RETURNING contact_group_id AS "groupId"`,
+      );
       if (failed) await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${failed.groupId}`);
       await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);
     },
@@ -142,10 +154,14 @@ export function createImportsRepository(db: Db, clock: Clock) {
      * caller's transaction (the advisory locks it tries are held until it ends).
      */
     async failOrphans(tx: Tx, reason: string): Promise<number> {
-      const rows = await rowsOf(tx, z.object({ id: z.number(), groupId: z.number() }), sql`
+      const rows = await rowsOf(
+        tx,
+        z.object({ id: z.number(), groupId: z.number() }),
+        sql`
         UPDATE contact_imports SET status = 'failed', error = ${reason}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
          WHERE status IN ('receiving', 'merging') AND pg_try_advisory_xact_lock(${IMPORT_LOCK_CLASS}, id::int)
-        RETURNING id, contact_group_id AS "groupId"`);
+        RETURNING id, contact_group_id AS "groupId"`,
+      );
       if (rows.length === 0) return 0;
       const importIds = rows.map((row) => row.id);
       await tx.execute(sql`
@@ -157,33 +173,53 @@ export function createImportsRepository(db: Db, clock: Clock) {
     },
 
     find: (teamId: number, uuid: string): Promise<ContactImportRow | undefined> =>
-      firstRowOf(db, ContactImportRowSchema, sql`
+      firstRowOf(
+        db,
+        ContactImportRowSchema,
+        sql`
         SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id
-         WHERE i.team_id = ${teamId} AND i.uuid = ${uuid}`),
+         WHERE i.team_id = ${teamId} AND i.uuid = ${uuid}`,
+      ),
 
     byId: (id: number): Promise<ContactImportRow> =>
-      oneRowOf(db, ContactImportRowSchema, sql`
-        SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE i.id = ${id}`),
+      oneRowOf(
+        db,
+        ContactImportRowSchema,
+        sql`
+        SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE i.id = ${id}`,
+      ),
 
     /** A group's imports, newest first. */
     listOfGroup: (groupId: number, window: PageWindow): Promise<Page<ContactImportRow>> =>
       readPage({
-        rows: rowsOf(db, ContactImportRowSchema, sql`
+        rows: rowsOf(
+          db,
+          ContactImportRowSchema,
+          sql`
           SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id
-           WHERE i.contact_group_id = ${groupId} ORDER BY i.created_at DESC, i.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+           WHERE i.contact_group_id = ${groupId} ORDER BY i.created_at DESC, i.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM contact_imports WHERE contact_group_id = ${groupId}`),
       }),
 
     /** Rows left out after `afterRow`, in file order (a keyset page: constant cost however deep). */
     errorsAfter: (importId: number, afterRow: number, limit: number): Promise<Array<z.output<typeof LeftOutRowSchema>>> =>
-      rowsOf(db, LeftOutRowSchema, sql`
+      rowsOf(
+        db,
+        LeftOutRowSchema,
+        sql`
         SELECT row_number AS row, value, reason FROM contact_import_errors
-         WHERE import_id = ${importId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`),
+         WHERE import_id = ${importId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`,
+      ),
 
     errorsPage: (importId: number, window: PageWindow): Promise<Array<z.output<typeof LeftOutRowSchema>>> =>
-      rowsOf(db, LeftOutRowSchema, sql`
+      rowsOf(
+        db,
+        LeftOutRowSchema,
+        sql`
         SELECT row_number AS row, value, reason FROM contact_import_errors
-         WHERE import_id = ${importId} ORDER BY row_number LIMIT ${window.limit} OFFSET ${window.offset}`),
+         WHERE import_id = ${importId} ORDER BY row_number LIMIT ${window.limit} OFFSET ${window.offset}`,
+      ),
   };
 }
 export type ImportsRepository = ReturnType<typeof createImportsRepository>;

@@ -3,7 +3,13 @@ import { errorCodes } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ContactGroupParamsSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
-import { ContactImportErrorSchema, ContactImportParamsSchema, ContactImportSchema, IMPORT_MAX_BYTES, ImportContactsQuerySchema } from '../../../shared/contract/imports';
+import {
+  ContactImportErrorSchema,
+  ContactImportParamsSchema,
+  ContactImportSchema,
+  IMPORT_MAX_BYTES,
+  ImportContactsQuerySchema,
+} from '../../../shared/contract/imports';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import { ValidationError } from '../../lib/errors';
@@ -110,7 +116,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         operationId: 'downloadContactImportErrors',
         tags,
         summary: 'Rows an import left out, as a CSV download',
-        description: 'Columns `row,value,reason`; UTF-8 with a byte order mark. A cell a spreadsheet would run as a formula starts with `\'`.',
+        description: "Columns `row,value,reason`; UTF-8 with a byte order mark. A cell a spreadsheet would run as a formula starts with `'`.",
         params: ContactImportParamsSchema,
         response: { 200: z.string().describe('The CSV file (text/csv).'), ...errorsOf(401, 404) },
       },
@@ -119,10 +125,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
       const report = await imports.errorsCsv(callerOf(request), request.params.import_uuid);
       // Fastify pipes a stream as it is (no serialisation); the schema documents the CSV text it carries.
       const file = Readable.from(report.lines) as unknown as string;
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${report.fileName}"`)
-        .send(file);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${report.fileName}"`).send(file);
     },
   );
 };

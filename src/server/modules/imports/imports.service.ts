@@ -128,7 +128,13 @@ export function createImportsService(deps: {
       try {
         const created = await conn.transaction(async (tx) => {
           if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-          return deps.imports.start(tx, { teamId: auth.teamId, groupId: group.id, fileName: upload.fileName, headers: file.headers, bytesTotal: upload.bytesTotal });
+          return deps.imports.start(tx, {
+            teamId: auth.teamId,
+            groupId: group.id,
+            fileName: upload.fileName,
+            headers: file.headers,
+            bytesTotal: upload.bytesTotal,
+          });
         });
         importId = created.id;
         await receive(conn, created.id, file.rows, file.bytesRead);
@@ -187,7 +193,7 @@ export function createImportsService(deps: {
       async function* lines() {
         // The byte order mark makes spreadsheets read the file as UTF-8.
         yield '\uFEFF' + csvLine(['row', 'value', 'reason']);
-        for (let after = 0; ; ) {
+        for (let after = 0; ;) {
           const page = await deps.imports.errorsAfter(row.id, after, BATCH_ROWS);
           if (page.length === 0) return;
           yield page.map((error) => csvLine([error.row, error.value, error.reason])).join('');

@@ -42,14 +42,20 @@ async function newGroup(name: string, user = owner): Promise<string> {
 }
 const groupOf = async (group: string) => (await t.request('GET', `/api/2.0/contact-groups/${group}`, { token: owner.token })).json().data;
 const contactsOf = async (group: string) =>
-  (await t.request('GET', `/api/2.0/contact-groups/${group}/contacts?per_page=100`, { token: owner.token })).json().data.map(
-    (c: { phone_number: string; custom_fields: Record<string, string> }) => [c.phone_number, c.custom_fields],
-  );
+  (await t.request('GET', `/api/2.0/contact-groups/${group}/contacts?per_page=100`, { token: owner.token }))
+    .json()
+    .data.map((c: { phone_number: string; custom_fields: Record<string, string> }) => [c.phone_number, c.custom_fields]);
 const stagedRows = async () => Number((await t.database.pool.query('SELECT count(*) FROM contact_import_rows')).rows[0].count);
 const importsOf = async (group: string) =>
-  (await t.database.pool.query('SELECT i.status, i.error FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE g.uuid = $1', [group])).rows;
+  (await t.database.pool.query('SELECT i.status, i.error FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE g.uuid = $1', [group]))
+    .rows;
 const upload = (group: string, csv: string, user = owner, query = '') =>
-  t.app.inject({ method: 'POST', url: `/api/2.0/contact-groups/${group}/imports${query}`, headers: { authorization: `Bearer ${user.token}`, 'content-type': 'text/csv' }, payload: csv });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/2.0/contact-groups/${group}/imports${query}`,
+    headers: { authorization: `Bearer ${user.token}`, 'content-type': 'text/csv' },
+    payload: csv,
+  });
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -68,13 +74,25 @@ describe('contact imports (service)', () => {
       '0770,Di,Hull',
     ].join('\n');
     const result = await importFile(group, csv);
-    expect(result).toMatchObject({ status: 'completed', rows_total: 5, rows_valid: 3, rows_invalid: 2, contacts_added: 2, contacts_updated: 0, percent: 100, error: null });
+    expect(result).toMatchObject({
+      status: 'completed',
+      rows_total: 5,
+      rows_valid: 3,
+      rows_invalid: 2,
+      contacts_added: 2,
+      contacts_updated: 0,
+      percent: 100,
+      error: null,
+    });
     expect(await contactsOf(group)).toEqual([
       ['447700900001', { first_name: 'Ada Lovelace', city: 'London' }],
       ['447700900002', { first_name: 'Bo' }],
     ]);
     expect(await groupOf(group)).toMatchObject({ number_of_contacts: 2, headers: ['first_name', 'city'], status: 'Ready' });
-    const { rows } = await t.database.pool.query('SELECT row_number, value, reason FROM contact_import_errors e JOIN contact_imports i ON i.id = e.import_id WHERE i.uuid = $1 ORDER BY row_number', [result.uuid]);
+    const { rows } = await t.database.pool.query(
+      'SELECT row_number, value, reason FROM contact_import_errors e JOIN contact_imports i ON i.id = e.import_id WHERE i.uuid = $1 ORDER BY row_number',
+      [result.uuid],
+    );
     expect(rows).toEqual([
       { row_number: 4, value: 'call me', reason: 'The phone number is not a phone number.' },
       { row_number: 7, value: '0770', reason: 'The phone number is too short.' },
@@ -142,7 +160,10 @@ describe('contact imports (service)', () => {
     body.write('phone_number\n07700900051\n');
     await until(async () => (await importsOf(group)).length === 1);
     expect(await groupOf(group)).toMatchObject({ status: 'Modifying' });
-    const add = await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900052' }] } });
+    const add = await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, {
+      token: owner.token,
+      body: { contacts: [{ phone_number: '07700900052' }] },
+    });
     expect(add.statusCode).toBe(409);
     await expect(importFile(group, 'phone_number\n07700900053\n')).rejects.toBeInstanceOf(ConflictError);
     body.end('07700900054\n');
@@ -157,9 +178,14 @@ describe('contact imports (service)', () => {
     // Each import is started on its own connection, as the service does; the stuck one's connection then dies.
     const stuckClient = await t.database.pool.connect();
     const liveClient = await t.database.pool.connect();
-    for (const [client, group] of [[stuckClient, stuckGroup], [liveClient, liveGroup]] as const) {
+    for (const [client, group] of [
+      [stuckClient, stuckGroup],
+      [liveClient, liveGroup],
+    ] as const) {
       const id = await groupId(group);
-      await drizzle(client, { schema }).transaction((tx) => repository.start(tx, { teamId: ownerAuth.teamId, groupId: id, fileName: 'big.csv', headers: [], bytesTotal: 1000 }));
+      await drizzle(client, { schema }).transaction((tx) =>
+        repository.start(tx, { teamId: ownerAuth.teamId, groupId: id, fileName: 'big.csv', headers: [], bytesTotal: 1000 }),
+      );
     }
     const stuckBackend = (await stuckClient.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     stuckClient.release(true);
@@ -202,7 +228,16 @@ describe('contact imports (HTTP)', () => {
     const response = await upload(group, csv, owner, '?file_name=march.csv');
     expect(response.statusCode).toBe(201);
     const created = response.json().data;
-    expect(created).toMatchObject({ contact_group_uuid: group, status: 'completed', file_name: 'march.csv', rows_total: 2, contacts_added: 2, percent: 100, bytes_total: csv.length, bytes_received: csv.length });
+    expect(created).toMatchObject({
+      contact_group_uuid: group,
+      status: 'completed',
+      file_name: 'march.csv',
+      rows_total: 2,
+      contacts_added: 2,
+      percent: 100,
+      bytes_total: csv.length,
+      bytes_received: csv.length,
+    });
     expect((await t.request('GET', `/api/2.0/contact-imports/${created.uuid}`, { token: owner.token })).json().data).toEqual(created);
     const listed = (await t.request('GET', `/api/2.0/contact-groups/${group}/imports`, { token: owner.token })).json();
     expect(listed.data.map((i: { uuid: string }) => i.uuid)).toEqual([created.uuid]);

@@ -39,7 +39,11 @@ export function createInboundRepository(db: Db) {
          WHERE inbound_deliveries.received_at < excluded.received_at - ${DELIVERY_WINDOW}::interval
         RETURNING key`);
       if (rows.length > 0) return null;
-      const earlier = await firstRowOf(tx, z.object({ id: z.number().nullable() }), sql`SELECT inbound_message_id AS id FROM inbound_deliveries WHERE key = ${key}`);
+      const earlier = await firstRowOf(
+        tx,
+        z.object({ id: z.number().nullable() }),
+        sql`SELECT inbound_message_id AS id FROM inbound_deliveries WHERE key = ${key}`,
+      );
       return { storedAs: earlier?.id ?? null };
     },
 
@@ -54,12 +58,25 @@ export function createInboundRepository(db: Db) {
 
     async insert(
       tx: Tx,
-      message: { teamId: number | null; fromNumber: string; body: string; source: 'gateway' | 'api'; keywordId: number | null; keyword: string | null; optedOut: boolean; receivedAt: Date },
+      message: {
+        teamId: number | null;
+        fromNumber: string;
+        body: string;
+        source: 'gateway' | 'api';
+        keywordId: number | null;
+        keyword: string | null;
+        optedOut: boolean;
+        receivedAt: Date;
+      },
     ): Promise<number> {
-      const { id } = await oneRowOf(tx, z.object({ id: z.number() }), sql`
+      const { id } = await oneRowOf(
+        tx,
+        z.object({ id: z.number() }),
+        sql`
         INSERT INTO inbound_messages (team_id, from_number, body, source, keyword_id, keyword, opted_out, received_at)
         VALUES (${message.teamId}, ${message.fromNumber}, ${message.body}, ${message.source}, ${message.keywordId}, ${message.keyword}, ${message.optedOut}, ${message.receivedAt})
-        RETURNING id`);
+        RETURNING id`,
+      );
       return id;
     },
 
@@ -72,9 +89,13 @@ export function createInboundRepository(db: Db) {
 
     list: (teamId: number, window: PageWindow): Promise<Page<InboundRecord>> =>
       readPage({
-        rows: rowsOf(db, InboundRecordSchema, sql`
+        rows: rowsOf(
+          db,
+          InboundRecordSchema,
+          sql`
           SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id
-           WHERE m.team_id = ${teamId} ORDER BY m.received_at DESC, m.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+           WHERE m.team_id = ${teamId} ORDER BY m.received_at DESC, m.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
       }),
 

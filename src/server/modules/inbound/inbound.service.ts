@@ -103,7 +103,16 @@ export function createInboundService(deps: {
       const groupIds: number[] = [];
       for (const p of plans) {
         const { keyword } = p;
-        const id = await deps.inbound.insert(tx, { teamId: p.teamId, fromNumber: from, body: message.body, source: message.source, keywordId: keyword?.id ?? null, keyword: keyword?.keyword ?? null, optedOut, receivedAt: now });
+        const id = await deps.inbound.insert(tx, {
+          teamId: p.teamId,
+          fromNumber: from,
+          body: message.body,
+          source: message.source,
+          keywordId: keyword?.id ?? null,
+          keyword: keyword?.keyword ?? null,
+          optedOut,
+          receivedAt: now,
+        });
         const actions: InboundAction[] = [];
         if (p.optoutsId !== null) {
           groupIds.push(p.optoutsId);
@@ -158,7 +167,8 @@ export function createInboundService(deps: {
           webhook_uuid: webhook.uuid,
           status_code: attempt.statusCode,
           error: attempt.error,
-          description: attempt.error === null ? `The webhook ${webhook.name} answered ${attempt.statusCode}.` : `The webhook ${webhook.name} failed: ${attempt.error}`,
+          description:
+            attempt.error === null ? `The webhook ${webhook.name} answered ${attempt.statusCode}.` : `The webhook ${webhook.name} failed: ${attempt.error}`,
         });
       }
       await deps.inbound.recordActions(id, [...actions.slice(0, webhooksAt), ...calls, ...actions.slice(webhooksAt)]);
@@ -191,7 +201,8 @@ export function createInboundService(deps: {
 
     /** The keyword tester: the message runs against the caller's team only. */
     async inject(auth: AuthContext, input: { from: string; body: string }) {
-      if (!normalizePhoneNumber(input.from, deps.config.defaultCountry).ok) throw ValidationError.field('from', `The from ${JSON.stringify(input.from)} is not a phone number.`);
+      if (!normalizePhoneNumber(input.from, deps.config.defaultCountry).ok)
+        throw ValidationError.field('from', `The from ${JSON.stringify(input.from)} is not a phone number.`);
       return present(await receive({ ...input, source: 'api', teamId: auth.teamId }));
     },
 

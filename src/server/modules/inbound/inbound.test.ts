@@ -25,11 +25,20 @@ beforeAll(async () => {
   owner = await t.user();
   stranger = await t.user();
   receiver = await startWebhookReceiver();
-  hook = (await t.request('POST', '/api/2.0/webhooks/', { token: owner.token, body: { name: 'CRM', url: receiver.url, headers: { 'X-Api-Key': 'k-123' } } })).json().data;
+  hook = (
+    await t.request('POST', '/api/2.0/webhooks/', { token: owner.token, body: { name: 'CRM', url: receiver.url, headers: { 'X-Api-Key': 'k-123' } } })
+  ).json().data;
   vip = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'VIP' } })).json().data.uuid;
   const keyword = await t.request('POST', '/api/2.0/keywords/', {
     token: owner.token,
-    body: { keyword: 'JOIN', message: 'Welcome to VIP!', add_contact_to_group: true, contact_groups_uuid: [vip], call_webhook: true, webhooks_uuid: [hook.uuid] },
+    body: {
+      keyword: 'JOIN',
+      message: 'Welcome to VIP!',
+      add_contact_to_group: true,
+      contact_groups_uuid: [vip],
+      call_webhook: true,
+      webhooks_uuid: [hook.uuid],
+    },
   });
   expect(keyword.statusCode).toBe(201);
 });
@@ -93,7 +102,9 @@ describe('the keyword pipeline', () => {
     const mine = (await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json();
     expect(mine.data[0].body).toBe('STOP please');
     expect(mine.meta.total).toBe(3);
-    expect(mine.data.map((m: { received_at: string }) => m.received_at)).toEqual([...mine.data.map((m: { received_at: string }) => m.received_at)].sort().reverse());
+    expect(mine.data.map((m: { received_at: string }) => m.received_at)).toEqual(
+      [...mine.data.map((m: { received_at: string }) => m.received_at)].sort().reverse(),
+    );
     const theirs = (await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json();
     expect(theirs.meta.total).toBe(1);
   });
@@ -104,14 +115,20 @@ describe('the keyword pipeline', () => {
     expect(received.source).toBe('gateway');
     const listed = (await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data;
     expect(listed[0]).toMatchObject({ from: '447700900105', source: 'gateway', keyword: { keyword: 'JOIN' } });
-    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900105');
+    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: stranger.token })).json().data.map((m: { from: string }) => m.from)).not.toContain(
+      '447700900105',
+    );
   });
 
   it('takes STOP to the shared short code as an opt-out from every team holding the number, each seeing it', async () => {
-    const group = async (user: TestUser) => (await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name: 'Shoppers' } })).json().data.uuid as string;
+    const group = async (user: TestUser) =>
+      (await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name: 'Shoppers' } })).json().data.uuid as string;
     const ownerGroup = await group(owner);
     const strangerGroup = await group(stranger);
-    for (const [user, uuid] of [[owner, ownerGroup], [stranger, strangerGroup]] as const)
+    for (const [user, uuid] of [
+      [owner, ownerGroup],
+      [stranger, strangerGroup],
+    ] as const)
       await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: user.token, body: { contacts: [{ phone_number: '07700900177' }] } });
     await t.services.inbound.receive({ from: '+447700900177', body: 'stop', source: 'gateway', teamId: null });
     for (const user of [owner, stranger]) {
@@ -125,16 +142,25 @@ describe('the keyword pipeline', () => {
     // A number no team holds: kept, attributed to no team.
     const unknown = await t.services.inbound.receive({ from: '+447700900178', body: 'STOP', source: 'gateway', teamId: null });
     expect(unknown.optedOut).toBe(true);
-    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data.map((m: { from: string }) => m.from)).not.toContain('447700900178');
+    expect((await t.request('GET', '/api/2.0/inbound-messages/', { token: owner.token })).json().data.map((m: { from: string }) => m.from)).not.toContain(
+      '447700900178',
+    );
   });
 
   it('stores a gateway delivery once when the gateway delivers it again (same key), and the opt-out with it', async () => {
-    const count = async () => (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token })).json().data.filter((m: { from: string }) => m.from === '447700900181').length;
+    const count = async () =>
+      (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token }))
+        .json()
+        .data.filter((m: { from: string }) => m.from === '447700900181').length;
     const group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Redelivered' } })).json().data.uuid as string;
     await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900181' }] } });
     const delivery = { from: '+447700900181', body: 'STOP', source: 'gateway' as const, teamId: null, key: 'smpp:test-redelivery' };
-    await t.services.inbound.receiveDelivery(delivery, (error) => { throw error; });
-    await t.services.inbound.receiveDelivery(delivery, (error) => { throw error; });
+    await t.services.inbound.receiveDelivery(delivery, (error) => {
+      throw error;
+    });
+    await t.services.inbound.receiveDelivery(delivery, (error) => {
+      throw error;
+    });
     await Promise.all([t.services.inbound.receiveDelivery(delivery, () => undefined), t.services.inbound.receiveDelivery(delivery, () => undefined)]);
     expect(await count()).toBe(1);
     // Another delivery (another key) of the same words is another message.
@@ -148,7 +174,9 @@ describe('the keyword pipeline', () => {
     const optoutsOf = async () => {
       const groups = (await t.request('GET', '/api/2.0/contact-groups/?per_page=100', { token: owner.token })).json().data;
       const optouts = groups.find((g: { name: string }) => g.name === 'default_optouts').uuid;
-      return (await t.request('GET', `/api/2.0/contact-groups/${optouts}/contacts?per_page=100`, { token: owner.token })).json().data.map((m: { phone_number: string }) => m.phone_number);
+      return (await t.request('GET', `/api/2.0/contact-groups/${optouts}/contacts?per_page=100`, { token: owner.token }))
+        .json()
+        .data.map((m: { phone_number: string }) => m.phone_number);
     };
     // The last write of the transaction (the delivery's record) fails once, as a database going away would.
     // A sequence, not a row: it keeps its count when the failing transaction rolls back.
@@ -159,7 +187,10 @@ describe('the keyword pipeline', () => {
     await t.database.pool.query(`CREATE TRIGGER fail_once BEFORE UPDATE ON inbound_deliveries FOR EACH ROW EXECUTE FUNCTION fail_once()`);
     const delivery = { from: '+447700900182', body: 'STOP', source: 'gateway' as const, teamId: null, key: 'smpp:test-atomic' };
     await expect(t.services.inbound.receiveDelivery(delivery, () => undefined)).rejects.toThrow(/inbound_deliveries/);
-    const listed = async () => (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token })).json().data.filter((m: { from: string }) => m.from === '447700900182');
+    const listed = async () =>
+      (await t.request('GET', '/api/2.0/inbound-messages/?per_page=100', { token: owner.token }))
+        .json()
+        .data.filter((m: { from: string }) => m.from === '447700900182');
     expect(await listed()).toEqual([]);
     expect(await optoutsOf()).not.toContain('447700900182');
     await t.services.inbound.receiveDelivery(delivery, () => undefined);
@@ -211,19 +242,25 @@ describe('webhook calls', () => {
 });
 
 describe('the SSRF guard (WEBHOOK_ALLOW_PRIVATE unset)', () => {
-  it.each(['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://2130706433/x', 'http://0x7f.0.0.1/x', 'http://[::1]:9/x', 'http://[::ffff:127.0.0.1]/x', 'http://10.0.0.5/x', 'http://169.254.169.254/latest'])(
-    'refuses %s before connecting',
-    async (url) => {
-      const guarded = await createTestApp();
-      try {
-        const user = await guarded.user();
-        const created = (await guarded.request('POST', '/api/2.0/webhooks/', { token: user.token, body: { name: 'Internal', url } })).json().data;
-        const attempt = (await guarded.request('POST', `/api/2.0/webhooks/${created.uuid}/test`, { token: user.token })).json().data;
-        expect(attempt.status_code).toBeNull();
-        expect(attempt.error).toMatch(/resolves to a private address \(.+\); calls to private networks are refused\.$/);
-      } finally {
-        await guarded.close();
-      }
-    },
-  );
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://localhost:9/x',
+    'http://2130706433/x',
+    'http://0x7f.0.0.1/x',
+    'http://[::1]:9/x',
+    'http://[::ffff:127.0.0.1]/x',
+    'http://10.0.0.5/x',
+    'http://169.254.169.254/latest',
+  ])('refuses %s before connecting', async (url) => {
+    const guarded = await createTestApp();
+    try {
+      const user = await guarded.user();
+      const created = (await guarded.request('POST', '/api/2.0/webhooks/', { token: user.token, body: { name: 'Internal', url } })).json().data;
+      const attempt = (await guarded.request('POST', `/api/2.0/webhooks/${created.uuid}/test`, { token: user.token })).json().data;
+      expect(attempt.status_code).toBeNull();
+      expect(attempt.error).toMatch(/resolves to a private address \(.+\); calls to private networks are refused\.$/);
+    } finally {
+      await guarded.close();
+    }
+  });
 });

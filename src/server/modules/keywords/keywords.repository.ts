@@ -20,13 +20,20 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
     },
 
     async insert(tx: Tx, teamId: number, fields: KeywordFields): Promise<KeywordRow> {
-      const [row] = await tx.insert(keywords).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
+      const [row] = await tx
+        .insert(keywords)
+        .values({ teamId, ...fields, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('keyword insert returned no row');
       return row;
     },
 
     async update(tx: Tx, id: number, fields: KeywordFields): Promise<KeywordRow> {
-      const [row] = await tx.update(keywords).set({ ...fields, updatedAt: clock.now() }).where(eq(keywords.id, id)).returning();
+      const [row] = await tx
+        .update(keywords)
+        .set({ ...fields, updatedAt: clock.now() })
+        .where(eq(keywords.id, id))
+        .returning();
       if (!row) throw new Error('keyword update returned no row');
       return row;
     },
@@ -35,7 +42,8 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
     async setTargets(tx: Tx, keywordId: number, groupIds: number[], webhookIds: number[]): Promise<void> {
       await tx.delete(keywordContactGroups).where(eq(keywordContactGroups.keywordId, keywordId));
       await tx.delete(keywordWebhooks).where(eq(keywordWebhooks.keywordId, keywordId));
-      if (groupIds.length > 0) await tx.insert(keywordContactGroups).values(groupIds.map((contactGroupId, position) => ({ keywordId, contactGroupId, position })));
+      if (groupIds.length > 0)
+        await tx.insert(keywordContactGroups).values(groupIds.map((contactGroupId, position) => ({ keywordId, contactGroupId, position })));
       if (webhookIds.length > 0) await tx.insert(keywordWebhooks).values(webhookIds.map((webhookId, position) => ({ keywordId, webhookId, position })));
     },
 
@@ -75,8 +83,16 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
     /** Ids of the keyword's groups and webhooks, in their stored order. */
     async targetIds(keywordId: number): Promise<{ groupIds: number[]; webhookIds: number[] }> {
       const [groups, hooks] = await Promise.all([
-        db.select({ id: keywordContactGroups.contactGroupId }).from(keywordContactGroups).where(eq(keywordContactGroups.keywordId, keywordId)).orderBy(asc(keywordContactGroups.position)),
-        db.select({ id: keywordWebhooks.webhookId }).from(keywordWebhooks).where(eq(keywordWebhooks.keywordId, keywordId)).orderBy(asc(keywordWebhooks.position)),
+        db
+          .select({ id: keywordContactGroups.contactGroupId })
+          .from(keywordContactGroups)
+          .where(eq(keywordContactGroups.keywordId, keywordId))
+          .orderBy(asc(keywordContactGroups.position)),
+        db
+          .select({ id: keywordWebhooks.webhookId })
+          .from(keywordWebhooks)
+          .where(eq(keywordWebhooks.keywordId, keywordId))
+          .orderBy(asc(keywordWebhooks.position)),
       ]);
       return { groupIds: groups.map((g) => g.id), webhookIds: hooks.map((h) => h.id) };
     },

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorsOf, KeywordInputSchema, KeywordParamsSchema, KeywordPatchSchema, KeywordSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import {
+  errorsOf,
+  KeywordInputSchema,
+  KeywordParamsSchema,
+  KeywordPatchSchema,
+  KeywordSchema,
+  PageQuerySchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { KeywordsService } from './keywords.service';

@@ -22,7 +22,13 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await t.user();
   stranger = await t.user();
-  [groupA, groupB, hook, strangersGroup, strangersHook] = await Promise.all([group(owner, 'VIP'), group(owner, 'Promo'), webhook(owner), group(stranger, 'Theirs'), webhook(stranger)]);
+  [groupA, groupB, hook, strangersGroup, strangersHook] = await Promise.all([
+    group(owner, 'VIP'),
+    group(owner, 'Promo'),
+    webhook(owner),
+    group(stranger, 'Theirs'),
+    webhook(stranger),
+  ]);
 });
 afterAll(() => t.close());
 
@@ -56,7 +62,14 @@ describe('keywords', () => {
   it('needs only the keyword; the options default to off', async () => {
     const response = await create({ keyword: 'INFO' });
     expect(response.statusCode).toBe(201);
-    expect(response.json().data).toMatchObject({ message: '', help: '', add_contact_to_group: false, call_webhook: false, contact_groups_uuid: [], webhooks_uuid: [] });
+    expect(response.json().data).toMatchObject({
+      message: '',
+      help: '',
+      add_contact_to_group: false,
+      call_webhook: false,
+      contact_groups_uuid: [],
+      webhooks_uuid: [],
+    });
   });
 
   it('is unique across the service, whatever the case', async () => {
@@ -72,8 +85,18 @@ describe('keywords', () => {
     ['two words', { keyword: 'TWO WORDS' }, 'keyword', 'The keyword must be one word of letters and digits (at most 30).'],
     ['an opt-out word', { keyword: 'stop' }, 'keyword', 'The keyword is reserved for opt-outs (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).'],
     ['no keyword', { message: 'x' }, 'keyword', 'The keyword field is required.'],
-    ['groups enabled without groups', { keyword: 'G1', add_contact_to_group: true }, 'contact_groups_uuid', 'The contact groups uuid field is required when add contact to group is true.'],
-    ['webhooks enabled without webhooks', { keyword: 'W1', call_webhook: true, webhooks_uuid: [] }, 'webhooks_uuid', 'The webhooks uuid field is required when call webhook is true.'],
+    [
+      'groups enabled without groups',
+      { keyword: 'G1', add_contact_to_group: true },
+      'contact_groups_uuid',
+      'The contact groups uuid field is required when add contact to group is true.',
+    ],
+    [
+      'webhooks enabled without webhooks',
+      { keyword: 'W1', call_webhook: true, webhooks_uuid: [] },
+      'webhooks_uuid',
+      'The webhooks uuid field is required when call webhook is true.',
+    ],
     ['a boolean as a string', { keyword: 'B1', call_webhook: 'yes' }, 'call_webhook', 'The call webhook must be true or false.'],
     ['a malformed group uuid', { keyword: 'M1', contact_groups_uuid: ['abc'] }, 'contact_groups_uuid.0', 'The selected contact groups uuid is invalid.'],
   ])('refuses %s with 422 naming the field', async (_case, body, field, message) => {
@@ -100,7 +123,13 @@ describe('keywords', () => {
     const url = `/api/2.0/keywords/${keyword.uuid}`;
     const edited = await t.request('PUT', url, { token: owner.token, body: { message: 'New reply', contact_groups_uuid: [groupB] } });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json().data).toMatchObject({ keyword: 'EDITME', message: 'New reply', contact_groups_uuid: [groupB], webhooks_uuid: [hook], call_webhook: true });
+    expect(edited.json().data).toMatchObject({
+      keyword: 'EDITME',
+      message: 'New reply',
+      contact_groups_uuid: [groupB],
+      webhooks_uuid: [hook],
+      call_webhook: true,
+    });
     const broken = await t.request('PUT', url, { token: owner.token, body: { webhooks_uuid: [] } });
     expect(broken.statusCode).toBe(422);
     expect(broken.json().error.errors.webhooks_uuid).toEqual(['The webhooks uuid field is required when call webhook is true.']);

@@ -45,13 +45,19 @@ export function createLinksRepository(db: Db, clock: Clock) {
 
     /** Returns the new link's uuid. */
     async insert(teamId: number, fields: LinkFields): Promise<string> {
-      const [row] = await db.insert(links).values({ teamId, ...fields, ...stampsOf(clock) }).returning({ uuid: links.uuid });
+      const [row] = await db
+        .insert(links)
+        .values({ teamId, ...fields, ...stampsOf(clock) })
+        .returning({ uuid: links.uuid });
       if (!row) throw new Error('link insert returned no row');
       return row.uuid;
     },
 
     async update(id: number, fields: LinkFields): Promise<void> {
-      await db.update(links).set({ ...fields, updatedAt: clock.now() }).where(eq(links.id, id));
+      await db
+        .update(links)
+        .set({ ...fields, updatedAt: clock.now() })
+        .where(eq(links.id, id));
     },
 
     async delete(id: number): Promise<void> {

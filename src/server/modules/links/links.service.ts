@@ -39,7 +39,10 @@ export function createLinksService(deps: {
 
   /** The link's template and domain must be the team's (422 naming the field); a locked template refuses changes (423). */
   const resolve = async (auth: AuthContext, input: LinkInput) => {
-    const [template, domain] = await Promise.all([deps.templates.find(auth.teamId, input.template_uuid), deps.vanityDomains.find(auth.teamId, input.vanity_domain_uuid)]);
+    const [template, domain] = await Promise.all([
+      deps.templates.find(auth.teamId, input.template_uuid),
+      deps.vanityDomains.find(auth.teamId, input.vanity_domain_uuid),
+    ]);
     const errors: Record<string, string[]> = {};
     if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
     if (!domain) errors.vanity_domain_uuid = ['The selected vanity domain uuid is invalid.'];

@@ -80,7 +80,10 @@ describe('links', () => {
     const response = await create(linkBody({ name: 'X', vanity_domain_uuid: theirDomain }));
     expect(response.json().error.errors).toEqual({ vanity_domain_uuid: ['The selected vanity domain uuid is invalid.'] });
     const theirs = await create(linkBody({ name: 'Y' }), stranger);
-    expect(theirs.json().error.errors).toEqual({ template_uuid: ['The selected template uuid is invalid.'], vanity_domain_uuid: ['The selected vanity domain uuid is invalid.'] });
+    expect(theirs.json().error.errors).toEqual({
+      template_uuid: ['The selected template uuid is invalid.'],
+      vanity_domain_uuid: ['The selected vanity domain uuid is invalid.'],
+    });
   });
 
   it('lists, filters by template, edits and deletes', async () => {
@@ -103,7 +106,9 @@ describe('links', () => {
        SELECT team_id, id, 'Live', sender, now(), now() + interval '1 day', 1 FROM templates WHERE uuid = $1`,
       [locked],
     );
-    expect((await t.request('PUT', `/api/2.0/links/${link.uuid}`, { token: owner.token, body: linkBody({ template_uuid: locked, name: 'Locked2' }) })).statusCode).toBe(423);
+    expect(
+      (await t.request('PUT', `/api/2.0/links/${link.uuid}`, { token: owner.token, body: linkBody({ template_uuid: locked, name: 'Locked2' }) })).statusCode,
+    ).toBe(423);
     expect((await t.request('DELETE', `/api/2.0/links/${link.uuid}`, { token: owner.token })).statusCode).toBe(423);
     expect((await create(linkBody({ template_uuid: locked, name: 'New' }))).statusCode).toBe(423);
   });

@@ -14,7 +14,10 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
     async follow(code: string, visitor: { userAgent: string | null; ip: string }, host?: string): Promise<string | undefined> {
       const device = readUserAgent(visitor.userAgent);
       const onHost = host === undefined ? sql`` : sql`AND vd.domain = ${host}`;
-      const link = await firstRowOf(deps.db, DestinationRowSchema, sql`
+      const link = await firstRowOf(
+        deps.db,
+        DestinationRowSchema,
+        sql`
         WITH link AS (
           SELECT s.code, s.destination, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
             LEFT JOIN links l ON l.id = s.link_id LEFT JOIN vanity_domains vd ON vd.id = l.vanity_domain_id
@@ -27,7 +30,8 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
           SELECT link.code, counted.id, counted.click_count, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType},
                  ${device.osVersion}, ${device.browserVersion}, ${device.isBot}
             FROM link JOIN counted ON counted.id = link.campaign_id)
-        SELECT destination FROM link`);
+        SELECT destination FROM link`,
+      );
       return link?.destination;
     },
 

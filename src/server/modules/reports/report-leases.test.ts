@@ -66,7 +66,14 @@ beforeAll(async () => {
   const added = await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
   expect(added.statusCode, added.body).toBe(200);
   campaign = (
-    await post('/campaigns/', { name: 'Leases', sender: 'Acme', scheduled_send_date: '2026-06-01 10:00:00', expiry_date: '2026-06-01 12:00:00', included_contact_groups: [group], template_uuid: template })
+    await post('/campaigns/', {
+      name: 'Leases',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 10:00:00',
+      expiry_date: '2026-06-01 12:00:00',
+      included_contact_groups: [group],
+      template_uuid: template,
+    })
   ).uuid;
   // Every message goes in one tick: the reports below have a row per recipient.
   const gateway: SmsGateway = {
@@ -112,7 +119,13 @@ async function requestReport(type: string): Promise<string> {
 }
 
 async function jobRow(uuid: string) {
-  const { rows } = await t.database.db.execute<{ status: string; error: string | null; row_count: number | null; lease_token: number | null; lease_until: string | null }>(sql`
+  const { rows } = await t.database.db.execute<{
+    status: string;
+    error: string | null;
+    row_count: number | null;
+    lease_token: number | null;
+    lease_until: string | null;
+  }>(sql`
     SELECT status, error, row_count, lease_token, lease_until FROM report_jobs WHERE uuid = ${uuid}`);
   const row = rows[0]!;
   return { ...row, lease_until: row.lease_until === null ? null : new Date(row.lease_until) };
@@ -158,7 +171,13 @@ function stalledWriter() {
       return real.messages(...args);
     },
   };
-  const writer = createReportsService({ reports, users: t.services.usersRepository, links: createReportLinks({ secretKey: randomBytes(32), publicUrl: TEST_PUBLIC_URL }), clock, config: t.config });
+  const writer = createReportsService({
+    reports,
+    users: t.services.usersRepository,
+    links: createReportLinks({ secretKey: randomBytes(32), publicUrl: TEST_PUBLIC_URL }),
+    clock,
+    config: t.config,
+  });
   return { service: { ...t.services.reports, writeCsvAttempt: writer.writeCsvAttempt }, stalled: stall.reached, release: stall.release };
 }
 
@@ -216,7 +235,10 @@ describe('report jobs under fenced leases', () => {
     await second.stalled;
     try {
       // Two attempts, two partial files, each named by its claim's token.
-      const partials = await eventually(() => filesOf(uuid), (names) => names.length >= 2);
+      const partials = await eventually(
+        () => filesOf(uuid),
+        (names) => names.length >= 2,
+      );
       expect(partials).toHaveLength(2);
       for (const name of partials) expect(name).toMatch(new RegExp(`^${uuid}\\.\\d+\\.csv\\.part$`));
 
@@ -253,7 +275,10 @@ describe('report jobs under fenced leases', () => {
     const keepsIt = async () => {
       for (let i = 0; i < 4; i++) {
         clock.advance(200);
-        await eventually(async () => (await jobRow(uuid)).lease_until!.getTime(), (until) => until >= clock.now().getTime() + 300);
+        await eventually(
+          async () => (await jobRow(uuid)).lease_until!.getTime(),
+          (until) => until >= clock.now().getTime() + 300,
+        );
         expect(await t.services.reportsRepository.claimJob(clock.now(), 300)).toBeUndefined();
       }
     };

@@ -104,7 +104,8 @@ export function createReportWorker(deps: {
       await mail(job, job.linkExpiresAt!);
       await held.stop();
       // Taken over during the e-mail itself (it outlasted a whole renewed lease): the newer attempt mails again.
-      if (!(await deps.reports.mailed(lease, deps.clock.now()))) deps.log('warn', 'report e-mailed, but the job was taken over meanwhile', { job: job.uuid, token: lease.token });
+      if (!(await deps.reports.mailed(lease, deps.clock.now())))
+        deps.log('warn', 'report e-mailed, but the job was taken over meanwhile', { job: job.uuid, token: lease.token });
     } catch (error) {
       await held.stop();
       if (error instanceof LeaseLost || held.signal.aborted) return lost(job.status);

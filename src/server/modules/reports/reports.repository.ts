@@ -101,7 +101,10 @@ export function createReportsRepository(db: Db, timeZone: string) {
 
   return {
     async campaign(teamId: number, uuid: string): Promise<ReportCampaign | undefined> {
-      const row = await firstRowOf(db, ReportCampaignRowSchema, sql`
+      const row = await firstRowOf(
+        db,
+        ReportCampaignRowSchema,
+        sql`
         SELECT c.id, c.uuid, c.name, c.sender, c.status, c.expiry_date AS "expiryDate",
                ${local(sql.raw('c.started_sending_at'))} AS "startedSendingAt",
                c.message_count AS "messageCount", c.unsent_count AS "unsentCount", c.click_count AS "clickCount",
@@ -109,7 +112,8 @@ export function createReportsRepository(db: Db, timeZone: string) {
                coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'description', g.description, 'headers', g.headers))
                            FROM contact_groups g WHERE g.id IN (SELECT contact_group_id FROM campaign_groups WHERE campaign_id = c.id)), '[]') AS groups
           FROM campaigns c JOIN templates t ON t.id = c.template_id
-         WHERE c.team_id = ${teamId} AND c.uuid = ${uuid.toLowerCase()}`);
+         WHERE c.team_id = ${teamId} AND c.uuid = ${uuid.toLowerCase()}`,
+      );
       if (!row) return undefined;
       return { ...row, groups: new Map(row.groups.map((g) => [g.id, { name: g.name, description: g.description, headers: g.headers }])) };
     },
@@ -117,8 +121,12 @@ export function createReportsRepository(db: Db, timeZone: string) {
     /** A group a message names that is no longer among the campaign's groups (edited since); usually none. */
     async groups(ids: number[]): Promise<Map<number, { name: string; description: string | null; headers: string[] }>> {
       if (ids.length === 0) return new Map();
-      const rows = await rowsOf(db, GroupSchema, sql`
-        SELECT id, name, description, headers FROM contact_groups WHERE id = ANY(${sql.param(ids)}::bigint[])`);
+      const rows = await rowsOf(
+        db,
+        GroupSchema,
+        sql`
+        SELECT id, name, description, headers FROM contact_groups WHERE id = ANY(${sql.param(ids)}::bigint[])`,
+      );
       return new Map(rows.map((g) => [g.id, { name: g.name, description: g.description, headers: g.headers }]));
     },
 
@@ -128,21 +136,29 @@ export function createReportsRepository(db: Db, timeZone: string) {
      */
     async messages(campaignId: number, numbering: 'sequence' | 'unsent_sequence', first: number, last: number, withFields = true): Promise<MessageRow[]> {
       const n = sql.raw(`m.${numbering}`);
-      return rowsOf(db, MessageRowSchema, sql`
+      return rowsOf(
+        db,
+        MessageRowSchema,
+        sql`
         SELECT ${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
                ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id
           FROM messages m
          WHERE m.campaign_id = ${campaignId} AND ${n} BETWEEN ${first} AND ${last}
-         ORDER BY ${n}`);
+         ORDER BY ${n}`,
+      );
     },
 
     async clicks(campaignId: number, first: number, last: number): Promise<ClickRow[]> {
-      return rowsOf(db, ClickRowSchema, sql`
+      return rowsOf(
+        db,
+        ClickRowSchema,
+        sql`
         SELECT k.sequence AS n, m.phone_number, s.link_name, s.destination, ${epochMs(sql.raw('k.clicked_at'))} AS clicked_at,
                k.user_agent, k.device_type, k.os_version, k.browser_version
           FROM link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id
          WHERE k.campaign_id = ${campaignId} AND k.sequence BETWEEN ${first} AND ${last}
-         ORDER BY k.sequence`);
+         ORDER BY k.sequence`,
+      );
     },
 
     async insertJob(job: { teamId: number; userId: number; campaignId: number; type: ReportType; email: string }, now: Date): Promise<void> {
@@ -153,15 +169,23 @@ export function createReportsRepository(db: Db, timeZone: string) {
 
     jobsOf: (userId: number, teamId: number, window: { limit: number; offset: number }): Promise<Page<ReportJobRecord>> =>
       readPage({
-        rows: rowsOf(db, ReportJobRecordSchema, sql`
+        rows: rowsOf(
+          db,
+          ReportJobRecordSchema,
+          sql`
           SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id
            WHERE j.user_id = ${userId} AND j.team_id = ${teamId}
-           ORDER BY j.created_at DESC, j.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+           ORDER BY j.created_at DESC, j.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM report_jobs WHERE user_id = ${userId} AND team_id = ${teamId}`),
       }),
 
     job: (uuid: string): Promise<ReportJobRecord | undefined> =>
-      firstRowOf(db, ReportJobRecordSchema, sql`SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id WHERE j.uuid = ${uuid.toLowerCase()}`),
+      firstRowOf(
+        db,
+        ReportJobRecordSchema,
+        sql`SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id WHERE j.uuid = ${uuid.toLowerCase()}`,
+      ),
 
     /**
      * Leases the next due job: one queued or waiting to be mailed again, or one whose worker died
@@ -169,16 +193,24 @@ export function createReportsRepository(db: Db, timeZone: string) {
      * Each claim draws a new token: the writes below apply only while the job still carries it.
      */
     async claimJob(now: Date, leaseMs: number): Promise<ClaimedReportJob | undefined> {
-      const claimed = await firstRowOf(db, z.object({ id: z.number(), lease_token: z.number() }), sql`
+      const claimed = await firstRowOf(
+        db,
+        z.object({ id: z.number(), lease_token: z.number() }),
+        sql`
         UPDATE report_jobs SET lease_until = ${new Date(now.getTime() + leaseMs)}, attempts = attempts + 1, lease_token = nextval('report_job_lease_tokens'),
                                status = CASE status WHEN 'queued' THEN 'writing' ELSE status END, updated_at = ${now}
          WHERE id = (
            SELECT id FROM report_jobs
             WHERE status IN ('queued', 'writing', 'mailing') AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
             ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, lease_token`);
+        RETURNING id, lease_token`,
+      );
       if (!claimed) return undefined;
-      const job = await firstRowOf(db, ReportJobRecordSchema, sql`SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id WHERE j.id = ${claimed.id}`);
+      const job = await firstRowOf(
+        db,
+        ReportJobRecordSchema,
+        sql`SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id WHERE j.id = ${claimed.id}`,
+      );
       return job ? { ...job, lease: { jobId: claimed.id, token: String(claimed.lease_token) } } : undefined;
     },
 
@@ -197,7 +229,13 @@ export function createReportsRepository(db: Db, timeZone: string) {
      * job. False, with nothing published, when the job was taken over. In the caller's transaction
      * (the row stays locked until it ends).
      */
-    async written(tx: Tx, lease: ReportLease, file: { fileName: string; rowCount: number; linkExpiresAt: Date }, now: Date, publish?: () => Promise<void>): Promise<boolean> {
+    async written(
+      tx: Tx,
+      lease: ReportLease,
+      file: { fileName: string; rowCount: number; linkExpiresAt: Date },
+      now: Date,
+      publish?: () => Promise<void>,
+    ): Promise<boolean> {
       const { rows: ours } = await tx.execute(sql`SELECT 1 FROM report_jobs WHERE id = ${lease.jobId} AND lease_token = ${lease.token} FOR UPDATE`);
       if (ours.length === 0) return false;
       await publish?.();

@@ -152,7 +152,12 @@ export function createReportsService(deps: {
 
   return {
     /** One page of a report: rows numbered from (page − 1) × per_page + 1, read as an index range. */
-    async page<T extends ReportType>(auth: AuthContext, campaignUuid: string, type: T, window: PageWindow): Promise<{ rows: Array<ReportRow<T>>; total: number }> {
+    async page<T extends ReportType>(
+      auth: AuthContext,
+      campaignUuid: string,
+      type: T,
+      window: PageWindow,
+    ): Promise<{ rows: Array<ReportRow<T>>; total: number }> {
       const campaign = await campaignOf(auth, campaignUuid);
       const rows = await rowsBetween(campaign, type, window.offset + 1, window.offset + window.limit);
       return { rows, total: reportTotal(campaign, type) };
@@ -180,7 +185,12 @@ export function createReportsService(deps: {
       if (!job?.fileName) throw new NotFoundError();
       const filePath = path.join(reportsDir, job.fileName);
       if (!fs.existsSync(filePath)) throw new GoneError('This report file is no longer kept; request the report again.');
-      const safeName = job.campaignName.replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'campaign';
+      const safeName =
+        job.campaignName
+          .replace(/[^\p{L}\p{N} _.-]+/gu, '')
+          .trim()
+          .replace(/\s+/g, '-')
+          .slice(0, 60) || 'campaign';
       return { filePath, downloadName: `${safeName}-${job.type}-report.csv` };
     },
 

@@ -36,7 +36,10 @@ function scriptedGateway(): SmsGateway & { sent: OutgoingSms[] } {
         const gatewayId = `gw-${sms.to}`;
         if (!sms.to.endsWith('303')) {
           const failed = sms.to.endsWith('302');
-          setTimeout(() => receiptListener([{ gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }]), 0);
+          setTimeout(
+            () => receiptListener([{ gatewayId, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }]),
+            0,
+          );
         }
         return { clientRef: sms.clientRef, gatewayId };
       });
@@ -80,7 +83,14 @@ beforeAll(async () => {
   await t.request('PUT', `/api/2.0/contact-groups/${plain}/add-contacts`, { token: owner.token, body: { contacts: [{ phone_number: '07700900304' }] } });
 
   const campaign = (name: string, send: string, expiry: string) =>
-    post('/campaigns/', { name, sender: 'Acme', scheduled_send_date: send, expiry_date: expiry, included_contact_groups: [customersGroup, plain], template_uuid: template });
+    post('/campaigns/', {
+      name,
+      sender: 'Acme',
+      scheduled_send_date: send,
+      expiry_date: expiry,
+      included_contact_groups: [customersGroup, plain],
+      template_uuid: template,
+    });
   sent = (await campaign('Summer sale', '2026-06-01 10:00:00', '2026-06-01 12:00:00')).uuid;
   expired = (await campaign('Too late', '2026-06-01 10:00:00', '2026-06-01 10:05:00')).uuid;
 
@@ -102,7 +112,13 @@ beforeAll(async () => {
   const ada = gateway.sent.find((sms) => sms.to === '447700900301')!;
   const code = /\/l\/([0-9A-Za-z]+)$/.exec(ada.body)![1];
   clock.set('2026-06-01T09:30:00Z');
-  await t.app.inject({ method: 'GET', url: `/l/${code}`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' } });
+  await t.app.inject({
+    method: 'GET',
+    url: `/l/${code}`,
+    headers: {
+      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    },
+  });
   clock.set('2026-06-01T09:31:00Z');
   await t.app.inject({ method: 'GET', url: `/l/${code}`, headers: { 'user-agent': 'WhatsApp/2.23.20.0' } });
   // The expiry: …303 never got a receipt.
@@ -138,7 +154,14 @@ describe('reports as JSON', () => {
   it('alt_delivery: field names and values aligned in the group’s header order, sent and update times', async () => {
     const rows = (await report(sent, 'alt_delivery')).data as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toEqual(['MessageId', 'Mobile', 'FieldNames', 'FieldValues', 'MessageSent', 'MessageUpdate', 'Status']);
-    expect(rows[0]).toMatchObject({ Mobile: '447700900301', FieldNames: 'first_name,city', FieldValues: 'Ada,Leeds', MessageSent: '2026-06-01 10:06:00', MessageUpdate: '2026-06-01 10:06:00', Status: 'Success' });
+    expect(rows[0]).toMatchObject({
+      Mobile: '447700900301',
+      FieldNames: 'first_name,city',
+      FieldValues: 'Ada,Leeds',
+      MessageSent: '2026-06-01 10:06:00',
+      MessageUpdate: '2026-06-01 10:06:00',
+      Status: 'Success',
+    });
     expect(rows[2]).toMatchObject({ Mobile: '447700900303', MessageSent: '2026-06-01 10:06:00', MessageUpdate: '2026-06-01 12:00:01', Status: 'Expired' });
     expect(rows[3]).toMatchObject({ Mobile: '447700900304', FieldNames: '', FieldValues: '' });
     expect(rows[4]).toMatchObject({ Mobile: '447700900305', FieldNames: 'first_name', FieldValues: 'Eve', MessageSent: '', Status: 'Failed' });
@@ -146,7 +169,13 @@ describe('reports as JSON', () => {
 
   it('recipient: the group each came from, its description (null when none) and fields', async () => {
     const rows = (await report(sent, 'recipient')).data;
-    expect(rows[0]).toEqual({ Phone_Number: '447700900301', Group_Name: 'Customers', Group_Description: 'Bought in the last year', Field_Names: 'first_name,city', Field_Values: 'Ada,Leeds' });
+    expect(rows[0]).toEqual({
+      Phone_Number: '447700900301',
+      Group_Name: 'Customers',
+      Group_Description: 'Bought in the last year',
+      Field_Names: 'first_name,city',
+      Field_Values: 'Ada,Leeds',
+    });
     expect(rows[3]).toEqual({ Phone_Number: '447700900304', Group_Name: 'Walk-ins', Group_Description: null, Field_Names: '', Field_Values: '' });
   });
 
@@ -170,8 +199,16 @@ describe('reports as JSON', () => {
     expect((await report(sent, 'unsent')).meta.total).toBe(0);
     const page = await report(expired, 'unsent');
     expect(page.meta.total).toBe(5);
-    expect(page.data[0]).toEqual({ MessageId: expect.any(String), Mobile: '447700900301', FieldNames: 'first_name,city', FieldValues: 'Ada,Leeds', Reason: 'pending' });
-    expect((await report(expired, 'delivery')).data.map((r: { Status: string; Message_Copy: string }) => [r.Status, r.Message_Copy])).toEqual(Array(5).fill(['Expired', '']));
+    expect(page.data[0]).toEqual({
+      MessageId: expect.any(String),
+      Mobile: '447700900301',
+      FieldNames: 'first_name,city',
+      FieldValues: 'Ada,Leeds',
+      Reason: 'pending',
+    });
+    expect((await report(expired, 'delivery')).data.map((r: { Status: string; Message_Copy: string }) => [r.Status, r.Message_Copy])).toEqual(
+      Array(5).fill(['Expired', '']),
+    );
   });
 
   it('clicks: one row per click with the user agent read, a preview bot marked', async () => {
@@ -209,7 +246,14 @@ describe('reports as JSON', () => {
     const pending = (
       await t.request('POST', '/api/2.0/campaigns/', {
         token: owner.token,
-        body: { name: 'Later', sender: 'Acme', scheduled_send_date: '2026-07-01 10:00:00', expiry_date: '2026-07-01 12:00:00', included_contact_groups: [customersGroup], template_uuid: (await report(sent, 'sent')).data[0].TemplateApiId },
+        body: {
+          name: 'Later',
+          sender: 'Acme',
+          scheduled_send_date: '2026-07-01 10:00:00',
+          expiry_date: '2026-07-01 12:00:00',
+          included_contact_groups: [customersGroup],
+          template_uuid: (await report(sent, 'sent')).data[0].TemplateApiId,
+        },
       })
     ).json().data.uuid;
     for (const type of ['clicks', 'delivery', 'alt_delivery', 'recipient', 'sent', 'unsent']) expect((await report(pending, type)).meta.total).toBe(0);
@@ -244,7 +288,14 @@ describe('reports by e-mail', () => {
     const accepted = await api('POST', `/reporting/${sent}/alt_delivery`);
     expect(accepted.statusCode).toBe(202);
     expect(accepted.body).toBe('');
-    expect((await jobs()).data[0]).toMatchObject({ type: 'alt_delivery', status: 'queued', email: 'ada@shop.test', campaign_name: 'Summer sale', download_url: null, link_expires_at: '' });
+    expect((await jobs()).data[0]).toMatchObject({
+      type: 'alt_delivery',
+      status: 'queued',
+      email: 'ada@shop.test',
+      campaign_name: 'Summer sale',
+      download_url: null,
+      link_expires_at: '',
+    });
 
     await worker(sink.url).runDue();
     const mail = await sink.waitForMessage((m) => m.to.includes('ada@shop.test'));
@@ -264,7 +315,9 @@ describe('reports by e-mail', () => {
     expect(lines).toHaveLength(7); // header, five rows, and the empty string after the last CRLF
     expect(lines[1]).toMatch(/^[0-9a-f-]{36},447700900301,"first_name,city","Ada,Leeds",2026-06-01 10:06:00,2026-06-01 10:06:00,Success$/);
     // A formula is neutralised with an apostrophe; a cell with a comma or quote is quoted.
-    expect(lines[3]).toMatch(/,447700900303,"first_name,city","'=HYPERLINK\(""http:\/\/evil""\),Hull, East Riding",2026-06-01 10:06:00,2026-06-01 12:00:01,Expired$/);
+    expect(lines[3]).toMatch(
+      /,447700900303,"first_name,city","'=HYPERLINK\(""http:\/\/evil""\),Hull, East Riding",2026-06-01 10:06:00,2026-06-01 12:00:01,Expired$/,
+    );
   });
 
   it('limits report requests to 10 a minute per token (429 with Retry-After)', async () => {
@@ -322,7 +375,14 @@ describe('reports by e-mail', () => {
     await worker(undefined).runDue();
     expect((await jobs()).data[0]).toMatchObject({ type: 'clicks', status: 'sent', row_count: 2 });
     const outbox = await fs.readdir(path.join(dataDir, 'outbox'));
-    const eml = await fs.readFile(path.join(dataDir, 'outbox', outbox.find((name) => name.endsWith('.eml'))!), 'utf8');
+    const eml = await fs.readFile(
+      path.join(
+        dataDir,
+        'outbox',
+        outbox.find((name) => name.endsWith('.eml'))!,
+      ),
+      'utf8',
+    );
     expect(eml).toContain('To: ada@shop.test');
     expect(eml).toMatch(/report-downloads\//);
   });
@@ -371,4 +431,3 @@ describe('reports by e-mail', () => {
     }
   });
 });
-

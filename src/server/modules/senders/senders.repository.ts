@@ -18,7 +18,10 @@ export function createSendersRepository(db: Db, clock: Clock) {
     },
 
     async insert(teamId: number, sender: string): Promise<SenderRow> {
-      const [row] = await db.insert(senders).values({ teamId, sender, ...stampsOf(clock) }).returning();
+      const [row] = await db
+        .insert(senders)
+        .values({ teamId, sender, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('sender insert returned no row');
       return row;
     },

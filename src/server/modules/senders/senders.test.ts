@@ -26,7 +26,12 @@ describe('senders', () => {
   it('gives every new team 88440 and its name stripped to letters and digits, at most 11 characters', async () => {
     const response = await t.request('GET', '/api/2.0/senders/', { token: owner.token });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data.map((s: { sender: string }) => s.sender).sort()).toEqual(['88440', 'AcmeSonsTra']);
+    expect(
+      response
+        .json()
+        .data.map((s: { sender: string }) => s.sender)
+        .sort(),
+    ).toEqual(['88440', 'AcmeSonsTra']);
   });
 
   it('creates a sender in the shape of docs/interface.md §2.6', async () => {

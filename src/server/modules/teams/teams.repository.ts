@@ -9,7 +9,10 @@ export type Role = 'admin' | 'member';
 export function createTeamsRepository(db: Db, clock: Clock) {
   return {
     async findByName(name: string, tx: Tx | Db = db): Promise<TeamRow | undefined> {
-      const [team] = await tx.select().from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
+      const [team] = await tx
+        .select()
+        .from(teams)
+        .where(sql`lower(${teams.name}) = lower(${name})`);
       return team;
     },
 
@@ -21,7 +24,10 @@ export function createTeamsRepository(db: Db, clock: Clock) {
     /** A team with what every team has from birth: its default senders, its default_optouts group and the service's link domain. */
     async insertWithDefaults(tx: Tx, name: string, defaultSenders: string[]): Promise<TeamRow> {
       const stamps = stampsOf(clock);
-      const [team] = await tx.insert(teams).values({ name, ...stamps }).returning();
+      const [team] = await tx
+        .insert(teams)
+        .values({ name, ...stamps })
+        .returning();
       if (!team) throw new Error('team insert returned no row');
       if (defaultSenders.length > 0) {
         await tx.insert(senders).values(defaultSenders.map((sender) => ({ teamId: team.id, sender, ...stamps })));
@@ -39,10 +45,13 @@ export function createTeamsRepository(db: Db, clock: Clock) {
     },
 
     async addMember(tx: Tx | Db, teamId: number, userId: number, role: Role): Promise<void> {
-      await tx.insert(memberships).values({ teamId, userId, role }).onConflictDoUpdate({
-        target: [memberships.userId, memberships.teamId],
-        set: { role },
-      });
+      await tx
+        .insert(memberships)
+        .values({ teamId, userId, role })
+        .onConflictDoUpdate({
+          target: [memberships.userId, memberships.teamId],
+          set: { role },
+        });
     },
 
     async isMember(userId: number, teamId: number): Promise<boolean> {

@@ -68,13 +68,20 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
     },
 
     async insert(teamId: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db.insert(templates).values({ teamId, ...fields, ...stampsOf(clock) }).returning();
+      const [row] = await db
+        .insert(templates)
+        .values({ teamId, ...fields, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('template insert returned no row');
       return row;
     },
 
     async update(id: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db.update(templates).set({ ...fields, updatedAt: clock.now() }).where(eq(templates.id, id)).returning();
+      const [row] = await db
+        .update(templates)
+        .set({ ...fields, updatedAt: clock.now() })
+        .where(eq(templates.id, id))
+        .returning();
       if (!row) throw new Error('template update returned no row');
       return row;
     },

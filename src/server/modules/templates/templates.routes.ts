@@ -91,7 +91,8 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
         operationId: 'previewTemplate',
         tags,
         summary: 'The body as a recipient reads it',
-        description: 'Link shorthands become short links; custom fields are filled from a contact; `warnings` lists shorthands that will be sent as a blank space.',
+        description:
+          'Link shorthands become short links; custom fields are filled from a contact; `warnings` lists shorthands that will be sent as a blank space.',
         params: TemplateParamsSchema,
         querystring: TemplatePreviewQuerySchema,
         response: { 200: dataOf(TemplatePreviewSchema), ...errorsOf(401, 404, 422) },

@@ -128,7 +128,9 @@ export function createTemplatesService(deps: {
         ...shorthandNames(row.body)
           .fields.filter((name) => !hasValue(name))
           .map((name) =>
-            contact ? `{{${name}}} has no value for this contact; it will be sent as a blank space.` : `{{${name}}} has no value without a contact; it shows as a blank space.`,
+            contact
+              ? `{{${name}}} has no value for this contact; it will be sent as a blank space.`
+              : `{{${name}}} has no value without a contact; it shows as a blank space.`,
           ),
       ];
       return {

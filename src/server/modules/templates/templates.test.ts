@@ -108,7 +108,9 @@ describe('templates', () => {
     await addLink(template.uuid, 'Unused', 'https://example.com/unused');
     const shown = (await t.request('GET', `/api/2.0/templates/${template.uuid}`, { token: owner.token })).json().data;
     expect(shown.links).toEqual([shop]);
-    const listed = (await t.request('GET', '/api/2.0/templates/?per_page=100', { token: owner.token })).json().data.find((x: { uuid: string }) => x.uuid === template.uuid);
+    const listed = (await t.request('GET', '/api/2.0/templates/?per_page=100', { token: owner.token }))
+      .json()
+      .data.find((x: { uuid: string }) => x.uuid === template.uuid);
     expect(listed.links).toEqual([shop]);
   });
 
@@ -138,7 +140,12 @@ describe('templates', () => {
   it("never shows, edits, previews or deletes another team's template", async () => {
     const template = await createTemplate();
     const url = `/api/2.0/templates/${template.uuid}`;
-    for (const [method, path, body] of [['GET', url], ['GET', `${url}/preview`], ['PUT', url, valid], ['DELETE', url]] as const) {
+    for (const [method, path, body] of [
+      ['GET', url],
+      ['GET', `${url}/preview`],
+      ['PUT', url, valid],
+      ['DELETE', url],
+    ] as const) {
       expect((await t.request(method, path, { token: stranger.token, body })).statusCode).toBe(404);
     }
     const encoding = await t.request('POST', '/api/2.0/templates/encoding', { token: stranger.token, body: { body: 'x', template_uuid: template.uuid } });

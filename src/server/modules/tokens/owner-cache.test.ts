@@ -47,10 +47,9 @@ describe('who a token is, remembered between requests', () => {
     const me = async () => (await t.request('GET', '/api/2.0/users/me', { token: user.token })).json().data;
     const first = await me();
     await t.services.users.addToTeam(user.email, 'Second team of the switcher', 'member');
-    await elsewhere.query(
-      `UPDATE users SET current_team_id = (SELECT id FROM teams WHERE name = 'Second team of the switcher') WHERE uuid = $1`,
-      [user.userUuid],
-    );
+    await elsewhere.query(`UPDATE users SET current_team_id = (SELECT id FROM teams WHERE name = 'Second team of the switcher') WHERE uuid = $1`, [
+      user.userUuid,
+    ]);
     await until('the other team to be current', async () => JSON.stringify(await me()) !== JSON.stringify(first));
     const created = await t.request('POST', '/api/2.0/senders/', { token: user.token, body: { sender: 'Switched' } });
     expect(created.statusCode).toBe(201);

@@ -24,7 +24,10 @@ const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiT
 export function createTokensRepository(db: Db, clock: Clock) {
   return {
     async insert(token: { userId: number; kind: TokenKind; name: string; tokenHash: Buffer; hint: string; expiresAt: Date | null }): Promise<TokenRow> {
-      const [row] = await db.insert(apiTokens).values({ ...token, ...stampsOf(clock) }).returning();
+      const [row] = await db
+        .insert(apiTokens)
+        .values({ ...token, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('token insert returned no row');
       return row;
     },
@@ -54,12 +57,19 @@ export function createTokensRepository(db: Db, clock: Clock) {
     listPersonal: (userId: number, window: PageWindow) => newestFirst(db, apiTokens, active(userId), window),
 
     async revokePersonal(userId: number, uuid: string): Promise<boolean> {
-      const rows = await db.update(apiTokens).set({ revokedAt: clock.now() }).where(and(active(userId), eq(apiTokens.uuid, uuid))).returning({ id: apiTokens.id });
+      const rows = await db
+        .update(apiTokens)
+        .set({ revokedAt: clock.now() })
+        .where(and(active(userId), eq(apiTokens.uuid, uuid)))
+        .returning({ id: apiTokens.id });
       return rows.length > 0;
     },
 
     async revokeById(tokenId: number): Promise<void> {
-      await db.update(apiTokens).set({ revokedAt: clock.now() }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+      await db
+        .update(apiTokens)
+        .set({ revokedAt: clock.now() })
+        .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
     },
   };
 }

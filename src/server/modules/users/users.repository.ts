@@ -8,7 +8,10 @@ export type UserRow = typeof users.$inferSelect;
 export function createUsersRepository(db: Db, clock: Clock) {
   return {
     async findByEmail(email: string, tx: Tx | Db = db): Promise<UserRow | undefined> {
-      const [user] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+      const [user] = await tx
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email})`);
       return user;
     },
 
@@ -18,7 +21,10 @@ export function createUsersRepository(db: Db, clock: Clock) {
     },
 
     async insert(tx: Tx, user: { email: string; name: string; passwordHash: string; currentTeamId: number }): Promise<UserRow> {
-      const [row] = await tx.insert(users).values({ ...user, ...stampsOf(clock) }).returning();
+      const [row] = await tx
+        .insert(users)
+        .values({ ...user, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('user insert returned no row');
       return row;
     },

@@ -24,12 +24,18 @@ export function createVanityDomainsRepository(db: Db, clock: Clock) {
 
     /** The service's own link domain of the team. */
     async findDefault(teamId: number): Promise<VanityDomainRow | undefined> {
-      const [row] = await db.select().from(vanityDomains).where(and(eq(vanityDomains.teamId, teamId), isNull(vanityDomains.domain)));
+      const [row] = await db
+        .select()
+        .from(vanityDomains)
+        .where(and(eq(vanityDomains.teamId, teamId), isNull(vanityDomains.domain)));
       return row;
     },
 
     async insert(teamId: number, domain: string): Promise<VanityDomainRow> {
-      const [row] = await db.insert(vanityDomains).values({ teamId, domain, ...stampsOf(clock) }).returning();
+      const [row] = await db
+        .insert(vanityDomains)
+        .values({ teamId, domain, ...stampsOf(clock) })
+        .returning();
       if (!row) throw new Error('vanity domain insert returned no row');
       return row;
     },

@@ -33,7 +33,10 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
     },
 
     async insert(row: Pick<WebhookRow, 'teamId' | 'name' | 'url' | 'headers' | 'secretEncrypted'>): Promise<WebhookRow> {
-      const [created] = await db.insert(webhooks).values({ ...row, ...stampsOf(clock) }).returning();
+      const [created] = await db
+        .insert(webhooks)
+        .values({ ...row, ...stampsOf(clock) })
+        .returning();
       if (!created) throw new Error('webhook insert returned no row');
       return created;
     },
@@ -60,19 +63,27 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
     },
 
     insertAttempt(webhookId: number, attempt: WebhookOutcome & { event: string; url: string; inboundMessageId: number | null }): Promise<AttemptRecord> {
-      return oneRowOf(db, AttemptRecordSchema, sql`
+      return oneRowOf(
+        db,
+        AttemptRecordSchema,
+        sql`
         INSERT INTO webhook_attempts (webhook_id, inbound_message_id, event, url, status_code, latency_ms, error, created_at)
         VALUES (${webhookId}, ${attempt.inboundMessageId}, ${attempt.event}, ${attempt.url}, ${attempt.statusCode}, ${attempt.latencyMs}, ${attempt.error}, ${clock.now()})
         RETURNING uuid, event, url, status_code AS "statusCode", latency_ms AS "latencyMs", error,
-                  (SELECT uuid FROM inbound_messages WHERE id = inbound_message_id) AS "inboundMessageUuid", created_at AS "createdAt"`);
+                  (SELECT uuid FROM inbound_messages WHERE id = inbound_message_id) AS "inboundMessageUuid", created_at AS "createdAt"`,
+      );
     },
 
     listAttempts: (webhookId: number, window: PageWindow): Promise<Page<AttemptRecord>> =>
       readPage({
-        rows: rowsOf(db, AttemptRecordSchema, sql`
+        rows: rowsOf(
+          db,
+          AttemptRecordSchema,
+          sql`
           SELECT a.uuid, a.event, a.url, a.status_code AS "statusCode", a.latency_ms AS "latencyMs", a.error, m.uuid AS "inboundMessageUuid", a.created_at AS "createdAt"
             FROM webhook_attempts a LEFT JOIN inbound_messages m ON m.id = a.inbound_message_id
-           WHERE a.webhook_id = ${webhookId} ORDER BY a.created_at DESC, a.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+           WHERE a.webhook_id = ${webhookId} ORDER BY a.created_at DESC, a.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM webhook_attempts WHERE webhook_id = ${webhookId}`),
       }),
 

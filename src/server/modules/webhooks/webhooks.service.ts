@@ -63,7 +63,13 @@ export function createWebhooksService(deps: {
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: WebhookInput) {
       const secret = newSecret();
-      const row = await deps.webhooks.insert({ teamId: auth.teamId, name: input.name, url: input.url, headers: input.headers, secretEncrypted: deps.secrets.seal(secret) });
+      const row = await deps.webhooks.insert({
+        teamId: auth.teamId,
+        name: input.name,
+        url: input.url,
+        headers: input.headers,
+        secretEncrypted: deps.secrets.seal(secret),
+      });
       return { ...present(row), secret };
     },
 
@@ -104,7 +110,8 @@ export function createWebhooksService(deps: {
     async delete(auth: AuthContext, uuid: string) {
       const row = await find(auth, uuid);
       const callers = await deps.webhooks.keywordsCalling(row.id);
-      if (callers.length > 0) throw new ConflictError(`The webhook is called by the keyword${callers.length === 1 ? '' : 's'} ${callers.join(', ')}; detach it first.`);
+      if (callers.length > 0)
+        throw new ConflictError(`The webhook is called by the keyword${callers.length === 1 ? '' : 's'} ${callers.join(', ')}; detach it first.`);
       await deps.webhooks.delete(row.id);
     },
   };

@@ -50,9 +50,24 @@ describe('webhooks', () => {
     ['a header name with a space', { ...valid, headers: { 'X Bad': '1' } }, 'headers.X Bad', '"X Bad" is not a valid header name.'],
     ['a header value with CR LF', { ...valid, headers: { 'X-Ok': 'a\r\nInjected: 1' } }, 'headers.X-Ok', 'The value of X-Ok may not contain line breaks.'],
     ['a Host header', { ...valid, headers: { host: 'internal' } }, 'headers.host', 'The host header is set by Herald and cannot be stored.'],
-    ['a Content-Length header', { ...valid, headers: { 'Content-Length': '5' } }, 'headers.Content-Length', 'The Content-Length header is set by Herald and cannot be stored.'],
-    ['a Transfer-Encoding header', { ...valid, headers: { 'Transfer-Encoding': 'chunked' } }, 'headers.Transfer-Encoding', 'The Transfer-Encoding header is set by Herald and cannot be stored.'],
-    ['a Connection header', { ...valid, headers: { Connection: 'close' } }, 'headers.Connection', 'The Connection header is set by Herald and cannot be stored.'],
+    [
+      'a Content-Length header',
+      { ...valid, headers: { 'Content-Length': '5' } },
+      'headers.Content-Length',
+      'The Content-Length header is set by Herald and cannot be stored.',
+    ],
+    [
+      'a Transfer-Encoding header',
+      { ...valid, headers: { 'Transfer-Encoding': 'chunked' } },
+      'headers.Transfer-Encoding',
+      'The Transfer-Encoding header is set by Herald and cannot be stored.',
+    ],
+    [
+      'a Connection header',
+      { ...valid, headers: { Connection: 'close' } },
+      'headers.Connection',
+      'The Connection header is set by Herald and cannot be stored.',
+    ],
     ['a non-string header value', { ...valid, headers: { 'X-N': 5 } }, 'headers.X-N', 'Every header value must be a string.'],
     ['headers that are a list', { ...valid, headers: ['X-A: 1'] }, 'headers', 'The headers must be an object of header names to values.'],
   ])('refuses %s with 422 naming the field', async (_case, body, field, message) => {
@@ -72,7 +87,10 @@ describe('webhooks', () => {
     const renamed = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token, body: { name: 'Renamed' } });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().data).toMatchObject({ name: 'Renamed', url: valid.url, headers: valid.headers });
-    const moved = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token, body: { url: 'https://other.example.com/x', headers: {} } });
+    const moved = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, {
+      token: owner.token,
+      body: { url: 'https://other.example.com/x', headers: {} },
+    });
     expect(moved.json().data).toMatchObject({ name: 'Renamed', url: 'https://other.example.com/x', headers: {} });
     const invalid = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token, body: { url: 'nope' } });
     expect(invalid.statusCode).toBe(422);
@@ -87,7 +105,12 @@ describe('webhooks', () => {
   it("never shows, edits, rotates or deletes another team's webhook", async () => {
     const webhook = (await create(valid)).json().data;
     const url = `/api/2.0/webhooks/${webhook.uuid}`;
-    for (const [method, path, body] of [['GET', url], ['PUT', url, { name: 'x' }], ['POST', `${url}/rotate-secret`], ['DELETE', url]] as const) {
+    for (const [method, path, body] of [
+      ['GET', url],
+      ['PUT', url, { name: 'x' }],
+      ['POST', `${url}/rotate-secret`],
+      ['DELETE', url],
+    ] as const) {
       expect((await t.request(method, path, { token: stranger.token, body })).statusCode).toBe(404);
     }
     expect((await t.request('GET', '/api/2.0/webhooks/', { token: stranger.token })).json().meta.total).toBe(0);

@@ -31,7 +31,16 @@ const FINAL_STATES: Record<string, 'delivered' | 'failed'> = {
 };
 
 /** message_state TLV values (SMPP 3.4 §5.3.2.35) in the words of the receipt text. */
-const MESSAGE_STATE_WORDS: Record<number, string> = { 1: 'ENROUTE', 2: 'DELIVRD', 3: 'EXPIRED', 4: 'DELETED', 5: 'UNDELIV', 6: 'ACCEPTD', 7: 'UNKNOWN', 8: 'REJECTD' };
+const MESSAGE_STATE_WORDS: Record<number, string> = {
+  1: 'ENROUTE',
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  6: 'ACCEPTD',
+  7: 'UNKNOWN',
+  8: 'REJECTD',
+};
 
 export type ParsedReceipt = { messageId: string; outcome: ReceiptOutcome | null };
 

@@ -51,7 +51,10 @@ describe('SMPP gateway: receipts', () => {
   it('fails a multipart message when one part fails, once all parts are final', async () => {
     const { peer, gateway, receipts } = await connectGateway();
     const [, sentinel] = await gateway.submit([sms(longGsm), sms('sentinel')]);
-    const [part1, part2, part3] = peer.accepted().filter((part) => part.text !== 'sentinel').map((part) => part.messageId!);
+    const [part1, part2, part3] = peer
+      .accepted()
+      .filter((part) => part.text !== 'sentinel')
+      .map((part) => part.messageId!);
     const sentinelId = (sentinel as { gatewayId: string }).gatewayId;
 
     peer.sendReceipt(part1!, 'DELIVRD');

@@ -16,7 +16,10 @@ describe('SMPP gateway: what the carrier receives', () => {
     expect(submit!.dataCoding).toBe(0);
     expect([...submit!.shortMessage]).toEqual([
       ...Buffer.from('Hi ', 'ascii'),
-      0x00, 0x01, 0x02, 0x20, // @ £ $ and the space
+      0x00,
+      0x01,
+      0x02,
+      0x20, // @ £ $ and the space
       ...[0x65, 0x3c, 0x3e, 0x28, 0x29, 0x3d, 0x14, 0x2f, 0x40].flatMap((code) => [ESC, code]), // € [ ] { } ~ ^ \ |
     ]);
     expect(submit!.text).toBe(body); // the smpp library's own GSM table reads it back
@@ -111,7 +114,12 @@ describe('SMPP gateway: what the carrier receives', () => {
 
     expect(results.every((result) => 'gatewayId' in result)).toBe(true);
     expect(results).toHaveLength(5);
-    expect(peer.accepted().map((submit) => submit.destinationAddr).sort()).toEqual(batch.map((message) => message.to.slice(1)).sort());
+    expect(
+      peer
+        .accepted()
+        .map((submit) => submit.destinationAddr)
+        .sort(),
+    ).toEqual(batch.map((message) => message.to.slice(1)).sort());
     expect(peer.submits.filter((submit) => submit.status === 0x58)).toHaveLength(3);
     expect(logs.some((entry) => entry.message.includes('ESME_RTHROTTLED'))).toBe(true);
   });

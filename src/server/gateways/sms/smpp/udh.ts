@@ -15,7 +15,7 @@ export function splitUserDataHeader(bytes: Buffer): { concatenation: Concatenati
   if (headerLength === undefined || headerLength + 1 > bytes.length) return { concatenation: null, text: bytes };
   const text = bytes.subarray(headerLength + 1);
   let concatenation: Concatenation | null = null;
-  for (let offset = 1; offset + 1 < headerLength + 1; ) {
+  for (let offset = 1; offset + 1 < headerLength + 1;) {
     const id = bytes[offset]!;
     const length = bytes[offset + 1]!;
     const data = bytes.subarray(offset + 2, Math.min(offset + 2 + length, headerLength + 1));
