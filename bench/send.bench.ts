@@ -118,7 +118,16 @@ async function runCampaign(recipients: number): Promise<Run> {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   try {
     const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
-    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const auth = {
+      userId: user.userId,
+      userUuid: user.userUuid,
+      teamId: user.teamId,
+      teamUuid: user.teamUuid,
+      role: 'admin' as const,
+      tokenId: 0,
+      tokenKind: 'personal' as const,
+      scope: 'full' as const,
+    };
     // An API process apart from the engine's (a deployment's `--role api`), on the same database:
     // the summary the dashboard polls is read there, over HTTP.
     const apiPort = await freePort();

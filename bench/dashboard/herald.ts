@@ -60,7 +60,16 @@ export async function startHerald(campaignCount: number): Promise<BenchHerald> {
     const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
     const user = await services.users.create({ ...CREDENTIALS, name: 'Bench Marketer', teamName: 'Bench' });
-    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const auth = {
+      userId: user.userId,
+      userUuid: user.userUuid,
+      teamId: user.teamId,
+      teamUuid: user.teamUuid,
+      role: 'admin' as const,
+      tokenId: 0,
+      tokenKind: 'personal' as const,
+      scope: 'full' as const,
+    };
     const templates = await Promise.all(
       OCCASIONS.slice(0, 4).map((occasion, index) =>
         services.templates.create(auth, {

@@ -27,7 +27,16 @@ export async function startBenchHerald(name: string, env: Record<string, string>
     const { port } = app.server.address() as AddressInfo;
     const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
     const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
-    const auth = { userId: user.userId, userUuid: user.userUuid, teamId: user.teamId, teamUuid: user.teamUuid, tokenId: 0 };
+    const auth = {
+      userId: user.userId,
+      userUuid: user.userUuid,
+      teamId: user.teamId,
+      teamUuid: user.teamUuid,
+      role: 'admin' as const,
+      tokenId: 0,
+      tokenKind: 'personal' as const,
+      scope: 'full' as const,
+    };
     return { dataDir, config, database, db: database.db, app, services, origin: `http://127.0.0.1:${port}`, port, user, token, auth, close };
   } catch (error) {
     await close();

@@ -50,7 +50,15 @@ export function createServices(database: Database, config: Config, options: { se
 
   const teams = createTeamsService({ db, teams: teamsRepository });
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
-  const users = createUsersService({ db, users: usersRepository, teams: teamsRepository, teamsService: teams, config, forgetTokenOwners: tokenOwners.forget });
+  const users = createUsersService({
+    db,
+    users: usersRepository,
+    teams: teamsRepository,
+    teamsService: teams,
+    tokens: tokensRepository,
+    config,
+    forgetTokenOwners: tokenOwners.forget,
+  });
   const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners, clock });
   const auth = createAuthService({ users: usersRepository, usersService: users, tokens, config });
   const senders = createSendersService({ senders: createSendersRepository(db, clock), config });

@@ -135,8 +135,17 @@ async function account(deps: DemoSeedDeps, input: typeof DEMO_DEFAULTS) {
   }
   const team = existingTeam ?? (await teams.findByName(input.team.trim())) ?? (await services.teams.create(input.team));
   if (!(await teams.isMember(user.id, team.id))) await services.users.addToTeam(user.email, team.name, 'admin');
-  const auth: AuthContext = { userId: user.id, userUuid: user.uuid, teamId: team.id, teamUuid: team.uuid, tokenId: 0 };
-  await services.users.switchTeam(auth, team.uuid); // the dashboard opens on the demo team
+  const auth: AuthContext = {
+    userId: user.id,
+    userUuid: user.uuid,
+    teamId: team.id,
+    teamUuid: team.uuid,
+    role: 'admin',
+    tokenId: 0,
+    tokenKind: 'personal',
+    scope: 'full',
+  };
+  await services.usersRepository.setCurrentTeam(user.id, team.id); // the dashboard opens on the demo team
   return { auth, email: user.email, team: team.name, created };
 }
 

@@ -11,6 +11,7 @@ import { ValidationError } from '../lib/errors';
 import { loadSecretKey } from '../lib/secret-box';
 import { createServices, type Services } from '../services';
 import { seedDemo } from './demo-seed';
+import { ROLES, type Role } from '../../shared/contract';
 
 type Flags = Record<string, string | undefined>;
 type Command = { usage: string; run(services: Services, flags: Flags, context: { database: Database; config: Config }): Promise<Record<string, unknown>> };
@@ -21,17 +22,17 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
-function role(flags: Flags): 'admin' | 'member' {
+function role(flags: Flags): Role {
   const value = flags.role ?? 'admin';
-  if (value !== 'admin' && value !== 'member') throw new UsageError('--role must be admin or member.');
-  return value;
+  if (!(ROLES as readonly string[]).includes(value)) throw new UsageError('--role must be admin, editor or viewer.');
+  return value as Role;
 }
 
 class UsageError extends Error {}
 
 const commands: Record<string, Command> = {
   'user:create': {
-    usage: 'user:create --email E --password P --team NAME [--name N] [--role admin|member]',
+    usage: 'user:create --email E --password P --team NAME [--name N] [--role admin|editor|viewer]',
     async run(services, flags) {
       const user = await services.users.create({
         email: required(flags, 'email'),
@@ -52,7 +53,7 @@ const commands: Record<string, Command> = {
     },
   },
   'user:add-to-team': {
-    usage: 'user:add-to-team --email E --team NAME [--role admin|member]',
+    usage: 'user:add-to-team --email E --team NAME [--role admin|editor|viewer]',
     async run(services, flags) {
       const { userUuid, teamUuid } = await services.users.addToTeam(required(flags, 'email'), required(flags, 'team'), role(flags));
       return { user_uuid: userUuid, team_uuid: teamUuid };

@@ -37,7 +37,7 @@ export const memberships = pgTable(
     teamId: bigint('team_id', { mode: 'number' })
       .notNull()
       .references(() => teams.id),
-    role: text('role', { enum: ['admin', 'member'] }).notNull(),
+    role: text('role', { enum: ['admin', 'editor', 'viewer'] }).notNull(),
     createdAt: moment('created_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.teamId] })],
@@ -50,6 +50,13 @@ export const apiTokens = pgTable('api_tokens', {
     .notNull()
     .references(() => users.id),
   kind: text('kind', { enum: ['personal', 'session'] }).notNull(),
+  /** The team the token acts in, fixed when it is made (a session's moves with its switch-team). */
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id),
+  scope: text('scope', { enum: ['full', 'read_only'] })
+    .notNull()
+    .default('full'),
   name: text('name').notNull(),
   tokenHash: bytea('token_hash').notNull(),
   hint: text('hint').notNull(),

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { TooManyRequestsError, UnauthenticatedError } from '../lib/errors';
+import type { Role } from '../../shared/contract';
+import { ForbiddenError, TooManyRequestsError, UnauthenticatedError } from '../lib/errors';
 import { RateLimiter } from '../lib/rate-limiter';
 
-/** Who is calling: the token's user and the team every query is scoped to. */
+/** Who is calling: the token's user, the team every query is scoped to, and what the token may do there. */
 export type AuthContext = {
   userId: number;
   userUuid: string;
   teamId: number;
   teamUuid: string;
+  /** The user's role in that team. */
+  role: Role;
   tokenId: number;
+  /** A dashboard sign-in (`session`) or an API token (`personal`). */
+  tokenKind: 'personal' | 'session';
+  /** `read_only`: only GET requests. */
+  scope: 'full' | 'read_only';
 };
 
 export type Authenticator = { authenticate(token: string): Promise<AuthContext | null> };
@@ -18,14 +25,43 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyContextConfig {
-    /** The route needs no bearer token. */
-    public?: boolean;
+    /** Who may call the route (ACCESS); every route under /api/2.0 declares it, or the app does not start. */
+    access?: Access;
     /** A stricter per-token limit than the default (requests a minute). */
     rateLimit?: { max: number; bucket: string };
   }
 }
 
+/**
+ * Who may call a route, declared by each route in the route table and enforced here alone:
+ * - `public`: anyone, no token (signing in, the signed report download);
+ * - `self`: any member, acting on their own account (sign out, switch team, their API tokens);
+ * - `read`: any member, viewers included (reads, and computations that change nothing);
+ * - `report`: any member: asks for a report e-mail;
+ * - `edit`: editors and admins: content, audiences, campaigns;
+ * - `admin`: admins only: senders, link domains, webhooks (team settings).
+ */
+export type Access = 'public' | 'self' | 'read' | 'report' | 'edit' | 'admin';
+
+/** The roles each access lets through. */
+export const ROLES_ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
+  self: ['admin', 'editor', 'viewer'],
+  read: ['admin', 'editor', 'viewer'],
+  report: ['admin', 'editor', 'viewer'],
+  edit: ['admin', 'editor'],
+  admin: ['admin'],
+};
+
+const REFUSED: Record<Exclude<Access, 'public'>, string> = {
+  self: '',
+  read: '',
+  report: '',
+  edit: 'Your role in this team is viewer: you can read, and ask for reports, but not change anything. Ask an admin for the editor role.',
+  admin: 'Only an admin of this team can do this. Ask an admin of the team.',
+};
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const READS = new Set(['GET', 'HEAD']);
 
 /** The request's caller; routes that are not public can rely on it. */
 export function callerOf(request: { auth: AuthContext | null }): AuthContext {
@@ -40,15 +76,24 @@ export function callerOf(request: { auth: AuthContext | null }): AuthContext {
 export function registerAuth(app: FastifyInstance, deps: { authenticator: Authenticator; rateLimitPerMinute: number }): void {
   const limiter = new RateLimiter();
   app.decorateRequest('auth', null);
+  // A route of the API without an access rule is a mistake caught at start, not a route open to all.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/2.0/') && route.config?.access === undefined) {
+      throw new Error(`${String(route.method)} ${route.url} declares no access rule (config.access, see http/auth.ts).`);
+    }
+  });
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     // Only the API's own routes: an unknown path (the dashboard's catch-all) is a plain 404.
     if (!request.routeOptions.url?.startsWith('/api/2.0/')) return;
-    if (!config.public) {
+    const access = config.access!;
+    if (access !== 'public') {
       const match = BEARER.exec(request.headers.authorization ?? '');
       const auth = match?.[1] ? await deps.authenticator.authenticate(match[1]) : null;
       if (!auth) throw new UnauthenticatedError();
       request.auth = auth;
+      if (!ROLES_ALLOWED[access].includes(auth.role)) throw new ForbiddenError(REFUSED[access]);
+      if (auth.scope === 'read_only' && !READS.has(request.method)) throw new ForbiddenError('This API token is read-only: it can only read (GET requests).');
     }
     const key = request.auth ? `token:${request.auth.tokenId}` : `ip:${request.ip}`;
     const checks: Array<[string, number]> = [[key, deps.rateLimitPerMinute]];

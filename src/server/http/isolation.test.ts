@@ -454,8 +454,9 @@ describe('switching team', () => {
     expect(me.teams.map((team: { uuid: string }) => team.uuid)).toEqual([b.user.teamUuid]);
   });
 
-  it('switches to a team the user is in (the 404 above is about membership)', async () => {
-    const response = await call(a.user, 'GET', `${API}/users/switch/team/${a.user.teamUuid}`);
+  it('switches a signed-in session to a team the user is in (the 404 above is about membership)', async () => {
+    const session = (await t.request('POST', `${API}/auth/login`, { body: { email: a.user.email, password: a.user.password } })).json().data.token;
+    const response = await t.request('GET', `${API}/users/switch/team/${a.user.teamUuid}`, { token: session });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data.current_team.uuid).toBe(a.user.teamUuid);
   });

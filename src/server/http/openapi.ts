@@ -47,7 +47,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/2.0/openapi.json', d
 
 /** Serves the document at /api/2.0/openapi.json and a reference page at /api/docs. */
 export async function registerApiReference(app: FastifyInstance): Promise<void> {
-  app.get('/api/2.0/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  app.get('/api/2.0/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
   app.get('/api/docs', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
   app.get('/api/docs/init.js', { schema: { hide: true } }, async (_request, reply) => reply.type('application/javascript; charset=utf-8').send(DOCS_INIT));
   const require = createRequire(import.meta.url);

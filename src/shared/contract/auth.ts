@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
 
+/** admin: everything, members and settings included; editor: content, audiences and campaigns; viewer: reads, and asks for report e-mails. */
+export const ROLES = ['admin', 'editor', 'viewer'] as const;
+export const RoleSchema = z
+  .enum(ROLES)
+  .describe('`admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.');
+export type Role = z.infer<typeof RoleSchema>;
+
 export const TeamSummarySchema = z
   .object({
     uuid: UuidSchema,
     name: z.string().describe('Team name.'),
-    role: z.enum(['admin', 'member']).describe("The user's role in the team."),
+    role: RoleSchema.describe("The user's role in the team."),
   })
   .meta({ id: 'TeamSummary' });
 export type TeamSummary = z.infer<typeof TeamSummarySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampField } from './campaigns';
 import { TimestampSchema, UuidSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
 
@@ -13,8 +14,16 @@ export const ApiTokenInputSchema = z
       .max(100, 'The name may not be greater than 100 characters.')
       .refine(isStorableText, unstorableMessage('name'))
       .describe('What the token is for, to recognise it later.'),
+    scope: z
+      .enum(['full', 'read_only'], { error: 'The scope must be full or read_only.' })
+      .default('full')
+      .describe('`read_only`: every request but a GET is refused with 403. `full` (the default): whatever the user may do.'),
+    expires_at: timestampField('expires at')
+      .nullable()
+      .optional()
+      .describe('When the token stops working, `YYYY-MM-DD HH:MM:SS` in the service time zone; never when absent or null.'),
   })
-  .describe('The new token.');
+  .describe('The new token. It acts in the team the request is made in, and keeps that team whatever its user does later.');
 export type ApiTokenInput = z.infer<typeof ApiTokenInputSchema>;
 
 export const ApiTokenSchema = z
@@ -22,6 +31,9 @@ export const ApiTokenSchema = z
     uuid: UuidSchema,
     name: z.string(),
     hint: z.string().describe('The first characters of the token, to recognise it; the token itself is never shown again.'),
+    team_uuid: UuidSchema.describe('The team the token acts in, fixed when it was made.'),
+    scope: z.enum(['full', 'read_only']).describe('`read_only`: only GET requests are answered.'),
+    expires_at: TimestampSchema.describe('When the token stops working; empty when it does not expire.'),
     last_used_at: TimestampSchema,
     created_at: TimestampSchema,
   })

@@ -103,7 +103,7 @@ export type TeamSummaryInput = {
     /**
      * The user's role in the team.
      */
-    role: 'admin' | 'member';
+    role: 'admin' | 'editor' | 'viewer';
 };
 
 export type CurrentUserInput = {
@@ -139,48 +139,63 @@ export type LoginResultInput = {
     user: CurrentUserInput;
 };
 
-export type ApiTokenInput = {
+export type ContactGroupInput = {
     /**
      * Identifier (UUID).
      */
     uuid: string;
     name: string;
+    description: string | null;
     /**
-     * The first characters of the token, to recognise it; the token itself is never shown again.
+     * False for default_optouts, which every team keeps.
      */
-    hint: string;
+    deletable: boolean;
+    number_of_contacts: number;
     /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
      */
-    last_used_at: string;
+    status: 'Empty' | 'Modifying' | 'Ready';
+    /**
+     * Custom field names of its contacts.
+     */
+    headers: Array<string>;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
 };
 
-export type CreatedApiTokenInput = {
+export type ContactInput = {
     /**
-     * Identifier (UUID).
+     * E.164 digits without `+`.
      */
-    uuid: string;
-    name: string;
-    /**
-     * The first characters of the token, to recognise it; the token itself is never shown again.
-     */
-    hint: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    last_used_at: string;
+    phone_number: string;
+    custom_fields: {
+        [key: string]: string;
+    };
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
     /**
-     * The secret (prefix `hrld_`), shown this once only.
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
-    token: string;
+    updated_at: string;
+};
+
+export type RecipientInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
 };
 
 export type SenderInput = {
@@ -212,6 +227,183 @@ export type SenderInput = {
      * Links of the resource; contains `self`.
      */
     links: Array<ResourceLinkInput>;
+};
+
+export type PauseInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    start_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    end_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type CampaignInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    team_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    scheduled_send_date: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expiry_date: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    throttled: boolean;
+    included_contact_groups: Array<string>;
+    excluded_contact_groups: Array<string>;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Throttled campaigns; "" otherwise.
+     */
+    scheduled_finish_date: string;
+    /**
+     * Throttled campaigns: null until toggled.
+     */
+    manually_paused: boolean | null;
+    pauses: Array<PauseInput>;
+    /**
+     * Made by send-test (one recipient).
+     */
+    is_test: boolean;
+    /**
+     * True once the send time is past or while it sends: edits are then refused with 423.
+     */
+    is_locked: boolean;
+};
+
+export type CampaignSummaryInput = {
+    /**
+     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
+     */
+    recipients: number;
+    queued: number;
+    submitted: number;
+    delivered: number;
+    failed: number;
+    unsent: number;
+    clicks: number;
+    /**
+     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
+     */
+    in_doubt: number;
+};
+
+export type ApiTokenInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * The first characters of the token, to recognise it; the token itself is never shown again.
+     */
+    hint: string;
+    /**
+     * The team the token acts in, fixed when it was made.
+     */
+    team_uuid: string;
+    /**
+     * `read_only`: only GET requests are answered.
+     */
+    scope: 'full' | 'read_only';
+    /**
+     * When the token stops working; empty when it does not expire.
+     */
+    expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    last_used_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type CreatedApiTokenInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * The first characters of the token, to recognise it; the token itself is never shown again.
+     */
+    hint: string;
+    /**
+     * The team the token acts in, fixed when it was made.
+     */
+    team_uuid: string;
+    /**
+     * `read_only`: only GET requests are answered.
+     */
+    scope: 'full' | 'read_only';
+    /**
+     * When the token stops working; empty when it does not expire.
+     */
+    expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    last_used_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The secret (prefix `hrld_`), shown this once only.
+     */
+    token: string;
 };
 
 export type VanityDomainInput = {
@@ -457,65 +649,6 @@ export type KeywordInput = {
     updated_at: string;
 };
 
-export type ContactGroupInput = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    description: string | null;
-    /**
-     * False for default_optouts, which every team keeps.
-     */
-    deletable: boolean;
-    number_of_contacts: number;
-    /**
-     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
-     */
-    status: 'Empty' | 'Modifying' | 'Ready';
-    /**
-     * Custom field names of its contacts.
-     */
-    headers: Array<string>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLinkInput>;
-};
-
-export type ContactInput = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-    custom_fields: {
-        [key: string]: string;
-    };
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type RecipientInput = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-};
-
 export type InboundActionInput = {
     type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
     /**
@@ -681,115 +814,6 @@ export type ContactImportErrorInput = {
      * Why the row was left out.
      */
     reason: string;
-};
-
-export type PauseInput = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    /**
-     * Identifier (UUID).
-     */
-    campaign_uuid: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    start_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    end_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type CampaignInput = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    /**
-     * Identifier (UUID).
-     */
-    team_uuid: string;
-    name: string;
-    sender: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    scheduled_send_date: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    expiry_date: string;
-    /**
-     * 0 pending, 1 sending, 2 sent.
-     */
-    status: number;
-    throttled: boolean;
-    included_contact_groups: Array<string>;
-    excluded_contact_groups: Array<string>;
-    /**
-     * Identifier (UUID).
-     */
-    template_uuid: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    started_sending_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    finished_sending_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-    /**
-     * Throttled campaigns; "" otherwise.
-     */
-    scheduled_finish_date: string;
-    /**
-     * Throttled campaigns: null until toggled.
-     */
-    manually_paused: boolean | null;
-    pauses: Array<PauseInput>;
-    /**
-     * Made by send-test (one recipient).
-     */
-    is_test: boolean;
-    /**
-     * True once the send time is past or while it sends: edits are then refused with 423.
-     */
-    is_locked: boolean;
-};
-
-export type CampaignSummaryInput = {
-    /**
-     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
-     */
-    recipients: number;
-    queued: number;
-    submitted: number;
-    delivered: number;
-    failed: number;
-    unsent: number;
-    clicks: number;
-    /**
-     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
-     */
-    in_doubt: number;
 };
 
 /**
@@ -1130,7 +1154,7 @@ export type TeamSummary = {
     /**
      * The user's role in the team.
      */
-    role: 'admin' | 'member';
+    role: 'admin' | 'editor' | 'viewer';
 };
 
 export type CurrentUser = {
@@ -1166,48 +1190,63 @@ export type LoginResult = {
     user: CurrentUser;
 };
 
-export type ApiToken = {
+export type ContactGroup = {
     /**
      * Identifier (UUID).
      */
     uuid: string;
     name: string;
+    description: string | null;
     /**
-     * The first characters of the token, to recognise it; the token itself is never shown again.
+     * False for default_optouts, which every team keeps.
      */
-    hint: string;
+    deletable: boolean;
+    number_of_contacts: number;
     /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
      */
-    last_used_at: string;
+    status: 'Empty' | 'Modifying' | 'Ready';
+    /**
+     * Custom field names of its contacts.
+     */
+    headers: Array<string>;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
 };
 
-export type CreatedApiToken = {
+export type Contact = {
     /**
-     * Identifier (UUID).
+     * E.164 digits without `+`.
      */
-    uuid: string;
-    name: string;
-    /**
-     * The first characters of the token, to recognise it; the token itself is never shown again.
-     */
-    hint: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    last_used_at: string;
+    phone_number: string;
+    custom_fields: {
+        [key: string]: string;
+    };
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
     /**
-     * The secret (prefix `hrld_`), shown this once only.
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
-    token: string;
+    updated_at: string;
+};
+
+export type Recipient = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
 };
 
 export type Sender = {
@@ -1239,6 +1278,183 @@ export type Sender = {
      * Links of the resource; contains `self`.
      */
     links: Array<ResourceLink>;
+};
+
+export type Pause = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    start_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    end_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type Campaign = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    team_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    scheduled_send_date: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expiry_date: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    throttled: boolean;
+    included_contact_groups: Array<string>;
+    excluded_contact_groups: Array<string>;
+    /**
+     * Identifier (UUID).
+     */
+    template_uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Throttled campaigns; "" otherwise.
+     */
+    scheduled_finish_date: string;
+    /**
+     * Throttled campaigns: null until toggled.
+     */
+    manually_paused: boolean | null;
+    pauses: Array<Pause>;
+    /**
+     * Made by send-test (one recipient).
+     */
+    is_test: boolean;
+    /**
+     * True once the send time is past or while it sends: edits are then refused with 423.
+     */
+    is_locked: boolean;
+};
+
+export type CampaignSummary = {
+    /**
+     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
+     */
+    recipients: number;
+    queued: number;
+    submitted: number;
+    delivered: number;
+    failed: number;
+    unsent: number;
+    clicks: number;
+    /**
+     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
+     */
+    in_doubt: number;
+};
+
+export type ApiToken = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * The first characters of the token, to recognise it; the token itself is never shown again.
+     */
+    hint: string;
+    /**
+     * The team the token acts in, fixed when it was made.
+     */
+    team_uuid: string;
+    /**
+     * `read_only`: only GET requests are answered.
+     */
+    scope: 'full' | 'read_only';
+    /**
+     * When the token stops working; empty when it does not expire.
+     */
+    expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    last_used_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type CreatedApiToken = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * The first characters of the token, to recognise it; the token itself is never shown again.
+     */
+    hint: string;
+    /**
+     * The team the token acts in, fixed when it was made.
+     */
+    team_uuid: string;
+    /**
+     * `read_only`: only GET requests are answered.
+     */
+    scope: 'full' | 'read_only';
+    /**
+     * When the token stops working; empty when it does not expire.
+     */
+    expires_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    last_used_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The secret (prefix `hrld_`), shown this once only.
+     */
+    token: string;
 };
 
 export type VanityDomain = {
@@ -1484,65 +1700,6 @@ export type Keyword = {
     updated_at: string;
 };
 
-export type ContactGroup = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    description: string | null;
-    /**
-     * False for default_optouts, which every team keeps.
-     */
-    deletable: boolean;
-    number_of_contacts: number;
-    /**
-     * Empty: no contacts; Modifying: an import or bulk change is under way; Ready.
-     */
-    status: 'Empty' | 'Modifying' | 'Ready';
-    /**
-     * Custom field names of its contacts.
-     */
-    headers: Array<string>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLink>;
-};
-
-export type Contact = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-    custom_fields: {
-        [key: string]: string;
-    };
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type Recipient = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-};
-
 export type InboundAction = {
     type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
     /**
@@ -1708,115 +1865,6 @@ export type ContactImportError = {
      * Why the row was left out.
      */
     reason: string;
-};
-
-export type Pause = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    /**
-     * Identifier (UUID).
-     */
-    campaign_uuid: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    start_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    end_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type Campaign = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    /**
-     * Identifier (UUID).
-     */
-    team_uuid: string;
-    name: string;
-    sender: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    scheduled_send_date: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    expiry_date: string;
-    /**
-     * 0 pending, 1 sending, 2 sent.
-     */
-    status: number;
-    throttled: boolean;
-    included_contact_groups: Array<string>;
-    excluded_contact_groups: Array<string>;
-    /**
-     * Identifier (UUID).
-     */
-    template_uuid: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    started_sending_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    finished_sending_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-    /**
-     * Throttled campaigns; "" otherwise.
-     */
-    scheduled_finish_date: string;
-    /**
-     * Throttled campaigns: null until toggled.
-     */
-    manually_paused: boolean | null;
-    pauses: Array<Pause>;
-    /**
-     * Made by send-test (one recipient).
-     */
-    is_test: boolean;
-    /**
-     * True once the send time is past or while it sends: edits are then refused with 423.
-     */
-    is_locked: boolean;
-};
-
-export type CampaignSummary = {
-    /**
-     * Before sending: the distinct numbers the groups reach now (included minus excluded minus default_optouts). Once sending: the messages written.
-     */
-    recipients: number;
-    queued: number;
-    submitted: number;
-    delivered: number;
-    failed: number;
-    unsent: number;
-    clicks: number;
-    /**
-     * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
-     */
-    in_doubt: number;
 };
 
 /**
@@ -2237,13 +2285,21 @@ export type ListTokensResponse = ListTokensResponses[keyof ListTokensResponses];
 
 export type CreateTokenData = {
     /**
-     * The new token.
+     * The new token. It acts in the team the request is made in, and keeps that team whatever its user does later.
      */
     body: {
         /**
          * What the token is for, to recognise it later.
          */
         name: string;
+        /**
+         * `read_only`: every request but a GET is refused with 403. `full` (the default): whatever the user may do.
+         */
+        scope?: 'full' | 'read_only';
+        /**
+         * When the token stops working, `YYYY-MM-DD HH:MM:SS` in the service time zone; never when absent or null.
+         */
+        expires_at?: string | null;
     };
     path?: never;
     query?: never;

@@ -2,6 +2,7 @@ import { Button, Group, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconPlus } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { ApiTokenInputSchema, type ApiTokenInput } from '../../../shared/contract';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
 
@@ -17,7 +18,7 @@ export function ApiTokenForm({ onSubmit }: ApiTokenFormProps) {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<ApiTokenInput>({ resolver: zodResolver(ApiTokenInputSchema), defaultValues: { name: '' } });
+  } = useForm<z.input<typeof ApiTokenInputSchema>, unknown, ApiTokenInput>({ resolver: zodResolver(ApiTokenInputSchema), defaultValues: { name: '' } });
 
   const submit = handleSubmit(async (input) => {
     try {

@@ -7,7 +7,7 @@ import { currentUserKeys } from './current-user-queries';
 import { TeamSwitcher } from './team-switcher';
 
 const MARKETING = { uuid: '11111111-1111-4111-8111-111111111111', name: 'Marketing', role: 'admin' as const };
-const SUPPORT = { uuid: '22222222-2222-4222-8222-222222222222', name: 'Support', role: 'member' as const };
+const SUPPORT = { uuid: '22222222-2222-4222-8222-222222222222', name: 'Support', role: 'editor' as const };
 const USER: CurrentUser = {
   uuid: '33333333-3333-4333-8333-333333333333',
   name: 'Ada Lovelace',

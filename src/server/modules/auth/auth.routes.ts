@@ -9,7 +9,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
   app.post(
     '/auth/login',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         operationId: 'login',
         tags: ['Users and teams'],
@@ -26,6 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
   app.post(
     '/auth/logout',
     {
+      config: { access: 'self' },
       schema: {
         operationId: 'logout',
         tags: ['Users and teams'],
@@ -42,6 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
   app.get(
     '/users/me',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'showCurrentUser',
         tags: ['Users and teams'],
@@ -55,6 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
   app.get(
     '/users/switch/team/:team_uuid',
     {
+      config: { access: 'self' },
       schema: {
         operationId: 'switchTeam',
         tags: ['Users and teams'],

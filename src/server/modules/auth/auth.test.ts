@@ -84,19 +84,33 @@ describe('sign-in', () => {
 });
 
 describe('teams', () => {
-  it('switches the current team, and every request follows it', async () => {
+  it("switches the session it is called with, and that session's requests follow it", async () => {
     const bob = await t.user({ team: 'Bravo' });
     const charlie = await t.user({ team: 'Charlie' });
-    await t.services.users.addToTeam(bob.email, 'Charlie', 'member');
+    await t.services.users.addToTeam(bob.email, 'Charlie', 'editor');
+    const session = (await t.request('POST', '/api/2.0/auth/login', { body: { email: bob.email, password: bob.password } })).json().data.token;
 
-    const switched = await t.request('GET', `/api/2.0/users/switch/team/${charlie.teamUuid}`, { token: bob.token });
+    const switched = await t.request('GET', `/api/2.0/users/switch/team/${charlie.teamUuid}`, { token: session });
     expect(switched.statusCode).toBe(200);
-    expect(switched.json().data.current_team).toEqual({ uuid: charlie.teamUuid, name: 'Charlie', role: 'member' });
+    expect(switched.json().data.current_team).toEqual({ uuid: charlie.teamUuid, name: 'Charlie', role: 'editor' });
     expect(switched.json().data.teams.map((team: { name: string }) => team.name)).toEqual(['Bravo', 'Charlie']);
 
-    const senders = (await t.request('GET', '/api/2.0/senders/', { token: bob.token })).json().data;
-    expect(senders.map((s: { sender: string }) => s.sender)).toContain('Charlie');
-    expect(senders.map((s: { sender: string }) => s.sender)).not.toContain('Bravo');
+    const sendersOf = async (token: string) => (await t.request('GET', '/api/2.0/senders/', { token })).json().data.map((s: { sender: string }) => s.sender);
+    expect(await sendersOf(session)).toContain('Charlie');
+    expect(await sendersOf(session)).not.toContain('Bravo');
+    // The user's API token stays in the team it was made in.
+    expect(await sendersOf(bob.token)).toContain('Bravo');
+    expect(await sendersOf(bob.token)).not.toContain('Charlie');
+  });
+
+  it('refuses to switch with an API token (it acts in the team it was made in)', async () => {
+    const erin = await t.user({ team: 'Echo' });
+    const foxtrot = await t.user({ team: 'Foxtrot' });
+    await t.services.users.addToTeam(erin.email, 'Foxtrot', 'editor');
+    const response = await t.request('GET', `/api/2.0/users/switch/team/${foxtrot.teamUuid}`, { token: erin.token });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.message).toBe('An API token acts in the team it was made in; make a token in the other team instead.');
+    expect((await t.request('GET', '/api/2.0/users/me', { token: erin.token })).json().data.current_team.uuid).toBe(erin.teamUuid);
   });
 
   it('answers 404 for a team the user is not in, or a malformed uuid', async () => {

@@ -23,7 +23,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.get(
     '/campaigns/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listCampaigns',
         tags,
@@ -41,6 +41,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.post(
     '/campaigns/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'createCampaign',
         tags,
@@ -57,7 +58,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.post(
     '/campaigns/send-test',
     {
-      config: { rateLimit: { max: 10, bucket: 'send-test' } },
+      config: { access: 'edit', rateLimit: { max: 10, bucket: 'send-test' } },
       schema: {
         operationId: 'sendTestCampaign',
         tags,
@@ -73,7 +74,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.get(
     '/campaigns/:campaign_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showCampaign',
         tags,
@@ -88,7 +89,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.get(
     '/campaigns/:campaign_uuid/summary',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showCampaignSummary',
         tags,
@@ -103,6 +104,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.put(
     '/campaigns/:campaign_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'updateCampaign',
         tags,
@@ -119,6 +121,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.put(
     '/campaigns/:campaign_uuid/toggle-paused-status',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'toggleCampaignPaused',
         tags,
@@ -135,6 +138,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
   app.delete(
     '/campaigns/:campaign_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'deleteCampaign',
         tags,

@@ -14,7 +14,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.get(
     '/contact-groups/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listContactGroups',
         tags,
@@ -32,6 +32,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.post(
     '/contact-groups/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'createContactGroup',
         tags,
@@ -46,7 +47,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.get(
     '/contact-groups/:contact_group_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showContactGroup',
         tags,
@@ -61,6 +62,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.put(
     '/contact-groups/:contact_group_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'updateContactGroup',
         tags,
@@ -77,6 +79,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
   app.delete(
     '/contact-groups/:contact_group_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'deleteContactGroup',
         tags,

@@ -28,7 +28,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.get(
     '/contact-groups/:contact_group_uuid/contacts',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listContacts',
         tags,
@@ -47,6 +47,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.put(
     '/contact-groups/:contact_group_uuid/add-contacts',
     {
+      config: { access: 'edit' },
       bodyLimit: BATCH_BODY_LIMIT,
       schema: {
         operationId: 'addContacts',
@@ -65,6 +66,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.put(
     '/contact-groups/:contact_group_uuid/remove-contacts',
     {
+      config: { access: 'edit' },
       bodyLimit: BATCH_BODY_LIMIT,
       schema: {
         operationId: 'removeContacts',
@@ -81,6 +83,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.put(
     '/contact-groups/:contact_group_uuid/flush',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'flushContactGroup',
         tags,
@@ -95,6 +98,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.post(
     '/contact-groups/bulk-contacts',
     {
+      config: { access: 'edit' },
       bodyLimit: BATCH_BODY_LIMIT,
       schema: {
         operationId: 'createContactGroupFromNumbers',
@@ -110,6 +114,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.post(
     '/contact-groups/unique-contacts',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'uniqueContacts',
         tags,

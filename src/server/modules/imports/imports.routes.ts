@@ -28,7 +28,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.post(
     '/contact-groups/:contact_group_uuid/imports',
     {
-      config: { rateLimit: { max: 10, bucket: 'contact-imports' } },
+      config: { access: 'edit', rateLimit: { max: 10, bucket: 'contact-imports' } },
       schema: {
         operationId: 'importContacts',
         tags,
@@ -59,7 +59,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-groups/:contact_group_uuid/imports',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listContactImports',
         tags,
@@ -78,7 +78,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-imports/:import_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showContactImport',
         tags,
@@ -93,7 +93,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-imports/:import_uuid/errors',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listContactImportErrors',
         tags,
@@ -112,6 +112,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
   app.get(
     '/contact-imports/:import_uuid/errors.csv',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'downloadContactImportErrors',
         tags,

@@ -10,7 +10,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
   app.get(
     '/inbound-messages/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listInboundMessages',
         tags,
@@ -28,6 +28,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
   app.post(
     '/inbound-messages/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'receiveInboundMessage',
         tags,

@@ -20,7 +20,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.get(
     '/keywords/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listKeywords',
         tags,
@@ -38,6 +38,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.post(
     '/keywords/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'createKeyword',
         tags,
@@ -54,7 +55,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.get(
     '/keywords/:keyword_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showKeyword',
         tags,
@@ -69,6 +70,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.put(
     '/keywords/:keyword_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'updateKeyword',
         tags,
@@ -85,6 +87,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
   app.delete(
     '/keywords/:keyword_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'deleteKeyword',
         tags,

@@ -16,7 +16,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.get(
     '/links/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listLinks',
         tags,
@@ -34,6 +34,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.post(
     '/links/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'createLink',
         tags,
@@ -49,7 +50,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.get(
     '/links/:link_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showLink',
         tags,
@@ -64,6 +65,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.put(
     '/links/:link_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'updateLink',
         tags,
@@ -80,6 +82,7 @@ export const linksRoutes: FastifyPluginAsyncZod<{ links: LinksService; publicUrl
   app.delete(
     '/links/:link_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'deleteLink',
         tags,

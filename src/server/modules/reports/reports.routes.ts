@@ -34,7 +34,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
     app.get(
       `/reporting/:campaign_uuid/${type}`,
       {
-        config: { sharedRead: 'team' },
+        config: { access: 'read', sharedRead: 'team' },
         schema: {
           operationId: `get${title}Report`,
           tags,
@@ -54,7 +54,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
     app.post(
       `/reporting/:campaign_uuid/${type}`,
       {
-        config: { rateLimit: { max: 10, bucket: 'report' } },
+        config: { access: 'report', rateLimit: { max: 10, bucket: 'report' } },
         schema: {
           operationId: `request${title}Report`,
           tags,
@@ -76,6 +76,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
   app.get(
     '/report-jobs/',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listReportJobs',
         tags,
@@ -93,7 +94,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
   app.get(
     '/report-downloads/:job_uuid',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         operationId: 'downloadReport',
         tags,

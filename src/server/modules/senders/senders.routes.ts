@@ -13,7 +13,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.get(
     '/senders/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listSenders',
         tags,
@@ -31,6 +31,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.post(
     '/senders/',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'createSender',
         tags,
@@ -46,7 +47,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.get(
     '/senders/:sender_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showSender',
         tags,
@@ -61,6 +62,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.put(
     '/senders/:sender_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'updateSender',
         tags,
@@ -76,6 +78,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
   app.delete(
     '/senders/:sender_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'deleteSender',
         tags,

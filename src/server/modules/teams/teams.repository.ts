@@ -4,7 +4,9 @@ import { contactGroups, memberships, senders, teams, vanityDomains } from '../..
 import { stampsOf, type Clock } from '../../lib/time';
 
 export type TeamRow = typeof teams.$inferSelect;
-export type Role = 'admin' | 'member';
+import type { Role } from '../../../shared/contract';
+
+export type { Role };
 
 export function createTeamsRepository(db: Db, clock: Clock) {
   return {

@@ -23,7 +23,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listTemplates',
         tags,
@@ -41,6 +41,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.post(
     '/templates/',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'createTemplate',
         tags,
@@ -56,6 +57,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.post(
     '/templates/encoding',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'templateEncoding',
         tags,
@@ -71,7 +73,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/:template_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showTemplate',
         tags,
@@ -86,7 +88,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.get(
     '/templates/:template_uuid/preview',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'previewTemplate',
         tags,
@@ -104,6 +106,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.put(
     '/templates/:template_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'updateTemplate',
         tags,
@@ -120,6 +123,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
   app.delete(
     '/templates/:template_uuid',
     {
+      config: { access: 'edit' },
       schema: {
         operationId: 'deleteTemplate',
         tags,

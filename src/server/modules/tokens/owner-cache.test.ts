@@ -41,20 +41,36 @@ describe('who a token is, remembered between requests', () => {
     expect(await status(token)).toBe(401);
   });
 
-  it("follows a user's team switched by another process", async () => {
+  it('follows a session moved to another team by another process', async () => {
     const user = await t.user();
     const second = await t.user({ team: 'Second team of the switcher' });
-    const me = async () => (await t.request('GET', '/api/2.0/users/me', { token: user.token })).json().data;
+    await t.services.users.addToTeam(user.email, 'Second team of the switcher', 'admin');
+    const session = (await t.request('POST', '/api/2.0/auth/login', { body: { email: user.email, password: user.password } })).json().data.token;
+    const me = async () => (await t.request('GET', '/api/2.0/users/me', { token: session })).json().data;
     const first = await me();
-    await t.services.users.addToTeam(user.email, 'Second team of the switcher', 'member');
-    await elsewhere.query(`UPDATE users SET current_team_id = (SELECT id FROM teams WHERE name = 'Second team of the switcher') WHERE uuid = $1`, [
-      user.userUuid,
-    ]);
+    await elsewhere.query(
+      `UPDATE api_tokens SET team_id = (SELECT id FROM teams WHERE name = 'Second team of the switcher')
+        WHERE user_id = (SELECT id FROM users WHERE uuid = $1) AND kind = 'session'`,
+      [user.userUuid],
+    );
     await until('the other team to be current', async () => JSON.stringify(await me()) !== JSON.stringify(first));
-    const created = await t.request('POST', '/api/2.0/senders/', { token: user.token, body: { sender: 'Switched' } });
+    const created = await t.request('POST', '/api/2.0/senders/', { token: session, body: { sender: 'Switched' } });
     expect(created.statusCode).toBe(201);
     const inSecond = (await t.request('GET', '/api/2.0/senders/?per_page=100', { token: second.token })).json().data.map((s: { sender: string }) => s.sender);
     expect(inSecond).toContain('Switched');
+  });
+
+  it('stops a token at once when its user leaves its team in another process', async () => {
+    const user = await t.user({ team: 'Left behind' });
+    const other = await t.user({ team: 'Stays on' });
+    await t.services.users.addToTeam(user.email, 'Stays on', 'editor');
+    expect(await status(user.token)).toBe(200);
+    await elsewhere.query(
+      `DELETE FROM memberships WHERE user_id = (SELECT id FROM users WHERE uuid = $1) AND team_id = (SELECT id FROM teams WHERE uuid = $2)`,
+      [user.userUuid, user.teamUuid],
+    );
+    await until('the token of the team left to be refused', async () => (await status(user.token)) === 401);
+    expect(other.token).toBeTruthy();
   });
 
   it('looks every token up while it cannot hear changes, and remembers again once it hears them', async () => {
@@ -75,7 +91,16 @@ describe('who a token is, remembered between requests', () => {
 });
 
 describe('the cache itself', () => {
-  const auth = { userId: 1, userUuid: 'u', teamId: 1, teamUuid: 't', tokenId: 1 };
+  const auth = {
+    userId: 1,
+    userUuid: 'u',
+    teamId: 1,
+    teamUuid: 't',
+    role: 'admin' as const,
+    tokenId: 1,
+    tokenKind: 'personal' as const,
+    scope: 'full' as const,
+  };
 
   it('keeps nothing until trusted, and an entry no longer than its time to live or its token', () => {
     let now = 1_000;

@@ -1,29 +1,56 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { newestFirst, type PageWindow } from '../../db/pages';
-import { firstRowOf } from '../../db/rows';
+import { RoleSchema } from '../../../shared/contract';
+import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
 import { apiTokens } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type TokenKind = TokenRow['kind'];
+export type TokenScope = TokenRow['scope'];
 
 const TokenOwnerSchema = z.object({
   tokenId: z.number(),
+  tokenKind: z.enum(['personal', 'session']),
+  scope: z.enum(['full', 'read_only']),
   userId: z.number(),
   userUuid: z.string(),
-  teamId: z.number().nullable(),
-  teamUuid: z.string().nullable(),
+  teamId: z.number(),
+  teamUuid: z.string(),
+  role: RoleSchema,
   expiresAtMs: z.number().nullable(),
 });
 export type TokenOwner = z.output<typeof TokenOwnerSchema>;
+
+/** A personal token as its list shows it: with the uuid of the team it acts in. */
+const ListedTokenSchema = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  teamUuid: z.string(),
+  scope: z.enum(['full', 'read_only']),
+  expiresAt: MomentSchema.nullable(),
+  lastUsedAt: MomentSchema.nullable(),
+  createdAt: MomentSchema,
+});
+export type ListedToken = z.output<typeof ListedTokenSchema>;
 
 const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
 
 export function createTokensRepository(db: Db, clock: Clock) {
   return {
-    async insert(token: { userId: number; kind: TokenKind; name: string; tokenHash: Buffer; hint: string; expiresAt: Date | null }): Promise<TokenRow> {
+    async insert(token: {
+      userId: number;
+      teamId: number;
+      kind: TokenKind;
+      scope: TokenScope;
+      name: string;
+      tokenHash: Buffer;
+      hint: string;
+      expiresAt: Date | null;
+    }): Promise<TokenRow> {
       const [row] = await db
         .insert(apiTokens)
         .values({ ...token, ...stampsOf(clock) })
@@ -32,18 +59,30 @@ export function createTokensRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    /** The live token with this digest, its user and the user's current team (null when the user left it). */
+    /**
+     * The live token with this digest, its user, the team it acts in and the user's role there. A
+     * token of a team its user has left finds nothing: it stops working with the membership.
+     */
     findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
       return firstRowOf(
         db,
         TokenOwnerSchema,
-        sql`SELECT t.id AS "tokenId", u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid", (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs"
+        sql`SELECT t.id AS "tokenId", t.kind AS "tokenKind", t.scope, u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid", m.role,
+                   (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs"
            FROM api_tokens t
            JOIN users u ON u.id = t.user_id
-           LEFT JOIN memberships m ON m.user_id = u.id AND m.team_id = u.current_team_id
-           LEFT JOIN teams tm ON tm.id = m.team_id
+           JOIN memberships m ON m.user_id = t.user_id AND m.team_id = t.team_id
+           JOIN teams tm ON tm.id = t.team_id
           WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ${clock.now()})`,
       );
+    },
+
+    /** Moves a session to another team (its switch-team); other tokens keep theirs. */
+    async moveSession(tokenId: number, teamId: number): Promise<void> {
+      await db
+        .update(apiTokens)
+        .set({ teamId })
+        .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, 'session')));
     },
 
     /** Records use at most once a minute per token, so reads do not turn into writes. */
@@ -54,7 +93,20 @@ export function createTokensRepository(db: Db, clock: Clock) {
         .where(and(eq(apiTokens.id, tokenId), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < ${new Date(clock.now().getTime() - 60_000)})`));
     },
 
-    listPersonal: (userId: number, window: PageWindow) => newestFirst(db, apiTokens, active(userId), window),
+    /** The user's live personal tokens, in every team, newest first. */
+    listPersonal: (userId: number, window: PageWindow): Promise<Page<ListedToken>> =>
+      readPage({
+        rows: rowsOf(
+          db,
+          ListedTokenSchema,
+          sql`
+          SELECT t.uuid, t.name, t.hint, tm.uuid AS "teamUuid", t.scope, t.expires_at AS "expiresAt", t.last_used_at AS "lastUsedAt", t.created_at AS "createdAt"
+            FROM api_tokens t JOIN teams tm ON tm.id = t.team_id
+           WHERE t.user_id = ${userId} AND t.revoked_at IS NULL AND t.kind = 'personal'
+           ORDER BY t.created_at DESC, t.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = ${userId} AND revoked_at IS NULL AND kind = 'personal'`),
+      }),
 
     async revokePersonal(userId: number, uuid: string): Promise<boolean> {
       const rows = await db

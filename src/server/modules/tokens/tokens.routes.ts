@@ -11,6 +11,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
   app.get(
     '/tokens/',
     {
+      config: { access: 'self' },
       schema: {
         operationId: 'listTokens',
         tags,
@@ -28,6 +29,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
   app.post(
     '/tokens/',
     {
+      config: { access: 'self' },
       schema: {
         operationId: 'createToken',
         tags,
@@ -43,6 +45,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
   app.delete(
     '/tokens/:token_uuid',
     {
+      config: { access: 'self' },
       schema: {
         operationId: 'revokeToken',
         tags,

@@ -1,9 +1,9 @@
 import type { ApiToken, ApiTokenInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
-import { ForbiddenError, NotFoundError } from '../../lib/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { generateToken, tokenDigest, tokenHint } from '../../lib/secrets';
-import { formatTimestamp, type Clock } from '../../lib/time';
-import type { TokenKind, TokenRow, TokensRepository } from './tokens.repository';
+import { formatTimestamp, parseTimestamp, type Clock } from '../../lib/time';
+import type { ListedToken, TokenKind, TokenRow, TokenScope, TokensRepository } from './tokens.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
 import type { OwnerCache } from './owner-cache';
@@ -12,7 +12,7 @@ const SESSION_DAYS = 30;
 
 export function createTokensService(deps: {
   tokens: TokensRepository;
-  users: Pick<UsersRepository, 'setCurrentTeam'>;
+  users: Pick<UsersRepository, 'findById'>;
   teams: Pick<TeamsRepository, 'teamsOf'>;
   config: { appTimezone: string };
   /** Who tokens are, remembered between requests (see owner-cache.ts). */
@@ -20,20 +20,50 @@ export function createTokensService(deps: {
   clock: Clock;
 }) {
   const TOUCH_EVERY_MS = 60_000;
-  const present = (row: TokenRow): ApiToken => ({
-    uuid: row.uuid,
-    name: row.name,
-    hint: row.hint,
-    last_used_at: formatTimestamp(row.lastUsedAt, deps.config.appTimezone),
-    created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
+  const zone = deps.config.appTimezone;
+  const present = (token: ListedToken): ApiToken => ({
+    uuid: token.uuid,
+    name: token.name,
+    hint: token.hint,
+    team_uuid: token.teamUuid,
+    scope: token.scope,
+    expires_at: formatTimestamp(token.expiresAt, zone),
+    last_used_at: formatTimestamp(token.lastUsedAt, zone),
+    created_at: formatTimestamp(token.createdAt, zone),
   });
 
+  /** The team a token made without one acts in: the user's current team if they are still in it, else their first. */
+  const defaultTeamOf = async (userId: number): Promise<{ id: number; uuid: string }> => {
+    const [user, teams] = await Promise.all([deps.users.findById(userId), deps.teams.teamsOf(userId)]);
+    const team = teams.find((candidate) => candidate.id === user?.currentTeamId) ?? teams[0];
+    if (!team) throw new ForbiddenError('You are not a member of any team.');
+    return team;
+  };
+
   return {
-    /** Makes a token and returns it in clear this once; only its digest is stored. */
-    async issue(userId: number, kind: TokenKind, name: string): Promise<{ token: string; row: TokenRow }> {
+    /**
+     * Makes a token and returns it in clear this once; only its digest is stored. It acts in `teamId`
+     * (by default the user's current team) for good: a session moves only by its own switch-team.
+     */
+    async issue(
+      userId: number,
+      kind: TokenKind,
+      name: string,
+      options: { teamId?: number; scope?: TokenScope; expiresAt?: Date | null } = {},
+    ): Promise<{ token: string; row: TokenRow }> {
       const token = generateToken();
-      const expiresAt = kind === 'session' ? new Date(deps.clock.now().getTime() + SESSION_DAYS * 86_400_000) : null;
-      const row = await deps.tokens.insert({ userId, kind, name, tokenHash: tokenDigest(token), hint: tokenHint(token), expiresAt });
+      const teamId = options.teamId ?? (await defaultTeamOf(userId)).id;
+      const expiresAt = kind === 'session' ? new Date(deps.clock.now().getTime() + SESSION_DAYS * 86_400_000) : (options.expiresAt ?? null);
+      const row = await deps.tokens.insert({
+        userId,
+        teamId,
+        kind,
+        scope: options.scope ?? 'full',
+        name,
+        tokenHash: tokenDigest(token),
+        hint: tokenHint(token),
+        expiresAt,
+      });
       return { token, row };
     },
 
@@ -52,24 +82,31 @@ export function createTokensService(deps: {
       const generation = deps.owners.generation();
       const owner = await deps.tokens.findOwner(digest);
       if (!owner) return null;
-      let { teamId, teamUuid } = owner;
-      if (teamId === null || teamUuid === null) {
-        // The user's current team is gone (or they left it): fall back to a team they are in.
-        const [first] = await deps.teams.teamsOf(owner.userId);
-        if (!first) throw new ForbiddenError('You are not a member of any team.');
-        await deps.users.setCurrentTeam(owner.userId, first.id);
-        deps.owners.forget();
-        ({ id: teamId, uuid: teamUuid } = first);
-      }
       await deps.tokens.touch(owner.tokenId);
-      const auth = { tokenId: owner.tokenId, userId: owner.userId, userUuid: owner.userUuid, teamId, teamUuid };
+      const auth: AuthContext = {
+        tokenId: owner.tokenId,
+        tokenKind: owner.tokenKind,
+        scope: owner.scope,
+        userId: owner.userId,
+        userUuid: owner.userUuid,
+        teamId: owner.teamId,
+        teamUuid: owner.teamUuid,
+        role: owner.role,
+      };
       deps.owners.set(key, auth, owner.expiresAtMs, generation);
       return auth;
     },
 
+    /** A personal token in the caller's team, read-only or not, expiring or not. */
     async create(auth: AuthContext, input: ApiTokenInput) {
-      const { token, row } = await this.issue(auth.userId, 'personal', input.name);
-      return { ...present(row), token };
+      let expiresAt: Date | null = null;
+      if (input.expires_at) {
+        expiresAt = parseTimestamp(input.expires_at, zone);
+        if (!expiresAt) throw ValidationError.field('expires_at', 'The expires at is not a valid date.');
+        if (expiresAt <= deps.clock.now()) throw ValidationError.field('expires_at', 'The expires at must be a date in the future.');
+      }
+      const { token, row } = await this.issue(auth.userId, 'personal', input.name, { teamId: auth.teamId, scope: input.scope, expiresAt });
+      return { ...present({ ...row, teamUuid: auth.teamUuid }), token };
     },
 
     async list(auth: AuthContext, window: { limit: number; offset: number }) {

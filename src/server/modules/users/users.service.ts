@@ -1,13 +1,14 @@
 import type { CurrentUser } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
-import { NotFoundError, ValidationError } from '../../lib/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { formatTimestamp } from '../../lib/time';
 import type { AuthContext } from '../../http/auth';
 import type { Role, TeamsRepository } from '../teams/teams.repository';
 import type { TeamsService } from '../teams/teams.service';
 import type { UsersRepository } from './users.repository';
+import type { TokensRepository } from '../tokens/tokens.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export const PASSWORD_MIN = 8;
@@ -20,6 +21,7 @@ export function createUsersService(deps: {
   teams: TeamsRepository;
   teamsService: Pick<TeamsService, 'findOrCreate'>;
   config: { appTimezone: string };
+  tokens: Pick<TokensRepository, 'moveSession'>;
   /** Forgets who tokens are (their team changes with a switch). */
   forgetTokenOwners: () => void;
 }) {
@@ -63,10 +65,16 @@ export function createUsersService(deps: {
 
     current: (auth: AuthContext) => present(auth.userId, auth.teamId),
 
-    /** Switches the user's current team (the original's GET /users/switch/team/{uuid}); a team the user is not in is unknown. */
+    /**
+     * Switches the team of the session it is called with (GET /users/switch/team/{uuid}), and the team
+     * the user's next sign-in starts in. Other sessions and API tokens keep theirs: an API token acts
+     * in the team it was made in, so switching with one is refused. A team the user is not in is unknown.
+     */
     async switchTeam(auth: AuthContext, teamUuid: string): Promise<CurrentUser> {
       const team = await deps.teams.findByUuid(teamUuid);
       if (!team || !(await deps.teams.isMember(auth.userId, team.id))) throw new NotFoundError('The requested team was not found.');
+      if (auth.tokenKind !== 'session') throw new ForbiddenError('An API token acts in the team it was made in; make a token in the other team instead.');
+      await deps.tokens.moveSession(auth.tokenId, team.id);
       await deps.users.setCurrentTeam(auth.userId, team.id);
       deps.forgetTokenOwners();
       return present(auth.userId, team.id);

@@ -16,7 +16,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.get(
     '/vanity-domains/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listVanityDomains',
         tags,
@@ -35,6 +35,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.post(
     '/vanity-domains/',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'createVanityDomain',
         tags,
@@ -50,7 +51,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.get(
     '/vanity-domains/:vanity_domain_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showVanityDomain',
         tags,
@@ -65,6 +66,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.put(
     '/vanity-domains/:vanity_domain_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'updateVanityDomain',
         tags,
@@ -81,6 +83,7 @@ export const vanityDomainsRoutes: FastifyPluginAsyncZod<{ vanityDomains: VanityD
   app.delete(
     '/vanity-domains/:vanity_domain_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'deleteVanityDomain',
         tags,

@@ -22,7 +22,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -40,6 +40,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.post(
     '/webhooks/',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -55,7 +56,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/:webhook_uuid',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'showWebhook',
         tags,
@@ -70,6 +71,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.put(
     '/webhooks/:webhook_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'updateWebhook',
         tags,
@@ -86,6 +88,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.post(
     '/webhooks/:webhook_uuid/rotate-secret',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
@@ -101,6 +104,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.post(
     '/webhooks/:webhook_uuid/test',
     {
+      config: { access: 'admin', rateLimit: { max: 10, bucket: 'webhook-test' } },
       schema: {
         operationId: 'testWebhook',
         tags,
@@ -109,7 +113,6 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
         params: WebhookParamsSchema,
         response: { 200: dataOf(WebhookAttemptSchema), ...errorsOf(401, 404, 429) },
       },
-      config: { rateLimit: { max: 10, bucket: 'webhook-test' } },
     },
     async (request) => ({ data: await webhooks.sendTest(callerOf(request), request.params.webhook_uuid) }),
   );
@@ -117,7 +120,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.get(
     '/webhooks/:webhook_uuid/attempts',
     {
-      config: { sharedRead: 'team' },
+      config: { access: 'read', sharedRead: 'team' },
       schema: {
         operationId: 'listWebhookAttempts',
         tags,
@@ -136,6 +139,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
   app.delete(
     '/webhooks/:webhook_uuid',
     {
+      config: { access: 'admin' },
       schema: {
         operationId: 'deleteWebhook',
         tags,
