@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Clock } from './lib/time';
 import { registerAuth } from './http/auth';
+import { InvalidUtf8Error } from './http/errors';
 import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling, sendError } from './http/errors';
 import { loggedRequest } from './http/request-log';
@@ -69,11 +70,21 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.setSerializerCompiler(serializerCompiler);
 
   // Clients send `Content-Type: application/json` on every request, bodiless DELETEs included (docs/interface.md, conventions).
+  // The body is read as bytes and decoded strictly: invalid UTF-8 is refused (400), never stored as U+FFFD.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return parseJson(request, body as string, done);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(new InvalidUtf8Error(), undefined);
+    }
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
   });
+  // Only JSON is read (and text/csv where an import takes it): a text/plain body is 415, not a string a schema then refuses.
+  app.removeContentTypeParser('text/plain');
 
   const services = createServices(database, config, { secretKey: deps.secretKey, clock: deps.clock });
   registerErrorHandling(app);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/contract';
@@ -63,6 +64,49 @@ const domainStatus = (error: DomainError): number => {
   return 400;
 };
 
+/** A JSON body whose bytes are not UTF-8 (the JSON parser refuses it before anything reads it). */
+export class InvalidUtf8Error extends Error {
+  static readonly code = 'HERALD_INVALID_UTF8';
+  readonly code = InvalidUtf8Error.code;
+  readonly statusCode = 400;
+  constructor() {
+    super('The request body is not valid UTF-8.');
+  }
+}
+
+/** How much of a refused body is read and dropped before the 413 (beyond it, or after the time, the connection is cut). */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+const DISCARD_MS = 10_000;
+
+/** Reads and drops the rest of a request body, up to a bound; resolves when it ended, or the bound was reached (the socket is then destroyed after the answer). */
+function discardBody(raw: IncomingMessage): Promise<void> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', finish);
+      raw.off('error', finish);
+      raw.off('close', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DISCARD_BYTES) {
+        raw.pause();
+        finish();
+      }
+    };
+    const timer = setTimeout(finish, DISCARD_MS);
+    raw.on('data', onData);
+    raw.on('end', finish);
+    raw.on('error', finish);
+    raw.on('close', finish);
+    raw.resume();
+  });
+}
+
 /** Every error leaves in one shape (docs/api-conventions.md); a 5xx never carries internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -79,7 +123,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (!isResponseSerializationError(error)) {
       switch (error.code) {
         case 'FST_ERR_CTP_BODY_TOO_LARGE':
-          return sendError(reply, 413, 'The request body is too large.');
+          // Read (and drop) what the client is still sending before answering, as nginx's lingering
+          // close does: a client that sends its whole body before reading (fetch) then reads the 413
+          // instead of finding the connection reset under it. The connection closes after.
+          return discardBody(request.raw).then(() => {
+            reply.header('connection', 'close');
+            return sendError(reply, 413, 'The request body is too large.');
+          });
+        case InvalidUtf8Error.code:
+          return sendError(reply, 400, 'The request body is not valid UTF-8.');
         case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
           return sendError(reply, 415, 'The request body must be sent as application/json.');
         case 'FST_ERR_CTP_INVALID_JSON_BODY':
