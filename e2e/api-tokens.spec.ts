@@ -11,6 +11,18 @@ test('an API token is shown once, signs in to the dashboard, and stops working o
   const secret = (await page.getByLabel('New API token').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^hrld_/);
   await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('cell', { name: 'E2E integration', exact: true })).toBeVisible();
+
+  // A read-only token that expires: its team, its access and its expiry are in the list.
+  await page.getByRole('textbox', { name: 'Token name' }).fill('E2E dashboard TV');
+  await page.getByRole('radio', { name: 'Read-only' }).check();
+  await page.getByRole('textbox', { name: /Expires/ }).fill('2099-01-31 18:00');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Token “E2E dashboard TV” created' })).toBeVisible();
+  const readOnly = page.getByRole('row').filter({ hasText: 'E2E dashboard TV' });
+  await expect(readOnly.getByText('Read-only', { exact: true })).toBeVisible();
+  await expect(readOnly.getByRole('cell', { name: 'Herald', exact: true })).toBeVisible();
+  await expect(readOnly.getByRole('cell', { name: '31 Jan 2099, 18:00' })).toBeVisible();
   await screenshot(page, 'api-tokens');
 
   // Sign out, then in again with the token instead of a password.

@@ -1,6 +1,7 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
 import type { CurrentUser } from '../../api/gen/types.gen';
+import { ROLE_LABELS } from '../../lib/roles';
 import { useSignOut } from './session-mutations';
 
 function initialsOf(name: string): string {
@@ -37,7 +38,7 @@ export function UserMenu({ user }: { user: CurrentUser }) {
             {user.email}
           </Text>
           <Text size="xs" c="dimmed">
-            {user.current_team.role === 'admin' ? 'Admin' : 'Member'} of {user.current_team.name}
+            {ROLE_LABELS[user.current_team.role]} of {user.current_team.name}
           </Text>
         </Menu.Label>
         <Menu.Divider />

@@ -3,7 +3,7 @@ import { set } from 'react-hook-form';
 import { CampaignInputSchema, type CampaignInput } from '../../../shared/contract';
 import type { Campaign } from '../../api/gen/types.gen';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
-import { DURATIONS, serviceTimestamp, shiftTimestamp } from './service-zone';
+import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
 
 /** What the form edits: every field always present ('' for a time not set), whether throttled or not. */
 export interface CampaignFormValues {

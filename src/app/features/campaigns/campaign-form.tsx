@@ -9,9 +9,9 @@ import { CampaignLockAlert } from './campaign-lock-alert';
 import { campaignErrors, campaignResolver, liveTimeErrors, type CampaignFormValues } from './campaign-form-values';
 import { PauseEditor } from './pause-editor';
 import { RecipientEstimate } from './recipient-estimate';
-import { DURATIONS, shiftTimestamp } from './service-zone';
+import { DURATIONS, shiftTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
-import { ZonedDateTimeInput } from './zoned-date-time-field';
+import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 
 export interface CampaignTemplateOption {
   uuid: string;
@@ -39,6 +39,8 @@ interface CampaignFormProps {
   /** Set when the campaign is locked: the form is read-only and says why. */
   lockReason?: string;
   lockMessage?: string;
+  /** True when the role may not change campaigns: the form only shows the campaign (the page says why). */
+  readOnly?: boolean;
   submitLabel: string;
   /** Saves the campaign; a rejection carrying 422 field errors shows them on the fields (`pauses.1` too). */
   onSubmit: (input: CampaignInput) => Promise<unknown>;
@@ -54,11 +56,13 @@ export function CampaignForm({
   renderTemplatePreview,
   lockReason,
   lockMessage,
+  readOnly = false,
   submitLabel,
   onSubmit,
   onCancel,
 }: CampaignFormProps) {
   const locked = lockReason !== undefined;
+  const frozen = locked || readOnly;
   const resolver = useMemo(() => campaignResolver(timeZone), [timeZone]);
   const {
     register,
@@ -108,7 +112,7 @@ export function CampaignForm({
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             {locked && <CampaignLockAlert reason={lockReason} serviceMessage={lockMessage} />}
-            <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
+            <Fieldset variant="unstyled" disabled={frozen} p={0} m={0}>
               <Stack gap="md">
                 <TextInput
                   label="Name"
@@ -216,7 +220,7 @@ export function CampaignForm({
                     withAsterisk
                     timeZone={timeZone}
                     error={errorOf('scheduled_send_date')}
-                    readOnly={locked}
+                    readOnly={frozen}
                   />
                   <ZonedDateTimeInput
                     control={control}
@@ -226,7 +230,7 @@ export function CampaignForm({
                     withAsterisk
                     timeZone={timeZone}
                     error={errorOf('expiry_date')}
-                    readOnly={locked}
+                    readOnly={frozen}
                   />
                 </Group>
                 <Switch
@@ -244,16 +248,16 @@ export function CampaignForm({
                       withAsterisk
                       timeZone={timeZone}
                       error={errorOf('scheduled_finish_date')}
-                      readOnly={locked}
+                      readOnly={frozen}
                     />
-                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={locked} />
+                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={frozen} />
                     <SendingTimeline send={values.scheduled_send_date} finish={values.scheduled_finish_date} pauses={values.pauses} timeZone={timeZone} />
                   </Stack>
                 )}
               </Stack>
             </Fieldset>
             <FormError message={errors.root?.message} />
-            {!locked && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
+            {!frozen && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>
         </form>
       </Grid.Col>

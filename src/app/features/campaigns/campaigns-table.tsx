@@ -12,7 +12,8 @@ interface CampaignsTableProps {
   campaigns: readonly Campaign[];
   /** Contact group names by uuid. */
   groupNames: ReadonlyMap<string, string>;
-  onDelete: (campaign: Campaign) => void;
+  /** Absent when the role may not delete: the actions column goes. */
+  onDelete?: (campaign: Campaign) => void;
 }
 
 function Recipients({ campaign, groupNames }: { campaign: Campaign; groupNames: ReadonlyMap<string, string> }) {
@@ -37,7 +38,7 @@ export function CampaignsTable({ campaigns, groupNames, onDelete }: CampaignsTab
         <Table aria-label="Campaigns" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
-              {CAMPAIGN_COLUMNS.map((column) => (
+              {CAMPAIGN_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -68,15 +69,17 @@ export function CampaignsTable({ campaigns, groupNames, onDelete }: CampaignsTab
                   <Recipients campaign={campaign} groupNames={groupNames} />
                 </Table.Td>
                 <Table.Td>{campaign.sender}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${campaign.name}`} onClick={() => onDelete(campaign)}>
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
+                {onDelete && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Delete">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${campaign.name}`} onClick={() => onDelete(campaign)}>
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

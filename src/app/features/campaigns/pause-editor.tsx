@@ -3,8 +3,8 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, type Control } from 'react-hook-form';
 import { MAX_PAUSES, type CampaignInput } from '../../../shared/contract';
 import type { CampaignFormValues } from './campaign-form-values';
-import { DURATIONS, shiftTimestamp } from './service-zone';
-import { ZonedDateTimeInput } from './zoned-date-time-field';
+import { DURATIONS, shiftTimestamp } from '../../lib/service-zone';
+import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 
 interface PauseEditorProps {
   control: Control<CampaignFormValues, unknown, CampaignInput>;

@@ -4,7 +4,7 @@ import type { Campaign } from '../../api/gen/types.gen';
 import { isApiError } from '../../api/api-error';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useSendTestCampaign } from './campaign-mutations';
-import { DURATIONS, serviceTimestamp } from './service-zone';
+import { DURATIONS, serviceTimestamp } from '../../lib/service-zone';
 
 interface SendTestModalProps {
   campaign: Pick<Campaign, 'name' | 'sender' | 'template_uuid'>;

@@ -10,7 +10,8 @@ export const CONTACT_GROUP_COLUMNS = ['Name', 'Description', 'Contacts', 'Status
 
 interface ContactGroupsTableProps {
   groups: readonly ContactGroup[];
-  onDelete: (group: ContactGroup) => void;
+  /** Absent when the role may not change contact groups: the actions column goes. */
+  onDelete?: (group: ContactGroup) => void;
 }
 
 export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps) {
@@ -20,7 +21,7 @@ export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps
         <Table aria-label="Contact groups">
           <Table.Thead>
             <Table.Tr>
-              {CONTACT_GROUP_COLUMNS.map((column) => (
+              {CONTACT_GROUP_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : column === 'Contacts' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -52,21 +53,23 @@ export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps
                   <ContactGroupStatusBadge status={group.status} />
                 </Table.Td>
                 <Table.Td>{formatTimestamp(group.updated_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    {group.deletable ? (
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${group.name}`} onClick={() => onDelete(group)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    ) : (
-                      <Text size="xs" c="dimmed">
-                        Kept by every team
-                      </Text>
-                    )}
-                  </Group>
-                </Table.Td>
+                {onDelete && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {group.deletable ? (
+                        <Tooltip label="Delete">
+                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${group.name}`} onClick={() => onDelete(group)}>
+                            <IconTrash size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      ) : (
+                        <Text size="xs" c="dimmed">
+                          Kept by every team
+                        </Text>
+                      )}
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -5,14 +5,15 @@ import { formatTimestamp } from '../../lib/dates';
 import { formatPhoneNumber } from './phone-number';
 
 /** The columns for a group: the number, one per custom field, then dates and actions. */
-export function contactColumns(headers: readonly string[]): string[] {
-  return ['Phone number', ...headers, 'Added', 'Actions'];
+export function contactColumns(headers: readonly string[], withActions = true): string[] {
+  return ['Phone number', ...headers, 'Added', ...(withActions ? ['Actions'] : [])];
 }
 
 interface ContactsTableProps {
   headers: readonly string[];
   contacts: readonly Contact[];
-  onRemove: (contact: Contact) => void;
+  /** Absent when the role may not change contacts: the actions column goes. */
+  onRemove?: (contact: Contact) => void;
 }
 
 export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProps) {
@@ -22,7 +23,7 @@ export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProp
         <Table aria-label="Contacts">
           <Table.Thead>
             <Table.Tr>
-              {contactColumns(headers).map((column) => (
+              {contactColumns(headers, Boolean(onRemove)).map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -51,15 +52,17 @@ export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProp
                     </Table.Td>
                   ))}
                   <Table.Td>{formatTimestamp(contact.created_at)}</Table.Td>
-                  <Table.Td>
-                    <Group justify="flex-end">
-                      <Tooltip label="Remove from group">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${number}`} onClick={() => onRemove(contact)}>
-                          <IconUserMinus size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
+                  {onRemove && (
+                    <Table.Td>
+                      <Group justify="flex-end">
+                        <Tooltip label="Remove from group">
+                          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${number}`} onClick={() => onRemove(contact)}>
+                            <IconUserMinus size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               );
             })}

@@ -12,7 +12,8 @@ interface KeywordsTableProps {
   /** Names by uuid, to show targets by name. */
   groupNames: ReadonlyMap<string, string>;
   webhookNames: ReadonlyMap<string, string>;
-  onDelete: (keyword: Keyword) => void;
+  /** Absent when the role may not change keywords: the actions column goes. */
+  onDelete?: (keyword: Keyword) => void;
 }
 
 function Targets({ enabled, uuids, names }: { enabled: boolean; uuids: readonly string[]; names: ReadonlyMap<string, string> }) {
@@ -41,7 +42,7 @@ export function KeywordsTable({ keywords, groupNames, webhookNames, onDelete }: 
         <Table aria-label="Keywords">
           <Table.Thead>
             <Table.Tr>
-              {KEYWORD_COLUMNS.map((column) => (
+              {KEYWORD_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -68,20 +69,22 @@ export function KeywordsTable({ keywords, groupNames, webhookNames, onDelete }: 
                   <Targets enabled={keyword.call_webhook} uuids={keyword.webhooks_uuid} names={webhookNames} />
                 </Table.Td>
                 <Table.Td>{formatTimestamp(keyword.updated_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon component={Link} to={paths.keywords.edit.getHref(keyword.uuid)} variant="subtle" aria-label={`Edit ${keyword.keyword}`}>
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${keyword.keyword}`} onClick={() => onDelete(keyword)}>
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
+                {onDelete && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Edit">
+                        <ActionIcon component={Link} to={paths.keywords.edit.getHref(keyword.uuid)} variant="subtle" aria-label={`Edit ${keyword.keyword}`}>
+                          <IconPencil size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Delete">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${keyword.keyword}`} onClick={() => onDelete(keyword)}>
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -19,10 +19,12 @@ interface LinksPanelProps {
   vanityDomains: readonly VanityDomain[];
   /** The template is locked: links cannot change either. */
   readOnly?: boolean;
+  /** False when the role may not change links: no way to add, edit or delete them is shown. */
+  editable?: boolean;
 }
 
 /** The tracked links of one template: what its `::NAME::` shorthands become. */
-export function LinksPanel({ templateUuid, vanityDomains, readOnly }: LinksPanelProps) {
+export function LinksPanel({ templateUuid, vanityDomains, readOnly, editable = true }: LinksPanelProps) {
   const links = useQuery(linkQueries.ofTemplate(templateUuid));
   const creation = useCreateLink();
   const update = useUpdateLink();
@@ -69,16 +71,25 @@ export function LinksPanel({ templateUuid, vanityDomains, readOnly }: LinksPanel
             Each recipient gets their own short link, so clicks are counted per contact.
           </Text>
         </div>
-        {addButton}
+        {editable && addButton}
       </Group>
       {links.isPending ? (
         <TableSkeleton columns={LINK_COLUMNS} rows={2} />
       ) : links.isError ? (
         <ErrorState title="The links could not be loaded." error={links.error} onRetry={() => void links.refetch()} />
       ) : links.data.length === 0 ? (
-        <EmptyPanel icon={<IconLink />} title="No links yet" description="Add a link, then put ::NAME:: in the message where it goes." />
+        <EmptyPanel
+          icon={<IconLink />}
+          title="No links yet"
+          description={editable ? 'Add a link, then put ::NAME:: in the message where it goes.' : 'This template has no tracked links.'}
+        />
       ) : (
-        <LinksTable links={links.data} vanityDomains={vanityDomains} readOnly={readOnly} onEdit={setEditing} onDelete={confirmDeletion} />
+        <LinksTable
+          links={links.data}
+          vanityDomains={vanityDomains}
+          readOnly={readOnly}
+          actions={editable ? { onEdit: setEditing, onDelete: confirmDeletion } : undefined}
+        />
       )}
       <Modal opened={editing !== null} onClose={close} title={editing === 'new' ? 'Add link' : 'Edit link'} size="lg">
         {editing !== null && (

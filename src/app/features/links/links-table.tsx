@@ -8,19 +8,20 @@ export const LINK_COLUMNS = ['Shorthand', 'Destination', 'Domain', 'Updated', 'A
 interface LinksTableProps {
   links: readonly Link[];
   vanityDomains: readonly VanityDomain[];
+  /** The template is locked: the actions are there but disabled until it can change again. */
   readOnly?: boolean;
-  onEdit: (link: Link) => void;
-  onDelete: (link: Link) => void;
+  /** Absent when the role may not change links: the actions column goes. */
+  actions?: { onEdit: (link: Link) => void; onDelete: (link: Link) => void };
 }
 
-export function LinksTable({ links, vanityDomains, readOnly, onEdit, onDelete }: LinksTableProps) {
+export function LinksTable({ links, vanityDomains, readOnly, actions }: LinksTableProps) {
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={640} type="native">
         <Table aria-label="Links">
           <Table.Thead>
             <Table.Tr>
-              {LINK_COLUMNS.map((column) => (
+              {LINK_COLUMNS.filter((column) => actions || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -42,20 +43,28 @@ export function LinksTable({ links, vanityDomains, readOnly, onEdit, onDelete }:
                   <Text size="sm">{vanityDomains.find((domain) => domain.uuid === link.vanity_domain_uuid)?.url_base ?? '—'}</Text>
                 </Table.Td>
                 <Table.Td>{formatTimestamp(link.updated_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon variant="subtle" aria-label={`Edit link ${link.name}`} onClick={() => onEdit(link)} disabled={readOnly}>
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete link ${link.name}`} onClick={() => onDelete(link)} disabled={readOnly}>
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
+                {actions && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Edit">
+                        <ActionIcon variant="subtle" aria-label={`Edit link ${link.name}`} onClick={() => actions.onEdit(link)} disabled={readOnly}>
+                          <IconPencil size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Delete">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Delete link ${link.name}`}
+                          onClick={() => actions.onDelete(link)}
+                          disabled={readOnly}
+                        >
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

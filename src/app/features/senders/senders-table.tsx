@@ -10,7 +10,8 @@ export const SENDER_COLUMNS = ['Sender', 'Status', 'Created', 'Updated', 'Action
 
 interface SendersTableProps {
   senders: readonly Sender[];
-  onDelete: (sender: Sender) => void;
+  /** Absent when the role may not change senders: the actions column goes. */
+  onDelete?: (sender: Sender) => void;
 }
 
 export function SendersTable({ senders, onDelete }: SendersTableProps) {
@@ -20,7 +21,7 @@ export function SendersTable({ senders, onDelete }: SendersTableProps) {
         <Table aria-label="Senders">
           <Table.Thead>
             <Table.Tr>
-              {SENDER_COLUMNS.map((column) => (
+              {SENDER_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -40,20 +41,22 @@ export function SendersTable({ senders, onDelete }: SendersTableProps) {
                 </Table.Td>
                 <Table.Td>{formatTimestamp(sender.created_at)}</Table.Td>
                 <Table.Td>{formatTimestamp(sender.updated_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon component={Link} to={paths.senders.edit.getHref(sender.uuid)} variant="subtle" aria-label={`Edit ${sender.sender}`}>
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${sender.sender}`} onClick={() => onDelete(sender)}>
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
+                {onDelete && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label="Edit">
+                        <ActionIcon component={Link} to={paths.senders.edit.getHref(sender.uuid)} variant="subtle" aria-label={`Edit ${sender.sender}`}>
+                          <IconPencil size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Delete">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${sender.sender}`} onClick={() => onDelete(sender)}>
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -28,6 +28,8 @@ interface TemplateFormProps {
   linksEmptyMessage: string;
   /** True while a sending campaign uses the template: everything is read-only. */
   locked?: boolean;
+  /** True when the role may not change templates: the form only shows the template (the page says why). */
+  readOnly?: boolean;
   /** Content of the "Server preview" tab; the tab is left out without it. */
   serverPreview?: ReactNode;
   submitLabel: string;
@@ -97,6 +99,7 @@ export function TemplateForm({
   fieldSuggestions = [],
   linksEmptyMessage,
   locked = false,
+  readOnly = false,
   serverPreview,
   submitLabel,
   onSubmit,
@@ -130,7 +133,7 @@ export function TemplateForm({
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             {locked && <TemplateLockAlert />}
-            <Fieldset variant="unstyled" disabled={locked} p={0} m={0}>
+            <Fieldset variant="unstyled" disabled={locked || readOnly} p={0} m={0}>
               <Stack gap="md">
                 <TextInput
                   label="Name"
@@ -170,7 +173,7 @@ export function TemplateForm({
                   fieldSuggestions={fieldSuggestions}
                   linksEmptyMessage={linksEmptyMessage}
                   error={errors.body?.message}
-                  readOnly={locked}
+                  readOnly={locked || readOnly}
                 />
                 <Checkbox
                   label="Remove characters that cannot be sent"
@@ -180,7 +183,7 @@ export function TemplateForm({
               </Stack>
             </Fieldset>
             <FormError message={errors.root?.message} />
-            {!locked && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
+            {!locked && !readOnly && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>
         </form>
       </Grid.Col>

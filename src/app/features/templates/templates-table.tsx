@@ -13,7 +13,8 @@ interface TemplatesTableProps {
   templates: readonly Template[];
   /** The team's link domains, to count each link at its short-link length. */
   vanityDomains: readonly VanityDomain[];
-  onDelete: (template: Template) => void;
+  /** Absent when the role may not change templates: the actions column goes (the name still opens the template). */
+  onDelete?: (template: Template) => void;
 }
 
 export function TemplatesTable({ templates, vanityDomains, onDelete }: TemplatesTableProps) {
@@ -23,7 +24,7 @@ export function TemplatesTable({ templates, vanityDomains, onDelete }: Templates
         <Table aria-label="Templates">
           <Table.Thead>
             <Table.Tr>
-              {TEMPLATE_COLUMNS.map((column) => (
+              {TEMPLATE_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -55,20 +56,22 @@ export function TemplatesTable({ templates, vanityDomains, onDelete }: Templates
                     <Text size="sm">{measurement.segments}</Text>
                   </Table.Td>
                   <Table.Td>{formatTimestamp(template.updated_at)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon component={Link} to={paths.templates.edit.getHref(template.uuid)} variant="subtle" aria-label={`Edit ${template.name}`}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${template.name}`} onClick={() => onDelete(template)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
+                  {onDelete && (
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Tooltip label="Edit">
+                          <ActionIcon component={Link} to={paths.templates.edit.getHref(template.uuid)} variant="subtle" aria-label={`Edit ${template.name}`}>
+                            <IconPencil size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label="Delete">
+                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${template.name}`} onClick={() => onDelete(template)}>
+                            <IconTrash size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               );
             })}

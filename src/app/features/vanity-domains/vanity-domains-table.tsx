@@ -7,18 +7,18 @@ export const VANITY_DOMAIN_COLUMNS = ['Domain', 'Short links start with', 'Creat
 
 interface VanityDomainsTableProps {
   domains: readonly VanityDomain[];
-  onEdit: (domain: VanityDomain) => void;
-  onDelete: (domain: VanityDomain) => void;
+  /** Both absent when the role may not change vanity domains: the actions column goes. */
+  actions?: { onEdit: (domain: VanityDomain) => void; onDelete: (domain: VanityDomain) => void };
 }
 
-export function VanityDomainsTable({ domains, onEdit, onDelete }: VanityDomainsTableProps) {
+export function VanityDomainsTable({ domains, actions }: VanityDomainsTableProps) {
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={640} type="native">
         <Table aria-label="Vanity domains">
           <Table.Thead>
             <Table.Tr>
-              {VANITY_DOMAIN_COLUMNS.map((column) => (
+              {VANITY_DOMAIN_COLUMNS.filter((column) => actions || column !== 'Actions').map((column) => (
                 <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
                   {column}
                 </Table.Th>
@@ -44,26 +44,28 @@ export function VanityDomainsTable({ domains, onEdit, onDelete }: VanityDomainsT
                   <Code>{domain.url_base}/…</Code>
                 </Table.Td>
                 <Table.Td>{formatTimestamp(domain.created_at)}</Table.Td>
-                <Table.Td>
-                  {domain.is_default ? (
-                    <Text size="xs" c="dimmed" ta="right">
-                      Built in, cannot be changed
-                    </Text>
-                  ) : (
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon variant="subtle" aria-label={`Edit ${domain.domain}`} onClick={() => onEdit(domain)}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${domain.domain}`} onClick={() => onDelete(domain)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  )}
-                </Table.Td>
+                {actions && (
+                  <Table.Td>
+                    {domain.is_default ? (
+                      <Text size="xs" c="dimmed" ta="right">
+                        Built in, cannot be changed
+                      </Text>
+                    ) : (
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Tooltip label="Edit">
+                          <ActionIcon variant="subtle" aria-label={`Edit ${domain.domain}`} onClick={() => actions.onEdit(domain)}>
+                            <IconPencil size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label="Delete">
+                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${domain.domain}`} onClick={() => actions.onDelete(domain)}>
+                            <IconTrash size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    )}
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -9,12 +9,11 @@ export const WEBHOOK_COLUMNS = ['Name', 'URL', 'Headers', 'Updated', 'Actions'] 
 
 interface WebhooksTableProps {
   webhooks: readonly Webhook[];
-  onEdit: (webhook: Webhook) => void;
-  onRotateSecret: (webhook: Webhook) => void;
-  onDelete: (webhook: Webhook) => void;
+  /** Absent when the role may not change webhooks: only the way to each webhook's deliveries is left. */
+  actions?: { onEdit: (webhook: Webhook) => void; onRotateSecret: (webhook: Webhook) => void; onDelete: (webhook: Webhook) => void };
 }
 
-export function WebhooksTable({ webhooks, onEdit, onRotateSecret, onDelete }: WebhooksTableProps) {
+export function WebhooksTable({ webhooks, actions }: WebhooksTableProps) {
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={720} type="native">
@@ -71,21 +70,30 @@ export function WebhooksTable({ webhooks, onEdit, onRotateSecret, onDelete }: We
                           <IconHistory size={18} />
                         </ActionIcon>
                       </Tooltip>
-                      <Tooltip label="Edit">
-                        <ActionIcon variant="subtle" aria-label={`Edit ${webhook.name}`} onClick={() => onEdit(webhook)}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Rotate secret">
-                        <ActionIcon variant="subtle" color="orange" aria-label={`Rotate the secret of ${webhook.name}`} onClick={() => onRotateSecret(webhook)}>
-                          <IconKey size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${webhook.name}`} onClick={() => onDelete(webhook)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
+                      {actions && (
+                        <>
+                          <Tooltip label="Edit">
+                            <ActionIcon variant="subtle" aria-label={`Edit ${webhook.name}`} onClick={() => actions.onEdit(webhook)}>
+                              <IconPencil size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label="Rotate secret">
+                            <ActionIcon
+                              variant="subtle"
+                              color="orange"
+                              aria-label={`Rotate the secret of ${webhook.name}`}
+                              onClick={() => actions.onRotateSecret(webhook)}
+                            >
+                              <IconKey size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label="Delete">
+                            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${webhook.name}`} onClick={() => actions.onDelete(webhook)}>
+                              <IconTrash size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </>
+                      )}
                     </Group>
                   </Table.Td>
                 </Table.Tr>

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { CampaignInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
 import { newCampaignValues } from '../../features/campaigns/campaign-form-values';
 import { useCreateCampaign } from '../../features/campaigns/campaign-mutations';
@@ -37,27 +38,29 @@ export default function CampaignNewPage() {
   return (
     <>
       <PageHeader title="New campaign" description="Pick the message, who receives it and when; the plan follows as you type." />
-      {!timeZone || !defaultValues ? (
-        data.error ? (
-          <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} />
+      <RoleRequired needs="edit" back={{ href: paths.campaigns.list.getHref(), label: 'Back to campaigns' }}>
+        {!timeZone || !defaultValues ? (
+          data.error ? (
+            <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} />
+          ) : (
+            <CampaignFormSkeleton />
+          )
         ) : (
-          <CampaignFormSkeleton />
-        )
-      ) : (
-        <Paper withBorder p="lg" radius="md">
-          <CampaignForm
-            defaultValues={defaultValues}
-            timeZone={timeZone}
-            templates={data.templates}
-            senders={data.senderNames}
-            groups={data.groupOptions}
-            renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
-            submitLabel="Create campaign"
-            onSubmit={create}
-            onCancel={() => void navigate(paths.campaigns.list.getHref())}
-          />
-        </Paper>
-      )}
+          <Paper withBorder p="lg" radius="md">
+            <CampaignForm
+              defaultValues={defaultValues}
+              timeZone={timeZone}
+              templates={data.templates}
+              senders={data.senderNames}
+              groups={data.groupOptions}
+              renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
+              submitLabel="Create campaign"
+              onSubmit={create}
+              onCancel={() => void navigate(paths.campaigns.list.getHref())}
+            />
+          </Paper>
+        )}
+      </RoleRequired>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { campaign, CAMPAIGN_UUID, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
-import { serviceTimestamp } from '../../features/campaigns/service-zone';
+import { serviceTimestamp } from '../../lib/service-zone';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen } from '../../testing/render';
 import CampaignPage from './campaign.page';
@@ -20,7 +20,15 @@ function serve(current: () => Campaign, onPut?: () => Response, counts: () => Ca
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: counts() });
     if (path === '/users/me')
       return json({
-        data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' },
+        data: {
+          uuid: 'u',
+          name: 'Ada',
+          email: 'ada@herald.test',
+          current_team: { uuid: 't', name: 'Herald', role: 'editor' },
+          teams: [],
+          app_timezone: ZONE,
+          created_at: '',
+        },
       });
     if (path === '/templates/')
       return json(

@@ -8,6 +8,8 @@ import { shorthandNames } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { CampaignBadges, isManuallyPaused } from '../../features/campaigns/campaign-badges';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
 import { campaignFormValues } from '../../features/campaigns/campaign-form-values';
@@ -54,6 +56,7 @@ export default function CampaignPage() {
   const [lockMessage, setLockMessage] = useState<string>();
   const backToList = () => void navigate(paths.campaigns.list.getHref());
   const confirmDeletion = useConfirmCampaignDeletion(backToList);
+  const canEdit = useTeamRole().can('edit');
 
   const template = data.templates.find((candidate) => candidate.uuid === campaign.data?.template_uuid);
   const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
@@ -92,7 +95,8 @@ export default function CampaignPage() {
         title={loaded ? loaded.name : 'Campaign'}
         description={loaded ? `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).` : undefined}
         actions={
-          loaded && (
+          loaded &&
+          canEdit && (
             <>
               {loaded.throttled && loaded.status !== 2 && (
                 <Button
@@ -115,6 +119,7 @@ export default function CampaignPage() {
           )
         }
       />
+      <RoleNotice needs="edit" />
       {campaign.isPending || (!timeZone && !data.error) ? (
         <CampaignFormSkeleton />
       ) : campaign.isError ? (
@@ -157,6 +162,7 @@ export default function CampaignPage() {
               renderTemplatePreview={(templateUuid, sender) => <CampaignTemplatePreview templateUuid={templateUuid} sender={sender} />}
               lockReason={campaign.data.is_locked ? lockReason(campaign.data) : undefined}
               lockMessage={lockMessage}
+              readOnly={!canEdit}
               submitLabel="Save changes"
               onSubmit={save}
               onCancel={backToList}

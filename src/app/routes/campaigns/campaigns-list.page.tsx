@@ -7,6 +7,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
 import { CAMPAIGN_STATUSES, campaignQueries, type CampaignStatus } from '../../features/campaigns/campaign-queries';
 import { CAMPAIGN_COLUMNS, CampaignsTable } from '../../features/campaigns/campaigns-table';
@@ -36,6 +38,7 @@ export default function CampaignsListPage() {
   const groups = useQuery(contactGroupQueries.picker());
   const groupNames = new Map((groups.data ?? []).map((group) => [group.uuid, group.name]));
   const confirmDeletion = useConfirmCampaignDeletion();
+  const canEdit = useTeamRole().can('edit');
 
   const setStatus = (value: string) =>
     setSearchParams((current) => {
@@ -47,7 +50,7 @@ export default function CampaignsListPage() {
       return updated;
     });
 
-  const newCampaignButton = (
+  const newCampaignButton = canEdit && (
     <Button component={Link} to={paths.campaigns.new.getHref()} leftSection={<IconPlus size={16} />}>
       New campaign
     </Button>
@@ -57,6 +60,7 @@ export default function CampaignsListPage() {
   return (
     <>
       <PageHeader title="Campaigns" description="Messages sent to your contact groups, at a time you choose." actions={newCampaignButton} />
+      <RoleNotice needs="edit" />
       <Group mb="md">
         <SegmentedControl
           aria-label="Filter by status"
@@ -73,12 +77,18 @@ export default function CampaignsListPage() {
         <EmptyPanel
           icon={<IconSend />}
           title={statusLabel ? `No ${statusLabel} campaigns` : 'No campaigns yet'}
-          description={statusLabel ? 'Campaigns in that state show here.' : 'Create a campaign to send a template to your contact groups.'}
-          action={statusLabel ? undefined : newCampaignButton}
+          description={
+            statusLabel
+              ? 'Campaigns in that state show here.'
+              : canEdit
+                ? 'Create a campaign to send a template to your contact groups.'
+                : 'Campaigns your team creates show here.'
+          }
+          action={statusLabel ? undefined : newCampaignButton || undefined}
         />
       ) : (
         <>
-          <CampaignsTable campaigns={campaigns.data.data} groupNames={groupNames} onDelete={confirmDeletion} />
+          <CampaignsTable campaigns={campaigns.data.data} groupNames={groupNames} onDelete={canEdit ? confirmDeletion : undefined} />
           <PaginationBar
             meta={campaigns.data.meta}
             perPage={perPage}

@@ -9,6 +9,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { AddContactsModal } from '../../features/contact-groups/add-contacts-modal';
 import { ContactGroupEditModal } from '../../features/contact-groups/contact-group-modals';
 import { ContactImportModal } from '../../features/contact-groups/contact-import-modal';
@@ -68,6 +70,7 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
   const confirmFlush = useConfirmContactFlush(group);
   const confirmRemoval = useConfirmContactRemoval(group);
   const confirmDeletion = useConfirmContactGroupDeletion(() => void navigate(paths.contactGroups.list.getHref()));
+  const canEdit = useTeamRole().can('edit');
 
   const addButton = (
     <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
@@ -86,34 +89,37 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
         title={group.name}
         description={group.deletable ? group.description || 'No description.' : 'Numbers here never receive a campaign. Every team keeps this group.'}
         actions={
-          <>
-            {addButton}
-            {importButton}
-            {group.deletable && (
-              <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
-                Edit
-              </Button>
-            )}
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button variant="default" rightSection={<IconChevronDown size={16} />}>
-                  More
+          canEdit && (
+            <>
+              {addButton}
+              {importButton}
+              {group.deletable && (
+                <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+                  Edit
                 </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item leftSection={<IconUsersMinus size={16} />} disabled={group.number_of_contacts === 0} onClick={confirmFlush}>
-                  Remove all contacts
-                </Menu.Item>
-                {group.deletable && (
-                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDeletion(group)}>
-                    Delete group
+              )}
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button variant="default" rightSection={<IconChevronDown size={16} />}>
+                    More
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconUsersMinus size={16} />} disabled={group.number_of_contacts === 0} onClick={confirmFlush}>
+                    Remove all contacts
                   </Menu.Item>
-                )}
-              </Menu.Dropdown>
-            </Menu>
-          </>
+                  {group.deletable && (
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDeletion(group)}>
+                      Delete group
+                    </Menu.Item>
+                  )}
+                </Menu.Dropdown>
+              </Menu>
+            </>
+          )
         }
       />
+      <RoleNotice needs="edit" />
       <ContactGroupSummary group={group} />
       <Group mb="md">
         <TextInput
@@ -137,18 +143,20 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
           <EmptyPanel
             icon={<IconUserPlus />}
             title="No contacts yet"
-            description="Add contacts one by one, or import a CSV file."
+            description={canEdit ? 'Add contacts one by one, or import a CSV file.' : 'Contacts your team adds show here.'}
             action={
-              <>
-                {addButton}
-                {importButton}
-              </>
+              canEdit && (
+                <>
+                  {addButton}
+                  {importButton}
+                </>
+              )
             }
           />
         )
       ) : (
         <Paper bg="transparent">
-          <ContactsTable headers={group.headers} contacts={contacts.data.data} onRemove={confirmRemoval} />
+          <ContactsTable headers={group.headers} contacts={contacts.data.data} onRemove={canEdit ? confirmRemoval : undefined} />
           <PaginationBar
             meta={contacts.data.meta}
             perPage={perPage}
@@ -159,9 +167,13 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
         </Paper>
       )}
       <RecentContactImports groupUuid={group.uuid} />
-      <AddContactsModal group={group} opened={adding} onClose={() => setAdding(false)} />
-      <ContactImportModal group={group} opened={importing} onClose={() => setImporting(false)} />
-      {group.deletable && <ContactGroupEditModal group={group} opened={editing} onClose={() => setEditing(false)} />}
+      {canEdit && (
+        <>
+          <AddContactsModal group={group} opened={adding} onClose={() => setAdding(false)} />
+          <ContactImportModal group={group} opened={importing} onClose={() => setImporting(false)} />
+          {group.deletable && <ContactGroupEditModal group={group} opened={editing} onClose={() => setEditing(false)} />}
+        </>
+      )}
     </>
   );
 }

@@ -8,6 +8,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { ContactGroupCreateModal } from '../../features/contact-groups/contact-group-modals';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
 import { CONTACT_GROUP_COLUMNS, ContactGroupsTable } from '../../features/contact-groups/contact-groups-table';
@@ -26,8 +28,9 @@ export default function ContactGroupsListPage() {
   const [creating, setCreating] = useState(false);
   const navigate = useNavigate();
   const confirmDeletion = useConfirmContactGroupDeletion();
+  const canEdit = useTeamRole().can('edit');
 
-  const newGroupButton = (
+  const newGroupButton = canEdit && (
     <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
       New group
     </Button>
@@ -40,6 +43,7 @@ export default function ContactGroupsListPage() {
         description="The people your campaigns reach. Numbers in default_optouts never receive a campaign."
         actions={newGroupButton}
       />
+      <RoleNotice needs="edit" />
       {groups.isPending ? (
         <TableSkeleton columns={CONTACT_GROUP_COLUMNS} />
       ) : groups.isError ? (
@@ -48,12 +52,12 @@ export default function ContactGroupsListPage() {
         <EmptyPanel
           icon={<IconAddressBook />}
           title="No contact groups yet"
-          description="Create a group, then add contacts to it or import a CSV file."
-          action={newGroupButton}
+          description={canEdit ? 'Create a group, then add contacts to it or import a CSV file.' : 'Contact groups your team creates show here.'}
+          action={newGroupButton || undefined}
         />
       ) : (
         <>
-          <ContactGroupsTable groups={groups.data.data} onDelete={confirmDeletion} />
+          <ContactGroupsTable groups={groups.data.data} onDelete={canEdit ? confirmDeletion : undefined} />
           <PaginationBar
             meta={groups.data.meta}
             perPage={perPage}
@@ -63,11 +67,13 @@ export default function ContactGroupsListPage() {
           />
         </>
       )}
-      <ContactGroupCreateModal
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(group) => void navigate(paths.contactGroups.detail.getHref(group.uuid))}
-      />
+      {canEdit && (
+        <ContactGroupCreateModal
+          opened={creating}
+          onClose={() => setCreating(false)}
+          onCreated={(group) => void navigate(paths.contactGroups.detail.getHref(group.uuid))}
+        />
+      )}
     </>
   );
 }

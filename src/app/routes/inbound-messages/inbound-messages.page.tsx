@@ -7,6 +7,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { INBOUND_COLUMNS, InboundMessagesTable } from '../../features/inbound/inbound-messages-table';
 import { useTestKeyword } from '../../features/inbound/inbound-mutations';
 import { inboundQueries } from '../../features/inbound/inbound-queries';
@@ -23,15 +25,19 @@ export default function InboundMessagesPage() {
   const { page, perPage, setPage, setPerPage } = usePageParams();
   const messages = useQuery(inboundQueries.list({ page, per_page: perPage }));
   const keywordTest = useTestKeyword();
+  const canTest = useTeamRole().can('edit');
 
   return (
     <>
       <PageHeader title="Inbound messages" description="Messages people texted to your numbers, the keyword each matched and what Herald did." />
+      <RoleNotice needs="edit" />
       <Stack gap="xl">
-        <KeywordTester
-          result={keywordTest.data}
-          onSubmit={(input) => keywordTest.mutateAsync(input, { onError: (error) => notifyFailure('The test message could not be run', error) })}
-        />
+        {canTest && (
+          <KeywordTester
+            result={keywordTest.data}
+            onSubmit={(input) => keywordTest.mutateAsync(input, { onError: (error) => notifyFailure('The test message could not be run', error) })}
+          />
+        )}
         <section aria-labelledby="received-title">
           <Title order={2} size="h4" mb="sm" id="received-title">
             Received

@@ -5,6 +5,8 @@ import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { KeywordInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { KeywordForm } from '../../features/keywords/keyword-form';
 import { useUpdateKeyword } from '../../features/keywords/keyword-mutations';
 import { keywordQueries } from '../../features/keywords/keyword-queries';
@@ -26,6 +28,7 @@ export default function KeywordEditPage() {
   const { groupOptions, webhookOptions } = useKeywordTargets();
   const backToList = () => void navigate(paths.keywords.list.getHref());
   const confirmDeletion = useConfirmKeywordDeletion(backToList);
+  const canEdit = useTeamRole().can('edit');
 
   const save = (input: KeywordInput) =>
     update.mutateAsync(input, {
@@ -40,47 +43,50 @@ export default function KeywordEditPage() {
     <>
       <PageHeader
         title="Edit keyword"
-        description={keyword.data ? `Changing ${keyword.data.keyword}.` : undefined}
+        description={keyword.data && canEdit ? `Changing ${keyword.data.keyword}.` : undefined}
         actions={
-          keyword.data && (
+          keyword.data &&
+          canEdit && (
             <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => keyword.data && confirmDeletion(keyword.data)}>
               Delete
             </Button>
           )
         }
       />
-      {keyword.isPending ? (
-        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
-          <Stack maw={560}>
-            <Skeleton height={14} width="30%" />
-            <Skeleton height={36} />
-            <Skeleton height={80} />
-            <Skeleton height={36} width={120} />
-          </Stack>
-        </Paper>
-      ) : keyword.isError ? (
-        <ErrorState title="The keyword could not be loaded." error={keyword.error} onRetry={() => void keyword.refetch()} />
-      ) : (
-        <Paper withBorder p="lg" radius="md">
-          <KeywordForm
-            key={keyword.data.uuid}
-            defaultValues={{
-              keyword: keyword.data.keyword,
-              message: keyword.data.message,
-              help: keyword.data.help,
-              add_contact_to_group: keyword.data.add_contact_to_group,
-              call_webhook: keyword.data.call_webhook,
-              contact_groups_uuid: keyword.data.contact_groups_uuid,
-              webhooks_uuid: keyword.data.webhooks_uuid,
-            }}
-            contactGroups={groupOptions}
-            webhooks={webhookOptions}
-            submitLabel="Save changes"
-            onSubmit={save}
-            onCancel={backToList}
-          />
-        </Paper>
-      )}
+      <RoleRequired needs="edit" back={{ href: paths.keywords.list.getHref(), label: 'Back to keywords' }}>
+        {keyword.isPending ? (
+          <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
+            <Stack maw={560}>
+              <Skeleton height={14} width="30%" />
+              <Skeleton height={36} />
+              <Skeleton height={80} />
+              <Skeleton height={36} width={120} />
+            </Stack>
+          </Paper>
+        ) : keyword.isError ? (
+          <ErrorState title="The keyword could not be loaded." error={keyword.error} onRetry={() => void keyword.refetch()} />
+        ) : (
+          <Paper withBorder p="lg" radius="md">
+            <KeywordForm
+              key={keyword.data.uuid}
+              defaultValues={{
+                keyword: keyword.data.keyword,
+                message: keyword.data.message,
+                help: keyword.data.help,
+                add_contact_to_group: keyword.data.add_contact_to_group,
+                call_webhook: keyword.data.call_webhook,
+                contact_groups_uuid: keyword.data.contact_groups_uuid,
+                webhooks_uuid: keyword.data.webhooks_uuid,
+              }}
+              contactGroups={groupOptions}
+              webhooks={webhookOptions}
+              submitLabel="Save changes"
+              onSubmit={save}
+              onCancel={backToList}
+            />
+          </Paper>
+        )}
+      </RoleRequired>
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { KeywordInput } from '../../../shared/contract';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
 import { KeywordForm } from '../../features/keywords/keyword-form';
 import { useCreateKeyword } from '../../features/keywords/keyword-mutations';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
@@ -31,9 +32,11 @@ export default function KeywordNewPage() {
   return (
     <>
       <PageHeader title="New keyword" description="Keywords are matched as whole words in the messages your numbers receive." />
-      <Paper withBorder p="lg" radius="md">
-        <KeywordForm contactGroups={groupOptions} webhooks={webhookOptions} submitLabel="Create keyword" onSubmit={create} onCancel={backToList} />
-      </Paper>
+      <RoleRequired needs="edit" back={{ href: paths.keywords.list.getHref(), label: 'Back to keywords' }}>
+        <Paper withBorder p="lg" radius="md">
+          <KeywordForm contactGroups={groupOptions} webhooks={webhookOptions} submitLabel="Create keyword" onSubmit={create} onCancel={backToList} />
+        </Paper>
+      </RoleRequired>
     </>
   );
 }

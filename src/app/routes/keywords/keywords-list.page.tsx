@@ -7,6 +7,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { keywordQueries } from '../../features/keywords/keyword-queries';
 import { KEYWORD_COLUMNS, KeywordsTable } from '../../features/keywords/keywords-table';
 import { useConfirmKeywordDeletion } from '../../features/keywords/use-confirm-keyword-deletion';
@@ -25,8 +27,9 @@ export default function KeywordsListPage() {
   const keywords = useQuery(keywordQueries.list({ page, per_page: perPage }));
   const { groupNames, webhookNames } = useKeywordTargets();
   const confirmDeletion = useConfirmKeywordDeletion();
+  const canEdit = useTeamRole().can('edit');
 
-  const newKeywordButton = (
+  const newKeywordButton = canEdit && (
     <Button component={Link} to={paths.keywords.new.getHref()} leftSection={<IconPlus size={16} />}>
       New keyword
     </Button>
@@ -38,23 +41,32 @@ export default function KeywordsListPage() {
         title="Keywords"
         description="Words people text to your numbers: Herald replies, adds them to groups, or calls your webhooks."
         actions={
-          <>
-            <Button component={Link} to={paths.inboundMessages.keywordTester.getHref()} variant="default" leftSection={<IconFlask size={16} />}>
-              Test a keyword
-            </Button>
-            {newKeywordButton}
-          </>
+          // The tester really receives a message (POST /inbound-messages/), so it needs the editor role too.
+          canEdit && (
+            <>
+              <Button component={Link} to={paths.inboundMessages.keywordTester.getHref()} variant="default" leftSection={<IconFlask size={16} />}>
+                Test a keyword
+              </Button>
+              {newKeywordButton}
+            </>
+          )
         }
       />
+      <RoleNotice needs="edit" />
       {keywords.isPending ? (
         <TableSkeleton columns={KEYWORD_COLUMNS} />
       ) : keywords.isError ? (
         <ErrorState title="The keywords could not be loaded." error={keywords.error} onRetry={() => void keywords.refetch()} />
       ) : keywords.data.meta.total === 0 ? (
-        <EmptyPanel icon={<IconMessage2 />} title="No keywords yet" description="Add a keyword to answer people who text it." action={newKeywordButton} />
+        <EmptyPanel
+          icon={<IconMessage2 />}
+          title="No keywords yet"
+          description={canEdit ? 'Add a keyword to answer people who text it.' : 'Keywords your team adds show here.'}
+          action={newKeywordButton || undefined}
+        />
       ) : (
         <>
-          <KeywordsTable keywords={keywords.data.data} groupNames={groupNames} webhookNames={webhookNames} onDelete={confirmDeletion} />
+          <KeywordsTable keywords={keywords.data.data} groupNames={groupNames} webhookNames={webhookNames} onDelete={canEdit ? confirmDeletion : undefined} />
           <PaginationBar
             meta={keywords.data.meta}
             perPage={perPage}

@@ -5,6 +5,8 @@ import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { SenderInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { SenderForm } from '../../features/senders/sender-form';
 import { useUpdateSender } from '../../features/senders/sender-mutations';
 import { senderQueries } from '../../features/senders/sender-queries';
@@ -23,6 +25,7 @@ export default function SenderEditPage() {
   const update = useUpdateSender(uuid);
   const backToList = () => void navigate(paths.senders.list.getHref());
   const confirmDeletion = useConfirmSenderDeletion(backToList);
+  const canChange = useTeamRole().can('admin');
 
   const save = (input: SenderInput) =>
     update.mutateAsync(input, {
@@ -37,30 +40,39 @@ export default function SenderEditPage() {
     <>
       <PageHeader
         title="Edit sender"
-        description={sender.data ? `Changing ${sender.data.sender}.` : undefined}
+        description={sender.data && canChange ? `Changing ${sender.data.sender}.` : undefined}
         actions={
-          sender.data && (
+          sender.data &&
+          canChange && (
             <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => sender.data && confirmDeletion(sender.data)}>
               Delete
             </Button>
           )
         }
       />
-      {sender.isPending ? (
-        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
-          <Stack maw={480}>
-            <Skeleton height={14} width="30%" />
-            <Skeleton height={36} />
-            <Skeleton height={36} width={120} />
-          </Stack>
-        </Paper>
-      ) : sender.isError ? (
-        <ErrorState title="The sender could not be loaded." error={sender.error} onRetry={() => void sender.refetch()} />
-      ) : (
-        <Paper withBorder p="lg" radius="md">
-          <SenderForm key={sender.data.uuid} defaultValues={{ sender: sender.data.sender }} submitLabel="Save changes" onSubmit={save} onCancel={backToList} />
-        </Paper>
-      )}
+      <RoleRequired needs="admin" subject="senders" back={{ href: paths.senders.list.getHref(), label: 'Back to senders' }}>
+        {sender.isPending ? (
+          <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
+            <Stack maw={480}>
+              <Skeleton height={14} width="30%" />
+              <Skeleton height={36} />
+              <Skeleton height={36} width={120} />
+            </Stack>
+          </Paper>
+        ) : sender.isError ? (
+          <ErrorState title="The sender could not be loaded." error={sender.error} onRetry={() => void sender.refetch()} />
+        ) : (
+          <Paper withBorder p="lg" radius="md">
+            <SenderForm
+              key={sender.data.uuid}
+              defaultValues={{ sender: sender.data.sender }}
+              submitLabel="Save changes"
+              onSubmit={save}
+              onCancel={backToList}
+            />
+          </Paper>
+        )}
+      </RoleRequired>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { Paper } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import type { SenderInput } from '../../../shared/contract';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
 import { useCreateSender } from '../../features/senders/sender-mutations';
 import { SenderForm } from '../../features/senders/sender-form';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
@@ -23,9 +24,11 @@ export default function SenderNewPage() {
   return (
     <>
       <PageHeader title="New sender" description="Senders are shared by everyone in your team." />
-      <Paper withBorder p="lg" radius="md">
-        <SenderForm submitLabel="Create sender" onSubmit={create} onCancel={() => void navigate(paths.senders.list.getHref())} />
-      </Paper>
+      <RoleRequired needs="admin" subject="senders" back={{ href: paths.senders.list.getHref(), label: 'Back to senders' }}>
+        <Paper withBorder p="lg" radius="md">
+          <SenderForm submitLabel="Create sender" onSubmit={create} onCancel={() => void navigate(paths.senders.list.getHref())} />
+        </Paper>
+      </RoleRequired>
     </>
   );
 }

@@ -1,6 +1,16 @@
+/**
+ * The senders page: the page the URL asks for, the empty and failed states, deletion after
+ * confirmation, and by role (issue 18, point 2) an editor sees the senders but no way to change
+ * them, with the one sentence saying only admins can.
+ *
+ * Seen red (the role test): with `canChange` asking for `edit` instead of `admin` in
+ * senders-list.page.tsx (the editor saw "New sender" and the row actions), and with <RoleNotice>
+ * removed from the page (no explanation).
+ */
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Sender } from '../../api/gen/types.gen';
+import type { Role } from '../../lib/roles';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
 import SendersListPage from './senders-list.page';
@@ -20,12 +30,12 @@ function sender(name: string, uuid: string): Sender {
 const SHORT_CODE = sender('88440', '0f6a4c0e-7b5e-4d5e-9d59-9e0c3c6f0001');
 const SHOP = sender('HeraldShop', '0f6a4c0e-7b5e-4d5e-9d59-9e0c3c6f0002');
 
-function renderAt(route: string) {
+function renderAt(route: string, role: Role = 'admin') {
   return render(
     <Routes>
       <Route path="/senders" element={<SendersListPage />} />
     </Routes>,
-    { route },
+    { route, role },
   );
 }
 
@@ -91,5 +101,18 @@ describe('the senders page', () => {
     expect(screen.queryByRole('cell', { name: 'HeraldShop' })).not.toBeInTheDocument();
     const deletion = fetchMock.mock.calls.find(([request]) => request.method === 'DELETE')?.[0];
     expect(deletion?.url).toMatch(new RegExp(`/api/2.0/senders/${SHOP.uuid}$`));
+  });
+
+  it('shows an editor the senders but no way to change them, and says only admins can', async () => {
+    signIn();
+    mockApi(() => json(page([SHORT_CODE, SHOP])));
+
+    renderAt('/senders', 'editor');
+
+    expect(await screen.findByRole('cell', { name: 'HeraldShop' })).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent('Only admins of Acme can change senders; you have the editor role.');
+    expect(screen.queryByRole('link', { name: 'New sender' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit HeraldShop' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete HeraldShop' })).not.toBeInTheDocument();
   });
 });

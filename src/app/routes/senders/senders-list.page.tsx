@@ -8,6 +8,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { senderQueries } from '../../features/senders/sender-queries';
 import { SENDER_COLUMNS, SendersTable } from '../../features/senders/senders-table';
 import { useConfirmSenderDeletion } from '../../features/senders/use-confirm-sender-deletion';
@@ -23,8 +25,9 @@ export default function SendersListPage() {
   const { page, perPage, setPage, setPerPage } = usePageParams();
   const senders = useQuery(senderQueries.list({ page, per_page: perPage }));
   const confirmDeletion = useConfirmSenderDeletion();
+  const canChange = useTeamRole().can('admin');
 
-  const newSenderButton = (
+  const newSenderButton = canChange && (
     <Button component={Link} to={paths.senders.new.getHref()} leftSection={<IconPlus size={16} />}>
       New sender
     </Button>
@@ -33,15 +36,21 @@ export default function SendersListPage() {
   return (
     <>
       <PageHeader title="Senders" description="The names recipients' handsets show as the originator of your messages." actions={newSenderButton} />
+      <RoleNotice needs="admin" subject="senders" />
       {senders.isPending ? (
         <TableSkeleton columns={SENDER_COLUMNS} />
       ) : senders.isError ? (
         <ErrorState title="The senders could not be loaded." error={senders.error} onRetry={() => void senders.refetch()} />
       ) : senders.data.meta.total === 0 ? (
-        <EmptyPanel icon={<IconId />} title="No senders yet" description="Add a sender to use it in templates and campaigns." action={newSenderButton} />
+        <EmptyPanel
+          icon={<IconId />}
+          title="No senders yet"
+          description={canChange ? 'Add a sender to use it in templates and campaigns.' : 'Senders an admin adds show here.'}
+          action={newSenderButton || undefined}
+        />
       ) : (
         <>
-          <SendersTable senders={senders.data.data} onDelete={confirmDeletion} />
+          <SendersTable senders={senders.data.data} onDelete={canChange ? confirmDeletion : undefined} />
           <PaginationBar
             meta={senders.data.meta}
             perPage={perPage}

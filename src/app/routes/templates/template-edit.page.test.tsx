@@ -26,7 +26,7 @@ function renderPage() {
     <Routes>
       <Route path="/templates/:uuid" element={<TemplateEditPage />} />
     </Routes>,
-    { route: `/templates/${UUID}` },
+    { route: `/templates/${UUID}`, role: 'editor' },
   );
 }
 

@@ -6,6 +6,8 @@ import type { TemplateInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { LinksPanel } from '../../features/links/links-panel';
 import { ServerPreview } from '../../features/templates/server-preview';
 import { TemplateForm } from '../../features/templates/template-form';
@@ -31,6 +33,7 @@ export default function TemplateEditPage() {
   const { senderNames, vanityDomains, shortLinks, fieldSuggestions } = useTemplateEditorData(uuid);
   const backToList = () => void navigate(paths.templates.list.getHref());
   const confirmDeletion = useConfirmTemplateDeletion(backToList);
+  const canEdit = useTeamRole().can('edit');
 
   const save = (input: TemplateInput) =>
     update.mutateAsync(input, {
@@ -45,15 +48,19 @@ export default function TemplateEditPage() {
     <>
       <PageHeader
         title={template.data ? template.data.name : 'Edit template'}
-        description="Edit the message; the preview and the counters follow as you type."
+        description={
+          canEdit ? 'Edit the message; the preview and the counters follow as you type.' : 'The message, how it looks on a phone, and its tracked links.'
+        }
         actions={
-          template.data && (
+          template.data &&
+          canEdit && (
             <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => template.data && confirmDeletion(template.data)}>
               Delete
             </Button>
           )
         }
       />
+      <RoleNotice needs="edit" />
       {template.isPending ? (
         <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading">
           <Stack maw={640}>
@@ -77,6 +84,7 @@ export default function TemplateEditPage() {
               fieldSuggestions={fieldSuggestions}
               linksEmptyMessage="No links yet: add one in Links below."
               locked={template.data.is_locked}
+              readOnly={!canEdit}
               serverPreview={<ServerPreview templateUuid={uuid} />}
               submitLabel="Save changes"
               onSubmit={save}
@@ -84,7 +92,7 @@ export default function TemplateEditPage() {
             />
           </Paper>
           <Paper withBorder p="lg" radius="md">
-            <LinksPanel templateUuid={uuid} vanityDomains={vanityDomains} readOnly={template.data.is_locked} />
+            <LinksPanel templateUuid={uuid} vanityDomains={vanityDomains} readOnly={template.data.is_locked} editable={canEdit} />
           </Paper>
         </Stack>
       )}

@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { TemplateInput } from '../../../shared/contract';
 import { PageHeader } from '../../components/page-header';
+import { RoleRequired } from '../../features/auth/role-notice';
 import { useCreateTemplate } from '../../features/templates/template-mutations';
 import { TemplateForm } from '../../features/templates/template-form';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
@@ -34,22 +35,24 @@ export default function TemplateNewPage() {
   return (
     <>
       <PageHeader title="New template" description="Write the message; the preview and the counters follow as you type." />
-      <Stack gap="lg">
-        <Paper withBorder p="lg" radius="md">
-          <TemplateForm
-            senders={senderNames}
-            shortLinks={shortLinks}
-            fieldSuggestions={fieldSuggestions}
-            linksEmptyMessage={LINKS_AFTER_SAVE}
-            submitLabel="Create template"
-            onSubmit={create}
-            onCancel={() => void navigate(paths.templates.list.getHref())}
-          />
-        </Paper>
-        <Alert color="blue" variant="light" icon={<IconLink />} title="Tracked links">
-          {LINKS_AFTER_SAVE} Then add each link with a name, and write ::NAME:: in the message where it goes.
-        </Alert>
-      </Stack>
+      <RoleRequired needs="edit" back={{ href: paths.templates.list.getHref(), label: 'Back to templates' }}>
+        <Stack gap="lg">
+          <Paper withBorder p="lg" radius="md">
+            <TemplateForm
+              senders={senderNames}
+              shortLinks={shortLinks}
+              fieldSuggestions={fieldSuggestions}
+              linksEmptyMessage={LINKS_AFTER_SAVE}
+              submitLabel="Create template"
+              onSubmit={create}
+              onCancel={() => void navigate(paths.templates.list.getHref())}
+            />
+          </Paper>
+          <Alert color="blue" variant="light" icon={<IconLink />} title="Tracked links">
+            {LINKS_AFTER_SAVE} Then add each link with a name, and write ::NAME:: in the message where it goes.
+          </Alert>
+        </Stack>
+      </RoleRequired>
     </>
   );
 }

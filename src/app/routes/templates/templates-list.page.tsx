@@ -7,6 +7,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { templateQueries } from '../../features/templates/template-queries';
 import { TEMPLATE_COLUMNS, TemplatesTable } from '../../features/templates/templates-table';
 import { useConfirmTemplateDeletion } from '../../features/templates/use-confirm-template-deletion';
@@ -25,8 +27,9 @@ export default function TemplatesListPage() {
   const templates = useQuery(templateQueries.list({ page, per_page: perPage }));
   const vanityDomains = useQuery(vanityDomainQueries.picker());
   const confirmDeletion = useConfirmTemplateDeletion();
+  const canEdit = useTeamRole().can('edit');
 
-  const newTemplateButton = (
+  const newTemplateButton = canEdit && (
     <Button component={Link} to={paths.templates.new.getHref()} leftSection={<IconPlus size={16} />}>
       New template
     </Button>
@@ -35,6 +38,7 @@ export default function TemplatesListPage() {
   return (
     <>
       <PageHeader title="Templates" description="The messages your campaigns send, with their fields and tracked links." actions={newTemplateButton} />
+      <RoleNotice needs="edit" />
       {templates.isPending ? (
         <TableSkeleton columns={TEMPLATE_COLUMNS} />
       ) : templates.isError ? (
@@ -43,12 +47,14 @@ export default function TemplatesListPage() {
         <EmptyPanel
           icon={<IconTemplate />}
           title="No templates yet"
-          description="Write your first message: the editor counts segments and shows the preview as you type."
-          action={newTemplateButton}
+          description={
+            canEdit ? 'Write your first message: the editor counts segments and shows the preview as you type.' : 'Templates your team writes show here.'
+          }
+          action={newTemplateButton || undefined}
         />
       ) : (
         <>
-          <TemplatesTable templates={templates.data.data} vanityDomains={vanityDomains.data ?? []} onDelete={confirmDeletion} />
+          <TemplatesTable templates={templates.data.data} vanityDomains={vanityDomains.data ?? []} onDelete={canEdit ? confirmDeletion : undefined} />
           <PaginationBar
             meta={templates.data.meta}
             perPage={perPage}

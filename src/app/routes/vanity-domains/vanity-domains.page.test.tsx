@@ -26,7 +26,7 @@ function renderPage() {
     <Routes>
       <Route path="/vanity-domains" element={<VanityDomainsPage />} />
     </Routes>,
-    { route: '/vanity-domains' },
+    { route: '/vanity-domains', role: 'admin' },
   );
 }
 

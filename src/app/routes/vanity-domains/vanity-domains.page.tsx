@@ -10,6 +10,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { useConfirmVanityDomainDeletion } from '../../features/vanity-domains/use-confirm-vanity-domain-deletion';
 import { VanityDomainEditModal } from '../../features/vanity-domains/vanity-domain-edit-modal';
 import { VanityDomainForm } from '../../features/vanity-domains/vanity-domain-form';
@@ -30,6 +32,7 @@ export default function VanityDomainsPage() {
   const creation = useCreateVanityDomain();
   const confirmDeletion = useConfirmVanityDomainDeletion();
   const [editing, setEditing] = useState<VanityDomain | null>(null);
+  const canChange = useTeamRole().can('admin');
 
   const create = (input: VanityDomainInput) =>
     creation.mutateAsync(input, {
@@ -43,19 +46,26 @@ export default function VanityDomainsPage() {
         title="Vanity domains"
         description="Tracked links in your messages are made on one of these domains. Point a domain's DNS at Herald before adding it."
       />
+      <RoleNotice needs="admin" subject="vanity domains" />
       <Stack gap="lg">
-        <Paper withBorder p="lg" radius="md">
-          <VanityDomainForm submitLabel="Add domain" onSubmit={create} resetOnSuccess />
-        </Paper>
+        {canChange && (
+          <Paper withBorder p="lg" radius="md">
+            <VanityDomainForm submitLabel="Add domain" onSubmit={create} resetOnSuccess />
+          </Paper>
+        )}
         {domains.isPending ? (
           <TableSkeleton columns={VANITY_DOMAIN_COLUMNS} rows={2} />
         ) : domains.isError ? (
           <ErrorState title="The vanity domains could not be loaded." error={domains.error} onRetry={() => void domains.refetch()} />
         ) : domains.data.meta.total === 0 ? (
-          <EmptyPanel icon={<IconWorld />} title="No vanity domains yet" description="Add one above to brand your short links." />
+          <EmptyPanel
+            icon={<IconWorld />}
+            title="No vanity domains yet"
+            description={canChange ? 'Add one above to brand your short links.' : 'Vanity domains an admin adds show here.'}
+          />
         ) : (
           <div>
-            <VanityDomainsTable domains={domains.data.data} onEdit={setEditing} onDelete={confirmDeletion} />
+            <VanityDomainsTable domains={domains.data.data} actions={canChange ? { onEdit: setEditing, onDelete: confirmDeletion } : undefined} />
             <PaginationBar
               meta={domains.data.meta}
               perPage={perPage}
@@ -66,7 +76,7 @@ export default function VanityDomainsPage() {
           </div>
         )}
       </Stack>
-      <VanityDomainEditModal domain={editing} onClose={() => setEditing(null)} />
+      {canChange && <VanityDomainEditModal domain={editing} onClose={() => setEditing(null)} />}
     </>
   );
 }

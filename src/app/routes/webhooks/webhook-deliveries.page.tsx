@@ -9,6 +9,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { WEBHOOK_ATTEMPT_COLUMNS, WebhookAttemptsTable } from '../../features/webhooks/webhook-attempts-table';
 import { useTestWebhook } from '../../features/webhooks/webhook-mutations';
 import { webhookQueries } from '../../features/webhooks/webhook-queries';
@@ -42,6 +44,7 @@ export default function WebhookDeliveriesPage() {
   const webhook = useQuery(webhookQueries.detail(uuid));
   const attempts = useQuery(webhookQueries.attempts(uuid, { page, per_page: perPage }));
   const test = useTestWebhook(uuid);
+  const canTest = useTeamRole().can('admin');
   const name = webhook.data?.name ?? 'Webhook';
 
   const sendTest = () =>
@@ -62,11 +65,14 @@ export default function WebhookDeliveriesPage() {
         title={`Deliveries of ${name}`}
         description={webhook.data ? `Every call made to ${webhook.data.url}, newest first.` : undefined}
         actions={
-          <Button leftSection={<IconSend size={16} />} onClick={sendTest} loading={test.isPending} disabled={!webhook.data}>
-            Send test event
-          </Button>
+          canTest && (
+            <Button leftSection={<IconSend size={16} />} onClick={sendTest} loading={test.isPending} disabled={!webhook.data}>
+              Send test event
+            </Button>
+          )
         }
       />
+      <RoleNotice needs="admin" subject="webhooks or send them test events" />
       {webhook.isError ? (
         <ErrorState title="The webhook could not be loaded." error={webhook.error} onRetry={() => void webhook.refetch()} />
       ) : attempts.isPending ? (
@@ -77,7 +83,11 @@ export default function WebhookDeliveriesPage() {
         <EmptyPanel
           icon={<IconHistory />}
           title="No calls yet"
-          description="Calls appear here when a keyword calls this webhook. Send a test event to try your endpoint."
+          description={
+            canTest
+              ? 'Calls appear here when a keyword calls this webhook. Send a test event to try your endpoint.'
+              : 'Calls appear here when a keyword calls this webhook.'
+          }
         />
       ) : (
         <>

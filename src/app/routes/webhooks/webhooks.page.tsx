@@ -9,6 +9,8 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
+import { RoleNotice } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { useConfirmSecretRotation } from '../../features/webhooks/use-confirm-secret-rotation';
 import { useConfirmWebhookDeletion } from '../../features/webhooks/use-confirm-webhook-deletion';
 import { WebhookCreateModal, WebhookEditModal } from '../../features/webhooks/webhook-modals';
@@ -36,8 +38,9 @@ export default function WebhooksPage() {
   const [shownSecret, setShownSecret] = useState<ShownSecret | null>(null);
   const confirmDeletion = useConfirmWebhookDeletion();
   const confirmRotation = useConfirmSecretRotation((webhook) => setShownSecret({ webhook, reason: 'rotated' }));
+  const canChange = useTeamRole().can('admin');
 
-  const newWebhookButton = (
+  const newWebhookButton = canChange && (
     <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
       New webhook
     </Button>
@@ -50,6 +53,7 @@ export default function WebhooksPage() {
         description="Keywords can call these URLs when someone texts them. Every call is signed with the webhook's secret."
         actions={newWebhookButton}
       />
+      <RoleNotice needs="admin" subject="webhooks" />
       <Stack gap="lg">
         {shownSecret && <WebhookSecretNotice webhook={shownSecret.webhook} reason={shownSecret.reason} onDismiss={() => setShownSecret(null)} />}
         {webhooks.isPending ? (
@@ -60,12 +64,15 @@ export default function WebhooksPage() {
           <EmptyPanel
             icon={<IconWebhook />}
             title="No webhooks yet"
-            description="Add a webhook to tell your own systems when someone texts a keyword."
+            description={canChange ? 'Add a webhook to tell your own systems when someone texts a keyword.' : 'Webhooks an admin adds show here.'}
             action={newWebhookButton}
           />
         ) : (
           <div>
-            <WebhooksTable webhooks={webhooks.data.data} onEdit={setEditing} onRotateSecret={confirmRotation} onDelete={confirmDeletion} />
+            <WebhooksTable
+              webhooks={webhooks.data.data}
+              actions={canChange ? { onEdit: setEditing, onRotateSecret: confirmRotation, onDelete: confirmDeletion } : undefined}
+            />
             <PaginationBar
               meta={webhooks.data.meta}
               perPage={perPage}
@@ -76,8 +83,12 @@ export default function WebhooksPage() {
           </div>
         )}
       </Stack>
-      <WebhookCreateModal opened={creating} onClose={() => setCreating(false)} onCreated={(webhook) => setShownSecret({ webhook, reason: 'created' })} />
-      <WebhookEditModal webhook={editing} onClose={() => setEditing(null)} />
+      {canChange && (
+        <>
+          <WebhookCreateModal opened={creating} onClose={() => setCreating(false)} onCreated={(webhook) => setShownSecret({ webhook, reason: 'created' })} />
+          <WebhookEditModal webhook={editing} onClose={() => setEditing(null)} />
+        </>
+      )}
     </>
   );
 }

@@ -3,8 +3,8 @@ import { DateInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import type { Ref } from 'react';
 import { useController, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
-import { parseTimestamp } from '../../../shared/time/local-timestamps';
-import { zoneLabel } from './service-zone';
+import { parseTimestamp } from '../../shared/time/local-timestamps';
+import { zoneLabel } from '../lib/service-zone';
 
 /** What may be typed: `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS`, as the service writes it. */
 const TYPED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -32,6 +32,8 @@ interface ZonedDateTimeFieldProps {
   error?: string;
   readOnly?: boolean;
   withAsterisk?: boolean;
+  /** An optional time: emptying the field, or its clear button, sets ''. */
+  clearable?: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export function ZonedDateTimeField({
   error,
   readOnly,
   withAsterisk,
+  clearable,
 }: ZonedDateTimeFieldProps) {
   const time = value.slice(11) || DEFAULT_TIME;
   const zone = zoneLabel(timeZone, value);
@@ -75,6 +78,8 @@ export function ZonedDateTimeField({
       onBlur={onBlur}
       fixOnBlur
       readOnly={readOnly}
+      clearable={clearable}
+      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
       error={error}
       leftSection={<IconCalendar size={16} aria-hidden />}
       autoComplete="off"

@@ -1,4 +1,4 @@
-import { formatTimestamp, parseTimestamp } from '../../../shared/time/local-timestamps';
+import { formatTimestamp, parseTimestamp } from '../../shared/time/local-timestamps';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

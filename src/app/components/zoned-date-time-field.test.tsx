@@ -1,9 +1,6 @@
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { json, mockApi, page, signIn } from '../../testing/mock-api';
-import { render, screen } from '../../testing/render';
-import { CampaignForm } from './campaign-form';
-import { GROUP_UUID, TEMPLATE_UUID, throttledValues } from './campaign-fixtures';
+import { render, screen } from '../testing/render';
 import { ZonedDateTimeField } from './zoned-date-time-field';
 
 function Field({ timeZone, initial = '', onValue }: { timeZone: string; initial?: string; onValue: (value: string) => void }) {
@@ -48,31 +45,5 @@ describe('a date and time in the service’s zone', () => {
     const { user } = render(<Field timeZone="Europe/London" onValue={onValue} />);
     await user.type(screen.getByRole('textbox', { name: /Send at/ }), '2030-03-31 01:30');
     expect(onValue).not.toHaveBeenCalledWith('2030-03-31 01:30:00');
-  });
-
-  it('sends the typed local time to the service unchanged', async () => {
-    signIn();
-    mockApi(() => json(page([])));
-    const onSubmit = vi.fn().mockResolvedValue(undefined);
-    const { user } = render(
-      <CampaignForm
-        defaultValues={throttledValues({ throttled: false })}
-        timeZone="Europe/London"
-        templates={[{ uuid: TEMPLATE_UUID, name: 'Summer', sender: 'HeraldShop' }]}
-        senders={[]}
-        groups={[{ value: GROUP_UUID, label: 'Newsletter' }]}
-        renderTemplatePreview={() => null}
-        submitLabel="Create campaign"
-        onSubmit={onSubmit}
-      />,
-    );
-    const send = screen.getByRole('textbox', { name: /Send at/ });
-    await user.clear(send);
-    await user.type(send, '2030-07-01 08:15');
-    await user.click(screen.getByRole('button', { name: 'Create campaign' }));
-    expect(onSubmit).toHaveBeenCalledWith(
-      expect.objectContaining({ scheduled_send_date: '2030-07-01 08:15:00', expiry_date: '2030-07-02 09:00:00', throttled: false }),
-    );
-    expect(onSubmit.mock.calls[0]?.[0]).not.toHaveProperty('pauses');
   });
 });
