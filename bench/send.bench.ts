@@ -56,6 +56,7 @@ import { createServices } from '../src/server/services';
 import { formatTimestamp, systemClock } from '../src/server/lib/time';
 import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../src/server/testing/processes';
 import { emitResult, percentile, type Figure } from './lib/result';
+import { adminAuthOf } from './lib/herald';
 
 const SIZES = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000').split(',').map((size) => Number(size.replace(/_/g, '')));
 if (SIZES.length === 0 || SIZES.some((size) => !Number.isInteger(size) || size <= 0))
@@ -118,16 +119,7 @@ async function runCampaign(recipients: number): Promise<Run> {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   try {
     const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
-    const auth = {
-      userId: user.userId,
-      userUuid: user.userUuid,
-      teamId: user.teamId,
-      teamUuid: user.teamUuid,
-      role: 'admin' as const,
-      tokenId: 0,
-      tokenKind: 'personal' as const,
-      scope: 'full' as const,
-    };
+    const auth = adminAuthOf(user);
     // An API process apart from the engine's (a deployment's `--role api`), on the same database:
     // the summary the dashboard polls is read there, over HTTP.
     const apiPort = await freePort();

@@ -12,6 +12,7 @@ import { formatTimestamp } from '../../src/shared/time/local-timestamps';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/open';
+import { adminAuthOf } from '../lib/herald';
 
 export const CREDENTIALS = { email: 'bench@herald.test', password: 'bench-password-for-the-dashboard' };
 
@@ -60,16 +61,7 @@ export async function startHerald(campaignCount: number): Promise<BenchHerald> {
     const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
     const user = await services.users.create({ ...CREDENTIALS, name: 'Bench Marketer', teamName: 'Bench' });
-    const auth = {
-      userId: user.userId,
-      userUuid: user.userUuid,
-      teamId: user.teamId,
-      teamUuid: user.teamUuid,
-      role: 'admin' as const,
-      tokenId: 0,
-      tokenKind: 'personal' as const,
-      scope: 'full' as const,
-    };
+    const auth = adminAuthOf(user);
     const templates = await Promise.all(
       OCCASIONS.slice(0, 4).map((occasion, index) =>
         services.templates.create(auth, {

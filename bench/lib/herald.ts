@@ -10,6 +10,7 @@ import path from 'node:path';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/open';
+import type { AuthContext } from '../../src/server/http/auth';
 
 export async function startBenchHerald(name: string, env: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `herald-bench-${name}-`));
@@ -27,19 +28,24 @@ export async function startBenchHerald(name: string, env: Record<string, string>
     const { port } = app.server.address() as AddressInfo;
     const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
     const { token } = await services.tokens.issue(user.userId, 'personal', 'bench');
-    const auth = {
-      userId: user.userId,
-      userUuid: user.userUuid,
-      teamId: user.teamId,
-      teamUuid: user.teamUuid,
-      role: 'admin' as const,
-      tokenId: 0,
-      tokenKind: 'personal' as const,
-      scope: 'full' as const,
-    };
+    const auth = adminAuthOf(user);
     return { dataDir, config, database, db: database.db, app, services, origin: `http://127.0.0.1:${port}`, port, user, token, auth, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** The caller a benchmark's services act as: the admin the benchmark made, with a full-access token of its team. */
+export function adminAuthOf(user: { userId: number; userUuid: string; teamId: number; teamUuid: string }): AuthContext {
+  return {
+    userId: user.userId,
+    userUuid: user.userUuid,
+    teamId: user.teamId,
+    teamUuid: user.teamUuid,
+    role: 'admin',
+    tokenId: 0,
+    tokenKind: 'personal',
+    scope: 'full',
+  };
 }
