@@ -4,10 +4,9 @@
 // Seen red: a link `[x](nope.md)` added to docs/interface.md failed the link test, naming the file
 // and the link; so did README.md linking `docs/architecture.md` after the rename to ARCHITECTURE.md
 // (links are checked against the repository's own file names, so case counts even on a file system
-// that ignores it). Two scratch files, not yet tracked, failed the second test: docs/scratch.md
-// mentioning `../shared/STYLE.md`, and scripts/scratch-comment.ts with the comment
-// `// The rules are in ../../shared/spec/gaps-and-decisions.md`. The code's imports of src/shared
-// (`from '../../shared/contract'`) pass. With the four undone, the tests pass.
+// that ignores it). Two scratch files, not yet tracked, failed the second test: a Markdown file and a
+// source comment, each naming a document in the folder outside the repository. The code's imports of
+// src/shared (`from '../../shared/contract'`) pass. With the four undone, the tests pass.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from './client';
@@ -31,26 +31,6 @@ export async function countOf(conn: Conn, statement: SQL): Promise<number> {
 const TotalSchema = z.object({ total: z.number() });
 
 type NewestFirstTable = PgTable & { id: PgColumn; createdAt: PgColumn };
-
-/** One page of rows, newest first (created_at, then id: a stable order), and their count. */
-export function newestFirst<T extends NewestFirstTable>(db: Db, table: T, where: SQL | undefined, window: PageWindow): Promise<Page<T['$inferSelect']>> {
-  return readPage({
-    rows: db
-      .select()
-      .from(table as PgTable)
-      .where(where)
-      .orderBy(desc(table.createdAt), desc(table.id))
-      .limit(window.limit)
-      .offset(window.offset) as Promise<T['$inferSelect'][]>,
-    count: async () =>
-      (
-        await db
-          .select({ value: count() })
-          .from(table as PgTable)
-          .where(where)
-      )[0]?.value ?? 0,
-  });
-}
 
 type TeamOwnedTable = PgTable & { id: PgColumn; uuid: PgColumn; teamId: PgColumn };
 

@@ -44,7 +44,7 @@ declare module 'fastify' {
 export type Access = 'public' | 'self' | 'read' | 'report' | 'edit' | 'admin';
 
 /** The roles each access lets through. */
-export const ROLES_ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
+const ROLES_ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
   self: ['admin', 'editor', 'viewer'],
   read: ['admin', 'editor', 'viewer'],
   report: ['admin', 'editor', 'viewer'],
@@ -52,10 +52,8 @@ export const ROLES_ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> =
   admin: ['admin'],
 };
 
-const REFUSED: Record<Exclude<Access, 'public'>, string> = {
-  self: '',
-  read: '',
-  report: '',
+/** Why a role below `edit` or `admin` is refused (every role may call the others). */
+const REFUSED: Record<'edit' | 'admin', string> = {
   edit: 'Your role in this team is viewer: you can read, and ask for reports, but not change anything. Ask an admin for the editor role.',
   admin: 'Only an admin of this team can do this. Ask an admin of the team.',
 };
@@ -92,7 +90,7 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: Authen
       const auth = match?.[1] ? await deps.authenticator.authenticate(match[1]) : null;
       if (!auth) throw new UnauthenticatedError();
       request.auth = auth;
-      if (!ROLES_ALLOWED[access].includes(auth.role)) throw new ForbiddenError(REFUSED[access]);
+      if (!ROLES_ALLOWED[access].includes(auth.role)) throw new ForbiddenError(REFUSED[access as 'edit' | 'admin']);
       if (auth.scope === 'read_only' && !READS.has(request.method)) throw new ForbiddenError('This API token is read-only: it can only read (GET requests).');
     }
     const key = request.auth ? `token:${request.auth.tokenId}` : `ip:${request.ip}`;
