@@ -125,7 +125,7 @@ export function createEngine(deps: {
   }
 
   /** Renders, marks, submits (renewing the lease) and settles one claimed batch; false when the gateway left some unsettled. */
-  async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch): Promise<boolean> {
+  async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch, inGrant: () => boolean): Promise<boolean> {
     const batch = claimed.messages;
     if (batch.length === 0) {
       await settle(claimed, { submitted: [], rejected: [], notSent: [], inDoubt: [] });
@@ -142,6 +142,11 @@ export function createEngine(deps: {
         body: renderTokens(tokens, { fields: message.customFields, links: links.get(message.id) }),
       },
     }));
+    // The rate grant is for one second: once it is over, the batch goes back unsent for the next tick's grant.
+    if (!inGrant()) {
+      await settle(claimed, { submitted: [], rejected: [], notSent: batch.map(({ id }) => id), inDoubt: [] });
+      return false;
+    }
     // The durable mark that these messages are being handed over: from here, a crash leaves them in doubt.
     if (!(await store.markSubmitting(claimed, clock.now(), options.leaseMs))) {
       deps.log?.(`batch ${claimed.batchId} was taken over before it was handed over; left to its new owner`);
@@ -168,7 +173,7 @@ export function createEngine(deps: {
     }
   }
 
-  async function send(campaign: SendingCampaign, budget: number, now: Date): Promise<number> {
+  async function send(campaign: SendingCampaign, budget: number, now: Date, inGrant: () => boolean): Promise<number> {
     let allowed = budget;
     if (campaign.throttled && campaign.scheduledFinishDate) {
       const at = now.getTime();
@@ -188,7 +193,7 @@ export function createEngine(deps: {
     let reserved = 0;
     let sent = 0;
     const lane = async () => {
-      while (reserved < allowed && !stopping) {
+      while (reserved < allowed && !stopping && inGrant()) {
         const size = Math.min(options.batchSize, gateway.batchLimit ?? Infinity, allowed - reserved);
         reserved += size;
         const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs, inDoubt);
@@ -198,7 +203,7 @@ export function createEngine(deps: {
         }
         reserved -= size - claimed.messages.length;
         sent += claimed.messages.length;
-        if (!(await submitBatch(campaign, claimed))) return; // the gateway is in trouble: the rest waits for the next tick
+        if (!(await submitBatch(campaign, claimed, inGrant))) return; // the gateway is in trouble: the rest waits for the next tick
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 1) }, lane));
@@ -207,6 +212,7 @@ export function createEngine(deps: {
 
   /** Keyword replies go first: someone is waiting for an answer. They share the rate budget. */
   async function sendReplies(budget: number, now: Date): Promise<number> {
+    if (budget <= 0) return 0;
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
     const outcome = await submitAll(
@@ -234,15 +240,21 @@ export function createEngine(deps: {
     const extending = store
       .extendAudiences(now, options.tickMs)
       .catch((error: Error) => deps.log?.(`audience not extended (tried again next tick): ${error.message}`));
-    // This tick's share of the gateway-wide cap, granted from the second's allowance all processes share.
+    // This tick's share of the gateway-wide cap, granted from the allowance all processes share for
+    // the second it is granted in (not the tick's start, which may be a second ago), and spent only
+    // while that second lasts: a slow tick never carries one second's grant into the next.
     const wanted = Math.max(1, Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000));
-    let budget = await store.takeRateBudget(now, Math.min(wanted, await store.pendingWork()), options.rateLimitPerSecond);
-    budget -= await sendReplies(budget, now);
+    const pending = await store.pendingWork();
+    const grantedAt = clock.now();
+    const grantSecond = Math.floor(grantedAt.getTime() / 1000);
+    const inGrant = () => Math.floor(clock.now().getTime() / 1000) === grantSecond;
+    let budget = await store.takeRateBudget(grantedAt, Math.min(wanted, pending), options.rateLimitPerSecond);
+    if (inGrant()) budget -= await sendReplies(budget, now);
     for (const campaign of await store.sending()) {
-      if (budget <= 0 || stopping) break;
-      budget -= await send(campaign, budget, now);
+      if (budget <= 0 || stopping || !inGrant()) break;
+      budget -= await send(campaign, budget, now, inGrant);
     }
-    await store.returnRateBudget(now, budget);
+    await store.returnRateBudget(grantedAt, budget);
     await extending;
     await store.finishDone(now);
     await receipts.flush();
