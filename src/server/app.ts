@@ -20,6 +20,7 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
+import { membersRoutes } from './modules/members/members.routes';
 import { registerTrackedLinks } from './modules/links/tracked-links.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
@@ -89,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const services = createServices(database, config, { secretKey: deps.secretKey, clock: deps.clock });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
-  registerAuth(app, { authenticator: services.tokens, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerAuth(app, { authenticator: services.tokens, limiter: services.limiter, rateLimitPerMinute: config.rateLimitPerMinute });
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
   app.addHook('onClose', stopListening);
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       const { publicUrl } = config;
       await api.register(authRoutes, { auth: services.auth, users: services.users });
       await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
+      await api.register(membersRoutes, { members: services.members, publicUrl });
       await api.register(sendersRoutes, { senders: services.senders, publicUrl });
       await api.register(templatesRoutes, { templates: services.templates, publicUrl });
       await api.register(linksRoutes, { links: services.links, publicUrl });

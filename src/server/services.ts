@@ -3,7 +3,12 @@ import type { Database } from './db/client';
 import { createWebhookCaller } from './gateways/webhooks/webhook-caller';
 import { createSecretBox } from './lib/secret-box';
 import { systemClock, type Clock } from './lib/time';
+import { createSharedRateLimiter } from './db/rate-counters';
+import { createAccountMailRepository } from './modules/account-mail/account-mail.repository';
 import { createAuthService } from './modules/auth/auth.service';
+import { createPasswordResetsRepository } from './modules/auth/password-resets.repository';
+import { createMembersRepository } from './modules/members/members.repository';
+import { createMembersService } from './modules/members/members.service';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository';
 import { createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
@@ -60,7 +65,30 @@ export function createServices(database: Database, config: Config, options: { se
     forgetTokenOwners: tokenOwners.forget,
   });
   const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners, clock });
-  const auth = createAuthService({ users: usersRepository, usersService: users, tokens, config });
+  const limiter = createSharedRateLimiter(db, clock);
+  const accountMail = createAccountMailRepository(db, clock);
+  const auth = createAuthService({
+    db,
+    users: usersRepository,
+    usersService: users,
+    tokens,
+    tokensRepository,
+    resets: createPasswordResetsRepository(clock),
+    outbox: accountMail,
+    limiter,
+    clock,
+    config,
+  });
+  const membersRepository = createMembersRepository(db, clock);
+  const members = createMembersService({
+    db,
+    members: membersRepository,
+    users: usersRepository,
+    teams: teamsRepository,
+    outbox: accountMail,
+    clock,
+    config,
+  });
   const senders = createSendersService({ senders: createSendersRepository(db, clock), config });
   const vanityDomainsRepository = createVanityDomainsRepository(db, clock);
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
@@ -118,6 +146,9 @@ export function createServices(database: Database, config: Config, options: { se
     templates: templatesRepository,
     contactGroups: contactGroupsRepository,
     recipients: createRecipientsRepository(db),
+    teams: teamsRepository,
+    members: membersRepository,
+    outbox: accountMail,
     clock,
     config,
   });
@@ -144,6 +175,9 @@ export function createServices(database: Database, config: Config, options: { se
     tokens,
     tokenOwners,
     auth,
+    limiter,
+    accountMail,
+    members,
     senders,
     vanityDomains,
     webhooks,

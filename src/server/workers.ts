@@ -10,6 +10,7 @@ import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
+import { createAccountMailWorker } from './modules/account-mail/account-mail.worker';
 import { createReportWorker } from './modules/reports/report-worker';
 import type { Services } from './services';
 
@@ -29,7 +30,7 @@ function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): 
 
 /**
  * The SMS gateway with inbound messages wired to the keyword pipeline, the engine, and the report
- * worker with its mailer. Each finds its work in the database, so any number of processes run them.
+ * worker and the account e-mails with their mailer. Each finds its work in the database, so any number of processes run them.
  */
 export function createWorkers(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger }): Workers {
   const { config, database, services, log } = deps;
@@ -81,15 +82,26 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     options: { retryBaseMs: config.reportRetryMs },
   });
 
+  // Invitations, password resets and approval requests, from the outbox their changes wrote.
+  const accountMailWorker = createAccountMailWorker({
+    outbox: services.accountMail,
+    mailer,
+    clock: systemClock,
+    log: (level, message, fields) => log[level](fields ?? {}, message),
+    options: { retryBaseMs: config.reportRetryMs },
+  });
+
   return {
     start() {
       engine.start();
       reportWorker.start();
+      accountMailWorker.start();
     },
-    /** The batches in hand are handed over and recorded first; then the report worker, the mailer and the gateway stop. */
+    /** The batches in hand are handed over and recorded first; then the report and account mail workers, the mailer and the gateway stop. */
     async stop() {
       await engine.stop();
       await reportWorker.stop();
+      await accountMailWorker.stop();
       await mailer.close();
       await gateway.close();
     },

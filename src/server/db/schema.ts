@@ -15,6 +15,8 @@ export const teams = pgTable('teams', {
   id: id(),
   uuid: uuid('uuid').notNull().defaultRandom(),
   name: text('name').notNull(),
+  /** Campaigns of at least this many recipients need an admin's approval (0: all; null: none). */
+  approvalThreshold: integer('approval_threshold'),
   ...stamps(),
 });
 
@@ -220,5 +222,12 @@ export const campaigns = pgTable('campaigns', {
   isTest: boolean('is_test').notNull().default(false),
   startedSendingAt: moment('started_sending_at'),
   finishedSendingAt: moment('finished_sending_at'),
+  approvalStatus: text('approval_status', { enum: ['not_required', 'pending', 'approved', 'rejected'] })
+    .notNull()
+    .default('not_required'),
+  approvalRequestedBy: bigint('approval_requested_by', { mode: 'number' }).references(() => users.id),
+  approvalDecidedBy: bigint('approval_decided_by', { mode: 'number' }).references(() => users.id),
+  approvalDecidedAt: moment('approval_decided_at'),
+  approvalComment: text('approval_comment'),
   ...stamps(),
 });

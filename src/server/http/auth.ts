@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../shared/contract';
 import { ForbiddenError, TooManyRequestsError, UnauthenticatedError } from '../lib/errors';
-import { RateLimiter } from '../lib/rate-limiter';
+import type { SharedRateLimiter } from '../db/rate-counters';
 
 /** Who is calling: the token's user, the team every query is scoped to, and what the token may do there. */
 export type AuthContext = {
@@ -69,10 +69,9 @@ export function callerOf(request: { auth: AuthContext | null }): AuthContext {
 
 /**
  * Bearer authentication for every /api/2.0 route not marked public, then per-token rate limits
- * (unauthenticated calls are limited per address).
+ * shared by every process (unauthenticated calls are limited per address).
  */
-export function registerAuth(app: FastifyInstance, deps: { authenticator: Authenticator; rateLimitPerMinute: number }): void {
-  const limiter = new RateLimiter();
+export function registerAuth(app: FastifyInstance, deps: { authenticator: Authenticator; limiter: SharedRateLimiter; rateLimitPerMinute: number }): void {
   app.decorateRequest('auth', null);
   // A route of the API without an access rule is a mistake caught at start, not a route open to all.
   app.addHook('onRoute', (route) => {
@@ -94,11 +93,10 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: Authen
       if (auth.scope === 'read_only' && !READS.has(request.method)) throw new ForbiddenError('This API token is read-only: it can only read (GET requests).');
     }
     const key = request.auth ? `token:${request.auth.tokenId}` : `ip:${request.ip}`;
-    const checks: Array<[string, number]> = [[key, deps.rateLimitPerMinute]];
-    if (config.rateLimit) checks.push([`${key}:${config.rateLimit.bucket}`, config.rateLimit.max]);
-    for (const [bucket, max] of checks) {
-      const verdict = limiter.hit(bucket, max);
-      if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds);
-    }
+    // Counted in PostgreSQL, so the limits hold across every API process.
+    const checks = [{ key, max: deps.rateLimitPerMinute }];
+    if (config.rateLimit) checks.push({ key: `${key}:${config.rateLimit.bucket}`, max: config.rateLimit.max });
+    const verdict = await deps.limiter.hit(checks);
+    if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds);
   });
 }

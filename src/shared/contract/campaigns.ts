@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TIMESTAMP_PATTERN } from '../time/local-timestamps';
 import { TimestampSchema, UuidSchema } from './common';
-import { requiredString, uuidField, uuidList } from './fields';
+import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
 
@@ -76,6 +76,38 @@ export const PauseSchema = z
   })
   .meta({ id: 'Pause' });
 
+export const UserRefSchema = z.object({ uuid: UuidSchema, name: z.string() }).meta({ id: 'UserRef' });
+
+export const ApprovalSchema = z
+  .object({
+    status: z
+      .enum(['not_required', 'pending', 'approved', 'rejected'])
+      .describe('`pending`: waiting for an admin; the campaign does not start, even once its send time has passed, until it is `approved`.'),
+    requested_by: UserRefSchema.nullable().describe('Who created or last edited the campaign, asking for approval.'),
+    decided_by: UserRefSchema.nullable().describe('The admin who approved or rejected it.'),
+    decided_at: TimestampSchema,
+    comment: z.string().describe("The deciding admin's comment; empty when none."),
+  })
+  .meta({
+    id: 'Approval',
+    description:
+      "Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again.",
+  });
+export type Approval = z.infer<typeof ApprovalSchema>;
+
+export const ApprovalDecisionSchema = z
+  .object({
+    comment: z
+      .string({ error: 'The comment must be a string.' })
+      .trim()
+      .max(1000, 'The comment may not be greater than 1000 characters.')
+      .refine(isStorableText, unstorableMessage('comment'))
+      .optional()
+      .describe('Why, for the requester.'),
+  })
+  .describe("An admin's decision on a campaign waiting for approval.");
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
 export const CampaignSchema = z
   .object({
     uuid: UuidSchema,
@@ -98,6 +130,7 @@ export const CampaignSchema = z
     pauses: z.array(PauseSchema),
     is_test: z.boolean().describe('Made by send-test (one recipient).'),
     is_locked: z.boolean().describe('True once the send time is past or while it sends: edits are then refused with 423.'),
+    approval: ApprovalSchema,
   })
   .meta({ id: 'Campaign' });
 export type Campaign = z.infer<typeof CampaignSchema>;

@@ -2,6 +2,7 @@ export * from './common';
 export * from './fields';
 export * from './auth';
 export * from './tokens';
+export * from './members';
 export * from './senders';
 export * from './vanity-domains';
 export * from './links';

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddContactsData, AddContactsErrors, AddContactsResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -51,6 +51,62 @@ export const showCurrentUser = <ThrowOnError extends boolean = false>(options?: 
 });
 
 /**
+ * Change the caller's name
+ */
+export const updateCurrentUser = <ThrowOnError extends boolean = false>(options: Options<UpdateCurrentUserData, ThrowOnError>) => (options.client ?? client).put<UpdateCurrentUserResponses, UpdateCurrentUserErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/users/me',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Change the caller's password
+ *
+ * Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working. The new password has at least 12 characters.
+ */
+export const changePassword = <ThrowOnError extends boolean = false>(options: Options<ChangePasswordData, ThrowOnError>) => (options.client ?? client).put<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/users/me/password',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Forgot password: e-mail a reset link
+ *
+ * Answers 202 whatever the address, so it tells nothing about which addresses have an account. An account is e-mailed a single-use link valid one hour (at most 3 an hour).
+ */
+export const requestPasswordReset = <ThrowOnError extends boolean = false>(options: Options<RequestPasswordResetData, ThrowOnError>) => (options.client ?? client).post<RequestPasswordResetResponses, RequestPasswordResetErrors, ThrowOnError>({
+    url: '/api/2.0/auth/password-reset',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set a new password with a reset link
+ *
+ * The link works once; every dashboard session of the account is signed out. A used or expired link is 404.
+ */
+export const confirmPasswordReset = <ThrowOnError extends boolean = false>(options: Options<ConfirmPasswordResetData, ThrowOnError>) => (options.client ?? client).post<ConfirmPasswordResetResponses, ConfirmPasswordResetErrors, ThrowOnError>({
+    url: '/api/2.0/auth/password-reset/confirm',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Switch the user's current team
  *
  * Every later request of this user is scoped to that team. A team the user is not in is answered 404.
@@ -94,6 +150,125 @@ export const revokeToken = <ThrowOnError extends boolean = false>(options: Optio
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/tokens/{token_uuid}',
     ...options
+});
+
+/**
+ * The current team's members
+ *
+ * Every member with their role, when they joined and when they last used Herald, by name.
+ */
+export const listMembers = <ThrowOnError extends boolean = false>(options?: Options<ListMembersData, ThrowOnError>) => (options?.client ?? client).get<ListMembersResponses, ListMembersErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/members',
+    ...options
+});
+
+/**
+ * Remove a member from the team
+ *
+ * Their sign-ins and API tokens of this team stop working at once. The last admin cannot be removed (409).
+ */
+export const removeMember = <ThrowOnError extends boolean = false>(options: Options<RemoveMemberData, ThrowOnError>) => (options.client ?? client).delete<RemoveMemberResponses, RemoveMemberErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/members/{user_uuid}',
+    ...options
+});
+
+/**
+ * Change a member's role
+ *
+ * The last admin of a team cannot be demoted (409).
+ */
+export const updateMember = <ThrowOnError extends boolean = false>(options: Options<UpdateMemberData, ThrowOnError>) => (options.client ?? client).put<UpdateMemberResponses, UpdateMemberErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/members/{user_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Pending invitations
+ *
+ * Invitations not yet accepted and not expired, newest first.
+ */
+export const listInvitations = <ThrowOnError extends boolean = false>(options?: Options<ListInvitationsData, ThrowOnError>) => (options?.client ?? client).get<ListInvitationsResponses, ListInvitationsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/invitations',
+    ...options
+});
+
+/**
+ * Invite someone by e-mail
+ *
+ * Sends an e-mail with a single-use link valid 7 days. Opening it, a new person chooses a name and password; someone with an account just joins. Inviting the same address again replaces the earlier link.
+ */
+export const createInvitation = <ThrowOnError extends boolean = false>(options: Options<CreateInvitationData, ThrowOnError>) => (options.client ?? client).post<CreateInvitationResponses, CreateInvitationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/invitations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Withdraw a pending invitation
+ *
+ * Its link stops working.
+ */
+export const deleteInvitation = <ThrowOnError extends boolean = false>(options: Options<DeleteInvitationData, ThrowOnError>) => (options.client ?? client).delete<DeleteInvitationResponses, DeleteInvitationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/invitations/{invitation_uuid}',
+    ...options
+});
+
+/**
+ * What an invitation link invites to
+ *
+ * For the page that accepts it. A used, withdrawn or expired link is 404.
+ */
+export const showInvitation = <ThrowOnError extends boolean = false>(options: Options<ShowInvitationData, ThrowOnError>) => (options.client ?? client).get<ShowInvitationResponses, ShowInvitationErrors, ThrowOnError>({ url: '/api/2.0/invitations/{token}', ...options });
+
+/**
+ * Accept an invitation
+ *
+ * Joins the team. A new person also sends `name` and `password`; an existing account needs neither and then signs in as usual.
+ */
+export const acceptInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptInvitationResponses, AcceptInvitationErrors, ThrowOnError>({
+    url: '/api/2.0/invitations/accept',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The current team's settings
+ */
+export const showTeamSettings = <ThrowOnError extends boolean = false>(options?: Options<ShowTeamSettingsData, ThrowOnError>) => (options?.client ?? client).get<ShowTeamSettingsResponses, ShowTeamSettingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/settings',
+    ...options
+});
+
+/**
+ * Change the current team's settings
+ *
+ * A new approval threshold applies to campaigns created or edited from now on.
+ */
+export const updateTeamSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateTeamSettingsData, ThrowOnError>) => (options.client ?? client).put<UpdateTeamSettingsResponses, UpdateTeamSettingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/team/settings',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -810,6 +985,36 @@ export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(optio
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/campaigns/{campaign_uuid}/toggle-paused-status',
     ...options
+});
+
+/**
+ * Approve a campaign waiting for approval
+ *
+ * Herald extension. The campaign starts at its send time, or at once when that has passed (before its expiry). By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.
+ */
+export const approveCampaign = <ThrowOnError extends boolean = false>(options: Options<ApproveCampaignData, ThrowOnError>) => (options.client ?? client).put<ApproveCampaignResponses, ApproveCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}/approve',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Reject a campaign waiting for approval
+ *
+ * Herald extension. The campaign does not start; an edit asks for approval again. By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.
+ */
+export const rejectCampaign = <ThrowOnError extends boolean = false>(options: Options<RejectCampaignData, ThrowOnError>) => (options.client ?? client).put<RejectCampaignResponses, RejectCampaignErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/campaigns/{campaign_uuid}/reject',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

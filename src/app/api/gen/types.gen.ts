@@ -256,6 +256,40 @@ export type PauseInput = {
     updated_at: string;
 };
 
+export type UserRefInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+};
+
+/**
+ * Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again.
+ */
+export type ApprovalInput = {
+    /**
+     * `pending`: waiting for an admin; the campaign does not start, even once its send time has passed, until it is `approved`.
+     */
+    status: 'not_required' | 'pending' | 'approved' | 'rejected';
+    /**
+     * Who created or last edited the campaign, asking for approval.
+     */
+    requested_by: UserRefInput | null;
+    /**
+     * The admin who approved or rejected it.
+     */
+    decided_by: UserRefInput | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    decided_at: string;
+    /**
+     * The deciding admin's comment; empty when none.
+     */
+    comment: string;
+};
+
 export type CampaignInput = {
     /**
      * Identifier (UUID).
@@ -319,6 +353,7 @@ export type CampaignInput = {
      * True once the send time is past or while it sends: edits are then refused with 423.
      */
     is_locked: boolean;
+    approval: ApprovalInput;
 };
 
 export type CampaignSummaryInput = {
@@ -404,6 +439,87 @@ export type CreatedApiTokenInput = {
      * The secret (prefix `hrld_`), shown this once only.
      */
     token: string;
+};
+
+export type MemberInput = {
+    /**
+     * The member's user identifier.
+     */
+    uuid: string;
+    email: string;
+    name: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    joined_at: string;
+    /**
+     * The last time any of their sign-ins or tokens was used; empty when never.
+     */
+    last_seen_at: string;
+};
+
+export type InvitationInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * The name of the member who sent it; empty when they are gone.
+     */
+    invited_by: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The link works until then (7 days after it was sent).
+     */
+    expires_at: string;
+};
+
+export type InvitationPreviewInput = {
+    team_name: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
+     */
+    existing_user: boolean;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expires_at: string;
+};
+
+export type InvitationAcceptedInput = {
+    /**
+     * The address to sign in with.
+     */
+    email: string;
+    team: TeamSummaryInput;
+};
+
+export type TeamSettingsInput = {
+    /**
+     * The team name.
+     */
+    name: string;
+    /**
+     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+     */
+    approval_threshold: number | null;
 };
 
 export type VanityDomainInput = {
@@ -1307,6 +1423,40 @@ export type Pause = {
     updated_at: string;
 };
 
+export type UserRef = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+};
+
+/**
+ * Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again.
+ */
+export type Approval = {
+    /**
+     * `pending`: waiting for an admin; the campaign does not start, even once its send time has passed, until it is `approved`.
+     */
+    status: 'not_required' | 'pending' | 'approved' | 'rejected';
+    /**
+     * Who created or last edited the campaign, asking for approval.
+     */
+    requested_by: UserRef | null;
+    /**
+     * The admin who approved or rejected it.
+     */
+    decided_by: UserRef | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    decided_at: string;
+    /**
+     * The deciding admin's comment; empty when none.
+     */
+    comment: string;
+};
+
 export type Campaign = {
     /**
      * Identifier (UUID).
@@ -1370,6 +1520,7 @@ export type Campaign = {
      * True once the send time is past or while it sends: edits are then refused with 423.
      */
     is_locked: boolean;
+    approval: Approval;
 };
 
 export type CampaignSummary = {
@@ -1455,6 +1606,87 @@ export type CreatedApiToken = {
      * The secret (prefix `hrld_`), shown this once only.
      */
     token: string;
+};
+
+export type Member = {
+    /**
+     * The member's user identifier.
+     */
+    uuid: string;
+    email: string;
+    name: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    joined_at: string;
+    /**
+     * The last time any of their sign-ins or tokens was used; empty when never.
+     */
+    last_seen_at: string;
+};
+
+export type Invitation = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * The name of the member who sent it; empty when they are gone.
+     */
+    invited_by: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The link works until then (7 days after it was sent).
+     */
+    expires_at: string;
+};
+
+export type InvitationPreview = {
+    team_name: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
+     */
+    existing_user: boolean;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expires_at: string;
+};
+
+export type InvitationAccepted = {
+    /**
+     * The address to sign in with.
+     */
+    email: string;
+    team: TeamSummary;
+};
+
+export type TeamSettings = {
+    /**
+     * The team name.
+     */
+    name: string;
+    /**
+     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+     */
+    approval_threshold: number | null;
 };
 
 export type VanityDomain = {
@@ -2205,6 +2437,172 @@ export type ShowCurrentUserResponses = {
 
 export type ShowCurrentUserResponse = ShowCurrentUserResponses[keyof ShowCurrentUserResponses];
 
+export type UpdateCurrentUserData = {
+    /**
+     * The caller's profile.
+     */
+    body: {
+        /**
+         * The name shown to the team.
+         */
+        name: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/users/me';
+};
+
+export type UpdateCurrentUserErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateCurrentUserError = UpdateCurrentUserErrors[keyof UpdateCurrentUserErrors];
+
+export type UpdateCurrentUserResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CurrentUser;
+    };
+};
+
+export type UpdateCurrentUserResponse = UpdateCurrentUserResponses[keyof UpdateCurrentUserResponses];
+
+export type ChangePasswordData = {
+    /**
+     * The current password, and the new one; the caller’s other sessions are signed out.
+     */
+    body: {
+        current_password: string;
+        new_password: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/users/me/password';
+};
+
+export type ChangePasswordErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
+
+export type ChangePasswordResponses = {
+    /**
+     * Changed.
+     */
+    204: void;
+};
+
+export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
+
+export type RequestPasswordResetData = {
+    /**
+     * Where to send a reset link.
+     */
+    body: {
+        /**
+         * The address of the account.
+         */
+        email: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/auth/password-reset';
+};
+
+export type RequestPasswordResetErrors = {
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type RequestPasswordResetError = RequestPasswordResetErrors[keyof RequestPasswordResetErrors];
+
+export type RequestPasswordResetResponses = {
+    /**
+     * Accepted: a link is on its way when the address has an account.
+     */
+    202: unknown;
+};
+
+export type ConfirmPasswordResetData = {
+    /**
+     * Sets a new password with a reset link; every session of the account is signed out.
+     */
+    body: {
+        /**
+         * The secret from the link.
+         */
+        token: string;
+        /**
+         * The new password, at least 12 characters.
+         */
+        password: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/auth/password-reset/confirm';
+};
+
+export type ConfirmPasswordResetErrors = {
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type ConfirmPasswordResetError = ConfirmPasswordResetErrors[keyof ConfirmPasswordResetErrors];
+
+export type ConfirmPasswordResetResponses = {
+    /**
+     * The password is changed.
+     */
+    204: void;
+};
+
+export type ConfirmPasswordResetResponse = ConfirmPasswordResetResponses[keyof ConfirmPasswordResetResponses];
+
 export type SwitchTeamData = {
     body?: never;
     path: {
@@ -2360,6 +2758,435 @@ export type RevokeTokenResponses = {
 };
 
 export type RevokeTokenResponse = RevokeTokenResponses[keyof RevokeTokenResponses];
+
+export type ListMembersData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/team/members';
+};
+
+export type ListMembersErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListMembersError = ListMembersErrors[keyof ListMembersErrors];
+
+export type ListMembersResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Member>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponses];
+
+export type RemoveMemberData = {
+    body?: never;
+    path: {
+        /**
+         * The member's user identifier.
+         */
+        user_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/team/members/{user_uuid}';
+};
+
+export type RemoveMemberErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
+
+export type RemoveMemberResponses = {
+    /**
+     * Removed.
+     */
+    204: void;
+};
+
+export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
+
+export type UpdateMemberData = {
+    /**
+     * A member's new role.
+     */
+    body: {
+        /**
+         * The new role.
+         */
+        role: 'admin' | 'editor' | 'viewer';
+    };
+    path: {
+        /**
+         * The member's user identifier.
+         */
+        user_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/team/members/{user_uuid}';
+};
+
+export type UpdateMemberErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateMemberError = UpdateMemberErrors[keyof UpdateMemberErrors];
+
+export type UpdateMemberResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Member;
+    };
+};
+
+export type UpdateMemberResponse = UpdateMemberResponses[keyof UpdateMemberResponses];
+
+export type ListInvitationsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/team/invitations';
+};
+
+export type ListInvitationsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListInvitationsError = ListInvitationsErrors[keyof ListInvitationsErrors];
+
+export type ListInvitationsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Invitation>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListInvitationsResponse = ListInvitationsResponses[keyof ListInvitationsResponses];
+
+export type CreateInvitationData = {
+    /**
+     * Who to invite, and as what.
+     */
+    body: {
+        /**
+         * Where the invitation is sent.
+         */
+        email: string;
+        /**
+         * The role the person gets on joining.
+         */
+        role: 'admin' | 'editor' | 'viewer';
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/team/invitations';
+};
+
+export type CreateInvitationErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type CreateInvitationError = CreateInvitationErrors[keyof CreateInvitationErrors];
+
+export type CreateInvitationResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Invitation;
+    };
+};
+
+export type CreateInvitationResponse = CreateInvitationResponses[keyof CreateInvitationResponses];
+
+export type DeleteInvitationData = {
+    body?: never;
+    path: {
+        invitation_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/team/invitations/{invitation_uuid}';
+};
+
+export type DeleteInvitationErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type DeleteInvitationError = DeleteInvitationErrors[keyof DeleteInvitationErrors];
+
+export type DeleteInvitationResponses = {
+    /**
+     * Withdrawn.
+     */
+    204: void;
+};
+
+export type DeleteInvitationResponse = DeleteInvitationResponses[keyof DeleteInvitationResponses];
+
+export type ShowInvitationData = {
+    body?: never;
+    path: {
+        /**
+         * The secret from the link.
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/2.0/invitations/{token}';
+};
+
+export type ShowInvitationErrors = {
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type ShowInvitationError = ShowInvitationErrors[keyof ShowInvitationErrors];
+
+export type ShowInvitationResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: InvitationPreview;
+    };
+};
+
+export type ShowInvitationResponse = ShowInvitationResponses[keyof ShowInvitationResponses];
+
+export type AcceptInvitationData = {
+    /**
+     * Accepts an invitation; a new person also sets a name and a password.
+     */
+    body: {
+        /**
+         * The secret from the link.
+         */
+        token: string;
+        /**
+         * Required for a new account: the name shown to the team.
+         */
+        name?: string;
+        /**
+         * Required for a new account: at least 12 characters.
+         */
+        password?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/invitations/accept';
+};
+
+export type AcceptInvitationErrors = {
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
+
+export type AcceptInvitationResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: InvitationAccepted;
+    };
+};
+
+export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
+
+export type ShowTeamSettingsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/team/settings';
+};
+
+export type ShowTeamSettingsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+};
+
+export type ShowTeamSettingsError = ShowTeamSettingsErrors[keyof ShowTeamSettingsErrors];
+
+export type ShowTeamSettingsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: TeamSettings;
+    };
+};
+
+export type ShowTeamSettingsResponse = ShowTeamSettingsResponses[keyof ShowTeamSettingsResponses];
+
+export type UpdateTeamSettingsData = {
+    /**
+     * The team settings to change.
+     */
+    body: {
+        /**
+         * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+         */
+        approval_threshold: number | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/team/settings';
+};
+
+export type UpdateTeamSettingsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateTeamSettingsError = UpdateTeamSettingsErrors[keyof UpdateTeamSettingsErrors];
+
+export type UpdateTeamSettingsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: TeamSettings;
+    };
+};
+
+export type UpdateTeamSettingsResponse = UpdateTeamSettingsResponses[keyof UpdateTeamSettingsResponses];
 
 export type ListSendersData = {
     body?: never;
@@ -5202,6 +6029,110 @@ export type ToggleCampaignPausedResponses = {
 };
 
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
+
+export type ApproveCampaignData = {
+    /**
+     * An admin's decision on a campaign waiting for approval.
+     */
+    body: {
+        /**
+         * Why, for the requester.
+         */
+        comment?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/approve';
+};
+
+export type ApproveCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type ApproveCampaignError = ApproveCampaignErrors[keyof ApproveCampaignErrors];
+
+export type ApproveCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type ApproveCampaignResponse = ApproveCampaignResponses[keyof ApproveCampaignResponses];
+
+export type RejectCampaignData = {
+    /**
+     * An admin's decision on a campaign waiting for approval.
+     */
+    body: {
+        /**
+         * Why, for the requester.
+         */
+        comment?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/reject';
+};
+
+export type RejectCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type RejectCampaignError = RejectCampaignErrors[keyof RejectCampaignErrors];
+
+export type RejectCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type RejectCampaignResponse = RejectCampaignResponses[keyof RejectCampaignResponses];
 
 export type GetDeliveryReportData = {
     body?: never;

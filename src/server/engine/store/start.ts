@@ -94,7 +94,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
             tx,
             DueCampaignRowSchema,
             sql`
-            SELECT id, team_id, is_test, throttled FROM campaigns WHERE status = 0 AND scheduled_send_date <= ${now}
+            SELECT id, team_id, is_test, throttled FROM campaigns
+             WHERE status = 0 AND scheduled_send_date <= ${now} AND approval_status IN ('not_required', 'approved')
              ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
           );
           if (!campaign) return undefined;

@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CurrentUserSchema, errorsOf, LoginRequestSchema, LoginResultSchema, dataOf } from '../../../shared/contract';
+import {
+  CurrentUserSchema,
+  errorsOf,
+  LoginRequestSchema,
+  LoginResultSchema,
+  dataOf,
+  PasswordChangeSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetRequestSchema,
+  ProfileInputSchema,
+} from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import type { AuthService } from './auth.service';
 import type { UsersService } from '../users/users.service';
@@ -20,7 +30,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         response: { 200: dataOf(LoginResultSchema), ...errorsOf(401, 422, 429) },
       },
     },
-    async (request) => ({ data: await auth.login(request.body) }),
+    async (request) => {
+      const { token, user } = await auth.login(request.body);
+      return { data: { token, user } };
+    },
   );
 
   app.post(
@@ -52,6 +65,82 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
       },
     },
     async (request) => ({ data: await users.current(callerOf(request)) }),
+  );
+
+  app.put(
+    '/users/me',
+    {
+      config: { access: 'self' },
+      schema: {
+        operationId: 'updateCurrentUser',
+        tags: ['Users and teams'],
+        summary: "Change the caller's name",
+        body: ProfileInputSchema,
+        response: { 200: dataOf(CurrentUserSchema), ...errorsOf(401, 403, 422) },
+      },
+    },
+    async (request) => ({ data: await auth.updateProfile(callerOf(request), request.body) }),
+  );
+
+  app.put(
+    '/users/me/password',
+    {
+      config: { access: 'self', rateLimit: { max: 10, bucket: 'password' } },
+      schema: {
+        operationId: 'changePassword',
+        tags: ['Users and teams'],
+        summary: "Change the caller's password",
+        description:
+          'Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working. The new password has at least 12 characters.',
+        body: PasswordChangeSchema,
+        response: { 204: z.null().describe('Changed.'), ...errorsOf(401, 403, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await auth.changePassword(callerOf(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'requestPasswordReset',
+        tags: ['Users and teams'],
+        summary: 'Forgot password: e-mail a reset link',
+        description:
+          'Answers 202 whatever the address, so it tells nothing about which addresses have an account. An account is e-mailed a single-use link valid one hour (at most 3 an hour).',
+        security: [],
+        body: PasswordResetRequestSchema,
+        response: { 202: z.null().describe('Accepted: a link is on its way when the address has an account.'), ...errorsOf(422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await auth.requestReset(request.body);
+      return reply.code(202).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      config: { access: 'public', rateLimit: { max: 30, bucket: 'password-reset' } },
+      schema: {
+        operationId: 'confirmPasswordReset',
+        tags: ['Users and teams'],
+        summary: 'Set a new password with a reset link',
+        description: 'The link works once; every dashboard session of the account is signed out. A used or expired link is 404.',
+        security: [],
+        body: PasswordResetConfirmSchema,
+        response: { 204: z.null().describe('The password is changed.'), ...errorsOf(404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await auth.confirmReset(request.body);
+      return reply.code(204).send(null);
+    },
   );
 
   app.get(

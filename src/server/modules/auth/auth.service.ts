@@ -1,35 +1,127 @@
-import type { LoginRequest } from '../../../shared/contract';
+import type { LoginRequest, PasswordChange, PasswordResetConfirm, PasswordResetRequest, ProfileInput } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { SharedRateLimiter } from '../../db/rate-counters';
 import type { AuthContext } from '../../http/auth';
-import { TooManyRequestsError, UnauthenticatedError } from '../../lib/errors';
-import { DECOY_PASSWORD_HASH, verifyPassword } from '../../lib/passwords';
-import { RateLimiter } from '../../lib/rate-limiter';
+import { NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../../lib/errors';
+import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords';
+import { generateToken, tokenDigest } from '../../lib/secrets';
+import type { Clock } from '../../lib/time';
+import type { AccountMailRepository } from '../account-mail/account-mail.repository';
+import type { TokensRepository } from '../tokens/tokens.repository';
 import type { TokensService } from '../tokens/tokens.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
+import type { PasswordResetsRepository } from './password-resets.repository';
+
+const RESET_MINUTES = 60;
+/** Reset e-mails an address is sent an hour at most, however often it is asked. */
+const RESETS_AN_HOUR = 3;
+const INVALID_RESET = 'This password reset link is not valid: it was used, or it has expired. Ask for a new one.';
+
+/** What a sign-in attempt looked like, for the audit log. */
+export type SignInAttempt = { email: string; userId: number | null; succeeded: boolean };
 
 export function createAuthService(deps: {
-  users: Pick<UsersRepository, 'findByEmail'>;
+  db: Db;
+  users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPasswordHash'>;
   usersService: Pick<UsersService, 'current'>;
   tokens: Pick<TokensService, 'issue' | 'authenticate' | 'revokeCurrent'>;
-  config: { loginRateLimitPerMinute: number };
+  tokensRepository: Pick<TokensRepository, 'revokeSessions'>;
+  resets: PasswordResetsRepository;
+  outbox: Pick<AccountMailRepository, 'enqueue'>;
+  limiter: SharedRateLimiter;
+  clock: Clock;
+  config: { loginRateLimitPerMinute: number; publicUrl: string };
 }) {
-  const attempts = new RateLimiter();
+  const limitAttempts = async (email: string) => {
+    const verdict = await deps.limiter.hit([{ key: `login:${email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
+    if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many sign-in attempts. Try again later.');
+  };
+
   return {
-    /** Password sign-in for the dashboard: a session token valid 30 days. Attempts are limited per address. */
-    async login(input: LoginRequest) {
-      const verdict = attempts.hit(input.email.toLowerCase(), deps.config.loginRateLimitPerMinute);
-      if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many sign-in attempts. Try again later.');
+    /**
+     * Password sign-in: a session token valid 30 days. Attempts are limited per address, across every
+     * process. `onAttempt` hears of each attempt that got as far as checking the password.
+     */
+    async login(input: LoginRequest, onAttempt?: (attempt: SignInAttempt) => Promise<void>) {
+      await limitAttempts(input.email);
       const user = await deps.users.findByEmail(input.email);
       // Verify against a decoy when the user is unknown, so timing does not tell which addresses exist.
       const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
+      await onAttempt?.({ email: input.email.trim(), userId: user?.id ?? null, succeeded: Boolean(user && valid) });
       if (!user || !valid) throw new UnauthenticatedError('These credentials do not match our records.');
       const { token } = await deps.tokens.issue(user.id, 'session', 'Dashboard sign-in');
       const auth = await deps.tokens.authenticate(token);
-      if (!auth) throw new UnauthenticatedError();
-      return { token, user: await deps.usersService.current(auth) };
+      if (!auth) throw new UnauthenticatedError('You are not a member of any team. Ask an admin of a team to invite you.');
+      return { token, auth, user: await deps.usersService.current(auth) };
     },
 
     logout: (auth: AuthContext) => deps.tokens.revokeCurrent(auth),
+
+    async updateProfile(auth: AuthContext, input: ProfileInput) {
+      await deps.users.setName(auth.userId, input.name);
+      return deps.usersService.current(auth);
+    },
+
+    /** A new password, given the current one; every other session of the user is signed out (API tokens stay). */
+    async changePassword(auth: AuthContext, input: PasswordChange): Promise<void> {
+      const user = await deps.users.findById(auth.userId);
+      if (!user) throw new NotFoundError();
+      if (!(await verifyPassword(input.current_password, user.passwordHash)))
+        throw ValidationError.field('current_password', 'The current password is not correct.');
+      const hash = await hashPassword(input.new_password);
+      await deps.db.transaction(async (tx) => {
+        await deps.users.setPasswordHash(tx, auth.userId, hash);
+        await deps.tokensRepository.revokeSessions(tx, auth.userId, auth.tokenKind === 'session' ? auth.tokenId : null);
+        await deps.resets.useAll(tx, auth.userId);
+      });
+    },
+
+    /**
+     * "Forgot password": e-mails a single-use link valid an hour when the address has an account, and
+     * answers the same either way, so the answer tells nothing about which addresses exist.
+     */
+    async requestReset(input: PasswordResetRequest): Promise<void> {
+      const verdict = await deps.limiter.hit([{ key: `reset:${input.email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
+      if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many reset requests. Try again later.');
+      const user = await deps.users.findByEmail(input.email.trim());
+      if (!user) return;
+      const secret = generateToken();
+      await deps.db.transaction(async (tx) => {
+        if ((await deps.resets.recentCount(tx, user.id)) >= RESETS_AN_HOUR) return;
+        await deps.resets.insert(tx, {
+          userId: user.id,
+          tokenHash: tokenDigest(secret),
+          expiresAt: new Date(deps.clock.now().getTime() + RESET_MINUTES * 60_000),
+        });
+        await deps.outbox.enqueue(tx, [
+          {
+            to: user.email,
+            subject: 'Reset your Herald password',
+            body: [
+              `Someone (we hope you) asked to reset the password of ${user.email} on Herald.`,
+              '',
+              `Open this link within ${RESET_MINUTES} minutes to choose a new password (it works once):`,
+              `${deps.config.publicUrl}/reset-password#${secret}`,
+              '',
+              'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+            ].join('\n'),
+          },
+        ]);
+      });
+    },
+
+    /** Sets the new password with a reset link; the link, and every session of the user, stop working. */
+    async confirmReset(input: PasswordResetConfirm): Promise<void> {
+      const hash = await hashPassword(input.password);
+      await deps.db.transaction(async (tx) => {
+        const reset = await deps.resets.find(tx, tokenDigest(input.token));
+        if (!reset || reset.usedAt !== null || reset.expiresAt.getTime() <= deps.clock.now().getTime()) throw new NotFoundError(INVALID_RESET);
+        await deps.users.setPasswordHash(tx, reset.userId, hash);
+        await deps.resets.useAll(tx, reset.userId);
+        await deps.tokensRepository.revokeSessions(tx, reset.userId, null);
+      });
+    },
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -16,7 +16,11 @@ export type CampaignWrite = {
   includedGroupIds: number[];
   excludedGroupIds: number[];
   pauses: Array<{ startAt: Date; endAt: Date }>;
+  /** `pending` when the team's approval threshold asks for it (requested by the writer), else `not_required`. */
+  approval: { status: 'pending' | 'not_required'; requestedBy: number | null };
 };
+
+export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
 const SELECT = sql`
@@ -25,6 +29,10 @@ const SELECT = sql`
          c.scheduled_finish_date AS "scheduledFinishDate", c.manually_paused AS "manuallyPaused", c.is_test AS "isTest",
          c.started_sending_at AS "startedSendingAt", c.finished_sending_at AS "finishedSendingAt",
          c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+         c.approval_status AS "approvalStatus", c.approval_requested_by::int AS "approvalRequestedById",
+         (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_requested_by) AS "approvalRequestedBy",
+         (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
+         c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
@@ -33,6 +41,7 @@ const SELECT = sql`
                      FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses
     FROM campaigns c JOIN teams t ON t.id = c.team_id JOIN templates tp ON tp.id = c.template_id`;
 
+const UserRefSchema = z.object({ uuid: z.string(), name: z.string() });
 const PauseSchema = z.object({ uuid: z.string(), startAt: MomentSchema, endAt: MomentSchema, createdAt: MomentSchema, updatedAt: MomentSchema });
 
 /** A row of SELECT: a campaign whole. */
@@ -55,6 +64,12 @@ const CampaignRecordSchema = z.object({
   finishedSendingAt: MomentSchema.nullable(),
   createdAt: MomentSchema,
   updatedAt: MomentSchema,
+  approvalStatus: z.enum(['not_required', 'pending', 'approved', 'rejected']),
+  approvalRequestedById: z.number().nullable(),
+  approvalRequestedBy: UserRefSchema.nullable(),
+  approvalDecidedBy: UserRefSchema.nullable(),
+  approvalDecidedAt: MomentSchema.nullable(),
+  approvalComment: z.string().nullable(),
   included: z.array(z.string()),
   excluded: z.array(z.string()),
   pauses: z.array(PauseSchema),
@@ -134,9 +149,10 @@ export function createCampaignsRepository(db: Db) {
         tx,
         IdSchema,
         sql`
-        INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test, created_at, updated_at)
+        INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
+                               approval_status, approval_requested_by, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${now}, ${now})
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -160,7 +176,10 @@ export function createCampaignsRepository(db: Db) {
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-               manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now}
+               manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now},
+               -- An edit asks for approval again: what was approved is not what will go out.
+               approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
+               approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL
          WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
         RETURNING id`,
       );
@@ -192,6 +211,23 @@ export function createCampaignsRepository(db: Db) {
       // The flag this toggle wrote (a toggle right after it may already have flipped it again).
       const record = (await one(sql`c.id = ${id}`))!;
       return { record: { ...record, manuallyPaused: row.paused, updatedAt: row.updated_at! } };
+    },
+
+    /**
+     * Records an admin's decision on a campaign waiting for approval, in one statement: only a pending
+     * campaign that has not started is decided (undefined otherwise, and nothing changes).
+     */
+    async decide(id: number, decision: ApprovalDecision, now: Date): Promise<CampaignRecord | undefined> {
+      const rows = await rowsOf(
+        db,
+        IdSchema,
+        sql`
+        UPDATE campaigns SET approval_status = ${decision.status}, approval_decided_by = ${decision.decidedBy}, approval_decided_at = ${now},
+               approval_comment = ${decision.comment}, updated_at = ${now}
+         WHERE id = ${id} AND status = 0 AND approval_status = 'pending'
+        RETURNING id`,
+      );
+      return rows.length === 0 ? undefined : one(sql`c.id = ${id}`);
     },
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ApprovalDecisionSchema,
   CampaignInputSchema,
   CampaignListQuerySchema,
   CampaignParamsSchema,
@@ -134,6 +135,32 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
     },
     async (request) => ({ data: await campaigns.togglePaused(callerOf(request), request.params.campaign_uuid) }),
   );
+
+  for (const [decision, status] of [
+    ['approve', 'approved'],
+    ['reject', 'rejected'],
+  ] as const) {
+    app.put(
+      `/campaigns/:campaign_uuid/${decision}`,
+      {
+        config: { access: 'admin' },
+        schema: {
+          operationId: `${decision}Campaign`,
+          tags,
+          summary: decision === 'approve' ? 'Approve a campaign waiting for approval' : 'Reject a campaign waiting for approval',
+          description:
+            (decision === 'approve'
+              ? 'Herald extension. The campaign starts at its send time, or at once when that has passed (before its expiry). '
+              : 'Herald extension. The campaign does not start; an edit asks for approval again. ') +
+            'By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.',
+          params: CampaignParamsSchema,
+          body: ApprovalDecisionSchema.optional(),
+          response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(403, 409) },
+        },
+      },
+      async (request) => ({ data: await campaigns.decide(callerOf(request), request.params.campaign_uuid, status, request.body ?? {}) }),
+    );
+  }
 
   app.delete(
     '/campaigns/:campaign_uuid',

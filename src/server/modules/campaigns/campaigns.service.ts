@@ -1,13 +1,16 @@
-import type { Campaign, CampaignInput, SendTestInput } from '../../../shared/contract';
+import type { ApprovalDecision, Campaign, CampaignInput, SendTestInput } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
-import { ConflictError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { RecipientsRepository } from '../contacts/contacts.repository';
 import type { TemplatesRepository } from '../templates/templates.repository';
+import type { AccountMailRepository } from '../account-mail/account-mail.repository';
+import type { MembersRepository } from '../members/members.repository';
+import type { TeamsRepository } from '../teams/teams.repository';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
 
@@ -20,8 +23,11 @@ export function createCampaignsService(deps: {
   templates: Pick<TemplatesRepository, 'find'>;
   contactGroups: Pick<ContactGroupsRepository, 'idsByUuid' | 'optoutsId'>;
   recipients: Pick<RecipientsRepository, 'count'>;
+  teams: Pick<TeamsRepository, 'settingsOf'>;
+  members: Pick<MembersRepository, 'admins'>;
+  outbox: Pick<AccountMailRepository, 'enqueue'>;
   clock: Clock;
-  config: { appTimezone: string; defaultCountry: string };
+  config: { appTimezone: string; defaultCountry: string; publicUrl: string };
 }) {
   const zone = deps.config.appTimezone;
   const isLocked = (record: CampaignRecord) => record.status !== 0 || record.scheduledSendDate <= deps.clock.now();
@@ -54,7 +60,43 @@ export function createCampaignsService(deps: {
     })),
     is_test: record.isTest,
     is_locked: isLocked(record),
+    approval: {
+      status: record.approvalStatus,
+      requested_by: record.approvalRequestedBy,
+      decided_by: record.approvalDecidedBy,
+      decided_at: formatTimestamp(record.approvalDecidedAt, zone),
+      comment: record.approvalComment ?? '',
+    },
   });
+
+  /** Whether the team's approval threshold asks for approval of a campaign reaching these groups. */
+  const approvalFor = async (auth: AuthContext, included: number[], excluded: number[]): Promise<CampaignWrite['approval']> => {
+    const { approvalThreshold } = await deps.teams.settingsOf(auth.teamId);
+    if (approvalThreshold === null) return { status: 'not_required', requestedBy: null };
+    const needed =
+      approvalThreshold === 0 || (await deps.recipients.count(included, [...excluded, await deps.contactGroups.optoutsId(auth.teamId)])) >= approvalThreshold;
+    return needed ? { status: 'pending', requestedBy: auth.userId } : { status: 'not_required', requestedBy: null };
+  };
+
+  /** The team's other admins hear of a campaign waiting for them, from the transaction that made it wait. */
+  const askApprovers = async (tx: Parameters<AccountMailRepository['enqueue']>[0], auth: AuthContext, record: CampaignRecord) => {
+    if (record.approvalStatus !== 'pending') return;
+    const admins = (await deps.members.admins(tx, auth.teamId)).filter((admin) => admin.userId !== auth.userId);
+    const requester = record.approvalRequestedBy?.name ?? 'A member';
+    await deps.outbox.enqueue(
+      tx,
+      admins.map((admin) => ({
+        to: admin.email,
+        subject: `Approval needed: ${record.name}`,
+        body: [
+          `${requester} asks you to approve the campaign "${record.name}" before it goes out.`,
+          `It is scheduled for ${formatTimestamp(record.scheduledSendDate, zone)} (${zone}) and will not start until an admin other than ${requester} approves it.`,
+          '',
+          `Review it: ${deps.config.publicUrl}/campaigns/${record.uuid}`,
+        ].join('\n'),
+      })),
+    );
+  };
 
   const find = async (auth: AuthContext, uuid: string) => {
     const record = await deps.campaigns.find(auth.teamId, uuid);
@@ -88,6 +130,7 @@ export function createCampaignsService(deps: {
       includedGroupIds,
       excludedGroupIds,
       pauses: times.pauses,
+      approval: await approvalFor(auth, includedGroupIds, excludedGroupIds),
     };
   };
 
@@ -103,7 +146,13 @@ export function createCampaignsService(deps: {
 
     async create(auth: AuthContext, input: CampaignInput) {
       const write = await resolve(auth, { ...input, manually_paused: undefined });
-      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now())));
+      return present(
+        await deps.db.transaction(async (tx) => {
+          const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now());
+          await askApprovers(tx, auth, record);
+          return record;
+        }),
+      );
     },
 
     /** The same body for normal and throttled campaigns; refused with 423 once locked. */
@@ -111,9 +160,31 @@ export function createCampaignsService(deps: {
       const record = await find(auth, uuid);
       if (isLocked(record)) throw new LockedError(LOCKED);
       const write = await resolve(auth, input);
-      const updated = await deps.db.transaction((tx) => deps.campaigns.update(tx, record.id, write, input.manually_paused, deps.clock.now()));
+      const updated = await deps.db.transaction(async (tx) => {
+        const written = await deps.campaigns.update(tx, record.id, write, input.manually_paused, deps.clock.now());
+        if (written) await askApprovers(tx, auth, written);
+        return written;
+      });
       if (!updated) throw new LockedError(LOCKED);
       return present(updated);
+    },
+
+    /**
+     * An admin approves or rejects a campaign waiting for approval; the admin who asked cannot decide
+     * (403). Only a pending campaign that has not started is decided (409 otherwise); an approval
+     * after the campaign's expiry would send nothing, so it is refused too.
+     */
+    async decide(auth: AuthContext, uuid: string, status: 'approved' | 'rejected', input: ApprovalDecision) {
+      const record = await find(auth, uuid);
+      if (record.approvalStatus !== 'pending' || record.status !== 0)
+        throw new ConflictError(record.status !== 0 ? 'The campaign has already started.' : 'The campaign is not waiting for approval.');
+      if (record.approvalRequestedById === auth.userId)
+        throw new ForbiddenError('You asked for this approval: another admin of the team must approve or reject the campaign.');
+      if (status === 'approved' && record.expiryDate <= deps.clock.now())
+        throw new ConflictError('The campaign has expired: it would send nothing. Reject it, or make a new campaign.');
+      const decided = await deps.campaigns.decide(record.id, { status, decidedBy: auth.userId, comment: input.comment || null }, deps.clock.now());
+      if (!decided) throw new ConflictError('The campaign is not waiting for approval.');
+      return present(decided);
     },
 
     async delete(auth: AuthContext, uuid: string) {
@@ -158,6 +229,8 @@ export function createCampaignsService(deps: {
         includedGroupIds: [],
         excludedGroupIds: [],
         pauses: [],
+        // A test goes to one number the caller chose, to see the message: never held for approval.
+        approval: { status: 'not_required', requestedBy: null },
       };
       const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
       return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));

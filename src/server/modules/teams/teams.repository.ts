@@ -56,6 +56,17 @@ export function createTeamsRepository(db: Db, clock: Clock) {
         });
     },
 
+    /** The team's name and approval threshold (the team of an authenticated caller exists). */
+    async settingsOf(teamId: number): Promise<{ name: string; approvalThreshold: number | null }> {
+      const [team] = await db.select({ name: teams.name, approvalThreshold: teams.approvalThreshold }).from(teams).where(eq(teams.id, teamId));
+      if (!team) throw new Error(`team ${teamId} not found`);
+      return team;
+    },
+
+    async setApprovalThreshold(teamId: number, threshold: number | null): Promise<void> {
+      await db.update(teams).set({ approvalThreshold: threshold, updatedAt: clock.now() }).where(eq(teams.id, teamId));
+    },
+
     async isMember(userId: number, teamId: number): Promise<boolean> {
       const rows = await db
         .select({ teamId: memberships.teamId })

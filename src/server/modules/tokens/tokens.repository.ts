@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { RoleSchema } from '../../../shared/contract';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
-import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import { apiTokens } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -115,6 +115,13 @@ export function createTokensRepository(db: Db, clock: Clock) {
         .where(and(active(userId), eq(apiTokens.uuid, uuid)))
         .returning({ id: apiTokens.id });
       return rows.length > 0;
+    },
+
+    /** Signs a user out everywhere but `keepTokenId` (their API tokens stay). */
+    async revokeSessions(conn: Conn, userId: number, keepTokenId: number | null): Promise<void> {
+      await conn.execute(sql`
+        UPDATE api_tokens SET revoked_at = ${clock.now()}
+         WHERE user_id = ${userId} AND kind = 'session' AND revoked_at IS NULL AND id IS DISTINCT FROM ${keepTokenId}`);
     },
 
     async revokeById(tokenId: number): Promise<void> {

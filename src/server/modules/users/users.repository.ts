@@ -15,8 +15,8 @@ export function createUsersRepository(db: Db, clock: Clock) {
       return user;
     },
 
-    async findById(id: number): Promise<UserRow | undefined> {
-      const [user] = await db.select().from(users).where(eq(users.id, id));
+    async findById(id: number, tx: Tx | Db = db): Promise<UserRow | undefined> {
+      const [user] = await tx.select().from(users).where(eq(users.id, id));
       return user;
     },
 
@@ -31,6 +31,14 @@ export function createUsersRepository(db: Db, clock: Clock) {
 
     async setCurrentTeam(userId: number, teamId: number, tx: Tx | Db = db): Promise<void> {
       await tx.update(users).set({ currentTeamId: teamId, updatedAt: clock.now() }).where(eq(users.id, userId));
+    },
+
+    async setName(userId: number, name: string): Promise<void> {
+      await db.update(users).set({ name, updatedAt: clock.now() }).where(eq(users.id, userId));
+    },
+
+    async setPasswordHash(tx: Tx | Db, userId: number, passwordHash: string): Promise<void> {
+      await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
     async count(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../../shared/contract';
+import { PASSWORD_MIN, type CurrentUser } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -11,7 +11,6 @@ import type { UsersRepository } from './users.repository';
 import type { TokensRepository } from '../tokens/tokens.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-export const PASSWORD_MIN = 8;
 
 export type NewUser = { email: string; password: string; name?: string; teamName: string; role?: Role };
 

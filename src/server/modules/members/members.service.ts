@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  Invitation,
+  InvitationAccept,
+  InvitationAccepted,
+  InvitationInput,
+  InvitationPreview,
+  Member,
+  Role,
+  TeamSettings,
+  TeamSettingsInput,
+} from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { tokenDigest } from '../../lib/secrets';
+import { formatTimestamp, type Clock } from '../../lib/time';
+import type { AccountMailRepository } from '../account-mail/account-mail.repository';
+import type { TeamsRepository } from '../teams/teams.repository';
+import type { UsersRepository } from '../users/users.repository';
+import type { InvitationRow, MemberRow, MembersRepository } from './members.repository';
+
+const INVITATION_DAYS = 7;
+const LAST_ADMIN = 'A team needs at least one admin: make another member an admin first.';
+const INVALID_LINK = 'This invitation link is not valid: it was used, withdrawn or has expired. Ask an admin of the team for a new one.';
+
+/** The secret of an e-mailed link: 256 random bits; only its digest is stored. */
+export const linkSecret = () => randomBytes(32).toString('base64url');
+
+/** Members of a team, their roles, invitations by e-mail, and the team's settings. */
+export function createMembersService(deps: {
+  db: Db;
+  members: MembersRepository;
+  users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'insert'>;
+  teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'setApprovalThreshold'>;
+  outbox: Pick<AccountMailRepository, 'enqueue'>;
+  clock: Clock;
+  config: { appTimezone: string; publicUrl: string };
+}) {
+  const zone = deps.config.appTimezone;
+  const presentMember = (row: MemberRow): Member => ({
+    uuid: row.uuid,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    joined_at: formatTimestamp(row.joinedAt, zone),
+    last_seen_at: formatTimestamp(row.lastSeenAt, zone),
+  });
+  const presentInvitation = (row: InvitationRow): Invitation => ({
+    uuid: row.uuid,
+    email: row.email,
+    role: row.role,
+    invited_by: row.invitedBy ?? '',
+    created_at: formatTimestamp(row.createdAt, zone),
+    expires_at: formatTimestamp(row.expiresAt, zone),
+  });
+  const usable = (row: InvitationRow | undefined): row is InvitationRow =>
+    row !== undefined && row.acceptedAt === null && row.expiresAt.getTime() > deps.clock.now().getTime();
+
+  /** Changes a member's role or removes them, never leaving the team without an admin. */
+  async function changeMember(auth: AuthContext, userUuid: string, change: { role: Role } | 'remove'): Promise<Member | null> {
+    return deps.db.transaction(async (tx) => {
+      const admins = await deps.members.lockAdmins(tx, auth.teamId);
+      const member = await deps.members.findMember(tx, auth.teamId, userUuid);
+      if (!member) throw new NotFoundError('The requested member was not found.');
+      const losesAdmin = member.role === 'admin' && (change === 'remove' || change.role !== 'admin');
+      if (losesAdmin && admins <= 1) throw new ConflictError(LAST_ADMIN);
+      if (change === 'remove') {
+        await deps.members.remove(tx, auth.teamId, member.userId);
+        return null;
+      }
+      await deps.members.setRole(tx, auth.teamId, member.userId, change.role);
+      return presentMember({ ...member, role: change.role });
+    });
+  }
+
+  return {
+    async listMembers(auth: AuthContext, window: PageWindow) {
+      const { rows, total } = await deps.members.listMembers(auth.teamId, window);
+      return { items: rows.map(presentMember), total };
+    },
+
+    setRole: (auth: AuthContext, userUuid: string, role: Role) => changeMember(auth, userUuid, { role }) as Promise<Member>,
+
+    remove: async (auth: AuthContext, userUuid: string): Promise<void> => void (await changeMember(auth, userUuid, 'remove')),
+
+    /** Invites an address: the e-mail with its single-use link is queued with the invitation. */
+    async invite(auth: AuthContext, input: InvitationInput): Promise<Invitation> {
+      const email = input.email.trim();
+      const [team, inviter] = await Promise.all([deps.teams.settingsOf(auth.teamId), deps.users.findById(auth.userId)]);
+      const teamName = team.name;
+      const inviterName = inviter?.name ?? 'A member';
+      const secret = linkSecret();
+      const row = await deps.db.transaction(async (tx) => {
+        if (await deps.members.isMemberByEmail(tx, auth.teamId, email)) throw ValidationError.field('email', 'This address is already a member of the team.');
+        const invitation = await deps.members.invite(tx, {
+          teamId: auth.teamId,
+          email,
+          role: input.role,
+          tokenHash: tokenDigest(secret),
+          invitedBy: auth.userId,
+          expiresAt: new Date(deps.clock.now().getTime() + INVITATION_DAYS * 86_400_000),
+        });
+        await deps.outbox.enqueue(tx, [
+          {
+            to: email,
+            subject: `${inviterName} invited you to ${teamName} on Herald`,
+            body: [
+              `${inviterName} invited you to join the team "${teamName}" on Herald as ${input.role === 'admin' ? 'an admin' : `an ${input.role}`}.`,
+              '',
+              `Open this link within ${INVITATION_DAYS} days to accept (it works once):`,
+              `${deps.config.publicUrl}/invitation#${secret}`,
+              '',
+              'If you did not expect this invitation, you can ignore this e-mail.',
+            ].join('\n'),
+          },
+        ]);
+        return invitation;
+      });
+      return presentInvitation(row);
+    },
+
+    async listInvitations(auth: AuthContext, window: PageWindow) {
+      const { rows, total } = await deps.members.listPending(auth.teamId, window);
+      return { items: rows.map(presentInvitation), total };
+    },
+
+    async withdraw(auth: AuthContext, uuid: string): Promise<void> {
+      if (!(await deps.members.withdraw(auth.teamId, uuid))) throw new NotFoundError('The requested invitation was not found.');
+    },
+
+    /** What a link invites to, for the page that accepts it; a used, withdrawn or expired link is unknown. */
+    async preview(secret: string): Promise<InvitationPreview> {
+      const row = await deps.members.findByDigest(deps.db, tokenDigest(secret));
+      if (!usable(row)) throw new NotFoundError(INVALID_LINK);
+      const existing = await deps.users.findByEmail(row.email);
+      return {
+        team_name: row.teamName,
+        email: row.email,
+        role: row.role,
+        existing_user: existing !== undefined,
+        expires_at: formatTimestamp(row.expiresAt, zone),
+      };
+    },
+
+    /** Joins the team: an existing account as it is, a new person with the name and password they chose. */
+    async accept(input: InvitationAccept): Promise<InvitationAccepted> {
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.members.findByDigest(tx, tokenDigest(input.token));
+        if (!usable(row)) throw new NotFoundError(INVALID_LINK);
+        let user = await deps.users.findByEmail(row.email, tx);
+        if (!user) {
+          const errors: Record<string, string[]> = {};
+          if (!input.name) errors.name = ['The name field is required.'];
+          if (!input.password) errors.password = ['The password field is required.'];
+          if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+          user = await deps.users.insert(tx, {
+            email: row.email,
+            name: input.name!,
+            passwordHash: await hashPassword(input.password!),
+            currentTeamId: row.teamId,
+          });
+        }
+        if (!(await deps.members.isMemberByEmail(tx, row.teamId, row.email))) await deps.teams.addMember(tx, row.teamId, user.id, row.role);
+        await deps.members.markAccepted(tx, row.id);
+        return { email: user.email, team: { uuid: row.teamUuid, name: row.teamName, role: row.role } };
+      });
+    },
+
+    async settings(auth: AuthContext): Promise<TeamSettings> {
+      const team = await deps.teams.settingsOf(auth.teamId);
+      return { name: team.name, approval_threshold: team.approvalThreshold };
+    },
+
+    async updateSettings(auth: AuthContext, input: TeamSettingsInput): Promise<TeamSettings> {
+      await deps.teams.setApprovalThreshold(auth.teamId, input.approval_threshold);
+      return this.settings(auth);
+    },
+  };
+}
+export type MembersService = ReturnType<typeof createMembersService>;
