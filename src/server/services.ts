@@ -78,6 +78,7 @@ export function createServices(database: Database, config: Config, options: { se
     limiter,
     clock,
     config,
+    forgetTokenOwners: tokenOwners.forget,
   });
   const membersRepository = createMembersRepository(db, clock);
   const members = createMembersService({
@@ -88,6 +89,7 @@ export function createServices(database: Database, config: Config, options: { se
     outbox: accountMail,
     clock,
     config,
+    forgetTokenOwners: tokenOwners.forget,
   });
   const senders = createSendersService({ senders: createSendersRepository(db, clock), config });
   const vanityDomainsRepository = createVanityDomainsRepository(db, clock);

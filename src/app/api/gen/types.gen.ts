@@ -6031,15 +6031,12 @@ export type ToggleCampaignPausedResponses = {
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
 
 export type ApproveCampaignData = {
-    /**
-     * An admin's decision on a campaign waiting for approval.
-     */
     body: {
         /**
          * Why, for the requester.
          */
         comment?: string;
-    };
+    } | null;
     path: {
         /**
          * Identifier of the campaign.
@@ -6083,15 +6080,12 @@ export type ApproveCampaignResponses = {
 export type ApproveCampaignResponse = ApproveCampaignResponses[keyof ApproveCampaignResponses];
 
 export type RejectCampaignData = {
-    /**
-     * An admin's decision on a campaign waiting for approval.
-     */
     body: {
         /**
          * Why, for the requester.
          */
         comment?: string;
-    };
+    } | null;
     path: {
         /**
          * Identifier of the campaign.

@@ -32,6 +32,8 @@ export function createAuthService(deps: {
   limiter: SharedRateLimiter;
   clock: Clock;
   config: { loginRateLimitPerMinute: number; publicUrl: string };
+  /** Forgets who tokens are: sessions were signed out. */
+  forgetTokenOwners: () => void;
 }) {
   const limitAttempts = async (email: string) => {
     const verdict = await deps.limiter.hit([{ key: `login:${email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
@@ -75,6 +77,7 @@ export function createAuthService(deps: {
         await deps.tokensRepository.revokeSessions(tx, auth.userId, auth.tokenKind === 'session' ? auth.tokenId : null);
         await deps.resets.useAll(tx, auth.userId);
       });
+      deps.forgetTokenOwners();
     },
 
     /**
@@ -121,6 +124,7 @@ export function createAuthService(deps: {
         await deps.resets.useAll(tx, reset.userId);
         await deps.tokensRepository.revokeSessions(tx, reset.userId, null);
       });
+      deps.forgetTokenOwners();
     },
   };
 }

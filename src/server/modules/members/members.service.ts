@@ -38,6 +38,8 @@ export function createMembersService(deps: {
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   clock: Clock;
   config: { appTimezone: string; publicUrl: string };
+  /** Forgets who tokens are: a member's role or membership changed. */
+  forgetTokenOwners: () => void;
 }) {
   const zone = deps.config.appTimezone;
   const presentMember = (row: MemberRow): Member => ({
@@ -61,7 +63,7 @@ export function createMembersService(deps: {
 
   /** Changes a member's role or removes them, never leaving the team without an admin. */
   async function changeMember(auth: AuthContext, userUuid: string, change: { role: Role } | 'remove'): Promise<Member | null> {
-    return deps.db.transaction(async (tx) => {
+    const changed = await deps.db.transaction(async (tx) => {
       const admins = await deps.members.lockAdmins(tx, auth.teamId);
       const member = await deps.members.findMember(tx, auth.teamId, userUuid);
       if (!member) throw new NotFoundError('The requested member was not found.');
@@ -74,6 +76,9 @@ export function createMembersService(deps: {
       await deps.members.setRole(tx, auth.teamId, member.userId, change.role);
       return presentMember({ ...member, role: change.role });
     });
+    // This process's requests see the change at once; other processes hear of it (auth_changed).
+    deps.forgetTokenOwners();
+    return changed;
   }
 
   return {
