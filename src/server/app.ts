@@ -12,6 +12,8 @@ import { loggedRequest } from './http/request-log';
 import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSharedReads } from './http/shared-reads';
+import { registerAuditTrail } from './http/audit-trail';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
@@ -94,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
   app.addHook('onClose', stopListening);
+  registerAuditTrail(app, { audit: services.auditRepository, log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded') });
   registerSharedReads(app);
   await registerOpenApi(app);
 
@@ -112,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(authRoutes, { auth: services.auth, users: services.users });
       await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
       await api.register(membersRoutes, { members: services.members, publicUrl });
+      await api.register(auditRoutes, { audit: services.audit, publicUrl });
       await api.register(sendersRoutes, { senders: services.senders, publicUrl });
       await api.register(templatesRoutes, { templates: services.templates, publicUrl });
       await api.register(linksRoutes, { links: services.links, publicUrl });

@@ -5,6 +5,8 @@ import { createSecretBox } from './lib/secret-box';
 import { systemClock, type Clock } from './lib/time';
 import { createSharedRateLimiter } from './db/rate-counters';
 import { createAccountMailRepository } from './modules/account-mail/account-mail.repository';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createPasswordResetsRepository } from './modules/auth/password-resets.repository';
 import { createMembersRepository } from './modules/members/members.repository';
@@ -66,6 +68,8 @@ export function createServices(database: Database, config: Config, options: { se
   });
   const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners, clock });
   const limiter = createSharedRateLimiter(db, clock);
+  const auditRepository = createAuditRepository(db, clock);
+  const audit = createAuditService({ audit: auditRepository, config });
   const accountMail = createAccountMailRepository(db, clock);
   const auth = createAuthService({
     db,
@@ -76,6 +80,7 @@ export function createServices(database: Database, config: Config, options: { se
     resets: createPasswordResetsRepository(clock),
     outbox: accountMail,
     limiter,
+    audit: auditRepository,
     clock,
     config,
     forgetTokenOwners: tokenOwners.forget,
@@ -87,6 +92,7 @@ export function createServices(database: Database, config: Config, options: { se
     users: usersRepository,
     teams: teamsRepository,
     outbox: accountMail,
+    audit: auditRepository,
     clock,
     config,
     forgetTokenOwners: tokenOwners.forget,
@@ -180,6 +186,8 @@ export function createServices(database: Database, config: Config, options: { se
     limiter,
     accountMail,
     members,
+    audit,
+    auditRepository,
     senders,
     vanityDomains,
     webhooks,

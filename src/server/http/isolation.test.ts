@@ -40,6 +40,8 @@ type TeamA = {
   campaign: string;
   job: string;
   inbound: string;
+  invitation: string;
+  invitationSecret: string;
 };
 type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string };
 let a: TeamA;
@@ -59,17 +61,24 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   import_uuid: (team) => team.import,
   campaign_uuid: (team) => team.campaign,
   job_uuid: (team) => team.job,
+  user_uuid: (team) => team.user.userUuid,
+  invitation_uuid: (team) => team.invitation,
+  token: (team) => team.invitationSecret,
 };
 
 /** Routes with a path parameter that are not scoped by the caller's team, and why. */
 const EXEMPT_FROM_404: Record<string, string> = {
   [`GET ${API}/report-downloads/{job_uuid}`]:
     'Public: the signed link e-mailed with a report; it needs no token and is authorised by its signature, not by a team (a forged signature is checked below to be 403).',
+  [`GET ${API}/invitations/{token}`]:
+    'Public: the single-use link e-mailed with an invitation (256 random bits); whoever holds it may see what it invites to, whatever their team.',
 };
 
 /** GET routes without a path parameter that do not answer the list envelope (still searched for A's uuids). */
 const NOT_A_LIST: Record<string, string> = {
   [`GET ${API}/users/me`]: "The caller's own profile and teams, not a list.",
+  [`GET ${API}/team/settings`]: "The caller's team's settings, not a list.",
+  [`GET ${API}/audit-events.csv`]: 'The audit log as CSV: searched for A’s uuids like the lists, but not a JSON envelope.',
 };
 
 /** Routes under /api/2.0 the router serves but the OpenAPI document hides, and why they need no isolation test. */
@@ -109,6 +118,9 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/contact-groups/{contact_group_uuid}/remove-contacts`]: () => ({ body: { phone_numbers: ['447700900401'] } }),
   [`POST ${API}/contact-groups/{contact_group_uuid}/imports`]: () => ({ body: 'phone_number\n07700900998\n', headers: CSV }),
   [`PUT ${API}/campaigns/{campaign_uuid}`]: () => ({ body: campaignBody(b) }),
+  [`PUT ${API}/campaigns/{campaign_uuid}/approve`]: () => ({ body: { comment: 'Fine' } }),
+  [`PUT ${API}/campaigns/{campaign_uuid}/reject`]: () => ({ body: { comment: 'No' } }),
+  [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),
 };
 
 /** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
@@ -294,6 +306,10 @@ beforeAll(async () => {
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
   await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
   const job = (await ok(owner, 'GET', '/report-jobs/')).json().data[0].uuid;
+  const invitation = (await created(owner, '/team/invitations', { email: 'invitee@alpha.example.com', role: 'viewer' })).uuid!;
+  // The link's secret, from the e-mail waiting in the outbox (no worker sends it here).
+  const mail = await t.database.pool.query(`SELECT body FROM account_emails WHERE to_address = 'invitee@alpha.example.com'`);
+  const invitationSecret = /invitation#([A-Za-z0-9_-]+)/.exec(mail.rows[0].body)![1]!;
   a = {
     user: owner,
     token,
@@ -309,6 +325,8 @@ beforeAll(async () => {
     campaign,
     job,
     inbound,
+    invitation,
+    invitationSecret,
   };
 
   const other = await t.user({ email: 'bravo@herald.test' });
@@ -382,7 +400,8 @@ describe('the route table', () => {
 
   it("fills every path parameter with one of team A's real identifiers", () => {
     expect(Object.entries(snapshotBefore).filter(([, { status }]) => status !== 200)).toEqual([]);
-    const used = new Set(withParams.flatMap((route) => route.pathParams));
+    // `token`: an invitation link's secret (not a uuid), taken only by an exempt public route.
+    const used = new Set(withParams.flatMap((route) => route.pathParams).filter((name) => name !== 'token'));
     expect([...used].filter((name) => !uuidsOfA.has(PATH_PARAMETERS[name]!(a).toLowerCase()))).toEqual([]);
   });
 });

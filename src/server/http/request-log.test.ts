@@ -14,6 +14,12 @@ describe('request log lines', () => {
     expect(loggedRequest({ id: 'r', method: 'GET', url: '/x?Signature=s&page=2' }).url).toBe('/x?Signature=[redacted]&page=2');
   });
 
+  it("blanks an invitation link's secret, not a team invitation's uuid", () => {
+    expect(loggedRequest({ id: 'r', method: 'GET', url: '/api/2.0/invitations/s3cr3t-value_x' }).url).toBe('/api/2.0/invitations/[redacted]');
+    const uuid = '/api/2.0/team/invitations/6f1c2a9e-1c1e-4c7e-9a55-0d5b8e1f2a3b';
+    expect(loggedRequest({ id: 'r', method: 'DELETE', url: uuid }).url).toBe(uuid);
+  });
+
   it('leave other URLs as they are', () => {
     expect(loggedRequest({ id: 'r', method: 'POST', url: '/api/2.0/templates/?page=2' }).url).toBe('/api/2.0/templates/?page=2');
   });

@@ -44,6 +44,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/invitations/accept': 'public',
   'GET /api/2.0/team/settings': 'read',
   'PUT /api/2.0/team/settings': 'admin',
+  'GET /api/2.0/audit-events': 'read',
+  'GET /api/2.0/audit-events.csv': 'read',
   'GET /api/2.0/tokens/': 'self',
   'POST /api/2.0/tokens/': 'self',
   'DELETE /api/2.0/tokens/{token_uuid}': 'self',

@@ -3,6 +3,7 @@ export * from './fields';
 export * from './auth';
 export * from './tokens';
 export * from './members';
+export * from './audit';
 export * from './senders';
 export * from './vanity-domains';
 export * from './links';

@@ -111,15 +111,24 @@ export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
 
 export const TeamSettingsInputSchema = z
   .object({
+    name: z
+      .string({ error: 'The name must be a string.' })
+      .trim()
+      .min(1, 'The name field is required.')
+      .max(100, 'The name may not be greater than 100 characters.')
+      .refine(isStorableText, unstorableMessage('name'))
+      .optional()
+      .describe('A new team name; unchanged when absent. Team names are unique regardless of case.'),
     approval_threshold: z
       .number({ error: 'The approval threshold must be a whole number or null.' })
       .int('The approval threshold must be a whole number or null.')
       .min(0, 'The approval threshold must be at least 0.')
       .max(100_000_000, 'The approval threshold may not be greater than 100000000.')
       .nullable()
-      .describe('Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.'),
+      .optional()
+      .describe('Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none; unchanged when absent.'),
   })
-  .describe('The team settings to change.');
+  .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;
 
 export const ProfileInputSchema = z.object({ name: nameField.describe('The name shown to the team.') }).describe("The caller's profile.");

@@ -522,6 +522,66 @@ export type TeamSettingsInput = {
     approval_threshold: number | null;
 };
 
+export type AuditChangeInput = {
+    /**
+     * The value before; absent for a new resource. Long values read `(not shown)`.
+     */
+    before?: unknown;
+    /**
+     * The value after; absent for a removed resource.
+     */
+    after?: unknown;
+};
+
+export type AuditActorInput = {
+    /**
+     * `user`: a dashboard sign-in; `token`: an API token; `anonymous`: no one signed in (a failed sign-in).
+     */
+    kind: 'user' | 'token' | 'anonymous';
+    /**
+     * The user's identifier (a token's owner); null when anonymous.
+     */
+    uuid: string | null;
+    /**
+     * The user's name, the API token's name, or the address a failed sign-in gave.
+     */
+    name: string;
+};
+
+export type AuditEventInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    actor: AuditActorInput;
+    /**
+     * The operationId of the request (e.g. `updateCampaign`, `approveCampaign`, `createToken`), `login` or `loginFailed`; a refused edit (423) ends in `.refused`.
+     */
+    action: string;
+    /**
+     * `campaign`, `template`, `member`, …; empty when none.
+     */
+    resource_type: string;
+    /**
+     * The resource changed; empty when none.
+     */
+    resource_uuid: string;
+    /**
+     * The fields that changed, each with its value before and after (secrets are never recorded).
+     */
+    changes: {
+        [key: string]: AuditChangeInput;
+    };
+    /**
+     * The client address (behind a proxy: as TRUST_PROXY allows).
+     */
+    ip: string;
+};
+
 export type VanityDomainInput = {
     /**
      * Identifier (UUID).
@@ -1687,6 +1747,66 @@ export type TeamSettings = {
      * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
      */
     approval_threshold: number | null;
+};
+
+export type AuditChange = {
+    /**
+     * The value before; absent for a new resource. Long values read `(not shown)`.
+     */
+    before?: unknown;
+    /**
+     * The value after; absent for a removed resource.
+     */
+    after?: unknown;
+};
+
+export type AuditActor = {
+    /**
+     * `user`: a dashboard sign-in; `token`: an API token; `anonymous`: no one signed in (a failed sign-in).
+     */
+    kind: 'user' | 'token' | 'anonymous';
+    /**
+     * The user's identifier (a token's owner); null when anonymous.
+     */
+    uuid: string | null;
+    /**
+     * The user's name, the API token's name, or the address a failed sign-in gave.
+     */
+    name: string;
+};
+
+export type AuditEvent = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    actor: AuditActor;
+    /**
+     * The operationId of the request (e.g. `updateCampaign`, `approveCampaign`, `createToken`), `login` or `loginFailed`; a refused edit (423) ends in `.refused`.
+     */
+    action: string;
+    /**
+     * `campaign`, `template`, `member`, …; empty when none.
+     */
+    resource_type: string;
+    /**
+     * The resource changed; empty when none.
+     */
+    resource_uuid: string;
+    /**
+     * The fields that changed, each with its value before and after (secrets are never recorded).
+     */
+    changes: {
+        [key: string]: AuditChange;
+    };
+    /**
+     * The client address (behind a proxy: as TRUST_PROXY allows).
+     */
+    ip: string;
 };
 
 export type VanityDomain = {
@@ -3147,13 +3267,17 @@ export type ShowTeamSettingsResponse = ShowTeamSettingsResponses[keyof ShowTeamS
 
 export type UpdateTeamSettingsData = {
     /**
-     * The team settings to change.
+     * The team settings to change; a field left out keeps its value.
      */
     body: {
         /**
-         * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+         * A new team name; unchanged when absent. Team names are unique regardless of case.
          */
-        approval_threshold: number | null;
+        name?: string;
+        /**
+         * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none; unchanged when absent.
+         */
+        approval_threshold?: number | null;
     };
     path?: never;
     query?: never;
@@ -3187,6 +3311,118 @@ export type UpdateTeamSettingsResponses = {
 };
 
 export type UpdateTeamSettingsResponse = UpdateTeamSettingsResponses[keyof UpdateTeamSettingsResponses];
+
+export type ListAuditEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * A user's uuid, or part of an actor's name.
+         */
+        actor?: string;
+        /**
+         * One action, exactly.
+         */
+        action?: string;
+        /**
+         * Events of one resource.
+         */
+        resource_uuid?: string;
+        /**
+         * Events at or after this moment, `YYYY-MM-DD HH:MM:SS` in the service time zone.
+         */
+        from?: string;
+        /**
+         * Events before this moment.
+         */
+        to?: string;
+    };
+    url: '/api/2.0/audit-events';
+};
+
+export type ListAuditEventsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListAuditEventsError = ListAuditEventsErrors[keyof ListAuditEventsErrors];
+
+export type ListAuditEventsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<AuditEvent>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListAuditEventsResponse = ListAuditEventsResponses[keyof ListAuditEventsResponses];
+
+export type ExportAuditEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * A user's uuid, or part of an actor's name.
+         */
+        actor?: string;
+        /**
+         * One action, exactly.
+         */
+        action?: string;
+        /**
+         * Events of one resource.
+         */
+        resource_uuid?: string;
+        /**
+         * Events at or after this moment, `YYYY-MM-DD HH:MM:SS` in the service time zone.
+         */
+        from?: string;
+        /**
+         * Events before this moment.
+         */
+        to?: string;
+    };
+    url: '/api/2.0/audit-events.csv';
+};
+
+export type ExportAuditEventsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ExportAuditEventsError = ExportAuditEventsErrors[keyof ExportAuditEventsErrors];
+
+export type ExportAuditEventsResponses = {
+    /**
+     * The CSV file (text/csv), UTF-8 with a byte order mark, one event a line.
+     */
+    200: string;
+};
+
+export type ExportAuditEventsResponse = ExportAuditEventsResponses[keyof ExportAuditEventsResponses];
 
 export type ListSendersData = {
     body?: never;
@@ -6031,12 +6267,15 @@ export type ToggleCampaignPausedResponses = {
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
 
 export type ApproveCampaignData = {
+    /**
+     * An admin's decision on a campaign waiting for approval.
+     */
     body: {
         /**
          * Why, for the requester.
          */
         comment?: string;
-    } | null;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -6080,12 +6319,15 @@ export type ApproveCampaignResponses = {
 export type ApproveCampaignResponse = ApproveCampaignResponses[keyof ApproveCampaignResponses];
 
 export type RejectCampaignData = {
+    /**
+     * An admin's decision on a campaign waiting for approval.
+     */
     body: {
         /**
          * Why, for the requester.
          */
         comment?: string;
-    } | null;
+    };
     path: {
         /**
          * Identifier of the campaign.

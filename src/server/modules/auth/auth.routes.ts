@@ -31,7 +31,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
       },
     },
     async (request) => {
-      const { token, user } = await auth.login(request.body);
+      const { token, user } = await auth.login(request.body, request.ip);
       return { data: { token, user } };
     },
   );
@@ -126,7 +126,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
   app.post(
     '/auth/password-reset/confirm',
     {
-      config: { access: 'public', rateLimit: { max: 30, bucket: 'password-reset' } },
+      config: { access: 'public' },
       schema: {
         operationId: 'confirmPasswordReset',
         tags: ['Users and teams'],
@@ -138,7 +138,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
       },
     },
     async (request, reply) => {
-      await auth.confirmReset(request.body);
+      await auth.confirmReset(request.body, request.ip);
       return reply.code(204).send(null);
     },
   );

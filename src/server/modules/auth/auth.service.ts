@@ -7,6 +7,7 @@ import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/pas
 import { generateToken, tokenDigest } from '../../lib/secrets';
 import type { Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
+import type { AuditRepository } from '../audit/audit.repository';
 import type { TokensRepository } from '../tokens/tokens.repository';
 import type { TokensService } from '../tokens/tokens.service';
 import type { UsersRepository } from '../users/users.repository';
@@ -18,9 +19,6 @@ const RESET_MINUTES = 60;
 const RESETS_AN_HOUR = 3;
 const INVALID_RESET = 'This password reset link is not valid: it was used, or it has expired. Ask for a new one.';
 
-/** What a sign-in attempt looked like, for the audit log. */
-export type SignInAttempt = { email: string; userId: number | null; succeeded: boolean };
-
 export function createAuthService(deps: {
   db: Db;
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPasswordHash'>;
@@ -30,6 +28,7 @@ export function createAuthService(deps: {
   resets: PasswordResetsRepository;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   limiter: SharedRateLimiter;
+  audit: Pick<AuditRepository, 'record'>;
   clock: Clock;
   config: { loginRateLimitPerMinute: number; publicUrl: string };
   /** Forgets who tokens are: sessions were signed out. */
@@ -43,18 +42,37 @@ export function createAuthService(deps: {
   return {
     /**
      * Password sign-in: a session token valid 30 days. Attempts are limited per address, across every
-     * process. `onAttempt` hears of each attempt that got as far as checking the password.
+     * process. Each attempt is in the audit log: a failed one in the team the address works in.
      */
-    async login(input: LoginRequest, onAttempt?: (attempt: SignInAttempt) => Promise<void>) {
+    async login(input: LoginRequest, ip: string | null) {
       await limitAttempts(input.email);
       const user = await deps.users.findByEmail(input.email);
       // Verify against a decoy when the user is unknown, so timing does not tell which addresses exist.
       const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
-      await onAttempt?.({ email: input.email.trim(), userId: user?.id ?? null, succeeded: Boolean(user && valid) });
-      if (!user || !valid) throw new UnauthenticatedError('These credentials do not match our records.');
+      if (!user || !valid) {
+        await deps.audit.record({
+          teamId: user?.currentTeamId ?? null,
+          actor: { kind: 'anonymous', uuid: null, name: input.email.trim().slice(0, 254) },
+          action: 'loginFailed',
+          resourceType: 'session',
+          resourceUuid: null,
+          changes: null,
+          ip,
+        });
+        throw new UnauthenticatedError('These credentials do not match our records.');
+      }
       const { token } = await deps.tokens.issue(user.id, 'session', 'Dashboard sign-in');
       const auth = await deps.tokens.authenticate(token);
       if (!auth) throw new UnauthenticatedError('You are not a member of any team. Ask an admin of a team to invite you.');
+      await deps.audit.record({
+        teamId: auth.teamId,
+        actor: { kind: 'user', uuid: user.uuid, name: user.name },
+        action: 'login',
+        resourceType: 'session',
+        resourceUuid: null,
+        changes: null,
+        ip,
+      });
       return { token, auth, user: await deps.usersService.current(auth) };
     },
 
@@ -115,7 +133,7 @@ export function createAuthService(deps: {
     },
 
     /** Sets the new password with a reset link; the link, and every session of the user, stop working. */
-    async confirmReset(input: PasswordResetConfirm): Promise<void> {
+    async confirmReset(input: PasswordResetConfirm, ip: string | null): Promise<void> {
       const hash = await hashPassword(input.password);
       await deps.db.transaction(async (tx) => {
         const reset = await deps.resets.find(tx, tokenDigest(input.token));
@@ -123,6 +141,19 @@ export function createAuthService(deps: {
         await deps.users.setPasswordHash(tx, reset.userId, hash);
         await deps.resets.useAll(tx, reset.userId);
         await deps.tokensRepository.revokeSessions(tx, reset.userId, null);
+        const user = await deps.users.findById(reset.userId, tx);
+        await deps.audit.record(
+          {
+            teamId: user?.currentTeamId ?? null,
+            actor: { kind: 'user', uuid: user?.uuid ?? null, name: user?.name ?? '' },
+            action: 'confirmPasswordReset',
+            resourceType: 'user',
+            resourceUuid: user?.uuid ?? null,
+            changes: null,
+            ip,
+          },
+          tx,
+        );
       });
       deps.forgetTokenOwners();
     },

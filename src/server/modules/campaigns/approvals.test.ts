@@ -162,7 +162,7 @@ describe('approvals', () => {
     clock.set('2026-06-01T09:00:00Z');
     const campaign = (await call('POST', '/campaigns/', otherAdmin.token, campaignBody(few, { name: 'Own campaign' }))).json().data;
     expect(campaign.approval.status).toBe('pending');
-    const own = await call('PUT', `/campaigns/${campaign.uuid}/approve`, otherAdmin.token);
+    const own = await call('PUT', `/campaigns/${campaign.uuid}/approve`, otherAdmin.token, {});
     expect(own.statusCode).toBe(403);
     expect(own.json().error.message).toBe('You asked for this approval: another admin of the team must approve or reject the campaign.');
 
@@ -179,7 +179,7 @@ describe('approvals', () => {
     await call('PUT', '/team/settings', boss.token, { approval_threshold: 3 });
     const campaign = (await call('POST', '/campaigns/', editor.token, campaignBody(few, { name: 'Edited' }))).json().data;
     expect(campaign.approval.status).toBe('pending');
-    expect((await call('PUT', `/campaigns/${campaign.uuid}/approve`, boss.token)).json().data.approval.status).toBe('approved');
+    expect((await call('PUT', `/campaigns/${campaign.uuid}/approve`, boss.token, {})).json().data.approval.status).toBe('approved');
     const edited = await call('PUT', `/campaigns/${campaign.uuid}`, editor.token, campaignBody(few, { name: 'Edited again' }));
     expect(edited.json().data.approval).toMatchObject({ status: 'pending', decided_by: null, comment: '' });
 
@@ -189,6 +189,6 @@ describe('approvals', () => {
     await call('PUT', '/team/settings', boss.token, { approval_threshold: null });
     const free = (await call('POST', '/campaigns/', editor.token, campaignBody(everyone, { name: 'Free' }))).json().data;
     expect(free.approval.status).toBe('not_required');
-    expect((await call('PUT', `/campaigns/${free.uuid}/approve`, boss.token)).statusCode).toBe(409);
+    expect((await call('PUT', `/campaigns/${free.uuid}/approve`, boss.token, {})).statusCode).toBe(409);
   });
 });

@@ -154,11 +154,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
               : 'Herald extension. The campaign does not start; an edit asks for approval again. ') +
             'By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.',
           params: CampaignParamsSchema,
-          body: ApprovalDecisionSchema.nullish(),
+          body: ApprovalDecisionSchema,
           response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(403, 409) },
         },
       },
-      async (request) => ({ data: await campaigns.decide(callerOf(request), request.params.campaign_uuid, status, request.body ?? {}) }),
+      async (request) => ({ data: await campaigns.decide(callerOf(request), request.params.campaign_uuid, status, request.body) }),
     );
   }
 

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors'
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
-import { csvLine } from './csv-cells';
+import { csvLine } from '../../lib/csv';
 import { ImportFileError, openImportFile, type CheckedRow } from './import-file';
 import { createImportsRepository, type ContactImportRow, type ImportBatch, type ImportsRepository } from './imports.repository';
 

@@ -8,7 +8,7 @@ import { systemClock } from '../../lib/time';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
 import { createContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import { createContactsRepository } from '../contacts/contacts.repository';
-import { neutralise } from './csv-cells';
+import { neutralise } from '../../lib/csv';
 import { createImportsRepository, type ImportsRepository } from './imports.repository';
 import { createImportsService, recoverInterruptedImports } from './imports.service';
 

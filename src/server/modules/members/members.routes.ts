@@ -137,7 +137,7 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService; pub
   app.get(
     '/invitations/:token',
     {
-      config: { access: 'public', rateLimit: { max: 30, bucket: 'invitation-links' } },
+      config: { access: 'public' },
       schema: {
         operationId: 'showInvitation',
         tags,
@@ -154,7 +154,7 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService; pub
   app.post(
     '/invitations/accept',
     {
-      config: { access: 'public', rateLimit: { max: 30, bucket: 'invitation-links' } },
+      config: { access: 'public' },
       schema: {
         operationId: 'acceptInvitation',
         tags,
@@ -165,7 +165,7 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService; pub
         response: { 200: dataOf(InvitationAcceptedSchema), ...errorsOf(404, 422, 429) },
       },
     },
-    async (request) => ({ data: await members.accept(request.body) }),
+    async (request) => ({ data: await members.accept(request.body, request.ip) }),
   );
 
   app.get(

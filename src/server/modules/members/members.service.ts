@@ -10,7 +10,7 @@ import type {
   TeamSettings,
   TeamSettingsInput,
 } from '../../../shared/contract';
-import type { Db } from '../../db/client';
+import { isUniqueViolation, type Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -18,6 +18,7 @@ import { hashPassword } from '../../lib/passwords';
 import { tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
+import type { AuditRepository } from '../audit/audit.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { InvitationRow, MemberRow, MembersRepository } from './members.repository';
@@ -34,8 +35,9 @@ export function createMembersService(deps: {
   db: Db;
   members: MembersRepository;
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'insert'>;
-  teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'setApprovalThreshold'>;
+  teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'updateSettings'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
+  audit: Pick<AuditRepository, 'record'>;
   clock: Clock;
   config: { appTimezone: string; publicUrl: string };
   /** Forgets who tokens are: a member's role or membership changed. */
@@ -151,7 +153,7 @@ export function createMembersService(deps: {
     },
 
     /** Joins the team: an existing account as it is, a new person with the name and password they chose. */
-    async accept(input: InvitationAccept): Promise<InvitationAccepted> {
+    async accept(input: InvitationAccept, ip: string | null): Promise<InvitationAccepted> {
       return deps.db.transaction(async (tx) => {
         const row = await deps.members.findByDigest(tx, tokenDigest(input.token));
         if (!usable(row)) throw new NotFoundError(INVALID_LINK);
@@ -170,6 +172,18 @@ export function createMembersService(deps: {
         }
         if (!(await deps.members.isMemberByEmail(tx, row.teamId, row.email))) await deps.teams.addMember(tx, row.teamId, user.id, row.role);
         await deps.members.markAccepted(tx, row.id);
+        await deps.audit.record(
+          {
+            teamId: row.teamId,
+            actor: { kind: 'user', uuid: user.uuid, name: user.name },
+            action: 'acceptInvitation',
+            resourceType: 'invitation',
+            resourceUuid: row.uuid,
+            changes: { role: { after: row.role } },
+            ip,
+          },
+          tx,
+        );
         return { email: user.email, team: { uuid: row.teamUuid, name: row.teamName, role: row.role } };
       });
     },
@@ -180,7 +194,15 @@ export function createMembersService(deps: {
     },
 
     async updateSettings(auth: AuthContext, input: TeamSettingsInput): Promise<TeamSettings> {
-      await deps.teams.setApprovalThreshold(auth.teamId, input.approval_threshold);
+      try {
+        await deps.teams.updateSettings(auth.teamId, {
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.approval_threshold === undefined ? {} : { approvalThreshold: input.approval_threshold }),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'teams_name_key')) throw ValidationError.field('name', 'The name has already been taken.');
+        throw error;
+      }
       return this.settings(auth);
     },
   };

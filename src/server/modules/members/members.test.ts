@@ -289,4 +289,19 @@ describe('team settings', () => {
     expect((await call('PUT', '/team/settings', admin.token, { approval_threshold: 5 })).json().data.approval_threshold).toBe(5);
     expect((await call('PUT', '/team/settings', admin.token, { approval_threshold: null })).json().data.approval_threshold).toBeNull();
   });
+
+  it('renames the team, keeping names unique regardless of case', async () => {
+    await t.user({ team: 'Taken Name' });
+    expect((await call('PUT', '/team/settings', admin.token, { name: 'taken name' })).json().error.errors).toEqual({
+      name: ['The name has already been taken.'],
+    });
+    const renamed = await call('PUT', '/team/settings', admin.token, { name: ' Acme Growth ', approval_threshold: 7 });
+    expect(renamed.json().data).toEqual({ name: 'Acme Growth', approval_threshold: 7 });
+    // A field left out keeps its value.
+    expect((await call('PUT', '/team/settings', admin.token, { name: 'Acme Marketing' })).json().data).toEqual({
+      name: 'Acme Marketing',
+      approval_threshold: 7,
+    });
+    await call('PUT', '/team/settings', admin.token, { approval_threshold: null });
+  });
 });

@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth';
 import { ForbiddenError, GoneError, NotFoundError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { UsersRepository } from '../users/users.repository';
-import { csvLine, csvRow } from './report-csv';
+import { csvLine, csvRow } from '../../lib/csv';
 import { REPORT_LINK_DAYS, type ReportLinks } from './report-links';
 import { reportRowBuilders, reportTotal } from './report-rows';
 import type { ReportCampaign, ReportJobRecord, ReportsRepository } from './reports.repository';

@@ -63,8 +63,12 @@ export function createTeamsRepository(db: Db, clock: Clock) {
       return team;
     },
 
-    async setApprovalThreshold(teamId: number, threshold: number | null): Promise<void> {
-      await db.update(teams).set({ approvalThreshold: threshold, updatedAt: clock.now() }).where(eq(teams.id, teamId));
+    /** Changes the name and the approval threshold the caller gives (a field left out keeps its value). */
+    async updateSettings(teamId: number, settings: { name?: string; approvalThreshold?: number | null }): Promise<void> {
+      await db
+        .update(teams)
+        .set({ ...settings, updatedAt: clock.now() })
+        .where(eq(teams.id, teamId));
     },
 
     async isMember(userId: number, teamId: number): Promise<boolean> {

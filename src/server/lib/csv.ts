@@ -7,10 +7,14 @@ const FORMULA_START = /^[=+\-@\t\r\n]/;
 const PHONE_NUMBER = /^\+\d+$/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** The value as a spreadsheet shows it but never evaluates: a leading `'` where it would start a formula. */
+export function neutralise(value: string): string {
+  return FORMULA_START.test(value) && !PHONE_NUMBER.test(value) ? `'${value}` : value;
+}
+
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text) && !PHONE_NUMBER.test(text)) text = `'${text}`;
+  const text = typeof value === 'string' ? neutralise(value) : String(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

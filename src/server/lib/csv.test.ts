@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, csvRow } from './report-csv';
+import { csvCell, csvLine, csvRow } from './csv';
 
 describe('report CSV cells', () => {
   it('neutralises what a spreadsheet would run as a formula, but leaves a plain +digits phone number', () => {
