@@ -59,7 +59,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
             serializers: { req: loggedRequest },
           },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    // A number of proxies: the hops nearest to Herald are believed, that many of them.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // What the router refuses before any route runs (a path that is not valid UTF-8 or percent-encoding,
     // a path parameter too long to be an identifier) leaves in the house error shape like the rest.

@@ -49,6 +49,13 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine(
+      (value) => /^(true|false|\d+)$/.test(value) || value.split(',').every((part) => /^[0-9a-fA-F.:/]+$/.test(part.trim())),
+      'TRUST_PROXY must be false, true, a number of proxies, or a comma-separated list of proxy addresses or CIDR ranges.',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -94,6 +101,13 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
   bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  /**
+   * Which X-Forwarded-For hops to believe, so the client address (per-address limits, the audit log)
+   * is the real one behind a reverse proxy: false (none), true (all), a number of hops, or the
+   * proxies' addresses (`127.0.0.1,10.0.0.0/8`).
+   */
+  trustProxy: ((value: string): boolean | number | string =>
+    value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.replace(/\s+/g, ''))(e.TRUST_PROXY),
   logLevel: e.LOG_LEVEL,
 }));
 export type Config = z.output<typeof ConfigSchema>;
