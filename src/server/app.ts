@@ -90,13 +90,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Only JSON is read (and text/csv where an import takes it): a text/plain body is 415, not a string a schema then refuses.
   app.removeContentTypeParser('text/plain');
 
-  const services = createServices(database, config, { secretKey: deps.secretKey, clock: deps.clock });
+  const services = createServices(database, config, {
+    secretKey: deps.secretKey,
+    clock: deps.clock,
+    log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
+  });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerAuth(app, { authenticator: services.tokens, limiter: services.limiter, rateLimitPerMinute: config.rateLimitPerMinute });
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
   app.addHook('onClose', stopListening);
+  app.addHook('onClose', () => services.auth.settled());
   registerAuditTrail(app, { audit: services.auditRepository, log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded') });
   registerSharedReads(app);
   await registerOpenApi(app);

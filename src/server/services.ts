@@ -46,7 +46,7 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
-export function createServices(database: Database, config: Config, options: { secretKey: Buffer; clock?: Clock }) {
+export function createServices(database: Database, config: Config, options: { secretKey: Buffer; clock?: Clock; log?: (error: unknown) => void }) {
   const { db } = database;
   const clock = options.clock ?? systemClock;
   const secrets = createSecretBox(options.secretKey);
@@ -84,6 +84,7 @@ export function createServices(database: Database, config: Config, options: { se
     clock,
     config,
     forgetTokenOwners: tokenOwners.forget,
+    log: options.log ?? (() => {}),
   });
   const membersRepository = createMembersRepository(db, clock);
   const members = createMembersService({

@@ -226,6 +226,7 @@ export const campaigns = pgTable('campaigns', {
     .notNull()
     .default('not_required'),
   approvalRequestedBy: bigint('approval_requested_by', { mode: 'number' }).references(() => users.id),
+  approvalRequestedAt: moment('approval_requested_at'),
   approvalDecidedBy: bigint('approval_decided_by', { mode: 'number' }).references(() => users.id),
   approvalDecidedAt: moment('approval_decided_at'),
   approvalComment: text('approval_comment'),

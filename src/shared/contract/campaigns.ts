@@ -84,6 +84,7 @@ export const ApprovalSchema = z
       .enum(['not_required', 'pending', 'approved', 'rejected'])
       .describe('`pending`: waiting for an admin; the campaign does not start, even once its send time has passed, until it is `approved`.'),
     requested_by: UserRefSchema.nullable().describe('Who created or last edited the campaign, asking for approval.'),
+    requested_at: TimestampSchema.describe('When they asked (the creation or last edit).'),
     decided_by: UserRefSchema.nullable().describe('The admin who approved or rejected it.'),
     decided_at: TimestampSchema,
     comment: z.string().describe("The deciding admin's comment; empty when none."),
@@ -167,4 +168,8 @@ export const CampaignListQuerySchema = z.object({
     .max(2, 'The status must be 0, 1 or 2.')
     .optional()
     .describe('Only campaigns in this status.'),
+  approval: z
+    .enum(['not_required', 'pending', 'approved', 'rejected'], { error: 'The approval must be not_required, pending, approved or rejected.' })
+    .optional()
+    .describe('Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).'),
 });

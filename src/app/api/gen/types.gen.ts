@@ -277,6 +277,10 @@ export type ApprovalInput = {
      */
     requested_by: UserRefInput | null;
     /**
+     * When they asked (the creation or last edit).
+     */
+    requested_at: string;
+    /**
      * The admin who approved or rejected it.
      */
     decided_by: UserRefInput | null;
@@ -1503,6 +1507,10 @@ export type Approval = {
      * Who created or last edited the campaign, asking for approval.
      */
     requested_by: UserRef | null;
+    /**
+     * When they asked (the creation or last edit).
+     */
+    requested_at: string;
     /**
      * The admin who approved or rejected it.
      */
@@ -5828,6 +5836,10 @@ export type ListCampaignsData = {
          * Only campaigns in this status.
          */
         status?: number;
+        /**
+         * Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).
+         */
+        approval?: 'not_required' | 'pending' | 'approved' | 'rejected';
     };
     url: '/api/2.0/campaigns/';
 };

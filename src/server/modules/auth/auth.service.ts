@@ -33,11 +33,44 @@ export function createAuthService(deps: {
   config: { loginRateLimitPerMinute: number; publicUrl: string };
   /** Forgets who tokens are: sessions were signed out. */
   forgetTokenOwners: () => void;
+  /** Where a reset e-mail that could not be queued is reported (the request was already answered). */
+  log: (error: unknown) => void;
 }) {
   const limitAttempts = async (email: string) => {
     const verdict = await deps.limiter.hit([{ key: `login:${email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
     if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many sign-in attempts. Try again later.');
   };
+
+  const pendingResets = new Set<Promise<void>>();
+
+  /** A single-use link valid an hour, e-mailed when the address has an account (at most RESETS_AN_HOUR an hour). */
+  async function sendReset(email: string): Promise<void> {
+    const user = await deps.users.findByEmail(email);
+    if (!user) return;
+    const secret = generateToken();
+    await deps.db.transaction(async (tx) => {
+      if ((await deps.resets.recentCount(tx, user.id)) >= RESETS_AN_HOUR) return;
+      await deps.resets.insert(tx, {
+        userId: user.id,
+        tokenHash: tokenDigest(secret),
+        expiresAt: new Date(deps.clock.now().getTime() + RESET_MINUTES * 60_000),
+      });
+      await deps.outbox.enqueue(tx, [
+        {
+          to: user.email,
+          subject: 'Reset your Herald password',
+          body: [
+            `Someone (we hope you) asked to reset the password of ${user.email} on Herald.`,
+            '',
+            `Open this link within ${RESET_MINUTES} minutes to choose a new password (it works once):`,
+            `${deps.config.publicUrl}/reset-password#${secret}`,
+            '',
+            'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+          ].join('\n'),
+        },
+      ]);
+    });
+  }
 
   return {
     /**
@@ -105,32 +138,14 @@ export function createAuthService(deps: {
     async requestReset(input: PasswordResetRequest): Promise<void> {
       const verdict = await deps.limiter.hit([{ key: `reset:${input.email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
       if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many reset requests. Try again later.');
-      const user = await deps.users.findByEmail(input.email.trim());
-      if (!user) return;
-      const secret = generateToken();
-      await deps.db.transaction(async (tx) => {
-        if ((await deps.resets.recentCount(tx, user.id)) >= RESETS_AN_HOUR) return;
-        await deps.resets.insert(tx, {
-          userId: user.id,
-          tokenHash: tokenDigest(secret),
-          expiresAt: new Date(deps.clock.now().getTime() + RESET_MINUTES * 60_000),
-        });
-        await deps.outbox.enqueue(tx, [
-          {
-            to: user.email,
-            subject: 'Reset your Herald password',
-            body: [
-              `Someone (we hope you) asked to reset the password of ${user.email} on Herald.`,
-              '',
-              `Open this link within ${RESET_MINUTES} minutes to choose a new password (it works once):`,
-              `${deps.config.publicUrl}/reset-password#${secret}`,
-              '',
-              'If you did not ask for this, ignore this e-mail: your password stays as it is.',
-            ].join('\n'),
-          },
-        ]);
-      });
+      // The answer leaves before the address is even looked up, so its timing cannot tell whether it exists.
+      const work = sendReset(input.email.trim()).catch((error) => deps.log(error));
+      pendingResets.add(work);
+      void work.finally(() => pendingResets.delete(work));
     },
+
+    /** Resolves once the reset e-mails asked for so far are queued (for a clean stop, and tests). */
+    settled: () => Promise.all([...pendingResets]).then(() => undefined),
 
     /** Sets the new password with a reset link; the link, and every session of the user, stop working. */
     async confirmReset(input: PasswordResetConfirm, ip: string | null): Promise<void> {

@@ -115,6 +115,7 @@ describe('approvals', () => {
     expect(campaign.approval).toEqual({
       status: 'pending',
       requested_by: { uuid: editor.userUuid, name: expect.any(String) },
+      requested_at: '2026-06-01 10:00:00',
       decided_by: null,
       decided_at: '',
       comment: '',
@@ -190,5 +191,37 @@ describe('approvals', () => {
     const free = (await call('POST', '/campaigns/', editor.token, campaignBody(everyone, { name: 'Free' }))).json().data;
     expect(free.approval.status).toBe('not_required');
     expect((await call('PUT', `/campaigns/${free.uuid}/approve`, boss.token, {})).statusCode).toBe(409);
+  });
+
+  it('keeps a campaign waiting for approval editable past its send time, and lists what waits', async () => {
+    await call('PUT', '/team/settings', boss.token, { approval_threshold: 0 });
+    clock.set('2026-06-01T09:00:00Z');
+    const campaign = (await call('POST', '/campaigns/', editor.token, campaignBody(few, { name: 'Late' }))).json().data;
+    clock.set('2026-06-01T09:30:00Z'); // past its send time (10:05 London) while it waits
+    const shown = (await call('GET', `/campaigns/${campaign.uuid}`, editor.token)).json().data;
+    expect(shown.is_locked).toBe(false);
+    const moved = await call(
+      'PUT',
+      `/campaigns/${campaign.uuid}`,
+      editor.token,
+      campaignBody(few, { name: 'Late', scheduled_send_date: '2026-06-01 12:00:00' }),
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    const waiting = (await call('GET', '/campaigns/?approval=pending&per_page=100', boss.token)).json();
+    expect(waiting.data.every((item: { approval: { status: string } }) => item.approval.status === 'pending')).toBe(true);
+    expect(waiting.data.map((item: { uuid: string }) => item.uuid)).toContain(campaign.uuid);
+    expect(waiting.meta.total).toBe(waiting.data.length);
+    expect((await call('GET', '/campaigns/?approval=maybe', boss.token)).statusCode).toBe(422);
+    await call('PUT', '/team/settings', boss.token, { approval_threshold: null });
+  });
+
+  it('refuses a campaign that would need an approval no other admin can give', async () => {
+    const alone = await t.user({ team: 'One Admin Co' });
+    await call('PUT', '/team/settings', alone.token, { approval_threshold: 0 });
+    const soloTemplate = (await call('POST', '/templates/', alone.token, { name: 'Solo', body: 'Hi', sender: 'Acme' })).json().data.uuid;
+    const soloGroup = (await call('POST', '/contact-groups/', alone.token, { name: 'Solo' })).json().data.uuid;
+    const refused = await call('POST', '/campaigns/', alone.token, { ...campaignBody(soloGroup), template_uuid: soloTemplate });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.errors.included_contact_groups[0]).toContain('no admin other than you can give it');
   });
 });

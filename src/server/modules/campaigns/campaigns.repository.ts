@@ -32,7 +32,7 @@ const SELECT = sql`
          c.approval_status AS "approvalStatus", c.approval_requested_by::int AS "approvalRequestedById",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_requested_by) AS "approvalRequestedBy",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
-         c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
+         c.approval_requested_at AS "approvalRequestedAt", c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
@@ -68,6 +68,7 @@ const CampaignRecordSchema = z.object({
   approvalRequestedById: z.number().nullable(),
   approvalRequestedBy: UserRefSchema.nullable(),
   approvalDecidedBy: UserRefSchema.nullable(),
+  approvalRequestedAt: MomentSchema.nullable(),
   approvalDecidedAt: MomentSchema.nullable(),
   approvalComment: z.string().nullable(),
   included: z.array(z.string()),
@@ -123,17 +124,21 @@ export function createCampaignsRepository(db: Db) {
       return parseRows(CampaignRecordSchema, rows)[0];
     },
 
-    async list(teamId: number, window: PageWindow, status?: number): Promise<Page<CampaignRecord>> {
-      const where = status === undefined ? sql`c.team_id = ${teamId}` : sql`c.team_id = ${teamId} AND c.status = ${status}`;
+    async list(teamId: number, window: PageWindow, filters: { status?: number; approval?: string } = {}): Promise<Page<CampaignRecord>> {
+      const { status, approval } = filters;
+      const conditions = [sql`c.team_id = ${teamId}`];
+      if (status !== undefined) conditions.push(sql`c.status = ${status}`);
+      if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
+      const where = sql.join(conditions, sql` AND `);
       return readPage({
         rows: rowsOf(
           db,
           CampaignRecordSchema,
           sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
-        // All of the team's campaigns: its counter row (migration 0018); one status: counted by its index.
+        // All of the team's campaigns: its counter row (migration 0018); a filtered list: counted by its index.
         count: () =>
-          status === undefined ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
+          conditions.length === 1 ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
       });
     },
 
@@ -150,9 +155,10 @@ export function createCampaignsRepository(db: Db) {
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               approval_status, approval_requested_by, created_at, updated_at)
+                               approval_status, approval_requested_by, approval_requested_at, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy}, ${now}, ${now})
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy},
+                ${write.approval.status === 'pending' ? now : null}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -179,8 +185,10 @@ export function createCampaignsRepository(db: Db) {
                manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now},
                -- An edit asks for approval again: what was approved is not what will go out.
                approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
+               approval_requested_at = ${write.approval.status === 'pending' ? now : null},
                approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL
-         WHERE id = ${id} AND status = 0 AND scheduled_send_date > ${now}
+         -- Editable until its send time; one that waits for approval, or was rejected, stays editable after it.
+         WHERE id = ${id} AND status = 0 AND (scheduled_send_date > ${now} OR approval_status IN ('pending', 'rejected'))
         RETURNING id`,
       );
       if (rows.length === 0) return undefined;

@@ -34,7 +34,10 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       },
     },
     async (request) => {
-      const { items, total } = await campaigns.list(callerOf(request), pageWindow(request.query), request.query.status);
+      const { items, total } = await campaigns.list(callerOf(request), pageWindow(request.query), {
+        status: request.query.status,
+        approval: request.query.approval,
+      });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

@@ -30,7 +30,9 @@ export function createCampaignsService(deps: {
   config: { appTimezone: string; defaultCountry: string; publicUrl: string };
 }) {
   const zone = deps.config.appTimezone;
-  const isLocked = (record: CampaignRecord) => record.status !== 0 || record.scheduledSendDate <= deps.clock.now();
+  /** Locked once it sends or its send time has passed; one waiting for approval, or rejected, stays editable until it starts. */
+  const isLocked = (record: CampaignRecord) =>
+    record.status !== 0 || (record.scheduledSendDate <= deps.clock.now() && record.approvalStatus !== 'pending' && record.approvalStatus !== 'rejected');
 
   const present = (record: CampaignRecord): Campaign => ({
     uuid: record.uuid,
@@ -63,6 +65,7 @@ export function createCampaignsService(deps: {
     approval: {
       status: record.approvalStatus,
       requested_by: record.approvalRequestedBy,
+      requested_at: formatTimestamp(record.approvalRequestedAt, zone),
       decided_by: record.approvalDecidedBy,
       decided_at: formatTimestamp(record.approvalDecidedAt, zone),
       comment: record.approvalComment ?? '',
@@ -75,7 +78,15 @@ export function createCampaignsService(deps: {
     if (approvalThreshold === null) return { status: 'not_required', requestedBy: null };
     const needed =
       approvalThreshold === 0 || (await deps.recipients.count(included, [...excluded, await deps.contactGroups.optoutsId(auth.teamId)])) >= approvalThreshold;
-    return needed ? { status: 'pending', requestedBy: auth.userId } : { status: 'not_required', requestedBy: null };
+    if (!needed) return { status: 'not_required', requestedBy: null };
+    // An approval nobody could give would hold the campaign for ever: say so now.
+    const approvers = (await deps.members.admins(deps.db, auth.teamId)).filter((admin) => admin.userId !== auth.userId);
+    if (approvers.length === 0)
+      throw ValidationError.field(
+        'included_contact_groups',
+        `The team requires an admin's approval for campaigns of ${approvalThreshold === 0 ? 'any size' : `${approvalThreshold} recipients or more`}, and no admin other than you can give it. Make another member an admin, or change the approval threshold in the team settings.`,
+      );
+    return { status: 'pending', requestedBy: auth.userId };
   };
 
   /** The team's other admins hear of a campaign waiting for them, from the transaction that made it wait. */
@@ -137,8 +148,8 @@ export function createCampaignsService(deps: {
   return {
     present,
 
-    async list(auth: AuthContext, window: PageWindow, status?: number) {
-      const { rows, total } = await deps.campaigns.list(auth.teamId, window, status);
+    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string } = {}) {
+      const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
       return { items: rows.map(present), total };
     },
 
