@@ -242,12 +242,25 @@ export function createEngine(deps: {
       .catch((error: Error) => deps.log?.(`audience not extended (tried again next tick): ${error.message}`));
     // This tick's share of the gateway-wide cap, granted from the allowance all processes share for
     // the second it is granted in (not the tick's start, which may be a second ago), and spent only
-    // while that second lasts: a slow tick never carries one second's grant into the next.
+    // while that second lasts, up to a margin before its end: a batch handed over then would reach
+    // the gateway in the next second, on that second's allowance too. A tick that starts inside the
+    // margin waits for the next second.
     const wanted = Math.max(1, Math.floor((options.rateLimitPerSecond * options.tickMs) / 1000));
     const pending = await store.pendingWork();
-    const grantedAt = clock.now();
+    let grantedAt = clock.now();
+    let marginMs = Math.min(100, options.tickMs / 2);
+    const left = 1000 - (grantedAt.getTime() % 1000);
+    if (left <= marginMs) {
+      await new Promise((resolve) => setTimeout(resolve, left));
+      const after = clock.now();
+      if (after.getTime() === grantedAt.getTime()) marginMs = 0; // a clock that does not run (a test's) ends no second
+      grantedAt = after;
+    }
     const grantSecond = Math.floor(grantedAt.getTime() / 1000);
-    const inGrant = () => Math.floor(clock.now().getTime() / 1000) === grantSecond;
+    const inGrant = () => {
+      const at = clock.now().getTime();
+      return Math.floor(at / 1000) === grantSecond && 1000 - (at % 1000) > marginMs;
+    };
     let budget = await store.takeRateBudget(grantedAt, Math.min(wanted, pending), options.rateLimitPerSecond);
     if (inGrant()) budget -= await sendReplies(budget, now);
     for (const campaign of await store.sending()) {

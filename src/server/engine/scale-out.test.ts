@@ -7,18 +7,31 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
 import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
-// Two Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs:
-// the test run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh
-// database on it, one process serving HTTP and sending, one `--role worker`.
+// Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs: the test
+// run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh database on
+// it, one process serving HTTP and sending, one `--role worker`, and a second HTTP process
+// (`--role api`) for the limits every process shares.
+//
+// Seen red: with the request limit counted in each process's memory (as before issue 18), the two
+// API processes let through 400 of 400 requests against a limit of 300.
 const RECIPIENTS = 400;
 let dataDir: string;
 let port: number;
 let first: HeraldProcess;
 let worker: HeraldProcess;
+let second: HeraldProcess;
+let secondPort: number;
 let databaseUrl: string;
 let api: ApiCall;
 
-const tuning = { SMS_RATE_LIMIT: '40', ENGINE_TICK_MS: '100', ENGINE_LEASE_MS: '5000', SMS_SIMULATOR_LATENCY_MS: '5' };
+const tuning = {
+  SMS_RATE_LIMIT: '40',
+  ENGINE_TICK_MS: '100',
+  ENGINE_LEASE_MS: '5000',
+  SMS_SIMULATOR_LATENCY_MS: '5',
+  RATE_LIMIT_PER_MINUTE: '300',
+  LOGIN_RATE_LIMIT_PER_MINUTE: '6',
+};
 
 const databaseName = `herald_scale_${randomBytes(6).toString('hex')}`;
 
@@ -45,9 +58,12 @@ beforeAll(async () => {
   // The campaign starts only once both engines run, so both must take part.
   await vi.waitFor(() => expect(worker.output()).toContain('Herald worker'), { timeout: 90_000, interval: 100 });
   api = await signIn(port, 'admin@scale.test', 'scale-password-1');
+  secondPort = await freePort();
+  second = runHerald('src/server/main.ts', ['--role', 'api'], childEnv({ ...shared, PORT: String(secondPort) }));
+  await waitForHealthy(secondPort, second);
 });
 afterAll(async () => {
-  for (const process of [worker, first]) {
+  for (const process of [second, worker, first]) {
     process?.child.kill('SIGTERM');
     await process?.exited;
   }
@@ -78,5 +94,36 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
     } finally {
       await db.end();
     }
+  });
+});
+
+describe('two API processes on one database', { timeout: 120_000 }, () => {
+  /** Waits, when a minute is about to turn, for the next one: the limits count in one-minute windows. */
+  async function withinOneMinute() {
+    const second = new Date().getSeconds();
+    if (second > 40) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+  }
+
+  it('share one request limit per token: 300 a minute between them, not 300 each', async () => {
+    const token = (await api('POST', '/tokens/', { name: 'Limits' })).data.token as string;
+    await withinOneMinute();
+    const call = (to: number) => fetch(`http://localhost:${to}/api/2.0/senders/`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 400 }, (_, i) => call(i % 2 === 0 ? port : secondPort)));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(300);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(100);
+  });
+
+  it('share one sign-in limit per address', async () => {
+    await withinOneMinute();
+    const attempt = (to: number) =>
+      fetch(`http://localhost:${to}/api/2.0/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'somebody@scale.test', password: 'wrong-password' }),
+      }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push(await attempt(i % 2 === 0 ? port : secondPort));
+    expect(statuses.filter((status) => status === 401)).toHaveLength(6);
+    expect(statuses.slice(6)).toEqual([429, 429, 429, 429]);
   });
 });
