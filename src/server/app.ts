@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
   });
   registerErrorHandling(app);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { connectSources: config.dashboardConnectSources });
   registerAuth(app, { authenticator: services.tokens, limiter: services.limiter, rateLimitPerMinute: config.rateLimitPerMinute });
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(
     async (api) => {
       const { publicUrl } = config;
-      await api.register(authRoutes, { auth: services.auth, users: services.users });
+      await api.register(authRoutes, { auth: services.auth, users: services.users, publicUrl });
       await api.register(tokensRoutes, { tokens: services.tokens, publicUrl });
       await api.register(membersRoutes, { members: services.members, publicUrl });
       await api.register(auditRoutes, { audit: services.audit, publicUrl });

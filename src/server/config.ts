@@ -49,6 +49,18 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  DASHBOARD_CONNECT_SRC: z
+    .string()
+    .default('')
+    .refine(
+      (value) =>
+        value.trim() === '' ||
+        value
+          .trim()
+          .split(/\s+/)
+          .every((origin) => /^https?:\/\/[^\s/;,']+$/.test(origin)),
+      'DASHBOARD_CONNECT_SRC must be origins separated by spaces, e.g. https://herald.example.com',
+    ),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -101,6 +113,8 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
   bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  /** Other Herald services the dashboard's "service URL and token" sign-in may call (its CSP connect-src); none by default. */
+  dashboardConnectSources: e.DASHBOARD_CONNECT_SRC.trim().split(/\s+/).filter(Boolean).join(' '),
   /**
    * Which X-Forwarded-For hops to believe, so the client address (per-address limits, the audit log)
    * is the real one behind a reverse proxy: false (none), true (all), a number of hops, or the

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../shared/contract';
 import { ForbiddenError, TooManyRequestsError, UnauthenticatedError } from '../lib/errors';
 import type { SharedRateLimiter } from '../db/rate-counters';
+import { cookiesOf, csrfHolds, SESSION_COOKIE } from './session-cookies';
 
 /** Who is calling: the token's user, the team every query is scoped to, and what the token may do there. */
 export type AuthContext = {
@@ -68,8 +69,9 @@ export function callerOf(request: { auth: AuthContext | null }): AuthContext {
 }
 
 /**
- * Bearer authentication for every /api/2.0 route not marked public, then per-token rate limits
- * shared by every process (unauthenticated calls are limited per address).
+ * Authentication for every /api/2.0 route not marked public — a bearer token, or the dashboard's
+ * session cookie with its CSRF check on changes — then per-token rate limits shared by every
+ * process (unauthenticated calls are limited per address).
  */
 export function registerAuth(app: FastifyInstance, deps: { authenticator: Authenticator; limiter: SharedRateLimiter; rateLimitPerMinute: number }): void {
   app.decorateRequest('auth', null);
@@ -85,9 +87,16 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: Authen
     if (!request.routeOptions.url?.startsWith('/api/2.0/')) return;
     const access = config.access!;
     if (access !== 'public') {
+      // A bearer token (API clients), or else the dashboard's session cookie.
       const match = BEARER.exec(request.headers.authorization ?? '');
-      const auth = match?.[1] ? await deps.authenticator.authenticate(match[1]) : null;
+      const cookies = match ? {} : cookiesOf(request);
+      const token = match?.[1] ?? cookies[SESSION_COOKIE];
+      const auth = token ? await deps.authenticator.authenticate(token) : null;
       if (!auth) throw new UnauthenticatedError();
+      // A cookie rides along with any request the browser makes, a forged form's too: a change must
+      // also carry the CSRF secret only the dashboard's own page can read (double submit).
+      if (!match && !READS.has(request.method) && !csrfHolds(request, cookies))
+        throw new ForbiddenError('The request did not carry the CSRF token of this session. Reload the page and try again.');
       request.auth = auth;
       if (!ROLES_ALLOWED[access].includes(auth.role)) throw new ForbiddenError(REFUSED[access as 'edit' | 'admin']);
       if (auth.scope === 'read_only' && !READS.has(request.method)) throw new ForbiddenError('This API token is read-only: it can only read (GET requests).');

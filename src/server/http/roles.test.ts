@@ -28,6 +28,8 @@ const ROUTES: ApiRoute[] = routesOfDocument((await t.request('GET', `${API}/open
 const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/auth/login': 'public',
   'POST /api/2.0/auth/logout': 'self',
+  'POST /api/2.0/auth/session': 'public',
+  'DELETE /api/2.0/auth/session': 'self',
   'GET /api/2.0/users/me': 'read',
   'GET /api/2.0/users/switch/team/{team_uuid}': 'self',
   'PUT /api/2.0/users/me': 'self',
@@ -171,7 +173,9 @@ describe('the route table', () => {
 });
 
 describe.each(['viewer', 'editor', 'admin'] as const)('a %s', (role) => {
-  const guarded = ROUTES.filter((route) => EXPECTED[route.key] !== 'public' && route.key !== 'POST /api/2.0/auth/logout');
+  const guarded = ROUTES.filter(
+    (route) => EXPECTED[route.key] !== 'public' && route.key !== 'POST /api/2.0/auth/logout' && route.key !== 'DELETE /api/2.0/auth/session',
+  );
 
   it.each(guarded.map((route) => [route.key, route] as const))('%s', async (_key, route) => {
     const access = EXPECTED[route.key] as Exclude<Access, 'public'>;

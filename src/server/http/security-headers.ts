@@ -1,19 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 
-// The dashboard and the API reference load only their own files; Mantine sets inline styles.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self' http: https:",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+// The dashboard and the API reference load only their own files; Mantine sets inline styles. The
+// dashboard talks to its own service only: its "service URL and token" mode reaches another Herald
+// when that one is named in DASHBOARD_CONNECT_SRC (the origins it may call, space-separated).
+const policyWith = (connectSources: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self'${connectSources ? ` ${connectSources}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, options: { connectSources?: string } = {}): void {
+  const CONTENT_SECURITY_POLICY = policyWith(options.connectSources ?? '');
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');

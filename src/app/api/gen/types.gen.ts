@@ -2513,6 +2513,82 @@ export type LoginResponses = {
 
 export type LoginResponse = LoginResponses[keyof LoginResponses];
 
+export type DeleteSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/auth/session';
+};
+
+export type DeleteSessionErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+};
+
+export type DeleteSessionError = DeleteSessionErrors[keyof DeleteSessionErrors];
+
+export type DeleteSessionResponses = {
+    /**
+     * Signed out.
+     */
+    204: void;
+};
+
+export type DeleteSessionResponse = DeleteSessionResponses[keyof DeleteSessionResponses];
+
+export type CreateSessionData = {
+    /**
+     * E-mail and password of a Herald user.
+     */
+    body: {
+        /**
+         * Sign-in e-mail address.
+         */
+        email: string;
+        /**
+         * Password.
+         */
+        password: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/auth/session';
+};
+
+export type CreateSessionErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type CreateSessionError = CreateSessionErrors[keyof CreateSessionErrors];
+
+export type CreateSessionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CurrentUser;
+    };
+};
+
+export type CreateSessionResponse = CreateSessionResponses[keyof CreateSessionResponses];
+
 export type LogoutData = {
     body?: never;
     path?: never;

@@ -12,10 +12,13 @@ import {
   ProfileInputSchema,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
+import { clearSessionCookies, setSessionCookies } from '../../http/session-cookies';
 import type { AuthService } from './auth.service';
 import type { UsersService } from '../users/users.service';
 
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: UsersService }> = async (app, { auth, users }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: UsersService; publicUrl: string }> = async (app, { auth, users, publicUrl }) => {
+  // Cookies marked Secure when the dashboard is served over https (directly, or behind a trusted proxy).
+  const secure = (protocol: string) => protocol === 'https' || publicUrl.startsWith('https:');
   app.post(
     '/auth/login',
     {
@@ -33,6 +36,46 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
     async (request) => {
       const { token, user } = await auth.login(request.body, request.ip);
       return { data: { token, user } };
+    },
+  );
+
+  app.post(
+    '/auth/session',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'createSession',
+        tags: ['Users and teams'],
+        summary: 'Sign in the dashboard: a session cookie',
+        description:
+          'Herald extension, for browsers. Signs in like `/auth/login`, but the session (30 days, revoked by `DELETE /auth/session`) is kept in an HttpOnly, SameSite=Strict cookie no script can read, with a CSRF cookie whose value every change must carry in the `X-CSRF-Token` header. Limited like `/auth/login`.',
+        security: [],
+        body: LoginRequestSchema,
+        response: { 200: dataOf(CurrentUserSchema), ...errorsOf(401, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { token, user } = await auth.login(request.body, request.ip);
+      setSessionCookies(reply, token, secure(request.protocol));
+      return { data: user };
+    },
+  );
+
+  app.delete(
+    '/auth/session',
+    {
+      config: { access: 'self' },
+      schema: {
+        operationId: 'deleteSession',
+        tags: ['Users and teams'],
+        summary: "Sign the dashboard out: revoke the cookie's session and clear the cookies",
+        response: { 204: z.null().describe('Signed out.'), ...errorsOf(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await auth.logout(callerOf(request));
+      clearSessionCookies(reply, secure(request.protocol));
+      return reply.code(204).send(null);
     },
   );
 
