@@ -6,6 +6,15 @@ export interface PageParams {
   perPage?: number;
 }
 
+/** The audit log's filters (`from`, `to`: `YYYY-MM-DD HH:MM:SS` in the service's zone). */
+export interface AuditFilterParams {
+  actor?: string;
+  action?: string;
+  resourceUuid?: string;
+  from?: string;
+  to?: string;
+}
+
 function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
@@ -29,6 +38,11 @@ export const paths = {
     /** `redirectTo` is where to go back once signed in (a path of this dashboard). */
     getHref: (redirectTo?: string) => withQuery('/sign-in', { redirect: redirectTo }),
   },
+  /** Public: asks for a password reset link by e-mail. */
+  forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  /** Public: the e-mailed link, `/reset-password#<secret>` (the secret stays out of requests and logs). */
+  resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
+  profile: { path: '/profile', getHref: () => '/profile' },
   senders: {
     list: listPath('/senders'),
     new: { path: '/senders/new', getHref: () => '/senders/new' },
@@ -38,6 +52,16 @@ export const paths = {
     },
   },
   apiTokens: listPath('/api-tokens'),
+  /** The team's audit log; the filters are in the URL, with the same names as the API's. */
+  audit: {
+    path: '/audit',
+    getHref: ({ page, perPage, actor, action, resourceUuid, from, to }: PageParams & AuditFilterParams = {}) =>
+      withQuery('/audit', { actor, action, resource_uuid: resourceUuid, from, to, page, per_page: perPage }),
+  },
+  /** The team's members (their page in the URL), invitations and settings. */
+  team: listPath('/team'),
+  /** Public: the e-mailed link, `/invitation#<secret>` (the fragment is not sent with the page's request). */
+  invitation: { path: '/invitation', getHref: () => '/invitation' },
   templates: {
     list: listPath('/templates'),
     new: { path: '/templates/new', getHref: () => '/templates/new' },

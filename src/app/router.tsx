@@ -20,6 +20,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
       ),
       children: [
         { path: paths.signIn.path, lazy: () => import('./routes/sign-in/sign-in.page').then(page) },
+        { path: paths.invitation.path, lazy: () => import('./routes/invitation/invitation.page').then(page) },
+        { path: paths.forgotPassword.path, lazy: () => import('./routes/password-reset/forgot-password.page').then(page) },
+        { path: paths.resetPassword.path, lazy: () => import('./routes/password-reset/reset-password.page').then(page) },
         {
           path: paths.home.path,
           // Every page waits for the signed-in user: ask for it while the shell's code is still loading.
@@ -60,8 +63,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),
             },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
+            { path: paths.team.path, lazy: () => import('./routes/team/team.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
+            { path: paths.audit.path, lazy: () => import('./routes/audit/audit.page').then(page) },
             { path: paths.reports.path, lazy: () => import('./routes/reports/reports.page').then(page) },
+            { path: paths.profile.path, lazy: () => import('./routes/profile/profile.page').then(page) },
             { path: '*', lazy: () => import('./routes/not-found.page').then(page) },
           ],
         },

@@ -1,12 +1,14 @@
 import {
   IconAddressBook,
   IconChartBar,
+  IconHistory,
   IconId,
   IconInbox,
   IconKey,
   IconMessage2,
   IconSend,
   IconTemplate,
+  IconUsers,
   IconWebhook,
   IconWorld,
   type Icon,
@@ -31,7 +33,9 @@ export const sections: readonly Section[] = [
   { label: 'Inbound messages', href: paths.inboundMessages.list.getHref(), icon: IconInbox, available: true },
   { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: true },
   { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: true },
+  { label: 'Team', href: paths.team.getHref(), icon: IconUsers, available: true },
   { label: 'API tokens', href: paths.apiTokens.getHref(), icon: IconKey, available: true },
+  { label: 'Audit log', href: paths.audit.getHref(), icon: IconHistory, available: true },
 ];
 
 export function sectionAt(pathname: string): Section | undefined {

@@ -44,6 +44,8 @@ export function changesBetween(resourceBefore: Record<string, unknown> | undefin
     const had = before !== undefined && key in before;
     const has = after !== undefined && key in after;
     if (had && has && JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    // A new resource shows what was given, not every empty field it starts with.
+    if (!had && has && (after[key] === '' || after[key] === null || (Array.isArray(after[key]) && (after[key] as unknown[]).length === 0))) continue;
     const change: { before?: unknown; after?: unknown } = {};
     if (had) change.before = small(before[key]) ? before[key] : LONG;
     if (has) change.after = small(after[key]) ? after[key] : LONG;

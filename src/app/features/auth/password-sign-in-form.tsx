@@ -1,10 +1,12 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { LoginRequestSchema, type LoginRequest } from '../../../shared/contract';
 import { describeError } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { paths } from '../../paths';
 import { useSignInWithPassword } from './session-mutations';
 
 export function PasswordSignInForm() {
@@ -13,8 +15,12 @@ export function PasswordSignInForm() {
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<LoginRequest>({ resolver: zodResolver(LoginRequestSchema), defaultValues: { email: '', password: '' } });
+
+  // The forgotten-password page starts with the address already typed here.
+  const email = useWatch({ control, name: 'email' });
 
   const submit = handleSubmit(async (credentials) => {
     try {
@@ -32,6 +38,11 @@ export function PasswordSignInForm() {
         <FormError message={errors.root?.server?.message} />
         <TextInput label="E-mail" type="email" autoComplete="username" withAsterisk error={errors.email?.message} {...register('email')} />
         <PasswordInput label="Password" autoComplete="current-password" withAsterisk error={errors.password?.message} {...register('password')} />
+        <Group justify="flex-end" mt={-8}>
+          <Anchor component={Link} to={paths.forgotPassword.getHref()} state={{ email: email.trim() }} size="sm">
+            Forgot your password?
+          </Anchor>
+        </Group>
         <Button type="submit" loading={isSubmitting} fullWidth mt="xs">
           Sign in
         </Button>

@@ -1,7 +1,9 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { CurrentUser } from '../../api/gen/types.gen';
 import { ROLE_LABELS } from '../../lib/roles';
+import { paths } from '../../paths';
 import { useSignOut } from './session-mutations';
 
 function initialsOf(name: string): string {
@@ -28,7 +30,10 @@ export function UserMenu({ user }: { user: CurrentUser }) {
             <Text size="sm" fw={500} visibleFrom="sm">
               {user.name}
             </Text>
-            <IconChevronDown size={14} />
+            {/* On a phone the header has no room for it: the avatar alone opens the menu. */}
+            <Box visibleFrom="sm" display="flex">
+              <IconChevronDown size={14} />
+            </Box>
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -42,6 +47,9 @@ export function UserMenu({ user }: { user: CurrentUser }) {
           </Text>
         </Menu.Label>
         <Menu.Divider />
+        <Menu.Item component={Link} to={paths.profile.getHref()} leftSection={<IconUserCircle size={16} />}>
+          Your profile
+        </Menu.Item>
         <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </Menu.Item>

@@ -1,6 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { IconFlask, IconPlayerPauseFilled } from '@tabler/icons-react';
 import type { Campaign } from '../../api/gen/types.gen';
+import { ApprovalBadge } from './campaign-approval';
 
 const STATUS: Record<number, { label: string; color: string }> = {
   0: { label: 'Pending', color: 'blue' },
@@ -16,8 +17,11 @@ export function isManuallyPaused(campaign: Pick<Campaign, 'throttled' | 'manuall
 // A badge keeps its whole word: in a narrow table column it must not shrink to "PENDI…".
 const WHOLE = { root: { flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
-/** Status (docs/interface.md §3), plus Paused for a throttled campaign stopped by hand and Test for a send-test campaign. */
-export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status' | 'throttled' | 'manually_paused' | 'is_test'> }) {
+/**
+ * Status (docs/interface.md §3), plus Paused for a throttled campaign stopped by hand, Test for a
+ * send-test campaign, and the approval state of one that needs an admin's approval.
+ */
+export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status' | 'throttled' | 'manually_paused' | 'is_test' | 'approval'> }) {
   const status = STATUS[campaign.status] ?? { label: `Status ${campaign.status}`, color: 'gray' };
   return (
     <Group gap={6} wrap="nowrap">
@@ -29,6 +33,7 @@ export function CampaignBadges({ campaign }: { campaign: Pick<Campaign, 'status'
           Paused
         </Badge>
       )}
+      <ApprovalBadge status={campaign.approval.status} />
       {campaign.is_test && (
         <Badge color="grape" variant="outline" styles={WHOLE} leftSection={<IconFlask size={10} />}>
           Test

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CampaignInput, SendTestInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
-import { createCampaign, deleteCampaign, sendTestCampaign, toggleCampaignPaused, updateCampaign } from '../../api/gen/sdk.gen';
+import { approveCampaign, createCampaign, deleteCampaign, rejectCampaign, sendTestCampaign, toggleCampaignPaused, updateCampaign } from '../../api/gen/sdk.gen';
 import { campaignKeys } from './campaign-queries';
 
 export function useCreateCampaign() {
@@ -44,6 +44,28 @@ export function useToggleCampaignPaused(uuid: string) {
     onSuccess: (campaign) => {
       queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
       return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+  });
+}
+
+export type ApprovalVerdict = 'approve' | 'reject';
+
+/** An admin's decision on a campaign waiting for approval, with an optional comment for the member who asked. */
+export function useDecideCampaignApproval(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ verdict, comment }: { verdict: ApprovalVerdict; comment: string }) => {
+      const decide = verdict === 'approve' ? approveCampaign : rejectCampaign;
+      const body = comment.trim() ? { comment: comment.trim() } : {};
+      return (await decide({ path: { campaign_uuid: uuid }, body, throwOnError: true })).data.data;
+    },
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+    // 409: decided by another admin, edited or started meanwhile; reloading shows where it stands.
+    onError: (error) => {
+      if (isApiError(error) && error.status === 409) return queryClient.invalidateQueries({ queryKey: campaignKeys.detail(uuid) });
     },
   });
 }

@@ -11,6 +11,7 @@ import { newCampaignValues } from '../../features/campaigns/campaign-form-values
 import { useCreateCampaign } from '../../features/campaigns/campaign-mutations';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
+import { approvalNotice } from './approval-notice';
 import { CampaignFormSkeleton } from './campaign-form-skeleton';
 import { CampaignTemplatePreview } from './campaign-template-preview';
 import { prefetchCampaignFormData, useCampaignFormData } from './use-campaign-form-data';
@@ -29,7 +30,7 @@ export default function CampaignNewPage() {
   const create = (input: CampaignInput) =>
     creation.mutateAsync(input, {
       onSuccess: (created) => {
-        notifySuccess(`The campaign ${created.name} was created.`);
+        notifySuccess(`The campaign ${created.name} was created.${approvalNotice(created)}`);
         void navigate(paths.campaigns.detail.getHref(created.uuid));
       },
       onError: (error) => notifyFailure('The campaign could not be created', error),

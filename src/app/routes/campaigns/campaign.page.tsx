@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
-import type { QueryClient } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { CampaignInput } from '../../../shared/contract';
@@ -8,13 +8,16 @@ import { shorthandNames } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
+import { CampaignApprovalPanel } from '../../features/campaigns/campaign-approval';
+import { serviceTimestamp } from '../../lib/service-zone';
 import { CampaignBadges, isManuallyPaused } from '../../features/campaigns/campaign-badges';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
 import { campaignFormValues } from '../../features/campaigns/campaign-form-values';
 import { lockReason } from '../../features/campaigns/campaign-lock-alert';
-import { useToggleCampaignPaused, useUpdateCampaign } from '../../features/campaigns/campaign-mutations';
+import { useDecideCampaignApproval, useToggleCampaignPaused, useUpdateCampaign, type ApprovalVerdict } from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
 import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
@@ -25,6 +28,7 @@ import { parseReportParams } from '../../features/reports/use-report-params';
 import { formatTimestamp } from '../../lib/dates';
 import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
+import { approvalNotice } from './approval-notice';
 import { CampaignFormSkeleton } from './campaign-form-skeleton';
 import { CampaignTemplatePreview } from './campaign-template-preview';
 import { prefetchCampaignFormData, useCampaignFormData } from './use-campaign-form-data';
@@ -56,7 +60,10 @@ export default function CampaignPage() {
   const [lockMessage, setLockMessage] = useState<string>();
   const backToList = () => void navigate(paths.campaigns.list.getHref());
   const confirmDeletion = useConfirmCampaignDeletion(backToList);
-  const canEdit = useTeamRole().can('edit');
+  const teamRole = useTeamRole();
+  const canEdit = teamRole.can('edit');
+  const { data: userUuid } = useQuery({ ...currentUserQueries.me(), select: (user) => user.uuid });
+  const decideApproval = useDecideCampaignApproval(uuid);
 
   const template = data.templates.find((candidate) => candidate.uuid === campaign.data?.template_uuid);
   const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
@@ -64,7 +71,7 @@ export default function CampaignPage() {
 
   const save = (input: CampaignInput) =>
     update.mutateAsync(input, {
-      onSuccess: (saved) => notifySuccess(`The campaign ${saved.name} was saved.`),
+      onSuccess: (saved) => notifySuccess(`The campaign ${saved.name} was saved.${approvalNotice(saved)}`),
       onError: (error) => {
         if (isApiError(error) && error.status === 423) {
           setLockMessage(error.message);
@@ -79,6 +86,20 @@ export default function CampaignPage() {
         notifySuccess(toggled.manually_paused ? `${toggled.name} is paused: nothing is sent until you resume it.` : `${toggled.name} resumed.`),
       onError: (error) => notifyFailure('The campaign could not be paused or resumed', error),
     });
+
+  const decide = (verdict: ApprovalVerdict, comment: string) =>
+    decideApproval.mutateAsync(
+      { verdict, comment },
+      {
+        onSuccess: (decided) =>
+          notifySuccess(
+            verdict === 'approve'
+              ? `${decided.name} is approved: it starts ${decided.is_locked ? 'now' : 'at its send time'}.`
+              : `${decided.name} is rejected: it will not start unless it is changed and approved.`,
+          ),
+        onError: (error) => notifyFailure(verdict === 'approve' ? 'The campaign could not be approved' : 'The campaign could not be rejected', error),
+      },
+    );
 
   const loaded = campaign.data;
   const paused = loaded ? isManuallyPaused(loaded) : false;
@@ -128,6 +149,13 @@ export default function CampaignPage() {
         <ErrorState title="The campaign form could not be loaded." error={data.error} onRetry={data.refetch} />
       ) : (
         <Stack gap="lg">
+          <CampaignApprovalPanel
+            campaign={campaign.data}
+            viewer={{ userUuid, role: teamRole.role, teamName: teamRole.teamName }}
+            canEdit={canEdit}
+            onDecide={decide}
+            sendTimePassed={timeZone !== undefined && campaign.data.scheduled_send_date <= serviceTimestamp(timeZone)}
+          />
           <Paper withBorder p="lg" radius="md">
             <Group justify="space-between" mb="md">
               <Group gap="sm">

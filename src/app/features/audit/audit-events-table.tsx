@@ -1,0 +1,153 @@
+import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { IconKey, IconLock, IconUserQuestion } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { Link } from 'react-router';
+import type { AuditEvent } from '../../api/gen/types.gen';
+import { paths } from '../../paths';
+import { AuditChanges } from './audit-changes';
+import { ACTOR_KIND_LABELS, eventLabel, isRefused, resourceHref, resourceLabel } from './audit-labels';
+
+export const AUDIT_COLUMNS = ['Time', 'Who', 'Action', 'Resource', 'Changes', 'IP address'] as const;
+
+/** The event's moment, already in the service's zone, to the second (an audit needs the order of close events). */
+export function formatEventTime(timestamp: string): string {
+  const parsed = dayjs(timestamp);
+  return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
+}
+
+const shortUuid = (uuid: string) => uuid.slice(0, 8);
+
+function Actor({ actor }: { actor: AuditEvent['actor'] }) {
+  return (
+    <Stack gap={4} align="flex-start">
+      {actor.name ? (
+        <Text size="sm" fw={500} style={{ overflowWrap: 'break-word' }}>
+          {actor.name}
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          Unknown
+        </Text>
+      )}
+      {actor.kind === 'token' && (
+        <Badge size="sm" variant="light" color="grape" tt="none" leftSection={<IconKey size={12} aria-hidden />}>
+          {ACTOR_KIND_LABELS.token}
+        </Badge>
+      )}
+      {actor.kind === 'anonymous' && (
+        <Badge size="sm" variant="light" color="gray" tt="none" leftSection={<IconUserQuestion size={12} aria-hidden />}>
+          {ACTOR_KIND_LABELS.anonymous}
+        </Badge>
+      )}
+    </Stack>
+  );
+}
+
+function Action({ event }: { event: AuditEvent }) {
+  const refused = isRefused(event.action);
+  const failed = event.action === 'loginFailed';
+  return (
+    <Stack gap={2} align="flex-start">
+      <Group gap={4} wrap="nowrap">
+        {refused && <IconLock size={14} aria-hidden color="var(--mantine-color-orange-8)" />}
+        <Text size="sm" fw={500} c={refused ? 'orange.9' : failed ? 'red.8' : undefined}>
+          {eventLabel(event)}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed" ff="monospace">
+        {event.action}
+      </Text>
+    </Stack>
+  );
+}
+
+function Resource({ event, showHistory }: { event: AuditEvent; showHistory: boolean }) {
+  const label = resourceLabel(event.resource_type);
+  if (!label) {
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  }
+  const href = resourceHref(event);
+  const uuid = event.resource_uuid;
+  const name = uuid ? (
+    <>
+      {label}{' '}
+      <Text span inherit ff="monospace" title={uuid}>
+        {shortUuid(uuid)}
+      </Text>
+    </>
+  ) : (
+    label
+  );
+  return (
+    <Stack gap={2} align="flex-start">
+      {href ? (
+        <Anchor component={Link} to={href} size="sm">
+          {name}
+        </Anchor>
+      ) : (
+        <Text size="sm">{name}</Text>
+      )}
+      {uuid && showHistory && (
+        <Anchor component={Link} to={paths.audit.getHref({ resourceUuid: uuid })} size="xs" aria-label={`History of ${label.toLowerCase()} ${shortUuid(uuid)}`}>
+          History
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+interface AuditEventsTableProps {
+  events: readonly AuditEvent[];
+  /** The resource the log is filtered on, if any: its rows need no "History" link. */
+  resourceUuid?: string;
+}
+
+export function AuditEventsTable({ events, resourceUuid }: AuditEventsTableProps) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={900} type="native">
+        <Table aria-label="Audit events" verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              {AUDIT_COLUMNS.map((column) => (
+                <Table.Th key={column} style={{ whiteSpace: 'nowrap' }}>
+                  {column}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {events.map((event) => (
+              <Table.Tr key={event.uuid} style={{ verticalAlign: 'top' }}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Text size="sm">{formatEventTime(event.created_at)}</Text>
+                </Table.Td>
+                <Table.Td miw={150} maw={220}>
+                  <Actor actor={event.actor} />
+                </Table.Td>
+                <Table.Td>
+                  <Action event={event} />
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Resource event={event} showHistory={event.resource_uuid !== resourceUuid} />
+                </Table.Td>
+                <Table.Td miw={240} maw={420}>
+                  <AuditChanges changes={event.changes} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {event.ip || '—'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}

@@ -1,0 +1,95 @@
+import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { PASSWORD_MIN, PasswordChangeSchema, type PasswordChange } from '../../../shared/contract';
+import { describeError } from '../../api/client';
+import { FormError } from '../../components/form-error';
+import { applyServerFieldErrors } from '../../lib/server-field-errors';
+
+interface ChangePasswordValues extends PasswordChange {
+  confirm_password: string;
+}
+
+const DEFAULTS: ChangePasswordValues = { current_password: '', new_password: '', confirm_password: '' };
+
+// The service's rules, and the new password typed twice: a typo would otherwise lock the user out.
+const schema = PasswordChangeSchema.extend({ confirm_password: z.string() }).refine((values) => values.confirm_password === values.new_password, {
+  path: ['confirm_password'],
+  message: 'The two new passwords do not match.',
+});
+
+interface ChangePasswordFormProps {
+  /** Changes the password; a rejection carrying 422 field errors shows them on the fields. */
+  onSubmit: (input: PasswordChange) => Promise<unknown>;
+}
+
+export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
+  const [changed, setChanged] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordValues>({ resolver: zodResolver(schema), defaultValues: DEFAULTS });
+
+  const submit = handleSubmit(async ({ current_password, new_password }) => {
+    setChanged(false);
+    try {
+      await onSubmit({ current_password, new_password });
+      reset(DEFAULTS);
+      setChanged(true);
+    } catch (error) {
+      if (!applyServerFieldErrors(error, ['current_password', 'new_password'], setError)) {
+        setError('root.server', { message: describeError(error) });
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Change your password">
+      <Stack gap="md" maw={480}>
+        <FormError message={errors.root?.server?.message} />
+        {changed && (
+          <Alert color="teal" variant="light" icon={<IconCircleCheck />} title="Your password was changed" role="status">
+            Your other dashboard sessions were signed out; this one stays signed in, and your API tokens keep working.
+          </Alert>
+        )}
+        <PasswordInput
+          label="Current password"
+          autoComplete="current-password"
+          withAsterisk
+          error={errors.current_password?.message}
+          // Mantine's PasswordInput does not mark its input invalid itself.
+          aria-invalid={errors.current_password ? true : undefined}
+          {...register('current_password')}
+        />
+        <PasswordInput
+          label="New password"
+          description={`At least ${PASSWORD_MIN} characters.`}
+          autoComplete="new-password"
+          withAsterisk
+          error={errors.new_password?.message}
+          aria-invalid={errors.new_password ? true : undefined}
+          {...register('new_password')}
+        />
+        <PasswordInput
+          label="New password again"
+          autoComplete="new-password"
+          withAsterisk
+          error={errors.confirm_password?.message}
+          aria-invalid={errors.confirm_password ? true : undefined}
+          {...register('confirm_password')}
+        />
+        <Group>
+          <Button type="submit" loading={isSubmitting}>
+            Change password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
