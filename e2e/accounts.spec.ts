@@ -183,7 +183,7 @@ test('an editor’s campaign waits for an admin’s approval, which the admin gi
     await row.getByRole('link', { name: 'E2E campaign to approve' }).click();
     await expect(page.getByRole('heading', { name: 'E2E campaign to approve', level: 1 })).toBeVisible();
     const approval = page.getByRole('region', { name: 'Approval' });
-    await expect(approval).toContainText(`${OMAR.name} asked for approval.`);
+    await expect(approval).toContainText(`${OMAR.name} asked for approval on `);
     await expect(approval.getByText('Awaiting approval')).toBeVisible();
     await screenshot(page, 'campaign-approval-pending');
 

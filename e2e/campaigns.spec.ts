@@ -1,15 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { dismissToasts, screenshot, signInWithPassword } from './support';
+import { dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 function toast(page: Page, text: string) {
   return page.getByRole('alert').filter({ hasText: text });
 }
 
-/** The signed-in session's own token, to set up data through the API rather than the UI. */
+/** As the signed-in session (its cookie), to set up data through the API rather than the UI. */
 async function api(page: Page) {
-  const session = await page.evaluate(() => JSON.parse(localStorage.getItem('herald.session') ?? '{}') as { token?: string });
-  const headers = { Authorization: `Bearer ${session.token}`, Accept: 'application/json' };
+  const headers = await sessionHeaders(page);
   const post = async (request: APIRequestContext, path: string, body: unknown) => {
     const response = await request.post(`/api/2.0${path}`, { headers, data: body });
     expect(response.ok(), `${path}: ${await response.text()}`).toBe(true);

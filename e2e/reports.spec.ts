@@ -4,7 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { REPORT_COLUMNS } from '../src/shared/contract';
 import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { ADMIN, dismissToasts, screenshot, signInWithPassword } from './support';
+import { ADMIN, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const RECIPIENTS = 20;
@@ -13,10 +13,9 @@ function toast(page: Page, text: string) {
   return page.getByRole('alert').filter({ hasText: text });
 }
 
-/** The signed-in session's own token, to set up data through the API rather than the UI. */
+/** As the signed-in session (its cookie), to set up data through the API rather than the UI. */
 async function api(page: Page) {
-  const session = await page.evaluate(() => JSON.parse(localStorage.getItem('herald.session') ?? '{}') as { token?: string });
-  const headers = { Authorization: `Bearer ${session.token}`, Accept: 'application/json' };
+  const headers = await sessionHeaders(page);
   const send = async <T = { uuid: string }>(method: 'POST' | 'PUT', route: string, body: unknown) => {
     const response = await page.request.fetch(`/api/2.0${route}`, { method, headers, data: body });
     expect(response.ok(), `${method} ${route}: ${await response.text()}`).toBe(true);

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, screenshot, signInWithPassword } from './support';
+import { ADMIN, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 const VIEWER = { email: 'viewer@herald.test', password: 'viewer-password-1' };
 const VIEWER_NOTE =
@@ -26,10 +26,9 @@ async function cli(...args: string[]): Promise<void> {
   }
 }
 
-/** The signed-in session's own token, to set up data through the API rather than the UI. */
+/** As the signed-in session (its cookie), to set up data through the API rather than the UI. */
 async function post(page: Page, path: string, body: unknown): Promise<{ uuid: string }> {
-  const session = await page.evaluate(() => JSON.parse(localStorage.getItem('herald.session') ?? '{}') as { token?: string });
-  const response = await page.request.post(`/api/2.0${path}`, { headers: { Authorization: `Bearer ${session.token}` }, data: body });
+  const response = await page.request.post(`/api/2.0${path}`, { headers: await sessionHeaders(page), data: body });
   expect(response.ok(), `${path}: ${await response.text()}`).toBe(true);
   return ((await response.json()) as { data: { uuid: string } }).data;
 }

@@ -91,9 +91,11 @@ test('the Reports page leads to sent campaigns’ reports and lists report e-mai
   await screenshot(page, 'senders-phone');
 });
 
-test('a session whose token is refused ends, and signing out returns to sign-in', async ({ page }) => {
+test('a session whose cookie is refused ends, and signing out returns to sign-in', async ({ page }) => {
   await page.goto('/sign-in');
-  await page.evaluate(() => localStorage.setItem('herald.session', JSON.stringify({ baseUrl: location.origin, token: 'hrld_revoked', kind: 'token' })));
+  // A password session the service no longer knows: the marker says signed in, the cookie is stale.
+  await page.evaluate(() => localStorage.setItem('herald.session', JSON.stringify({ baseUrl: location.origin, kind: 'password' })));
+  await page.context().addCookies([{ name: 'herald_session', value: 'hrld_revoked', url: page.url() }]);
   await page.goto('/senders');
   await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fsenders/);
 

@@ -23,3 +23,12 @@ export async function dismissToasts(page: Page): Promise<void> {
   for (const closeButton of await closeButtons.all()) await closeButton.dispatchEvent('click');
   await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
 }
+
+/**
+ * Headers for `page.request` calls made as the signed-in dashboard: its session cookie goes by itself
+ * (the page's request context shares the browser's cookies); a change echoes the CSRF secret.
+ */
+export async function sessionHeaders(page: Page): Promise<Record<string, string>> {
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'herald_csrf')?.value;
+  return { Accept: 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) };
+}

@@ -2,18 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { listSenders, showCurrentUser } from './gen/sdk.gen';
 import { ApiError } from './api-error';
 import { getSession } from '../lib/session';
-import { apiError, json, mockApi, page, signIn, TEST_TOKEN } from '../testing/mock-api';
+import { createTemplate } from './gen/sdk.gen';
+import { apiError, json, mockApi, page, signIn, TEST_CSRF } from '../testing/mock-api';
+import { startSession } from '../lib/session';
 
 describe('the API client', () => {
-  it('sends the session’s bearer token to the session’s service', async () => {
+  it('leaves a password session to its cookie, echoing the CSRF secret on changes only', async () => {
     signIn();
     const fetchMock = mockApi(() => json(page([])));
 
     await listSenders({ query: { page: 2, per_page: 25 }, throwOnError: true });
+    const [read] = fetchMock.mock.calls[0] ?? [];
+    expect(read?.url).toBe(`${window.location.origin}/api/2.0/senders/?page=2&per_page=25`);
+    expect(read?.headers.get('Authorization')).toBeNull();
+    expect(read?.headers.get('X-CSRF-Token')).toBeNull();
 
-    const [request] = fetchMock.mock.calls[0] ?? [];
-    expect(request?.url).toBe(`${window.location.origin}/api/2.0/senders/?page=2&per_page=25`);
-    expect(request?.headers.get('Authorization')).toBe(`Bearer ${TEST_TOKEN}`);
+    await createTemplate({ body: { name: 'T', body: 'Hi', sender: 'Acme' } }).catch(() => undefined);
+    const [change] = fetchMock.mock.calls[1] ?? [];
+    expect(change?.headers.get('Authorization')).toBeNull();
+    expect(change?.headers.get('X-CSRF-Token')).toBe(TEST_CSRF);
+    // No token is kept where a script could read it later.
+    expect(window.localStorage.getItem('herald.session')).toBe(JSON.stringify({ baseUrl: window.location.origin, kind: 'password' }));
+  });
+
+  it('sends a token session’s bearer token, kept in memory only', async () => {
+    startSession({ baseUrl: window.location.origin, token: 'hrld_pasted', kind: 'token' });
+    const fetchMock = mockApi(() => json(page([])));
+    await listSenders({ throwOnError: true });
+    expect(fetchMock.mock.calls[0]?.[0]?.headers.get('Authorization')).toBe('Bearer hrld_pasted');
+    expect(window.localStorage.getItem('herald.session')).toBeNull();
+  });
+
+  it('drops a token an older dashboard stored', () => {
+    window.localStorage.setItem('herald.session', JSON.stringify({ baseUrl: window.location.origin, token: 'hrld_old', kind: 'password' }));
+    expect(getSession()).toBeNull();
+    expect(window.localStorage.getItem('herald.session')).toBeNull();
   });
 
   it('turns the house error body into an ApiError with status, message and field errors', async () => {

@@ -1,5 +1,5 @@
 import { client } from './gen/client.gen';
-import { currentOrigin, endSession, getSession, subscribeToSession } from '../lib/session';
+import { currentOrigin, endSession, getSession, sessionHeaders, subscribeToSession } from '../lib/session';
 import { toApiError } from './api-error';
 
 export { ApiError, describeError, isApiError, type FieldErrors } from './api-error';
@@ -18,16 +18,16 @@ function pointAtSessionService() {
 
 /**
  * Points the generated client at the signed-in service and follows the session as it changes;
- * adds the bearer token per request; turns every failure into an ApiError.
+ * authenticates each request (a token session's bearer token; a password session's cookie goes by
+ * itself, with its CSRF secret on changes); turns every failure into an ApiError.
  */
 export function configureApiClient(): () => void {
   pointAtSessionService();
   const unsubscribe = subscribeToSession(pointAtSessionService);
 
   const requestInterceptor = client.interceptors.request.use((request) => {
-    const session = getSession();
-    if (session && !request.headers.has('Authorization')) {
-      request.headers.set('Authorization', `Bearer ${session.token}`);
+    if (!request.headers.has('Authorization')) {
+      for (const [name, value] of Object.entries(sessionHeaders(getSession(), request.method))) request.headers.set(name, value);
     }
     request.headers.set('Accept', 'application/json');
     return request;
@@ -35,9 +35,10 @@ export function configureApiClient(): () => void {
 
   const errorInterceptor = client.interceptors.error.use((body, response, request) => {
     const error = toApiError(body, response);
-    // A 401 on the session's own token means it was revoked or expired: the session is over.
+    // A 401 on the session's own credentials (its token, or its cookie) means it was revoked or expired: the session is over.
     const session = getSession();
-    if (error.status === 401 && session && request.headers.get('Authorization') === `Bearer ${session.token}`) {
+    const own = session?.token ? request.headers.get('Authorization') === `Bearer ${session.token}` : !request.headers.has('Authorization');
+    if (error.status === 401 && session && own) {
       endSession();
     }
     return error;

@@ -1,4 +1,4 @@
-import { currentOrigin, endSession, getSession } from '../lib/session';
+import { currentOrigin, endSession, getSession, sessionHeaders } from '../lib/session';
 import { toApiError } from './api-error';
 import { apiBaseUrl } from './client';
 
@@ -37,7 +37,7 @@ function parseBody(text: string): unknown {
 
 /**
  * POSTs a file with XMLHttpRequest, because fetch reports no upload progress. Same rules as the
- * generated client: bearer token of the session, failures as ApiError, a 401 on that token ends the session.
+ * generated client: the session's credentials, failures as ApiError, a 401 on them ends the session.
  */
 export function uploadWithProgress(request: UploadRequest): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -46,12 +46,12 @@ export function uploadWithProgress(request: UploadRequest): Promise<unknown> {
       return;
     }
     const xhr = new XMLHttpRequest();
-    const token = getSession()?.token;
+    const session = getSession();
     xhr.open('POST', uploadUrl(request.path, request.query));
     // Browsers label .csv files differently (text/csv, application/vnd.ms-excel, none), so the type is set here.
     xhr.setRequestHeader('Content-Type', request.contentType);
     xhr.setRequestHeader('Accept', 'application/json');
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(sessionHeaders(session, 'POST'))) xhr.setRequestHeader(name, value);
 
     xhr.upload.addEventListener('progress', (event) => {
       request.onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
@@ -75,7 +75,7 @@ export function uploadWithProgress(request: UploadRequest): Promise<unknown> {
       }
       const retryAfter = xhr.getResponseHeader('Retry-After');
       const response = new Response(null, { status: xhr.status, headers: retryAfter ? { 'Retry-After': retryAfter } : {} });
-      if (xhr.status === 401 && token && getSession()?.token === token) endSession();
+      if (xhr.status === 401 && session && getSession() === session) endSession();
       reject(toApiError(body, response));
     });
     xhr.addEventListener('error', () => {

@@ -20,10 +20,13 @@ export function mockApi(handler: ApiHandler) {
   return fetchMock;
 }
 
-export const TEST_TOKEN = 'hrld_test-token';
+/** The CSRF secret a signed-in test's cookie holds: every change must echo it in X-CSRF-Token. */
+export const TEST_CSRF = 'test-csrf-secret';
 
+/** A password session, as the service opens it: a session cookie (which the page never sees) and a CSRF cookie. */
 export function signIn(): void {
-  startSession({ baseUrl: window.location.origin, token: TEST_TOKEN, kind: 'password' });
+  document.cookie = `herald_csrf=${TEST_CSRF}; path=/`;
+  startSession({ baseUrl: window.location.origin, kind: 'password' });
 }
 
 /** A list envelope of one page. */

@@ -3,6 +3,7 @@ import { cleanup } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import { configureApiClient } from '../api/client';
+import { endSession } from '../lib/session';
 
 configureApiClient();
 
@@ -10,7 +11,9 @@ afterEach(() => {
   cleanup();
   // The toast store outlives the component tree: a toast of one test must not be found by the next.
   notifications.clean();
+  endSession();
   window.localStorage.clear();
+  document.cookie = 'herald_csrf=; path=/; max-age=0';
   vi.unstubAllGlobals();
 });
 

@@ -23,14 +23,14 @@ async function signInAs(email: string, password: string) {
 }
 
 describe('PasswordSignInForm', () => {
-  it('starts a password session with the token the service returns', async () => {
-    const fetchMock = mockApi(() => json({ data: { token: 'hrld_signed-in', user: ADMIN } }));
+  it('starts a password session kept in a cookie, with no token in the page', async () => {
+    const fetchMock = mockApi(() => json({ data: ADMIN }));
 
     await signInAs('admin@herald.test', 'correct-horse-battery');
 
-    await expect.poll(() => getSession()).toEqual({ baseUrl: window.location.origin, token: 'hrld_signed-in', kind: 'password' });
+    await expect.poll(() => getSession()).toEqual({ baseUrl: window.location.origin, kind: 'password' });
     const request = fetchMock.mock.calls[0]?.[0];
-    expect(request?.url).toBe(`${window.location.origin}/api/2.0/auth/login`);
+    expect(request?.url).toBe(`${window.location.origin}/api/2.0/auth/session`);
     expect(await request?.json()).toEqual({ email: 'admin@herald.test', password: 'correct-horse-battery' });
   });
 

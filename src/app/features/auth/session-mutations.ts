@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest } from '../../../shared/contract';
 import { apiBaseUrl } from '../../api/client';
-import { login, logout, showCurrentUser, switchTeam } from '../../api/gen/sdk.gen';
+import { createSession, deleteSession, showCurrentUser, switchTeam } from '../../api/gen/sdk.gen';
 import { currentOrigin, endSession, getSession, normaliseBaseUrl, startSession } from '../../lib/session';
 import { currentUserKeys } from './current-user-queries';
 
@@ -10,18 +10,18 @@ export interface TokenSignIn {
   token: string;
 }
 
-/** E-mail and password against the Herald serving this dashboard; the token it returns is this session's. */
+/** E-mail and password against the Herald serving this dashboard: the session is a cookie no script can read. */
 export function useSignInWithPassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (credentials: LoginRequest) => {
       const baseUrl = currentOrigin();
-      const { data } = await login({ body: credentials, baseUrl: apiBaseUrl(baseUrl), throwOnError: true });
-      return { baseUrl, ...data.data };
+      const { data } = await createSession({ body: credentials, baseUrl: apiBaseUrl(baseUrl), throwOnError: true });
+      return { baseUrl, user: data.data };
     },
-    onSuccess: ({ baseUrl, token, user }) => {
+    onSuccess: ({ baseUrl, user }) => {
       queryClient.setQueryData(currentUserKeys.me(), user);
-      startSession({ baseUrl, token, kind: 'password' });
+      startSession({ baseUrl, kind: 'password' });
     },
   });
 }
@@ -46,13 +46,13 @@ export function useSignInWithToken() {
   });
 }
 
-/** Revokes a password session's token (a pasted API token stays valid for its other uses), then forgets the session. */
+/** Revokes a password session and clears its cookies (a pasted API token stays valid for its other uses), then forgets the session. */
 export function useSignOut() {
   return useMutation({
     mutationFn: async () => {
       if (getSession()?.kind !== 'password') return;
       try {
-        await logout({ throwOnError: true });
+        await deleteSession({ throwOnError: true });
       } catch {
         // Signing out must always work locally, even when the service is unreachable.
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, json, mockApi, page, signIn, TEST_TOKEN } from '../../testing/mock-api';
+import { apiError, json, mockApi, page, signIn, TEST_CSRF } from '../../testing/mock-api';
 import { mockUpload } from '../../testing/mock-upload';
 import { render, screen, within } from '../../testing/render';
 import { completedImport, GROUP_UUID } from './contact-import.fixtures';
@@ -45,7 +45,8 @@ describe('the CSV import', () => {
     expect(upload?.url.pathname).toBe(`/api/2.0/contact-groups/${GROUP_UUID}/imports`);
     expect(upload?.url.searchParams.get('file_name')).toBe('customers.csv');
     expect(upload?.headers['content-type']).toBe('text/csv');
-    expect(upload?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
+    expect(upload?.headers.authorization).toBeUndefined();
+    expect(upload?.headers['x-csrf-token']).toBe(TEST_CSRF);
     expect(await (upload?.body as Blob).text()).toBe(CSV);
 
     answer.resolve(json({ data: completedImport({ rows_total: 2, rows_valid: 1, contacts_added: 1, contacts_updated: 0 }) }, 201));
