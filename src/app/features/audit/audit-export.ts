@@ -3,7 +3,7 @@ import { auditQuery, type AuditFilters } from './audit-filters';
 
 export const AUDIT_EXPORT_FILE_NAME = 'audit-log.csv';
 
-/** Fetches the events the filters match as CSV, with the session's token (a plain link would carry none), and saves the file. */
+/** Fetches the events the filters match as CSV, through the API client, with the session's credentials (a token session's token would not ride on a plain link), and saves the file. */
 export async function downloadAuditLog(filters: AuditFilters): Promise<void> {
   const { data } = await exportAuditEvents({ query: auditQuery(filters), parseAs: 'text', throwOnError: true });
   // Reading as text drops the byte order mark the service sends; it is put back so spreadsheets read UTF-8.

@@ -40,7 +40,7 @@ export function useImportContacts(groupUuid: string) {
   });
 }
 
-/** Fetches the error report with the session's token (a plain link would carry none) and saves it. */
+/** Fetches the error report through the API client, with the session's credentials (a token session's token would not ride on a plain link) and saves it. */
 export async function downloadContactImportErrorReport(contactImport: Pick<ContactImport, 'uuid'>): Promise<void> {
   const { data } = await downloadContactImportErrors({ path: { import_uuid: contactImport.uuid }, parseAs: 'text', throwOnError: true });
   // Reading as text drops the byte order mark the service sends; it is put back so spreadsheets read UTF-8.

@@ -9,7 +9,7 @@ const REPORT = '\uFEFFrow,value,reason\r\n5,12345,The phone number is not a vali
 describe('the import result', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('shows the counts, the rows left out, and downloads the report with the session’s token', async () => {
+  it('shows the counts, the rows left out, and downloads the report through the session', async () => {
     signIn();
     const fetchMock = mockApi((_request, url) => {
       if (url.pathname === `/api/2.0/contact-imports/${IMPORT_UUID}/errors`) {

@@ -2,7 +2,7 @@
  * The audit log page (issue 18, point 7): its filters live in the URL (read from it, written to it
  * as a history entry, sent with the request), a 422 on a filter shows on its field, each event reads
  * as words (action, who, resource with its page, changes before → after), and the CSV export asks
- * for the filters applied, with the session's token.
+ * for the filters applied, through the session.
  *
  * Seen red: with `auditQuery` leaving out `from` and `to` (the requests lost them: the URL, the
  * apply and the export tests failed), with `setFilters` replacing the history entry instead of
@@ -265,7 +265,7 @@ describe('the audit log page', () => {
     expect(lines(paused!)).toEqual(['manually_paused: none → yes']);
   });
 
-  it('exports the CSV of the filters applied, with the session’s token', async () => {
+  it('exports the CSV of the filters applied, through the session', async () => {
     const fetchMock = serve();
     const saved: { href: string; download: string }[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
