@@ -12,11 +12,8 @@
  * Seen red: with the reset page reading `?token=` instead of the link's fragment (the page said the
  * link did not work), and with the approval panel offering no buttons to admins (Approve not found).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { simpleParser, type AddressObject } from 'mailparser';
-import { ADMIN, dismissToasts, screenshot, signInWithPassword } from './support';
+import { ADMIN, dismissToasts, mailedLink, screenshot, signInWithPassword } from './support';
 
 interface Person {
   email: string;
@@ -26,34 +23,6 @@ interface Person {
 
 const ROSA: Person = { email: 'rosa.reset@herald.test', name: 'Rosa Reset', password: 'rosa-first-passphrase' };
 const OMAR: Person = { email: 'omar.approvals@herald.test', name: 'Omar Approvals', password: 'omar-first-passphrase' };
-
-function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
-  return (Array.isArray(field) ? field : field ? [field] : []).flatMap((object) => object.value.map((address) => address.address ?? ''));
-}
-
-/** The newest link matching `pattern` e-mailed to `to`: the worker writes it to DATA_DIR/outbox (no SMTP_URL here) within about a second. */
-async function mailedLink(to: string, pattern: RegExp): Promise<string> {
-  const outbox = path.join(process.env.HERALD_E2E_DATA_DIR!, 'outbox');
-  let link = '';
-  await expect
-    .poll(
-      async () => {
-        const names = (await fs.readdir(outbox).catch(() => []))
-          .filter((name) => name.endsWith('.eml'))
-          .sort()
-          .reverse();
-        for (const name of names) {
-          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
-          const found = addressesOf(mail.to).includes(to) ? pattern.exec(mail.text ?? '')?.[0] : undefined;
-          if (found) return (link = found);
-        }
-        return '';
-      },
-      { message: `an e-mail to ${to} with a link like ${pattern}`, timeout: 15_000 },
-    )
-    .not.toBe('');
-  return link;
-}
 
 /** Signs in through the API, as a script would, and calls it with that session's token. */
 async function apiAs(request: APIRequestContext, { email, password }: Pick<Person, 'email' | 'password'>) {

@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { simpleParser, type AddressObject } from 'mailparser';
 
 export const ADMIN = { email: 'admin@herald.test', password: 'correct-horse-battery' };
 
@@ -31,4 +34,32 @@ export async function dismissToasts(page: Page): Promise<void> {
 export async function sessionHeaders(page: Page): Promise<Record<string, string>> {
   const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'herald_csrf')?.value;
   return { Accept: 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) };
+}
+
+function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
+  return (Array.isArray(field) ? field : field ? [field] : []).flatMap((object) => object.value.map((address) => address.address ?? ''));
+}
+
+/** The newest link matching `pattern` e-mailed to `to`: the worker writes it to DATA_DIR/outbox (no SMTP_URL here) within about a second. */
+export async function mailedLink(to: string, pattern: RegExp): Promise<string> {
+  const outbox = path.join(process.env.HERALD_E2E_DATA_DIR!, 'outbox');
+  let link = '';
+  await expect
+    .poll(
+      async () => {
+        const names = (await fs.readdir(outbox).catch(() => []))
+          .filter((name) => name.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const name of names) {
+          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
+          const found = addressesOf(mail.to).includes(to) ? pattern.exec(mail.text ?? '')?.[0] : undefined;
+          if (found) return (link = found);
+        }
+        return '';
+      },
+      { message: `an e-mail to ${to} with a link like ${pattern}`, timeout: 15_000 },
+    )
+    .not.toBe('');
+  return link;
 }

@@ -6,42 +6,10 @@
  * The pages' own rules (the last admin's 409, the approval choices, the invalid link, checks before
  * sending) are in team.page.test.tsx and invitation.page.test.tsx, each seen red there.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { simpleParser, type AddressObject } from 'mailparser';
-import { ADMIN, dismissToasts, screenshot, signInWithPassword } from './support';
+import { ADMIN, dismissToasts, mailedLink, screenshot, signInWithPassword } from './support';
 
 const NEWCOMER = { email: 'nina.newcomer@herald.test', name: 'Nina Newcomer', password: 'a-long-enough-passphrase' };
-
-function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
-  return (Array.isArray(field) ? field : field ? [field] : []).flatMap((object) => object.value.map((address) => address.address ?? ''));
-}
-
-/** The invitation link e-mailed to `to`: the worker writes it to DATA_DIR/outbox (no SMTP_URL here) within about a second. */
-async function invitationLinkFor(to: string): Promise<string> {
-  const outbox = path.join(process.env.HERALD_E2E_DATA_DIR!, 'outbox');
-  let link = '';
-  await expect
-    .poll(
-      async () => {
-        const names = (await fs.readdir(outbox).catch(() => []))
-          .filter((name) => name.endsWith('.eml'))
-          .sort()
-          .reverse();
-        for (const name of names) {
-          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
-          if (!addressesOf(mail.to).includes(to)) continue;
-          link = /https?:\/\/\S+\/invitation#[\w-]+/.exec(mail.text ?? '')?.[0] ?? '';
-          return link;
-        }
-        return '';
-      },
-      { message: `an invitation e-mail to ${to} in the outbox`, timeout: 15_000 },
-    )
-    .not.toBe('');
-  return link;
-}
 
 test('an admin invites a new editor by e-mail, who joins with the link and signs in to the team', async ({ page, browser }) => {
   await page.goto('/team');
@@ -60,7 +28,7 @@ test('an admin invites a new editor by e-mail, who joins with the link and signs
   await expect(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: NEWCOMER.email })).toContainText('Editor');
   await screenshot(page, 'team-admin');
 
-  const link = await invitationLinkFor(NEWCOMER.email);
+  const link = await mailedLink(NEWCOMER.email, /https?:\/\/\S+\/invitation#[\w-]+/);
   expect(new URL(link).pathname).toBe('/invitation');
 
   // The newcomer, in a browser of their own, by keyboard alone.

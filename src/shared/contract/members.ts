@@ -31,6 +31,13 @@ const nameField = z
   .max(100, 'The name may not be greater than 100 characters.')
   .refine(isStorableText, unstorableMessage('name'));
 
+/** The secret of an e-mailed link (after its `#`). */
+const linkSecretField = z
+  .string({ error: required('token') })
+  .min(1, 'The token field is required.')
+  .max(200, 'The token is not valid.')
+  .describe('The secret from the link.');
+
 const roleField = z.enum(['admin', 'editor', 'viewer'], { error: 'The role must be admin, editor or viewer.' });
 
 export const MemberSchema = z
@@ -81,11 +88,7 @@ export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
 
 export const InvitationAcceptSchema = z
   .object({
-    token: z
-      .string({ error: required('token') })
-      .min(1, 'The token field is required.')
-      .max(200, 'The token is not valid.')
-      .describe('The secret from the link.'),
+    token: linkSecretField,
     name: nameField.optional().describe('Required for a new account: the name shown to the team.'),
     password: newPasswordField('password').optional().describe(`Required for a new account: at least ${PASSWORD_MIN} characters.`),
   })
@@ -150,11 +153,7 @@ export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 
 export const PasswordResetConfirmSchema = z
   .object({
-    token: z
-      .string({ error: required('token') })
-      .min(1, 'The token field is required.')
-      .max(200, 'The token is not valid.')
-      .describe('The secret from the link.'),
+    token: linkSecretField,
     password: newPasswordField('password').describe(`The new password, at least ${PASSWORD_MIN} characters.`),
   })
   .describe('Sets a new password with a reset link; every session of the account is signed out.');
