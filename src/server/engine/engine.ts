@@ -173,7 +173,7 @@ export function createEngine(deps: {
     }
   }
 
-  async function send(campaign: SendingCampaign, budget: number, now: Date, inGrant: () => boolean): Promise<number> {
+  async function send(campaign: SendingCampaign, budget: number, now: Date, inGrant: () => boolean, grant: { spent: number }): Promise<number> {
     let allowed = budget;
     if (campaign.throttled && campaign.scheduledFinishDate) {
       const at = now.getTime();
@@ -203,6 +203,7 @@ export function createEngine(deps: {
         }
         reserved -= size - claimed.messages.length;
         sent += claimed.messages.length;
+        grant.spent += claimed.messages.length;
         if (!(await submitBatch(campaign, claimed, inGrant))) return; // the gateway is in trouble: the rest waits for the next tick
       }
     };
@@ -231,7 +232,8 @@ export function createEngine(deps: {
     return replies.length;
   }
 
-  async function tick(): Promise<void> {
+  /** One round of the engine's work; true when it stopped at the end of its second with sending left to do (go on at once). */
+  async function tick(): Promise<boolean> {
     const now = clock.now();
     await store.startDue(now);
     await store.expire(now);
@@ -257,20 +259,32 @@ export function createEngine(deps: {
       grantedAt = after;
     }
     const grantSecond = Math.floor(grantedAt.getTime() / 1000);
+    let budget = await store.takeRateBudget(grantedAt, Math.min(wanted, pending), options.rateLimitPerSecond);
+    const grant = { size: budget, spent: 0 };
+    // A large grant (half the cap or more) still holds past its second while less than half of it
+    // was spent: the engine then sends far below the cap, and what it hands over late cannot take a
+    // second past it. This keeps an engine under a cap it cannot reach from stopping every second.
+    const slowUnderHighCap = () => grant.size >= options.rateLimitPerSecond / 2 && grant.spent < grant.size / 2;
     const inGrant = () => {
       const at = clock.now().getTime();
-      return Math.floor(at / 1000) === grantSecond && 1000 - (at % 1000) > marginMs;
+      return (Math.floor(at / 1000) === grantSecond && 1000 - (at % 1000) > marginMs) || slowUnderHighCap();
     };
-    let budget = await store.takeRateBudget(grantedAt, Math.min(wanted, pending), options.rateLimitPerSecond);
-    if (inGrant()) budget -= await sendReplies(budget, now);
+    if (inGrant()) {
+      const replies = await sendReplies(budget, now);
+      budget -= replies;
+      grant.spent += replies;
+    }
     for (const campaign of await store.sending()) {
       if (budget <= 0 || stopping || !inGrant()) break;
-      budget -= await send(campaign, budget, now, inGrant);
+      budget -= await send(campaign, budget, now, inGrant, grant);
     }
     await store.returnRateBudget(grantedAt, budget);
+    // Stopped by the second's end, not by the work or the cap: the next round starts now, on the next second's allowance.
+    const cutShort = budget > 0 && !stopping && !inGrant();
     await extending;
     await store.finishDone(now);
     await receipts.flush();
+    return cutShort;
   }
 
   return {
@@ -280,9 +294,12 @@ export function createEngine(deps: {
     start() {
       const loop = () => {
         running = tick()
-          .catch((error) => deps.log?.(`engine tick failed: ${error instanceof Error ? error.message : error}`))
-          .finally(() => {
-            if (timer !== undefined) timer = setTimeout(loop, options.tickMs);
+          .catch((error) => {
+            deps.log?.(`engine tick failed: ${error instanceof Error ? error.message : error}`);
+            return false;
+          })
+          .then((more) => {
+            if (timer !== undefined) timer = setTimeout(loop, more ? 0 : options.tickMs);
           });
       };
       timer = setTimeout(loop, 0);
