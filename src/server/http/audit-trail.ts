@@ -87,7 +87,7 @@ const dataOf = (payload: unknown): Record<string, unknown> | undefined => {
  * something (not a GET, not a computation open to readers, not public) is recorded when it succeeds,
  * and when an edit is refused as locked (423) — who (the user or the API token), the action (the
  * route's operationId), the resource and the fields it changed, before and after. The before is the
- * resource's own GET, read just before the change for a PUT or DELETE of a path that has one.
+ * resource's own GET, read just before a PUT or DELETE of it or of an action on it (`…/approve`).
  * Sign-ins are recorded where they are checked (the auth service). Secrets are never recorded.
  */
 export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<AuditRepository, 'record' | 'actorOf'>; log: (error: unknown) => void }): void {
@@ -121,7 +121,8 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
   };
 
   app.addHook('preHandler', async (request) => {
-    if (!audited(request)) return;
+    // A PUT or DELETE changes a resource that was there before; a POST makes one, or starts some work.
+    if (!audited(request) || (request.method !== 'PUT' && request.method !== 'DELETE')) return;
     const reader = readerOf(request.routeOptions.url!);
     if (!reader) return;
     const segments = request.url.split('?')[0]!.split('/');
