@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** `The {label} field is required.` when missing, `The {label} must be a {kind}.` when of another type (the house wording). */
-const typeError = (label: string, kind: string) => (issue: { input: unknown }) =>
+export const typeError = (label: string, kind: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `The ${label} field is required.` : `The ${label} must be ${kind}.`;
 
 // NUL and unpaired surrogates cannot be stored as text (PostgreSQL refuses NUL; UTF-8 has no surrogates).

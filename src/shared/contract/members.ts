@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { RoleSchema, TeamSummarySchema } from './auth';
 import { TimestampSchema, UuidSchema } from './common';
-import { isStorableText, unstorableMessage } from './fields';
+import { requiredString, typeError } from './fields';
 
 /** The shortest password Herald accepts for a new or changed password. */
 export const PASSWORD_MIN = 12;
 
-const required = (field: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `The ${field} field is required.` : `The ${field} must be a string.`;
+const required = (field: string) => typeError(field, 'a string');
 
-const emailField = z
-  .string({ error: required('email') })
-  .trim()
-  .min(1, 'The email field is required.')
-  .max(254, 'The email may not be greater than 254 characters.')
-  .regex(/^[^\s@]+@[^\s@]+$/, 'The email must be a valid email address.')
-  .refine(isStorableText, unstorableMessage('email'));
+const emailField = requiredString('email', 254).regex(/^[^\s@]+@[^\s@]+$/, 'The email must be a valid email address.');
 
 /** A new password: at least PASSWORD_MIN characters. */
 export const newPasswordField = (field: string) =>
@@ -24,12 +17,7 @@ export const newPasswordField = (field: string) =>
     .min(PASSWORD_MIN, `The ${field.replace(/_/g, ' ')} must be at least ${PASSWORD_MIN} characters.`)
     .max(1024, `The ${field.replace(/_/g, ' ')} may not be greater than 1024 characters.`);
 
-const nameField = z
-  .string({ error: required('name') })
-  .trim()
-  .min(1, 'The name field is required.')
-  .max(100, 'The name may not be greater than 100 characters.')
-  .refine(isStorableText, unstorableMessage('name'));
+const nameField = requiredString('name', 100);
 
 /** The secret of an e-mailed link (after its `#`). */
 const linkSecretField = z
@@ -114,14 +102,7 @@ export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
 
 export const TeamSettingsInputSchema = z
   .object({
-    name: z
-      .string({ error: 'The name must be a string.' })
-      .trim()
-      .min(1, 'The name field is required.')
-      .max(100, 'The name may not be greater than 100 characters.')
-      .refine(isStorableText, unstorableMessage('name'))
-      .optional()
-      .describe('A new team name; unchanged when absent. Team names are unique regardless of case.'),
+    name: nameField.optional().describe('A new team name; unchanged when absent. Team names are unique regardless of case.'),
     approval_threshold: z
       .number({ error: 'The approval threshold must be a whole number or null.' })
       .int('The approval threshold must be a whole number or null.')

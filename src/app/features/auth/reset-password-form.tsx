@@ -1,4 +1,4 @@
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { PASSWORD_MIN, PasswordResetConfirmSchema } from '../../../shared/contract';
 import { describeError, isApiError } from '../../api/client';
+import { PasswordField } from '../../components/password-field';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
 import { paths } from '../../paths';
@@ -68,22 +69,19 @@ export function ResetPasswordForm({ token, onReset }: ResetPasswordFormProps) {
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <FormError message={errors.root?.server?.message} />
-        <PasswordInput
+        <PasswordField
           label="New password"
           description={`At least ${PASSWORD_MIN} characters.`}
           autoComplete="new-password"
           withAsterisk
           error={errors.password?.message}
-          // Mantine's PasswordInput does not mark its input invalid itself.
-          aria-invalid={errors.password ? true : undefined}
           {...register('password')}
         />
-        <PasswordInput
+        <PasswordField
           label="New password again"
           autoComplete="new-password"
           withAsterisk
           error={errors.confirm_password?.message}
-          aria-invalid={errors.confirm_password ? true : undefined}
           {...register('confirm_password')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth mt="xs">

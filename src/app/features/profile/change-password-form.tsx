@@ -1,4 +1,4 @@
-import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { PASSWORD_MIN, PasswordChangeSchema, type PasswordChange } from '../../../shared/contract';
 import { describeError } from '../../api/client';
+import { PasswordField } from '../../components/password-field';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
 
@@ -58,30 +59,26 @@ export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
             Your other dashboard sessions were signed out; this one stays signed in, and your API tokens keep working.
           </Alert>
         )}
-        <PasswordInput
+        <PasswordField
           label="Current password"
           autoComplete="current-password"
           withAsterisk
           error={errors.current_password?.message}
-          // Mantine's PasswordInput does not mark its input invalid itself.
-          aria-invalid={errors.current_password ? true : undefined}
           {...register('current_password')}
         />
-        <PasswordInput
+        <PasswordField
           label="New password"
           description={`At least ${PASSWORD_MIN} characters.`}
           autoComplete="new-password"
           withAsterisk
           error={errors.new_password?.message}
-          aria-invalid={errors.new_password ? true : undefined}
           {...register('new_password')}
         />
-        <PasswordInput
+        <PasswordField
           label="New password again"
           autoComplete="new-password"
           withAsterisk
           error={errors.confirm_password?.message}
-          aria-invalid={errors.confirm_password ? true : undefined}
           {...register('confirm_password')}
         />
         <Group>

@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { PASSWORD_MIN } from '../../../shared/contract';
 import { describeError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { PasswordField } from '../../components/password-field';
 
 const joinTeamSchema = z
   .object({
@@ -58,7 +59,7 @@ export function JoinTeamForm({ email, onSubmit }: JoinTeamFormProps) {
         <FormError message={errors.root?.server?.message} />
         <TextInput label="E-mail" type="email" value={email} readOnly autoComplete="username" description="You sign in with this address." />
         <TextInput label="Your name" autoComplete="name" description="Shown to your team." withAsterisk error={errors.name?.message} {...register('name')} />
-        <PasswordInput
+        <PasswordField
           label="Password"
           autoComplete="new-password"
           description={`At least ${PASSWORD_MIN} characters.`}
@@ -66,7 +67,7 @@ export function JoinTeamForm({ email, onSubmit }: JoinTeamFormProps) {
           error={errors.password?.message}
           {...register('password')}
         />
-        <PasswordInput
+        <PasswordField
           label="Confirm password"
           autoComplete="new-password"
           withAsterisk
