@@ -4,7 +4,7 @@ import type { SharedRateLimiter } from '../../db/rate-counters';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../../lib/errors';
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords';
-import { generateToken, tokenDigest } from '../../lib/secrets';
+import { linkSecret, tokenDigest } from '../../lib/secrets';
 import type { Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
@@ -47,7 +47,7 @@ export function createAuthService(deps: {
   async function sendReset(email: string): Promise<void> {
     const user = await deps.users.findByEmail(email);
     if (!user) return;
-    const secret = generateToken();
+    const secret = linkSecret();
     await deps.db.transaction(async (tx) => {
       if ((await deps.resets.recentCount(tx, user.id)) >= RESETS_AN_HOUR) return;
       await deps.resets.insert(tx, {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type {
   Invitation,
   InvitationAccept,
@@ -15,7 +14,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
-import { tokenDigest } from '../../lib/secrets';
+import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
@@ -26,9 +25,6 @@ import type { InvitationRow, MemberRow, MembersRepository } from './members.repo
 const INVITATION_DAYS = 7;
 const LAST_ADMIN = 'A team needs at least one admin: make another member an admin first.';
 const INVALID_LINK = 'This invitation link is not valid: it was used, withdrawn or has expired. Ask an admin of the team for a new one.';
-
-/** The secret of an e-mailed link: 256 random bits; only its digest is stored. */
-export const linkSecret = () => randomBytes(32).toString('base64url');
 
 /** Members of a team, their roles, invitations by e-mail, and the team's settings. */
 export function createMembersService(deps: {
