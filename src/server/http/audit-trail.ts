@@ -35,7 +35,11 @@ function flatten(resource: Record<string, unknown> | undefined): Record<string, 
 }
 
 /** The fields that differ between the resource before and after, each with both values (or what stood in for them). */
-export function changesBetween(resourceBefore: Record<string, unknown> | undefined, resourceAfter: Record<string, unknown> | undefined): AuditChanges {
+export function changesBetween(
+  resourceBefore: Record<string, unknown> | undefined,
+  resourceAfter: Record<string, unknown> | undefined,
+  options: { created: boolean } = { created: false },
+): AuditChanges {
   const before = flatten(resourceBefore);
   const after = flatten(resourceAfter);
   const changes: AuditChanges = {};
@@ -45,7 +49,8 @@ export function changesBetween(resourceBefore: Record<string, unknown> | undefin
     const has = after !== undefined && key in after;
     if (had && has && JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
     // A new resource shows what was given, not every empty field it starts with.
-    if (!had && has && (after[key] === '' || after[key] === null || (Array.isArray(after[key]) && (after[key] as unknown[]).length === 0))) continue;
+    if (options.created && !had && has && (after[key] === '' || after[key] === null || (Array.isArray(after[key]) && (after[key] as unknown[]).length === 0)))
+      continue;
     const change: { before?: unknown; after?: unknown } = {};
     if (had) change.before = small(before[key]) ? before[key] : LONG;
     if (has) change.after = small(after[key]) ? after[key] : LONG;
@@ -112,6 +117,9 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
 
   /** The GET route of the resource a route acts on: its own path, or the resource path it is an action of (`/campaigns/:uuid/approve`). */
   const readerOf = (pattern: string): { pattern: string; dropped: number } | null => {
+    // The resource itself (`/team/settings`, `/campaigns/:uuid`) …
+    if (readable.has(pattern)) return { pattern, dropped: 0 };
+    // … or the one an action acts on.
     let path = pattern;
     for (let dropped = 0; path.includes('/:'); dropped++) {
       if (readable.has(path) && /\/:[^/]+$/.test(path)) return { pattern: path, dropped };
@@ -156,7 +164,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
         action: status === 423 ? `${operation}.refused` : operation,
         resourceType: resourceTypeOf(request.routeOptions.url!),
         resourceUuid: uuidParam(request) ?? (typeof after?.uuid === 'string' ? after.uuid : null),
-        changes: status === 423 ? null : changesBetween(before, after),
+        changes: status === 423 ? null : changesBetween(before, after, { created: request.method === 'POST' && before === undefined }),
         ip: request.ip,
       };
       await deps.audit.record(record);

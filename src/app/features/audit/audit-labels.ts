@@ -11,6 +11,7 @@ export const AUDIT_ACTION_GROUPS: readonly { group: string; actions: readonly (r
       ['login', 'Signed in'],
       ['loginFailed', 'Failed sign-in'],
       ['logout', 'Signed out'],
+      ['deleteSession', 'Signed out'],
       ['updateCurrentUser', 'Updated profile'],
       ['changePassword', 'Changed password'],
       ['confirmPasswordReset', 'Reset password'],

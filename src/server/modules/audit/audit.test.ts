@@ -67,6 +67,13 @@ describe('the audit log', () => {
     expect(deleted).toMatchObject({ action: 'deleteTemplate', changes: { name: { before: 'Big sale' } } });
   });
 
+  it("records a change of a resource without an identifier (the team's settings) with both values", async () => {
+    await call('PUT', '/team/settings', admin.token, { approval_threshold: 0 });
+    await call('PUT', '/team/settings', admin.token, { approval_threshold: null });
+    const [cleared] = await eventsOf('&action=updateTeamSettings');
+    expect(cleared).toMatchObject({ resource_type: 'team', changes: { approval_threshold: { before: 0, after: null } } });
+  });
+
   it('never records a secret', async () => {
     const webhook = (
       await call('POST', '/webhooks/', admin.token, { name: 'CRM', url: 'https://crm.example.com/hook', headers: { 'X-Api-Key': 'very-secret-value' } })
