@@ -208,7 +208,7 @@ describe('members', () => {
     // In each pair one demotion wins. The other is refused: 409 when both checked their role before
     // either committed, 403 when the winner committed first (its author is then no longer an admin).
     pairs.forEach((_, i) => {
-      const codes = [results[2 * i].statusCode, results[2 * i + 1].statusCode].sort();
+      const codes = [results[2 * i]!.statusCode, results[2 * i + 1]!.statusCode].sort();
       expect(codes[0]).toBe(200);
       expect([403, 409]).toContain(codes[1]);
     });
