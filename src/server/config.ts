@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { canonicalTimeZone } from '../shared/time/time-zones';
 import { parseSmppUrl } from './gateways/sms/smpp/smpp-url';
 
 const booleanFlag = z
@@ -16,7 +17,7 @@ const EnvSchema = z.object({
   APP_TIMEZONE: z
     .string()
     .default('Europe/London')
-    .refine((zone) => isTimeZone(zone), 'APP_TIMEZONE must be an IANA time zone such as Europe/London.'),
+    .refine((zone) => canonicalTimeZone(zone) !== null, 'APP_TIMEZONE must be an IANA time zone such as Europe/London.'),
   DEFAULT_COUNTRY: z.string().length(2).toUpperCase().default('GB'),
   SMS_GATEWAY: z
     .string()
@@ -70,15 +71,6 @@ const EnvSchema = z.object({
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The settings as the code reads them: the environment, checked and defaulted by EnvSchema, under

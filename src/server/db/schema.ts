@@ -1,4 +1,5 @@
-import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { QuietHours } from '../../shared/schedule/quiet-hours';
 
 // The tables the query builder reads and writes, described as db/migrations/*.sql create them (the
 // SQL files are the database's truth; this file covers only what Drizzle queries touch). Raw
@@ -17,6 +18,17 @@ export const teams = pgTable('teams', {
   name: text('name').notNull(),
   /** Campaigns of at least this many recipients need an admin's approval (0: all; null: none). */
   approvalThreshold: integer('approval_threshold'),
+  confirmThreshold: integer('confirm_threshold').notNull().default(1000),
+  /** numeric(12, 5): read as text by node-postgres. */
+  pricePerSegment: numeric('price_per_segment'),
+  currency: text('currency').notNull().default('EUR'),
+  /** null: the service's APP_TIMEZONE. */
+  timeZone: text('time_zone'),
+  quietHours: jsonb('quiet_hours').$type<QuietHours>(),
+  // The texts' defaults are the migration's (0026): an insert leaves these columns out.
+  optOutReply: text('opt_out_reply').notNull().default(''),
+  optInReply: text('opt_in_reply').notNull().default(''),
+  helpReply: text('help_reply').notNull().default(''),
   ...stamps(),
 });
 
@@ -26,6 +38,8 @@ export const users = pgTable('users', {
   email: text('email').notNull(),
   name: text('name').notNull(),
   passwordHash: text('password_hash').notNull(),
+  /** Where the member's test sends go by default. */
+  phoneNumber: text('phone_number'),
   currentTeamId: bigint('current_team_id', { mode: 'number' }).references(() => teams.id),
   ...stamps(),
 });

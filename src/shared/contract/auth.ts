@@ -23,6 +23,7 @@ export const CurrentUserSchema = z
     uuid: UuidSchema,
     name: z.string(),
     email: z.string(),
+    phone_number: z.string().nullable().describe("The member's own number (E.164 digits without +), where test sends go by default; null when unset."),
     current_team: TeamSummarySchema.describe('The team every request is scoped to.'),
     teams: z.array(TeamSummarySchema).describe('Every team the user belongs to.'),
     app_timezone: z.string().describe('IANA zone of every timestamp the service reads and writes.'),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { RoleSchema, TeamSummarySchema } from './auth';
 import { TimestampSchema, UuidSchema } from './common';
-import { requiredString, typeError } from './fields';
+import { isStorableText, requiredString, typeError, unstorableMessage } from './fields';
+import { QUIET_TIME_PATTERN, WEEKDAYS } from '../schedule/quiet-hours';
+import { canonicalTimeZone } from '../time/time-zones';
 
 /** The shortest password Herald accepts for a new or changed password. */
 export const PASSWORD_MIN = 12;
@@ -88,6 +90,25 @@ export const InvitationAcceptedSchema = z
   .meta({ id: 'InvitationAccepted' });
 export type InvitationAccepted = z.infer<typeof InvitationAcceptedSchema>;
 
+const quietHoursShape = {
+  start: z.string().describe('`HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).'),
+  end: z.string().describe('`HH:MM`: they end; at or before `start` means the next day.'),
+  days: z.array(z.enum(WEEKDAYS)).describe('The days on which a quiet period begins.'),
+};
+
+export const QuietHoursSchema = z.object(quietHoursShape).meta({
+  id: 'QuietHours',
+  description:
+    "Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).",
+});
+
+const replyText = (label: string) =>
+  z
+    .string({ error: `The ${label} must be a string.` })
+    .trim()
+    .max(612, `The ${label} may not be greater than 612 characters.`)
+    .refine(isStorableText, unstorableMessage(label));
+
 export const TeamSettingsSchema = z
   .object({
     name: z.string().describe('The team name.'),
@@ -96,9 +117,38 @@ export const TeamSettingsSchema = z
       .int()
       .nullable()
       .describe('Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.'),
+    confirm_threshold: z
+      .number()
+      .int()
+      .describe('From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.'),
+    price_per_segment: z.number().nullable().describe('What one SMS part costs, for the estimate in the review; null: no estimate.'),
+    currency: z.string().describe('ISO 4217 code of `price_per_segment`.'),
+    time_zone: z.string().describe("The team's time zone: quiet hours of numbers whose country has several zones are kept in it."),
+    quiet_hours: QuietHoursSchema.nullable().describe('null: off.'),
+    opt_out_reply: z.string().describe('Sent once to a number that opts out (STOP and its synonyms); empty: no reply.'),
+    opt_in_reply: z.string().describe('Sent to a number that opts back in (START, UNSTOP); empty: no reply.'),
+    help_reply: z.string().describe('Sent in answer to HELP; empty: no reply.'),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
+
+const quietTime = (label: string) =>
+  z.string({ error: `The quiet hours ${label} must be a string.` }).regex(QUIET_TIME_PATTERN, `The quiet hours ${label} must be a time of the form HH:MM.`);
+
+export const QuietHoursInputSchema = z
+  .object(
+    {
+      start: quietTime('start'),
+      end: quietTime('end'),
+      days: z
+        .array(z.enum(WEEKDAYS, { error: `Each quiet hours day must be one of ${WEEKDAYS.join(', ')}.` }), { error: 'The quiet hours days must be a list.' })
+        .min(1, 'The quiet hours need at least one day.')
+        .default([...WEEKDAYS])
+        .transform((days) => WEEKDAYS.filter((day) => days.includes(day))),
+    },
+    { error: 'The quiet hours must be an object with start, end and days, or null.' },
+  )
+  .refine((quiet) => quiet.start !== quiet.end, { message: 'The quiet hours must end at another time than they start.', path: ['end'] });
 
 export const TeamSettingsInputSchema = z
   .object({
@@ -111,11 +161,49 @@ export const TeamSettingsInputSchema = z
       .nullable()
       .optional()
       .describe('Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none; unchanged when absent.'),
+    confirm_threshold: z
+      .number({ error: 'The confirm threshold must be a whole number.' })
+      .int('The confirm threshold must be a whole number.')
+      .min(0, 'The confirm threshold must be at least 0.')
+      .max(100_000_000, 'The confirm threshold may not be greater than 100000000.')
+      .optional()
+      .describe('From this many recipients on, the dashboard asks to type the recipient count (default 1000).'),
+    price_per_segment: z
+      .number({ error: 'The price per segment must be a number or null.' })
+      .min(0, 'The price per segment must be at least 0.')
+      .max(1000, 'The price per segment may not be greater than 1000.')
+      .refine((price) => Math.abs(Math.round(price * 100_000) - price * 100_000) < 1e-6, 'The price per segment may have at most 5 decimals.')
+      .nullable()
+      .optional()
+      .describe('What one SMS part costs; null: no cost estimate.'),
+    currency: z
+      .string({ error: 'The currency must be a string.' })
+      .regex(/^[A-Z]{3}$/, 'The currency must be a three-letter ISO 4217 code, such as EUR.')
+      .optional(),
+    time_zone: z
+      .string({ error: 'The time zone must be a string.' })
+      .refine((zone) => canonicalTimeZone(zone) !== null, 'The time zone must be a time zone name, such as Europe/Paris.')
+      .transform((zone) => canonicalTimeZone(zone)!)
+      .optional()
+      .describe('An IANA time zone name.'),
+    quiet_hours: QuietHoursInputSchema.nullable().optional().describe('Quiet hours; null turns them off.'),
+    opt_out_reply: replyText('opt out reply').optional(),
+    opt_in_reply: replyText('opt in reply').optional(),
+    help_reply: replyText('help reply').optional(),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;
 
-export const ProfileInputSchema = z.object({ name: nameField.describe('The name shown to the team.') }).describe("The caller's profile.");
+export const ProfileInputSchema = z
+  .object({
+    name: nameField.describe('The name shown to the team.'),
+    phone_number: z
+      .string({ error: 'The phone number must be a string.' })
+      .max(32, 'The phone number may not be greater than 32 characters.')
+      .optional()
+      .describe("The member's own number, where test sends go by default; national numbers are read in the service's default country; '' clears it."),
+  })
+  .describe("The caller's profile.");
 export type ProfileInput = z.infer<typeof ProfileInputSchema>;
 
 export const PasswordChangeSchema = z

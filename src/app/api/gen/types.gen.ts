@@ -114,6 +114,10 @@ export type CurrentUserInput = {
     name: string;
     email: string;
     /**
+     * The member's own number (E.164 digits without +), where test sends go by default; null when unset.
+     */
+    phone_number: string | null;
+    /**
      * The team every request is scoped to.
      */
     current_team: TeamSummaryInput;
@@ -515,6 +519,24 @@ export type InvitationAcceptedInput = {
     team: TeamSummaryInput;
 };
 
+/**
+ * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
+ */
+export type QuietHoursInput = {
+    /**
+     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
+     */
+    start: string;
+    /**
+     * `HH:MM`: they end; at or before `start` means the next day.
+     */
+    end: string;
+    /**
+     * The days on which a quiet period begins.
+     */
+    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+};
+
 export type TeamSettingsInput = {
     /**
      * The team name.
@@ -524,6 +546,38 @@ export type TeamSettingsInput = {
      * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
      */
     approval_threshold: number | null;
+    /**
+     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
+     */
+    confirm_threshold: number;
+    /**
+     * What one SMS part costs, for the estimate in the review; null: no estimate.
+     */
+    price_per_segment: number | null;
+    /**
+     * ISO 4217 code of `price_per_segment`.
+     */
+    currency: string;
+    /**
+     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
+     */
+    time_zone: string;
+    /**
+     * null: off.
+     */
+    quiet_hours: QuietHoursInput | null;
+    /**
+     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
+     */
+    opt_out_reply: string;
+    /**
+     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
+     */
+    opt_in_reply: string;
+    /**
+     * Sent in answer to HELP; empty: no reply.
+     */
+    help_reply: string;
 };
 
 export type AuditChangeInput = {
@@ -1345,6 +1399,10 @@ export type CurrentUser = {
     name: string;
     email: string;
     /**
+     * The member's own number (E.164 digits without +), where test sends go by default; null when unset.
+     */
+    phone_number: string | null;
+    /**
      * The team every request is scoped to.
      */
     current_team: TeamSummary;
@@ -1746,6 +1804,24 @@ export type InvitationAccepted = {
     team: TeamSummary;
 };
 
+/**
+ * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
+ */
+export type QuietHours = {
+    /**
+     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
+     */
+    start: string;
+    /**
+     * `HH:MM`: they end; at or before `start` means the next day.
+     */
+    end: string;
+    /**
+     * The days on which a quiet period begins.
+     */
+    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+};
+
 export type TeamSettings = {
     /**
      * The team name.
@@ -1755,6 +1831,38 @@ export type TeamSettings = {
      * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
      */
     approval_threshold: number | null;
+    /**
+     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
+     */
+    confirm_threshold: number;
+    /**
+     * What one SMS part costs, for the estimate in the review; null: no estimate.
+     */
+    price_per_segment: number | null;
+    /**
+     * ISO 4217 code of `price_per_segment`.
+     */
+    currency: string;
+    /**
+     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
+     */
+    time_zone: string;
+    /**
+     * null: off.
+     */
+    quiet_hours: QuietHours | null;
+    /**
+     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
+     */
+    opt_out_reply: string;
+    /**
+     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
+     */
+    opt_in_reply: string;
+    /**
+     * Sent in answer to HELP; empty: no reply.
+     */
+    help_reply: string;
 };
 
 export type AuditChange = {
@@ -2650,6 +2758,10 @@ export type UpdateCurrentUserData = {
          * The name shown to the team.
          */
         name: string;
+        /**
+         * The member's own number, where test sends go by default; national numbers are read in the service's default country; '' clears it.
+         */
+        phone_number?: string;
     };
     path?: never;
     query?: never;
@@ -3362,6 +3474,30 @@ export type UpdateTeamSettingsData = {
          * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none; unchanged when absent.
          */
         approval_threshold?: number | null;
+        /**
+         * From this many recipients on, the dashboard asks to type the recipient count (default 1000).
+         */
+        confirm_threshold?: number;
+        /**
+         * What one SMS part costs; null: no cost estimate.
+         */
+        price_per_segment?: number | null;
+        currency?: string;
+        /**
+         * An IANA time zone name.
+         */
+        time_zone?: string;
+        /**
+         * Quiet hours; null turns them off.
+         */
+        quiet_hours?: {
+            start: string;
+            end: string;
+            days?: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+        } | null;
+        opt_out_reply?: string;
+        opt_in_reply?: string;
+        help_reply?: string;
     };
     path?: never;
     query?: never;

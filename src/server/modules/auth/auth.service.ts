@@ -5,6 +5,7 @@ import type { AuthContext } from '../../http/auth';
 import { NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../../lib/errors';
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords';
 import { linkSecret, tokenDigest } from '../../lib/secrets';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import type { Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
@@ -21,7 +22,7 @@ const INVALID_RESET = 'This password reset link is not valid: it was used, or it
 
 export function createAuthService(deps: {
   db: Db;
-  users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPasswordHash'>;
+  users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPhoneNumber' | 'setPasswordHash'>;
   usersService: Pick<UsersService, 'current'>;
   tokens: Pick<TokensService, 'issue' | 'authenticate' | 'revokeCurrent'>;
   tokensRepository: Pick<TokensRepository, 'revokeSessions'>;
@@ -30,7 +31,7 @@ export function createAuthService(deps: {
   limiter: SharedRateLimiter;
   audit: Pick<AuditRepository, 'record'>;
   clock: Clock;
-  config: { loginRateLimitPerMinute: number; publicUrl: string };
+  config: { loginRateLimitPerMinute: number; publicUrl: string; defaultCountry: string };
   /** Forgets who tokens are: sessions were signed out. */
   forgetTokenOwners: () => void;
   /** Where a reset e-mail that could not be queued is reported (the request was already answered). */
@@ -112,6 +113,15 @@ export function createAuthService(deps: {
     logout: (auth: AuthContext) => deps.tokens.revokeCurrent(auth),
 
     async updateProfile(auth: AuthContext, input: ProfileInput) {
+      if (input.phone_number !== undefined) {
+        const text = input.phone_number.trim();
+        if (text === '') await deps.users.setPhoneNumber(auth.userId, null);
+        else {
+          const phone = normalizePhoneNumber(text, deps.config.defaultCountry);
+          if (!phone.ok) throw ValidationError.field('phone_number', `The phone number ${phone.reason}.`);
+          await deps.users.setPhoneNumber(auth.userId, phone.number);
+        }
+      }
       await deps.users.setName(auth.userId, input.name);
       return deps.usersService.current(auth);
     },

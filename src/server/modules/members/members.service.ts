@@ -18,7 +18,7 @@ import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
-import type { TeamsRepository } from '../teams/teams.repository';
+import type { TeamSettingsRecord, TeamsRepository } from '../teams/teams.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { InvitationRow, MemberRow, MembersRepository } from './members.repository';
 
@@ -186,15 +186,35 @@ export function createMembersService(deps: {
 
     async settings(auth: AuthContext): Promise<TeamSettings> {
       const team = await deps.teams.settingsOf(auth.teamId);
-      return { name: team.name, approval_threshold: team.approvalThreshold };
+      return {
+        name: team.name,
+        approval_threshold: team.approvalThreshold,
+        confirm_threshold: team.confirmThreshold,
+        price_per_segment: team.pricePerSegment,
+        currency: team.currency,
+        time_zone: team.timeZone ?? deps.config.appTimezone,
+        quiet_hours: team.quietHours,
+        opt_out_reply: team.optOutReply,
+        opt_in_reply: team.optInReply,
+        help_reply: team.helpReply,
+      };
     },
 
     async updateSettings(auth: AuthContext, input: TeamSettingsInput): Promise<TeamSettings> {
+      const changes: Partial<TeamSettingsRecord> = {
+        name: input.name,
+        approvalThreshold: input.approval_threshold,
+        confirmThreshold: input.confirm_threshold,
+        pricePerSegment: input.price_per_segment,
+        currency: input.currency,
+        timeZone: input.time_zone,
+        quietHours: input.quiet_hours,
+        optOutReply: input.opt_out_reply,
+        optInReply: input.opt_in_reply,
+        helpReply: input.help_reply,
+      };
       try {
-        await deps.teams.updateSettings(auth.teamId, {
-          ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.approval_threshold === undefined ? {} : { approvalThreshold: input.approval_threshold }),
-        });
+        await deps.teams.updateSettings(auth.teamId, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
       } catch (error) {
         if (isUniqueViolation(error, 'teams_name_key')) throw ValidationError.field('name', 'The name has already been taken.');
         throw error;

@@ -237,6 +237,15 @@ describe('accounts', () => {
 
     const renamed = await call('PUT', '/users/me', here, { name: '  Ada Lovelace ' });
     expect(renamed.json().data.name).toBe('Ada Lovelace');
+    expect(renamed.json().data.phone_number).toBeNull();
+    // Her own number, for test sends: national numbers in the default country, '' clears it.
+    expect((await call('PUT', '/users/me', here, { name: 'Ada Lovelace', phone_number: '07700 900123' })).json().data.phone_number).toBe('447700900123');
+    expect((await call('PUT', '/users/me', here, { name: 'Ada Lovelace', phone_number: 'call me' })).json().error.errors).toEqual({
+      phone_number: ['The phone number is not a phone number.'],
+    });
+    expect((await call('GET', '/users/me', here)).json().data.phone_number).toBe('447700900123');
+    expect((await call('PUT', '/users/me', here, { name: 'Ada Lovelace' })).json().data.phone_number).toBe('447700900123');
+    expect((await call('PUT', '/users/me', here, { name: 'Ada Lovelace', phone_number: '' })).json().data.phone_number).toBeNull();
 
     const wrong = await call('PUT', '/users/me/password', here, { current_password: 'not-it', new_password: 'second-password-2' });
     expect(wrong.json().error.errors).toEqual({ current_password: ['The current password is not correct.'] });
@@ -287,10 +296,21 @@ describe('accounts', () => {
   });
 });
 
+const DEFAULT_SETTINGS = {
+  confirm_threshold: 1000,
+  price_per_segment: null,
+  currency: 'EUR',
+  time_zone: 'Europe/London',
+  quiet_hours: null,
+  opt_out_reply: 'You will receive no more messages from us. Reply START to subscribe again.',
+  opt_in_reply: 'You are subscribed again. Reply STOP to unsubscribe.',
+  help_reply: 'Reply STOP to unsubscribe.',
+};
+
 describe('team settings', () => {
   it('reads the approval threshold for every member; only an admin changes it', async () => {
     const viewer = await memberOf('Acme Marketing', 'viewer');
-    expect((await call('GET', '/team/settings', viewer.token)).json().data).toEqual({ name: 'Acme Marketing', approval_threshold: null });
+    expect((await call('GET', '/team/settings', viewer.token)).json().data).toEqual({ name: 'Acme Marketing', approval_threshold: null, ...DEFAULT_SETTINGS });
     expect((await call('PUT', '/team/settings', viewer.token, { approval_threshold: 5 })).statusCode).toBe(403);
     expect((await call('PUT', '/team/settings', admin.token, { approval_threshold: -1 })).json().error.errors).toEqual({
       approval_threshold: ['The approval threshold must be at least 0.'],
@@ -305,12 +325,63 @@ describe('team settings', () => {
       name: ['The name has already been taken.'],
     });
     const renamed = await call('PUT', '/team/settings', admin.token, { name: ' Acme Growth ', approval_threshold: 7 });
-    expect(renamed.json().data).toEqual({ name: 'Acme Growth', approval_threshold: 7 });
+    expect(renamed.json().data).toEqual({ name: 'Acme Growth', approval_threshold: 7, ...DEFAULT_SETTINGS });
     // A field left out keeps its value.
     expect((await call('PUT', '/team/settings', admin.token, { name: 'Acme Marketing' })).json().data).toEqual({
       name: 'Acme Marketing',
       approval_threshold: 7,
+      ...DEFAULT_SETTINGS,
     });
     await call('PUT', '/team/settings', admin.token, { approval_threshold: null });
+  });
+
+  it('keeps the review, cost, quiet hours and reply settings, each checked', async () => {
+    const changed = await call('PUT', '/team/settings', admin.token, {
+      confirm_threshold: 250,
+      price_per_segment: 0.04125,
+      currency: 'GBP',
+      time_zone: 'america/new_york',
+      quiet_hours: { start: '21:00', end: '08:00' },
+      opt_out_reply: '  Unsubscribed. ',
+      help_reply: '',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data).toEqual({
+      ...DEFAULT_SETTINGS,
+      name: 'Acme Marketing',
+      approval_threshold: null,
+      confirm_threshold: 250,
+      price_per_segment: 0.04125,
+      currency: 'GBP',
+      time_zone: 'America/New_York',
+      quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
+      opt_out_reply: 'Unsubscribed.',
+      help_reply: '',
+    });
+    expect((await call('GET', '/team/settings', admin.token)).json().data).toEqual(changed.json().data);
+
+    const refused = await call('PUT', '/team/settings', admin.token, {
+      confirm_threshold: 1.5,
+      price_per_segment: 0.000001,
+      currency: 'euro',
+      time_zone: 'Mars/Olympus',
+      quiet_hours: { start: '25:00', end: '08:00', days: ['someday'] },
+      opt_in_reply: 'x'.repeat(613),
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().error.errors).sort()).toEqual(
+      ['confirm_threshold', 'currency', 'opt_in_reply', 'price_per_segment', 'quiet_hours.days.0', 'quiet_hours.start', 'time_zone'].sort(),
+    );
+    expect((await call('PUT', '/team/settings', admin.token, { quiet_hours: { start: '08:00', end: '08:00' } })).json().error.errors).toEqual({
+      'quiet_hours.end': ['The quiet hours must end at another time than they start.'],
+    });
+    // Nothing of a refused change was written.
+    expect((await call('GET', '/team/settings', admin.token)).json().data).toEqual(changed.json().data);
+
+    const restored = await call('PUT', '/team/settings', admin.token, {
+      ...DEFAULT_SETTINGS,
+      time_zone: 'Europe/London',
+    });
+    expect(restored.json().data).toEqual({ name: 'Acme Marketing', approval_threshold: null, ...DEFAULT_SETTINGS });
   });
 });

@@ -2,8 +2,22 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { contactGroups, memberships, senders, teams, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
+import type { QuietHours } from '../../../shared/schedule/quiet-hours';
 
 export type TeamRow = typeof teams.$inferSelect;
+export type TeamSettingsRecord = {
+  name: string;
+  approvalThreshold: number | null;
+  confirmThreshold: number;
+  pricePerSegment: number | null;
+  currency: string;
+  /** null: the service's APP_TIMEZONE. */
+  timeZone: string | null;
+  quietHours: QuietHours | null;
+  optOutReply: string;
+  optInReply: string;
+  helpReply: string;
+};
 import type { Role } from '../../../shared/contract';
 
 export type { Role };
@@ -56,18 +70,37 @@ export function createTeamsRepository(db: Db, clock: Clock) {
         });
     },
 
-    /** The team's name and approval threshold (the team of an authenticated caller exists). */
-    async settingsOf(teamId: number): Promise<{ name: string; approvalThreshold: number | null }> {
-      const [team] = await db.select({ name: teams.name, approvalThreshold: teams.approvalThreshold }).from(teams).where(eq(teams.id, teamId));
+    /** The team's settings (the team of an authenticated caller exists). */
+    async settingsOf(teamId: number): Promise<TeamSettingsRecord> {
+      const [team] = await db
+        .select({
+          name: teams.name,
+          approvalThreshold: teams.approvalThreshold,
+          confirmThreshold: teams.confirmThreshold,
+          pricePerSegment: teams.pricePerSegment,
+          currency: teams.currency,
+          timeZone: teams.timeZone,
+          quietHours: teams.quietHours,
+          optOutReply: teams.optOutReply,
+          optInReply: teams.optInReply,
+          helpReply: teams.helpReply,
+        })
+        .from(teams)
+        .where(eq(teams.id, teamId));
       if (!team) throw new Error(`team ${teamId} not found`);
-      return team;
+      return { ...team, pricePerSegment: team.pricePerSegment === null ? null : Number(team.pricePerSegment) };
     },
 
-    /** Changes the name and the approval threshold the caller gives (a field left out keeps its value). */
-    async updateSettings(teamId: number, settings: { name?: string; approvalThreshold?: number | null }): Promise<void> {
+    /** Changes the settings the caller gives (a field left out keeps its value). */
+    async updateSettings(teamId: number, settings: Partial<TeamSettingsRecord>): Promise<void> {
+      const { pricePerSegment, ...rest } = settings;
       await db
         .update(teams)
-        .set({ ...settings, updatedAt: clock.now() })
+        .set({
+          ...rest,
+          ...(pricePerSegment === undefined ? {} : { pricePerSegment: pricePerSegment === null ? null : String(pricePerSegment) }),
+          updatedAt: clock.now(),
+        })
         .where(eq(teams.id, teamId));
     },
 

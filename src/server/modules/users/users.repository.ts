@@ -37,6 +37,10 @@ export function createUsersRepository(db: Db, clock: Clock) {
       await db.update(users).set({ name, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
+    async setPhoneNumber(userId: number, phoneNumber: string | null): Promise<void> {
+      await db.update(users).set({ phoneNumber, updatedAt: clock.now() }).where(eq(users.id, userId));
+    },
+
     async setPasswordHash(tx: Tx | Db, userId: number, passwordHash: string): Promise<void> {
       await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
     },

@@ -35,6 +35,7 @@ export function createUsersService(deps: {
       uuid: user.uuid,
       name: user.name,
       email: user.email,
+      phone_number: user.phoneNumber,
       current_team: summary(current),
       teams: teams.map(summary),
       app_timezone: deps.config.appTimezone,
