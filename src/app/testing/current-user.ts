@@ -10,6 +10,7 @@ export function currentUser(role: Role, overrides: Partial<CurrentUser> = {}): C
     uuid: '33333333-3333-4333-8333-333333333333',
     name: 'Ada Lovelace',
     email: 'ada@herald.test',
+    phone_number: null,
     current_team: { ...ACME, role },
     teams: [
       { ...ACME, role },

@@ -49,6 +49,18 @@ export const CampaignInputSchema = z
       .boolean({ error: 'The manually paused must be true or false.' })
       .optional()
       .describe('Edit only: true stops a throttled campaign until set to false.'),
+    is_draft: z
+      .boolean({ error: 'The is draft must be true or false.' })
+      .optional()
+      .describe(
+        'Herald extension. A draft is never sent, whatever its send date, and may be saved with personalisation gaps; false schedules it. Create: false when absent; edit: unchanged when absent.',
+      ),
+    ignore_quiet_hours: z
+      .boolean({ error: 'The ignore quiet hours must be true or false.' })
+      .optional()
+      .describe(
+        "Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.",
+      ),
   })
   .describe('Body of create and edit (the same body for normal and throttled campaigns).');
 export type CampaignInput = z.infer<typeof CampaignInputSchema>;
@@ -132,6 +144,13 @@ export const CampaignSchema = z
     is_test: z.boolean().describe('Made by send-test (one recipient).'),
     is_locked: z.boolean().describe('True once the send time is past or while it sends: edits are then refused with 423.'),
     approval: ApprovalSchema,
+    is_draft: z.boolean().describe('Herald extension. A draft is never sent; scheduling it is an edit with `is_draft: false`.'),
+    ignore_quiet_hours: z.boolean().describe("Herald extension. Sends through the team's quiet hours (set by an admin)."),
+    stopped_at: TimestampSchema.describe('Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.'),
+    stopped_by: UserRefSchema.nullable().describe('Herald extension. Who stopped it.'),
+    expired_at: TimestampSchema.describe(
+      'Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.',
+    ),
   })
   .meta({ id: 'Campaign' });
 export type Campaign = z.infer<typeof CampaignSchema>;

@@ -77,9 +77,14 @@ export const UnsentReportRowSchema = z
     Mobile: text('Number of the recipient.'),
     FieldNames: text(FIELD_NAMES),
     FieldValues: text(FIELD_VALUES),
-    Reason: text('`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.'),
+    Reason: text(
+      '`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.',
+    ),
   })
-  .meta({ id: 'UnsentReportRow', description: 'One per message not sent: the campaign expired first, or the number opted out meanwhile.' });
+  .meta({
+    id: 'UnsentReportRow',
+    description: 'One per message not sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.',
+  });
 
 export const REPORT_ROW_SCHEMAS = {
   clicks: ClicksReportRowSchema,

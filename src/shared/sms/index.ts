@@ -5,7 +5,7 @@ export type { MeasureOptions, SmsEncoding, SmsMeasurement } from './sms-segments
 export { gsmLookalikes, nonGsmCharacters, replaceLookalikes } from './gsm-lookalikes';
 export type { GsmLookalike, NonGsmCharacter } from './gsm-lookalikes';
 export { stripForUtf8 } from './utf8-strip';
-export { parseShorthands, render, renderTokens, shorthandNames } from './shorthands';
+export { fieldUses, parseShorthands, render, renderTokens, shorthandNames } from './shorthands';
 export type { ShorthandToken, ShorthandValues } from './shorthands';
 export { measureRendered } from './measure-rendered';
 export type { RenderedMeasureOptions } from './measure-rendered';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseShorthands, render, shorthandNames } from './shorthands';
+import { fieldUses, parseShorthands, render, shorthandNames } from './shorthands';
 
 describe('reading the shorthands of a body', () => {
   it('cuts the body into text, custom fields and links, in order', () => {
@@ -104,5 +104,34 @@ describe('shorthand properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('fallbacks', () => {
+  it('reads a fallback after a bar, trimmed; a bar with nothing after it is an empty fallback', () => {
+    expect(parseShorthands('{{ first_name | there }}')).toEqual([
+      { kind: 'field', name: 'first_name', raw: '{{ first_name | there }}', index: 0, fallback: 'there' },
+    ]);
+    expect(parseShorthands('{{title|}}')).toEqual([{ kind: 'field', name: 'title', raw: '{{title|}}', index: 0, fallback: '' }]);
+    // No second bar, brace or line break in a fallback: such text stays literal.
+    for (const body of ['{{a|b|c}}', '{{a|b}c}}', '{{a|b\nc}}', '{{|b}}']) expect(parseShorthands(body)).toEqual([{ kind: 'text', raw: body, index: 0 }]);
+  });
+
+  it('sends the fallback when the value is missing or empty, and the value otherwise', () => {
+    const body = 'Hi {{first_name|there}}, {{title|}}!';
+    expect(render(body, { fields: { first_name: 'Ada', title: 'Dr' } })).toBe('Hi Ada, Dr!');
+    expect(render(body, { fields: { First_Name: 'Ada' } })).toBe('Hi Ada, !');
+    expect(render(body, { fields: { first_name: '' } })).toBe('Hi there, !');
+    expect(render(body, {})).toBe('Hi there, !');
+    // A fallback is literal: it does not become a link.
+    expect(render('{{x|see ::Promo::}}', { links: { Promo: 'https://hrld.io/a' } })).toBe('see ::Promo::');
+  });
+
+  it('lists each field once, with a fallback only when every use has one', () => {
+    expect(fieldUses('{{First_Name|you}} {{first_name}} {{city|here}} {{City|there}} {{zip}}')).toEqual([
+      { name: 'First_Name', fallback: false },
+      { name: 'city', fallback: true },
+      { name: 'zip', fallback: false },
+    ]);
   });
 });

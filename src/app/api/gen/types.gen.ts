@@ -362,6 +362,26 @@ export type CampaignInput = {
      */
     is_locked: boolean;
     approval: ApprovalInput;
+    /**
+     * Herald extension. A draft is never sent; scheduling it is an edit with `is_draft: false`.
+     */
+    is_draft: boolean;
+    /**
+     * Herald extension. Sends through the team's quiet hours (set by an admin).
+     */
+    ignore_quiet_hours: boolean;
+    /**
+     * Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.
+     */
+    stopped_at: string;
+    /**
+     * Herald extension. Who stopped it.
+     */
+    stopped_by: UserRefInput | null;
+    /**
+     * Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.
+     */
+    expired_at: string;
 };
 
 export type CampaignSummaryInput = {
@@ -1213,7 +1233,7 @@ export type SentReportRowInput = {
 };
 
 /**
- * One per message not sent: the campaign expired first, or the number opted out meanwhile.
+ * One per message not sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.
  */
 export type UnsentReportRowInput = {
     /**
@@ -1233,7 +1253,7 @@ export type UnsentReportRowInput = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.
      */
     Reason: string;
 };
@@ -1647,6 +1667,26 @@ export type Campaign = {
      */
     is_locked: boolean;
     approval: Approval;
+    /**
+     * Herald extension. A draft is never sent; scheduling it is an edit with `is_draft: false`.
+     */
+    is_draft: boolean;
+    /**
+     * Herald extension. Sends through the team's quiet hours (set by an admin).
+     */
+    ignore_quiet_hours: boolean;
+    /**
+     * Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.
+     */
+    stopped_at: string;
+    /**
+     * Herald extension. Who stopped it.
+     */
+    stopped_by: UserRef | null;
+    /**
+     * Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.
+     */
+    expired_at: string;
 };
 
 export type CampaignSummary = {
@@ -2498,7 +2538,7 @@ export type SentReportRow = {
 };
 
 /**
- * One per message not sent: the campaign expired first, or the number opted out meanwhile.
+ * One per message not sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.
  */
 export type UnsentReportRow = {
     /**
@@ -2518,7 +2558,7 @@ export type UnsentReportRow = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began.
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.
      */
     Reason: string;
 };
@@ -6140,6 +6180,14 @@ export type CreateCampaignData = {
          * Edit only: true stops a throttled campaign until set to false.
          */
         manually_paused?: boolean;
+        /**
+         * Herald extension. A draft is never sent, whatever its send date, and may be saved with personalisation gaps; false schedules it. Create: false when absent; edit: unchanged when absent.
+         */
+        is_draft?: boolean;
+        /**
+         * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
+         */
+        ignore_quiet_hours?: boolean;
     };
     path?: never;
     query?: never;
@@ -6371,6 +6419,14 @@ export type UpdateCampaignData = {
          * Edit only: true stops a throttled campaign until set to false.
          */
         manually_paused?: boolean;
+        /**
+         * Herald extension. A draft is never sent, whatever its send date, and may be saved with personalisation gaps; false schedules it. Create: false when absent; edit: unchanged when absent.
+         */
+        is_draft?: boolean;
+        /**
+         * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
+         */
+        ignore_quiet_hours?: boolean;
     };
     path: {
         /**
@@ -6489,6 +6545,46 @@ export type ToggleCampaignPausedResponses = {
 };
 
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
+
+export type StopCampaignData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/stop';
+};
+
+export type StopCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type StopCampaignError = StopCampaignErrors[keyof StopCampaignErrors];
+
+export type StopCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type StopCampaignResponse = StopCampaignResponses[keyof StopCampaignResponses];
 
 export type ApproveCampaignData = {
     /**

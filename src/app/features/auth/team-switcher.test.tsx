@@ -12,6 +12,7 @@ const USER: CurrentUser = {
   uuid: '33333333-3333-4333-8333-333333333333',
   name: 'Ada Lovelace',
   email: 'ada@herald.test',
+  phone_number: null,
   current_team: MARKETING,
   teams: [MARKETING, SUPPORT],
   app_timezone: 'Europe/London',

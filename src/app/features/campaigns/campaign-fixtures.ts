@@ -46,6 +46,11 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     is_test: false,
     is_locked: false,
     approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '' },
+    is_draft: false,
+    ignore_quiet_hours: false,
+    stopped_at: '',
+    stopped_by: null,
+    expired_at: '',
     ...overrides,
   };
 }

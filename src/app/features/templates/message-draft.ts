@@ -61,8 +61,8 @@ function lookup(urls: Record<string, string>, name: string): string | undefined 
 function piecesOf(body: string, shortLinks: Record<string, string>): MessagePiece[] {
   return parseShorthands(body).map((token): MessagePiece => {
     if (token.kind === 'text') return { kind: 'text', sent: token.raw };
-    // Without a contact, a field is sent as the one space it renders as.
-    if (token.kind === 'field') return { kind: 'field', name: token.name, sent: ' ' };
+    // Without a contact, a field is sent as its fallback, or as the one space it renders as.
+    if (token.kind === 'field') return { kind: 'field', name: token.name, sent: token.fallback ?? ' ' };
     const url = lookup(shortLinks, token.name);
     return url === undefined ? { kind: 'missing-link', name: token.name, sent: ' ' } : { kind: 'link', name: token.name, sent: url };
   });

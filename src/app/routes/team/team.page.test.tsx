@@ -57,7 +57,18 @@ function serve({ threshold = null, answer = {} }: { threshold?: number | null; a
   const sent: Sent[] = [];
   let members = [ADA, BOB, CLEO];
   let invitations = [PENDING];
-  let settings: TeamSettings = { name: 'Acme', approval_threshold: threshold };
+  let settings: TeamSettings = {
+    name: 'Acme',
+    approval_threshold: threshold,
+    confirm_threshold: 1000,
+    price_per_segment: null,
+    currency: 'EUR',
+    time_zone: 'Europe/London',
+    quiet_hours: null,
+    opt_out_reply: '',
+    opt_in_reply: '',
+    help_reply: '',
+  };
   mockApi(async (request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     const body: unknown = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.json();

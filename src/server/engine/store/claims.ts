@@ -39,7 +39,7 @@ const SendingRowSchema = z.object({
 const TokenRowSchema = z.object({ token: z.number() });
 const NextRangeRowSchema = z.object({ first: z.number(), last: z.number() });
 const InsertedBatchRowSchema = z.object({ id: z.number(), token: z.number() });
-const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boolean() });
+const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boolean(), stopped: z.boolean() });
 
 /**
  * Claims and settles batches of a campaign's messages under fenced leases.
@@ -132,7 +132,7 @@ export function createClaimStore(db: Db): ClaimStore {
                coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
                            FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
           FROM campaigns c JOIN templates t ON t.id = c.template_id
-         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL
+         WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL AND c.stopped_at IS NULL
          -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
          ORDER BY c.throttled DESC, c.started_sending_at, c.id`,
       );
@@ -142,12 +142,12 @@ export function createClaimStore(db: Db): ClaimStore {
     async claim(campaignId, limit, owner, now, leaseMs, inDoubt) {
       const leaseUntil = new Date(now.getTime() + leaseMs);
       return db.transaction(async (tx) => {
-        // Checked at each claim, not once a tick: a pause by hand or the expiry stops the very next
+        // Checked at each claim, not once a tick: a pause by hand, a stop or the expiry stops the very next
         // batch. The row lock makes claimers of one campaign go one after the other, and keeps the
         // expiry step (which skips a locked campaign) out of the middle of a claim.
         const { rows: open } = await tx.execute(sql`
           SELECT 1 FROM campaigns WHERE id = ${campaignId} AND status = 1 AND manually_paused IS NOT TRUE
-             AND expiry_date > ${now} AND expired_at IS NULL FOR UPDATE`);
+             AND expiry_date > ${now} AND expired_at IS NULL AND stopped_at IS NULL FOR UPDATE`);
         if (open.length === 0) return undefined;
 
         // A batch whose owner stopped renewing its lease (it died, or was cut off): taken over under
@@ -229,7 +229,8 @@ export function createClaimStore(db: Db): ClaimStore {
      * The checkpoint, in one transaction fenced by the token: what the gateway accepted is
      * submitted, what it refused failed, what is in doubt failed (`in_doubt`) or left queued per the
      * policy, what was never handed over left queued; the counters move with them; the batch is
-     * deleted, or released at once for what is left (unsent instead, once the campaign has expired).
+     * deleted, or released at once for what is left (unsent instead, once the campaign has expired or
+     * was stopped).
      */
     async settle(lease, outcome, inDoubt, now, owner) {
       return db.transaction(async (tx) => {
@@ -237,7 +238,7 @@ export function createClaimStore(db: Db): ClaimStore {
           tx,
           OwnedBatchRowSchema,
           sql`
-          SELECT b.campaign_id, (c.expiry_date <= ${now} OR c.expired_at IS NOT NULL) AS expired
+          SELECT b.campaign_id, (c.expiry_date <= ${now} OR c.expired_at IS NOT NULL) AS expired, c.stopped_at IS NOT NULL AS stopped
             FROM send_batches b JOIN campaigns c ON c.id = b.campaign_id
            WHERE b.id = ${lease.batchId} AND b.token = ${lease.token} FOR UPDATE OF b`,
         );
@@ -245,13 +246,14 @@ export function createClaimStore(db: Db): ClaimStore {
         const campaignId = batch.campaign_id;
         await writeOutcome(tx, campaignId, outcome, inDoubt, now, owner);
         const leftover = [...outcome.notSent, ...(inDoubt === 'fail' ? [] : outcome.inDoubt)];
-        if (batch.expired && leftover.length > 0) {
-          // Nothing goes after the expiry: what this batch did not hand over is unsent, like the rest.
+        const ended = batch.expired || batch.stopped;
+        if (ended && leftover.length > 0) {
+          // Nothing goes after the expiry or a stop: what this batch did not hand over is unsent, like the rest.
           await tx.execute(sql`
             WITH late AS (SELECT id FROM messages WHERE id = ANY(${sql.param(leftover)}::bigint[]) AND status = 'queued')
-            ${numberUnsent(campaignId, sql`SELECT id FROM late`, 'pending', now)}`);
+            ${numberUnsent(campaignId, sql`SELECT id FROM late`, batch.expired ? 'pending' : 'stopped', now)}`);
         }
-        if (!batch.expired && leftover.length > 0) {
+        if (!ended && leftover.length > 0) {
           await tx.execute(sql`UPDATE send_batches SET lease_until = '-infinity', submitting = false WHERE id = ${lease.batchId}`);
         } else {
           await tx.execute(sql`DELETE FROM send_batches WHERE id = ${lease.batchId}`);

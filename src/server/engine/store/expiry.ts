@@ -11,6 +11,8 @@ const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
 const EARLY_RECEIPT_RETRY_MS = 5_000;
 
 const IdRowSchema = z.object({ id: z.number() });
+/** The owner of a batch held back for quiet hours (its lease ends when they do). */
+export const HELD_OWNER = 'held';
 const DeadBatchRowSchema = z.object({ first: z.number(), last: z.number(), submitting: z.boolean() });
 const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 
@@ -27,6 +29,7 @@ export function createExpiryStore(db: Db): ExpiryStore {
   return {
     async expire(now: Date): Promise<void> {
       await sweepEarlyReceipts(db, now);
+      await sweepStopped(db, now);
       const done: number[] = [];
       for (;;) {
         const id = await db.transaction(async (tx) => {
@@ -89,6 +92,70 @@ export function createExpiryStore(db: Db): ExpiryStore {
       }
     },
   };
+}
+
+/**
+ * Campaigns stopped while sending (`PUT …/stop`): what is still queued outside a live batch becomes
+ * unsent (`stopped`), numbered for the unsent report; batches of dead owners are dropped (what one of
+ * them was handing over is failed `in_doubt`: nothing is sent after a stop, so it cannot be offered
+ * again), and so are batches held for quiet hours. A live owner settles its own batch: what it did
+ * not hand over is unsent too (claims.ts). `stop_swept` marks the sweep done, so the campaign can
+ * finish; it is repeated while dead or held batches are left.
+ */
+async function sweepStopped(db: Db, now: Date): Promise<void> {
+  const done: number[] = [];
+  for (;;) {
+    const id = await db.transaction(async (tx) => {
+      const campaign = await firstRowOf(
+        tx,
+        IdRowSchema,
+        sql`
+        UPDATE campaigns SET stop_swept = true, next_sequence = message_count + 1, audience_after = NULL, updated_at = ${now}
+         WHERE id = (SELECT c.id FROM campaigns c
+                      WHERE c.status = 1 AND c.stopped_at IS NOT NULL AND c.id <> ALL(${sql.param(done)}::bigint[])
+                        AND (NOT c.stop_swept OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND (b.lease_until < ${now} OR b.owner = ${HELD_OWNER})))
+                      ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      );
+      if (!campaign) return undefined;
+      const dropped = await rowsOf(
+        tx,
+        DeadBatchRowSchema,
+        sql`
+        DELETE FROM send_batches WHERE id IN (
+          SELECT id FROM send_batches WHERE campaign_id = ${campaign.id} AND (lease_until < ${now} OR owner = ${HELD_OWNER}) FOR UPDATE SKIP LOCKED)
+        RETURNING first_sequence AS first, last_sequence AS last, submitting`,
+      );
+      const doubtful = dropped.filter((batch) => batch.submitting);
+      // Claims wait on the campaign's row (locked above) and a live batch's messages are left to
+      // their owner, so nothing else moves these messages meanwhile.
+      await tx.execute(sql`
+        WITH open AS (
+          SELECT m.id, m.sequence,
+                 EXISTS (SELECT 1 FROM unnest(${sql.param(doubtful.map((b) => b.first))}::int[], ${sql.param(doubtful.map((b) => b.last))}::int[]) AS d(first, last)
+                          WHERE m.sequence BETWEEN d.first AND d.last) AS in_doubt
+            FROM messages m
+           WHERE m.campaign_id = ${campaign.id} AND m.status = 'queued'
+             AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = ${campaign.id} AND m.sequence BETWEEN b.first_sequence AND b.last_sequence)),
+        numbered AS (
+          SELECT id, in_doubt, CASE WHEN NOT in_doubt THEN row_number() OVER (PARTITION BY in_doubt ORDER BY sequence) END AS n FROM open),
+        counted AS (SELECT unsent_count FROM campaigns WHERE id = ${campaign.id}),
+        written AS (
+          UPDATE messages m SET status = CASE WHEN o.in_doubt THEN 'failed' ELSE 'unsent' END,
+                                reason = CASE WHEN o.in_doubt THEN 'in_doubt' ELSE 'stopped' END,
+                                unsent_sequence = (SELECT unsent_count FROM counted) + o.n,
+                                finished_at = ${now}
+            FROM numbered o WHERE m.id = o.id
+          RETURNING o.n, o.in_doubt)
+        UPDATE campaigns SET unsent_count = unsent_count + (SELECT count(n) FROM written),
+                             failed_count = failed_count + (SELECT count(*) FROM written WHERE in_doubt),
+                             in_doubt_count = in_doubt_count + (SELECT count(*) FROM written WHERE in_doubt)
+         WHERE id = ${campaign.id}`);
+      return campaign.id;
+    });
+    if (id === undefined) return;
+    done.push(id);
+  }
 }
 
 /** Early receipts: those a race left behind applied now, those too old to find their message dropped. */

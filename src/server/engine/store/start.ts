@@ -25,7 +25,7 @@ const DueCampaignRowSchema = z.object({ id: z.number(), team_id: z.number(), is_
 const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
 const LockedRowSchema = z.object({ ok: z.boolean() });
 const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number() });
-const ExpiredRowSchema = z.object({ expired: z.boolean() });
+const ExpiredRowSchema = z.object({ expired: z.boolean(), stopped: z.boolean() });
 const IdRowSchema = z.object({ id: z.number() });
 const WantedRowSchema = z.object({ wanted: z.boolean() });
 const TotalRowSchema = z.object({ total: z.number() });
@@ -95,7 +95,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
             DueCampaignRowSchema,
             sql`
             SELECT id, team_id, is_test, throttled FROM campaigns
-             WHERE status = 0 AND scheduled_send_date <= ${now} AND approval_status IN ('not_required', 'approved')
+             WHERE status = 0 AND scheduled_send_date <= ${now} AND approval_status IN ('not_required', 'approved') AND NOT is_draft
              ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
           );
           if (!campaign) return undefined;
@@ -159,16 +159,18 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
               { id: campaign.id, teamId: campaign.team_id },
               { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
             );
+            // A stop committed while the chunk was written ends the audience: the chunk is unsent at once.
             const updated = await firstRowOf(
               tx,
               ExpiredRowSchema,
               sql`
-              UPDATE campaigns SET message_count = message_count + ${chunk.written}, audience_after = ${chunk.after}
-               WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired`,
+              UPDATE campaigns SET message_count = message_count + ${chunk.written},
+                                   audience_after = CASE WHEN stopped_at IS NULL THEN ${chunk.after} END
+               WHERE id = ${campaign.id} RETURNING expired_at IS NOT NULL AS expired, stopped_at IS NOT NULL AS stopped`,
             );
-            if (updated?.expired) await unsendLate(tx, campaign.id, state.count, now);
+            if (updated?.expired || updated?.stopped) await unsendLate(tx, campaign.id, state.count, updated.expired ? 'pending' : 'stopped', now);
             total += chunk.written;
-            return chunk.after !== null;
+            return chunk.after !== null && !updated?.stopped;
           });
         }
       }
@@ -181,7 +183,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
       return total;
     },
 
-    /** Status 2 once every recipient was written, every message claimed and every batch settled. */
+    /** Status 2 once every recipient was written, every message claimed and every batch settled (and a stop swept). */
     async finishDone(now: Date): Promise<number[]> {
       const rows = await rowsOf(
         db,
@@ -189,6 +191,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
         sql`
         UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
          WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
+           AND (c.stopped_at IS NULL OR c.stop_swept)
         RETURNING c.id`,
       );
       return rows.map((row) => row.id);
@@ -197,16 +200,17 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
 }
 
 /**
- * Messages of an expired campaign written after its expiry (sequences past `before`): unsent
- * (`pending`) and numbered on from its unsent count, and nothing of them is offered to a claim.
+ * Messages of an expired or stopped campaign written after its expiry or stop (sequences past
+ * `before`): unsent (`pending` or `stopped`) and numbered on from its unsent count, and nothing of
+ * them is offered to a claim.
  */
-async function unsendLate(tx: Tx, campaignId: number, before: number, now: Date): Promise<void> {
+async function unsendLate(tx: Tx, campaignId: number, before: number, reason: 'pending' | 'stopped', now: Date): Promise<void> {
   await tx.execute(sql`
     WITH late AS (
       SELECT id, row_number() OVER (ORDER BY sequence) AS n FROM messages WHERE campaign_id = ${campaignId} AND sequence > ${before} AND status = 'queued'),
     counted AS (SELECT unsent_count FROM campaigns WHERE id = ${campaignId}),
     written AS (
-      UPDATE messages m SET status = 'unsent', reason = 'pending', unsent_sequence = (SELECT unsent_count FROM counted) + late.n, finished_at = ${now}
+      UPDATE messages m SET status = 'unsent', reason = ${reason}, unsent_sequence = (SELECT unsent_count FROM counted) + late.n, finished_at = ${now}
         FROM late WHERE m.id = late.id RETURNING 1)
     UPDATE campaigns SET unsent_count = unsent_count + (SELECT count(*) FROM written), next_sequence = message_count + 1 WHERE id = ${campaignId}`);
 }

@@ -18,6 +18,10 @@ export type CampaignWrite = {
   pauses: Array<{ startAt: Date; endAt: Date }>;
   /** `pending` when the team's approval threshold asks for it (requested by the writer), else `not_required`. */
   approval: { status: 'pending' | 'not_required'; requestedBy: number | null };
+  /** Never started while true. */
+  isDraft: boolean;
+  /** Sends through the team's quiet hours. */
+  ignoreQuietHours: boolean;
 };
 
 export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null };
@@ -33,6 +37,8 @@ const SELECT = sql`
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_requested_by) AS "approvalRequestedBy",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
          c.approval_requested_at AS "approvalRequestedAt", c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
+         c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
+         (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.stopped_by) AS "stoppedBy",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
@@ -71,6 +77,11 @@ const CampaignRecordSchema = z.object({
   approvalRequestedAt: MomentSchema.nullable(),
   approvalDecidedAt: MomentSchema.nullable(),
   approvalComment: z.string().nullable(),
+  isDraft: z.boolean(),
+  ignoreQuietHours: z.boolean(),
+  stoppedAt: MomentSchema.nullable(),
+  stoppedBy: UserRefSchema.nullable(),
+  expiredAt: MomentSchema.nullable(),
   included: z.array(z.string()),
   excluded: z.array(z.string()),
   pauses: z.array(PauseSchema),
@@ -78,6 +89,7 @@ const CampaignRecordSchema = z.object({
 export type CampaignRecord = z.output<typeof CampaignRecordSchema>;
 
 const IdSchema = z.object({ id: z.number() });
+const StoppedSchema = z.object({ done: z.boolean(), wasStopped: z.boolean(), draft: z.boolean() });
 const ToggledSchema = z.object({ paused: z.boolean().nullable(), updated_at: MomentSchema.nullable(), throttled: z.boolean() });
 // bigint[] elements arrive as text (the int8 parser is for single values).
 const GroupIdsSchema = z.object({ kind: z.string(), ids: z.array(z.coerce.number()) });
@@ -148,17 +160,17 @@ export function createCampaignsRepository(db: Db) {
       teamId: number,
       write: CampaignWrite,
       now: Date,
-      test?: { phoneNumber: string; customFields: Record<string, string> },
+      test?: { phoneNumber: string; customFields: Record<string, string>; testOf?: number },
     ): Promise<CampaignRecord> {
       const { id } = await oneRowOf(
         tx,
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               approval_status, approval_requested_by, approval_requested_at, created_at, updated_at)
+                               approval_status, approval_requested_by, approval_requested_at, is_draft, ignore_quiet_hours, test_of, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
                 ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy},
-                ${write.approval.status === 'pending' ? now : null}, ${now}, ${now})
+                ${write.approval.status === 'pending' ? now : null}, ${write.isDraft}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -183,12 +195,13 @@ export function createCampaignsRepository(db: Db) {
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
                manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now},
+               is_draft = ${write.isDraft}, ignore_quiet_hours = ${write.ignoreQuietHours},
                -- An edit asks for approval again: what was approved is not what will go out.
                approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
                approval_requested_at = ${write.approval.status === 'pending' ? now : null},
                approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL
-         -- Editable until its send time; one that waits for approval, or was rejected, stays editable after it.
-         WHERE id = ${id} AND status = 0 AND (scheduled_send_date > ${now} OR approval_status IN ('pending', 'rejected'))
+         -- Editable until its send time; a draft, and one that waits for approval or was rejected, stays editable after it.
+         WHERE id = ${id} AND status = 0 AND (scheduled_send_date > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))
         RETURNING id`,
       );
       if (rows.length === 0) return undefined;
@@ -211,7 +224,7 @@ export function createCampaignsRepository(db: Db) {
                  -- Resuming restarts the throttle plan: what is left is spread over the open time left.
                  resumed_at = CASE WHEN manually_paused IS TRUE THEN ${now}::timestamptz ELSE resumed_at END,
                  anchor_sequence = CASE WHEN manually_paused IS TRUE THEN next_sequence ELSE anchor_sequence END
-           WHERE id = ${id} AND throttled AND status IN (0, 1)
+           WHERE id = ${id} AND throttled AND status IN (0, 1) AND stopped_at IS NULL
           RETURNING manually_paused, updated_at)
         SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`,
       );
@@ -219,6 +232,32 @@ export function createCampaignsRepository(db: Db) {
       // The flag this toggle wrote (a toggle right after it may already have flipped it again).
       const record = (await one(sql`c.id = ${id}`))!;
       return { record: { ...record, manuallyPaused: row.paused, updatedAt: row.updated_at! } };
+    },
+
+    /**
+     * Stops a campaign that is pending or sending, in one statement: a pending one is finished at once
+     * (status 2, nothing was written); a sending one claims nothing more (its next sequence moves past
+     * its last message, its audience is no longer written) and the engine makes what is still queued
+     * unsent (`stopped`) at its next step. undefined, and nothing changes, when it was not pending or
+     * sending, was stopped already or is a draft; `refused` then says which.
+     */
+    async stop(id: number, userId: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'finished' | 'stopped' | 'draft' }> {
+      const row = await firstRowOf(
+        db,
+        StoppedSchema,
+        sql`
+        WITH stopped AS (
+          UPDATE campaigns
+             SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL,
+                 next_sequence = CASE WHEN status = 1 THEN message_count + 1 ELSE next_sequence END,
+                 finished_sending_at = CASE WHEN status = 0 THEN ${now}::timestamptz ELSE finished_sending_at END,
+                 status = CASE WHEN status = 0 THEN 2 ELSE status END
+           WHERE id = ${id} AND status IN (0, 1) AND stopped_at IS NULL AND NOT is_draft
+          RETURNING id)
+        SELECT EXISTS (SELECT 1 FROM stopped) AS done, c.stopped_at IS NOT NULL AS "wasStopped", c.is_draft AS draft FROM campaigns c WHERE c.id = ${id}`,
+      );
+      if (!row?.done) return { refused: row?.wasStopped ? 'stopped' : row?.draft ? 'draft' : 'finished' };
+      return { record: (await one(sql`c.id = ${id}`))! };
     },
 
     /**

@@ -139,6 +139,23 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
     async (request) => ({ data: await campaigns.togglePaused(callerOf(request), request.params.campaign_uuid) }),
   );
 
+  app.put(
+    '/campaigns/:campaign_uuid/stop',
+    {
+      config: { access: 'edit' },
+      schema: {
+        operationId: 'stopCampaign',
+        tags,
+        summary: 'Stop a campaign',
+        description:
+          'Herald extension. For a pending or sending campaign (normal or throttled): nothing more is submitted (a batch already with the carrier finishes); queued messages become unsent with reason `stopped`; submitted ones still get their receipts; the reports stay. A pending campaign is finished at once (status 2). `stopped_at` says when. 409 for a draft, a finished or an already stopped campaign.',
+        params: CampaignParamsSchema,
+        response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
+      },
+    },
+    async (request) => ({ data: await campaigns.stop(callerOf(request), request.params.campaign_uuid) }),
+  );
+
   for (const [decision, status] of [
     ['approve', 'approved'],
     ['reject', 'rejected'],

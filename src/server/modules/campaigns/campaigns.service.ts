@@ -30,9 +30,10 @@ export function createCampaignsService(deps: {
   config: { appTimezone: string; defaultCountry: string; publicUrl: string };
 }) {
   const zone = deps.config.appTimezone;
-  /** Locked once it sends or its send time has passed; one waiting for approval, or rejected, stays editable until it starts. */
+  /** Locked once it sends or its send time has passed; a draft, and one waiting for approval or rejected, stays editable until it starts. */
   const isLocked = (record: CampaignRecord) =>
-    record.status !== 0 || (record.scheduledSendDate <= deps.clock.now() && record.approvalStatus !== 'pending' && record.approvalStatus !== 'rejected');
+    record.status !== 0 ||
+    (record.scheduledSendDate <= deps.clock.now() && !record.isDraft && record.approvalStatus !== 'pending' && record.approvalStatus !== 'rejected');
 
   const present = (record: CampaignRecord): Campaign => ({
     uuid: record.uuid,
@@ -70,6 +71,11 @@ export function createCampaignsService(deps: {
       decided_at: formatTimestamp(record.approvalDecidedAt, zone),
       comment: record.approvalComment ?? '',
     },
+    is_draft: record.isDraft,
+    ignore_quiet_hours: record.ignoreQuietHours,
+    stopped_at: formatTimestamp(record.stoppedAt, zone),
+    stopped_by: record.stoppedBy,
+    expired_at: formatTimestamp(record.expiredAt, zone),
   });
 
   /** Whether the team's approval threshold asks for approval of a campaign reaching these groups. */
@@ -122,9 +128,18 @@ export function createCampaignsService(deps: {
     return unique.map((uuid) => ids.get(uuid)!);
   };
 
-  /** Every rule at once, so a form can show all its mistakes together (422 naming each field). */
-  const resolve = async (auth: AuthContext, input: CampaignInput): Promise<CampaignWrite> => {
+  /**
+   * Every rule at once, so a form can show all its mistakes together (422 naming each field). A
+   * draft (`is_draft`, else the campaign's current value, else false) asks for no approval yet.
+   */
+  const resolve = async (auth: AuthContext, input: CampaignInput, current?: CampaignRecord): Promise<CampaignWrite> => {
+    const isDraft = input.is_draft ?? current?.isDraft ?? false;
+    const ignoreQuietHours = input.ignore_quiet_hours ?? current?.ignoreQuietHours ?? false;
+    // Sending through quiet hours is an admin's decision (recorded in the audit log with the change).
+    if (ignoreQuietHours !== (current?.ignoreQuietHours ?? false) && auth.role !== 'admin')
+      throw new ForbiddenError("Only an admin may let a campaign send through the team's quiet hours.");
     const { times, errors } = checkCampaignTimes(input, zone);
+    if (times && times.expiry <= deps.clock.now()) (errors.expiry_date ??= []).push('The expiry date must be in the future.');
     const template = await deps.templates.find(auth.teamId, input.template_uuid);
     if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
     const includedGroupIds = await groupIds(auth, input.included_contact_groups, 'included_contact_groups', errors);
@@ -141,7 +156,9 @@ export function createCampaignsService(deps: {
       includedGroupIds,
       excludedGroupIds,
       pauses: times.pauses,
-      approval: await approvalFor(auth, includedGroupIds, excludedGroupIds),
+      approval: isDraft ? { status: 'not_required', requestedBy: null } : await approvalFor(auth, includedGroupIds, excludedGroupIds),
+      isDraft,
+      ignoreQuietHours,
     };
   };
 
@@ -170,7 +187,7 @@ export function createCampaignsService(deps: {
     async update(auth: AuthContext, uuid: string, input: CampaignInput) {
       const record = await find(auth, uuid);
       if (isLocked(record)) throw new LockedError(LOCKED);
-      const write = await resolve(auth, input);
+      const write = await resolve(auth, input, record);
       const updated = await deps.db.transaction(async (tx) => {
         const written = await deps.campaigns.update(tx, record.id, write, input.manually_paused, deps.clock.now());
         if (written) await askApprovers(tx, auth, written);
@@ -202,6 +219,26 @@ export function createCampaignsService(deps: {
       const record = await find(auth, uuid);
       if (record.status === SENDING || !(await deps.campaigns.deleteUnlessSending(record.id)))
         throw new LockedError('The campaign is sending; pause it, or wait until it has finished, to delete it.');
+    },
+
+    /**
+     * Stops a pending or sending campaign (409 for a draft, a finished or an already stopped one):
+     * nothing more is claimed; what is queued becomes unsent (`stopped`) at the engine's next step;
+     * what was submitted keeps its receipts.
+     */
+    async stop(auth: AuthContext, uuid: string) {
+      const record = await find(auth, uuid);
+      const stopped = await deps.campaigns.stop(record.id, auth.userId, deps.clock.now());
+      if ('refused' in stopped) {
+        throw new ConflictError(
+          {
+            stopped: 'The campaign has already been stopped.',
+            draft: 'The campaign is a draft: it sends nothing until it is scheduled, so there is nothing to stop.',
+            finished: 'The campaign has finished sending; there is nothing left to stop.',
+          }[stopped.refused],
+        );
+      }
+      return present(stopped.record);
     },
 
     /** null → true → false → true …; only throttled campaigns that have not finished sending (409 otherwise). */
@@ -242,6 +279,8 @@ export function createCampaignsService(deps: {
         pauses: [],
         // A test goes to one number the caller chose, to see the message: never held for approval.
         approval: { status: 'not_required', requestedBy: null },
+        isDraft: false,
+        ignoreQuietHours: false,
       };
       const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
       return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));
