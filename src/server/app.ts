@@ -20,6 +20,7 @@ import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.rou
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
+import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { membersRoutes } from './modules/members/members.routes';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
+      await api.register(optOutsRoutes, { optOuts: services.optOuts, publicUrl });
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });
     },

@@ -13,6 +13,7 @@ import { createMembersRepository } from './modules/members/members.repository';
 import { createMembersService } from './modules/members/members.service';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository';
 import { createCampaignsService } from './modules/campaigns/campaigns.service';
+import { createReviewRepository } from './modules/campaigns/review.repository';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
@@ -24,6 +25,8 @@ import { createInboundService } from './modules/inbound/inbound.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
+import { createOptOutsRepository } from './modules/opt-outs/opt-outs.repository';
+import { createOptOutsService } from './modules/opt-outs/opt-outs.service';
 import { createLinksService } from './modules/links/links.service';
 import { createTrackedLinks } from './modules/links/tracked-links.service';
 import { createReportLinks } from './modules/reports/report-links';
@@ -104,6 +107,7 @@ export function createServices(database: Database, config: Config, options: { se
   const webhooksRepository = createWebhooksRepository(db, clock);
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
+  const optOutsRepository = createOptOutsRepository(db, clock);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
   const contactsRepository = createContactsRepository(db, clock);
   const contacts = createContactsService({
@@ -111,6 +115,7 @@ export function createServices(database: Database, config: Config, options: { se
     contacts: contactsRepository,
     recipients: createRecipientsRepository(db),
     contactGroups: contactGroupsRepository,
+    optOuts: optOutsRepository,
     present: contactGroups.present,
     config,
   });
@@ -119,6 +124,7 @@ export function createServices(database: Database, config: Config, options: { se
     imports: createImportsRepository(db, clock),
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
+    optOuts: optOutsRepository,
     config,
   });
   const keywordsRepository = createKeywordsRepository(db, clock);
@@ -144,6 +150,8 @@ export function createServices(database: Database, config: Config, options: { se
     keywords: keywordsRepository,
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
+    optOuts: optOutsRepository,
+    teams: teamsRepository,
     webhooks,
     clock,
     config,
@@ -158,6 +166,9 @@ export function createServices(database: Database, config: Config, options: { se
     teams: teamsRepository,
     members: membersRepository,
     outbox: accountMail,
+    review: createReviewRepository(db),
+    optOuts: optOutsRepository,
+    linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
     clock,
     config,
   });
@@ -200,6 +211,8 @@ export function createServices(database: Database, config: Config, options: { se
     imports,
     usersRepository,
     teamsRepository,
+    optOutsRepository,
+    optOuts: createOptOutsService({ optOuts: optOutsRepository, config }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -224,11 +224,19 @@ describe('sending over SMPP, end to end', { timeout: 180_000 }, () => {
           source: 'gateway',
           keyword: null,
           opted_out: true,
-          actions: [{ type: 'opted_out', ok: true }],
+          actions: [
+            { type: 'opted_out', ok: true },
+            { type: 'reply_queued', ok: true },
+          ],
         });
       },
       { timeout: 30_000, interval: 200 },
     );
+    // The team's confirmation reaches the handset over SMPP, from the short code, once.
+    await vi.waitFor(() => expect(peer.submits.filter((submit) => submit.destinationAddr === OPTING_OUT && submit.sourceAddr === SHORT_CODE)).toHaveLength(1), {
+      timeout: 30_000,
+      interval: 200,
+    });
     const groups = (await api('GET', '/contact-groups/?per_page=100')).data;
     const optouts = groups.find((group: { name: string }) => group.name === 'default_optouts').uuid;
     const members = (await api('GET', `/contact-groups/${optouts}/contacts`)).data;

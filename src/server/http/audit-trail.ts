@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The resource as it was before this request changed it (its GET's `data`), when it has one. */
     auditBefore?: Record<string, unknown>;
+    /** What the request said besides the resource's fields (a reason for removing opt-outs), recorded as given. */
+    auditNotes?: Record<string, string>;
   }
 }
 
@@ -164,7 +166,13 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
         action: status === 423 ? `${operation}.refused` : operation,
         resourceType: resourceTypeOf(request.routeOptions.url!),
         resourceUuid: uuidParam(request) ?? (typeof after?.uuid === 'string' ? after.uuid : null),
-        changes: status === 423 ? null : changesBetween(before, after, { created: request.method === 'POST' && before === undefined }),
+        changes:
+          status === 423
+            ? null
+            : {
+                ...changesBetween(before, after, { created: request.method === 'POST' && before === undefined }),
+                ...Object.fromEntries(Object.entries(request.auditNotes ?? {}).map(([field, value]) => [field, { after: value }])),
+              },
         ip: request.ip,
       };
       await deps.audit.record(record);

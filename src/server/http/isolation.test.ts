@@ -138,9 +138,9 @@ const linkBody = (overrides: Record<string, unknown>) => ({
 
 /** Team B naming one of A's resources in a body: 422 naming the field, nothing created or changed. */
 const BODY_REFERENCES: Reference[] = [
-  ...(['POST', 'PUT'] as const).flatMap((method) => {
-    const route = method === 'POST' ? `POST ${API}/campaigns/` : `PUT ${API}/campaigns/{campaign_uuid}`;
-    const url = method === 'POST' ? undefined : () => `${API}/campaigns/${b.campaign}`;
+  ...(['POST', 'PUT', 'PREVIEW'] as const).flatMap((method) => {
+    const route = { POST: `POST ${API}/campaigns/`, PUT: `PUT ${API}/campaigns/{campaign_uuid}`, PREVIEW: `POST ${API}/campaigns/preview` }[method];
+    const url = method === 'PUT' ? () => `${API}/campaigns/${b.campaign}` : undefined;
     return [
       { route, url, field: 'template_uuid', body: () => campaignBody(b, { template_uuid: a.template }) },
       { route, url, field: 'included_contact_groups', body: () => campaignBody(b, { included_contact_groups: [a.group] }) },

@@ -114,6 +114,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/campaigns/{campaign_uuid}/summary': 'read',
   'PUT /api/2.0/campaigns/{campaign_uuid}/toggle-paused-status': 'edit',
   'PUT /api/2.0/campaigns/{campaign_uuid}/stop': 'edit',
+  'GET /api/2.0/campaigns/{campaign_uuid}/review': 'read',
+  'POST /api/2.0/campaigns/preview': 'edit',
   'PUT /api/2.0/campaigns/{campaign_uuid}/approve': 'admin',
   'PUT /api/2.0/campaigns/{campaign_uuid}/reject': 'admin',
   'GET /api/2.0/report-jobs/': 'read',

@@ -4,6 +4,7 @@ import { TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
+import { QuietHoursSchema } from './members';
 
 export const MAX_PAUSES = 50;
 
@@ -175,6 +176,12 @@ export const CampaignSummarySchema = z
       .describe(
         'Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.',
       ),
+    opt_outs: z
+      .number()
+      .int()
+      .describe(
+        'Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.',
+      ),
   })
   .meta({ id: 'CampaignSummary' });
 
@@ -192,3 +199,88 @@ export const CampaignListQuerySchema = z.object({
     .optional()
     .describe('Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).'),
 });
+
+const GroupRefSchema = z.object({ uuid: UuidSchema, name: z.string() }).meta({ id: 'GroupRef' });
+
+export const FieldCoverageSchema = z
+  .object({
+    field: z.string().describe('The field as the template writes it (`first_name` of `{{first_name}}`).'),
+    fallback: z.boolean().describe('Every use of the field has a fallback (`{{first_name|there}}`): no recipient can get a gap.'),
+    missing: z.number().int().describe('Recipients whose value is missing or empty: they get the fallback, or a gap.'),
+    groups_without: z.array(GroupRefSchema).describe('Included groups that have no such field at all.'),
+    blocking: z
+      .boolean()
+      .describe('No included group has the field and it has no fallback: the campaign cannot be scheduled (422) until the template or the groups change.'),
+  })
+  .meta({ id: 'FieldCoverage', description: 'Herald extension. How well the audience fills one `{{field}}` of the template.' });
+export type FieldCoverage = z.infer<typeof FieldCoverageSchema>;
+
+export const CampaignReviewSchema = z
+  .object({
+    recipients: z
+      .object({
+        included: z.number().int().describe('Contacts in the included groups, counted once per group they are in.'),
+        duplicates: z.number().int().describe('Of those, numbers in more than one included group: counted once.'),
+        excluded: z.number().int().describe('Distinct numbers left out because an excluded group has them.'),
+        opted_out: z.number().int().describe('Distinct numbers left out because they opted out (default_optouts).'),
+        total: z.number().int().describe('Who gets a message: included − duplicates − excluded − opted out.'),
+      })
+      .describe('Who the campaign reaches now (the groups may change until it starts).'),
+    segments: z
+      .object({
+        min: z.number().int(),
+        typical: z.number().int().describe('What most recipients get (the median).'),
+        max: z.number().int(),
+      })
+      .describe('SMS parts per message after personalisation and short links, over the real audience; all 0 without recipients.'),
+    total_parts: z.number().int().describe('SMS parts of the whole campaign: what the carrier bills.'),
+    cost: z
+      .object({ amount: z.number(), currency: z.string() })
+      .nullable()
+      .describe("`total_parts` × the team's `price_per_segment`; null when the team has no price set."),
+    starts_at: TimestampSchema.describe('When the first message leaves: the send time, or now for a send time past.'),
+    finishes_at: TimestampSchema.describe(
+      "When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).",
+    ),
+    quiet_hours: QuietHoursSchema.nullable().describe("The team's quiet hours that apply to this campaign; null when off or ignored by it."),
+    quiet_periods: z
+      .array(z.object({ start_at: TimestampSchema, end_at: TimestampSchema }))
+      .describe("Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own)."),
+    coverage: z.array(FieldCoverageSchema).describe('One per `{{field}}` of the template, in order of appearance.'),
+    approval_required: z.boolean().describe("The team's approval threshold asks for another admin's approval before it starts."),
+    confirm_threshold: z.number().int().describe("The team's confirm threshold."),
+    confirm_required: z.boolean().describe('The dashboard asks to type `recipients.total` before scheduling (total ≥ confirm threshold).'),
+    test_sends: z
+      .array(
+        z.object({
+          uuid: UuidSchema.describe('The test campaign.'),
+          phone_number: z.string(),
+          status: z.string().describe('Its message: queued, submitted, delivered, failed or unsent.'),
+          created_at: TimestampSchema,
+        }),
+      )
+      .describe('Test sends made from this campaign, newest first (empty for a preview).'),
+  })
+  .meta({
+    id: 'CampaignReview',
+    description: 'Herald extension. What a campaign will do, computed from the real audience, before it is scheduled: the review step of the dashboard.',
+  });
+export type CampaignReview = z.infer<typeof CampaignReviewSchema>;
+
+export const TestSendInputSchema = z
+  .object({
+    phone_numbers: z
+      .array(z.string({ error: 'Each phone number must be a string.' }).max(32, 'A phone number may not be greater than 32 characters.'), {
+        error: 'The phone numbers must be a list.',
+      })
+      .max(10, 'A test goes to at most 10 numbers.')
+      .optional()
+      .describe("Where the test goes; the caller's own number (profile) when absent or empty."),
+    contact_phone_number: z
+      .string({ error: 'The contact phone number must be a string.' })
+      .max(32, 'The contact phone number may not be greater than 32 characters.')
+      .optional()
+      .describe("A recipient of the campaign whose fields personalise the test; without one the test's fields are empty (fallbacks show)."),
+  })
+  .describe('Herald extension. A test of a campaign, sent now to a few numbers.');
+export type TestSendInput = z.infer<typeof TestSendInputSchema>;

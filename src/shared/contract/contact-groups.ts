@@ -87,14 +87,29 @@ export const AddContactsSchema = z
   })
   .describe('Contacts to add; a number already in the group has its custom fields replaced.');
 
+/** Why numbers leave default_optouts by hand: kept with each opt-in and in the audit log. */
+export const OptOutRemovalReasonSchema = z
+  .string({ error: 'The reason must be a string.' })
+  .trim()
+  .max(500, 'The reason may not be greater than 500 characters.')
+  .refine(isStorableText, unstorableMessage('reason'))
+  .transform((reason) => (reason === '' ? undefined : reason))
+  .optional()
+  .describe(
+    'Why the numbers leave the group. Kept, for default_optouts, with each opt-in in the opt-out history and in the audit log; the dashboard asks for it there.',
+  );
+
 export const RemoveContactsSchema = z
   .object({
     phone_numbers: z
       .array(PhoneNumberInput, { error: 'The phone numbers must be a list.' })
       .min(1, 'The phone numbers field is required.')
       .max(MAX_BATCH, `At most ${MAX_BATCH} phone numbers at a time.`),
+    reason: OptOutRemovalReasonSchema,
   })
   .describe('Numbers to remove from the group.');
+
+export const FlushQuerySchema = z.object({ reason: OptOutRemovalReasonSchema });
 
 export const BulkContactsSchema = z
   .object({

@@ -19,9 +19,15 @@ export const InboundMessageInputSchema = z
 
 export const InboundActionSchema = z
   .object({
-    type: z.enum(['opted_out', 'added_to_group', 'webhook_called', 'reply_queued']),
+    type: z
+      .enum(['opted_out', 'opted_in', 'added_to_group', 'webhook_called', 'reply_queued'])
+      .describe('`opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).'),
     description: z.string().describe('What happened, in a sentence.'),
-    ok: z.boolean().describe('False when the action failed (e.g. the webhook did not answer 2xx).'),
+    ok: z
+      .boolean()
+      .describe(
+        'False when the action failed or did not happen (e.g. the webhook did not answer 2xx, an opted-out number was not added to a group, START from a number that was not opted out).',
+      ),
     group_uuid: z.string().optional(),
     webhook_uuid: z.string().optional(),
     status_code: z.number().int().nullable().optional(),
@@ -37,7 +43,11 @@ export const InboundMessageSchema = z
     body: z.string(),
     source: z.enum(['gateway', 'api']).describe('`gateway`: received from the SMS gateway; `api`: injected with POST.'),
     keyword: z.object({ uuid: z.string().nullable(), keyword: z.string() }).nullable().describe('The keyword matched, if any.'),
-    opted_out: z.boolean().describe('The message was an opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).'),
+    opted_out: z
+      .boolean()
+      .describe(
+        'The message was an opt-out (it starts with STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT), whether or not the number was already opted out.',
+      ),
     actions: z.array(InboundActionSchema).describe('Everything the keyword pipeline did, in order.'),
     received_at: TimestampSchema,
   })

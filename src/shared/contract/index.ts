@@ -12,6 +12,7 @@ export * from './webhooks';
 export * from './keywords';
 export * from './contact-groups';
 export * from './inbound';
+export * from './opt-outs';
 export * from './imports';
 export * from './campaigns';
 export * from './reports';

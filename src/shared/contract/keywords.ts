@@ -4,12 +4,33 @@ import { optionalString, requiredBoolean, uuidList } from './fields';
 
 /** Words that opt a number out on any short code; no keyword may take them. */
 export const OPT_OUT_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
+/** Words that opt a number back in (out of default_optouts); no keyword may take them. */
+export const OPT_IN_WORDS = ['START', 'UNSTOP'];
+/** Words answered with the team's help reply; no keyword may take them. */
+export const HELP_WORDS = ['HELP'];
+
+/**
+ * What a message does when its first word is one of the built-in words (they come before any
+ * keyword, so one team's keyword cannot take HELP or START away from every team on the shared short code).
+ */
+export function builtInWordOf(firstWord: string | undefined): 'opt_out' | 'opt_in' | 'help' | null {
+  const word = firstWord?.toUpperCase();
+  if (word === undefined) return null;
+  if (OPT_OUT_WORDS.includes(word)) return 'opt_out';
+  if (OPT_IN_WORDS.includes(word)) return 'opt_in';
+  if (HELP_WORDS.includes(word)) return 'help';
+  return null;
+}
 
 export const KeywordWordSchema = z
   .string({ error: (i) => (i.input === undefined ? 'The keyword field is required.' : 'The keyword must be a string.') })
   .trim()
   .regex(/^[\p{L}\p{N}]{1,30}$/u, 'The keyword must be one word of letters and digits (at most 30).')
   .refine((word) => !OPT_OUT_WORDS.includes(word.toUpperCase()), 'The keyword is reserved for opt-outs (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).')
+  .refine(
+    (word) => ![...OPT_IN_WORDS, ...HELP_WORDS].includes(word.toUpperCase()),
+    "The keyword is reserved: START and UNSTOP opt a number back in, HELP answers with the team's help reply (team settings).",
+  )
   .describe('One word matched, case-insensitively, as a whole word in inbound messages; unique across the service.');
 
 const keywordFields = {

@@ -233,6 +233,137 @@ export type SenderInput = {
     links: Array<ResourceLinkInput>;
 };
 
+export type MemberInput = {
+    /**
+     * The member's user identifier.
+     */
+    uuid: string;
+    email: string;
+    name: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    joined_at: string;
+    /**
+     * The last time any of their sign-ins or tokens was used; empty when never.
+     */
+    last_seen_at: string;
+};
+
+export type InvitationInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * The name of the member who sent it; empty when they are gone.
+     */
+    invited_by: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The link works until then (7 days after it was sent).
+     */
+    expires_at: string;
+};
+
+export type InvitationPreviewInput = {
+    team_name: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
+     */
+    existing_user: boolean;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expires_at: string;
+};
+
+export type InvitationAcceptedInput = {
+    /**
+     * The address to sign in with.
+     */
+    email: string;
+    team: TeamSummaryInput;
+};
+
+/**
+ * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
+ */
+export type QuietHoursInput = {
+    /**
+     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
+     */
+    start: string;
+    /**
+     * `HH:MM`: they end; at or before `start` means the next day.
+     */
+    end: string;
+    /**
+     * The days on which a quiet period begins.
+     */
+    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+};
+
+export type TeamSettingsInput = {
+    /**
+     * The team name.
+     */
+    name: string;
+    /**
+     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+     */
+    approval_threshold: number | null;
+    /**
+     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
+     */
+    confirm_threshold: number;
+    /**
+     * What one SMS part costs, for the estimate in the review; null: no estimate.
+     */
+    price_per_segment: number | null;
+    /**
+     * ISO 4217 code of `price_per_segment`.
+     */
+    currency: string;
+    /**
+     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
+     */
+    time_zone: string;
+    /**
+     * null: off.
+     */
+    quiet_hours: QuietHoursInput | null;
+    /**
+     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
+     */
+    opt_out_reply: string;
+    /**
+     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
+     */
+    opt_in_reply: string;
+    /**
+     * Sent in answer to HELP; empty: no reply.
+     */
+    help_reply: string;
+};
+
 export type PauseInput = {
     /**
      * Identifier (UUID).
@@ -399,6 +530,156 @@ export type CampaignSummaryInput = {
      * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
      */
     in_doubt: number;
+    /**
+     * Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.
+     */
+    opt_outs: number;
+};
+
+export type GroupRefInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+};
+
+/**
+ * Herald extension. How well the audience fills one `{{field}}` of the template.
+ */
+export type FieldCoverageInput = {
+    /**
+     * The field as the template writes it (`first_name` of `{{first_name}}`).
+     */
+    field: string;
+    /**
+     * Every use of the field has a fallback (`{{first_name|there}}`): no recipient can get a gap.
+     */
+    fallback: boolean;
+    /**
+     * Recipients whose value is missing or empty: they get the fallback, or a gap.
+     */
+    missing: number;
+    /**
+     * Included groups that have no such field at all.
+     */
+    groups_without: Array<GroupRefInput>;
+    /**
+     * No included group has the field and it has no fallback: the campaign cannot be scheduled (422) until the template or the groups change.
+     */
+    blocking: boolean;
+};
+
+/**
+ * Herald extension. What a campaign will do, computed from the real audience, before it is scheduled: the review step of the dashboard.
+ */
+export type CampaignReviewInput = {
+    /**
+     * Who the campaign reaches now (the groups may change until it starts).
+     */
+    recipients: {
+        /**
+         * Contacts in the included groups, counted once per group they are in.
+         */
+        included: number;
+        /**
+         * Of those, numbers in more than one included group: counted once.
+         */
+        duplicates: number;
+        /**
+         * Distinct numbers left out because an excluded group has them.
+         */
+        excluded: number;
+        /**
+         * Distinct numbers left out because they opted out (default_optouts).
+         */
+        opted_out: number;
+        /**
+         * Who gets a message: included − duplicates − excluded − opted out.
+         */
+        total: number;
+    };
+    /**
+     * SMS parts per message after personalisation and short links, over the real audience; all 0 without recipients.
+     */
+    segments: {
+        min: number;
+        /**
+         * What most recipients get (the median).
+         */
+        typical: number;
+        max: number;
+    };
+    /**
+     * SMS parts of the whole campaign: what the carrier bills.
+     */
+    total_parts: number;
+    /**
+     * `total_parts` × the team's `price_per_segment`; null when the team has no price set.
+     */
+    cost: {
+        amount: number;
+        currency: string;
+    } | null;
+    /**
+     * When the first message leaves: the send time, or now for a send time past.
+     */
+    starts_at: string;
+    /**
+     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).
+     */
+    finishes_at: string;
+    /**
+     * The team's quiet hours that apply to this campaign; null when off or ignored by it.
+     */
+    quiet_hours: QuietHoursInput | null;
+    /**
+     * Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own).
+     */
+    quiet_periods: Array<{
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        start_at: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        end_at: string;
+    }>;
+    /**
+     * One per `{{field}}` of the template, in order of appearance.
+     */
+    coverage: Array<FieldCoverageInput>;
+    /**
+     * The team's approval threshold asks for another admin's approval before it starts.
+     */
+    approval_required: boolean;
+    /**
+     * The team's confirm threshold.
+     */
+    confirm_threshold: number;
+    /**
+     * The dashboard asks to type `recipients.total` before scheduling (total ≥ confirm threshold).
+     */
+    confirm_required: boolean;
+    /**
+     * Test sends made from this campaign, newest first (empty for a preview).
+     */
+    test_sends: Array<{
+        /**
+         * The test campaign.
+         */
+        uuid: string;
+        phone_number: string;
+        /**
+         * Its message: queued, submitted, delivered, failed or unsent.
+         */
+        status: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    }>;
 };
 
 export type ApiTokenInput = {
@@ -467,137 +748,6 @@ export type CreatedApiTokenInput = {
      * The secret (prefix `hrld_`), shown this once only.
      */
     token: string;
-};
-
-export type MemberInput = {
-    /**
-     * The member's user identifier.
-     */
-    uuid: string;
-    email: string;
-    name: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    joined_at: string;
-    /**
-     * The last time any of their sign-ins or tokens was used; empty when never.
-     */
-    last_seen_at: string;
-};
-
-export type InvitationInput = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    email: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * The name of the member who sent it; empty when they are gone.
-     */
-    invited_by: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * The link works until then (7 days after it was sent).
-     */
-    expires_at: string;
-};
-
-export type InvitationPreviewInput = {
-    team_name: string;
-    email: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
-     */
-    existing_user: boolean;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    expires_at: string;
-};
-
-export type InvitationAcceptedInput = {
-    /**
-     * The address to sign in with.
-     */
-    email: string;
-    team: TeamSummaryInput;
-};
-
-/**
- * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
- */
-export type QuietHoursInput = {
-    /**
-     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
-     */
-    start: string;
-    /**
-     * `HH:MM`: they end; at or before `start` means the next day.
-     */
-    end: string;
-    /**
-     * The days on which a quiet period begins.
-     */
-    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
-};
-
-export type TeamSettingsInput = {
-    /**
-     * The team name.
-     */
-    name: string;
-    /**
-     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
-     */
-    approval_threshold: number | null;
-    /**
-     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
-     */
-    confirm_threshold: number;
-    /**
-     * What one SMS part costs, for the estimate in the review; null: no estimate.
-     */
-    price_per_segment: number | null;
-    /**
-     * ISO 4217 code of `price_per_segment`.
-     */
-    currency: string;
-    /**
-     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
-     */
-    time_zone: string;
-    /**
-     * null: off.
-     */
-    quiet_hours: QuietHoursInput | null;
-    /**
-     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
-     */
-    opt_out_reply: string;
-    /**
-     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
-     */
-    opt_in_reply: string;
-    /**
-     * Sent in answer to HELP; empty: no reply.
-     */
-    help_reply: string;
 };
 
 export type AuditChangeInput = {
@@ -904,13 +1054,16 @@ export type KeywordInput = {
 };
 
 export type InboundActionInput = {
-    type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    /**
+     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).
+     */
+    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued';
     /**
      * What happened, in a sentence.
      */
     description: string;
     /**
-     * False when the action failed (e.g. the webhook did not answer 2xx).
+     * False when the action failed or did not happen (e.g. the webhook did not answer 2xx, an opted-out number was not added to a group, START from a number that was not opted out).
      */
     ok: boolean;
     group_uuid?: string;
@@ -941,7 +1094,7 @@ export type InboundMessageInput = {
         keyword: string;
     } | null;
     /**
-     * The message was an opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).
+     * The message was an opt-out (it starts with STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT), whether or not the number was already opted out.
      */
     opted_out: boolean;
     /**
@@ -974,6 +1127,43 @@ export type WebhookAttemptInput = {
      */
     error: string | null;
     inbound_message_uuid: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type OptOutEventInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * `opt_out`: the number entered default_optouts; `opt_in`: it left it.
+     */
+    kind: 'opt_out' | 'opt_in';
+    /**
+     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+     */
+    source: 'keyword' | 'import' | 'dashboard' | 'api';
+    /**
+     * For an opt-out: the team's campaign whose message last went to the number before it; null when none did (or for an opt-in).
+     */
+    campaign: {
+        uuid: string;
+        name: string;
+    } | null;
+    /**
+     * Who made the change by hand or imported the file; null for a keyword.
+     */
+    user: {
+        uuid: string;
+        name: string;
+    } | null;
+    /**
+     * Why a number was taken out of default_optouts by hand, when given.
+     */
+    reason: string | null;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
@@ -1538,6 +1728,137 @@ export type Sender = {
     links: Array<ResourceLink>;
 };
 
+export type Member = {
+    /**
+     * The member's user identifier.
+     */
+    uuid: string;
+    email: string;
+    name: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    joined_at: string;
+    /**
+     * The last time any of their sign-ins or tokens was used; empty when never.
+     */
+    last_seen_at: string;
+};
+
+export type Invitation = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * The name of the member who sent it; empty when they are gone.
+     */
+    invited_by: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * The link works until then (7 days after it was sent).
+     */
+    expires_at: string;
+};
+
+export type InvitationPreview = {
+    team_name: string;
+    email: string;
+    /**
+     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+    /**
+     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
+     */
+    existing_user: boolean;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    expires_at: string;
+};
+
+export type InvitationAccepted = {
+    /**
+     * The address to sign in with.
+     */
+    email: string;
+    team: TeamSummary;
+};
+
+/**
+ * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
+ */
+export type QuietHours = {
+    /**
+     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
+     */
+    start: string;
+    /**
+     * `HH:MM`: they end; at or before `start` means the next day.
+     */
+    end: string;
+    /**
+     * The days on which a quiet period begins.
+     */
+    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+};
+
+export type TeamSettings = {
+    /**
+     * The team name.
+     */
+    name: string;
+    /**
+     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
+     */
+    approval_threshold: number | null;
+    /**
+     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
+     */
+    confirm_threshold: number;
+    /**
+     * What one SMS part costs, for the estimate in the review; null: no estimate.
+     */
+    price_per_segment: number | null;
+    /**
+     * ISO 4217 code of `price_per_segment`.
+     */
+    currency: string;
+    /**
+     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
+     */
+    time_zone: string;
+    /**
+     * null: off.
+     */
+    quiet_hours: QuietHours | null;
+    /**
+     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
+     */
+    opt_out_reply: string;
+    /**
+     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
+     */
+    opt_in_reply: string;
+    /**
+     * Sent in answer to HELP; empty: no reply.
+     */
+    help_reply: string;
+};
+
 export type Pause = {
     /**
      * Identifier (UUID).
@@ -1704,6 +2025,156 @@ export type CampaignSummary = {
      * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
      */
     in_doubt: number;
+    /**
+     * Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.
+     */
+    opt_outs: number;
+};
+
+export type GroupRef = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+};
+
+/**
+ * Herald extension. How well the audience fills one `{{field}}` of the template.
+ */
+export type FieldCoverage = {
+    /**
+     * The field as the template writes it (`first_name` of `{{first_name}}`).
+     */
+    field: string;
+    /**
+     * Every use of the field has a fallback (`{{first_name|there}}`): no recipient can get a gap.
+     */
+    fallback: boolean;
+    /**
+     * Recipients whose value is missing or empty: they get the fallback, or a gap.
+     */
+    missing: number;
+    /**
+     * Included groups that have no such field at all.
+     */
+    groups_without: Array<GroupRef>;
+    /**
+     * No included group has the field and it has no fallback: the campaign cannot be scheduled (422) until the template or the groups change.
+     */
+    blocking: boolean;
+};
+
+/**
+ * Herald extension. What a campaign will do, computed from the real audience, before it is scheduled: the review step of the dashboard.
+ */
+export type CampaignReview = {
+    /**
+     * Who the campaign reaches now (the groups may change until it starts).
+     */
+    recipients: {
+        /**
+         * Contacts in the included groups, counted once per group they are in.
+         */
+        included: number;
+        /**
+         * Of those, numbers in more than one included group: counted once.
+         */
+        duplicates: number;
+        /**
+         * Distinct numbers left out because an excluded group has them.
+         */
+        excluded: number;
+        /**
+         * Distinct numbers left out because they opted out (default_optouts).
+         */
+        opted_out: number;
+        /**
+         * Who gets a message: included − duplicates − excluded − opted out.
+         */
+        total: number;
+    };
+    /**
+     * SMS parts per message after personalisation and short links, over the real audience; all 0 without recipients.
+     */
+    segments: {
+        min: number;
+        /**
+         * What most recipients get (the median).
+         */
+        typical: number;
+        max: number;
+    };
+    /**
+     * SMS parts of the whole campaign: what the carrier bills.
+     */
+    total_parts: number;
+    /**
+     * `total_parts` × the team's `price_per_segment`; null when the team has no price set.
+     */
+    cost: {
+        amount: number;
+        currency: string;
+    } | null;
+    /**
+     * When the first message leaves: the send time, or now for a send time past.
+     */
+    starts_at: string;
+    /**
+     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).
+     */
+    finishes_at: string;
+    /**
+     * The team's quiet hours that apply to this campaign; null when off or ignored by it.
+     */
+    quiet_hours: QuietHours | null;
+    /**
+     * Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own).
+     */
+    quiet_periods: Array<{
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        start_at: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        end_at: string;
+    }>;
+    /**
+     * One per `{{field}}` of the template, in order of appearance.
+     */
+    coverage: Array<FieldCoverage>;
+    /**
+     * The team's approval threshold asks for another admin's approval before it starts.
+     */
+    approval_required: boolean;
+    /**
+     * The team's confirm threshold.
+     */
+    confirm_threshold: number;
+    /**
+     * The dashboard asks to type `recipients.total` before scheduling (total ≥ confirm threshold).
+     */
+    confirm_required: boolean;
+    /**
+     * Test sends made from this campaign, newest first (empty for a preview).
+     */
+    test_sends: Array<{
+        /**
+         * The test campaign.
+         */
+        uuid: string;
+        phone_number: string;
+        /**
+         * Its message: queued, submitted, delivered, failed or unsent.
+         */
+        status: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    }>;
 };
 
 export type ApiToken = {
@@ -1772,137 +2243,6 @@ export type CreatedApiToken = {
      * The secret (prefix `hrld_`), shown this once only.
      */
     token: string;
-};
-
-export type Member = {
-    /**
-     * The member's user identifier.
-     */
-    uuid: string;
-    email: string;
-    name: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    joined_at: string;
-    /**
-     * The last time any of their sign-ins or tokens was used; empty when never.
-     */
-    last_seen_at: string;
-};
-
-export type Invitation = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    email: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * The name of the member who sent it; empty when they are gone.
-     */
-    invited_by: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * The link works until then (7 days after it was sent).
-     */
-    expires_at: string;
-};
-
-export type InvitationPreview = {
-    team_name: string;
-    email: string;
-    /**
-     * `admin` does everything, `editor` creates and edits content, audiences and campaigns, `viewer` reads and asks for report e-mails.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-    /**
-     * true: the address already has an account, which joins the team; false: the person chooses a name and password.
-     */
-    existing_user: boolean;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    expires_at: string;
-};
-
-export type InvitationAccepted = {
-    /**
-     * The address to sign in with.
-     */
-    email: string;
-    team: TeamSummary;
-};
-
-/**
- * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
- */
-export type QuietHours = {
-    /**
-     * `HH:MM`: quiet hours begin (24-hour clock, in the recipient’s zone).
-     */
-    start: string;
-    /**
-     * `HH:MM`: they end; at or before `start` means the next day.
-     */
-    end: string;
-    /**
-     * The days on which a quiet period begins.
-     */
-    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
-};
-
-export type TeamSettings = {
-    /**
-     * The team name.
-     */
-    name: string;
-    /**
-     * Campaigns with at least this many recipients wait for an admin’s approval; 0: every campaign; null: none.
-     */
-    approval_threshold: number | null;
-    /**
-     * From this many recipients on, the dashboard asks the sender to type the recipient count before a campaign is scheduled.
-     */
-    confirm_threshold: number;
-    /**
-     * What one SMS part costs, for the estimate in the review; null: no estimate.
-     */
-    price_per_segment: number | null;
-    /**
-     * ISO 4217 code of `price_per_segment`.
-     */
-    currency: string;
-    /**
-     * The team's time zone: quiet hours of numbers whose country has several zones are kept in it.
-     */
-    time_zone: string;
-    /**
-     * null: off.
-     */
-    quiet_hours: QuietHours | null;
-    /**
-     * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
-     */
-    opt_out_reply: string;
-    /**
-     * Sent to a number that opts back in (START, UNSTOP); empty: no reply.
-     */
-    opt_in_reply: string;
-    /**
-     * Sent in answer to HELP; empty: no reply.
-     */
-    help_reply: string;
 };
 
 export type AuditChange = {
@@ -2209,13 +2549,16 @@ export type Keyword = {
 };
 
 export type InboundAction = {
-    type: 'opted_out' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    /**
+     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).
+     */
+    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued';
     /**
      * What happened, in a sentence.
      */
     description: string;
     /**
-     * False when the action failed (e.g. the webhook did not answer 2xx).
+     * False when the action failed or did not happen (e.g. the webhook did not answer 2xx, an opted-out number was not added to a group, START from a number that was not opted out).
      */
     ok: boolean;
     group_uuid?: string;
@@ -2246,7 +2589,7 @@ export type InboundMessage = {
         keyword: string;
     } | null;
     /**
-     * The message was an opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).
+     * The message was an opt-out (it starts with STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT), whether or not the number was already opted out.
      */
     opted_out: boolean;
     /**
@@ -2279,6 +2622,43 @@ export type WebhookAttempt = {
      */
     error: string | null;
     inbound_message_uuid: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type OptOutEvent = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * `opt_out`: the number entered default_optouts; `opt_in`: it left it.
+     */
+    kind: 'opt_out' | 'opt_in';
+    /**
+     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+     */
+    source: 'keyword' | 'import' | 'dashboard' | 'api';
+    /**
+     * For an opt-out: the team's campaign whose message last went to the number before it; null when none did (or for an opt-in).
+     */
+    campaign: {
+        uuid: string;
+        name: string;
+    } | null;
+    /**
+     * Who made the change by hand or imported the file; null for a keyword.
+     */
+    user: {
+        uuid: string;
+        name: string;
+    } | null;
+    /**
+     * Why a number was taken out of default_optouts by hand, when given.
+     */
+    reason: string | null;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
@@ -5580,6 +5960,10 @@ export type RemoveContactsData = {
      */
     body: {
         phone_numbers: Array<string>;
+        /**
+         * Why the numbers leave the group. Kept, for default_optouts, with each opt-in in the opt-out history and in the audit log; the dashboard asks for it there.
+         */
+        reason?: string;
     };
     path: {
         /**
@@ -5631,7 +6015,12 @@ export type FlushContactGroupData = {
          */
         contact_group_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Why the numbers leave the group. Kept, for default_optouts, with each opt-in in the opt-out history and in the audit log; the dashboard asks for it there.
+         */
+        reason?: string;
+    };
     url: '/api/2.0/contact-groups/{contact_group_uuid}/flush';
 };
 
@@ -6071,6 +6460,52 @@ export type ReceiveInboundMessageResponses = {
 };
 
 export type ReceiveInboundMessageResponse = ReceiveInboundMessageResponses[keyof ReceiveInboundMessageResponses];
+
+export type ListOptOutEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * One number's history (international, or national in DEFAULT_COUNTRY).
+         */
+        phone_number?: string;
+    };
+    url: '/api/2.0/opt-out-events';
+};
+
+export type ListOptOutEventsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListOptOutEventsError = ListOptOutEventsErrors[keyof ListOptOutEventsErrors];
+
+export type ListOptOutEventsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<OptOutEvent>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListOptOutEventsResponse = ListOptOutEventsResponses[keyof ListOptOutEventsResponses];
 
 export type ListCampaignsData = {
     body?: never;
@@ -6545,6 +6980,142 @@ export type ToggleCampaignPausedResponses = {
 };
 
 export type ToggleCampaignPausedResponse = ToggleCampaignPausedResponses[keyof ToggleCampaignPausedResponses];
+
+export type ReviewCampaignData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/review';
+};
+
+export type ReviewCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ReviewCampaignError = ReviewCampaignErrors[keyof ReviewCampaignErrors];
+
+export type ReviewCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CampaignReview;
+    };
+};
+
+export type ReviewCampaignResponse = ReviewCampaignResponses[keyof ReviewCampaignResponses];
+
+export type PreviewCampaignData = {
+    /**
+     * Body of create and edit (the same body for normal and throttled campaigns).
+     */
+    body: {
+        /**
+         * Name shown in lists.
+         */
+        name: string;
+        /**
+         * The name handsets show as originator: 3 to 11 characters of letters, digits, spaces and . - _ &.
+         */
+        sender: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         */
+        scheduled_send_date: string;
+        /**
+         * After it, messages not yet sent are unsent and those without a receipt failed.
+         */
+        expiry_date: string;
+        /**
+         * The team's template whose content is sent.
+         */
+        template_uuid: string;
+        /**
+         * Groups the campaign sends to.
+         */
+        included_contact_groups: Array<string>;
+        /**
+         * Groups whose numbers are skipped (default_optouts always is).
+         */
+        excluded_contact_groups?: Array<string>;
+        /**
+         * Spread the sending between the send date and `scheduled_finish_date`.
+         */
+        throttled?: boolean;
+        /**
+         * Throttled campaigns: when the last message should go.
+         */
+        scheduled_finish_date?: string;
+        /**
+         * Throttled campaigns: periods in which nothing is sent.
+         */
+        pauses?: Array<{
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            start_at: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             */
+            end_at: string;
+        }>;
+        /**
+         * Edit only: true stops a throttled campaign until set to false.
+         */
+        manually_paused?: boolean;
+        /**
+         * Herald extension. A draft is never sent, whatever its send date, and may be saved with personalisation gaps; false schedules it. Create: false when absent; edit: unchanged when absent.
+         */
+        is_draft?: boolean;
+        /**
+         * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
+         */
+        ignore_quiet_hours?: boolean;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/campaigns/preview';
+};
+
+export type PreviewCampaignErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type PreviewCampaignError = PreviewCampaignErrors[keyof PreviewCampaignErrors];
+
+export type PreviewCampaignResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CampaignReview;
+    };
+};
+
+export type PreviewCampaignResponse = PreviewCampaignResponses[keyof PreviewCampaignResponses];
 
 export type StopCampaignData = {
     body?: never;

@@ -47,11 +47,12 @@ export function useAddContacts(uuid: string) {
   });
 }
 
+/** `reason`: why numbers leave default_optouts (kept in the opt-out history and the audit log). */
 export function useRemoveContacts(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (phoneNumbers: string[]) =>
-      (await removeContacts({ path: { contact_group_uuid: uuid }, body: { phone_numbers: phoneNumbers }, throwOnError: true })).data.data,
+    mutationFn: async ({ phoneNumbers, reason }: { phoneNumbers: string[]; reason?: string }) =>
+      (await removeContacts({ path: { contact_group_uuid: uuid }, body: { phone_numbers: phoneNumbers, reason }, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
   });
 }
@@ -59,7 +60,8 @@ export function useRemoveContacts(uuid: string) {
 export function useFlushContactGroup(uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await flushContactGroup({ path: { contact_group_uuid: uuid }, throwOnError: true })).data.data,
+    mutationFn: async (reason?: string) =>
+      (await flushContactGroup({ path: { contact_group_uuid: uuid }, query: reason === undefined ? undefined : { reason }, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
   });
 }

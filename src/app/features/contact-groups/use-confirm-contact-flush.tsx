@@ -1,13 +1,19 @@
+import { modals } from '@mantine/modals';
+import { OPTOUTS_GROUP } from '../../../shared/contract';
 import type { ContactGroup } from '../../api/gen/types.gen';
 import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useFlushContactGroup } from './contact-group-mutations';
+import { OptOutRemovalForm } from './opt-out-removal-form';
 
 function contactsCount(count: number): string {
   return `${count.toLocaleString('en-GB')} ${count === 1 ? 'contact' : 'contacts'}`;
 }
 
-/** Emptying a group cannot be undone, so the confirmation names the group and how many contacts go. */
+/**
+ * Emptying a group cannot be undone, so the confirmation names the group and how many contacts go.
+ * Emptying default_optouts opts every number back in: that dialog asks for a reason too.
+ */
 export function useConfirmContactFlush(group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) {
   const flush = useFlushContactGroup(group.uuid);
 
@@ -26,5 +32,31 @@ export function useConfirmContactFlush(group: Pick<ContactGroup, 'uuid' | 'name'
         onError: (error) => notifyFailure(`The contacts of ${group.name} could not be removed`, error),
       }),
   }));
-  return () => confirm();
+
+  const askReason = () => {
+    const modalId = modals.open({
+      title: 'Remove all opt-outs',
+      children: (
+        <OptOutRemovalForm
+          message={
+            <>
+              Take all {contactsCount(group.number_of_contacts)} out of <strong>{OPTOUTS_GROUP}</strong>? Campaigns will reach every one of them again.
+            </>
+          }
+          submitLabel={`Remove ${contactsCount(group.number_of_contacts)}`}
+          onCancel={() => modals.close(modalId)}
+          onSubmit={(reason) =>
+            flush.mutateAsync(reason, {
+              onSuccess: () => {
+                notifySuccess(`Every number of ${OPTOUTS_GROUP} was removed.`);
+                modals.close(modalId);
+              },
+            })
+          }
+        />
+      ),
+    });
+  };
+
+  return () => (group.name === OPTOUTS_GROUP ? askReason() : confirm());
 }

@@ -1,13 +1,20 @@
+import { modals } from '@mantine/modals';
+import { OPTOUTS_GROUP } from '../../../shared/contract';
 import type { Contact, ContactGroup } from '../../api/gen/types.gen';
 import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useRemoveContacts } from './contact-group-mutations';
+import { OptOutRemovalForm } from './opt-out-removal-form';
 import { formatPhoneNumber } from './phone-number';
 
+/**
+ * Asks before a contact leaves a group. Leaving default_optouts opts the number back in, so that
+ * dialog asks for a reason (kept in the opt-out history and the audit log) and sends nothing without one.
+ */
 export function useConfirmContactRemoval(group: Pick<ContactGroup, 'uuid' | 'name'>) {
   const removal = useRemoveContacts(group.uuid);
 
-  return useConfirmAction((contact: Pick<Contact, 'phone_number'>) => {
+  const confirm = useConfirmAction((contact: Pick<Contact, 'phone_number'>) => {
     const number = formatPhoneNumber(contact.phone_number);
     return {
       title: 'Remove contact',
@@ -18,10 +25,44 @@ export function useConfirmContactRemoval(group: Pick<ContactGroup, 'uuid' | 'nam
       ),
       confirmLabel: 'Remove contact',
       onConfirm: () =>
-        removal.mutate([contact.phone_number], {
-          onSuccess: () => notifySuccess(`${number} was removed from ${group.name}.`),
-          onError: (error) => notifyFailure(`${number} could not be removed`, error),
-        }),
+        removal.mutate(
+          { phoneNumbers: [contact.phone_number] },
+          {
+            onSuccess: () => notifySuccess(`${number} was removed from ${group.name}.`),
+            onError: (error) => notifyFailure(`${number} could not be removed`, error),
+          },
+        ),
     };
   });
+
+  const askReason = (contact: Pick<Contact, 'phone_number'>) => {
+    const number = formatPhoneNumber(contact.phone_number);
+    const modalId = modals.open({
+      title: 'Remove opt-out',
+      children: (
+        <OptOutRemovalForm
+          message={
+            <>
+              Take <strong>{number}</strong> out of {OPTOUTS_GROUP}? Campaigns will reach it again. Only do this when the person asked for it.
+            </>
+          }
+          submitLabel="Remove opt-out"
+          onCancel={() => modals.close(modalId)}
+          onSubmit={(reason) =>
+            removal.mutateAsync(
+              { phoneNumbers: [contact.phone_number], reason },
+              {
+                onSuccess: () => {
+                  notifySuccess(`${number} was removed from ${OPTOUTS_GROUP}.`);
+                  modals.close(modalId);
+                },
+              },
+            )
+          }
+        />
+      ),
+    });
+  };
+
+  return group.name === OPTOUTS_GROUP ? askReason : confirm;
 }

@@ -1,12 +1,17 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { CurrentUser } from '../../api/gen/types.gen';
 import { PageHeader } from '../../components/page-header';
 import { useChangePassword, useUpdateProfile } from '../../features/auth/account-mutations';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { ChangePasswordForm } from '../../features/profile/change-password-form';
-import { ProfileNameForm } from '../../features/profile/profile-name-form';
+import { ProfileForm } from '../../features/profile/profile-form';
 import { ROLE_LABELS } from '../../lib/roles';
 import { notifySuccess } from '../../lib/notify';
+
+function describeProfile({ name, phone_number }: CurrentUser): string {
+  return `Your name is ${name}; ${phone_number ? `test sends go to +${phone_number}` : 'you have no phone number for test sends'}.`;
+}
 
 export default function ProfilePage() {
   // The shell shows a page only once the user is loaded.
@@ -26,16 +31,13 @@ export default function ProfilePage() {
           <Stack gap="md">
             <div>
               <Title order={2} size="h4">
-                Name
+                Name and phone number
               </Title>
               <Text size="sm" c="dimmed">
-                How your team sees you. The e-mail address you sign in with cannot be changed here.
+                How your team sees you, and where your test messages go. The e-mail address you sign in with cannot be changed here.
               </Text>
             </div>
-            <ProfileNameForm
-              name={user.name}
-              onSubmit={(input) => updateProfile.mutateAsync(input, { onSuccess: (saved) => notifySuccess(`Your name is now ${saved.name}.`) })}
-            />
+            <ProfileForm user={user} onSubmit={(input) => updateProfile.mutateAsync(input, { onSuccess: (saved) => notifySuccess(describeProfile(saved)) })} />
           </Stack>
         </Paper>
         <Paper withBorder p="lg" radius="md">

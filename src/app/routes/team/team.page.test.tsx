@@ -3,6 +3,9 @@
  * confirmation), and the service's 409 for the last admin is shown as it says it; invitations are
  * checked before they are sent and said to be on their way; the approval rule's three choices send
  * null, 0 or N; any other role reads the same page with nothing to change, and is told why.
+ * Issue 19: the settings cards (sending safety, cost estimate, quiet hours, automatic replies) each
+ * send their own fields, check what they can first and put the service's 422 on the field it names
+ * (dotted names such as `quiet_hours.end` included); the other roles read the values.
  *
  * Seen red: with the settings form sending `Number('')` for "No approval needed" (0 instead of
  * null), with the role Select's onChange left out (no PUT was made), and with `isAdmin` asking for
@@ -16,6 +19,9 @@ import { currentUser } from '../../testing/current-user';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor, within } from '../../testing/render';
 import TeamPage from './team.page';
+
+// Each test renders several forms and types into them: on a busy machine that takes seconds.
+const SLOW = { timeout: 20_000 };
 
 const ME = currentUser('admin');
 const LAST_ADMIN = 'A team needs at least one admin: make another member an admin first.';
@@ -45,6 +51,20 @@ const PENDING: Invitation = {
   expires_at: '2026-11-11 10:00:00',
 };
 
+/** A new team's settings, as the service makes them. */
+const SETTINGS: TeamSettings = {
+  name: 'Acme',
+  approval_threshold: null,
+  confirm_threshold: 1000,
+  price_per_segment: null,
+  currency: 'EUR',
+  time_zone: 'Europe/London',
+  quiet_hours: null,
+  opt_out_reply: '',
+  opt_in_reply: '',
+  help_reply: '',
+};
+
 interface Sent {
   method: string;
   path: string;
@@ -52,23 +72,16 @@ interface Sent {
 }
 
 /** The service as the page sees it; `answer` overrides one request by "METHOD /path". */
-function serve({ threshold = null, answer = {} }: { threshold?: number | null; answer?: Record<string, () => Response> } = {}) {
+function serve({
+  threshold = null,
+  answer = {},
+  settings: overrides = {},
+}: { threshold?: number | null; answer?: Record<string, () => Response>; settings?: Partial<TeamSettings> } = {}) {
   signIn();
   const sent: Sent[] = [];
   let members = [ADA, BOB, CLEO];
   let invitations = [PENDING];
-  let settings: TeamSettings = {
-    name: 'Acme',
-    approval_threshold: threshold,
-    confirm_threshold: 1000,
-    price_per_segment: null,
-    currency: 'EUR',
-    time_zone: 'Europe/London',
-    quiet_hours: null,
-    opt_out_reply: '',
-    opt_in_reply: '',
-    help_reply: '',
-  };
+  let settings: TeamSettings = { ...SETTINGS, approval_threshold: threshold, ...overrides };
   mockApi(async (request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     const body: unknown = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.json();
@@ -118,7 +131,7 @@ async function membersTable() {
   return screen.findByRole('table', { name: 'Members' });
 }
 
-describe('the Team page, for an admin', () => {
+describe('the Team page, for an admin', SLOW, () => {
   it('lists the members with their role, when they joined and when they were last seen', async () => {
     serve();
     renderPage();
@@ -251,60 +264,19 @@ describe('the Team page, for an admin', () => {
   });
 });
 
-describe('the approval rule', () => {
-  async function save(user: ReturnType<typeof renderPage>['user']) {
-    await user.click(within(screen.getByRole('form', { name: 'Approval rule' })).getByRole('button', { name: 'Save approval rule' }));
-  }
-
-  it('shows the saved rule: N recipients', async () => {
-    serve({ threshold: 500 });
-    renderPage();
-
-    expect(await screen.findByRole('radio', { name: 'Campaigns of at least N recipients' })).toBeChecked();
-    expect(screen.getByRole('textbox', { name: /N, the number of recipients/ })).toHaveValue('500');
-  });
-
-  it('sends 0 for every campaign, N for at least N recipients, and null for none', async () => {
-    const { changes } = serve({ threshold: null });
-    const { user } = renderPage();
-
-    expect(await screen.findByRole('radio', { name: 'No approval needed' })).toBeChecked();
-    const number = screen.getByRole('textbox', { name: /N, the number of recipients/ });
-    expect(number).toBeDisabled();
-
-    await user.click(screen.getByRole('radio', { name: 'Every campaign needs approval' }));
-    await save(user);
-    expect(await screen.findByText('Every campaign needs another admin’s approval before it starts.')).toBeInTheDocument();
-
-    await user.click(screen.getByRole('radio', { name: 'Campaigns of at least N recipients' }));
-    expect(number).toBeEnabled();
-    await user.type(number, '2500');
-    await save(user);
-    expect(await screen.findByText('Campaigns of at least 2,500 recipients need another admin’s approval before they start.')).toBeInTheDocument();
-
-    await user.click(screen.getByRole('radio', { name: 'No approval needed' }));
-    await save(user);
-    expect(await screen.findByText('No approval needed: campaigns start at their send time.')).toBeInTheDocument();
-
-    expect(changes().map((request) => request.body)).toEqual([{ approval_threshold: 0 }, { approval_threshold: 2500 }, { approval_threshold: null }]);
-  });
-
-  it('asks for N before saving "at least N recipients"', async () => {
-    const { changes } = serve({ threshold: 0 });
-    const { user } = renderPage();
-
-    expect(await screen.findByRole('radio', { name: 'Every campaign needs approval' })).toBeChecked();
-    await user.click(screen.getByRole('radio', { name: 'Campaigns of at least N recipients' }));
-    await save(user);
-
-    expect(await screen.findByText('Enter a whole number of recipients from 1 to 100,000,000.')).toBeInTheDocument();
-    expect(changes()).toEqual([]);
-  });
-});
-
-describe('the Team page, for other roles', () => {
+describe('the Team page, for other roles', SLOW, () => {
   it('shows a viewer the members and the rule, with nothing to change, and says why', async () => {
-    const { sent } = serve({ threshold: 250 });
+    const { sent } = serve({
+      threshold: 250,
+      settings: {
+        confirm_threshold: 500,
+        price_per_segment: 0.045,
+        currency: 'EUR',
+        quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
+        time_zone: 'America/Chicago',
+        opt_out_reply: 'You will get no more messages from Acme.',
+      },
+    });
     renderPage('viewer');
 
     const table = await membersTable();
@@ -321,7 +293,17 @@ describe('the Team page, for other roles', () => {
     );
     expect(await screen.findByText('Campaigns of at least 250 recipients need another admin’s approval before they start.')).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Invite someone' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('form', { name: 'Approval rule' })).not.toBeInTheDocument();
+    expect(screen.getByText('Scheduling a campaign of at least 500 recipients asks to type that number first.')).toBeInTheDocument();
+    expect(screen.getByText('€0.045 per SMS part.')).toBeInTheDocument();
+    expect(screen.getByText('Nothing is sent from 21:00 to 08:00 the next day, Monday to Friday.')).toBeInTheDocument();
+    expect(screen.getByText('America/Chicago')).toBeInTheDocument();
+    const replies = screen.getByRole('region', { name: 'Automatic replies' });
+    expect(within(replies).getByText('You will get no more messages from Acme.')).toBeInTheDocument();
+    expect(within(replies).getAllByText('No reply.')).toHaveLength(2);
+    for (const name of ['Sending safety', 'Cost estimate', 'Quiet hours', 'Automatic replies']) {
+      expect(screen.queryByRole('form', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Invitations' })).not.toBeInTheDocument();
     // Invitations are the admins' (403 for the others): not even asked for.
     expect(sent.some((request) => request.path === '/team/invitations')).toBe(false);

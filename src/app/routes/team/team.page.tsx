@@ -15,8 +15,8 @@ import { useConfirmMemberRemoval } from '../../features/team/use-confirm-member-
 import { useMemberRoleChange } from '../../features/team/use-member-role-change';
 import type { CurrentUser } from '../../api/gen/types.gen';
 import { parsePageParams, usePageParams } from '../../lib/use-page-params';
-import { ApprovalSection } from './approval-section';
 import { InvitationsSection } from './invitations-section';
+import { TeamSettingsSection } from './team-settings-section';
 
 export function prefetch(queryClient: QueryClient, { request }: LoaderFunctionArgs) {
   const { page, perPage } = parsePageParams(new URL(request.url).searchParams);
@@ -39,7 +39,7 @@ export default function TeamPage() {
 
   return (
     <>
-      <PageHeader title="Team" description={`The people of ${teamName}, what each may do, and which campaigns wait for an admin’s approval.`} />
+      <PageHeader title="Team" description={`The people of ${teamName}, what each may do, and the rules every campaign of the team follows.`} />
       <RoleNotice needs="admin" subject="the team’s members, invitations and settings" />
       <Stack gap="xl">
         <section aria-labelledby="members-title">
@@ -68,7 +68,7 @@ export default function TeamPage() {
           )}
         </section>
         {isAdmin && <InvitationsSection />}
-        <ApprovalSection canChange={isAdmin} />
+        <TeamSettingsSection canChange={isAdmin} />
       </Stack>
     </>
   );

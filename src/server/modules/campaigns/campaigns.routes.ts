@@ -5,6 +5,7 @@ import {
   CampaignInputSchema,
   CampaignListQuerySchema,
   CampaignParamsSchema,
+  CampaignReviewSchema,
   CampaignSchema,
   CampaignSummarySchema,
   errorsOf,
@@ -137,6 +138,40 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       },
     },
     async (request) => ({ data: await campaigns.togglePaused(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.get(
+    '/campaigns/:campaign_uuid/review',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'reviewCampaign',
+        tags,
+        summary: 'Review a campaign before it goes out',
+        description:
+          'Herald extension. Recipients, SMS parts per message over the real audience, total parts and cost, when it starts and finishes (throttle, quiet hours, gateway rate), personalisation coverage, the approval needed and the test sends made. Computed now: the groups may change until the campaign starts.',
+        params: CampaignParamsSchema,
+        response: { 200: dataOf(CampaignReviewSchema), ...one },
+      },
+    },
+    async (request) => ({ data: await campaigns.review(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.post(
+    '/campaigns/preview',
+    {
+      config: { access: 'edit' },
+      schema: {
+        operationId: 'previewCampaign',
+        tags,
+        summary: 'Review a campaign that is not saved',
+        description:
+          'Herald extension. The review of a campaign body (the same body as create), nothing written: the create rules apply except those of scheduling (it is read as a draft), so a field no group has shows in `coverage` as `blocking` instead of a 422.',
+        body: CampaignInputSchema,
+        response: { 200: dataOf(CampaignReviewSchema), ...errorsOf(401, 403, 422) },
+      },
+    },
+    async (request) => ({ data: await campaigns.preview(callerOf(request), request.body) }),
   );
 
   app.put(

@@ -13,6 +13,9 @@ import type { MembersRepository } from '../members/members.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
+import type { ReviewRepository } from './review.repository';
+import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import { blockingMessage, createCampaignReview, fieldsAgainstGroups, type ReviewSubject } from './review';
 
 const SENDING = 1;
 const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
@@ -26,10 +29,15 @@ export function createCampaignsService(deps: {
   teams: Pick<TeamsRepository, 'settingsOf'>;
   members: Pick<MembersRepository, 'admins'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
+  review: ReviewRepository;
+  optOuts: Pick<OptOutsRepository, 'countByCampaign'>;
+  /** Sample short links of a template's links (the templates service's). */
+  linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
   clock: Clock;
-  config: { appTimezone: string; defaultCountry: string; publicUrl: string };
+  config: { appTimezone: string; defaultCountry: string; publicUrl: string; smsRateLimit: number };
 }) {
   const zone = deps.config.appTimezone;
+  const reviewer = createCampaignReview({ review: deps.review, linkSamples: deps.linkSamples, now: () => deps.clock.now(), config: deps.config });
   /** Locked once it sends or its send time has passed; a draft, and one waiting for approval or rejected, stays editable until it starts. */
   const isLocked = (record: CampaignRecord) =>
     record.status !== 0 ||
@@ -115,6 +123,11 @@ export function createCampaignsService(deps: {
     );
   };
 
+  const reviewOf = async (auth: AuthContext, subject: ReviewSubject) => {
+    const settings = await deps.teams.settingsOf(auth.teamId);
+    return reviewer(subject, { ...settings, timeZone: settings.timeZone ?? zone });
+  };
+
   const find = async (auth: AuthContext, uuid: string) => {
     const record = await deps.campaigns.find(auth.teamId, uuid);
     if (!record) throw new NotFoundError();
@@ -144,6 +157,12 @@ export function createCampaignsService(deps: {
     if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
     const includedGroupIds = await groupIds(auth, input.included_contact_groups, 'included_contact_groups', errors);
     const excludedGroupIds = await groupIds(auth, input.excluded_contact_groups, 'excluded_contact_groups', errors);
+    // Scheduling (not a draft) with a field no group has, and no fallback, would send gaps to everyone.
+    if (template && !isDraft && !errors.included_contact_groups) {
+      const groups = await deps.review.groups(includedGroupIds);
+      const blocking = fieldsAgainstGroups(template.body, groups).filter((field) => field.blocking);
+      if (blocking.length > 0) (errors.template_uuid ??= []).push(blockingMessage(blocking, groups));
+    }
     if (Object.keys(errors).length > 0 || !times || !template) throw new ValidationError(errors);
     return {
       templateId: template.id,
@@ -286,19 +305,60 @@ export function createCampaignsService(deps: {
       return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));
     },
 
+    /** What a saved campaign will do, from its audience now (the dashboard's review step). */
+    async review(auth: AuthContext, uuid: string) {
+      const record = await find(auth, uuid);
+      const groups = await deps.campaigns.groupIds(record.id);
+      const template = (await deps.templates.find(auth.teamId, record.templateUuid))!;
+      return reviewOf(auth, {
+        teamId: auth.teamId,
+        templateUuid: record.templateUuid,
+        body: template.body,
+        includedGroupIds: groups.included,
+        excludedGroupIds: groups.excluded,
+        optoutsId: await deps.contactGroups.optoutsId(auth.teamId),
+        send: record.scheduledSendDate,
+        finish: record.scheduledFinishDate,
+        throttled: record.throttled,
+        ignoreQuietHours: record.ignoreQuietHours,
+        campaignId: record.id,
+      });
+    },
+
+    /** The review of a campaign input, nothing written: every rule of create applies but the scheduling ones (it is read as a draft). */
+    async preview(auth: AuthContext, input: CampaignInput) {
+      const write = await resolve(auth, { ...input, is_draft: true, manually_paused: undefined, ignore_quiet_hours: undefined });
+      const template = (await deps.templates.find(auth.teamId, input.template_uuid))!;
+      return reviewOf(auth, {
+        teamId: auth.teamId,
+        templateUuid: input.template_uuid,
+        body: template.body,
+        includedGroupIds: write.includedGroupIds,
+        excludedGroupIds: write.excludedGroupIds,
+        optoutsId: await deps.contactGroups.optoutsId(auth.teamId),
+        send: write.scheduledSendDate,
+        finish: write.scheduledFinishDate,
+        throttled: write.throttled,
+        ignoreQuietHours: input.ignore_quiet_hours ?? false,
+      });
+    },
+
     /** Before sending: who the groups reach now; once sending: the engine's messages by status. */
     async summary(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
       if (record.status !== 0) {
-        const { total, inDoubt, ...counts } = await deps.campaigns.messageCounts(record.id);
-        return { recipients: total, ...counts, in_doubt: inDoubt };
+        const [{ total, inDoubt, ...counts }, optOuts] = await Promise.all([
+          deps.campaigns.messageCounts(record.id),
+          deps.optOuts.countByCampaign([record.id]),
+        ]);
+        return { recipients: total, ...counts, in_doubt: inDoubt, opt_outs: optOuts.get(record.id) ?? 0 };
       }
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);
         recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
       }
-      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0 };
+      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 };
     },
   };
 }

@@ -14,8 +14,9 @@ beforeAll(async () => {
   t = await createTestApp({}, { clock });
   owner = await t.user();
   stranger = await t.user();
-  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Sale', body: 'Hi {{first_name}}', sender: 'Acme' } })).json()
-    .data.uuid;
+  template = (
+    await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Sale', body: 'Hi {{first_name|there}}', sender: 'Acme' } })
+  ).json().data.uuid;
   const group = async (name: string, numbers: string[]) => {
     const uuid = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name } })).json().data.uuid;
     await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, {

@@ -7,6 +7,7 @@ import {
   ContactListQuerySchema,
   ContactSchema,
   errorsOf,
+  FlushQuerySchema,
   PageQuerySchema,
   RecipientSchema,
   RemoveContactsSchema,
@@ -54,7 +55,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         tags,
         summary: 'Add contacts to a group',
         description:
-          'Numbers are normalised (national numbers in DEFAULT_COUNTRY); a number already in the group has its custom fields replaced. One invalid number refuses the request (422 naming each row and why); nothing is written then.',
+          'Numbers are normalised (national numbers in DEFAULT_COUNTRY); a number already in the group has its custom fields replaced. One invalid number refuses the request (422 naming each row and why); nothing is written then. A number new to default_optouts is recorded as an opt-out (source `dashboard` or `api`).',
         params: ContactGroupParamsSchema,
         body: AddContactsSchema,
         response: groupAnswers,
@@ -72,12 +73,18 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         operationId: 'removeContacts',
         tags,
         summary: 'Remove numbers from a group',
+        description:
+          'Numbers taken out of default_optouts opt back in: each is recorded in the opt-out history (source `dashboard` or `api`) with `reason`, which the audit log keeps too.',
         params: ContactGroupParamsSchema,
         body: RemoveContactsSchema,
         response: groupAnswers,
       },
     },
-    async (request) => ({ data: await contacts.remove(callerOf(request), request.params.contact_group_uuid, request.body.phone_numbers) }),
+    async (request) => {
+      const { phone_numbers: phoneNumbers, reason } = request.body;
+      if (reason !== undefined) request.auditNotes = { reason };
+      return { data: await contacts.remove(callerOf(request), request.params.contact_group_uuid, phoneNumbers, reason) };
+    },
   );
 
   app.put(
@@ -88,11 +95,18 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         operationId: 'flushContactGroup',
         tags,
         summary: 'Remove every contact of a group',
+        description:
+          'Emptying default_optouts opts every number in it back in, each recorded in the opt-out history with `reason` (kept in the audit log too).',
         params: ContactGroupParamsSchema,
+        querystring: FlushQuerySchema,
         response: groupAnswers,
       },
     },
-    async (request) => ({ data: await contacts.flush(callerOf(request), request.params.contact_group_uuid) }),
+    async (request) => {
+      const { reason } = request.query;
+      if (reason !== undefined) request.auditNotes = { reason };
+      return { data: await contacts.flush(callerOf(request), request.params.contact_group_uuid, reason) };
+    },
   );
 
   app.post(

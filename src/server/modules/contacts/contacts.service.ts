@@ -7,6 +7,7 @@ import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { formatTimestamp } from '../../lib/time';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import type { OptOutActor, OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import type { ContactRecord, ContactsRepository, NewContact, RecipientsRepository } from './contacts.repository';
 
 const MODIFYING = 'The group is being imported into; try again when the import has finished.';
@@ -16,6 +17,7 @@ export function createContactsService(deps: {
   contacts: ContactsRepository;
   recipients: RecipientsRepository;
   contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid' | 'optoutsId'>;
+  optOuts: Pick<OptOutsRepository, 'recordChange' | 'recordFlush'>;
   present: ContactGroupsService['present'];
   config: { appTimezone: string; defaultCountry: string };
 }) {
@@ -56,12 +58,31 @@ export function createContactsService(deps: {
     return added.length > 0 ? [...headers, ...added] : undefined;
   };
 
-  const write = async (groupId: number, contacts: NewContact[]) =>
+  /** A change of default_optouts by hand is the caller's: `dashboard` from a session, `api` from an API token. */
+  const handActor = (auth: AuthContext, reason?: string): OptOutActor => ({
+    teamId: auth.teamId,
+    source: auth.tokenKind === 'session' ? 'dashboard' : 'api',
+    userId: auth.userId,
+    reason: reason ?? null,
+  });
+  const isOptouts = (group: ContactGroupRow) => group.systemRole === 'optouts';
+
+  /** Numbers new to default_optouts are recorded as opt-outs, in the write's transaction and before it (the group locked). */
+  const write = async (group: ContactGroupRow, contacts: NewContact[], actor: OptOutActor) =>
     deps.db.transaction(async (tx) => {
-      const group = await deps.contacts.lockGroup(tx, groupId);
-      if (group.modifying) throw new ConflictError(MODIFYING);
-      const inserted = await deps.contacts.upsert(tx, groupId, distinct(contacts));
-      await deps.contacts.adjustGroup(tx, groupId, inserted, withHeaders(group.headers, contacts));
+      const locked = await deps.contacts.lockGroup(tx, group.id);
+      if (locked.modifying) throw new ConflictError(MODIFYING);
+      const rows = distinct(contacts);
+      if (isOptouts(group))
+        await deps.optOuts.recordChange(
+          tx,
+          group.id,
+          'opt_out',
+          rows.map((row) => row.phoneNumber),
+          actor,
+        );
+      const inserted = await deps.contacts.upsert(tx, group.id, rows);
+      await deps.contacts.adjustGroup(tx, group.id, inserted, withHeaders(locked.headers, contacts));
     });
 
   return {
@@ -79,27 +100,32 @@ export function createContactsService(deps: {
         (i) => `contacts.${i}.phone_number`,
       );
       await write(
-        group.id,
+        group,
         contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })),
+        handActor(auth),
       );
       return reload(auth, group);
     },
 
-    async remove(auth: AuthContext, groupUuid: string, phoneNumbers: string[]) {
+    /** Numbers taken out of default_optouts by hand opt back in: each is recorded, with the reason given. */
+    async remove(auth: AuthContext, groupUuid: string, phoneNumbers: string[], reason?: string) {
       const group = await findGroup(auth, groupUuid);
-      const numbers = normalizeAll(phoneNumbers, (i) => `phone_numbers.${i}`);
+      const numbers = [...new Set(normalizeAll(phoneNumbers, (i) => `phone_numbers.${i}`))];
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        const removed = await deps.contacts.remove(tx, group.id, [...new Set(numbers)]);
+        if (isOptouts(group)) await deps.optOuts.recordChange(tx, group.id, 'opt_in', numbers, handActor(auth, reason));
+        const removed = await deps.contacts.remove(tx, group.id, numbers);
         await deps.contacts.adjustGroup(tx, group.id, -removed);
       });
       return reload(auth, group);
     },
 
-    async flush(auth: AuthContext, groupUuid: string) {
+    /** Emptying default_optouts opts every number in it back in, each recorded with the reason given. */
+    async flush(auth: AuthContext, groupUuid: string, reason?: string) {
       const group = await findGroup(auth, groupUuid);
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
+        if (isOptouts(group)) await deps.optOuts.recordFlush(tx, group.id, handActor(auth, reason));
         await deps.contacts.emptyGroup(tx, group.id);
       });
       return reload(auth, group);

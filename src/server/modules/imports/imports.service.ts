@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors'
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
+import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { csvLine } from '../../lib/csv';
 import { ImportFileError, openImportFile, type CheckedRow } from './import-file';
 import { createImportsRepository, type ContactImportRow, type ImportBatch, type ImportsRepository } from './imports.repository';
@@ -32,6 +33,7 @@ export function createImportsService(deps: {
   imports: ImportsRepository;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
   contactGroups: Pick<ContactGroupsRepository, 'find'>;
+  optOuts: Pick<OptOutsRepository, 'recordImport'>;
   config: { publicUrl: string; appTimezone: string; defaultCountry: string };
 }) {
   const link = (rel: string, uri: string) => ({ rel, uri: `${deps.config.publicUrl}/api/2.0/contact-imports/${uri}` });
@@ -140,6 +142,12 @@ export function createImportsService(deps: {
         await receive(conn, created.id, file.rows, file.bytesRead);
         await deps.imports.markMerging(conn, created.id);
         await conn.transaction(async (tx) => {
+          // default_optouts is also written by STOP while Modifying: locked before the merge, and each
+          // number new to it recorded as an opt-out (one INSERT … SELECT over the staged rows).
+          if (group.systemRole === 'optouts') {
+            await deps.contacts.lockGroup(tx, group.id);
+            await deps.optOuts.recordImport(tx, group.id, created.id, { teamId: auth.teamId, source: 'import', userId: auth.userId });
+          }
           const counts = await deps.imports.merge(tx, created.id, group.id);
           // Locked only now: the group is already Modifying, so nothing else writes its contacts; its headers may still be edited.
           const { headers } = await deps.contacts.lockGroup(tx, group.id);

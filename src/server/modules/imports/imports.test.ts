@@ -32,6 +32,7 @@ const serviceWith = (imports: ImportsRepository = createImportsRepository(t.data
     imports,
     contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),
+    optOuts: t.services.optOutsRepository,
     config: t.config,
   });
 const importFile = (group: string, csv: string | Readable) =>

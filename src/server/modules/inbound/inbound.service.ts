@@ -1,5 +1,5 @@
-import { OPT_OUT_WORDS, type InboundAction, type InboundMessage } from '../../../shared/contract';
-import type { Db, Tx } from '../../db/client';
+import { builtInWordOf, type InboundAction, type InboundMessage } from '../../../shared/contract';
+import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
@@ -8,26 +8,34 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
+import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { TeamsRepository } from '../teams/teams.repository';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { WebhooksService } from '../webhooks/webhooks.service';
+import { createBuiltInWords, type BuiltIn, type Plan } from './built-in-words';
 import type { InboundRecord, InboundRepository } from './inbound.repository';
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const REPLY_NAMES = { opt_out: 'opt-out reply', opt_in: 'opt-in reply', help: 'help reply' } as const;
 
 /** `key` names a gateway delivery: the same message delivered again carries the same key and is stored once. */
 export type ReceivedMessage = { from: string; body: string; source: 'gateway' | 'api'; teamId: number | null; key?: string };
 
 /**
  * The one pipeline for every inbound message, typed in the keyword tester or delivered by the
- * gateway: opt-out words, then the first keyword in the message (case-insensitive whole word) and
- * its actions — add the number to groups, call webhooks (signed, never retried), queue the reply.
+ * gateway: the built-in words first (a message that starts with STOP or a synonym opts out, START or
+ * UNSTOP opts back in, HELP is answered with the team's help reply; see built-in-words.ts), else the
+ * first keyword in the message (case-insensitive whole word) and its actions — add the number to
+ * groups (never an opted-out number), call webhooks (signed, never retried), queue the reply.
  */
 export function createInboundService(deps: {
   db: Db;
   inbound: InboundRepository;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
-  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'remove' | 'adjustGroup' | 'teamsHolding'>;
   contactGroups: Pick<ContactGroupsRepository, 'optoutsId' | 'namesOf'>;
+  optOuts: Pick<OptOutsRepository, 'recordChange' | 'holds' | 'teamsOptedOut' | 'lastSenderOf'>;
+  teams: Pick<TeamsRepository, 'settingsOf'>;
   webhooks: Pick<WebhooksService, 'callAll'>;
   clock: Clock;
   config: { appTimezone: string; defaultCountry: string };
@@ -43,55 +51,72 @@ export function createInboundService(deps: {
     received_at: formatTimestamp(record.receivedAt, deps.config.appTimezone),
   });
 
-  type Normalized = ReturnType<typeof normalizePhoneNumber>;
-  type Keyword = Awaited<ReturnType<KeywordsRepository['matching']>>[number];
-  /** What one team's copy of a message does, decided before anything is written. */
-  type Plan = { teamId: number | null; keyword: Keyword | undefined; optoutsId: number | null; targets: { groupIds: number[]; webhookIds: number[] } };
+  const builtIns = createBuiltInWords(deps);
   /** A message stored for one team, with the actions taken in its transaction. */
   type Written = { id: number; plan: Plan; actions: InboundAction[]; webhooksAt: number };
 
-  const plan = async (teamId: number | null, normalized: Normalized, words: string[], optedOut: boolean): Promise<Plan> => {
-    const candidates = optedOut ? [] : await deps.keywords.matching(words, teamId);
-    // The keyword that comes first in the message wins.
-    const keyword = words.map((word) => candidates.find((k) => k.keyword.toLowerCase() === word.toLowerCase())).find((k) => k !== undefined);
-    const owner = keyword?.teamId ?? teamId;
-    return {
-      teamId: owner,
-      keyword,
-      optoutsId: optedOut && owner !== null && normalized.ok ? await deps.contactGroups.optoutsId(owner) : null,
-      targets: keyword ? await deps.keywords.targetIds(keyword.id) : { groupIds: [], webhookIds: [] },
-    };
-  };
-
-  /** Adds the number to every group at once, locking the groups in id order (two messages never wait on each other in a circle). */
-  const addToGroups = async (tx: Tx, groupIds: number[], phoneNumber: string): Promise<void> => {
-    for (const groupId of [...new Set(groupIds)].sort((a, b) => a - b)) {
-      await deps.contacts.lockGroup(tx, groupId);
-      const added = await deps.contacts.insertMissing(tx, groupId, [phoneNumber]);
-      await deps.contacts.adjustGroup(tx, groupId, added);
+  /** What the number's entry to (or exit from) default_optouts, or its refusal by a keyword's groups, looks like in the action list. */
+  const groupActions = (
+    p: Plan,
+    builtIn: BuiltIn,
+    outcome: { changed: boolean; heldOut: boolean },
+    from: string,
+    rawFrom: string,
+    isNumber: boolean,
+    groupNames: Array<{ id: number; uuid: string; name: string }>,
+  ): InboundAction[] => {
+    const actions: InboundAction[] = [];
+    if (builtIn === 'opt_out' && p.optoutsId !== null)
+      actions.push({
+        type: 'opted_out',
+        ok: true,
+        description: outcome.changed
+          ? `${from} was added to default_optouts and will receive no more campaigns.`
+          : `${from} was already in default_optouts: nothing changed, and no confirmation was sent again.`,
+      });
+    if (builtIn === 'opt_in' && p.optoutsId !== null)
+      actions.push(
+        outcome.changed
+          ? { type: 'opted_in', ok: true, description: `${from} was removed from default_optouts and will receive campaigns again.` }
+          : { type: 'opted_in', ok: false, description: `${from} was not opted out: nothing changed, and no reply was sent.` },
+      );
+    if (p.keyword?.addContactToGroup && p.targets.groupIds.length > 0) {
+      if (!isNumber) return [...actions, { type: 'added_to_group', ok: false, description: `${rawFrom} is not a phone number, so it was added to no group.` }];
+      for (const group of groupNames.filter((named) => p.targets.groupIds.includes(named.id)))
+        actions.push(
+          outcome.heldOut
+            ? {
+                type: 'added_to_group',
+                ok: false,
+                group_uuid: group.uuid,
+                description: `${from} is opted out (in default_optouts), so it was not added to the group ${group.name}; it stays out until it texts START.`,
+              }
+            : { type: 'added_to_group', ok: true, group_uuid: group.uuid, description: `${from} was added to the group ${group.name}.` },
+        );
     }
+    return actions;
   };
 
   let forgotDeliveriesAt = 0;
 
   /**
    * Stores a message and everything it does in one transaction — the message (one per team it
-   * reaches), the opt-out, the numbers added to groups, the reply queued — so a crash or a database
-   * failure leaves all of it or none (and the gateway, told so, delivers it again). A gateway
-   * delivery seen before (same `key`) stores nothing and returns what it stored then. Webhooks are
-   * called after the commit (by the caller, through `webhooks`): never for a message that was not
-   * kept, and never twice for one.
+   * reaches), the opt-out or opt-in and its event, the numbers added to groups, the reply queued —
+   * so a crash or a database failure leaves all of it or none (and the gateway, told so, delivers it
+   * again). A gateway delivery seen before (same `key`) stores nothing and returns what it stored
+   * then. Webhooks are called after the commit (by the caller, through `webhooks`): never for a
+   * message that was not kept, and never twice for one.
    */
   async function store(message: ReceivedMessage): Promise<{ duplicateOf: number | null } | { firstId: number; webhooks: () => Promise<void> }> {
     const normalized = normalizePhoneNumber(message.from, deps.config.defaultCountry);
     const words = message.body.match(WORD) ?? [];
-    const optedOut = words.length > 0 && OPT_OUT_WORDS.includes(words[0]!.toUpperCase());
+    const builtIn = builtInWordOf(words[0]);
     const from = normalized.ok ? normalized.number : message.from.trim();
-    // An opt-out word to the shared short code names no team: it reaches every team that holds the
-    // number (each sees it and stops texting it), as STOP to a shared short code does.
-    const teams = optedOut && message.teamId === null && normalized.ok ? await deps.contacts.teamsHolding(normalized.number) : [];
-    const plans = await Promise.all((teams.length > 0 ? teams : [message.teamId]).map((teamId) => plan(teamId, normalized, words, optedOut)));
+    const teams = await builtIns.teamsOf(message.teamId, normalized, builtIn);
+    const plans = await Promise.all(teams.map((teamId) => builtIns.plan(teamId, normalized, words, builtIn)));
     const groupNames = await deps.contactGroups.namesOf([...new Set(plans.flatMap((p) => (p.keyword?.addContactToGroup ? p.targets.groupIds : [])))]);
+    // One handset message gets one reply however many teams it reaches: the team whose campaign last went to the number, else the first.
+    const preferredTeam = plans.length > 1 && normalized.ok ? await deps.optOuts.lastSenderOf(normalized.number) : undefined;
     const now = deps.clock.now();
 
     const stored = await deps.db.transaction(async (tx) => {
@@ -99,9 +124,16 @@ export function createInboundService(deps: {
         const earlier = await deps.inbound.claimDelivery(tx, message.key, now);
         if (earlier) return { written: [], duplicateOf: earlier.storedAs };
       }
+      const outcomes = await builtIns.applyAll(tx, plans, builtIn, from, normalized.ok, now);
+      // A built-in word is answered only when it changed something (HELP always): STOP from a number
+      // already opted out is not answered again, so an auto-responder and Herald cannot loop.
+      const replying = plans
+        .map((p, index) => ({ p, index }))
+        .filter(({ p, index }) => p.teamId !== null && normalized.ok && (builtIn === 'help' || outcomes[index]!.changed));
+      const replier = (replying.find(({ p }) => p.teamId === preferredTeam) ?? replying[0])?.index;
+
       const written: Written[] = [];
-      const groupIds: number[] = [];
-      for (const p of plans) {
+      for (const [index, p] of plans.entries()) {
         const { keyword } = p;
         const id = await deps.inbound.insert(tx, {
           teamId: p.teamId,
@@ -110,33 +142,23 @@ export function createInboundService(deps: {
           source: message.source,
           keywordId: keyword?.id ?? null,
           keyword: keyword?.keyword ?? null,
-          optedOut,
+          optedOut: builtIn === 'opt_out',
           receivedAt: now,
         });
-        const actions: InboundAction[] = [];
-        if (p.optoutsId !== null) {
-          groupIds.push(p.optoutsId);
-          actions.push({ type: 'opted_out', ok: true, description: `${from} was added to default_optouts and will receive no more campaigns.` });
-        }
-        if (keyword?.addContactToGroup && p.targets.groupIds.length > 0) {
-          if (normalized.ok) {
-            groupIds.push(...p.targets.groupIds);
-            for (const group of groupNames.filter((named) => p.targets.groupIds.includes(named.id)))
-              actions.push({ type: 'added_to_group', ok: true, group_uuid: group.uuid, description: `${from} was added to the group ${group.name}.` });
-          } else {
-            actions.push({ type: 'added_to_group', ok: false, description: `${message.from} is not a phone number, so it was added to no group.` });
-          }
-        }
+        const actions = groupActions(p, builtIn, outcomes[index]!, from, message.from, normalized.ok, groupNames);
         // Webhook calls, made after the commit, are listed here: after the groups, before the reply.
         const webhooksAt = actions.length;
         if (keyword && keyword.message.trim() !== '') {
           await deps.inbound.queueReply(tx, { teamId: keyword.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: keyword.message });
           actions.push({ type: 'reply_queued', ok: true, description: `The reply "${keyword.message}" is queued to ${from}.` });
         }
+        if (builtIn !== null && replier === index && p.reply !== '' && p.teamId !== null) {
+          await deps.inbound.queueReply(tx, { teamId: p.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: p.reply });
+          actions.push({ type: 'reply_queued', ok: true, description: `The team's ${REPLY_NAMES[builtIn]} "${p.reply}" is queued to ${from}.` });
+        }
         await deps.inbound.recordActions(id, actions, tx);
         written.push({ id, plan: p, actions, webhooksAt });
       }
-      if (normalized.ok) await addToGroups(tx, groupIds, from);
       if (message.key) await deps.inbound.recordDelivery(tx, message.key, written[0]!.id);
       return { written, duplicateOf: undefined };
     });

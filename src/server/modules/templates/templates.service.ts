@@ -80,6 +80,12 @@ export function createTemplatesService(deps: {
     Object.fromEntries(links.map((link) => [link.name, `${deps.urlBase({ domain: link.vanityDomain })}/${sampleCode(link.uuid)}`]));
 
   return {
+    /** Sample short links of a template's links, each as long as a real one (the campaign review measures with them). */
+    async linkSamples(teamId: number, templateUuid: string): Promise<Record<string, string>> {
+      const template = await deps.templates.find(teamId, templateUuid);
+      return template ? sampleLinks(await deps.links.ofTemplates([template.id])) : {};
+    },
+
     async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.templates.list(auth.teamId, window);
       // Only a body that names links shows them: the others need no lookup.

@@ -1,0 +1,124 @@
+import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
+import { ErrorState } from '../../components/error-state';
+import { describeApprovalRule } from '../../features/team/approval-rule';
+import { AutomaticRepliesForm } from '../../features/team/automatic-replies-form';
+import { REPLIES } from '../../features/team/automatic-replies';
+import { describeCostEstimate } from '../../features/team/cost-estimate';
+import { CostEstimateForm } from '../../features/team/cost-estimate-form';
+import { describeQuietHours } from '../../features/team/quiet-hours';
+import { QuietHoursForm } from '../../features/team/quiet-hours-form';
+import { describeConfirmThreshold } from '../../features/team/sending-safety';
+import { SendingSafetyForm } from '../../features/team/sending-safety-form';
+import { SettingsSummary } from '../../features/team/settings-summary';
+import { useUpdateTeamSettings } from '../../features/team/team-mutations';
+import { teamQueries } from '../../features/team/team-queries';
+import { notifyFailure, notifySuccess } from '../../lib/notify';
+
+/** What each card saves, and how it tells that it did (or not). */
+const CARDS = {
+  safety: {
+    failure: 'The sending safety settings could not be saved',
+    success: (s: TeamSettings) => `${describeConfirmThreshold(s.confirm_threshold)} ${describeApprovalRule(s.approval_threshold)}`,
+  },
+  cost: { failure: 'The cost estimate could not be saved', success: (s: TeamSettings) => describeCostEstimate(s) },
+  quiet: {
+    failure: 'The quiet hours could not be saved',
+    success: (s: TeamSettings) => `${describeQuietHours(s.quiet_hours)} Team time zone: ${s.time_zone}.`,
+  },
+  replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
+} as const;
+
+/** The team's settings, one card a subject: admins change each on its own, everyone else reads them. */
+export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
+  const settings = useQuery(teamQueries.settings());
+  const update = useUpdateTeamSettings();
+
+  const saverOf = (card: keyof typeof CARDS) => (input: TeamSettingsInput) =>
+    update.mutateAsync(input, {
+      onSuccess: (saved) => notifySuccess(CARDS[card].success(saved)),
+      onError: (error) => notifyFailure(CARDS[card].failure, error),
+    });
+
+  return (
+    <section aria-labelledby="settings-title">
+      <Title order={2} size="h4" mb="sm" id="settings-title">
+        Settings
+      </Title>
+      {settings.isPending ? (
+        <Skeleton height={240} radius="md" />
+      ) : settings.isError ? (
+        <ErrorState title="The team’s settings could not be loaded." error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : (
+        <Stack gap="lg">
+          <SettingsCard id="sending-safety" title="Sending safety" intro="Checks before a large campaign goes out.">
+            {canChange ? (
+              <SendingSafetyForm settings={settings.data} onSubmit={saverOf('safety')} />
+            ) : (
+              <SettingsSummary
+                items={[
+                  { label: 'Confirming the recipient count', value: describeConfirmThreshold(settings.data.confirm_threshold) },
+                  { label: 'Campaign approval', value: describeApprovalRule(settings.data.approval_threshold) },
+                ]}
+              />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="cost-estimate"
+            title="Cost estimate"
+            intro="The campaign review multiplies this price by the SMS parts to send, to estimate what a campaign costs."
+          >
+            {canChange ? (
+              <CostEstimateForm settings={settings.data} onSubmit={saverOf('cost')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Price', value: describeCostEstimate(settings.data) }]} />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="quiet-hours"
+            title="Quiet hours"
+            intro="Quiet hours apply in each recipient’s local time, from their number’s country; for countries with several time zones, the team time zone is used."
+          >
+            {canChange ? (
+              <QuietHoursForm settings={settings.data} onSubmit={saverOf('quiet')} />
+            ) : (
+              <SettingsSummary
+                items={[
+                  { label: 'Quiet hours', value: describeQuietHours(settings.data.quiet_hours) },
+                  { label: 'Team time zone', value: settings.data.time_zone },
+                ]}
+              />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="automatic-replies"
+            title="Automatic replies"
+            intro="Texts sent back to a number that texts STOP, START or HELP to your short code. Leave one empty to send no reply."
+          >
+            {canChange ? (
+              <AutomaticRepliesForm settings={settings.data} onSubmit={saverOf('replies')} />
+            ) : (
+              <SettingsSummary items={REPLIES.map(({ field, label }) => ({ label, value: settings.data[field] || 'No reply.' }))} />
+            )}
+          </SettingsCard>
+        </Stack>
+      )}
+    </section>
+  );
+}
+
+function SettingsCard({ id, title, intro, children }: { id: string; title: string; intro: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={`${id}-title`}>
+      <Title order={3} size="h5" id={`${id}-title`}>
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {intro}
+      </Text>
+      {children}
+    </Paper>
+  );
+}

@@ -1,0 +1,179 @@
+import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
+import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-hours';
+import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shared/sms';
+import { formatTimestamp } from '../../lib/time';
+import type { ReviewRepository, FieldToken } from './review.repository';
+
+/** What a review is of: a saved campaign, or a campaign input not written (the preview). */
+export type ReviewSubject = {
+  teamId: number;
+  templateUuid: string;
+  body: string;
+  includedGroupIds: number[];
+  excludedGroupIds: number[];
+  optoutsId: number;
+  send: Date;
+  finish: Date | null;
+  throttled: boolean;
+  ignoreQuietHours: boolean;
+  /** The saved campaign, for its test sends. */
+  campaignId?: number;
+};
+
+export type ReviewSettings = {
+  approvalThreshold: number | null;
+  confirmThreshold: number;
+  pricePerSegment: number | null;
+  currency: string;
+  quietHours: QuietHours | null;
+  timeZone: string;
+};
+
+type Group = { id: number; uuid: string; name: string; headers: string[]; contacts: number };
+
+/**
+ * Each field of a body against the groups: the spellings its value has in their contacts (the
+ * field itself, and any header that matches it ignoring case, as rendering matches), the groups
+ * without it, and whether that blocks scheduling: no included group with contacts has it, and it has
+ * no fallback. Empty groups say nothing about their fields, so they never block.
+ */
+export function fieldsAgainstGroups(body: string, groups: Group[]) {
+  return fieldUses(body).map((use) => {
+    const lower = use.name.toLowerCase();
+    const spellings = [
+      use.name,
+      ...new Set(groups.flatMap((group) => group.headers.filter((header) => header.toLowerCase() === lower && header !== use.name))),
+    ];
+    const without = groups.filter((group) => !group.headers.some((header) => header.toLowerCase() === lower));
+    const blocking = !use.fallback && without.length === groups.length && groups.some((group) => group.contacts > 0);
+    return { ...use, spellings, without, blocking };
+  });
+}
+
+/** The message the 422 gives for fields no group has (docs/interface.md: personalisation). */
+export function blockingMessage(fields: Array<{ name: string }>, groups: Group[]): string {
+  const names = fields.map((field) => `{{${field.name}}}`).join(', ');
+  const known = [...new Set(groups.flatMap((group) => group.headers))];
+  return `The template uses ${names}, which none of the included groups has (their fields: ${known.length > 0 ? known.join(', ') : 'none'}). Add a fallback, such as {{${fields[0]!.name}|there}}, correct the field name, or include groups that have it; a draft may be saved meanwhile.`;
+}
+
+/** Weighted min, median and max of segment counts. */
+function spread(counts: Array<{ segments: number; n: number }>) {
+  const sorted = counts.filter((c) => c.n > 0).sort((a, b) => a.segments - b.segments);
+  const total = sorted.reduce((sum, c) => sum + c.n, 0);
+  if (total === 0) return { min: 0, typical: 0, max: 0 };
+  let seen = 0;
+  let typical = sorted[0]!.segments;
+  for (const c of sorted) {
+    seen += c.n;
+    if (seen * 2 >= total) {
+      typical = c.segments;
+      break;
+    }
+  }
+  return { min: sorted[0]!.segments, typical, max: sorted[sorted.length - 1]!.segments };
+}
+
+/** When `count` messages at `perSecond` from `start` are out, skipping `quiet` periods. */
+export function finishAfter(start: number, count: number, perSecond: number, quiet: Array<{ start: number; end: number }>): number {
+  let left = Math.ceil(count / perSecond) * 1000;
+  let at = start;
+  for (const period of quiet) {
+    if (period.end <= at) continue;
+    if (period.start > at) {
+      const open = period.start - at;
+      if (open >= left) return at + left;
+      left -= open;
+    }
+    at = Math.max(at, period.end);
+  }
+  return at + left;
+}
+
+export function createCampaignReview(deps: {
+  review: ReviewRepository;
+  /** The sample short links of a template's `::NAME::` (each as long as the real ones). */
+  linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
+  now: () => Date;
+  config: { appTimezone: string; smsRateLimit: number };
+}) {
+  const zone = deps.config.appTimezone;
+  return async function review(subject: ReviewSubject, settings: ReviewSettings): Promise<CampaignReview> {
+    const excluded = [...subject.excludedGroupIds, subject.optoutsId];
+    const groups = await deps.review.groups(subject.includedGroupIds);
+    const fields = fieldsAgainstGroups(subject.body, groups);
+    const tokens = parseShorthands(subject.body);
+    const fieldTokens: FieldToken[] = tokens.flatMap((token) => {
+      if (token.kind !== 'field') return [];
+      const field = fields.find((f) => f.name.toLowerCase() === token.name.toLowerCase())!;
+      return [{ spellings: field.spellings, ...(token.fallback === undefined ? {} : { fallback: token.fallback }) }];
+    });
+    const [counts, shapes, missing, links, tests] = await Promise.all([
+      deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
+      deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
+      deps.review.missing(
+        subject.includedGroupIds,
+        excluded,
+        fields.map((field) => ({ spellings: field.spellings })),
+      ),
+      deps.linkSamples(subject.teamId, subject.templateUuid),
+      subject.campaignId === undefined ? Promise.resolve([]) : deps.review.testSends(subject.campaignId),
+    ]);
+
+    // Each shape measured on one recipient of it, rendered as the engine renders.
+    const measured = shapes.map((shape) => {
+      const values = Object.fromEntries(Object.entries(shape.fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      return { segments: measure(renderTokens(tokens, { fields: values, links })).segments, n: shape.n };
+    });
+    const totalParts = measured.reduce((sum, shape) => sum + shape.segments * shape.n, 0);
+
+    const now = deps.now().getTime();
+    const start = Math.max(subject.send.getTime(), now);
+    const quiet = settings.quietHours && !subject.ignoreQuietHours ? settings.quietHours : null;
+    const horizon = start + 30 * 86_400_000;
+    const periods = quiet ? quietPeriods(quiet, settings.timeZone, start, horizon) : [];
+    const finish =
+      subject.throttled && subject.finish ? Math.max(subject.finish.getTime(), start) : finishAfter(start, counts.total, deps.config.smsRateLimit, periods);
+
+    const coverage: FieldCoverage[] = fields.map((field, index) => ({
+      field: field.name,
+      fallback: field.fallback,
+      missing: missing[index] ?? 0,
+      groups_without: field.without.map((group) => ({ uuid: group.uuid, name: group.name })),
+      blocking: field.blocking,
+    }));
+    const threshold = settings.approvalThreshold;
+    return {
+      recipients: {
+        included: counts.included,
+        duplicates: counts.included - counts.distinct,
+        excluded: counts.excluded,
+        opted_out: counts.opted_out,
+        total: counts.total,
+      },
+      segments: spread(measured),
+      total_parts: totalParts,
+      cost:
+        settings.pricePerSegment === null
+          ? null
+          : { amount: Math.round(totalParts * settings.pricePerSegment * 100_000) / 100_000, currency: settings.currency },
+      starts_at: formatTimestamp(new Date(start), zone),
+      finishes_at: formatTimestamp(new Date(finish), zone),
+      quiet_hours: quiet,
+      quiet_periods: periods
+        .filter((period) => period.start < finish)
+        .map((period) => ({ start_at: formatTimestamp(new Date(period.start), zone), end_at: formatTimestamp(new Date(period.end), zone) })),
+      coverage,
+      approval_required: threshold !== null && (threshold === 0 || counts.total >= threshold),
+      confirm_threshold: settings.confirmThreshold,
+      confirm_required: counts.total >= settings.confirmThreshold,
+      test_sends: tests.map((test) => ({
+        uuid: test.uuid,
+        phone_number: test.phone,
+        status: test.status,
+        created_at: formatTimestamp(test.createdAt, zone),
+      })),
+    };
+  };
+}
+export type CampaignReviewer = ReturnType<typeof createCampaignReview>;

@@ -1,0 +1,129 @@
+import type { builtInWordOf } from '../../../shared/contract';
+import type { Tx } from '../../db/client';
+import type { normalizePhoneNumber } from '../../lib/phone-numbers';
+import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
+import type { ContactsRepository } from '../contacts/contacts.repository';
+import type { KeywordsRepository } from '../keywords/keywords.repository';
+import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { TeamsRepository } from '../teams/teams.repository';
+
+export type BuiltIn = ReturnType<typeof builtInWordOf>;
+type Normalized = ReturnType<typeof normalizePhoneNumber>;
+type Keyword = Awaited<ReturnType<KeywordsRepository['matching']>>[number];
+
+/** What one team's copy of a message does, decided before anything is written. */
+export type Plan = {
+  teamId: number | null;
+  keyword: Keyword | undefined;
+  /** The team's default_optouts, when the message may enter, leave or be checked against it. */
+  optoutsId: number | null;
+  targets: { groupIds: number[]; webhookIds: number[] };
+  /** The team's reply to the built-in word; '' : none. */
+  reply: string;
+};
+
+/** What a message changed for one team: default_optouts entered or left, or the keyword's groups refused to an opted-out number. */
+export type GroupOutcome = { changed: boolean; heldOut: boolean };
+
+/**
+ * The built-in words of the inbound pipeline: which teams a message reaches, what each team's copy
+ * does, and its changes to the groups — default_optouts entered (STOP and its synonyms) or left
+ * (START, UNSTOP), each recorded in the opt-out history, and a keyword's groups never given an
+ * opted-out number.
+ */
+export function createBuiltInWords(deps: {
+  keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'remove' | 'adjustGroup' | 'teamsHolding'>;
+  contactGroups: Pick<ContactGroupsRepository, 'optoutsId'>;
+  optOuts: Pick<OptOutsRepository, 'recordChange' | 'holds' | 'teamsOptedOut' | 'lastSenderOf'>;
+  teams: Pick<TeamsRepository, 'settingsOf'>;
+}) {
+  /**
+   * The teams a message reaches. To the shared short code (no team): STOP reaches every team
+   * holding the number (each stops texting it); START every team that holds it opted out; HELP, and
+   * START from a number no team holds opted out, the team whose campaign last went to the number,
+   * else the one team holding it. Anything else is its own team's (none for the shared short code:
+   * a keyword then decides).
+   */
+  async function teamsOf(teamId: number | null, normalized: Normalized, builtIn: BuiltIn): Promise<Array<number | null>> {
+    if (teamId !== null || !normalized.ok || builtIn === null) return [teamId];
+    const number = normalized.number;
+    if (builtIn === 'opt_out') {
+      const holding = await deps.contacts.teamsHolding(number);
+      return holding.length > 0 ? holding : [null];
+    }
+    if (builtIn === 'opt_in') {
+      const optedOut = await deps.optOuts.teamsOptedOut(number);
+      if (optedOut.length > 0) return optedOut;
+    }
+    const last = await deps.optOuts.lastSenderOf(number);
+    if (last !== undefined) return [last];
+    const holding = await deps.contacts.teamsHolding(number);
+    return holding.length === 1 ? holding : [null];
+  }
+
+  async function plan(teamId: number | null, normalized: Normalized, words: string[], builtIn: BuiltIn): Promise<Plan> {
+    // A message that starts with a built-in word matches no keyword: the words are the service's.
+    const candidates = builtIn !== null ? [] : await deps.keywords.matching(words, teamId);
+    // The keyword that comes first in the message wins.
+    const keyword = words.map((word) => candidates.find((k) => k.keyword.toLowerCase() === word.toLowerCase())).find((k) => k !== undefined);
+    const owner = keyword?.teamId ?? teamId;
+    const readsOptouts = builtIn === 'opt_out' || builtIn === 'opt_in' || keyword?.addContactToGroup === true;
+    const settings = owner !== null && builtIn !== null ? await deps.teams.settingsOf(owner) : null;
+    const reply = !settings ? '' : builtIn === 'opt_out' ? settings.optOutReply : builtIn === 'opt_in' ? settings.optInReply : settings.helpReply;
+    return {
+      teamId: owner,
+      keyword,
+      optoutsId: readsOptouts && owner !== null && normalized.ok ? await deps.contactGroups.optoutsId(owner) : null,
+      targets: keyword ? await deps.keywords.targetIds(keyword.id) : { groupIds: [], webhookIds: [] },
+      reply: reply.trim() === '' ? '' : reply,
+    };
+  }
+
+  /**
+   * One team's changes, its groups already locked. Entering or leaving default_optouts is recorded
+   * first (an event only for a real change: STOP from a number already opted out, or START from one
+   * that is not, records nothing); an opt-out names the campaign it followed.
+   */
+  async function apply(tx: Tx, p: Plan, builtIn: BuiltIn, phoneNumber: string, at: Date): Promise<GroupOutcome> {
+    const optouts = p.optoutsId;
+    if (optouts === null || p.teamId === null) return { changed: false, heldOut: false };
+    const actor = { teamId: p.teamId, source: 'keyword' as const, userId: null };
+    if (builtIn === 'opt_out' || builtIn === 'opt_in') {
+      const changed = (await deps.optOuts.recordChange(tx, optouts, builtIn, [phoneNumber], actor, at)) > 0;
+      if (changed && builtIn === 'opt_out') await deps.contacts.adjustGroup(tx, optouts, await deps.contacts.insertMissing(tx, optouts, [phoneNumber]));
+      if (changed && builtIn === 'opt_in') await deps.contacts.adjustGroup(tx, optouts, -(await deps.contacts.remove(tx, optouts, [phoneNumber])));
+      return { changed, heldOut: false };
+    }
+    if (!p.keyword?.addContactToGroup) return { changed: false, heldOut: false };
+    // An opted-out number stays out: a keyword does not subscribe it again (only START does).
+    if (await deps.optOuts.holds(tx, optouts, phoneNumber)) return { changed: false, heldOut: true };
+    let changed = false;
+    for (const groupId of [...new Set(p.targets.groupIds)].sort((a, b) => a - b)) {
+      // A keyword that adds numbers to default_optouts opts them out: recorded like STOP.
+      if (groupId === optouts) changed = (await deps.optOuts.recordChange(tx, optouts, 'opt_out', [phoneNumber], actor, at)) > 0;
+      await deps.contacts.adjustGroup(tx, groupId, await deps.contacts.insertMissing(tx, groupId, [phoneNumber]));
+    }
+    return { changed, heldOut: false };
+  }
+
+  /**
+   * Every team's changes, in the message's transaction. Each group any of them may change or read
+   * is locked first, in id order, so two messages never wait on each other in a circle, and a STOP
+   * and a keyword for the same number cannot pass each other.
+   */
+  async function applyAll(tx: Tx, plans: Plan[], builtIn: BuiltIn, phoneNumber: string, isNumber: boolean, at: Date): Promise<GroupOutcome[]> {
+    if (!isNumber) return plans.map(() => ({ changed: false, heldOut: false }));
+    const locked = new Set<number>();
+    for (const p of plans) {
+      if (p.optoutsId !== null) locked.add(p.optoutsId);
+      if (p.keyword?.addContactToGroup) for (const id of p.targets.groupIds) locked.add(id);
+    }
+    for (const groupId of [...locked].sort((a, b) => a - b)) await deps.contacts.lockGroup(tx, groupId);
+    const outcomes: GroupOutcome[] = [];
+    for (const p of plans) outcomes.push(await apply(tx, p, builtIn, phoneNumber, at));
+    return outcomes;
+  }
+
+  return { teamsOf, plan, applyAll };
+}

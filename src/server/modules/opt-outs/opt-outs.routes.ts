@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorsOf, OptOutEventQuerySchema, OptOutEventSchema, PageQuerySchema, pageOf } from '../../../shared/contract';
+import { callerOf } from '../../http/auth';
+import { pageEnvelope, pageWindow } from '../../http/pagination';
+import type { OptOutsService } from './opt-outs.service';
+
+export const optOutsRoutes: FastifyPluginAsyncZod<{ optOuts: OptOutsService; publicUrl: string }> = async (app, { optOuts, publicUrl }) => {
+  app.get(
+    '/opt-out-events',
+    {
+      config: { access: 'read', sharedRead: 'team' },
+      schema: {
+        operationId: 'listOptOutEvents',
+        tags: ['Contact groups'],
+        summary: "The team's opt-out history, newest first",
+        description:
+          'Herald extension. Every number that entered default_optouts (STOP and its synonyms, an import, a change by hand) or left it (START, UNSTOP, a removal by hand, with its reason), with the campaign an opt-out followed.',
+        querystring: PageQuerySchema.extend(OptOutEventQuerySchema.shape),
+        response: { 200: pageOf(OptOutEventSchema), ...errorsOf(401, 422) },
+      },
+    },
+    async (request) => {
+      const { items, total } = await optOuts.list(callerOf(request), request.query.phone_number, pageWindow(request.query));
+      return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+};
