@@ -168,6 +168,7 @@ export function createServices(database: Database, config: Config, options: { se
     outbox: accountMail,
     review: createReviewRepository(db),
     optOuts: optOutsRepository,
+    users: usersRepository,
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
     clock,
     config,

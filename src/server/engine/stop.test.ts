@@ -132,6 +132,54 @@ describe('drafts', () => {
   });
 });
 
+describe('test sends', () => {
+  it('sends a test of a draft now, to the caller or to given numbers, with a chosen recipient’s fields; tests stay out of the list', async () => {
+    clock.set('2026-06-01T09:00:00Z');
+    const named = (await call('POST', '/contact-groups/', { name: 'Named' })).json().data.uuid;
+    await call('PUT', `/contact-groups/${named}/add-contacts`, { contacts: [{ phone_number: '07700904100', custom_fields: { first_name: 'Ada' } }] });
+    const draft = await create({ is_draft: true, included_contact_groups: [named] });
+    const { engine, gateway } = engineWith({ rateLimitPerSecond: 1000, batchSize: 50 });
+
+    // No number given and none in the profile.
+    const none = await call('POST', `/campaigns/${draft.uuid}/test-sends`, {});
+    expect(none.statusCode).toBe(422);
+    expect(none.json().error.errors.phone_numbers[0]).toMatch(/your own number in your profile/);
+    await call('PUT', '/users/me', { name: 'Owner', phone_number: '07700905000' });
+    const mine = await call('POST', `/campaigns/${draft.uuid}/test-sends`, { contact_phone_number: '07700904100' });
+    expect(mine.statusCode, mine.body).toBe(201);
+    expect(mine.json().data).toEqual([expect.objectContaining({ is_test: true, name: 'Test: Stop me', status: 0 })]);
+    const given = await call('POST', `/campaigns/${draft.uuid}/test-sends`, { phone_numbers: ['07700905001', ' 07700905002 ', '07700905001'] });
+    expect(given.json().data).toHaveLength(2);
+    const refused = await call('POST', `/campaigns/${draft.uuid}/test-sends`, {
+      phone_numbers: ['07700905001', 'call me'],
+      contact_phone_number: '07700909999',
+    });
+    expect(Object.keys(refused.json().error.errors).sort()).toEqual(['contact_phone_number', 'phone_numbers.1']);
+
+    await engine.tick();
+    // What the carrier received: one test per number, the chosen recipient's name or the fallback; never the draft.
+    expect([...gateway.sent.values()].map((m) => [m.to, m.body]).sort()).toEqual([
+      ['447700905000', 'Hi Ada!'],
+      ['447700905001', 'Hi there!'],
+      ['447700905002', 'Hi there!'],
+    ]);
+    expect((await campaign(draft.uuid)).status).toBe(0);
+
+    const listed = (await call('GET', '/campaigns/?per_page=100')).json();
+    expect(listed.data.some((c: { is_test: boolean }) => c.is_test)).toBe(false);
+    const withTests = (await call('GET', '/campaigns/?per_page=100&include_tests=true')).json();
+    expect(withTests.data.filter((c: { is_test: boolean }) => c.is_test)).toHaveLength(3);
+    expect(withTests.meta.total).toBe(listed.meta.total + 3);
+    const review = (await call('GET', `/campaigns/${draft.uuid}/review`)).json().data;
+    expect(review.test_sends.map((test: { phone_number: string; status: string }) => [test.phone_number, test.status]).sort()).toEqual([
+      ['447700905000', 'delivered'],
+      ['447700905001', 'delivered'],
+      ['447700905002', 'delivered'],
+    ]);
+    await gateway.close();
+  });
+});
+
 describe('the stop button', () => {
   it('finishes a pending campaign at once: nothing is ever sent', async () => {
     clock.set('2026-06-01T09:00:00Z');

@@ -116,6 +116,7 @@ const EXPECTED: Record<string, Access> = {
   'PUT /api/2.0/campaigns/{campaign_uuid}/stop': 'edit',
   'GET /api/2.0/campaigns/{campaign_uuid}/review': 'read',
   'POST /api/2.0/campaigns/preview': 'edit',
+  'POST /api/2.0/campaigns/{campaign_uuid}/test-sends': 'edit',
   'PUT /api/2.0/campaigns/{campaign_uuid}/approve': 'admin',
   'PUT /api/2.0/campaigns/{campaign_uuid}/reject': 'admin',
   'GET /api/2.0/report-jobs/': 'read',

@@ -198,6 +198,11 @@ export const CampaignListQuerySchema = z.object({
     .enum(['not_required', 'pending', 'approved', 'rejected'], { error: 'The approval must be not_required, pending, approved or rejected.' })
     .optional()
     .describe('Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).'),
+  include_tests: z
+    .enum(['true', 'false'], { error: 'The include tests must be true or false.' })
+    .optional()
+    .transform((value) => value === 'true')
+    .describe('Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.'),
 });
 
 const GroupRefSchema = z.object({ uuid: UuidSchema, name: z.string() }).meta({ id: 'GroupRef' });

@@ -6527,6 +6527,10 @@ export type ListCampaignsData = {
          * Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).
          */
         approval?: 'not_required' | 'pending' | 'approved' | 'rejected';
+        /**
+         * Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.
+         */
+        include_tests?: 'true' | 'false';
     };
     url: '/api/2.0/campaigns/';
 };
@@ -6721,6 +6725,62 @@ export type SendTestCampaignResponses = {
 };
 
 export type SendTestCampaignResponse = SendTestCampaignResponses[keyof SendTestCampaignResponses];
+
+export type CreateCampaignTestSendsData = {
+    /**
+     * Herald extension. A test of a campaign, sent now to a few numbers.
+     */
+    body: {
+        /**
+         * Where the test goes; the caller's own number (profile) when absent or empty.
+         */
+        phone_numbers?: Array<string>;
+        /**
+         * A recipient of the campaign whose fields personalise the test; without one the test's fields are empty (fallbacks show).
+         */
+        contact_phone_number?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/test-sends';
+};
+
+export type CreateCampaignTestSendsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type CreateCampaignTestSendsError = CreateCampaignTestSendsErrors[keyof CreateCampaignTestSendsErrors];
+
+export type CreateCampaignTestSendsResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Array<Campaign>;
+    };
+};
+
+export type CreateCampaignTestSendsResponse = CreateCampaignTestSendsResponses[keyof CreateCampaignTestSendsResponses];
 
 export type DeleteCampaignData = {
     body?: never;

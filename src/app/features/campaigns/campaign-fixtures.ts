@@ -1,3 +1,4 @@
+import type { CampaignReview } from '../../../shared/contract';
 import type { Campaign } from '../../api/gen/types.gen';
 import type { CampaignFormValues } from './campaign-form-values';
 
@@ -19,6 +20,8 @@ export function throttledValues(overrides: Partial<CampaignFormValues> = {}): Ca
     throttled: true,
     scheduled_finish_date: '2030-07-01 17:00:00',
     pauses: [],
+    send_now: false,
+    ignore_quiet_hours: false,
     ...overrides,
   };
 }
@@ -51,6 +54,26 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     stopped_at: '',
     stopped_by: null,
     expired_at: '',
+    ...overrides,
+  };
+}
+
+/** A review of 12 recipients, one SMS part each, with nothing to confirm and no gaps. */
+export function campaignReview(overrides: Partial<CampaignReview> = {}): CampaignReview {
+  return {
+    recipients: { included: 12, duplicates: 0, excluded: 0, opted_out: 0, total: 12 },
+    segments: { min: 1, typical: 1, max: 1 },
+    total_parts: 12,
+    cost: null,
+    starts_at: '2030-03-02 09:00:00',
+    finishes_at: '2030-03-02 09:00:01',
+    quiet_hours: null,
+    quiet_periods: [],
+    coverage: [],
+    approval_required: false,
+    confirm_threshold: 1000,
+    confirm_required: false,
+    test_sends: [],
     ...overrides,
   };
 }

@@ -17,16 +17,16 @@ describe('the campaign form’s times', () => {
         senders={[]}
         groups={[{ value: GROUP_UUID, label: 'Newsletter' }]}
         renderTemplatePreview={() => null}
-        submitLabel="Create campaign"
-        onSubmit={onSubmit}
+        scheduleLabel="Schedule"
+        onSchedule={onSubmit}
       />,
     );
     const send = screen.getByRole('textbox', { name: /Send at/ });
     await user.clear(send);
     await user.type(send, '2030-07-01 08:15');
-    await user.click(screen.getByRole('button', { name: 'Create campaign' }));
+    await user.click(screen.getByRole('button', { name: 'Schedule' }));
     expect(onSubmit).toHaveBeenCalledWith(
-      expect.objectContaining({ scheduled_send_date: '2030-07-01 08:15:00', expiry_date: '2030-07-02 09:00:00', throttled: false }),
+      expect.objectContaining({ scheduled_send_date: '2030-07-01 08:15:00', expiry_date: '2030-07-02 08:15:00', throttled: false }),
     );
     expect(onSubmit.mock.calls[0]?.[0]).not.toHaveProperty('pauses');
   });

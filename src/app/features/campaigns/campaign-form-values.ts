@@ -3,7 +3,12 @@ import { set } from 'react-hook-form';
 import { CampaignInputSchema, type CampaignInput } from '../../../shared/contract';
 import type { Campaign } from '../../api/gen/types.gen';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
+import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
+
+/** A send time this far in the past is refused when scheduling (a few minutes cover the time spent on the form and the review). */
+export const PAST_GRACE_MS = 5 * DURATIONS.minute;
+export const PAST_SEND_MESSAGE = 'The send time is more than 5 minutes in the past. Pick a later time, or choose “Send now”.';
 
 /** What the form edits: every field always present ('' for a time not set), whether throttled or not. */
 export interface CampaignFormValues {
@@ -17,11 +22,15 @@ export interface CampaignFormValues {
   throttled: boolean;
   scheduled_finish_date: string;
   pauses: { start_at: string; end_at: string }[];
+  /** Form only: the send time is taken when the campaign is scheduled (the service's "now"), not typed. */
+  send_now: boolean;
+  /** Admins only (the service answers 403 to anyone else who changes it). */
+  ignore_quiet_hours: boolean;
 }
 
 /** The request body: a campaign that is not throttled sends no finish date and no pauses. */
 export function toCampaignInput(values: CampaignFormValues): CampaignInput {
-  const { throttled, scheduled_finish_date, pauses, ...common } = values;
+  const { throttled, scheduled_finish_date, pauses, send_now: _sendNow, ...common } = values;
   return throttled ? { ...common, throttled: true, scheduled_finish_date, pauses } : { ...common, throttled: false };
 }
 
@@ -39,6 +48,8 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     throttled: false,
     scheduled_finish_date: shiftTimestamp(send, 4 * DURATIONS.hour, timeZone),
     pauses: [],
+    send_now: false,
+    ignore_quiet_hours: false,
   };
 }
 
@@ -54,6 +65,8 @@ export function campaignFormValues(campaign: Campaign): CampaignFormValues {
     throttled: campaign.throttled,
     scheduled_finish_date: campaign.scheduled_finish_date,
     pauses: campaign.pauses.map(({ start_at, end_at }) => ({ start_at, end_at })),
+    send_now: false,
+    ignore_quiet_hours: campaign.ignore_quiet_hours,
   };
 }
 
@@ -68,6 +81,20 @@ export function campaignErrors(values: CampaignFormValues, timeZone: string): Re
   if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
   for (const { field, message } of checkCampaignTimes(input, timeZone).issues) errors[field] ??= message;
   return errors;
+}
+
+/** A typed send time more than {@link PAST_GRACE_MS} before now (refused when scheduling; a draft may keep an old one) (never with "Send now", whose time is now). */
+export function sendTimeIsPast(values: Pick<CampaignFormValues, 'scheduled_send_date' | 'send_now'>, timeZone: string, now: Date = new Date()): boolean {
+  if (values.send_now) return false;
+  const send = parseTimestamp(values.scheduled_send_date, timeZone);
+  return send !== null && send.getTime() < now.getTime() - PAST_GRACE_MS;
+}
+
+/** How far a later time lies after the send time (ms), or `fallback` when either does not name a moment or it is not later. */
+export function offsetFromSend(send: string, later: string, timeZone: string, fallback: number): number {
+  const from = parseTimestamp(send, timeZone);
+  const to = parseTimestamp(later, timeZone);
+  return from && to && to > from ? to.getTime() - from.getTime() : fallback;
 }
 
 /** The time rules alone, for what is already typed: an empty time is left to the required rule on submit. */

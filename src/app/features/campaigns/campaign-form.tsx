@@ -1,17 +1,39 @@
-import { Autocomplete, Divider, Fieldset, Grid, Group, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useMemo, type ReactNode } from 'react';
+import {
+  Autocomplete,
+  Button,
+  Divider,
+  Fieldset,
+  Grid,
+  Group,
+  Input,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
-import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { CampaignLockAlert } from './campaign-lock-alert';
-import { campaignErrors, campaignResolver, liveTimeErrors, type CampaignFormValues } from './campaign-form-values';
+import {
+  campaignErrors,
+  campaignResolver,
+  liveTimeErrors,
+  offsetFromSend,
+  PAST_SEND_MESSAGE,
+  sendTimeIsPast,
+  type CampaignFormValues,
+} from './campaign-form-values';
+import { CampaignTimeInput } from './campaign-time-field';
 import { PauseEditor } from './pause-editor';
 import { RecipientEstimate } from './recipient-estimate';
-import { DURATIONS, shiftTimestamp } from '../../lib/service-zone';
+import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
-import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 
 export interface CampaignTemplateOption {
   uuid: string;
@@ -41,11 +63,22 @@ interface CampaignFormProps {
   lockMessage?: string;
   /** True when the role may not change campaigns: the form only shows the campaign (the page says why). */
   readOnly?: boolean;
-  submitLabel: string;
-  /** Saves the campaign; a rejection carrying 422 field errors shows them on the fields (`pauses.1` too). */
-  onSubmit: (input: CampaignInput) => Promise<unknown>;
+  /** Admins may send through the team's quiet hours: the switch shows only for them. */
+  canIgnoreQuietHours?: boolean;
+  /** The main action's label: "Review and schedule" for a new campaign or a draft, "Save changes" for a scheduled one. */
+  scheduleLabel: string;
+  /** Schedules (or keeps scheduled) the campaign, `is_draft: false`; a rejection carrying 422 field errors shows them on the fields (`pauses.1` too). */
+  onSchedule: (input: CampaignInput) => Promise<unknown>;
+  /** The secondary action's label ("Save draft", or "Move back to drafts" for a scheduled campaign). */
+  draftLabel?: string;
+  /** Saves it as a draft (`is_draft: true`), which is never sent; absent: no such action. */
+  onSaveDraft?: (input: CampaignInput) => Promise<unknown>;
   onCancel?: () => void;
+  /** Below the recipients and the message: what the audience and the template give (the coverage). */
+  aside?: (values: CampaignFormValues) => ReactNode;
 }
+
+type Intent = 'schedule' | 'draft';
 
 export function CampaignForm({
   defaultValues,
@@ -57,46 +90,85 @@ export function CampaignForm({
   lockReason,
   lockMessage,
   readOnly = false,
-  submitLabel,
-  onSubmit,
+  canIgnoreQuietHours = false,
+  scheduleLabel,
+  onSchedule,
+  draftLabel = 'Save draft',
+  onSaveDraft,
   onCancel,
+  aside,
 }: CampaignFormProps) {
   const locked = lockReason !== undefined;
   const frozen = locked || readOnly;
+  const [submittingIntent, setSubmittingIntent] = useState<Intent>();
+  // Set when scheduling was refused for a past send time; the message goes once the time is fixed.
+  const [pastRefused, setPastRefused] = useState(false);
   const resolver = useMemo(() => campaignResolver(timeZone), [timeZone]);
+  // The expiry and the finish keep their distance from the send time until the marketer edits them.
+  const [offsets] = useState(() => ({
+    expiry: offsetFromSend(defaultValues.scheduled_send_date, defaultValues.expiry_date, timeZone, DURATIONS.day),
+    finish: offsetFromSend(defaultValues.scheduled_send_date, defaultValues.scheduled_finish_date, timeZone, 4 * DURATIONS.hour),
+  }));
+  const [follows, setFollows] = useState({ expiry: true, finish: true });
   const {
     register,
     handleSubmit,
     setError,
     setValue,
     getValues,
+    setFocus,
     control,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<CampaignFormValues, unknown, CampaignInput>({ resolver, mode: 'onChange', defaultValues });
   const values = useWatch({ control }) as CampaignFormValues;
   const ruleErrors = useMemo(() => (isSubmitted ? campaignErrors(values, timeZone) : liveTimeErrors(values, timeZone)), [values, timeZone, isSubmitted]);
+  // Days before today (in the service's zone) cannot be picked.
+  const today = serviceTimestamp(timeZone).slice(0, 10);
 
   const errorOf = (field: string): string | undefined => {
     const error = get(errors, field) as { type?: string; message?: string } | undefined;
     if (error?.type === 'server' && error.message) return error.message;
+    if (field === 'scheduled_send_date' && pastRefused && sendTimeIsPast(values, timeZone)) return ruleErrors[field] ?? PAST_SEND_MESSAGE;
     if (TIME_FIELD.test(field)) return ruleErrors[field];
     return error?.message;
   };
 
-  const submit = handleSubmit(async (input) => {
-    try {
-      await onSubmit(input);
-    } catch (error) {
-      if (!isApiError(error)) return;
-      if (error.status === 423) return setError('root', { type: 'server', message: error.message });
-      let focused = false;
-      for (const [field, [message]] of Object.entries(error.fieldErrors)) {
-        if (!message) continue;
-        setError(field as keyof CampaignFormValues, { type: 'server', message }, { shouldFocus: !focused });
-        focused = true;
+  /** Moves the send time, and with it the expiry and the finish that still follow it. */
+  const moveSend = (send: string) => {
+    if (getValues('scheduled_send_date') !== send) setValue('scheduled_send_date', send, { shouldValidate: isSubmitted });
+    if (!parseTimestampOk(send)) return;
+    if (follows.expiry) setValue('expiry_date', shiftTimestamp(send, offsets.expiry, timeZone), { shouldValidate: isSubmitted });
+    if (follows.finish) setValue('scheduled_finish_date', shiftTimestamp(send, offsets.finish, timeZone), { shouldValidate: isSubmitted });
+  };
+  const parseTimestampOk = (timestamp: string) => shiftTimestamp(timestamp, 0, timeZone) !== '';
+
+  const submitAs = (as: Intent) => {
+    // "Send now" is the service's now at the moment of scheduling, not when the choice was made.
+    if (getValues('send_now')) moveSend(serviceTimestamp(timeZone));
+    // Only scheduling refuses a past send time: a draft may keep an old one until it is scheduled.
+    const past = as === 'schedule' && sendTimeIsPast(getValues(), timeZone);
+    setPastRefused(past);
+    if (past) return setFocus('scheduled_send_date');
+    setSubmittingIntent(as);
+    void submit(as)().finally(() => setSubmittingIntent(undefined));
+  };
+
+  const submit = (as: Intent) =>
+    handleSubmit(async (formInput) => {
+      const input = { ...formInput, is_draft: as === 'draft' };
+      try {
+        await (as === 'draft' && onSaveDraft ? onSaveDraft(input) : onSchedule(input));
+      } catch (error) {
+        if (!isApiError(error)) return;
+        if (error.status === 423) return setError('root', { type: 'server', message: error.message });
+        let focused = false;
+        for (const [field, [message]] of Object.entries(error.fieldErrors)) {
+          if (!message) continue;
+          setError(field as keyof CampaignFormValues, { type: 'server', message }, { shouldFocus: !focused });
+          focused = true;
+        }
       }
-    }
-  });
+    });
 
   const nextPauseStart = () => {
     const { pauses, scheduled_send_date } = getValues();
@@ -109,7 +181,13 @@ export function CampaignForm({
   return (
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, md: 7 }}>
-        <form onSubmit={submit} noValidate>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submitAs('schedule');
+          }}
+          noValidate
+        >
           <Stack gap="md">
             {locked && <CampaignLockAlert reason={lockReason} serviceMessage={lockMessage} />}
             <Fieldset variant="unstyled" disabled={frozen} p={0} m={0}>
@@ -211,26 +289,53 @@ export function CampaignForm({
                   )}
                 />
                 <Divider label="When" labelPosition="left" />
-                <Group grow align="flex-start">
-                  <ZonedDateTimeInput
-                    control={control}
-                    name="scheduled_send_date"
-                    label="Send at"
-                    description="When sending starts."
-                    withAsterisk
-                    timeZone={timeZone}
-                    error={errorOf('scheduled_send_date')}
+                <Input.Wrapper
+                  label="When to send"
+                  id="campaign-send-mode"
+                  description={values.send_now ? 'Sending starts as soon as you schedule it.' : 'Sending starts at the time you pick.'}
+                >
+                  <SegmentedControl
+                    aria-labelledby="campaign-send-mode-label"
+                    display="flex"
+                    mt={4}
+                    value={values.send_now ? 'now' : 'later'}
+                    onChange={(mode) => {
+                      setValue('send_now', mode === 'now');
+                      if (mode === 'now') moveSend(serviceTimestamp(timeZone));
+                    }}
+                    data={[
+                      { value: 'now', label: 'Send now' },
+                      { value: 'later', label: 'Schedule for later' },
+                    ]}
                     readOnly={frozen}
                   />
-                  <ZonedDateTimeInput
+                </Input.Wrapper>
+                <Group grow align="flex-start">
+                  {!values.send_now && (
+                    <CampaignTimeInput
+                      control={control}
+                      name="scheduled_send_date"
+                      label="Send at"
+                      description="When sending starts."
+                      withAsterisk
+                      timeZone={timeZone}
+                      minDate={frozen ? undefined : today}
+                      error={errorOf('scheduled_send_date')}
+                      readOnly={frozen}
+                      onEdited={moveSend}
+                    />
+                  )}
+                  <CampaignTimeInput
                     control={control}
                     name="expiry_date"
                     label="Expires at"
-                    description="Unsent messages drop then."
+                    description={follows.expiry ? 'Unsent messages drop then; moves with the send time until you change it.' : 'Unsent messages drop then.'}
                     withAsterisk
                     timeZone={timeZone}
+                    minDate={frozen ? undefined : today}
                     error={errorOf('expiry_date')}
                     readOnly={frozen}
+                    onEdited={() => setFollows((current) => ({ ...current, expiry: false }))}
                   />
                 </Group>
                 <Switch
@@ -240,24 +345,55 @@ export function CampaignForm({
                 />
                 {values.throttled && (
                   <Stack gap="md" pl="md" style={{ borderLeft: '3px solid var(--mantine-color-indigo-2)' }}>
-                    <ZonedDateTimeInput
+                    <CampaignTimeInput
                       control={control}
                       name="scheduled_finish_date"
                       label="Finish by"
                       description="The last message goes by then; not after the expiry."
                       withAsterisk
                       timeZone={timeZone}
+                      minDate={frozen ? undefined : today}
                       error={errorOf('scheduled_finish_date')}
                       readOnly={frozen}
+                      onEdited={() => setFollows((current) => ({ ...current, finish: false }))}
                     />
                     <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={frozen} />
                     <SendingTimeline send={values.scheduled_send_date} finish={values.scheduled_finish_date} pauses={values.pauses} timeZone={timeZone} />
                   </Stack>
                 )}
+                {canIgnoreQuietHours && (
+                  <Switch
+                    label="Send through quiet hours"
+                    description="Admins only: messages go out even during the team’s quiet hours."
+                    color="orange"
+                    {...register('ignore_quiet_hours')}
+                  />
+                )}
               </Stack>
             </Fieldset>
             <FormError message={errors.root?.message} />
-            {!frozen && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
+            {!frozen && (
+              <Group gap="sm">
+                <Button type="submit" loading={isSubmitting && submittingIntent === 'schedule'} disabled={isSubmitting && submittingIntent !== 'schedule'}>
+                  {scheduleLabel}
+                </Button>
+                {onSaveDraft && (
+                  <Button
+                    variant="default"
+                    onClick={() => submitAs('draft')}
+                    loading={isSubmitting && submittingIntent === 'draft'}
+                    disabled={isSubmitting && submittingIntent !== 'draft'}
+                  >
+                    {draftLabel}
+                  </Button>
+                )}
+                {onCancel && (
+                  <Button variant="subtle" color="gray" onClick={onCancel} disabled={isSubmitting}>
+                    Cancel
+                  </Button>
+                )}
+              </Group>
+            )}
           </Stack>
         </form>
       </Grid.Col>
@@ -271,6 +407,7 @@ export function CampaignForm({
               Pick a template to see the message.
             </Text>
           )}
+          {aside?.(values)}
         </Stack>
       </Grid.Col>
     </Grid>

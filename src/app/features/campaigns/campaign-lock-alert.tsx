@@ -4,14 +4,21 @@ import type { Campaign } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 
 /** Why a locked campaign cannot be edited (docs/interface.md §3 rule 2), in the campaign's own terms. */
-export function lockReason(campaign: Pick<Campaign, 'status' | 'scheduled_send_date' | 'approval'>): string {
+export function lockReason(campaign: Pick<Campaign, 'status' | 'scheduled_send_date' | 'approval' | 'stopped_at' | 'stopped_by' | 'expired_at'>): string {
+  if (campaign.stopped_at) return `${stoppedLine(campaign)}: nothing more is sent.`;
   if (campaign.status === 1) return 'It is sending: a campaign cannot be changed while its messages go out.';
+  if (campaign.status === 2 && campaign.expired_at) return `It expired on ${formatTimestamp(campaign.expired_at)}.`;
   if (campaign.status === 2) return 'It has been sent.';
   // The engine never starts a campaign an admin has not approved: nothing is being prepared.
   if (campaign.approval.status === 'pending') return `Its send time (${formatTimestamp(campaign.scheduled_send_date)}) has passed while it waits for approval.`;
   if (campaign.approval.status === 'rejected')
     return `Its send time (${formatTimestamp(campaign.scheduled_send_date)}) has passed, and it was rejected: it will not be sent.`;
   return `Its send time (${formatTimestamp(campaign.scheduled_send_date)}) has passed, so its messages are being prepared.`;
+}
+
+/** "Stopped at 2 Mar 2026, 09:12 by Ada Lovelace". */
+export function stoppedLine(campaign: Pick<Campaign, 'stopped_at' | 'stopped_by'>): string {
+  return `Stopped at ${formatTimestamp(campaign.stopped_at)}${campaign.stopped_by ? ` by ${campaign.stopped_by.name}` : ''}`;
 }
 
 interface CampaignLockAlertProps {

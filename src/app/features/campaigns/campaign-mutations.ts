@@ -1,7 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CampaignInput, SendTestInput } from '../../../shared/contract';
+import type { CampaignInput, SendTestInput, TestSendInput } from '../../../shared/contract';
+import { sendCampaignTests } from './campaign-review-api';
 import { isApiError } from '../../api/api-error';
-import { approveCampaign, createCampaign, deleteCampaign, rejectCampaign, sendTestCampaign, toggleCampaignPaused, updateCampaign } from '../../api/gen/sdk.gen';
+import {
+  approveCampaign,
+  createCampaign,
+  deleteCampaign,
+  rejectCampaign,
+  sendTestCampaign,
+  stopCampaign,
+  toggleCampaignPaused,
+  updateCampaign,
+} from '../../api/gen/sdk.gen';
 import { campaignKeys } from './campaign-queries';
 
 export function useCreateCampaign() {
@@ -75,5 +85,31 @@ export function useSendTestCampaign() {
   return useMutation({
     mutationFn: async (input: SendTestInput) => (await sendTestCampaign({ body: input, throwOnError: true })).data.data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.lists() }),
+  });
+}
+
+/** Stops a pending or sending campaign: nothing more is submitted; what is queued becomes unsent (`stopped`). */
+export function useStopCampaign(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await stopCampaign({ path: { campaign_uuid: uuid }, throwOnError: true })).data.data,
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+    },
+    // 409: it finished or was stopped meanwhile; reloading shows where it stands.
+    onError: (error) => {
+      if (isApiError(error) && error.status === 409) return queryClient.invalidateQueries({ queryKey: campaignKeys.detail(uuid) });
+    },
+  });
+}
+
+/** Test sends of a saved campaign, now, to a few numbers (the caller's own by default); its review lists them. */
+export function useSendCampaignTests(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TestSendInput) => sendCampaignTests(uuid, input),
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: campaignKeys.review(uuid) }), queryClient.invalidateQueries({ queryKey: campaignKeys.lists() })]),
   });
 }

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { CampaignInput } from '../../../shared/contract';
 import { listCampaigns, showCampaign, showCampaignSummary, uniqueContacts } from '../../api/gen/sdk.gen';
+import { fetchCampaignPreview, fetchCampaignReview } from './campaign-review-api';
 
 /** Campaign states of docs/interface.md §3. */
 export const CAMPAIGN_STATUSES = [
@@ -28,6 +30,9 @@ export const campaignKeys = {
   details: () => [...campaignKeys.all, 'detail'] as const,
   detail: (uuid: string) => [...campaignKeys.details(), uuid] as const,
   summary: (uuid: string) => [...campaignKeys.detail(uuid), 'summary'] as const,
+  review: (uuid: string) => [...campaignKeys.detail(uuid), 'review'] as const,
+  previews: () => [...campaignKeys.all, 'preview'] as const,
+  preview: (input: CampaignInput) => [...campaignKeys.previews(), input] as const,
   estimates: () => [...campaignKeys.all, 'estimate'] as const,
   estimate: (groups: RecipientGroups) => [...campaignKeys.estimates(), groups] as const,
 };
@@ -48,6 +53,20 @@ export const campaignQueries = {
     queryOptions({
       queryKey: campaignKeys.summary(uuid),
       queryFn: async ({ signal }) => (await showCampaignSummary({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
+    }),
+  /** What a saved campaign will do (recipients, parts, cost, coverage, test sends), from its real audience. */
+  review: (uuid: string) =>
+    queryOptions({
+      queryKey: campaignKeys.review(uuid),
+      queryFn: ({ signal }) => fetchCampaignReview(uuid, signal),
+      staleTime: 0,
+    }),
+  /** The same for a campaign not saved (or not saved as it is in the form): nothing is written. */
+  preview: (input: CampaignInput) =>
+    queryOptions({
+      queryKey: campaignKeys.preview(input),
+      queryFn: ({ signal }) => fetchCampaignPreview(input, signal),
+      placeholderData: keepPreviousData,
     }),
   /** Distinct numbers the groups reach now (included minus excluded minus default_optouts): the page total of one row. */
   estimate: (groups: RecipientGroups) =>

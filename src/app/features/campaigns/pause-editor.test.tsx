@@ -18,8 +18,8 @@ function renderForm(values: CampaignFormValues, onSubmit = vi.fn().mockResolvedV
       senders={['HeraldShop']}
       groups={[{ value: GROUP_UUID, label: 'Newsletter' }]}
       renderTemplatePreview={() => null}
-      submitLabel="Save"
-      onSubmit={onSubmit}
+      scheduleLabel="Save"
+      onSchedule={onSubmit}
     />,
   );
   return { ...result, onSubmit };

@@ -3,7 +3,8 @@ import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { comparePlan, formatCount, formatRate, LIVE_REFRESH_MS, sendingCounts, type PlanComparison, type SendingCounts } from './sending-progress';
 
-type PanelCampaign = Pick<Campaign, 'status' | 'throttled' | 'scheduled_send_date' | 'scheduled_finish_date' | 'pauses' | 'finished_sending_at'>;
+type PanelCampaign = Pick<Campaign, 'status' | 'throttled' | 'scheduled_send_date' | 'scheduled_finish_date' | 'pauses' | 'finished_sending_at'> &
+  Partial<Pick<Campaign, 'is_draft' | 'stopped_at'>>;
 
 interface SendingProgressPanelProps {
   campaign: PanelCampaign;
@@ -48,7 +49,9 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
       <Group justify="space-between" align="baseline">
         <Text fw={600}>
           {campaign.status === 0
-            ? `${formatCount(counts.recipients)} ${counts.recipients === 1 ? 'recipient' : 'recipients'} · nothing is sent before ${formatTimestamp(campaign.scheduled_send_date)}`
+            ? `${formatCount(counts.recipients)} ${counts.recipients === 1 ? 'recipient' : 'recipients'} · ${
+                campaign.is_draft ? 'a draft: nothing is sent until it is scheduled' : `nothing is sent before ${formatTimestamp(campaign.scheduled_send_date)}`
+              }`
             : `Sent ${formatCount(counts.sent)} of ${formatCount(counts.recipients)} (${percent}%)`}
         </Text>
         {sending ? (
@@ -58,7 +61,7 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         ) : campaign.status === 2 ? (
           <Text size="sm" c="dimmed">
             {counts.awaitingReceipt > 0 ? `Waiting for ${formatCount(counts.awaitingReceipt)} ${counts.awaitingReceipt === 1 ? 'receipt' : 'receipts'} · ` : ''}
-            Finished {formatTimestamp(campaign.finished_sending_at)}
+            {campaign.stopped_at ? `Stopped ${formatTimestamp(campaign.stopped_at)}` : `Finished ${formatTimestamp(campaign.finished_sending_at)}`}
           </Text>
         ) : null}
       </Group>

@@ -10,7 +10,7 @@
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Approval, Campaign } from '../../api/gen/types.gen';
-import { campaign, CAMPAIGN_UUID, GROUP_UUID, TEMPLATE_UUID } from '../../features/campaigns/campaign-fixtures';
+import { campaign, CAMPAIGN_UUID, campaignReview, GROUP_UUID, TEMPLATE_UUID } from '../../features/campaigns/campaign-fixtures';
 import type { Role } from '../../lib/roles';
 import { currentUser } from '../../testing/current-user';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
@@ -33,6 +33,7 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
   return mockApi((request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     if (request.method === 'PUT') return onPut(request, path);
+    if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === '/campaigns/') return json(page([current(), campaign({ uuid: 'b0b0b0b0-0000-4000-8000-000000000002', name: 'Quiet update' })]));
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
@@ -227,7 +228,8 @@ describe('saving a campaign that now needs approval', () => {
     const { user, approval } = renderCampaign('editor');
 
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), '!');
-    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await user.click(screen.getByRole('button', { name: 'Review and save' }));
+    await user.click(await screen.findByRole('button', { name: 'Schedule' }));
 
     expect(await screen.findByText('The campaign Spring sale! was saved. It waits for an admin’s approval before it can start.')).toBeInTheDocument();
     expect(await approval()).toHaveTextContent('You asked for approval on 1 Mar 2026, 10:00.');

@@ -6,9 +6,12 @@ import type { CampaignInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { RoleRequired } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
 import { newCampaignValues } from '../../features/campaigns/campaign-form-values';
 import { useCreateCampaign } from '../../features/campaigns/campaign-mutations';
+import { CoverageWarning } from '../../features/campaigns/coverage-warning';
+import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-before-scheduling';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
 import { approvalNotice } from './approval-notice';
@@ -25,19 +28,27 @@ export default function CampaignNewPage() {
   const creation = useCreateCampaign();
   const data = useCampaignFormData();
   const { timeZone } = data;
+  const canIgnoreQuietHours = useTeamRole().can('admin');
   const defaultValues = useMemo(() => (timeZone ? newCampaignValues(timeZone) : undefined), [timeZone]);
 
-  const create = (input: CampaignInput) =>
+  const create = (input: CampaignInput): Promise<unknown> =>
     creation.mutateAsync(input, {
       onSuccess: (created) => {
-        notifySuccess(`The campaign ${created.name} was created.${approvalNotice(created)}`);
+        notifySuccess(
+          created.is_draft
+            ? `The draft ${created.name} was saved: nothing is sent until it is scheduled.`
+            : `The campaign ${created.name} was scheduled.${approvalNotice(created)}`,
+        );
         void navigate(paths.campaigns.detail.getHref(created.uuid));
       },
       onError: (error) => notifyFailure('The campaign could not be created', error),
     });
 
+  const { review, modal: reviewModal } = useReviewBeforeScheduling({ timeZone: timeZone ?? '', ownNumber: data.ownNumber, onSchedule: create });
+
   return (
     <>
+      {reviewModal}
       <PageHeader title="New campaign" description="Pick the message, who receives it and when; the plan follows as you type." />
       <RoleRequired needs="edit" back={{ href: paths.campaigns.list.getHref(), label: 'Back to campaigns' }}>
         {!timeZone || !defaultValues ? (
@@ -55,8 +66,11 @@ export default function CampaignNewPage() {
               senders={data.senderNames}
               groups={data.groupOptions}
               renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
-              submitLabel="Create campaign"
-              onSubmit={create}
+              canIgnoreQuietHours={canIgnoreQuietHours}
+              scheduleLabel="Review and schedule"
+              onSchedule={review}
+              aside={(values) => <CoverageWarning values={values} timeZone={timeZone} />}
+              onSaveDraft={create}
               onCancel={() => void navigate(paths.campaigns.list.getHref())}
             />
           </Paper>

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
-import { campaign, CAMPAIGN_UUID, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { campaign, CAMPAIGN_UUID, campaignReview, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
 import { serviceTimestamp } from '../../lib/service-zone';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen } from '../../testing/render';
@@ -16,6 +16,7 @@ function serve(current: () => Campaign, onPut?: () => Response, counts: () => Ca
   return mockApi((request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     if (request.method === 'PUT' && onPut) return onPut();
+    if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: counts() });
     if (path === '/users/me')
@@ -89,7 +90,7 @@ describe('the campaign page', () => {
     expect(lock).toHaveTextContent('Its send time (2 Mar 2026, 09:00) has passed');
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
     expect(screen.getByRole('textbox', { name: /Send at/ })).toBeDisabled();
-    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Review and (save|schedule)/ })).not.toBeInTheDocument();
     expect(await screen.findByRole('listitem', { name: 'Recipients: 12' })).toBeInTheDocument();
   });
 
@@ -112,12 +113,13 @@ describe('the campaign page', () => {
     const { user } = renderPage();
 
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), '!');
-    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await user.click(screen.getByRole('button', { name: 'Review and save' }));
+    await user.click(await screen.findByRole('button', { name: 'Schedule' }));
 
     const lock = await screen.findByRole('status', { name: 'This campaign can no longer be edited' });
     expect(lock).toHaveTextContent(`Herald said: ${SERVICE_LOCKED}`);
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
-    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Review and (save|schedule)/ })).not.toBeInTheDocument();
   });
 
   describe('while sending', () => {

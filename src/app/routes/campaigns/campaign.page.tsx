@@ -1,9 +1,9 @@
-import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconPlayerStopFilled, IconTrash } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
-import type { CampaignInput } from '../../../shared/contract';
+import { CampaignInputSchema, type CampaignInput } from '../../../shared/contract';
 import { shorthandNames } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { ErrorState } from '../../components/error-state';
@@ -13,15 +13,20 @@ import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
 import { CampaignApprovalPanel } from '../../features/campaigns/campaign-approval';
 import { serviceTimestamp } from '../../lib/service-zone';
-import { CampaignBadges, isManuallyPaused } from '../../features/campaigns/campaign-badges';
+import { CampaignBadges, isManuallyPaused, isStoppable } from '../../features/campaigns/campaign-badges';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
-import { campaignFormValues } from '../../features/campaigns/campaign-form-values';
-import { lockReason } from '../../features/campaigns/campaign-lock-alert';
+import { campaignFormValues, toCampaignInput } from '../../features/campaigns/campaign-form-values';
+import { CoverageWarning } from '../../features/campaigns/coverage-warning';
+import { QuietHoursNote } from '../../features/campaigns/campaign-review-panel';
+import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-before-scheduling';
+import { lockReason, stoppedLine } from '../../features/campaigns/campaign-lock-alert';
 import { useDecideCampaignApproval, useToggleCampaignPaused, useUpdateCampaign, type ApprovalVerdict } from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
 import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
+import { useConfirmCampaignStop } from '../../features/campaigns/use-confirm-campaign-stop';
+import { sendingCounts } from '../../features/campaigns/sending-progress';
 import { useLiveCampaign } from '../../features/campaigns/use-live-campaign';
 import { reportQueries } from '../../features/reports/report-queries';
 import { parseReportParams } from '../../features/reports/use-report-params';
@@ -60,6 +65,7 @@ export default function CampaignPage() {
   const [lockMessage, setLockMessage] = useState<string>();
   const backToList = () => void navigate(paths.campaigns.list.getHref());
   const confirmDeletion = useConfirmCampaignDeletion(backToList);
+  const { confirm: confirmStop, stopping } = useConfirmCampaignStop(uuid);
   const teamRole = useTeamRole();
   const canEdit = teamRole.can('edit');
   const { data: userUuid } = useQuery({ ...currentUserQueries.me(), select: (user) => user.uuid });
@@ -69,9 +75,17 @@ export default function CampaignPage() {
   const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
   const defaultValues = useMemo(() => (campaign.data ? campaignFormValues(campaign.data) : undefined), [campaign.data]);
 
+  const wasDraft = campaign.data?.is_draft ?? false;
   const save = (input: CampaignInput) =>
     update.mutateAsync(input, {
-      onSuccess: (saved) => notifySuccess(`The campaign ${saved.name} was saved.${approvalNotice(saved)}`),
+      onSuccess: (saved) =>
+        notifySuccess(
+          saved.is_draft
+            ? `The draft ${saved.name} was saved: nothing is sent until it is scheduled.`
+            : wasDraft
+              ? `The campaign ${saved.name} was scheduled.${approvalNotice(saved)}`
+              : `The campaign ${saved.name} was saved.${approvalNotice(saved)}`,
+        ),
       onError: (error) => {
         if (isApiError(error) && error.status === 423) {
           setLockMessage(error.message);
@@ -79,6 +93,20 @@ export default function CampaignPage() {
         } else notifyFailure('The campaign could not be saved', error);
       },
     });
+
+  const savedInput = useMemo(() => (defaultValues ? CampaignInputSchema.parse(toCampaignInput(defaultValues)) : undefined), [defaultValues]);
+  const { review, modal: reviewModal } = useReviewBeforeScheduling({
+    saved: savedInput && { uuid, input: savedInput },
+    timeZone: timeZone ?? '',
+    ownNumber: data.ownNumber,
+    onSchedule: save,
+  });
+  const loadedForQuiet = campaign.data;
+  const quiet = useQuery({
+    ...campaignQueries.review(uuid),
+    enabled:
+      loadedForQuiet !== undefined && !loadedForQuiet.is_draft && (loadedForQuiet.status === 0 || loadedForQuiet.status === 1) && !loadedForQuiet.stopped_at,
+  });
 
   const toggle = () =>
     togglePaused.mutate(undefined, {
@@ -114,12 +142,23 @@ export default function CampaignPage() {
     <>
       <PageHeader
         title={loaded ? loaded.name : 'Campaign'}
-        description={loaded ? `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).` : undefined}
+        description={
+          loaded
+            ? loaded.is_draft
+              ? `A draft: nothing is sent until it is scheduled (send time ${formatTimestamp(loaded.scheduled_send_date)}, ${timeZone ?? 'service time'}).`
+              : `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).`
+            : undefined
+        }
         actions={
           loaded &&
           canEdit && (
             <>
-              {loaded.throttled && loaded.status !== 2 && (
+              {isStoppable(loaded) && (
+                <Button color="red" leftSection={<IconPlayerStopFilled size={16} />} onClick={() => confirmStop(loaded)} loading={stopping}>
+                  Stop sending
+                </Button>
+              )}
+              {loaded.throttled && loaded.status !== 2 && !loaded.stopped_at && (
                 <Button
                   variant={paused ? 'filled' : 'light'}
                   color={paused ? 'teal' : 'yellow'}
@@ -141,6 +180,7 @@ export default function CampaignPage() {
         }
       />
       <RoleNotice needs="edit" />
+      {reviewModal}
       {campaign.isPending || (!timeZone && !data.error) ? (
         <CampaignFormSkeleton />
       ) : campaign.isError ? (
@@ -162,7 +202,7 @@ export default function CampaignPage() {
                 <Title order={2} size="h4">
                   Status
                 </Title>
-                <CampaignBadges campaign={campaign.data} />
+                <CampaignBadges campaign={campaign.data} sent={summary.data && sendingCounts(summary.data).sent} />
               </Group>
               {campaign.data.throttled && (
                 <Text size="sm" c="dimmed">
@@ -171,6 +211,17 @@ export default function CampaignPage() {
                 </Text>
               )}
             </Group>
+            {campaign.data.stopped_at && (
+              <Alert color="red" variant="light" icon={<IconPlayerStopFilled />} title={stoppedLine(campaign.data)} role="note" mb="md">
+                Nothing more is sent. Messages that were still queued are recorded as unsent with the reason “stopped” (see the unsent report); what was sent
+                before stays in the reports.
+              </Alert>
+            )}
+            {quiet.data?.quiet_hours && (
+              <Stack mb="md">
+                <QuietHoursNote review={quiet.data} />
+              </Stack>
+            )}
             {summary.isError ? (
               <ErrorState title="The counts could not be loaded." error={summary.error} onRetry={() => void summary.refetch()} />
             ) : summary.data ? (
@@ -191,8 +242,12 @@ export default function CampaignPage() {
               lockReason={campaign.data.is_locked ? lockReason(campaign.data) : undefined}
               lockMessage={lockMessage}
               readOnly={!canEdit}
-              submitLabel="Save changes"
-              onSubmit={save}
+              canIgnoreQuietHours={teamRole.can('admin')}
+              scheduleLabel={campaign.data.is_draft ? 'Review and schedule' : 'Review and save'}
+              onSchedule={review}
+              aside={(values) => <CoverageWarning values={values} timeZone={timeZone} />}
+              draftLabel={campaign.data.is_draft ? 'Save draft' : 'Move back to drafts'}
+              onSaveDraft={save}
               onCancel={backToList}
             />
           </Paper>

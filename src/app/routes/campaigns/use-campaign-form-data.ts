@@ -25,6 +25,8 @@ export function useCampaignFormData() {
   return useMemo(
     () => ({
       timeZone: me.data?.app_timezone,
+      /** Where a test goes by default (the profile's number); '' when none. */
+      ownNumber: me.data?.phone_number ?? '',
       templates: (templates.data?.data ?? []).map(({ uuid, name, sender, body }) => ({ uuid, name, sender, body })),
       senderNames: (senders.data?.data ?? []).map((sender) => sender.sender),
       groupOptions: (groups.data ?? []).map((group) => ({ value: group.uuid, label: group.name })),

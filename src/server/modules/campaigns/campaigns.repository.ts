@@ -136,9 +136,14 @@ export function createCampaignsRepository(db: Db) {
       return parseRows(CampaignRecordSchema, rows)[0];
     },
 
-    async list(teamId: number, window: PageWindow, filters: { status?: number; approval?: string } = {}): Promise<Page<CampaignRecord>> {
-      const { status, approval } = filters;
+    async list(
+      teamId: number,
+      window: PageWindow,
+      filters: { status?: number; approval?: string; includeTests?: boolean } = {},
+    ): Promise<Page<CampaignRecord>> {
+      const { status, approval, includeTests } = filters;
       const conditions = [sql`c.team_id = ${teamId}`];
+      if (!includeTests) conditions.push(sql`NOT c.is_test`);
       if (status !== undefined) conditions.push(sql`c.status = ${status}`);
       if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
       const where = sql.join(conditions, sql` AND `);
@@ -148,7 +153,7 @@ export function createCampaignsRepository(db: Db) {
           CampaignRecordSchema,
           sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
-        // All of the team's campaigns: its counter row (migration 0018); a filtered list: counted by its index.
+        // All of the team's campaigns, tests included: its counter row (migration 0018); otherwise counted by its index.
         count: () =>
           conditions.length === 1 ? teamRowCountOf(db, teamId, 'campaigns') : countOf(db, sql`SELECT count(*)::int AS total FROM campaigns c WHERE ${where}`),
       });

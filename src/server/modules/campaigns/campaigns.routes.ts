@@ -11,6 +11,7 @@ import {
   errorsOf,
   PageQuerySchema,
   SendTestInputSchema,
+  TestSendInputSchema,
   dataOf,
   pageOf,
 } from '../../../shared/contract';
@@ -38,6 +39,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       const { items, total } = await campaigns.list(callerOf(request), pageWindow(request.query), {
         status: request.query.status,
         approval: request.query.approval,
+        includeTests: request.query.include_tests,
       });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
@@ -74,6 +76,24 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       },
     },
     async (request, reply) => reply.code(201).send({ data: await campaigns.sendTest(callerOf(request), request.body) }),
+  );
+
+  app.post(
+    '/campaigns/:campaign_uuid/test-sends',
+    {
+      config: { access: 'edit', rateLimit: { max: 10, bucket: 'send-test' } },
+      schema: {
+        operationId: 'createCampaignTestSends',
+        tags,
+        summary: 'Send a test of a campaign now',
+        description:
+          "Herald extension. One test campaign per number (the caller's own profile number when none is given), sent now with the campaign's template and sender, whatever its status or quiet hours; `contact_phone_number` takes the fields of that recipient of the campaign. Test campaigns are left out of `GET /campaigns/` unless `include_tests=true`, and listed in the campaign's review.",
+        params: CampaignParamsSchema,
+        body: TestSendInputSchema,
+        response: { 201: dataOf(z.array(CampaignSchema)), ...one, ...errorsOf(422, 429) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await campaigns.testSends(callerOf(request), request.params.campaign_uuid, request.body) }),
   );
 
   app.get(

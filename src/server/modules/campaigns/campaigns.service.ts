@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Campaign, CampaignInput, SendTestInput } from '../../../shared/contract';
+import type { ApprovalDecision, Campaign, CampaignInput, SendTestInput, TestSendInput } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
@@ -14,6 +14,7 @@ import type { TeamsRepository } from '../teams/teams.repository';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
 import type { ReviewRepository } from './review.repository';
+import type { UsersRepository } from '../users/users.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { blockingMessage, createCampaignReview, fieldsAgainstGroups, type ReviewSubject } from './review';
 
@@ -30,6 +31,7 @@ export function createCampaignsService(deps: {
   members: Pick<MembersRepository, 'admins'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   review: ReviewRepository;
+  users: Pick<UsersRepository, 'findById'>;
   optOuts: Pick<OptOutsRepository, 'countByCampaign'>;
   /** Sample short links of a template's links (the templates service's). */
   linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
@@ -184,7 +186,7 @@ export function createCampaignsService(deps: {
   return {
     present,
 
-    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string } = {}) {
+    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string; includeTests?: boolean } = {}) {
       const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
       return { items: rows.map(present), total };
     },
@@ -303,6 +305,63 @@ export function createCampaignsService(deps: {
       };
       const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
       return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));
+    },
+
+    /**
+     * Tests of a campaign, sent now: one test campaign per number (the caller's own when none is
+     * given), with the campaign's template and sender and, when a recipient is named, that
+     * recipient's fields. Whatever the campaign's status; through quiet hours (they go to the team).
+     */
+    async testSends(auth: AuthContext, uuid: string, input: TestSendInput) {
+      const record = await find(auth, uuid);
+      const errors: Record<string, string[]> = {};
+      const numbers: string[] = [];
+      const given = (input.phone_numbers ?? []).map((text) => text.trim()).filter((text) => text !== '');
+      if (given.length === 0) {
+        const own = (await deps.users.findById(auth.userId))?.phoneNumber;
+        if (own) numbers.push(own);
+        else errors.phone_numbers = ['Give the numbers to send the test to, or save your own number in your profile.'];
+      }
+      given.forEach((text, index) => {
+        const number = normalizePhoneNumber(text, deps.config.defaultCountry);
+        if (number.ok) numbers.push(number.number);
+        else errors[`phone_numbers.${index}`] = [`The phone number ${JSON.stringify(text)} ${number.reason}.`];
+      });
+      let fields: Record<string, string> = {};
+      const contact = input.contact_phone_number?.trim();
+      if (contact) {
+        const number = normalizePhoneNumber(contact, deps.config.defaultCountry);
+        const groups = await deps.campaigns.groupIds(record.id);
+        const found = number.ok
+          ? await deps.review.recipientFields(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)], number.number)
+          : undefined;
+        if (found) fields = found;
+        else errors.contact_phone_number = [number.ok ? `${contact} is not a recipient of this campaign.` : `The contact phone number ${number.reason}.`];
+      }
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      const now = deps.clock.now();
+      const write: CampaignWrite = {
+        templateId: record.templateId,
+        name: `Test: ${record.name}`.slice(0, 255),
+        sender: record.sender,
+        scheduledSendDate: now,
+        expiryDate: new Date(now.getTime() + 86_400_000),
+        throttled: false,
+        scheduledFinishDate: null,
+        includedGroupIds: [],
+        excludedGroupIds: [],
+        pauses: [],
+        approval: { status: 'not_required', requestedBy: null },
+        isDraft: false,
+        ignoreQuietHours: true,
+      };
+      const created = await deps.db.transaction(async (tx) => {
+        const tests: CampaignRecord[] = [];
+        for (const phoneNumber of new Set(numbers))
+          tests.push(await deps.campaigns.insert(tx, auth.teamId, write, now, { phoneNumber, customFields: fields, testOf: record.id }));
+        return tests;
+      });
+      return created.map(present);
     },
 
     /** What a saved campaign will do, from its audience now (the dashboard's review step). */

@@ -98,6 +98,17 @@ export function createReviewRepository(db: Db) {
       return row.missing;
     },
 
+    /** The fields of one recipient of an audience; undefined when the number is none of its recipients. */
+    async recipientFields(included: number[], excluded: number[], phoneNumber: string): Promise<Record<string, string> | undefined> {
+      const rows = await rowsOf(
+        db,
+        z.object({ fields: z.record(z.string(), z.unknown()) }),
+        sql`SELECT r.custom_fields AS fields FROM (${recipientsOf(included, excluded)}) r WHERE r.phone_number = ${phoneNumber}`,
+      );
+      const fields = rows[0]?.fields;
+      return fields && Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    },
+
     /** Test sends made from a campaign, newest first, with the state of their one message. */
     async testSends(campaignId: number) {
       return rowsOf(

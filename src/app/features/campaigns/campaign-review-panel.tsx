@@ -1,0 +1,171 @@
+import { Alert, Badge, Code, Group, List, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconMoon, IconUserCheck } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
+import { formatTimestamp } from '../../lib/dates';
+
+const count = new Intl.NumberFormat('en-GB');
+const fmt = (value: number) => count.format(value);
+const plural = (value: number, one: string, other: string) => `${fmt(value)} ${value === 1 ? one : other}`;
+
+export function formatCost(cost: NonNullable<CampaignReview['cost']>): string {
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency: cost.currency, maximumFractionDigits: 4 }).format(cost.amount);
+  } catch {
+    return `${cost.amount} ${cost.currency}`;
+  }
+}
+
+/** Included − duplicates − excluded − opted out = total, as a small sum a person can check. */
+function RecipientSum({ recipients }: { recipients: CampaignReview['recipients'] }) {
+  const rows: [string, string][] = [
+    ['In the included groups', fmt(recipients.included)],
+    ['− in more than one group (counted once)', fmt(recipients.duplicates)],
+    ['− in an excluded group', fmt(recipients.excluded)],
+    ['− opted out', fmt(recipients.opted_out)],
+  ];
+  return (
+    <Table aria-label="Recipients" withRowBorders={false} verticalSpacing={2} fz="sm">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th fw={400} scope="row">
+              {label}
+            </Table.Th>
+            <Table.Td ta="right">{value}</Table.Td>
+          </Table.Tr>
+        ))}
+        <Table.Tr style={{ borderTop: '1px solid var(--mantine-color-gray-4)' }}>
+          <Table.Th scope="row">= Recipients</Table.Th>
+          <Table.Td ta="right" fw={700} data-testid="review-total">
+            {fmt(recipients.total)}
+          </Table.Td>
+        </Table.Tr>
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** One `{{field}}` of the template and how the audience fills it; a blocking gap in red, with the fallback that fixes it. */
+export function CoverageList({ coverage }: { coverage: readonly FieldCoverage[] }) {
+  const gaps = coverage.filter((field) => !field.fallback && (field.missing > 0 || field.groups_without.length > 0));
+  if (coverage.length === 0) return null;
+  return (
+    <Stack gap="xs" role="region" aria-label="Personalisation">
+      {gaps.length === 0 ? (
+        <Text size="sm">Every personalised field is filled for every recipient{coverage.some((field) => field.fallback) ? ' or has a fallback' : ''}.</Text>
+      ) : (
+        gaps.map((field) => (
+          <Alert
+            key={field.field}
+            color={field.blocking ? 'red' : 'yellow'}
+            variant="light"
+            icon={<IconAlertTriangle size={18} />}
+            title={field.blocking ? `{{${field.field}}} blocks scheduling` : `{{${field.field}}} is missing for some recipients`}
+            role={field.blocking ? 'alert' : 'note'}
+            p="sm"
+          >
+            <Text size="sm">
+              {field.missing > 0 && `${plural(field.missing, 'recipient has', 'recipients have')} no ${field.field}: they would get a gap. `}
+              {field.groups_without.length > 0 && `No such field in ${field.groups_without.map((group) => group.name).join(', ')}. `}
+              Add a fallback in the template, e.g. <Code>{`{{${field.field}|there}}`}</Code>.
+            </Text>
+          </Alert>
+        ))
+      )}
+    </Stack>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" fw={500} component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** Everything the review shows about a campaign before it is scheduled (CampaignReview), in reading order. */
+export function CampaignReviewPanel({ review, timeZone }: { review: CampaignReview; timeZone: string }) {
+  return (
+    <Stack gap="md">
+      <Paper withBorder radius="md" p="sm">
+        <Title order={3} size="h5" mb={4}>
+          Recipients
+        </Title>
+        <RecipientSum recipients={review.recipients} />
+      </Paper>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        <Fact label="SMS parts per message">
+          {review.segments.min === review.segments.max
+            ? fmt(review.segments.typical)
+            : `${fmt(review.segments.min)} to ${fmt(review.segments.max)} (mostly ${fmt(review.segments.typical)})`}
+        </Fact>
+        <Fact label="SMS parts in all">{fmt(review.total_parts)}</Fact>
+        {review.cost && <Fact label="Estimated cost">{formatCost(review.cost)}</Fact>}
+        <Fact label="Starts">{formatTimestamp(review.starts_at)}</Fact>
+        <Fact label="Finishes about">
+          {formatTimestamp(review.finishes_at)}{' '}
+          <Text span size="xs" c="dimmed">
+            ({timeZone})
+          </Text>
+        </Fact>
+      </SimpleGrid>
+      {review.quiet_hours && <QuietHoursNote review={review} />}
+      <div>
+        <Title order={3} size="h5" mb={6}>
+          Personalisation
+        </Title>
+        {review.coverage.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            The message has no personalised fields.
+          </Text>
+        ) : (
+          <CoverageList coverage={review.coverage} />
+        )}
+      </div>
+      {review.approval_required && (
+        <Alert color="blue" variant="light" icon={<IconUserCheck size={18} />} role="note" p="sm">
+          Another admin must approve it before it starts (the team’s approval threshold).
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+/** The team's quiet hours and the quiet periods that fall between the start and the finish. */
+export function QuietHoursNote({ review }: { review: Pick<CampaignReview, 'quiet_hours' | 'quiet_periods'> }) {
+  if (!review.quiet_hours) return null;
+  const { start, end, days } = review.quiet_hours;
+  return (
+    <Paper withBorder radius="md" p="sm" role="region" aria-label="Quiet hours">
+      <Group gap="xs" mb={4}>
+        <IconMoon size={16} aria-hidden />
+        <Text size="sm" fw={600}>
+          Quiet hours {start}–{end}
+        </Text>
+        <Badge variant="light" color="gray" size="sm">
+          {days.length === 7 ? 'every day' : days.join(', ')}
+        </Badge>
+      </Group>
+      {review.quiet_periods.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          None falls while it sends.
+        </Text>
+      ) : (
+        <List size="sm" spacing={2} aria-label="Quiet periods while it sends">
+          {review.quiet_periods.map((period) => (
+            <List.Item key={period.start_at}>
+              Nothing is sent {formatTimestamp(period.start_at)} – {formatTimestamp(period.end_at)}
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </Paper>
+  );
+}

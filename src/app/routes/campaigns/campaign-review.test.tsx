@@ -1,0 +1,170 @@
+/**
+ * The review before scheduling (issue 19, point 3): "Review and schedule" on a new campaign asks
+ * the service for a preview of the form and shows the recipients as a sum, the SMS parts, the cost,
+ * quiet hours and the personalisation gaps; above the confirm threshold "Schedule" stays off until
+ * the recipient count is typed exactly, and only then is the campaign created (`is_draft: false`).
+ * A blocking gap is red, with the fallback that fixes it, and keeps "Schedule" off.
+ *
+ * Seen red: with `confirmed` true whatever was typed (Schedule was enabled at once), and with the
+ * blocking check left out (the blocked campaign could be scheduled).
+ */
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { CampaignReview } from '../../../shared/contract';
+import { campaign, GROUP_UUID, TEMPLATE_UUID } from '../../features/campaigns/campaign-fixtures';
+import { json, mockApi, page, signIn } from '../../testing/mock-api';
+import { render, screen, within } from '../../testing/render';
+import CampaignNewPage from './campaign-new.page';
+
+function review(overrides: Partial<CampaignReview> = {}): CampaignReview {
+  return {
+    recipients: { included: 1300, duplicates: 40, excluded: 10, opted_out: 5, total: 1245 },
+    segments: { min: 1, typical: 1, max: 2 },
+    total_parts: 1300,
+    cost: { amount: 58.5, currency: 'GBP' },
+    starts_at: '2030-07-01 09:00:00',
+    finishes_at: '2030-07-01 09:00:13',
+    quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
+    quiet_periods: [],
+    coverage: [{ field: 'first_name', fallback: false, missing: 12, groups_without: [], blocking: false }],
+    approval_required: false,
+    confirm_threshold: 1000,
+    confirm_required: true,
+    test_sends: [],
+    ...overrides,
+  } as CampaignReview;
+}
+
+function serve(answer: CampaignReview) {
+  signIn();
+  const created: unknown[] = [];
+  mockApi(async (request, url) => {
+    const path = url.pathname.replace('/api/2.0', '');
+    if (path === '/campaigns/preview') return json({ data: answer });
+    if (path === '/campaigns/' && request.method === 'POST') {
+      created.push(await request.json());
+      return json({ data: campaign() }, 201);
+    }
+    if (path === '/templates/')
+      return json(
+        page([
+          { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' },
+        ]),
+      );
+    if (path === `/templates/${TEMPLATE_UUID}/preview`)
+      return json({
+        data: {
+          uuid: TEMPLATE_UUID,
+          name: 'Spring',
+          body: 'Hi  ',
+          sender: 'HeraldShop',
+          links: [],
+          is_locked: false,
+          created_at: '',
+          updated_at: '',
+          phone_number: '',
+          warnings: [],
+        },
+      });
+    if (path === '/contact-groups/')
+      return json(
+        page([
+          {
+            uuid: GROUP_UUID,
+            name: 'Newsletter',
+            description: null,
+            deletable: true,
+            number_of_contacts: 1300,
+            status: 'Ready',
+            headers: [],
+            created_at: '',
+            updated_at: '',
+          },
+        ]),
+      );
+    return json(page([]));
+  });
+  return created;
+}
+
+async function fillIn(user: ReturnType<typeof render>['user']) {
+  await user.type(await screen.findByRole('textbox', { name: /Name/ }), 'Summer sale');
+  await user.click(screen.getByRole('combobox', { name: /Template/ }));
+  await user.click(await screen.findByRole('option', { name: 'Spring' }));
+  await user.click(screen.getByRole('combobox', { name: /Send to these groups/ }));
+  await user.click(await screen.findByRole('option', { name: 'Newsletter' }));
+  await user.keyboard('{Escape}');
+  const send = screen.getByRole('textbox', { name: /Send at/ });
+  await user.clear(send);
+  await user.type(send, '2030-07-01 09:00');
+}
+
+function renderNew() {
+  return render(
+    <Routes>
+      <Route path="/campaigns/new" element={<CampaignNewPage />} />
+      <Route path="/campaigns/:uuid" element={<p>Campaign page</p>} />
+    </Routes>,
+    { route: '/campaigns/new', role: 'editor' },
+  );
+}
+
+describe('the review before scheduling', { timeout: 30_000 }, () => {
+  it('shows the sums and the gaps, and schedules only once the recipient count is typed exactly', async () => {
+    const created = serve(review());
+    const { user } = renderNew();
+    await fillIn(user);
+
+    // The form warns of the gap as soon as the audience and the template are known.
+    expect(await screen.findByRole('note', { name: '{{first_name}} is missing for some recipients' }, { timeout: 5_000 })).toHaveTextContent(
+      '12 recipients have no first_name',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Review and schedule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    const sum = await within(dialog).findByRole('table', { name: 'Recipients' });
+    expect(sum).toHaveTextContent('In the included groups1,300');
+    expect(sum).toHaveTextContent('− in more than one group (counted once)40');
+    expect(sum).toHaveTextContent('= Recipients1,245');
+    expect(dialog).toHaveTextContent('SMS parts per message1 to 2 (mostly 1)');
+    expect(dialog).toHaveTextContent('SMS parts in all1,300');
+    expect(dialog).toHaveTextContent('Estimated cost£58.50');
+    expect(within(dialog).getByRole('region', { name: 'Quiet hours' })).toHaveTextContent('Quiet hours 21:00–08:00');
+    expect(within(dialog).getByRole('note', { name: '{{first_name}} is missing for some recipients' })).toHaveTextContent('{{first_name|there}}');
+
+    const scheduleButton = within(dialog).getByRole('button', { name: 'Schedule' });
+    const confirm = within(dialog).getByRole('textbox', { name: 'Type 1245 to confirm the number of recipients' });
+    expect(scheduleButton).toBeDisabled();
+    await user.type(confirm, '1254');
+    expect(scheduleButton).toBeDisabled();
+    await user.clear(confirm);
+    await user.type(confirm, '1245');
+    expect(scheduleButton).toBeEnabled();
+    expect(created).toEqual([]);
+
+    await user.click(scheduleButton);
+    expect(await screen.findByText('Campaign page')).toBeInTheDocument();
+    expect(created).toEqual([expect.objectContaining({ name: 'Summer sale', is_draft: false, scheduled_send_date: '2030-07-01 09:00:00' })]);
+  });
+
+  it('keeps a campaign with a blocking gap from being scheduled, and says how to fix it', async () => {
+    serve(
+      review({
+        confirm_required: false,
+        cost: null,
+        coverage: [{ field: 'first_name', fallback: false, missing: 1245, groups_without: [{ uuid: GROUP_UUID, name: 'Newsletter' }], blocking: true }],
+      }),
+    );
+    const { user } = renderNew();
+    await fillIn(user);
+    await user.click(screen.getByRole('button', { name: 'Review and schedule' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    const gap = await within(dialog).findByRole('alert', { name: '{{first_name}} blocks scheduling' });
+    expect(gap).toHaveTextContent('No such field in Newsletter.');
+    expect(gap).toHaveTextContent('Add a fallback in the template, e.g. {{first_name|there}}.');
+    expect(dialog).not.toHaveTextContent('Estimated cost');
+    expect(within(dialog).queryByRole('textbox', { name: /to confirm/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Schedule' })).toBeDisabled();
+  });
+});
