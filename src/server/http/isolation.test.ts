@@ -120,6 +120,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/campaigns/{campaign_uuid}`]: () => ({ body: campaignBody(b) }),
   [`PUT ${API}/campaigns/{campaign_uuid}/approve`]: () => ({ body: { comment: 'Fine' } }),
   [`PUT ${API}/campaigns/{campaign_uuid}/reject`]: () => ({ body: { comment: 'No' } }),
+  [`POST ${API}/campaigns/{campaign_uuid}/test-sends`]: () => ({ body: { phone_numbers: ['07700900997'] } }),
   [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),
 };
 
