@@ -48,7 +48,7 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     }
   });
   const engine = createEngine({
-    store: createEngineStore(database.db),
+    store: createEngineStore(database.db, { defaultZone: config.appTimezone }),
     gateway,
     clock: systemClock,
     // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.

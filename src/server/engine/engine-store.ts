@@ -1,3 +1,4 @@
+import type { QuietHours } from '../../shared/schedule/quiet-hours';
 /**
  * What the engine needs from its database, step by step. Every step is one statement or one
  * transaction whose result is the checkpoint: a crash between two steps loses nothing, and repeats
@@ -16,6 +17,8 @@ export type SendingCampaign = {
   /** Nothing of the campaign is handed over from this moment on. */
   expiryDate: Date;
   pauses: Array<{ start: number; end: number }>;
+  /** The team's quiet hours in its zone (a throttled plan treats them as pauses); null when off or ignored by the campaign. */
+  quiet: { hours: QuietHours; zone: string } | null;
   queued: number;
   sender: string;
   body: string;

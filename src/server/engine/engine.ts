@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseShorthands, renderTokens } from '../../shared/sms';
-import { allowance } from '../../shared/schedule/throttle';
+import { allowance, mergeWindows } from '../../shared/schedule/throttle';
+import { quietPeriods } from '../../shared/schedule/quiet-hours';
 import type { OutgoingSms, Receipt, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
 import type { BatchOutcome, ClaimedBatch, EngineStore, InDoubtPolicy, SendingCampaign } from './engine-store';
@@ -177,12 +178,15 @@ export function createEngine(deps: {
     let allowed = budget;
     if (campaign.throttled && campaign.scheduledFinishDate) {
       const at = now.getTime();
+      const finish = campaign.scheduledFinishDate.getTime();
+      // Quiet hours (in the team's zone) are pauses of the plan: what is left is spread over the open time around them.
+      const quiet = campaign.quiet ? quietPeriods(campaign.quiet.hours, campaign.quiet.zone, campaign.anchor.getTime(), finish) : [];
       const plan = {
         anchor: campaign.anchor.getTime(),
         now: at,
         until: at + options.tickMs,
-        finish: campaign.scheduledFinishDate.getTime(),
-        pauses: campaign.pauses,
+        finish,
+        pauses: quiet.length > 0 ? mergeWindows([...campaign.pauses, ...quiet]) : campaign.pauses,
         remaining: campaign.queued,
         sentSinceAnchor: campaign.sentSinceAnchor,
       };

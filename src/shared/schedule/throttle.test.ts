@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowance, openTime, plannedCount, type Window } from './throttle';
+import { allowance, openTime, plannedCount, type Window, mergeWindows } from './throttle';
 
 const HOUR = 3_600_000;
 
@@ -111,5 +111,31 @@ describe('throttle plan', () => {
         sentSinceAnchor: 3,
       }),
     ).toBe(37);
+  });
+});
+
+describe('mergeWindows', () => {
+  it('makes overlapping and touching windows one, in order, so no time is counted twice', () => {
+    expect(
+      mergeWindows([
+        { start: 50, end: 60 },
+        { start: 0, end: 10 },
+        { start: 5, end: 20 },
+        { start: 20, end: 30 },
+      ]),
+    ).toEqual([
+      { start: 0, end: 30 },
+      { start: 50, end: 60 },
+    ]);
+    expect(
+      openTime(
+        0,
+        100,
+        mergeWindows([
+          { start: 10, end: 30 },
+          { start: 20, end: 40 },
+        ]),
+      ),
+    ).toBe(70);
   });
 });

@@ -5,7 +5,18 @@
  */
 export type Window = { start: number; end: number };
 
-/** Milliseconds of [from, to) that fall in no pause. */
+/** Windows in order, those that overlap or touch made one (pauses and quiet periods together). */
+export function mergeWindows(windows: readonly Window[]): Window[] {
+  const merged: Window[] = [];
+  for (const window of [...windows].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && window.start <= last.end) last.end = Math.max(last.end, window.end);
+    else merged.push({ ...window });
+  }
+  return merged;
+}
+
+/** Milliseconds of [from, to) that fall in no pause (pauses that do not overlap: see mergeWindows). */
 export function openTime(from: number, to: number, pauses: readonly Window[]): number {
   if (to <= from) return 0;
   let open = to - from;

@@ -5,9 +5,13 @@ import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
-import { numberUnsent } from './unsent';
+import { HELD_OWNER, numberUnsent } from './unsent';
+import { quietUntil, WEEKDAYS, type QuietHours } from '../../../shared/schedule/quiet-hours';
+import { zoneOfNumber } from '../../lib/phone-zones';
 import { settleEarlyReceipts } from './receipts';
 
+/** A team's quiet hours as stored (jsonb, checked when written). */
+const QuietHoursSchema = z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) });
 /** A batch's range of sequences, and whether its owner was handing it over. */
 const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
 type Range = z.output<typeof RangeRowSchema>;
@@ -33,6 +37,8 @@ const SendingRowSchema = z.object({
   sentSinceAnchor: z.number(),
   queued: z.number(),
   pauses: z.array(z.object({ start: MomentSchema, end: MomentSchema })),
+  quiet: QuietHoursSchema.nullable(),
+  zone: z.string().nullable(),
   links: z.record(z.string(), z.object({ id: z.number(), destination: z.string(), domain: z.string().nullable() })),
 });
 /** send_batches.token is a bigint: a number here, a string in a Lease. */
@@ -40,6 +46,37 @@ const TokenRowSchema = z.object({ token: z.number() });
 const NextRangeRowSchema = z.object({ first: z.number(), last: z.number() });
 const InsertedBatchRowSchema = z.object({ id: z.number(), token: z.number() });
 const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boolean(), stopped: z.boolean() });
+const OpenRowSchema = z.object({ ignoreQuiet: z.boolean(), expiry: MomentSchema, quiet: QuietHoursSchema.nullable(), zone: z.string().nullable() });
+
+type Queued = z.output<typeof QueuedMessageRowSchema>;
+/** Consecutive messages that may all go now (`hold` null), or all wait until `hold`. */
+type Run = { messages: Queued[]; hold: number | null };
+
+/**
+ * When each message may go, as quiet hours in its number's zone say: `null` now, else the moment
+ * they end. One lookup per zone a claim (the zones of a batch are few: numbers are in order).
+ */
+function holdsOf(quiet: QuietHours | null, teamZone: string, now: Date): ((phone: string) => number | null) | null {
+  if (!quiet) return null;
+  const byZone = new Map<string, number | null>();
+  return (phone) => {
+    const zone = zoneOfNumber(phone, teamZone);
+    if (!byZone.has(zone)) byZone.set(zone, quietUntil(quiet, zone, now.getTime()));
+    return byZone.get(zone)!;
+  };
+}
+
+/** Messages cut into runs of the same hold, in sequence order. */
+function runsOf(messages: Queued[], holdOf: (phone: string) => number | null): Run[] {
+  const runs: Run[] = [];
+  for (const message of messages) {
+    const hold = holdOf(message.phoneNumber);
+    const last = runs[runs.length - 1];
+    if (last && last.hold === hold) last.messages.push(message);
+    else runs.push({ messages: [message], hold });
+  }
+  return runs;
+}
 
 /**
  * Claims and settles batches of a campaign's messages under fenced leases.
@@ -48,7 +85,28 @@ const OwnedBatchRowSchema = z.object({ campaign_id: z.number(), expired: z.boole
  * locks the campaign's row, then batches only with SKIP LOCKED; a settle locks its batch, then the
  * campaign's row; the expiry skips a locked campaign and locked batches.
  */
-export function createClaimStore(db: Db): ClaimStore {
+export function createClaimStore(db: Db, options: { defaultZone?: string } = {}): ClaimStore {
+  const defaultZone = options.defaultZone ?? 'Europe/London';
+
+  /**
+   * Runs that wait for quiet hours to end: kept as batches of their own, owned by no engine (`held`),
+   * whose lease ends when quiet hours do, so a claim takes them over then. A run whose quiet hours
+   * last past the campaign's expiry can never go: unsent at once (`quiet_hours`).
+   */
+  const hold = async (tx: Tx, campaignId: number, run: Run, expiry: Date, now: Date) => {
+    const first = run.messages[0]!.sequence;
+    const last = run.messages[run.messages.length - 1]!.sequence;
+    if (run.hold! >= expiry.getTime()) {
+      await tx.execute(sql`
+        WITH late AS (SELECT unnest(${sql.param(run.messages.map((m) => m.id))}::bigint[]) AS id)
+        ${numberUnsent(campaignId, sql`SELECT id FROM late`, 'quiet_hours', now)}`);
+    } else {
+      await tx.execute(sql`
+        INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
+        VALUES (${campaignId}, ${first}, ${last}, ${HELD_OWNER}, ${new Date(run.hold!)})`);
+    }
+  };
+
   /** A batch's queued messages, in sequence order, at most `limit`. */
   const queuedIn = (tx: Tx, campaignId: number, first: number, last: number, limit: number) =>
     rowsOf(
@@ -129,14 +187,19 @@ export function createClaimStore(db: Db): ClaimStore {
                c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
                c.message_count - c.next_sequence + 1 + coalesce((SELECT sum(b.last_sequence - b.first_sequence + 1) FROM send_batches b WHERE b.campaign_id = c.id), 0)::int AS queued,
                coalesce((SELECT json_agg(json_build_object('start', p.start_at, 'end', p.end_at)) FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
+               CASE WHEN NOT c.ignore_quiet_hours THEN tm.quiet_hours END AS quiet, tm.time_zone AS zone,
                coalesce((SELECT json_object_agg(l.name, json_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
                            FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = c.template_id), '{}') AS links
-          FROM campaigns c JOIN templates t ON t.id = c.template_id
+          FROM campaigns c JOIN templates t ON t.id = c.template_id JOIN teams tm ON tm.id = c.team_id
          WHERE c.status = 1 AND c.manually_paused IS NOT TRUE AND c.expired_at IS NULL AND c.stopped_at IS NULL
          -- Throttled campaigns first: each asks only for its plan's share and has a finish time to keep.
          ORDER BY c.throttled DESC, c.started_sending_at, c.id`,
       );
-      return rows.map((row) => ({ ...row, pauses: row.pauses.map((p) => ({ start: p.start.getTime(), end: p.end.getTime() })) }));
+      return rows.map(({ quiet, zone, ...row }) => ({
+        ...row,
+        pauses: row.pauses.map((p) => ({ start: p.start.getTime(), end: p.end.getTime() })),
+        quiet: quiet ? { hours: quiet, zone: zone ?? defaultZone } : null,
+      }));
     },
 
     async claim(campaignId, limit, owner, now, leaseMs, inDoubt) {
@@ -145,10 +208,18 @@ export function createClaimStore(db: Db): ClaimStore {
         // Checked at each claim, not once a tick: a pause by hand, a stop or the expiry stops the very next
         // batch. The row lock makes claimers of one campaign go one after the other, and keeps the
         // expiry step (which skips a locked campaign) out of the middle of a claim.
-        const { rows: open } = await tx.execute(sql`
-          SELECT 1 FROM campaigns WHERE id = ${campaignId} AND status = 1 AND manually_paused IS NOT TRUE
-             AND expiry_date > ${now} AND expired_at IS NULL AND stopped_at IS NULL FOR UPDATE`);
-        if (open.length === 0) return undefined;
+        const open = await firstRowOf(
+          tx,
+          OpenRowSchema,
+          sql`
+          SELECT c.ignore_quiet_hours AS "ignoreQuiet", c.expiry_date AS expiry, t.quiet_hours AS quiet, t.time_zone AS zone
+            FROM campaigns c JOIN teams t ON t.id = c.team_id
+           WHERE c.id = ${campaignId} AND c.status = 1 AND c.manually_paused IS NOT TRUE
+             AND c.expiry_date > ${now} AND c.expired_at IS NULL AND c.stopped_at IS NULL FOR UPDATE OF c`,
+        );
+        if (!open) return undefined;
+        // Quiet hours in each recipient's zone (null: none apply, the common case, and nothing is looked up).
+        const holdOf = holdsOf(open.ignoreQuiet ? null : open.quiet, open.zone ?? defaultZone, now);
 
         // A batch whose owner stopped renewing its lease (it died, or was cut off): taken over under
         // a new token, cut to `limit` (the rest stays free for others). A live owner renews, so its
@@ -165,7 +236,21 @@ export function createClaimStore(db: Db): ClaimStore {
           if (!batch) break;
           if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
           const recall = batch.submitting && inDoubt === 'recall';
-          const messages = await queuedIn(tx, campaignId, batch.first, batch.last, limit);
+          let messages = await queuedIn(tx, campaignId, batch.first, batch.last, limit);
+          if (messages.length > 0 && holdOf && !batch.submitting) {
+            // A batch taken over (or held, its quiet hours over): what leads it and waits is held again
+            // (or unsent past the expiry); the rest goes as usual, cut at the first message that waits.
+            const runs = runsOf(messages, holdOf);
+            const first = runs[0]!;
+            if (first.hold !== null) {
+              await hold(tx, campaignId, first, open.expiry, now);
+              const rest = first.messages[first.messages.length - 1]!.sequence + 1;
+              if (rest > batch.last) await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
+              else await tx.execute(sql`UPDATE send_batches SET first_sequence = ${rest}, lease_until = '-infinity' WHERE id = ${batch.id}`);
+              continue;
+            }
+            messages = first.messages;
+          }
           if (messages.length === 0) {
             await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
             continue;
@@ -189,26 +274,41 @@ export function createClaimStore(db: Db): ClaimStore {
           return recall ? { ...claimed, inDoubt: true } : claimed;
         }
 
-        // The next range of sequences.
-        const next = await firstRowOf(
-          tx,
-          NextRangeRowSchema,
-          sql`
-          WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
-                       FROM campaigns WHERE id = ${campaignId} AND next_sequence <= message_count)
-          UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
-          RETURNING c.first, c.next - 1 AS last`,
-        );
-        if (!next) return undefined;
-        const inserted = await oneRowOf(
-          tx,
-          InsertedBatchRowSchema,
-          sql`
-          INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
-          VALUES (${campaignId}, ${next.first}, ${next.last}, ${owner}, ${leaseUntil}) RETURNING id, token`,
-        );
-        const messages = await queuedIn(tx, campaignId, next.first, next.last, limit);
-        return withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
+        // The next range of sequences. With quiet hours, the runs that wait are held and the first run
+        // that may go is claimed; ranges that wait whole are passed over (a few a claim).
+        for (let ranges = 0; ranges < 20; ranges++) {
+          const next = await firstRowOf(
+            tx,
+            NextRangeRowSchema,
+            sql`
+            WITH c AS (SELECT id, next_sequence AS first, least(next_sequence + ${limit}, message_count + 1) AS next
+                         FROM campaigns WHERE id = ${campaignId} AND next_sequence <= message_count)
+            UPDATE campaigns SET next_sequence = c.next FROM c WHERE campaigns.id = c.id
+            RETURNING c.first, c.next - 1 AS last`,
+          );
+          if (!next) return undefined;
+          let messages = await queuedIn(tx, campaignId, next.first, next.last, limit);
+          let range = { first: next.first, last: next.last };
+          if (holdOf) {
+            const runs = runsOf(messages, holdOf);
+            const sendable = runs.findIndex((run) => run.hold === null);
+            for (const run of sendable < 0 ? runs : runs.slice(0, sendable)) await hold(tx, campaignId, run, open.expiry, now);
+            if (sendable < 0) continue;
+            messages = runs[sendable]!.messages;
+            range = { first: messages[0]!.sequence, last: messages[messages.length - 1]!.sequence };
+            // What follows the run is claimed again later (this range is not all used).
+            if (range.last < next.last) await tx.execute(sql`UPDATE campaigns SET next_sequence = ${range.last + 1} WHERE id = ${campaignId}`);
+          }
+          const inserted = await oneRowOf(
+            tx,
+            InsertedBatchRowSchema,
+            sql`
+            INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
+            VALUES (${campaignId}, ${range.first}, ${range.last}, ${owner}, ${leaseUntil}) RETURNING id, token`,
+          );
+          return withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
+        }
+        return undefined;
       });
     },
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { firstRowOf, rowsOf } from '../../db/rows';
 import type { ExpiryStore } from '../engine-store';
 import { settleEarlyReceipts } from './receipts';
+import { HELD_OWNER } from './unsent';
 
 /** A receipt waits this long for its submission's record before it is dropped (it names nothing Herald sent). */
 const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
@@ -11,8 +12,6 @@ const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
 const EARLY_RECEIPT_RETRY_MS = 5_000;
 
 const IdRowSchema = z.object({ id: z.number() });
-/** The owner of a batch held back for quiet hours (its lease ends when they do). */
-export const HELD_OWNER = 'held';
 const DeadBatchRowSchema = z.object({ first: z.number(), last: z.number(), submitting: z.boolean() });
 const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 

@@ -1,5 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 
+/** The owner of a batch held back for quiet hours (its lease ends when they do). */
+export const HELD_OWNER = 'held';
+
 /**
  * The tail of a `WITH …` statement that makes the still-queued messages `ids` (a query of ids)
  * unsent with `reason`, numbered in sequence order after the campaign's unsent so far: the unsent

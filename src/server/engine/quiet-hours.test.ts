@@ -1,0 +1,176 @@
+/**
+ * Quiet hours in each recipient's own time (issue 19, point 3), driven on the test clock and counted
+ * at the carrier: a ledger at the gateway's edge records every hand-over with the moment it came.
+ *
+ * Seen red: with the holds taken out of the claim (claims.ts `holdsOf` answering null), the French
+ * numbers were handed over at 21:30 in Paris; with the quiet periods left out of the throttle plan
+ * (engine.ts), the plan sent one message in the first open hour instead of two.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OutgoingSms } from '../gateways/sms/sms-gateway';
+import { createSimulatorGateway } from '../gateways/sms/simulator';
+import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
+import { createEngine } from './engine';
+import { createEngineStore } from './store/postgres-store';
+
+// June: London is UTC+1, Paris UTC+2. Quiet hours 21:00–08:00 every night.
+const clock = createTestClock('2026-06-01T12:00:00Z');
+let t: TestApp;
+let admin: TestUser;
+let template: string;
+let group: string;
+const UK = ['447700900601', '447700900602', '447700900603'];
+const FRANCE = ['33612345601', '33612345602'];
+/** The United States spans several zones: the team's (London) is used. */
+const US = ['12025550101'];
+
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => t.request(method, `/api/2.0${url}`, { token: admin.token, body });
+
+/** An engine whose carrier notes when (on the test clock) each message reached it. */
+function engineWith(rateLimitPerSecond = 1000) {
+  const gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
+  const ledger = new GatewayLedger();
+  const arrivals: Array<{ to: string; at: string }> = [];
+  const counted = countingGateway(gateway, { ledger });
+  const engine = createEngine({
+    store: createEngineStore(t.database.db, { defaultZone: 'Europe/London' }),
+    gateway: {
+      ...counted,
+      submit: (batch: OutgoingSms[], options) => {
+        for (const message of batch) arrivals.push({ to: message.to, at: clock.now().toISOString() });
+        return counted.submit(batch, options);
+      },
+    },
+    clock,
+    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond, leaseMs: 30_000 },
+    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+  });
+  return { engine, ledger, arrivals, gateway };
+}
+
+async function create(overrides: Record<string, unknown>) {
+  const response = await call('POST', '/campaigns/', {
+    name: 'Evening',
+    sender: 'Acme',
+    included_contact_groups: [group],
+    template_uuid: template,
+    ...overrides,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().data.uuid as string;
+}
+async function messagesOf(uuid: string) {
+  const { rows } = await t.database.pool.query(
+    `SELECT m.phone_number, m.status, m.reason FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1 ORDER BY m.phone_number`,
+    [uuid],
+  );
+  return rows as Array<{ phone_number: string; status: string; reason: string | null }>;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { clock });
+  admin = await t.user({ team: 'Night owls' });
+  await call('PUT', '/team/settings', { time_zone: 'Europe/London', quiet_hours: { start: '21:00', end: '08:00' } });
+  template = (await call('POST', '/templates/', { name: 'Hi', body: 'Good evening!', sender: 'Acme' })).json().data.uuid;
+  group = (await call('POST', '/contact-groups/', { name: 'Everyone' })).json().data.uuid;
+  await call('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [...UK, ...FRANCE, ...US].map((n) => ({ phone_number: `+${n}` })) });
+});
+afterAll(() => t.close());
+
+describe('quiet hours', () => {
+  it("holds each message while it is quiet hours in its recipient's zone, and sends it when they end", async () => {
+    clock.set('2026-06-01T12:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 20:30:00', expiry_date: '2026-06-02 12:00:00' });
+    const { engine, ledger, arrivals, gateway } = engineWith();
+    // 20:30 in London, 21:30 in Paris: the British (and the American, in the team's zone) go; the French wait.
+    clock.set('2026-06-01T19:30:00Z');
+    await engine.tick();
+    expect(arrivals.map((a) => a.to).sort()).toEqual([...US, ...UK].sort());
+    for (const at of ['2026-06-01T20:05:00Z', '2026-06-02T03:00:00Z', '2026-06-02T05:59:59Z']) {
+      clock.set(at);
+      await engine.tick();
+    }
+    expect(ledger.total).toBe(4);
+    // 08:00 in Paris (07:00 in London, still quiet there, but no Londoner is left).
+    clock.set('2026-06-02T06:00:01Z');
+    await engine.tick();
+    await engine.tick();
+    expect(arrivals.filter((a) => FRANCE.includes(a.to))).toEqual(FRANCE.map((to) => ({ to, at: '2026-06-02T06:00:01.000Z' })));
+    expect(ledger.duplicates()).toEqual([]);
+    expect(ledger.total).toBe(6);
+    expect((await call('GET', `/campaigns/${uuid}`)).json().data.status).toBe(2);
+    await gateway.close();
+  });
+
+  it('drops what it holds when the campaign is stopped', async () => {
+    clock.set('2026-06-01T12:00:00Z');
+    const uuid = await create({ scheduled_send_date: '2026-06-01 20:30:00', expiry_date: '2026-06-02 12:00:00' });
+    const { engine, ledger, gateway } = engineWith();
+    clock.set('2026-06-01T19:30:00Z');
+    await engine.tick();
+    expect((await call('PUT', `/campaigns/${uuid}/stop`)).statusCode).toBe(200);
+    clock.set('2026-06-01T19:30:01Z');
+    await engine.tick();
+    clock.set('2026-06-02T06:00:01Z');
+    await engine.tick();
+    expect(ledger.total).toBe(4);
+    expect((await messagesOf(uuid)).filter((m) => m.status === 'unsent')).toEqual(
+      FRANCE.map((phone_number) => ({ phone_number, status: 'unsent', reason: 'stopped' })),
+    );
+    expect((await call('GET', `/campaigns/${uuid}`)).json().data.status).toBe(2);
+    await gateway.close();
+  });
+
+  it('makes unsent (quiet_hours) what quiet hours would hold past the expiry', async () => {
+    clock.set('2026-06-01T12:00:00Z');
+    // Expires at 06:30 in London, 07:30 in Paris: before Paris wakes up.
+    const uuid = await create({ scheduled_send_date: '2026-06-01 20:30:00', expiry_date: '2026-06-02 06:30:00' });
+    const { engine, ledger, gateway } = engineWith();
+    clock.set('2026-06-01T19:30:00Z');
+    await engine.tick();
+    expect(ledger.total).toBe(4);
+    expect((await messagesOf(uuid)).filter((m) => m.status === 'unsent')).toEqual(
+      FRANCE.map((phone_number) => ({ phone_number, status: 'unsent', reason: 'quiet_hours' })),
+    );
+    expect((await call('GET', `/campaigns/${uuid}`)).json().data.status).toBe(2);
+    await gateway.close();
+  });
+
+  it('sends through quiet hours a campaign an admin let through', async () => {
+    clock.set('2026-06-01T12:00:00Z');
+    await create({ scheduled_send_date: '2026-06-01 22:30:00', expiry_date: '2026-06-02 12:00:00', ignore_quiet_hours: true });
+    const { engine, ledger, gateway } = engineWith();
+    clock.set('2026-06-01T21:30:00Z');
+    await engine.tick();
+    expect(ledger.total).toBe(6);
+    await gateway.close();
+  });
+
+  it('spreads a throttled campaign over the open time around quiet hours', async () => {
+    clock.set('2026-06-01T12:00:00Z');
+    // Open 20:00–21:00 and 08:00–09:00 in London: two hours for three British numbers (the others: a group of their own below).
+    const british = (await call('POST', '/contact-groups/', { name: 'British' })).json().data.uuid;
+    await call('PUT', `/contact-groups/${british}/add-contacts`, { contacts: [...UK, '447700900604'].map((n) => ({ phone_number: `+${n}` })) });
+    await create({
+      included_contact_groups: [british],
+      scheduled_send_date: '2026-06-01 20:00:00',
+      expiry_date: '2026-06-02 12:00:00',
+      throttled: true,
+      scheduled_finish_date: '2026-06-02 09:00:00',
+    });
+    const { engine, ledger, gateway } = engineWith();
+    const tickAt = async (at: string) => {
+      clock.set(at);
+      await engine.tick();
+      return ledger.total;
+    };
+    expect(await tickAt('2026-06-01T19:00:00Z')).toBe(1);
+    // Half the open time gone at 21:00: half the four.
+    expect(await tickAt('2026-06-01T19:59:59Z')).toBe(2);
+    expect(await tickAt('2026-06-01T23:00:00Z')).toBe(2);
+    expect(await tickAt('2026-06-02T07:15:00Z')).toBe(3);
+    expect(await tickAt('2026-06-02T07:59:59Z')).toBe(4);
+    await gateway.close();
+  });
+});
