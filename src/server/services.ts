@@ -141,6 +141,8 @@ export function createServices(database: Database, config: Config, options: { se
     urlBase: vanityDomains.urlBase,
     contactFields: contacts.fieldsOf,
     firstRecipient: contacts.firstRecipientOf,
+    // Bound when called: the campaigns service is made below.
+    audienceSegments: (auth, body, links, groupUuids) => campaigns.audienceSegments(auth, body, links, groupUuids),
     config,
   });
 

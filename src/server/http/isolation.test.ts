@@ -161,6 +161,7 @@ const BODY_REFERENCES: Reference[] = [
     }),
   },
   { route: `POST ${API}/templates/encoding`, field: 'template_uuid', body: () => ({ body: 'Hi ::Shop::', template_uuid: a.template }) },
+  { route: `POST ${API}/templates/encoding`, field: 'contact_groups', body: () => ({ body: 'Hi {{name}}', contact_groups: [a.group] }) },
   {
     route: `POST ${API}/keywords/`,
     field: 'contact_groups_uuid',

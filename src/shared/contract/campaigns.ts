@@ -198,6 +198,10 @@ export const CampaignListQuerySchema = z.object({
     .enum(['not_required', 'pending', 'approved', 'rejected'], { error: 'The approval must be not_required, pending, approved or rejected.' })
     .optional()
     .describe('Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).'),
+  template_uuid: z
+    .uuid({ error: 'The template uuid must be a UUID.' })
+    .optional()
+    .describe('Herald extension. Only campaigns of this template (the template editor names the scheduled ones an edit changes).'),
   include_tests: z
     .enum(['true', 'false'], { error: 'The include tests must be true or false.' })
     .optional()

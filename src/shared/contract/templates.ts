@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
-import { isStorableText, requiredString, unstorableMessage, uuidField } from './fields';
+import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { LinkSchema } from './links';
 import { SenderNameSchema } from './senders';
 
@@ -70,6 +70,10 @@ export const EncodingRequestSchema = z
     template_uuid: uuidField('template uuid')
       .optional()
       .describe("When given, `::NAME::` is checked against this template's links and counted at its short-link length."),
+    contact_groups: uuidList('contact groups')
+      .max(50, 'At most 50 contact groups.')
+      .optional()
+      .describe('Herald extension. Groups to measure the body against: `audience` then gives the range of SMS parts their recipients would get.'),
   })
   .describe('Text to classify.');
 
@@ -80,6 +84,14 @@ export const EncodingSchema = z
     segments: z.number().int().describe('Parts the message is sent in.'),
     per_segment: z.number().int().describe('Capacity of each part: 160/153 for GSM, 70/67 for UTF-16.'),
     warnings: z.array(z.string()).describe('Shorthands that will be sent as a blank space.'),
+    audience: z
+      .object({
+        recipients: z.number().int().describe('Distinct recipients of the groups (less default_optouts).'),
+        segments: z.object({ min: z.number().int(), typical: z.number().int(), max: z.number().int() }),
+      })
+      .nullable()
+      .optional()
+      .describe('Herald extension. With `contact_groups`: the SMS parts per message over their recipients, after personalisation.'),
   })
   .meta({ id: 'Encoding' });
 export type Encoding = z.infer<typeof EncodingSchema>;

@@ -966,6 +966,20 @@ export type EncodingInput = {
      * Shorthands that will be sent as a blank space.
      */
     warnings: Array<string>;
+    /**
+     * Herald extension. With `contact_groups`: the SMS parts per message over their recipients, after personalisation.
+     */
+    audience?: {
+        /**
+         * Distinct recipients of the groups (less default_optouts).
+         */
+        recipients: number;
+        segments: {
+            min: number;
+            typical: number;
+            max: number;
+        };
+    } | null;
 };
 
 export type WebhookInput = {
@@ -2461,6 +2475,20 @@ export type Encoding = {
      * Shorthands that will be sent as a blank space.
      */
     warnings: Array<string>;
+    /**
+     * Herald extension. With `contact_groups`: the SMS parts per message over their recipients, after personalisation.
+     */
+    audience?: {
+        /**
+         * Distinct recipients of the groups (less default_optouts).
+         */
+        recipients: number;
+        segments: {
+            min: number;
+            typical: number;
+            max: number;
+        };
+    } | null;
 };
 
 export type Webhook = {
@@ -4369,6 +4397,10 @@ export type TemplateEncodingData = {
          * When given, `::NAME::` is checked against this template's links and counted at its short-link length.
          */
         template_uuid?: string;
+        /**
+         * Herald extension. Groups to measure the body against: `audience` then gives the range of SMS parts their recipients would get.
+         */
+        contact_groups?: Array<string>;
     };
     path?: never;
     query?: never;
@@ -6527,6 +6559,10 @@ export type ListCampaignsData = {
          * Herald extension. Only campaigns whose approval is in this state (`pending`: what waits for an admin).
          */
         approval?: 'not_required' | 'pending' | 'approved' | 'rejected';
+        /**
+         * Herald extension. Only campaigns of this template (the template editor names the scheduled ones an edit changes).
+         */
+        template_uuid?: string;
         /**
          * Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.
          */

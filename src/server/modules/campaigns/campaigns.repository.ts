@@ -139,11 +139,12 @@ export function createCampaignsRepository(db: Db) {
     async list(
       teamId: number,
       window: PageWindow,
-      filters: { status?: number; approval?: string; includeTests?: boolean } = {},
+      filters: { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string } = {},
     ): Promise<Page<CampaignRecord>> {
-      const { status, approval, includeTests } = filters;
+      const { status, approval, includeTests, templateUuid } = filters;
       const conditions = [sql`c.team_id = ${teamId}`];
       if (!includeTests) conditions.push(sql`NOT c.is_test`);
+      if (templateUuid !== undefined) conditions.push(sql`c.template_id = (SELECT id FROM templates WHERE team_id = ${teamId} AND uuid = ${templateUuid})`);
       if (status !== undefined) conditions.push(sql`c.status = ${status}`);
       if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
       const where = sql.join(conditions, sql` AND `);

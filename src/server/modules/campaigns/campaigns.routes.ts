@@ -40,6 +40,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         status: request.query.status,
         approval: request.query.approval,
         includeTests: request.query.include_tests,
+        templateUuid: request.query.template_uuid,
       });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },

@@ -16,7 +16,7 @@ import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campa
 import type { ReviewRepository } from './review.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
-import { blockingMessage, createCampaignReview, fieldsAgainstGroups, type ReviewSubject } from './review';
+import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOverAudience, type ReviewSubject } from './review';
 
 const SENDING = 1;
 const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
@@ -186,7 +186,7 @@ export function createCampaignsService(deps: {
   return {
     present,
 
-    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string; includeTests?: boolean } = {}) {
+    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string } = {}) {
       const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
       return { items: rows.map(present), total };
     },
@@ -362,6 +362,14 @@ export function createCampaignsService(deps: {
         return tests;
       });
       return created.map(present);
+    },
+
+    /** The SMS parts `body` (its links as `links`) makes over the recipients of the groups `groupUuids` (each the team's: 422 otherwise). */
+    async audienceSegments(auth: AuthContext, body: string, links: Record<string, string>, groupUuids: string[]) {
+      const errors: Record<string, string[]> = {};
+      const included = await groupIds(auth, groupUuids, 'contact_groups', errors);
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      return measureOverAudience(deps.review, { body, includedGroupIds: included, excludedGroupIds: [await deps.contactGroups.optoutsId(auth.teamId)], links });
     },
 
     /** What a saved campaign will do, from its audience now (the dashboard's review step). */

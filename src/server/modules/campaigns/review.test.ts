@@ -150,6 +150,21 @@ describe('personalisation that cannot break silently', () => {
     expect(coverage).toEqual([{ field: 'first name', fallback: false, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], blocking: false }]);
   });
 
+  it("measures a template's body over chosen groups for the editor, and lists a template's campaigns", async () => {
+    const encoding = await call('POST', '/templates/encoding', { body: `Hi {{First Name|there}}! ${FILLER}`, contact_groups: [groups.A, groups.E] });
+    expect(encoding.statusCode, encoding.body).toBe(200);
+    // A less 507 (opted out; 506 is excluded only by a campaign), plus E: 501–506 and 509.
+    expect(encoding.json().data).toMatchObject({ segments: 1, audience: { recipients: 7, segments: { min: 1, typical: 1, max: 3 } } });
+    expect((await call('POST', '/templates/encoding', { body: 'Hi', contact_groups: ['9b2f0a52-0000-4000-8000-000000000000'] })).statusCode).toBe(422);
+    expect((await call('POST', '/templates/encoding', { body: 'Hi' })).json().data.audience).toBeUndefined();
+
+    const uuid = await template(`Only for the list ${FILLER}`);
+    const scheduled = (await call('POST', '/campaigns/', campaignBody(uuid, { name: 'Uses it' }))).json().data.uuid;
+    const listed = (await call('GET', `/campaigns/?status=0&template_uuid=${uuid}`)).json();
+    expect(listed.data.map((c: { uuid: string }) => c.uuid)).toEqual([scheduled]);
+    expect(listed.meta.total).toBe(1);
+  });
+
   it('lets viewers read a review but not preview one', async () => {
     const viewer = await memberOf('viewer');
     const uuid = await template(`Hi ${FILLER}`);

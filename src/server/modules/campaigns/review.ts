@@ -90,6 +90,41 @@ export function finishAfter(start: number, count: number, perSecond: number, qui
   return at + left;
 }
 
+/** The SMS parts a body makes for each shape of the audience, rendered as the engine renders. */
+function measuredShapes(
+  tokens: ReturnType<typeof parseShorthands>,
+  shapes: Array<{ n: number; fields: Record<string, unknown> }>,
+  links: Record<string, string>,
+) {
+  return shapes.map((shape) => {
+    const values = Object.fromEntries(Object.entries(shape.fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return { segments: measure(renderTokens(tokens, { fields: values, links })).segments, n: shape.n };
+  });
+}
+
+/** Each `{{field}}` of the body as SQL reads it, with the spellings the groups give it. */
+function fieldTokensOf(body: string, fields: ReturnType<typeof fieldsAgainstGroups>): FieldToken[] {
+  return parseShorthands(body).flatMap((token) => {
+    if (token.kind !== 'field') return [];
+    const field = fields.find((f) => f.name.toLowerCase() === token.name.toLowerCase())!;
+    return [{ spellings: field.spellings, ...(token.fallback === undefined ? {} : { fallback: token.fallback }) }];
+  });
+}
+
+/**
+ * The range of SMS parts a body makes over the recipients of groups (the template editor's counter):
+ * how many recipients, and the min, typical and max parts.
+ */
+export async function measureOverAudience(
+  review: ReviewRepository,
+  input: { body: string; includedGroupIds: number[]; excludedGroupIds: number[]; links: Record<string, string> },
+) {
+  const groups = await review.groups(input.includedGroupIds);
+  const shapes = await review.shapes(input.includedGroupIds, input.excludedGroupIds, fieldTokensOf(input.body, fieldsAgainstGroups(input.body, groups)));
+  const measured = measuredShapes(parseShorthands(input.body), shapes, input.links);
+  return { recipients: measured.reduce((sum, shape) => sum + shape.n, 0), segments: spread(measured) };
+}
+
 export function createCampaignReview(deps: {
   review: ReviewRepository;
   /** The sample short links of a template's `::NAME::` (each as long as the real ones). */
@@ -103,11 +138,7 @@ export function createCampaignReview(deps: {
     const groups = await deps.review.groups(subject.includedGroupIds);
     const fields = fieldsAgainstGroups(subject.body, groups);
     const tokens = parseShorthands(subject.body);
-    const fieldTokens: FieldToken[] = tokens.flatMap((token) => {
-      if (token.kind !== 'field') return [];
-      const field = fields.find((f) => f.name.toLowerCase() === token.name.toLowerCase())!;
-      return [{ spellings: field.spellings, ...(token.fallback === undefined ? {} : { fallback: token.fallback }) }];
-    });
+    const fieldTokens = fieldTokensOf(subject.body, fields);
     const [counts, shapes, missing, links, tests] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
@@ -121,10 +152,7 @@ export function createCampaignReview(deps: {
     ]);
 
     // Each shape measured on one recipient of it, rendered as the engine renders.
-    const measured = shapes.map((shape) => {
-      const values = Object.fromEntries(Object.entries(shape.fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-      return { segments: measure(renderTokens(tokens, { fields: values, links })).segments, n: shape.n };
-    });
+    const measured = measuredShapes(tokens, shapes, links);
     const totalParts = measured.reduce((sum, shape) => sum + shape.segments * shape.n, 0);
 
     const now = deps.now().getTime();

@@ -31,6 +31,13 @@ function missingLinkWarnings(body: string, links: LinkRecord[]): string[] {
 }
 
 export function createTemplatesService(deps: {
+  /** The range of SMS parts a body makes over groups' recipients (the campaigns service's). */
+  audienceSegments?: (
+    auth: AuthContext,
+    body: string,
+    links: Record<string, string>,
+    groupUuids: string[],
+  ) => Promise<{ recipients: number; segments: { min: number; typical: number; max: number } }>;
   templates: TemplatesRepository;
   links: Pick<LinksRepository, 'ofTemplates'>;
   /** A link as the API shows it (the links module's presenter). */
@@ -153,7 +160,7 @@ export function createTemplatesService(deps: {
      * template's link when `template_uuid` is given, else a link on the team's own domain) and
      * each `{{field}}` as the one space it is without a contact.
      */
-    async encoding(auth: AuthContext, input: { body: string; template_uuid?: string }): Promise<Encoding> {
+    async encoding(auth: AuthContext, input: { body: string; template_uuid?: string; contact_groups?: string[] }): Promise<Encoding> {
       let linkUrls: Record<string, string>;
       let warnings: string[] = [];
       if (input.template_uuid !== undefined) {
@@ -168,7 +175,16 @@ export function createTemplatesService(deps: {
         linkUrls = Object.fromEntries(shorthandNames(input.body).links.map((name) => [name, url]));
       }
       const measured = measure(render(input.body, { links: linkUrls, fields: {} }));
-      return { encoding: measured.encoding, length: measured.length, segments: measured.segments, per_segment: measured.per_segment, warnings };
+      const audience =
+        input.contact_groups && deps.audienceSegments ? await deps.audienceSegments(auth, input.body, linkUrls, input.contact_groups) : undefined;
+      return {
+        encoding: measured.encoding,
+        length: measured.length,
+        segments: measured.segments,
+        per_segment: measured.per_segment,
+        warnings,
+        ...(audience ? { audience } : {}),
+      };
     },
   };
 }
