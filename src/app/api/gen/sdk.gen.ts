@@ -1218,7 +1218,7 @@ export const requestSentReport = <ThrowOnError extends boolean = false>(options:
 });
 
 /**
- * The unsent report: one row per message not sent before the campaign expired
+ * The unsent report: one row per message never sent: the campaign expired or was stopped first, the number opted out, or quiet hours lasted past the expiry
  *
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
  */

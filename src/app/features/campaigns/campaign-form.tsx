@@ -12,10 +12,11 @@ import {
   Stack,
   Switch,
   Text,
+  type SwitchProps,
   TextInput,
 } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
-import { Controller, get, useForm, useWatch } from 'react-hook-form';
+import { Controller, get, useForm, useWatch, type Control } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
@@ -79,6 +80,36 @@ interface CampaignFormProps {
 }
 
 type Intent = 'schedule' | 'draft';
+
+/**
+ * A switch bound to a boolean of the form. Controlled: Mantine's Switch keeps its own checked state,
+ * so a registered (uncontrolled) one showed a saved `true` as off, to the eye and to screen readers.
+ */
+function BooleanSwitch({
+  control,
+  name,
+  ...props
+}: { control: Control<CampaignFormValues, unknown, CampaignInput>; name: 'throttled' | 'ignore_quiet_hours' } & Omit<
+  SwitchProps,
+  'checked' | 'onChange' | 'name'
+>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Switch
+          {...props}
+          ref={field.ref}
+          name={field.name}
+          checked={field.value}
+          onChange={(event) => field.onChange(event.currentTarget.checked)}
+          onBlur={field.onBlur}
+        />
+      )}
+    />
+  );
+}
 
 export function CampaignForm({
   defaultValues,
@@ -338,10 +369,11 @@ export function CampaignForm({
                     onEdited={() => setFollows((current) => ({ ...current, expiry: false }))}
                   />
                 </Group>
-                <Switch
+                <BooleanSwitch
+                  control={control}
+                  name="throttled"
                   label="Throttle the sending"
                   description="Spread the messages evenly until a finish date, with optional pauses."
-                  {...register('throttled')}
                 />
                 {values.throttled && (
                   <Stack gap="md" pl="md" style={{ borderLeft: '3px solid var(--mantine-color-indigo-2)' }}>
@@ -362,11 +394,12 @@ export function CampaignForm({
                   </Stack>
                 )}
                 {canIgnoreQuietHours && (
-                  <Switch
+                  <BooleanSwitch
+                    control={control}
+                    name="ignore_quiet_hours"
                     label="Send through quiet hours"
                     description="Admins only: messages go out even during the team’s quiet hours."
                     color="orange"
-                    {...register('ignore_quiet_hours')}
                   />
                 )}
               </Stack>

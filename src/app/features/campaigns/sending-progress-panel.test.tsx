@@ -7,7 +7,7 @@ import { SendingProgressPanel } from './sending-progress-panel';
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
 
 /** Halfway through a throttled day (09:00–17:00 BST), 9,600 messages written. */
-const HALFWAY = { recipients: 9600, queued: 5000, submitted: 300, delivered: 4000, failed: 200, unsent: 100, clicks: 1234, in_doubt: 0, opt_outs: 0 };
+const HALFWAY = { recipients: 9600, queued: 5000, submitted: 300, delivered: 4000, failed: 200, unsent: 100, clicks: 1234, in_doubt: 0, opt_outs: 17 };
 
 function counts() {
   const list = screen.getByRole('list', { name: 'Message counts' });
@@ -38,6 +38,7 @@ describe('the sending progress panel', () => {
       'Unsent: 100',
       'Queued: 5,000',
       'Clicks: 1,234',
+      'Opt-outs: 17',
     ]);
     const bar = screen.getByRole('progressbar', { name: 'Messages sent' });
     expect(bar).toHaveAttribute('aria-valuenow', '4500');

@@ -83,13 +83,14 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         )}
       </Progress.Root>
 
-      <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="xs" role="list" aria-label="Message counts">
+      <SimpleGrid cols={{ base: 3, lg: 9 }} spacing="xs" role="list" aria-label="Message counts">
         <Count label="Recipients" value={counts.recipients} />
         <Count label="Sent" value={counts.sent} hint="submitted, delivered or failed" />
         {SECTIONS.map(({ key, label, color }) => (
           <Count key={key} label={label} value={counts[key]} color={color} />
         ))}
         <Count label="Clicks" value={counts.clicks} />
+        <Count label="Opt-outs" value={counts.optOuts} hint="numbers that opted out while this campaign was the last they received" />
       </SimpleGrid>
 
       {summary.in_doubt > 0 && <InDoubtNote count={summary.in_doubt} />}

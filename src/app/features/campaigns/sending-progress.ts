@@ -23,6 +23,8 @@ export interface SendingCounts {
   unsent: number;
   queued: number;
   clicks: number;
+  /** Numbers that opted out while this campaign was the last they received from the team. */
+  optOuts: number;
 }
 
 export function sendingCounts(summary: CampaignSummary): SendingCounts {
@@ -35,6 +37,7 @@ export function sendingCounts(summary: CampaignSummary): SendingCounts {
     unsent: summary.unsent,
     queued: summary.queued,
     clicks: summary.clicks,
+    optOuts: summary.opt_outs,
   };
 }
 

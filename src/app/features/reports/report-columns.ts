@@ -71,7 +71,8 @@ export const REPORT_DEFINITIONS: { [T in ReportType]: ReportDefinition<T> } = {
   },
   unsent: {
     label: 'Unsent',
-    description: 'One row per message that was not sent before the campaign expired.',
+    description:
+      'One row per message never sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.',
     columns: [
       { header: 'Message ID', kind: 'id', key: 'MessageId' },
       { header: 'Mobile', kind: 'phone', key: 'Mobile' },

@@ -7,7 +7,7 @@ import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
 import CampaignReports from './campaign-reports';
 
-const SETTLED: CampaignSummary = { recipients: 1000, queued: 0, submitted: 0, delivered: 950, failed: 40, unsent: 10, clicks: 650, in_doubt: 0, opt_outs: 0 };
+const SETTLED: CampaignSummary = { recipients: 1000, queued: 0, submitted: 0, delivered: 950, failed: 40, unsent: 10, clicks: 650, in_doubt: 0, opt_outs: 12 };
 
 /** 650 clicks, the first 300 between 09:00 and 09:59, the rest between 11:00 and 11:59. */
 function click(index: number): ClicksReportRow {
@@ -62,6 +62,9 @@ describe('the campaign’s reports', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual(['Delivered950 (95%)', 'Failed40 (4%)', 'Unsent10 (1%)', 'Pending0 (0%)']);
+    expect(screen.getByRole('region', { name: 'Delivery outcomes' })).toHaveTextContent(
+      'Opt-outs: 12 (numbers that opted out while this was the last campaign they received)',
+    );
 
     const clicks = await screen.findByRole('img', {
       name: /^500 clicks by hour from 2 Mar, 09:00 to 2 Mar, 11:00; the most, 300, in the hour from 2 Mar, 09:00$/,

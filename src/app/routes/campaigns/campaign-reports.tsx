@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
-import { isSettled } from '../../features/campaigns/sending-progress';
+import { formatCount, isSettled } from '../../features/campaigns/sending-progress';
 import { ClicksOverTimeChart } from '../../features/reports/clicks-over-time-chart';
 import { DeliveryOutcomesChart } from '../../features/reports/delivery-outcomes-chart';
 import { ReportJobsList } from '../../features/reports/report-jobs-list';
@@ -27,6 +27,21 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
   );
 }
 
+/** Opt-outs are not a delivery outcome (the message was delivered), so they get a line of their own under the bars. */
+function OptOutsLine({ count }: { count: number }) {
+  return (
+    <Text size="sm">
+      <Text span size="sm" fw={500}>
+        Opt-outs:
+      </Text>{' '}
+      {formatCount(count)}{' '}
+      <Text span size="sm" c="dimmed">
+        ({count === 1 ? 'a number' : 'numbers'} that opted out while this was the last campaign {count === 1 ? 'it' : 'they'} received)
+      </Text>
+    </Text>
+  );
+}
+
 /** The campaign's reports: two charts, the six reports as tabs, and the user's report e-mails. Its own chunk (lazy). */
 export default function CampaignReports({ campaign, summary, timeZone }: CampaignReportsProps) {
   const me = useQuery(currentUserQueries.me());
@@ -46,7 +61,16 @@ export default function CampaignReports({ campaign, summary, timeZone }: Campaig
           </Text>
         </div>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <ChartCard title="Delivery outcomes">{summary ? <DeliveryOutcomesChart summary={summary} /> : <Skeleton height={150} radius="md" />}</ChartCard>
+          <ChartCard title="Delivery outcomes">
+            {summary ? (
+              <Stack gap="sm">
+                <DeliveryOutcomesChart summary={summary} />
+                <OptOutsLine count={summary.opt_outs} />
+              </Stack>
+            ) : (
+              <Skeleton height={150} radius="md" />
+            )}
+          </ChartCard>
           <ChartCard title="Clicks over time">
             <ClicksOverTimeChart campaignUuid={campaign.uuid} />
           </ChartCard>

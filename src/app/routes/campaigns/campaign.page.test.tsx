@@ -94,6 +94,21 @@ describe('the campaign page', () => {
     expect(await screen.findByRole('listitem', { name: 'Recipients: 12' })).toBeInTheDocument();
   });
 
+  it('shows the switches of a saved campaign as they are stored', async () => {
+    serve(() =>
+      campaign({
+        throttled: true,
+        scheduled_send_date: '2030-03-02 09:00:00',
+        scheduled_finish_date: '2030-03-02 13:00:00',
+        expiry_date: '2030-03-03 09:00:00',
+      }),
+    );
+    renderPage();
+    // Registered (uncontrolled), Mantine's switch showed a stored true as off.
+    expect(await screen.findByRole('switch', { name: /^Throttle the sending/ })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: /Finish by/ })).toHaveValue('2030-03-02 13:00');
+  });
+
   it('says a sending campaign is sending', async () => {
     serve(() => campaign({ is_locked: true, status: 1 }));
     renderPage();

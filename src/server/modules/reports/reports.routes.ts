@@ -22,7 +22,7 @@ const TITLES = {
   alt_delivery: ['AltDelivery', 'one row per message: custom fields, sent and last-update times, status'],
   recipient: ['Recipient', 'one row per recipient: the group it came from and its custom fields'],
   sent: ['Sent', 'one row per campaign send: sender, time, recipient count and the template'],
-  unsent: ['Unsent', 'one row per message not sent before the campaign expired'],
+  unsent: ['Unsent', 'one row per message never sent: the campaign expired or was stopped first, the number opted out, or quiet hours lasted past the expiry'],
 } as const;
 
 export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; publicUrl: string }> = async (app, { reports, publicUrl }) => {

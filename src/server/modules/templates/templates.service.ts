@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
-import { measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
+import { fieldUses, measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
 import { isForeignKeyViolation } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
@@ -138,8 +138,11 @@ export function createTemplatesService(deps: {
       const hasValue = (name: string) => Object.keys(fields).some((key) => sameName(key, name));
       const warnings = [
         ...missingLinkWarnings(row.body, links),
-        ...shorthandNames(row.body)
-          .fields.filter((name) => !hasValue(name))
+        // A field with a fallback everywhere never leaves a gap: no warning for it.
+        ...fieldUses(row.body)
+          .filter((use) => !use.fallback)
+          .map((use) => use.name)
+          .filter((name) => !hasValue(name))
           .map((name) =>
             contact
               ? `{{${name}}} has no value for this contact; it will be sent as a blank space.`

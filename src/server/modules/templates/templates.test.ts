@@ -170,6 +170,13 @@ describe('preview', () => {
       '{{first_name}} has no value without a contact; it shows as a blank space.',
     ]);
   });
+
+  it('shows a fallback where a field has no value, and warns of nothing then', async () => {
+    const template = await createTemplate({ ...valid, body: 'Hi {{first_name|there}}, {{city}}' });
+    const preview = (await t.request('GET', `/api/2.0/templates/${template.uuid}/preview`, { token: owner.token })).json().data;
+    expect(preview.body).toBe('Hi there,  ');
+    expect(preview.warnings).toEqual(['{{city}} has no value without a contact; it shows as a blank space.']);
+  });
 });
 
 describe('encoding', () => {
