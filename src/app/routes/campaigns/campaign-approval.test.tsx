@@ -10,11 +10,12 @@
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Approval, Campaign } from '../../api/gen/types.gen';
-import { campaign, CAMPAIGN_UUID, campaignReview, GROUP_UUID, TEMPLATE_UUID } from '../../features/campaigns/campaign-fixtures';
+import { campaign, CAMPAIGN_UUID, campaignReview } from '../../features/campaigns/campaign-fixtures';
 import type { Role } from '../../lib/roles';
 import { currentUser } from '../../testing/current-user';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
+import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import CampaignPage from './campaign.page';
 import CampaignsListPage from './campaigns-list.page';
 
@@ -38,41 +39,8 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({ data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
-    if (path === '/templates/')
-      return json(
-        page([{ uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' }]),
-      );
-    if (path === `/templates/${TEMPLATE_UUID}/preview`)
-      return json({
-        data: {
-          uuid: TEMPLATE_UUID,
-          name: 'Spring',
-          body: 'Hi',
-          sender: 'HeraldShop',
-          links: [],
-          is_locked: false,
-          created_at: '',
-          updated_at: '',
-          phone_number: '',
-          warnings: [],
-        },
-      });
-    if (path === '/contact-groups/')
-      return json(
-        page([
-          {
-            uuid: GROUP_UUID,
-            name: 'Newsletter',
-            description: null,
-            deletable: true,
-            number_of_contacts: 12,
-            status: 'Ready',
-            headers: [],
-            created_at: '',
-            updated_at: '',
-          },
-        ]),
-      );
+    const read = campaignPageReads(path, { contacts: 12 });
+    if (read) return read;
     return json(page([]));
   });
 }

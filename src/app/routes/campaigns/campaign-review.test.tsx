@@ -11,9 +11,10 @@
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CampaignReview } from '../../../shared/contract';
-import { campaign, GROUP_UUID, TEMPLATE_UUID } from '../../features/campaigns/campaign-fixtures';
+import { campaign, GROUP_UUID } from '../../features/campaigns/campaign-fixtures';
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
+import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import CampaignNewPage from './campaign-new.page';
 
 function review(overrides: Partial<CampaignReview> = {}): CampaignReview {
@@ -45,43 +46,8 @@ function serve(answer: CampaignReview) {
       created.push(await request.json());
       return json({ data: campaign() }, 201);
     }
-    if (path === '/templates/')
-      return json(
-        page([
-          { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' },
-        ]),
-      );
-    if (path === `/templates/${TEMPLATE_UUID}/preview`)
-      return json({
-        data: {
-          uuid: TEMPLATE_UUID,
-          name: 'Spring',
-          body: 'Hi  ',
-          sender: 'HeraldShop',
-          links: [],
-          is_locked: false,
-          created_at: '',
-          updated_at: '',
-          phone_number: '',
-          warnings: [],
-        },
-      });
-    if (path === '/contact-groups/')
-      return json(
-        page([
-          {
-            uuid: GROUP_UUID,
-            name: 'Newsletter',
-            description: null,
-            deletable: true,
-            number_of_contacts: 1300,
-            status: 'Ready',
-            headers: [],
-            created_at: '',
-            updated_at: '',
-          },
-        ]),
-      );
+    const read = campaignPageReads(path, { body: 'Hi {{first_name}}', preview: 'Hi  ', contacts: 1300 });
+    if (read) return read;
     return json(page([]));
   });
   return created;

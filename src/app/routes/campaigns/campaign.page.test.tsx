@@ -1,10 +1,11 @@
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
-import { campaign, CAMPAIGN_UUID, campaignReview, GROUP_UUID, TEMPLATE_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { campaign, CAMPAIGN_UUID, campaignReview, ZONE } from '../../features/campaigns/campaign-fixtures';
 import { serviceTimestamp } from '../../lib/service-zone';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen } from '../../testing/render';
+import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import CampaignPage from './campaign.page';
 
 const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
@@ -31,43 +32,8 @@ function serve(current: () => Campaign, onPut?: () => Response, counts: () => Ca
           created_at: '',
         },
       });
-    if (path === '/templates/')
-      return json(
-        page([
-          { uuid: TEMPLATE_UUID, name: 'Spring', body: 'Hi {{first_name}}', sender: 'HeraldShop', links: [], is_locked: false, created_at: '', updated_at: '' },
-        ]),
-      );
-    if (path === `/templates/${TEMPLATE_UUID}/preview`)
-      return json({
-        data: {
-          uuid: TEMPLATE_UUID,
-          name: 'Spring',
-          body: 'Hi  ',
-          sender: 'HeraldShop',
-          links: [],
-          is_locked: false,
-          created_at: '',
-          updated_at: '',
-          phone_number: '',
-          warnings: [],
-        },
-      });
-    if (path === '/contact-groups/')
-      return json(
-        page([
-          {
-            uuid: GROUP_UUID,
-            name: 'Newsletter',
-            description: null,
-            deletable: true,
-            number_of_contacts: 12,
-            status: 'Ready',
-            headers: [],
-            created_at: '',
-            updated_at: '',
-          },
-        ]),
-      );
+    const read = campaignPageReads(path, { body: 'Hi {{first_name}}', preview: 'Hi  ', contacts: 12 });
+    if (read) return read;
     return json(page([]));
   });
 }
