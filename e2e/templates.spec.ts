@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { dismissToasts, screenshot, signInWithPassword } from './support';
+import { dismissToasts, screenshot, sessionHeaders, signInWithPassword } from './support';
 
 function toast(page: Page, text: string) {
   return page.getByRole('alert').filter({ hasText: text });
@@ -174,4 +174,49 @@ test('vanity domains: Herald’s own domain is marked and fixed; others are adde
   await page.getByRole('dialog', { name: 'Delete vanity domain' }).getByRole('button', { name: 'Delete domain' }).click();
   await expect(toast(page, 'The vanity domain links.example.com was deleted.')).toBeVisible();
   await expect(domains.getByRole('cell', { name: 'https://links.example.com/…', exact: true })).toBeHidden();
+});
+
+test('a template used by a scheduled campaign says so above the save button, and measures against its groups', async ({ page }) => {
+  await page.goto('/templates');
+  await signInWithPassword(page);
+  await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
+
+  // Set up through the API, as the signed-in session: a group with names of different lengths, a template, a campaign.
+  const headers = await sessionHeaders(page);
+  const call = async (method: string, path: string, body: unknown) => {
+    const response = await page.request.fetch(`/api/2.0${path}`, { method, headers, data: body });
+    expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+    return ((await response.json()) as { data: { uuid: string } }).data;
+  };
+  const regulars = await call('POST', '/contact-groups/', { name: 'E2E regulars' });
+  await call('PUT', `/contact-groups/${regulars.uuid}/add-contacts`, {
+    contacts: [
+      { phone_number: '+447700900101', custom_fields: { first_name: 'Al' } },
+      { phone_number: '+447700900102', custom_fields: { first_name: 'Bo' } },
+      { phone_number: '+447700900103', custom_fields: { first_name: 'Bartholomew-Maximilian Fitzgerald' } },
+    ],
+  });
+  // 152 characters besides the name: a short name fits one part, the long one needs two.
+  const body = `Hi {{first_name|there}}, ${'our weekend sale starts Saturday at nine with the best prices of the year on everything in store and online. '.repeat(2).slice(0, 150)}`;
+  const template = await call('POST', '/templates/', { name: 'E2E weekend note', sender: '88440', body });
+  await call('POST', '/campaigns/', {
+    name: 'E2E weekend regulars',
+    sender: '88440',
+    template_uuid: template.uuid,
+    scheduled_send_date: '2030-08-03 09:00:00',
+    expiry_date: '2030-08-04 09:00:00',
+    included_contact_groups: [regulars.uuid],
+    excluded_contact_groups: [],
+  });
+
+  await page.goto(`/templates/${template.uuid}`);
+  await expect(page.getByRole('heading', { name: 'E2E weekend note', level: 1 })).toBeVisible();
+  const notice = page.getByRole('status', { name: 'Saving changes the message of 1 scheduled campaign:' });
+  await expect(notice.getByRole('listitem')).toHaveText(['E2E weekend regulars sends 3 Aug 2030, 09:00']);
+  await expect(notice.getByRole('link', { name: 'E2E weekend regulars' })).toHaveAttribute('href', /^\/campaigns\/[0-9a-f-]{36}$/);
+
+  // The campaign's groups are preselected, and the service measures the body against their contacts.
+  await expect(page.getByTestId('audience-segments')).toHaveText('For 3 recipients of E2E regulars: 1–2 SMS parts, typically 1');
+  await page.getByRole('button', { name: 'Save changes' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'template-scheduled-campaigns');
 });

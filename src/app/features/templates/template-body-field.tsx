@@ -1,7 +1,7 @@
 import { Alert, Group, List, Stack, Textarea } from '@mantine/core';
 import { useMergedRef } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useRef, type Ref } from 'react';
+import { useRef, type ReactNode, type Ref } from 'react';
 import { TEMPLATE_BODY_MAX } from '../../../shared/contract';
 import { replaceLookalikes } from '../../../shared/sms';
 import { InsertFieldMenu } from './insert-field-menu';
@@ -21,6 +21,8 @@ interface TemplateBodyFieldProps {
   fieldSuggestions: readonly string[];
   linksEmptyMessage: string;
   readOnly?: boolean;
+  /** Shown right under the segment counter (the count over a real audience). */
+  belowCounter?: ReactNode;
 }
 
 /** The body textarea with its tools: shorthand menus, live counters, non-GSM characters, link warnings. */
@@ -35,6 +37,7 @@ export function TemplateBodyField({
   fieldSuggestions,
   linksEmptyMessage,
   readOnly,
+  belowCounter,
 }: TemplateBodyFieldProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const ref = useMergedRef(textarea, inputRef);
@@ -79,6 +82,7 @@ export function TemplateBodyField({
         )}
       />
       <SegmentCounter measurement={draft.measurement} characters={draft.characters} />
+      {belowCounter}
       <NonGsmCharacters
         characters={draft.nonGsm}
         lookalikes={draft.lookalikes}

@@ -9,6 +9,7 @@ import { isApiError } from '../../api/api-error';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { AudienceSegments, type AudienceSegmentsProps } from './audience-segments';
 import { draftMessage, type MessageDraft } from './message-draft';
 import { MessagePreview } from './message-preview';
 import { TemplateBodyField } from './template-body-field';
@@ -16,6 +17,8 @@ import { TEMPLATE_LOCKED_MESSAGE, TemplateLockAlert } from './template-lock-aler
 
 const EMPTY: TemplateInput = { name: '', body: '', sender: '', force_utf8: false };
 const FIELDS = ['name', 'body', 'sender', 'force_utf8'] as const;
+
+export type TemplateAudience = Pick<AudienceSegmentsProps, 'templateUuid' | 'groups' | 'defaultGroups'>;
 
 interface TemplateFormProps {
   defaultValues?: TemplateInput;
@@ -32,6 +35,10 @@ interface TemplateFormProps {
   readOnly?: boolean;
   /** Content of the "Server preview" tab; the tab is left out without it. */
   serverPreview?: ReactNode;
+  /** The team's contact groups to measure the body against ("Measure against a group"); left out without it. */
+  audience?: TemplateAudience;
+  /** Shown above the save button while the form can be saved (e.g. the scheduled campaigns a save changes). */
+  saveNotice?: ReactNode;
   submitLabel: string;
   /** Saves the template; a rejection carrying 422 field errors shows them on the fields. */
   onSubmit: (input: TemplateInput) => Promise<unknown>;
@@ -63,9 +70,10 @@ interface BodyFieldProps {
   linksEmptyMessage: string;
   error: string | undefined;
   readOnly: boolean;
+  audience: TemplateAudience | undefined;
 }
 
-function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, error, readOnly }: BodyFieldProps) {
+function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, error, readOnly, audience }: BodyFieldProps) {
   const { field } = useController({ control, name: 'body' });
   const draft = useMessageDraft(control, shortLinks);
   const linkNames = useMemo(() => Object.keys(shortLinks), [shortLinks]);
@@ -82,6 +90,11 @@ function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, e
       fieldSuggestions={suggestions}
       linksEmptyMessage={linksEmptyMessage}
       readOnly={readOnly}
+      belowCounter={
+        audience && (
+          <AudienceSegments {...audience} body={field.value} hasFields={draft.segments.some((pieces) => pieces.some((piece) => piece.kind === 'field'))} />
+        )
+      }
     />
   );
 }
@@ -101,6 +114,8 @@ export function TemplateForm({
   locked = false,
   readOnly = false,
   serverPreview,
+  audience,
+  saveNotice,
   submitLabel,
   onSubmit,
   onCancel,
@@ -174,6 +189,7 @@ export function TemplateForm({
                   linksEmptyMessage={linksEmptyMessage}
                   error={errors.body?.message}
                   readOnly={locked || readOnly}
+                  audience={audience}
                 />
                 <Checkbox
                   label="Remove characters that cannot be sent"
@@ -182,6 +198,7 @@ export function TemplateForm({
                 />
               </Stack>
             </Fieldset>
+            {!locked && !readOnly && saveNotice}
             <FormError message={errors.root?.message} />
             {!locked && !readOnly && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>

@@ -1,6 +1,7 @@
 import { Button, Paper, Skeleton, Stack } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
 import type { TemplateInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
@@ -9,11 +10,13 @@ import { PageHeader } from '../../components/page-header';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
 import { LinksPanel } from '../../features/links/links-panel';
+import { ScheduledCampaignsNotice } from '../../features/templates/scheduled-campaigns-notice';
 import { ServerPreview } from '../../features/templates/server-preview';
 import { TemplateForm } from '../../features/templates/template-form';
 import { TEMPLATE_LOCKED_MESSAGE } from '../../features/templates/template-lock-alert';
 import { useUpdateTemplate } from '../../features/templates/template-mutations';
 import { templateQueries } from '../../features/templates/template-queries';
+import { templateUsageQueries } from '../../features/templates/template-usage-queries';
 import { useConfirmTemplateDeletion } from '../../features/templates/use-confirm-template-deletion';
 import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
@@ -22,15 +25,22 @@ import { prefetchTemplateEditorData, useTemplateEditorData } from './use-templat
 export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
   if (!params.uuid) return;
   void queryClient.prefetchQuery(templateQueries.detail(params.uuid));
+  void queryClient.prefetchQuery(templateUsageQueries.pendingCampaigns(params.uuid));
   prefetchTemplateEditorData(queryClient, params.uuid);
 }
+
+const NO_GROUPS: readonly string[] = [];
 
 export default function TemplateEditPage() {
   const { uuid = '' } = useParams();
   const navigate = useNavigate();
   const template = useQuery(templateQueries.detail(uuid));
   const update = useUpdateTemplate(uuid);
-  const { senderNames, vanityDomains, shortLinks, fieldSuggestions } = useTemplateEditorData(uuid);
+  const { senderNames, vanityDomains, shortLinks, fieldSuggestions, contactGroups } = useTemplateEditorData(uuid);
+  const pending = useQuery(templateUsageQueries.pendingCampaigns(uuid));
+  // Measured against who will get it next: the included groups of its latest scheduled campaign (the list is newest first).
+  const latestGroups = pending.data?.data[0]?.included_contact_groups ?? NO_GROUPS;
+  const audience = useMemo(() => ({ templateUuid: uuid, groups: contactGroups, defaultGroups: latestGroups }), [uuid, contactGroups, latestGroups]);
   const backToList = () => void navigate(paths.templates.list.getHref());
   const confirmDeletion = useConfirmTemplateDeletion(backToList);
   const canEdit = useTeamRole().can('edit');
@@ -86,6 +96,8 @@ export default function TemplateEditPage() {
               locked={template.data.is_locked}
               readOnly={!canEdit}
               serverPreview={<ServerPreview templateUuid={uuid} />}
+              audience={audience}
+              saveNotice={<ScheduledCampaignsNotice templateUuid={uuid} />}
               submitLabel="Save changes"
               onSubmit={save}
               onCancel={backToList}

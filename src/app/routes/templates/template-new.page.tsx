@@ -1,6 +1,7 @@
 import { Alert, Paper, Stack } from '@mantine/core';
 import { IconLink } from '@tabler/icons-react';
 import type { QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import type { TemplateInput } from '../../../shared/contract';
 import { PageHeader } from '../../components/page-header';
@@ -20,7 +21,8 @@ const LINKS_AFTER_SAVE = 'Links can be added once the template is saved.';
 export default function TemplateNewPage() {
   const navigate = useNavigate();
   const creation = useCreateTemplate();
-  const { senderNames, shortLinks, fieldSuggestions } = useTemplateEditorData();
+  const { senderNames, shortLinks, fieldSuggestions, contactGroups } = useTemplateEditorData();
+  const audience = useMemo(() => ({ groups: contactGroups }), [contactGroups]);
 
   const create = (input: TemplateInput) =>
     creation.mutateAsync(input, {
@@ -43,6 +45,7 @@ export default function TemplateNewPage() {
               shortLinks={shortLinks}
               fieldSuggestions={fieldSuggestions}
               linksEmptyMessage={LINKS_AFTER_SAVE}
+              audience={audience}
               submitLabel="Create template"
               onSubmit={create}
               onCancel={() => void navigate(paths.templates.list.getHref())}

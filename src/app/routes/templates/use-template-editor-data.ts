@@ -16,7 +16,7 @@ export function prefetchTemplateEditorData(queryClient: QueryClient, templateUui
   if (templateUuid) void queryClient.prefetchQuery(linkQueries.ofTemplate(templateUuid));
 }
 
-/** What the template editor needs besides the template: senders, link domains, the template's links, known field names. */
+/** What the template editor needs besides the template: senders, link domains, the template's links, known field names, contact groups. */
 export function useTemplateEditorData(templateUuid?: string) {
   const senders = useQuery(senderQueries.list(SENDER_PICKER));
   const vanityDomains = useQuery(vanityDomainQueries.picker());
@@ -27,6 +27,7 @@ export function useTemplateEditorData(templateUuid?: string) {
   const domains = useMemo(() => vanityDomains.data ?? [], [vanityDomains.data]);
   const shortLinks = useMemo(() => sampleShortLinks(links.data ?? [], domains), [links.data, domains]);
   const fieldSuggestions = useMemo(() => [...new Set((contactGroups.data ?? []).flatMap((group) => group.headers))], [contactGroups.data]);
+  const groups = useMemo(() => (contactGroups.data ?? []).map(({ uuid, name }) => ({ uuid, name })), [contactGroups.data]);
 
-  return { senderNames, vanityDomains: domains, shortLinks, fieldSuggestions };
+  return { senderNames, vanityDomains: domains, shortLinks, fieldSuggestions, contactGroups: groups };
 }
