@@ -79,6 +79,8 @@ describe('SMPP gateway: inbound messages', () => {
     await waitFor(() => inbound.length === 1, 'the inbound message');
 
     expect(inbound[0]).toEqual({ from: '+447700900123', to: '80001', body: 'STOP now {€}', at: expect.any(Date), key: expect.stringMatching(/^smpp:/) });
+    // The acknowledgement goes once the message is stored, so it may still be on its way to the peer.
+    await waitFor(() => peer.deliverAcks === 1, 'the acknowledgement');
     expect(peer.deliverAcks).toBe(1);
   });
 
