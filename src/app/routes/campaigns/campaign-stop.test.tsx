@@ -79,6 +79,8 @@ describe('stopping a campaign', { timeout: 20_000 }, () => {
     expect(screen.getByText('Stopped', { exact: true })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Stop sending' })).not.toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'This campaign can no longer be edited' })).toHaveTextContent('Stopped at 2 Mar 2026, 09:12 by Ada Lovelace');
+    // The header no longer says it is scheduled.
+    expect(screen.getByText(/^Stopped at 2 Mar 2026, 09:12 \(.*\); it was scheduled for/)).toBeInTheDocument();
   });
 
   it('is offered for a pending campaign, but not for a draft, nor to a viewer', async () => {

@@ -146,7 +146,9 @@ export default function CampaignPage() {
           loaded
             ? loaded.is_draft
               ? `A draft: nothing is sent until it is scheduled (send time ${formatTimestamp(loaded.scheduled_send_date)}, ${timeZone ?? 'service time'}).`
-              : `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).`
+              : loaded.stopped_at
+                ? `Stopped at ${formatTimestamp(loaded.stopped_at)} (${timeZone ?? 'service time'}); it was scheduled for ${formatTimestamp(loaded.scheduled_send_date)}.`
+                : `Scheduled for ${formatTimestamp(loaded.scheduled_send_date)} (${timeZone ?? 'service time'}).`
             : undefined
         }
         actions={
