@@ -34,6 +34,10 @@ interface ZonedDateTimeFieldProps {
   withAsterisk?: boolean;
   /** An optional time: emptying the field, or its clear button, sets ''. */
   clearable?: boolean;
+  /** `YYYY-MM-DD`: days before it cannot be picked or typed (nothing is planned in the past). */
+  minDate?: string;
+  /** Called with the new value after a person changed the field (not when the form moves it). */
+  onEdited?: (value: string) => void;
 }
 
 /**
@@ -52,6 +56,8 @@ export function ZonedDateTimeField({
   readOnly,
   withAsterisk,
   clearable,
+  minDate,
+  onEdited,
 }: ZonedDateTimeFieldProps) {
   const time = value.slice(11) || DEFAULT_TIME;
   const zone = zoneLabel(timeZone, value);
@@ -73,8 +79,13 @@ export function ZonedDateTimeField({
       withTime
       valueFormat={(date) => date.slice(0, 16)}
       dateParser={(text) => parseTypedTimestamp(text, timeZone)}
+      minDate={minDate}
       // Picking a day in the calendar keeps the time already typed.
-      onChange={(next) => onChange(next === null ? '' : DATE_ONLY.test(next) ? `${next} ${time}` : next.slice(0, 19))}
+      onChange={(picked) => {
+        const next = picked === null ? '' : DATE_ONLY.test(picked) ? `${picked} ${time}` : picked.slice(0, 19);
+        onChange(next);
+        onEdited?.(next);
+      }}
       onBlur={onBlur}
       fixOnBlur
       readOnly={readOnly}

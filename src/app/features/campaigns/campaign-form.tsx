@@ -20,6 +20,7 @@ import { Controller, get, useForm, useWatch, type Control } from 'react-hook-for
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
+import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 import { CampaignLockAlert } from './campaign-lock-alert';
 import {
   campaignErrors,
@@ -30,7 +31,6 @@ import {
   sendTimeIsPast,
   type CampaignFormValues,
 } from './campaign-form-values';
-import { CampaignTimeInput } from './campaign-time-field';
 import { PauseEditor } from './pause-editor';
 import { RecipientEstimate } from './recipient-estimate';
 import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
@@ -343,7 +343,7 @@ export function CampaignForm({
                 </Input.Wrapper>
                 <Group grow align="flex-start">
                   {!values.send_now && (
-                    <CampaignTimeInput
+                    <ZonedDateTimeInput
                       control={control}
                       name="scheduled_send_date"
                       label="Send at"
@@ -356,7 +356,7 @@ export function CampaignForm({
                       onEdited={moveSend}
                     />
                   )}
-                  <CampaignTimeInput
+                  <ZonedDateTimeInput
                     control={control}
                     name="expiry_date"
                     label="Expires at"
@@ -377,7 +377,7 @@ export function CampaignForm({
                 />
                 {values.throttled && (
                   <Stack gap="md" pl="md" style={{ borderLeft: '3px solid var(--mantine-color-indigo-2)' }}>
-                    <CampaignTimeInput
+                    <ZonedDateTimeInput
                       control={control}
                       name="scheduled_finish_date"
                       label="Finish by"

@@ -16,23 +16,12 @@ import type { Role } from '../../lib/roles';
 import { apiError, json, mockApi, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
 import { TeamSettingsSection } from './team-settings-section';
+import { NEW_TEAM_SETTINGS } from '../../testing/team-settings';
 
 // Each test renders several forms and types into them: on a busy machine that takes seconds.
 const SLOW = { timeout: 20_000 };
 
-/** A new team's settings, as the service makes them. */
-const SETTINGS: TeamSettings = {
-  name: 'Acme',
-  approval_threshold: null,
-  confirm_threshold: 1000,
-  price_per_segment: null,
-  currency: 'EUR',
-  time_zone: 'Europe/London',
-  quiet_hours: null,
-  opt_out_reply: '',
-  opt_in_reply: '',
-  help_reply: '',
-};
+const SETTINGS = NEW_TEAM_SETTINGS;
 
 /** GET and PUT /team/settings as the service answers them; `answer` replaces the PUT's answer. */
 function serve({

@@ -19,6 +19,7 @@ import { currentUser } from '../../testing/current-user';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor, within } from '../../testing/render';
 import TeamPage from './team.page';
+import { NEW_TEAM_SETTINGS } from '../../testing/team-settings';
 
 // Each test renders several forms and types into them: on a busy machine that takes seconds.
 const SLOW = { timeout: 20_000 };
@@ -51,19 +52,7 @@ const PENDING: Invitation = {
   expires_at: '2026-11-11 10:00:00',
 };
 
-/** A new team's settings, as the service makes them. */
-const SETTINGS: TeamSettings = {
-  name: 'Acme',
-  approval_threshold: null,
-  confirm_threshold: 1000,
-  price_per_segment: null,
-  currency: 'EUR',
-  time_zone: 'Europe/London',
-  quiet_hours: null,
-  opt_out_reply: '',
-  opt_in_reply: '',
-  help_reply: '',
-};
+const SETTINGS = NEW_TEAM_SETTINGS;
 
 interface Sent {
   method: string;

@@ -6,12 +6,11 @@ import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
 import { HELD_OWNER, numberUnsent } from './unsent';
-import { quietUntil, WEEKDAYS, type QuietHours } from '../../../shared/schedule/quiet-hours';
+import { quietUntil, type QuietHours } from '../../../shared/schedule/quiet-hours';
+import { QuietHoursSchema } from '../../../shared/contract';
 import { zoneOfNumber } from '../../lib/phone-zones';
 import { settleEarlyReceipts } from './receipts';
 
-/** A team's quiet hours as stored (jsonb, checked when written). */
-const QuietHoursSchema = z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) });
 /** A batch's range of sequences, and whether its owner was handing it over. */
 const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
 type Range = z.output<typeof RangeRowSchema>;

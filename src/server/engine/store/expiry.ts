@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { firstRowOf, rowsOf } from '../../db/rows';
 import type { ExpiryStore } from '../engine-store';
 import { settleEarlyReceipts } from './receipts';
@@ -46,14 +46,7 @@ export function createExpiryStore(db: Db): ExpiryStore {
           );
           if (!campaign) return undefined;
           // Batches of dead owners only (a live one is locked while it settles, or renews its lease).
-          const dead = await rowsOf(
-            tx,
-            DeadBatchRowSchema,
-            sql`
-            DELETE FROM send_batches WHERE id IN (
-              SELECT id FROM send_batches WHERE campaign_id = ${campaign.id} AND lease_until < ${now} FOR UPDATE SKIP LOCKED)
-            RETURNING first_sequence AS first, last_sequence AS last, submitting`,
-          );
+          const dead = await dropBatches(tx, campaign.id, sql`lease_until < ${now}`);
           const doubtful = dead.filter((batch) => batch.submitting);
           await tx.execute(sql`
             WITH locked AS (
@@ -93,6 +86,18 @@ export function createExpiryStore(db: Db): ExpiryStore {
   };
 }
 
+/** Deletes a campaign's batches that meet `condition` (skipping any a live owner holds locked); their ranges. */
+function dropBatches(tx: Tx, campaignId: number, condition: SQL) {
+  return rowsOf(
+    tx,
+    DeadBatchRowSchema,
+    sql`
+    DELETE FROM send_batches WHERE id IN (
+      SELECT id FROM send_batches WHERE campaign_id = ${campaignId} AND ${condition} FOR UPDATE SKIP LOCKED)
+    RETURNING first_sequence AS first, last_sequence AS last, submitting`,
+  );
+}
+
 /**
  * Campaigns stopped while sending (`PUT …/stop`): what is still queued outside a live batch becomes
  * unsent (`stopped`), numbered for the unsent report; batches of dead owners are dropped (what one of
@@ -117,14 +122,7 @@ async function sweepStopped(db: Db, now: Date): Promise<void> {
         RETURNING id`,
       );
       if (!campaign) return undefined;
-      const dropped = await rowsOf(
-        tx,
-        DeadBatchRowSchema,
-        sql`
-        DELETE FROM send_batches WHERE id IN (
-          SELECT id FROM send_batches WHERE campaign_id = ${campaign.id} AND (lease_until < ${now} OR owner = ${HELD_OWNER}) FOR UPDATE SKIP LOCKED)
-        RETURNING first_sequence AS first, last_sequence AS last, submitting`,
-      );
+      const dropped = await dropBatches(tx, campaign.id, sql`(lease_until < ${now} OR owner = ${HELD_OWNER})`);
       const doubtful = dropped.filter((batch) => batch.submitting);
       // Claims wait on the campaign's row (locked above) and a live batch's messages are left to
       // their owner, so nothing else moves these messages meanwhile.
