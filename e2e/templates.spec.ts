@@ -81,6 +81,25 @@ test('a marketer writes a template, links it, and wires a keyword to a webhook',
   await dismissToasts(page);
   await screenshot(page, 'template-editor');
 
+  // A web address typed as it is: offered as a tracked link, which then takes its place.
+  await body.click();
+  await body.press('End');
+  await body.pressSequentially(' More: https://shop.example.com/autumn-deals');
+  const plain = page.getByRole('alert').filter({ hasText: 'A plain web address' });
+  await expect(plain).toBeVisible();
+  await screenshot(page, 'template-plain-url');
+  await plain.getByRole('button', { name: 'Track https://shop.example.com/autumn-deals as a link' }).click();
+  const trackDialog = page.getByRole('dialog', { name: 'Track this link' });
+  await expect(trackDialog.getByRole('textbox', { name: 'Name' })).toHaveValue('AUTUMN-DEALS');
+  await expect(trackDialog.getByRole('textbox', { name: 'Destination' })).toHaveValue('https://shop.example.com/autumn-deals');
+  await trackDialog.getByRole('button', { name: 'Add link and use it' }).click();
+  await expect(body).toHaveValue(/ More: ::AUTUMN-DEALS::$/);
+  await expect(plain).toBeHidden();
+  await expect(links.getByRole('cell', { name: '::AUTUMN-DEALS::', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(toast(page, 'The template Spring sale was saved.').first()).toBeVisible();
+  await dismissToasts(page);
+
   // The service's own rendering, with its warnings (a field has no value without a contact).
   await page.getByRole('tab', { name: 'Server preview' }).click();
   await expect(page.getByTestId('server-preview-body')).toContainText(/Spring sale" starts now - don't miss it: http:\/\/localhost:8199\/l\/\w{7}/);

@@ -9,3 +9,5 @@ export { fieldUses, parseShorthands, render, renderTokens, shorthandNames } from
 export type { ShorthandToken, ShorthandValues } from './shorthands';
 export { measureRendered } from './measure-rendered';
 export type { RenderedMeasureOptions } from './measure-rendered';
+export { plainUrls, replacePlainUrl, suggestLinkName } from './plain-urls';
+export type { PlainUrl } from './plain-urls';

@@ -35,6 +35,7 @@ import { PauseEditor } from './pause-editor';
 import { RecipientEstimate } from './recipient-estimate';
 import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
+import type { QuietHours } from '../../../shared/schedule/quiet-hours';
 
 export interface CampaignTemplateOption {
   uuid: string;
@@ -66,6 +67,8 @@ interface CampaignFormProps {
   readOnly?: boolean;
   /** Admins may send through the team's quiet hours: the switch shows only for them. */
   canIgnoreQuietHours?: boolean;
+  /** The team's quiet hours and zone (null when off), drawn on the throttled timeline. */
+  quietHours?: { hours: QuietHours; zone: string } | null;
   /** The main action's label: "Review and schedule" for a new campaign or a draft, "Save changes" for a scheduled one. */
   scheduleLabel: string;
   /** Schedules (or keeps scheduled) the campaign, `is_draft: false`; a rejection carrying 422 field errors shows them on the fields (`pauses.1` too). */
@@ -122,6 +125,7 @@ export function CampaignForm({
   lockMessage,
   readOnly = false,
   canIgnoreQuietHours = false,
+  quietHours,
   scheduleLabel,
   onSchedule,
   draftLabel = 'Save draft',
@@ -390,7 +394,13 @@ export function CampaignForm({
                       onEdited={() => setFollows((current) => ({ ...current, finish: false }))}
                     />
                     <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={frozen} />
-                    <SendingTimeline send={values.scheduled_send_date} finish={values.scheduled_finish_date} pauses={values.pauses} timeZone={timeZone} />
+                    <SendingTimeline
+                      send={values.scheduled_send_date}
+                      finish={values.scheduled_finish_date}
+                      pauses={values.pauses}
+                      timeZone={timeZone}
+                      quiet={values.ignore_quiet_hours ? null : quietHours}
+                    />
                   </Stack>
                 )}
                 {canIgnoreQuietHours && (

@@ -14,11 +14,18 @@ import {
 } from '../../api/gen/sdk.gen';
 import { campaignKeys } from './campaign-queries';
 
-export function useCreateCampaign() {
+/**
+ * The new campaign page's save: creates the campaign, or saves again the one the page created
+ * already (a draft saved from the review to send a test), so it is never created twice.
+ */
+export function useCreateOrUpdateCampaign() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: CampaignInput) => (await createCampaign({ body: input, throwOnError: true })).data.data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.lists() }),
+    mutationFn: async ({ uuid, input }: { uuid: string | undefined; input: CampaignInput }) =>
+      uuid
+        ? (await updateCampaign({ path: { campaign_uuid: uuid }, body: input, throwOnError: true })).data.data
+        : (await createCampaign({ body: input, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
   });
 }
 

@@ -1,7 +1,8 @@
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 
 export interface TimelineSpan {
-  kind: 'sending' | 'paused';
+  /** A pause of the campaign wins over quiet hours where both hold. */
+  kind: 'sending' | 'paused' | 'quiet';
   start: string;
   end: string;
   /** Share of the whole plan, 0..1, for drawing. */
@@ -11,7 +12,7 @@ export interface TimelineSpan {
 
 export interface SendingPlan {
   spans: TimelineSpan[];
-  /** Milliseconds in which messages may go (the plan less its pauses). */
+  /** Milliseconds in which messages may go (the plan less its pauses and quiet hours). */
   openMs: number;
   totalMs: number;
 }
@@ -20,45 +21,68 @@ interface PlanInput {
   send: string;
   finish: string;
   pauses: readonly { start_at: string; end_at: string }[];
+  /** The team's quiet periods (epoch ms) over the plan, when its quiet hours apply to the campaign. */
+  quiet?: readonly { start: number; end: number }[];
 }
 
 /**
- * The throttled plan from send to finish, cut where it pauses: only pauses that name real moments
- * and end after they start are drawn, clipped to the plan and merged where they overlap (the form
- * names the broken ones). null until send and finish make a plan.
+ * The throttled plan from send to finish, cut where it pauses and where the team's quiet hours
+ * hold: only pauses that name real moments and end after they start are drawn, clipped to the plan
+ * and merged where they overlap (the form names the broken ones). null until send and finish make
+ * a plan.
  */
-export function sendingPlan({ send, finish, pauses }: PlanInput, timeZone: string): SendingPlan | null {
+export function sendingPlan({ send, finish, pauses, quiet = [] }: PlanInput, timeZone: string): SendingPlan | null {
   const start = parseTimestamp(send, timeZone)?.getTime();
   const end = parseTimestamp(finish, timeZone)?.getTime();
   if (start === undefined || end === undefined || end <= start) return null;
 
-  const gaps = pauses
-    .map((pause) => ({ from: parseTimestamp(pause.start_at, timeZone)?.getTime(), to: parseTimestamp(pause.end_at, timeZone)?.getTime() }))
-    .flatMap(({ from, to }) => (from !== undefined && to !== undefined && to > from ? [{ from: Math.max(from, start), to: Math.min(to, end) }] : []))
+  const clip = (from: number, to: number) => (to > from ? [{ from: Math.max(from, start), to: Math.min(to, end) }] : []);
+  const paused = merge(
+    pauses.flatMap((pause) => {
+      const from = parseTimestamp(pause.start_at, timeZone)?.getTime();
+      const to = parseTimestamp(pause.end_at, timeZone)?.getTime();
+      return from !== undefined && to !== undefined ? clip(from, to) : [];
+    }),
+  );
+  const quietGaps = merge(quiet.flatMap((period) => clip(period.start, period.end)));
+
+  // Every moment a gap starts or ends cuts the plan; each piece is paused, quiet or sending.
+  const cuts = [...new Set([start, end, ...[...paused, ...quietGaps].flatMap((gap) => [gap.from, gap.to])])].sort((a, b) => a - b);
+  const within = (gaps: readonly Gap[], at: number) => gaps.some((gap) => at >= gap.from && at < gap.to);
+  const totalMs = end - start;
+  const label = (moment: number) => formatIn(moment, timeZone);
+  const spans: TimelineSpan[] = [];
+  let openMs = 0;
+  for (let index = 0; index + 1 < cuts.length; index++) {
+    const from = cuts[index]!;
+    const to = cuts[index + 1]!;
+    const kind: TimelineSpan['kind'] = within(paused, from) ? 'paused' : within(quietGaps, from) ? 'quiet' : 'sending';
+    if (kind === 'sending') openMs += to - from;
+    const last = spans.at(-1);
+    if (last?.kind === kind) {
+      last.end = label(to);
+      last.to = (to - start) / totalMs;
+    } else spans.push({ kind, start: label(from), end: label(to), from: (from - start) / totalMs, to: (to - start) / totalMs });
+  }
+  return { spans, openMs, totalMs };
+}
+
+interface Gap {
+  from: number;
+  to: number;
+}
+
+/** Gaps that name real moments inside the plan, in order, overlapping ones merged. */
+function merge(gaps: Gap[]): Gap[] {
+  return gaps
     .filter(({ from, to }) => to > from)
     .sort((a, b) => a.from - b.from)
-    .reduce<{ from: number; to: number }[]>((merged, gap) => {
+    .reduce<Gap[]>((merged, gap) => {
       const last = merged.at(-1);
       if (last && gap.from <= last.to) last.to = Math.max(last.to, gap.to);
       else merged.push({ ...gap });
       return merged;
     }, []);
-
-  const totalMs = end - start;
-  const label = (moment: number) => formatIn(moment, timeZone);
-  const spans: TimelineSpan[] = [];
-  let cursor = start;
-  const push = (kind: TimelineSpan['kind'], from: number, to: number) => {
-    if (to > from) spans.push({ kind, start: label(from), end: label(to), from: (from - start) / totalMs, to: (to - start) / totalMs });
-  };
-  for (const gap of gaps) {
-    push('sending', cursor, gap.from);
-    push('paused', gap.from, gap.to);
-    cursor = gap.to;
-  }
-  push('sending', cursor, end);
-  const pausedMs = gaps.reduce((sum, gap) => sum + gap.to - gap.from, 0);
-  return { spans, openMs: totalMs - pausedMs, totalMs };
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

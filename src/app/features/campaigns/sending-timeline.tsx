@@ -1,19 +1,39 @@
 import { Box, Group, List, Paper, Text, ThemeIcon } from '@mantine/core';
-import { IconPlayerPauseFilled, IconSend } from '@tabler/icons-react';
-import { formatDuration, sendingPlan } from './sending-plan';
+import { IconMoon, IconPlayerPauseFilled, IconSend } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-hours';
+import { parseTimestamp } from '../../../shared/time/local-timestamps';
+import { formatDuration, sendingPlan, type TimelineSpan } from './sending-plan';
 
 const PAUSE_STRIPES = 'repeating-linear-gradient(135deg, var(--mantine-color-gray-2) 0 6px, var(--mantine-color-gray-4) 6px 8px)';
+const QUIET_STRIPES = 'repeating-linear-gradient(45deg, var(--mantine-color-violet-1) 0 6px, var(--mantine-color-violet-3) 6px 8px)';
+
+const LOOK: Record<TimelineSpan['kind'], { label: string; color: string; background: string }> = {
+  sending: { label: 'Sending', color: 'indigo', background: 'var(--mantine-color-indigo-5)' },
+  paused: { label: 'Paused', color: 'gray', background: PAUSE_STRIPES },
+  quiet: { label: 'Quiet hours', color: 'violet', background: QUIET_STRIPES },
+};
 
 interface SendingTimelineProps {
   send: string;
   finish: string;
   pauses: readonly { start_at: string; end_at: string }[];
   timeZone: string;
+  /** The team's quiet hours and its zone, when they apply to this campaign. */
+  quiet?: { hours: QuietHours; zone: string } | null;
 }
 
-/** The planned sending of a throttled campaign: a bar from send to finish with its pauses cut out, and each part's times. */
-export function SendingTimeline({ send, finish, pauses, timeZone }: SendingTimelineProps) {
-  const plan = sendingPlan({ send, finish, pauses }, timeZone);
+/**
+ * The planned sending of a throttled campaign: a bar from send to finish with its pauses and the
+ * team's quiet hours cut out, and each part's times.
+ */
+export function SendingTimeline({ send, finish, pauses, timeZone, quiet }: SendingTimelineProps) {
+  const quietWindows = useMemo(() => {
+    const from = parseTimestamp(send, timeZone)?.getTime();
+    const to = parseTimestamp(finish, timeZone)?.getTime();
+    return quiet && from !== undefined && to !== undefined ? quietPeriods(quiet.hours, quiet.zone, from, to) : [];
+  }, [quiet, send, finish, timeZone]);
+  const plan = sendingPlan({ send, finish, pauses, quiet: quietWindows }, timeZone);
   if (!plan) {
     return (
       <Text size="sm" c="dimmed">
@@ -21,7 +41,8 @@ export function SendingTimeline({ send, finish, pauses, timeZone }: SendingTimel
       </Text>
     );
   }
-  const pauseCount = plan.spans.filter((span) => span.kind === 'paused').length;
+  const gapCount = plan.spans.filter((span) => span.kind !== 'sending').length;
+  const quietCount = plan.spans.filter((span) => span.kind === 'quiet').length;
   return (
     <Paper withBorder radius="md" p="md" role="region" aria-label="Sending timeline">
       <Group justify="space-between" mb="xs">
@@ -30,7 +51,7 @@ export function SendingTimeline({ send, finish, pauses, timeZone }: SendingTimel
         </Text>
         <Text size="xs" c="dimmed">
           Sends for {formatDuration(plan.openMs)} of {formatDuration(plan.totalMs)}
-          {pauseCount > 0 && `, ${pauseCount} ${pauseCount === 1 ? 'gap' : 'gaps'}`} · {timeZone}
+          {gapCount > 0 && `, ${gapCount} ${gapCount === 1 ? 'gap' : 'gaps'}`} · {timeZone}
         </Text>
       </Group>
       <Box pos="relative" h={28} style={{ borderRadius: 6, overflow: 'hidden' }} bg="gray.1" aria-hidden>
@@ -44,7 +65,7 @@ export function SendingTimeline({ send, finish, pauses, timeZone }: SendingTimel
             style={{
               left: `${span.from * 100}%`,
               width: `${(span.to - span.from) * 100}%`,
-              background: span.kind === 'sending' ? 'var(--mantine-color-indigo-5)' : PAUSE_STRIPES,
+              background: LOOK[span.kind].background,
               borderLeft: span.from > 0 ? '1px solid var(--mantine-color-white)' : undefined,
             }}
           />
@@ -63,17 +84,23 @@ export function SendingTimeline({ send, finish, pauses, timeZone }: SendingTimel
           <List.Item
             key={`${span.kind}-${span.from}`}
             icon={
-              <ThemeIcon size={18} radius="xl" variant="light" color={span.kind === 'sending' ? 'indigo' : 'gray'}>
-                {span.kind === 'sending' ? <IconSend size={11} /> : <IconPlayerPauseFilled size={11} />}
+              <ThemeIcon size={18} radius="xl" variant="light" color={LOOK[span.kind].color}>
+                {span.kind === 'sending' ? <IconSend size={11} /> : span.kind === 'quiet' ? <IconMoon size={11} /> : <IconPlayerPauseFilled size={11} />}
               </ThemeIcon>
             }
           >
-            <Text span size="sm" fw={span.kind === 'paused' ? 600 : 400} c={span.kind === 'paused' ? 'gray.7' : undefined}>
-              {span.kind === 'sending' ? 'Sending' : 'Paused'} {span.start} – {span.end}
+            <Text span size="sm" fw={span.kind === 'sending' ? 400 : 600} c={span.kind === 'sending' ? undefined : 'gray.7'}>
+              {LOOK[span.kind].label} {span.start} – {span.end}
             </Text>
           </List.Item>
         ))}
       </List>
+      {quietCount > 0 && quiet && (
+        <Text size="xs" c="dimmed" mt="xs">
+          Quiet hours are drawn in the team’s zone ({quiet.zone}). Each recipient is held during the quiet hours of their own number’s country, so numbers
+          abroad may go at other times.
+        </Text>
+      )}
     </Paper>
   );
 }

@@ -13,6 +13,11 @@ interface ReviewOptions {
   timeZone: string;
   /** The user's own number (profile), where a test goes by default; '' when none. */
   ownNumber: string;
+  /**
+   * Saves what the form holds as a draft without leaving the page, so a test of it can be sent
+   * from the review; resolves to the campaign's uuid.
+   */
+  saveDraft: (input: CampaignInput) => Promise<string>;
   /** The actual scheduling, once reviewed and confirmed. */
   onSchedule: (input: CampaignInput) => Promise<unknown>;
 }
@@ -25,30 +30,65 @@ interface Pending {
 
 const sameCampaign = (a: CampaignInput, b: CampaignInput) => JSON.stringify({ ...a, is_draft: false }) === JSON.stringify({ ...b, is_draft: false });
 
+/** The same message to the same people: only the times differ (as after "Send now"), so a test of one is a test of the other. */
+function sameMessage(a: CampaignInput, b: CampaignInput): boolean {
+  const strip = ({
+    scheduled_send_date: _send,
+    expiry_date: _expiry,
+    scheduled_finish_date: _finish,
+    pauses: _pauses,
+    is_draft: _draft,
+    ...rest
+  }: CampaignInput) => JSON.stringify(rest);
+  return strip(a) === strip(b);
+}
+
 /**
  * Scheduling through a review: `review(input)` opens it and settles when the person goes back
  * (resolved, nothing saved) or once the campaign is scheduled (resolved) or refused (rejected with
  * the service's error, so the form puts a 422 on its fields). Above the team's confirm threshold the
  * recipient count must be typed before "Schedule" is enabled; a blocking personalisation gap keeps it off.
  */
-export function useReviewBeforeScheduling({ saved, timeZone, ownNumber, onSchedule }: ReviewOptions) {
+export function useReviewBeforeScheduling({ saved, timeZone, ownNumber, saveDraft, onSchedule }: ReviewOptions) {
   const [pending, setPending] = useState<Pending>();
   const [typed, setTyped] = useState('');
   const [scheduling, setScheduling] = useState(false);
+  // A draft saved from this review, until the page's own `saved` has caught up with it.
+  const [draft, setDraft] = useState<{ uuid: string; input: CampaignInput }>();
+  const [savingDraft, setSavingDraft] = useState(false);
   const pendingRef = useRef<Pending>(undefined);
 
-  const useSaved = saved !== undefined && pending !== undefined && sameCampaign(saved.input, pending.input);
-  const review = useQuery({ ...campaignQueries.review(saved?.uuid ?? ''), enabled: pending !== undefined && useSaved });
-  const preview = useQuery({ ...campaignQueries.preview(pending?.input ?? ({} as CampaignInput)), enabled: pending !== undefined && !useSaved });
-  const shown = useSaved ? review : preview;
+  const base = draft ?? saved;
+  // The figures come from the stored campaign only when the form holds exactly what is stored.
+  const exact = base !== undefined && pending !== undefined && sameCampaign(base.input, pending.input);
+  // Tests can be sent from the stored campaign when it is the same message to the same people.
+  const testable = base !== undefined && pending !== undefined && sameMessage(base.input, pending.input);
+  const review = useQuery({ ...campaignQueries.review(base?.uuid ?? ''), enabled: testable });
+  const preview = useQuery({ ...campaignQueries.preview(pending?.input ?? ({} as CampaignInput)), enabled: pending !== undefined && !exact });
+  const shown = exact ? review : preview;
 
   const open = (input: CampaignInput) =>
     new Promise<void>((resolve, reject) => {
       const next = { input, resolve, reject };
       pendingRef.current = next;
       setTyped('');
+      setDraft(undefined);
       setPending(next);
     });
+
+  const saveForTests = async () => {
+    const current = pendingRef.current;
+    if (!current) return;
+    setSavingDraft(true);
+    try {
+      const uuid = await saveDraft({ ...current.input, is_draft: true });
+      setDraft({ uuid, input: current.input });
+    } catch {
+      // The page has said why (a toast); the review stays as it was.
+    } finally {
+      setSavingDraft(false);
+    }
+  };
 
   const close = () => {
     pendingRef.current?.resolve();
@@ -93,12 +133,18 @@ export function useReviewBeforeScheduling({ saved, timeZone, ownNumber, onSchedu
             <Title order={3} size="h5" mb={6}>
               Test sends
             </Title>
-            {useSaved && saved ? (
-              <CampaignTestSends uuid={saved.uuid} testSends={shown.data.test_sends} ownNumber={ownNumber} />
+            {testable && base ? (
+              <CampaignTestSends uuid={base.uuid} testSends={review.data?.test_sends ?? []} ownNumber={ownNumber} />
             ) : (
-              <Text size="sm" c="dimmed">
-                {saved ? 'Save your changes as a draft to send a test of them.' : 'Save it as a draft first to send a test.'}
-              </Text>
+              <Group gap="sm" wrap="wrap">
+                <Text size="sm" c="dimmed" style={{ flex: '1 1 16rem' }}>
+                  {base ? 'Your changes are not saved yet: save them as a draft to send a test of them.' : 'Save it as a draft to send a test.'} Nothing goes to
+                  the recipients until you schedule it.
+                </Text>
+                <Button variant="default" onClick={() => void saveForTests()} loading={savingDraft}>
+                  Save draft and test
+                </Button>
+              </Group>
             )}
           </div>
           {blocking && (

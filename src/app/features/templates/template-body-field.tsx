@@ -1,13 +1,14 @@
 import { Alert, Group, List, Stack, Textarea } from '@mantine/core';
 import { useMergedRef } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useRef, type ReactNode, type Ref } from 'react';
+import { useMemo, useRef, type ReactNode, type Ref } from 'react';
 import { TEMPLATE_BODY_MAX } from '../../../shared/contract';
-import { replaceLookalikes } from '../../../shared/sms';
+import { plainUrls, replaceLookalikes, type PlainUrl } from '../../../shared/sms';
 import { InsertFieldMenu } from './insert-field-menu';
 import { InsertLinkMenu } from './insert-link-menu';
 import type { MessageDraft } from './message-draft';
 import { NonGsmCharacters } from './non-gsm-characters';
+import { PlainUrlsNotice } from './plain-urls-notice';
 import { SegmentCounter } from './segment-counter';
 
 interface TemplateBodyFieldProps {
@@ -23,6 +24,9 @@ interface TemplateBodyFieldProps {
   readOnly?: boolean;
   /** Shown right under the segment counter (the count over a real audience). */
   belowCounter?: ReactNode;
+  /** Turns a web address typed into the body into a tracked link; without it the notice says why it cannot yet. */
+  onTrackUrl?: (url: PlainUrl) => void;
+  cannotTrackReason?: string;
 }
 
 /** The body textarea with its tools: shorthand menus, live counters, non-GSM characters, link warnings. */
@@ -38,7 +42,10 @@ export function TemplateBodyField({
   linksEmptyMessage,
   readOnly,
   belowCounter,
+  onTrackUrl,
+  cannotTrackReason,
 }: TemplateBodyFieldProps) {
+  const urls = useMemo(() => plainUrls(value), [value]);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const ref = useMergedRef(textarea, inputRef);
 
@@ -89,6 +96,7 @@ export function TemplateBodyField({
         onReplaceLookalikes={() => onChange(replaceLookalikes(value))}
         disabled={readOnly}
       />
+      <PlainUrlsNotice urls={urls} onTrack={readOnly ? undefined : onTrackUrl} cannotTrackReason={readOnly ? undefined : cannotTrackReason} />
       {draft.warnings.length > 0 && (
         <Alert color="yellow" variant="light" p="sm" icon={<IconAlertTriangle size={18} />} title="Sent as a blank space">
           <List size="sm" spacing={2}>

@@ -1,10 +1,10 @@
 import { Autocomplete, Checkbox, Fieldset, Grid, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useController, useForm, useWatch, type Control } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
-import { shorthandNames } from '../../../shared/sms';
+import { replacePlainUrl, shorthandNames, type PlainUrl } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
@@ -17,6 +17,17 @@ import { TEMPLATE_LOCKED_MESSAGE, TemplateLockAlert } from './template-lock-aler
 
 const EMPTY: TemplateInput = { name: '', body: '', sender: '', force_utf8: false };
 const FIELDS = ['name', 'body', 'sender', 'force_utf8'] as const;
+
+/** What the page's link tracker (a modal that adds a link for an address) is given. */
+export interface LinkTrackerProps {
+  /** The address to track; the tracker is closed while null. */
+  url: PlainUrl | null;
+  /** Names the template's links already have. */
+  takenNames: readonly string[];
+  /** The link exists: the form puts `::name::` where the address was. */
+  onTracked: (url: PlainUrl, name: string) => void;
+  onClose: () => void;
+}
 
 export type TemplateAudience = Pick<AudienceSegmentsProps, 'templateUuid' | 'groups' | 'defaultGroups'>;
 
@@ -37,6 +48,8 @@ interface TemplateFormProps {
   serverPreview?: ReactNode;
   /** The team's contact groups to measure the body against ("Measure against a group"); left out without it. */
   audience?: TemplateAudience;
+  /** Adds a tracked link for a web address typed into the body; left out before the template exists. */
+  renderLinkTracker?: (props: LinkTrackerProps) => ReactNode;
   /** Shown above the save button while the form can be saved (e.g. the scheduled campaigns a save changes). */
   saveNotice?: ReactNode;
   submitLabel: string;
@@ -71,9 +84,10 @@ interface BodyFieldProps {
   error: string | undefined;
   readOnly: boolean;
   audience: TemplateAudience | undefined;
+  onTrackUrl: ((url: PlainUrl) => void) | undefined;
 }
 
-function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, error, readOnly, audience }: BodyFieldProps) {
+function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, error, readOnly, audience, onTrackUrl }: BodyFieldProps) {
   const { field } = useController({ control, name: 'body' });
   const draft = useMessageDraft(control, shortLinks);
   const linkNames = useMemo(() => Object.keys(shortLinks), [shortLinks]);
@@ -95,6 +109,8 @@ function BodyField({ control, shortLinks, fieldSuggestions, linksEmptyMessage, e
           <AudienceSegments {...audience} body={field.value} hasFields={draft.segments.some((pieces) => pieces.some((piece) => piece.kind === 'field'))} />
         )
       }
+      onTrackUrl={onTrackUrl}
+      cannotTrackReason="Once the template is created, each address can become a tracked link."
     />
   );
 }
@@ -115,6 +131,7 @@ export function TemplateForm({
   readOnly = false,
   serverPreview,
   audience,
+  renderLinkTracker,
   saveNotice,
   submitLabel,
   onSubmit,
@@ -124,6 +141,8 @@ export function TemplateForm({
     register,
     handleSubmit,
     setError,
+    setValue,
+    getValues,
     control,
     formState: { errors, isSubmitting },
   } = useForm<TemplateInput>({
@@ -132,6 +151,10 @@ export function TemplateForm({
     mode: 'onChange',
     defaultValues,
   });
+
+  // The link's modal sits outside the template's <form>: a form in a portal still submits its React parents.
+  const [tracking, setTracking] = useState<PlainUrl | null>(null);
+  const linkNames = useMemo(() => Object.keys(shortLinks), [shortLinks]);
 
   const submit = handleSubmit(async (input) => {
     try {
@@ -190,6 +213,7 @@ export function TemplateForm({
                   error={errors.body?.message}
                   readOnly={locked || readOnly}
                   audience={audience}
+                  onTrackUrl={renderLinkTracker && setTracking}
                 />
                 <Checkbox
                   label="Remove characters that cannot be sent"
@@ -203,6 +227,15 @@ export function TemplateForm({
             {!locked && !readOnly && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
           </Stack>
         </form>
+        {renderLinkTracker?.({
+          url: tracking,
+          takenNames: linkNames,
+          onTracked: (url, name) => {
+            setValue('body', replacePlainUrl(getValues('body'), url.text, `::${name}::`), { shouldDirty: true, shouldValidate: true });
+            setTracking(null);
+          },
+          onClose: () => setTracking(null),
+        })}
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
         <Tabs defaultValue="live" keepMounted={false}>

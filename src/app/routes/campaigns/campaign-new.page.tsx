@@ -1,6 +1,6 @@
 import { Paper } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CampaignInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
@@ -9,7 +9,7 @@ import { RoleRequired } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
 import { CampaignForm } from '../../features/campaigns/campaign-form';
 import { newCampaignValues } from '../../features/campaigns/campaign-form-values';
-import { useCreateCampaign } from '../../features/campaigns/campaign-mutations';
+import { useCreateOrUpdateCampaign } from '../../features/campaigns/campaign-mutations';
 import { CoverageWarning } from '../../features/campaigns/coverage-warning';
 import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-before-scheduling';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
@@ -25,26 +25,49 @@ export function prefetch(queryClient: QueryClient) {
 
 export default function CampaignNewPage() {
   const navigate = useNavigate();
-  const creation = useCreateCampaign();
+  const creation = useCreateOrUpdateCampaign();
+  // The draft saved from the review (to send a test): later saves change it rather than create another.
+  const [stored, setStored] = useState<{ uuid: string; input: CampaignInput }>();
   const data = useCampaignFormData();
   const { timeZone } = data;
   const canIgnoreQuietHours = useTeamRole().can('admin');
   const defaultValues = useMemo(() => (timeZone ? newCampaignValues(timeZone) : undefined), [timeZone]);
 
   const create = (input: CampaignInput): Promise<unknown> =>
-    creation.mutateAsync(input, {
-      onSuccess: (created) => {
-        notifySuccess(
-          created.is_draft
-            ? `The draft ${created.name} was saved: nothing is sent until it is scheduled.`
-            : `The campaign ${created.name} was scheduled.${approvalNotice(created)}`,
-        );
-        void navigate(paths.campaigns.detail.getHref(created.uuid));
+    creation.mutateAsync(
+      { uuid: stored?.uuid, input },
+      {
+        onSuccess: (created) => {
+          notifySuccess(
+            created.is_draft
+              ? `The draft ${created.name} was saved: nothing is sent until it is scheduled.`
+              : `The campaign ${created.name} was scheduled.${approvalNotice(created)}`,
+          );
+          void navigate(paths.campaigns.detail.getHref(created.uuid));
+        },
+        onError: (error) => notifyFailure('The campaign could not be created', error),
       },
-      onError: (error) => notifyFailure('The campaign could not be created', error),
-    });
+    );
 
-  const { review, modal: reviewModal } = useReviewBeforeScheduling({ timeZone: timeZone ?? '', ownNumber: data.ownNumber, onSchedule: create });
+  const saveDraftForTests = async (input: CampaignInput): Promise<string> => {
+    const saved = await creation.mutateAsync(
+      { uuid: stored?.uuid, input },
+      {
+        onSuccess: (draft) => notifySuccess(`The draft ${draft.name} was saved: send a test, then schedule it.`),
+        onError: (error) => notifyFailure('The draft could not be saved', error),
+      },
+    );
+    setStored({ uuid: saved.uuid, input });
+    return saved.uuid;
+  };
+
+  const { review, modal: reviewModal } = useReviewBeforeScheduling({
+    saved: stored,
+    timeZone: timeZone ?? '',
+    ownNumber: data.ownNumber,
+    saveDraft: saveDraftForTests,
+    onSchedule: create,
+  });
 
   return (
     <>
@@ -67,6 +90,7 @@ export default function CampaignNewPage() {
               groups={data.groupOptions}
               renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
               canIgnoreQuietHours={canIgnoreQuietHours}
+              quietHours={data.quietHours}
               scheduleLabel="Review and schedule"
               onSchedule={review}
               aside={(values) => <CoverageWarning values={values} timeZone={timeZone} />}

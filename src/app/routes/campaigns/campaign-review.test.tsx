@@ -5,13 +5,19 @@
  * the recipient count is typed exactly, and only then is the campaign created (`is_draft: false`).
  * A blocking gap is red, with the fallback that fixes it, and keeps "Schedule" off.
  *
- * Seen red: with `confirmed` true whatever was typed (Schedule was enabled at once), and with the
- * blocking check left out (the blocked campaign could be scheduled).
+ * From the review a new campaign is saved as a draft to send a test (point 6), and scheduling it
+ * then changes that draft: the campaign is created once. A draft whose form only moved in time
+ * ("Send now") keeps its tests in the review.
+ *
+ * Seen red: with `confirmed` true whatever was typed (Schedule was enabled at once), with the
+ * blocking check left out (the blocked campaign could be scheduled), with the new page scheduling
+ * through a create after the review's draft (two campaigns were created), and with tests offered
+ * only when the form equals the saved campaign to the second (after "Send now" none were).
  */
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CampaignReview } from '../../../shared/contract';
-import { campaign, GROUP_UUID } from '../../features/campaigns/campaign-fixtures';
+import { campaign, CAMPAIGN_UUID, GROUP_UUID } from '../../features/campaigns/campaign-fixtures';
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, within } from '../../testing/render';
 import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
@@ -39,19 +45,34 @@ function review(overrides: Partial<CampaignReview> = {}): CampaignReview {
 function serve(answer: CampaignReview) {
   signIn();
   const created: unknown[] = [];
+  const updated: unknown[] = [];
+  const tests: unknown[] = [];
   mockApi(async (request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     if (path === '/campaigns/preview') return json({ data: answer });
     if (path === '/campaigns/' && request.method === 'POST') {
-      created.push(await request.json());
-      return json({ data: campaign() }, 201);
+      const body = (await request.json()) as { is_draft: boolean };
+      created.push(body);
+      return json({ data: campaign({ is_draft: body.is_draft }) }, 201);
+    }
+    if (path === `/campaigns/${CAMPAIGN_UUID}` && request.method === 'PUT') {
+      const body = (await request.json()) as { is_draft: boolean };
+      updated.push(body);
+      return json({ data: campaign({ is_draft: body.is_draft }) });
+    }
+    if (path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: { ...answer, test_sends: tests.length ? [TEST_SEND] : [] } });
+    if (path === `/campaigns/${CAMPAIGN_UUID}/test-sends` && request.method === 'POST') {
+      tests.push(await request.json());
+      return json({ data: [campaign({ uuid: TEST_SEND.uuid, is_test: true } as never)] }, 201);
     }
     const read = campaignPageReads(path, { body: 'Hi {{first_name}}', preview: 'Hi  ', contacts: 1300 });
     if (read) return read;
     return json(page([]));
   });
-  return created;
+  return { created, updated, tests };
 }
+
+const TEST_SEND = { uuid: '5d1c6a70-0000-4000-8000-0000000000f1', phone_number: '+447700900123', created_at: '2030-06-30 10:00:00', status: 'delivered' };
 
 async function fillIn(user: ReturnType<typeof render>['user']) {
   await user.type(await screen.findByRole('textbox', { name: /Name/ }), 'Summer sale');
@@ -77,7 +98,7 @@ function renderNew() {
 
 describe('the review before scheduling', { timeout: 30_000 }, () => {
   it('shows the sums and the gaps, and schedules only once the recipient count is typed exactly', async () => {
-    const created = serve(review());
+    const { created } = serve(review());
     const { user } = renderNew();
     await fillIn(user);
 
@@ -132,5 +153,48 @@ describe('the review before scheduling', { timeout: 30_000 }, () => {
     expect(dialog).not.toHaveTextContent('Estimated cost');
     expect(within(dialog).queryByRole('textbox', { name: /to confirm/ })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Schedule' })).toBeDisabled();
+  });
+
+  it('saves a new campaign as a draft from the review to send a test, then schedules that draft instead of creating another', async () => {
+    const { created, updated, tests: sent } = serve(review({ confirm_required: false }));
+    const { user } = renderNew();
+    await fillIn(user);
+    await user.click(screen.getByRole('button', { name: 'Review and schedule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    await within(dialog).findByRole('table', { name: 'Recipients' });
+    expect(within(dialog).queryByRole('region', { name: 'Test sends' })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save draft and test' }));
+    const tests = await within(dialog).findByRole('region', { name: 'Test sends' });
+    expect(created).toEqual([expect.objectContaining({ name: 'Summer sale', is_draft: true })]);
+    await user.type(within(tests).getByRole('textbox', { name: /Send a test to/ }), '+447700900123');
+    await user.click(within(tests).getByRole('button', { name: 'Send a test' }));
+    expect(await within(tests).findByText(/\+447700900123 ·/)).toBeInTheDocument();
+    expect(sent).toEqual([{ phone_numbers: ['+447700900123'] }]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText('Campaign page')).toBeInTheDocument();
+    // Created once, as a draft; scheduling changed that draft.
+    expect(created).toHaveLength(1);
+    expect(updated).toEqual([expect.objectContaining({ name: 'Summer sale', is_draft: false, scheduled_send_date: '2030-07-01 09:00:00' })]);
+  });
+
+  it('keeps the tests of a saved draft when only the times moved, as after “Send now”', async () => {
+    const { created } = serve(review({ confirm_required: false }));
+    const { user } = renderNew();
+    await fillIn(user);
+    await user.click(screen.getByRole('button', { name: 'Review and schedule' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Save draft and test' }));
+    await within(dialog).findByRole('region', { name: 'Test sends' });
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Review and schedule' })).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('radio', { name: 'Send now' }));
+    await user.click(screen.getByRole('button', { name: 'Review and schedule' }));
+    dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    expect(await within(dialog).findByRole('region', { name: 'Test sends' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Save draft and test' })).not.toBeInTheDocument();
+    expect(created).toHaveLength(1);
   });
 });

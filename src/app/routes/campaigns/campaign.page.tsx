@@ -99,6 +99,7 @@ export default function CampaignPage() {
     saved: savedInput && { uuid, input: savedInput },
     timeZone: timeZone ?? '',
     ownNumber: data.ownNumber,
+    saveDraft: async (input) => (await save(input)).uuid,
     onSchedule: save,
   });
   const loadedForQuiet = campaign.data;
@@ -245,6 +246,7 @@ export default function CampaignPage() {
               lockMessage={lockMessage}
               readOnly={!canEdit}
               canIgnoreQuietHours={teamRole.can('admin')}
+              quietHours={data.quietHours}
               scheduleLabel={campaign.data.is_draft ? 'Review and schedule' : 'Review and save'}
               onSchedule={review}
               aside={(values) => <CoverageWarning values={values} timeZone={timeZone} />}

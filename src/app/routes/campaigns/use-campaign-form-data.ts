@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
 import { senderQueries } from '../../features/senders/sender-queries';
+import { teamQueries } from '../../features/team/team-queries';
 import { templateQueries } from '../../features/templates/template-queries';
 
 /** Pickers offer the team's templates and senders from one page of the most the API gives. */
@@ -13,6 +14,7 @@ export function prefetchCampaignFormData(queryClient: QueryClient) {
   void queryClient.prefetchQuery(templateQueries.list(PICKER));
   void queryClient.prefetchQuery(senderQueries.list(PICKER));
   void queryClient.prefetchQuery(contactGroupQueries.picker());
+  void queryClient.prefetchQuery(teamQueries.settings());
 }
 
 /** What the campaign form picks from (templates, senders, groups) and the service's zone its times are in. */
@@ -21,6 +23,7 @@ export function useCampaignFormData() {
   const templates = useQuery(templateQueries.list(PICKER));
   const senders = useQuery(senderQueries.list(PICKER));
   const groups = useQuery(contactGroupQueries.picker());
+  const settings = useQuery(teamQueries.settings());
 
   return useMemo(
     () => ({
@@ -31,6 +34,8 @@ export function useCampaignFormData() {
       senderNames: (senders.data?.data ?? []).map((sender) => sender.sender),
       groupOptions: (groups.data ?? []).map((group) => ({ value: group.uuid, label: group.name })),
       groupNames: new Map((groups.data ?? []).map((group) => [group.uuid, group.name])),
+      /** The team's quiet hours in its zone, for the timeline; null when off or not known (yet). */
+      quietHours: settings.data?.quiet_hours ? { hours: settings.data.quiet_hours, zone: settings.data.time_zone } : null,
       error: me.error ?? templates.error ?? groups.error,
       refetch: () => {
         void me.refetch();
@@ -38,6 +43,6 @@ export function useCampaignFormData() {
         void groups.refetch();
       },
     }),
-    [me, templates, senders, groups],
+    [me, templates, senders, groups, settings],
   );
 }

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
 import { LinksPanel } from '../../features/links/links-panel';
+import { TrackUrlModal } from '../../features/links/track-url-modal';
 import { ScheduledCampaignsNotice } from '../../features/templates/scheduled-campaigns-notice';
 import { ServerPreview } from '../../features/templates/server-preview';
 import { TemplateForm } from '../../features/templates/template-form';
@@ -97,6 +98,7 @@ export default function TemplateEditPage() {
               readOnly={!canEdit}
               serverPreview={<ServerPreview templateUuid={uuid} />}
               audience={audience}
+              renderLinkTracker={canEdit ? (props) => <TrackUrlModal {...props} templateUuid={uuid} vanityDomains={vanityDomains} /> : undefined}
               saveNotice={<ScheduledCampaignsNotice templateUuid={uuid} />}
               submitLabel="Save changes"
               onSubmit={save}

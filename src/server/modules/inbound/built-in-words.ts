@@ -22,7 +22,7 @@ export type Plan = {
   reply: string;
 };
 
-/** What a message changed for one team: default_optouts entered or left, or the keyword's groups refused to an opted-out number. */
+/** What a message changed for one team: default_optouts entered or left, or a keyword met an opted-out number (no groups, no reply). */
 export type GroupOutcome = { changed: boolean; heldOut: boolean };
 
 /**
@@ -68,7 +68,8 @@ export function createBuiltInWords(deps: {
     // The keyword that comes first in the message wins.
     const keyword = words.map((word) => candidates.find((k) => k.keyword.toLowerCase() === word.toLowerCase())).find((k) => k !== undefined);
     const owner = keyword?.teamId ?? teamId;
-    const readsOptouts = builtIn === 'opt_out' || builtIn === 'opt_in' || keyword?.addContactToGroup === true;
+    // A keyword reads default_optouts too: an opted-out number is neither added to groups nor replied to.
+    const readsOptouts = builtIn !== null || keyword !== undefined;
     const settings = owner !== null && builtIn !== null ? await deps.teams.settingsOf(owner) : null;
     const reply = !settings ? '' : builtIn === 'opt_out' ? settings.optOutReply : builtIn === 'opt_in' ? settings.optInReply : settings.helpReply;
     return {
@@ -95,9 +96,11 @@ export function createBuiltInWords(deps: {
       if (changed && builtIn === 'opt_in') await deps.contacts.adjustGroup(tx, optouts, -(await deps.contacts.remove(tx, optouts, [phoneNumber])));
       return { changed, heldOut: false };
     }
-    if (!p.keyword?.addContactToGroup) return { changed: false, heldOut: false };
-    // An opted-out number stays out: a keyword does not subscribe it again (only START does).
+    if (!p.keyword) return { changed: false, heldOut: false };
+    // An opted-out number stays out: a keyword does not subscribe it again (only START does), and
+    // its reply is not sent to it (nothing is, but the opt-out confirmation).
     if (await deps.optOuts.holds(tx, optouts, phoneNumber)) return { changed: false, heldOut: true };
+    if (!p.keyword.addContactToGroup) return { changed: false, heldOut: false };
     let changed = false;
     for (const groupId of [...new Set(p.targets.groupIds)].sort((a, b) => a - b)) {
       // A keyword that adds numbers to default_optouts opts them out: recorded like STOP.

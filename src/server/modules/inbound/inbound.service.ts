@@ -26,7 +26,8 @@ export type ReceivedMessage = { from: string; body: string; source: 'gateway' | 
  * gateway: the built-in words first (a message that starts with STOP or a synonym opts out, START or
  * UNSTOP opts back in, HELP is answered with the team's help reply; see built-in-words.ts), else the
  * first keyword in the message (case-insensitive whole word) and its actions — add the number to
- * groups (never an opted-out number), call webhooks (signed, never retried), queue the reply.
+ * groups (never an opted-out number), call webhooks (signed, never retried), queue the reply
+ * (never to an opted-out number).
  */
 export function createInboundService(deps: {
   db: Db;
@@ -148,7 +149,13 @@ export function createInboundService(deps: {
         const actions = groupActions(p, builtIn, outcomes[index]!, from, message.from, normalized.ok, groupNames);
         // Webhook calls, made after the commit, are listed here: after the groups, before the reply.
         const webhooksAt = actions.length;
-        if (keyword && keyword.message.trim() !== '') {
+        if (keyword && keyword.message.trim() !== '' && outcomes[index]!.heldOut)
+          actions.push({
+            type: 'reply_queued',
+            ok: false,
+            description: `${from} is opted out (in default_optouts), so the reply "${keyword.message}" was not sent; it receives nothing until it texts START.`,
+          });
+        else if (keyword && keyword.message.trim() !== '') {
           await deps.inbound.queueReply(tx, { teamId: keyword.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: keyword.message });
           actions.push({ type: 'reply_queued', ok: true, description: `The reply "${keyword.message}" is queued to ${from}.` });
         }

@@ -10,7 +10,8 @@
  * - one reply for a message to the shared short code: with every team that changed replying
  *   (`replier === index` replaced by `replying.some(…)`), the two-team STOP and UNSTOP tests failed;
  * - an opted-out number stays out: without the `holds` check in built-in-words.ts, JOIN put the
- *   number back into VIP;
+ *   number back into VIP; with the keyword reply queued whatever `heldOut` said, "Welcome!" and
+ *   "Open 9 to 5." reached the gateway for opted-out numbers;
  * - events only for real changes: with recordChange's `NOT EXISTS` dropped for opt-outs, a second
  *   STOP and a number re-added by API wrote second events;
  * - the preceding campaign is the team's own: with `c.team_id = …` dropped from the lookup, the STOP
@@ -262,11 +263,41 @@ describe('a keyword that adds the number to groups', () => {
       group_uuid: vip,
       description: '447700900531 is opted out (in default_optouts), so it was not added to the group VIP; it stays out until it texts START.',
     });
+    expect(message.actions[1]).toEqual({
+      type: 'reply_queued',
+      ok: false,
+      description: '447700900531 is opted out (in default_optouts), so the reply "Welcome!" was not sent; it receives nothing until it texts START.',
+    });
     expect(await membersOf(owner, 'VIP')).toEqual([]);
     expect(await membersOf(owner, 'default_optouts')).toContain('447700900531');
-    // Another number is added as before.
+    // At the gateway: the STOP's confirmation only, no welcome.
+    const toOptedOut = (await repliesTo('447700900531')).bodies;
+    expect(toOptedOut).toHaveLength(1);
+    expect(toOptedOut).not.toContain('Welcome!');
+    // Another number is added and welcomed as before.
     await inject('join', '07700900532');
     expect(await membersOf(owner, 'VIP')).toEqual(['447700900532']);
+    expect((await repliesTo('447700900532')).bodies).toEqual(['Welcome!']);
+  });
+});
+
+describe('a keyword that only replies', () => {
+  it('sends nothing to an opted-out number, and replies again once it has texted START', async () => {
+    await t.request('POST', '/api/2.0/keywords/', { token: owner.token, body: { keyword: 'HOURS', message: 'Open 9 to 5.' } });
+    await inject('STOP', '07700900533');
+    expect((await inject('hours', '07700900533')).json().data.actions).toEqual([
+      {
+        type: 'reply_queued',
+        ok: false,
+        description: '447700900533 is opted out (in default_optouts), so the reply "Open 9 to 5." was not sent; it receives nothing until it texts START.',
+      },
+    ]);
+    const toOptedOut = (await repliesTo('447700900533')).bodies;
+    expect(toOptedOut).toHaveLength(1);
+    expect(toOptedOut).not.toContain('Open 9 to 5.');
+    await inject('START', '07700900533');
+    await inject('hours', '07700900533');
+    expect((await repliesTo('447700900533')).bodies.slice(-1)).toEqual(['Open 9 to 5.']);
   });
 });
 
