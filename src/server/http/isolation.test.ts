@@ -117,6 +117,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/contact-groups/{contact_group_uuid}/add-contacts`]: () => ({ body: { contacts: [{ phone_number: '07700900999' }] } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}/remove-contacts`]: () => ({ body: { phone_numbers: ['447700900401'] } }),
   [`POST ${API}/contact-groups/{contact_group_uuid}/imports`]: () => ({ body: 'phone_number\n07700900998\n', headers: CSV }),
+  [`POST ${API}/contact-groups/{contact_group_uuid}/imports/preview`]: () => ({ body: 'phone_number\n07700900998\n', headers: CSV }),
   [`PUT ${API}/campaigns/{campaign_uuid}`]: () => ({ body: campaignBody(b) }),
   [`PUT ${API}/campaigns/{campaign_uuid}/approve`]: () => ({ body: { comment: 'Fine' } }),
   [`PUT ${API}/campaigns/{campaign_uuid}/reject`]: () => ({ body: { comment: 'No' } }),

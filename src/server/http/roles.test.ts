@@ -98,6 +98,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/contact-groups/bulk-contacts': 'edit',
   'POST /api/2.0/contact-groups/unique-contacts': 'read',
   'POST /api/2.0/contact-groups/{contact_group_uuid}/imports': 'edit',
+  'POST /api/2.0/contact-groups/{contact_group_uuid}/imports/preview': 'edit',
   'GET /api/2.0/contact-groups/{contact_group_uuid}/imports': 'read',
   'GET /api/2.0/contact-imports/{import_uuid}': 'read',
   'GET /api/2.0/contact-imports/{import_uuid}/errors': 'read',

@@ -52,6 +52,102 @@ export type ContactImportError = z.infer<typeof ContactImportErrorSchema>;
 
 export const ContactImportParamsSchema = z.object({ import_uuid: z.uuid().describe('Identifier of the import.') });
 
-export const ImportContactsQuerySchema = z.object({
+/** How the API names the delimiters it reads (`tab` for the tab character). */
+export const IMPORT_DELIMITERS = [',', ';', 'tab', '|'] as const;
+export type ImportDelimiter = (typeof IMPORT_DELIMITERS)[number];
+
+const FieldsMappingSchema = z.record(
+  z.string(),
+  z.union([z.string({ error: 'Each field name must be a string, or null to leave the column out.' }), z.null()]),
+  { error: 'The fields must map column headers to field names (or null to leave a column out).' },
+);
+
+/** How to read the file; each option overrides what the service would guess (all optional). */
+export const ImportOptionsQuerySchema = z.object({
+  delimiter: z
+    .enum(IMPORT_DELIMITERS, { error: 'The delimiter must be one of , ; tab |.' })
+    .optional()
+    .describe('The delimiter between cells: `,` `;` `tab` or `|`. Guessed from the first lines when omitted.'),
+  encoding: z
+    .string({ error: 'The encoding must be a string.' })
+    .regex(/^[A-Za-z0-9_.:-]{2,40}$/, 'The encoding must be a name such as utf-8 or windows-1252.')
+    .optional()
+    .describe(
+      'The text encoding, e.g. `utf-8`, `windows-1252`, `utf-16le`. Guessed when omitted: a byte order mark, valid UTF-8, else a detector (Latin-1 read as Windows-1252).',
+    ),
+  phone_column: optionalString('phone column', 255)
+    .optional()
+    .describe(
+      'The header of the column holding the phone numbers (any case), or its position from 1. When omitted: the column headed phone_number, mobile, phone, msisdn, cell, telephone, tel or number (any case, spaces or underscores), else the column whose cells are phone numbers.',
+    ),
+  fields: z
+    .string({ error: 'The fields must be a JSON object.' })
+    .max(10_000, 'The fields may not be greater than 10000 characters.')
+    .transform((text, context) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        context.addIssue({ code: 'custom', message: 'The fields must be a JSON object, e.g. {"First Name":"first_name","Notes":null}.' });
+        return z.NEVER;
+      }
+      const checked = FieldsMappingSchema.safeParse(parsed);
+      if (!checked.success || Array.isArray(parsed)) {
+        context.addIssue({ code: 'custom', message: checked.error?.issues[0]?.message ?? 'The fields must be a JSON object.' });
+        return z.NEVER;
+      }
+      return checked.data;
+    })
+    .optional()
+    .describe(
+      'JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group\'s spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).',
+    ),
+  default_country: z
+    .string({ error: 'The default country must be a string.' })
+    .regex(/^[A-Za-z]{2}$/, 'The default country must be a two-letter country code, e.g. GB.')
+    .transform((code) => code.toUpperCase())
+    .optional()
+    .describe("Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted."),
+});
+export type ImportOptionsQuery = z.infer<typeof ImportOptionsQuerySchema>;
+
+export const ImportContactsQuerySchema = ImportOptionsQuerySchema.extend({
   file_name: optionalString('file name', 255).optional().describe('Name of the file, shown in the list of imports.'),
 });
+
+export const ImportPreviewSchema = z
+  .object({
+    encoding: z.string().describe('The encoding the file is read in.'),
+    delimiter: z.enum(IMPORT_DELIMITERS).describe('The delimiter the file is read with.'),
+    default_country: z.string().describe('The country national numbers are read in.'),
+    has_header: z.boolean().describe('False when the first row is already a contact (a file of numbers without a header row).'),
+    headers: z.array(z.string()).describe('The first row as read (for a file without a header: `column 1`, `column 2`…).'),
+    phone_column: z
+      .object({
+        position: z.number().int().describe('Its position, from 1.'),
+        header: z.string(),
+        found_by: z.enum(['option', 'header', 'content']).describe('How it was found: named by `phone_column`, by its header, or by its cells.'),
+      })
+      .describe('The column holding the phone numbers.'),
+    columns: z
+      .array(
+        z.object({
+          position: z.number().int().describe('Its position, from 1.'),
+          header: z.string(),
+          field: z.string().nullable().describe('The custom field it fills; null when it is left out.'),
+        }),
+      )
+      .describe('The other columns and what each becomes.'),
+    rows: z
+      .array(
+        z.object({
+          row: z.number().int().describe('Row in the file, the header being row 1.'),
+          cells: z.array(z.string()),
+          phone_number: z.string().nullable().describe('The number as it would be stored; null when the row would be left out.'),
+          problem: z.string().nullable().describe('Why the row would be left out; null otherwise.'),
+        }),
+      )
+      .describe('The first rows (at most 20) as they would be imported.'),
+  })
+  .meta({ id: 'ContactImportPreview' });
+export type ImportPreview = z.infer<typeof ImportPreviewSchema>;

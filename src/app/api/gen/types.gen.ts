@@ -1274,6 +1274,75 @@ export type ContactImportErrorInput = {
     reason: string;
 };
 
+export type ContactImportPreviewInput = {
+    /**
+     * The encoding the file is read in.
+     */
+    encoding: string;
+    /**
+     * The delimiter the file is read with.
+     */
+    delimiter: ',' | ';' | 'tab' | '|';
+    /**
+     * The country national numbers are read in.
+     */
+    default_country: string;
+    /**
+     * False when the first row is already a contact (a file of numbers without a header row).
+     */
+    has_header: boolean;
+    /**
+     * The first row as read (for a file without a header: `column 1`, `column 2`…).
+     */
+    headers: Array<string>;
+    /**
+     * The column holding the phone numbers.
+     */
+    phone_column: {
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+        /**
+         * How it was found: named by `phone_column`, by its header, or by its cells.
+         */
+        found_by: 'option' | 'header' | 'content';
+    };
+    /**
+     * The other columns and what each becomes.
+     */
+    columns: Array<{
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+        /**
+         * The custom field it fills; null when it is left out.
+         */
+        field: string | null;
+    }>;
+    /**
+     * The first rows (at most 20) as they would be imported.
+     */
+    rows: Array<{
+        /**
+         * Row in the file, the header being row 1.
+         */
+        row: number;
+        cells: Array<string>;
+        /**
+         * The number as it would be stored; null when the row would be left out.
+         */
+        phone_number: string | null;
+        /**
+         * Why the row would be left out; null otherwise.
+         */
+        problem: string | null;
+    }>;
+};
+
 /**
  * One per click, in the order the clicks came.
  */
@@ -2781,6 +2850,75 @@ export type ContactImportError = {
      * Why the row was left out.
      */
     reason: string;
+};
+
+export type ContactImportPreview = {
+    /**
+     * The encoding the file is read in.
+     */
+    encoding: string;
+    /**
+     * The delimiter the file is read with.
+     */
+    delimiter: ',' | ';' | 'tab' | '|';
+    /**
+     * The country national numbers are read in.
+     */
+    default_country: string;
+    /**
+     * False when the first row is already a contact (a file of numbers without a header row).
+     */
+    has_header: boolean;
+    /**
+     * The first row as read (for a file without a header: `column 1`, `column 2`…).
+     */
+    headers: Array<string>;
+    /**
+     * The column holding the phone numbers.
+     */
+    phone_column: {
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+        /**
+         * How it was found: named by `phone_column`, by its header, or by its cells.
+         */
+        found_by: 'option' | 'header' | 'content';
+    };
+    /**
+     * The other columns and what each becomes.
+     */
+    columns: Array<{
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+        /**
+         * The custom field it fills; null when it is left out.
+         */
+        field: string | null;
+    }>;
+    /**
+     * The first rows (at most 20) as they would be imported.
+     */
+    rows: Array<{
+        /**
+         * Row in the file, the header being row 1.
+         */
+        row: number;
+        cells: Array<string>;
+        /**
+         * The number as it would be stored; null when the row would be left out.
+         */
+        phone_number: string | null;
+        /**
+         * Why the row would be left out; null otherwise.
+         */
+        problem: string | null;
+    }>;
 };
 
 /**
@@ -6233,7 +6371,7 @@ export type ListContactImportsResponse = ListContactImportsResponses[keyof ListC
 
 export type ImportContactsData = {
     /**
-     * The CSV file: header row `phone_number` plus custom-field names, one contact a row.
+     * The CSV file: a header row (a phone column and custom-field names), one contact a row.
      */
     body: unknown;
     path: {
@@ -6243,6 +6381,26 @@ export type ImportContactsData = {
         contact_group_uuid: string;
     };
     query?: {
+        /**
+         * The delimiter between cells: `,` `;` `tab` or `|`. Guessed from the first lines when omitted.
+         */
+        delimiter?: ',' | ';' | 'tab' | '|';
+        /**
+         * The text encoding, e.g. `utf-8`, `windows-1252`, `utf-16le`. Guessed when omitted: a byte order mark, valid UTF-8, else a detector (Latin-1 read as Windows-1252).
+         */
+        encoding?: string;
+        /**
+         * The header of the column holding the phone numbers (any case), or its position from 1. When omitted: the column headed phone_number, mobile, phone, msisdn, cell, telephone, tel or number (any case, spaces or underscores), else the column whose cells are phone numbers.
+         */
+        phone_column?: string;
+        /**
+         * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
+         */
+        fields?: string;
+        /**
+         * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
+         */
+        default_country?: string;
         /**
          * Name of the file, shown in the list of imports.
          */
@@ -6286,6 +6444,74 @@ export type ImportContactsResponses = {
 };
 
 export type ImportContactsResponse = ImportContactsResponses[keyof ImportContactsResponses];
+
+export type PreviewContactImportData = {
+    /**
+     * The CSV file, or its first part.
+     */
+    body: unknown;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: {
+        /**
+         * The delimiter between cells: `,` `;` `tab` or `|`. Guessed from the first lines when omitted.
+         */
+        delimiter?: ',' | ';' | 'tab' | '|';
+        /**
+         * The text encoding, e.g. `utf-8`, `windows-1252`, `utf-16le`. Guessed when omitted: a byte order mark, valid UTF-8, else a detector (Latin-1 read as Windows-1252).
+         */
+        encoding?: string;
+        /**
+         * The header of the column holding the phone numbers (any case), or its position from 1. When omitted: the column headed phone_number, mobile, phone, msisdn, cell, telephone, tel or number (any case, spaces or underscores), else the column whose cells are phone numbers.
+         */
+        phone_column?: string;
+        /**
+         * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
+         */
+        fields?: string;
+        /**
+         * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
+         */
+        default_country?: string;
+    };
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/imports/preview';
+};
+
+export type PreviewContactImportErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    413: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type PreviewContactImportError = PreviewContactImportErrors[keyof PreviewContactImportErrors];
+
+export type PreviewContactImportResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactImportPreview;
+    };
+};
+
+export type PreviewContactImportResponse = PreviewContactImportResponses[keyof PreviewContactImportResponses];
 
 export type ShowContactImportData = {
     body?: never;

@@ -60,14 +60,20 @@ describe('the CSV import', () => {
   it('shows the service’s reason when it refuses the file (422 on file)', async () => {
     signIn();
     mockApi(() => json(page([])));
-    mockUpload(() => apiError(422, 'The given data was invalid.', { file: ['The first row must be the header, with a phone_number column.'] }));
+    mockUpload(() =>
+      apiError(422, 'The given data was invalid.', {
+        file: ['No column holds phone numbers. The first row has 2 columns: "Name", "Email" (read with the delimiter ",").'],
+      }),
+    );
     const { user } = render(<ContactImportModal group={GROUP} opened onClose={() => undefined} />);
 
     const dialog = await screen.findByRole('dialog', { name: 'Import contacts into Newsletter' });
     await user.upload(within(dialog).getByLabelText('CSV file'), csvFile('numbers.csv', 'number,name\n+447700900123,Ada\n'));
     await user.click(within(dialog).getByRole('button', { name: 'Import contacts' }));
 
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The first row must be the header, with a phone_number column.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'No column holds phone numbers. The first row has 2 columns: "Name", "Email" (read with the delimiter ",").',
+    );
     expect(within(dialog).queryByRole('region', { name: 'Import result' })).not.toBeInTheDocument();
     // The file stays chosen, so a corrected one can be picked or the same sent again.
     expect(within(dialog).getByRole('button', { name: 'Import contacts' })).toBeEnabled();

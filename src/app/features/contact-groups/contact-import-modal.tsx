@@ -43,7 +43,9 @@ function CsvFormat() {
     <Stack gap="xs">
       <List size="sm" spacing={4}>
         <List.Item>
-          The first row is the header: <Code>phone_number</Code>, then the names of custom fields (e.g. <Code>first_name</Code>).
+          A CSV as your spreadsheet or CRM saves it: commas, semicolons or tabs, any common encoding. The phone column is found by its header (
+          <Code>phone</Code>, <Code>mobile</Code>, <Code>phone_number</Code>…) or by its numbers; the other columns become custom fields, e.g.{' '}
+          <Code>First Name</Code> → <Code>first_name</Code>.
         </List.Item>
         <List.Item>International numbers (+44…) or national numbers, which are read in the service’s default country.</List.Item>
         <List.Item>A number given twice keeps the later row; a number already in the group has its custom fields replaced.</List.Item>

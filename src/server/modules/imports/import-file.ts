@@ -1,24 +1,46 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse, type Info } from 'csv-parse';
-import { ContactGroupInputSchema, isStorableText } from '../../../shared/contract';
+import { parse as parseSync } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { isStorableText } from '../../../shared/contract';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { decodeSample, mapColumns, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
 
 // A record larger than this is a broken file (an unclosed quote swallowing the rest), and the
 // parser would otherwise hold it all in memory.
 const MAX_RECORD_BYTES = 1024 * 1024;
 const MAX_VALUE_LENGTH = 1000;
-const MAX_FIELDS = 50;
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** How many bytes of the file are read first to guess its encoding, delimiter and columns. */
+const SAMPLE_BYTES = 64 * 1024;
+const PEEK_PATIENCE_MS = 1000;
+const INTERRUPTED = 'The upload was interrupted before the end of the file.';
 
 /** A problem with the file as a whole: the import fails and says why. */
 export class ImportFileError extends Error {}
 
 export type CheckedRow = { ok: true; row: number; phoneNumber: string; customFields: string } | { ok: false; row: number; value: string; reason: string };
 
+/** What the caller says about the file; each overrides a guess (docs/api-conventions.md, imports). */
+export type ImportOptions = {
+  delimiter?: Delimiter;
+  /** An encoding iconv-lite knows (utf-8, windows-1252, iso-8859-15, utf-16le…). */
+  encoding?: string;
+  /** The phone column's header (any case) or its 1-based position. */
+  phoneColumn?: string;
+  /** Header → field name; null leaves the column out. */
+  fields?: Record<string, string | null>;
+};
+
+/** What was read from the file's start: the guesses, and its first rows as they will be read. */
+export type FileLayout = { encoding: string; delimiter: Delimiter; mapping: Mapping; sample: string[][] };
+
 export type ImportFile = {
   /** Custom-field names in column order, in the group's spelling when the group knew the name. */
   headers: string[];
+  /** How the file is read: encoding, delimiter, the phone column and what the others fill. */
+  layout: FileLayout;
   /** Bytes of the file read so far. */
   bytesRead(): number;
   /** Every data row after the header, checked; blank rows skipped. */
@@ -29,6 +51,7 @@ export type ImportFile = {
 
 type ParsedRecord = { record: string[]; info: Info };
 type Columns = { width: number; phone: number; fields: Array<{ index: number; name: string }> };
+type FileContext = { groupHeaders: string[]; defaultCountry: string };
 
 /** What an error report may hold of a value: storable, and not unbounded. */
 const reportable = (value: string) =>
@@ -37,47 +60,161 @@ const reportable = (value: string) =>
 const csvProblem = (error: unknown) => (error instanceof CsvError ? new ImportFileError(`The file is not valid CSV: ${error.message}.`) : error);
 
 /**
- * Opens an uploaded CSV: reads and checks the header (a ValidationError, before anything is
- * written, when it is unusable), then yields checked rows one at a time: memory stays constant.
+ * Reads the start of the upload and pauses it there: `want` bytes, or 60 lines, or whatever has come
+ * a second after the first line break (a client streaming slowly is not kept waiting); `complete`
+ * when that was all of it. Its listeners are removed again, so the caller can pipe the rest.
  */
-export async function openImportFile(body: Readable, options: { groupHeaders: string[]; defaultCountry: string; maxBytes: number }): Promise<ImportFile> {
-  const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, max_record_size: MAX_RECORD_BYTES });
-  // A client that goes away mid-upload ends the stream without 'end': the import must fail, not complete.
-  body.once('error', () => parser.destroy(new ImportFileError('The upload was interrupted before the end of the file.')));
-  body.once('close', () => {
-    if (!body.readableEnded) parser.destroy(new ImportFileError('The upload was interrupted before the end of the file.'));
+function peek(body: Readable, want: number): Promise<{ head: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let lineBreaks = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const cleanup = () => {
+      clearTimeout(timer);
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    };
+    const finish = (complete: boolean) => {
+      cleanup();
+      if (!complete) body.pause();
+      resolve({ head: Buffer.concat(chunks), complete });
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      size += bytes.length;
+      for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) lineBreaks += 1;
+      if (size >= want || lineBreaks >= 60) return finish(false);
+      if (lineBreaks > 0 && timer === undefined) timer = setTimeout(() => finish(false), PEEK_PATIENCE_MS);
+    };
+    const onEnd = () => finish(true);
+    const onError = () => {
+      cleanup();
+      reject(new ImportFileError(INTERRUPTED));
+    };
+    const onClose = () => {
+      if (body.readableEnded) return;
+      cleanup();
+      reject(new ImportFileError(INTERRUPTED));
+    };
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', onError);
+    body.once('close', onClose);
   });
-  body.pipe(parser);
+}
+
+/** The first rows of the sample, parsed as the whole file will be (an incomplete last line left out). */
+function sampleRows(text: string, complete: boolean, delimiter: Delimiter): string[][] {
+  const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  const whole = complete || lastBreak < 0 ? text : text.slice(0, lastBreak + 1);
+  try {
+    return parseSync(whole, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, to_line: 60 }) as string[][];
+  } catch (error) {
+    throw ValidationError.field('file', (csvProblem(error) as Error).message);
+  }
+}
+
+const sameEncoding = (a: string, b: string) => a.toLowerCase().replace(/^utf-?8$/, 'utf-8') === b.toLowerCase().replace(/^utf-?8$/, 'utf-8');
+
+/**
+ * Reads the start of an upload and works out how to read it (encoding, delimiter, columns), the
+ * caller's options first. A ValidationError, before anything is written, when no phone column is
+ * found or an option names what the file does not have. The rest of the upload stays unread.
+ */
+async function readLayout(body: Readable, options: ImportOptions, context: FileContext) {
+  const { head, complete } = await peek(body, SAMPLE_BYTES);
+  const sniffed = sniffEncoding(head, complete);
+  if (options.encoding !== undefined && !iconv.encodingExists(options.encoding))
+    throw ValidationError.field('encoding', `The encoding ${options.encoding} is not one Herald can read (e.g. utf-8, windows-1252, iso-8859-15, utf-16le).`);
+  const encoding =
+    options.encoding === undefined
+      ? sniffed
+      : { name: options.encoding.toLowerCase(), bomLength: sameEncoding(sniffed.name, options.encoding) ? sniffed.bomLength : 0 };
+  const text = decodeSample(head, encoding);
+  if (text.trim() === '') throw ValidationError.field('file', 'The file is empty; its first row must be the header: phone_number, then custom-field names.');
+  const delimiter = options.delimiter ?? sniffDelimiter(text);
+  const rows = sampleRows(text, complete, delimiter);
+  const [header = [], ...sample] = rows;
+  const mapping = mapColumns(header, sample, context.groupHeaders, { ...options, defaultCountry: context.defaultCountry }, delimiter);
+  const layout: FileLayout = { encoding: sameEncoding(encoding.name, 'utf-8') ? 'utf-8' : encoding.name, delimiter, mapping, sample: rows };
+  return { head, complete, layout };
+}
+
+/** How a file would be read, from its first part, for the import wizard: nothing is written, the rest is not read. */
+export async function previewImportFile(body: Readable, options: ImportOptions & FileContext): Promise<FileLayout> {
+  try {
+    return (await readLayout(body, options, options)).layout;
+  } catch (error) {
+    throw error instanceof ImportFileError ? ValidationError.field('file', error.message) : error;
+  } finally {
+    body.resume();
+  }
+}
+
+/**
+ * Opens an uploaded contacts file: reads its start to find its encoding, delimiter and columns (a
+ * ValidationError, before anything is written, when it is unusable), then yields checked rows one
+ * at a time: memory stays constant.
+ */
+export async function openImportFile(body: Readable, options: ImportOptions & FileContext & { maxBytes: number }): Promise<ImportFile> {
+  let opened: Awaited<ReturnType<typeof readLayout>>;
+  try {
+    opened = await readLayout(body, options, options);
+  } catch (error) {
+    body.resume();
+    throw error instanceof ImportFileError ? ValidationError.field('file', error.message) : error;
+  }
+  const { head, complete, layout } = opened;
+
+  const parser = parse({
+    bom: true,
+    delimiter: layout.delimiter,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    max_record_size: MAX_RECORD_BYTES,
+  });
+  // Other encodings are decoded to text on the way (iconv-lite drops their byte order mark).
+  const decoder = layout.encoding === 'utf-8' ? null : iconv.decodeStream(layout.encoding);
+  const input: NodeJS.WritableStream = decoder ?? parser;
+  if (decoder) decoder.pipe(parser);
+  let bytes = head.length;
+  // A client that goes away mid-upload ends the stream without 'end': the import must fail, not complete.
+  body.once('error', () => parser.destroy(new ImportFileError(INTERRUPTED)));
+  body.once('close', () => {
+    if (!body.readableEnded) parser.destroy(new ImportFileError(INTERRUPTED));
+  });
+  body.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  input.write(head);
+  if (complete) input.end();
+  else body.pipe(input);
   const records: AsyncIterator<ParsedRecord> = parser[Symbol.asyncIterator]();
   const close = () => {
-    body.unpipe(parser);
+    body.unpipe(input);
     parser.destroy();
     body.resume();
   };
 
-  let first: IteratorResult<ParsedRecord>;
-  try {
-    first = await records.next();
-  } catch (error) {
-    close();
-    throw error instanceof CsvError || error instanceof ImportFileError ? ValidationError.field('file', (csvProblem(error) as Error).message) : error;
-  }
-  let columns: Columns;
-  try {
-    columns = readHeader(first.done ? undefined : first.value.record, options.groupHeaders);
-  } catch (error) {
-    close();
-    throw error;
-  }
-  const headers = columns.fields.map((field) => field.name);
-  let bytes = first.done ? 0 : first.value.info.bytes;
+  const columns = columnsOf(layout.mapping);
 
   async function* rows(): AsyncGenerator<CheckedRow> {
     try {
+      // The header is not a contact; a file without one starts with its first contact.
+      let skipHeader = layout.mapping.hasHeader;
       for (let next = await records.next(); !next.done; next = await records.next()) {
         const { record, info } = next.value;
-        bytes = info.bytes;
         if (bytes > options.maxBytes) throw new ImportFileError(`The file is larger than ${options.maxBytes / 1024 / 1024} MiB.`);
+        if (skipHeader) {
+          skipHeader = false;
+          continue;
+        }
         if (record.every((cell) => cell.trim() === '')) continue;
         yield checkRow(record, info.records + info.empty_lines, columns, options.defaultCountry);
       }
@@ -86,25 +223,24 @@ export async function openImportFile(body: Readable, options: { groupHeaders: st
     }
   }
 
-  return { headers, bytesRead: () => bytes, rows: rows(), close };
+  return { headers: columns.fields.map((field) => field.name), layout, bytesRead: () => bytes, rows: rows(), close };
 }
 
-function readHeader(header: string[] | undefined, groupHeaders: string[]) {
-  const fail = (message: string) => ValidationError.field('file', message);
-  if (!header) throw fail('The file is empty; its first row must be the header: phone_number, then custom-field names.');
-  const names = header.map((name) => name.trim());
-  const phoneColumns = names.flatMap((name, index) => (name.toLowerCase() === 'phone_number' ? [index] : []));
-  if (phoneColumns.length === 0) throw fail('The first row must be the header, with a phone_number column.');
-  if (phoneColumns.length > 1) throw fail('The header has more than one phone_number column.');
-  // A column without a name (a spreadsheet's trailing comma) carries nothing a template can use.
-  const fields = names.flatMap((name, index) => (index !== phoneColumns[0] && name !== '' ? [{ index, name }] : []));
-  const checked = ContactGroupInputSchema.shape.headers.safeParse(fields.map((field) => field.name));
-  if (!checked.success) throw new ValidationError({ file: checked.error.issues.map((issue) => issue.message) });
-  const known = new Map(groupHeaders.map((name) => [name.toLowerCase(), name]));
-  const spelled = fields.map((field) => ({ index: field.index, name: known.get(field.name.toLowerCase()) ?? field.name }));
-  const added = spelled.filter((field) => !known.has(field.name.toLowerCase())).length;
-  if (groupHeaders.length + added > MAX_FIELDS) throw fail(`The group would have more than ${MAX_FIELDS} custom fields.`);
-  return { width: names.length, phone: phoneColumns[0]!, fields: spelled };
+const columnsOf = (mapping: Mapping): Columns => ({
+  width: mapping.width,
+  phone: mapping.phone.index,
+  fields: mapping.columns.flatMap((column) => (column.field === null ? [] : [{ index: column.index, name: column.field }])),
+});
+
+/** The first data rows of the sample as the import would take them: the number it would store, or why it would leave the row out. */
+export function previewRows(layout: FileLayout, defaultCountry: string, count: number) {
+  const columns = columnsOf(layout.mapping);
+  const first = layout.mapping.hasHeader ? 1 : 0;
+  return layout.sample.slice(first, first + count).map((cells, index) => {
+    const row = index + first + 1;
+    const checked = checkRow(cells, row, columns, defaultCountry);
+    return { row, cells, phone_number: checked.ok ? checked.phoneNumber : null, problem: checked.ok ? null : checked.reason };
+  });
 }
 
 function checkRow(record: string[], row: number, columns: Columns, defaultCountry: string): CheckedRow {

@@ -9,6 +9,8 @@ import {
   ContactImportSchema,
   IMPORT_MAX_BYTES,
   ImportContactsQuerySchema,
+  ImportOptionsQuerySchema,
+  ImportPreviewSchema,
 } from '../../../shared/contract/imports';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -34,16 +36,16 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         tags,
         summary: 'Import a CSV file of contacts into a group',
         description: [
-          'The request body is the file itself, `Content-Type: text/csv`, up to 1 GiB, streamed. Its first row is the header: `phone_number` (any case) and custom-field names.',
+          'The request body is the file itself, `Content-Type: text/csv`, up to 1 GiB, streamed. It is read as it comes from a spreadsheet or a CRM: the encoding (a byte order mark, UTF-8, else Windows-1252 and the like), the delimiter (`,` `;` tab `|`), quoted cells and CRLF are recognised; the phone column is found by its header (phone_number, phone, mobile, msisdn, cell, telephone, tel, number — any case, spaces or underscores) or else by its cells; the other headers become custom fields in snake_case (`First Name` → `first_name`), or keep the spelling of a field the group has. A file of numbers without a header is read too. The query options override each guess; `previewContactImport` shows them without importing.',
           'Rows with an invalid number or value are left out and listed in the error report (row, value, reason); the other rows are imported: a number already in the group has its custom fields replaced, a number given twice keeps the later row.',
           'The group shows status `Modifying` while the import runs, and receives every valid row in one transaction at the end: a failed or interrupted import leaves it as it was.',
-          'Answers when the import has completed; meanwhile `listContactImports` shows its progress. 422 when the header is unusable (nothing is written) or the file is not valid CSV (the import is kept, failed); 409 while another import or change is under way.',
+          'Answers when the import has completed; meanwhile `listContactImports` shows its progress. 422 when no phone column is found (the message lists the headers and the delimiter it read), an option names what the file does not have, or the header is unusable (nothing is written), or the file is not valid CSV (the import is kept, failed); 409 while another import or change is under way.',
         ].join('\n\n'),
         params: ContactGroupParamsSchema,
         querystring: ImportContactsQuerySchema,
         // Documents the file body for clients; any value passes, the stream is checked while it is read.
         consumes: ['text/csv'],
-        body: z.any().describe('The CSV file: header row `phone_number` plus custom-field names, one contact a row.'),
+        body: z.any().describe('The CSV file: a header row (a phone column and custom-field names), one contact a row.'),
         response: { 201: dataOf(ContactImportSchema), ...errorsOf(401, 404, 409, 413, 422) },
       },
     },
@@ -51,8 +53,35 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
       const body = request.body === undefined ? Readable.from([]) : request.body;
       if (!(body instanceof Readable)) throw ValidationError.field('file', 'Send the CSV file as the request body with Content-Type: text/csv.');
       const length = request.headers['content-length'];
-      const upload = { body, bytesTotal: length === undefined ? null : Number(length), fileName: request.query.file_name ?? null };
+      const { file_name: fileName, ...options } = request.query;
+      const upload = { body, bytesTotal: length === undefined ? null : Number(length), fileName: fileName ?? null, options };
       return reply.code(201).send({ data: await imports.importCsv(callerOf(request), request.params.contact_group_uuid, upload) });
+    },
+  );
+
+  app.post(
+    '/contact-groups/:contact_group_uuid/imports/preview',
+    {
+      config: { access: 'edit', rateLimit: { max: 60, bucket: 'contact-import-previews' } },
+      schema: {
+        operationId: 'previewContactImport',
+        tags,
+        summary: 'How a file would be imported, without importing it',
+        description: [
+          'Reads the start of the file (64 KiB or 60 lines; the rest of the body is discarded) and answers how `importContacts` would read it with the same options: the encoding, the delimiter, the phone column and how it was found, what every other column becomes, and the first rows with the number each would store or why it would be left out. Nothing is written.',
+          '422 when no phone column is found (the message lists the headers and the delimiter it read) or an option names what the file does not have.',
+        ].join('\n\n'),
+        params: ContactGroupParamsSchema,
+        querystring: ImportOptionsQuerySchema,
+        consumes: ['text/csv'],
+        body: z.any().describe('The CSV file, or its first part.'),
+        response: { 200: dataOf(ImportPreviewSchema), ...errorsOf(401, 404, 413, 422) },
+      },
+    },
+    async (request) => {
+      const body = request.body === undefined ? Readable.from([]) : request.body;
+      if (!(body instanceof Readable)) throw ValidationError.field('file', 'Send the CSV file as the request body with Content-Type: text/csv.');
+      return { data: await imports.preview(callerOf(request), request.params.contact_group_uuid, body, request.query) };
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { IMPORT_MAX_BYTES, type ContactImport } from '../../../shared/contract/imports';
+import { isSupportedCountry } from 'libphonenumber-js';
+import { IMPORT_MAX_BYTES, type ContactImport, type ImportOptionsQuery, type ImportPreview } from '../../../shared/contract/imports';
 import type { Database, Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import * as schema from '../../db/schema';
@@ -11,7 +12,8 @@ import type { ContactGroupsRepository } from '../contact-groups/contact-groups.r
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { csvLine } from '../../lib/csv';
-import { ImportFileError, openImportFile, type CheckedRow } from './import-file';
+import { ImportFileError, openImportFile, previewImportFile, previewRows, type CheckedRow, type ImportOptions } from './import-file';
+import { delimiterName } from './sniff';
 import { createImportsRepository, type ContactImportRow, type ImportBatch, type ImportsRepository } from './imports.repository';
 
 // Rows per staging statement: large enough that round trips do not dominate, small enough that memory stays flat.
@@ -20,7 +22,10 @@ const MODIFYING = 'The group is being imported into or changed; try again when t
 const SERVER_FAILURE = 'The import failed on the server; the group is unchanged. Import the file again.';
 export const INTERRUPTED = 'The import was interrupted by a restart; import the file again.';
 
-export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null };
+export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null; options?: ImportOptionsQuery };
+
+/** How many rows the preview shows. */
+const PREVIEW_ROWS = 20;
 
 const emptyBatch = (): ImportBatch => ({
   rows: { rowNumbers: [], phoneNumbers: [], customFields: [] },
@@ -109,8 +114,48 @@ export function createImportsService(deps: {
     await writing;
   }
 
+  /** The caller's options in the file reader's terms, the default country checked. */
+  const readOptions = (options: ImportOptionsQuery = {}): ImportOptions & { defaultCountry: string } => {
+    const defaultCountry = options.default_country ?? deps.config.defaultCountry;
+    if (!isSupportedCountry(defaultCountry))
+      throw ValidationError.field('default_country', `The default country ${defaultCountry} is not a country code Herald knows.`);
+    return {
+      delimiter: options.delimiter === undefined ? undefined : options.delimiter === 'tab' ? '\t' : options.delimiter,
+      encoding: options.encoding,
+      phoneColumn: options.phone_column,
+      fields: options.fields,
+      defaultCountry,
+    };
+  };
+
   return {
     present,
+
+    /** How the file would be imported, from its first part: nothing is written (the import wizard's first step). */
+    async preview(auth: AuthContext, groupUuid: string, body: Readable, options?: ImportOptionsQuery): Promise<ImportPreview> {
+      const group = await findGroup(auth, groupUuid);
+      let read: ReturnType<typeof readOptions>;
+      try {
+        read = readOptions(options);
+      } catch (error) {
+        body.resume();
+        throw error;
+      }
+      const layout = await previewImportFile(body, { ...read, groupHeaders: group.headers });
+      const { mapping } = layout;
+      return {
+        encoding: layout.encoding,
+        delimiter: delimiterName(layout.delimiter),
+        default_country: read.defaultCountry,
+        has_header: mapping.hasHeader,
+        headers: mapping.hasHeader
+          ? (layout.sample[0] ?? []).map((cell) => cell.trim())
+          : Array.from({ length: mapping.width }, (_, index) => `column ${index + 1}`),
+        phone_column: { position: mapping.phone.index + 1, header: mapping.phone.header, found_by: mapping.phone.found },
+        columns: mapping.columns.map((column) => ({ position: column.index + 1, header: column.header, field: column.field })),
+        rows: previewRows(layout, read.defaultCountry, PREVIEW_ROWS),
+      };
+    },
 
     /**
      * Imports a CSV into the group: streamed into staging, then merged in one transaction, so the
@@ -119,7 +164,14 @@ export function createImportsService(deps: {
      */
     async importCsv(auth: AuthContext, groupUuid: string, upload: CsvUpload): Promise<ContactImport> {
       const group = await findGroup(auth, groupUuid);
-      const file = await openImportFile(upload.body, { groupHeaders: group.headers, defaultCountry: deps.config.defaultCountry, maxBytes: IMPORT_MAX_BYTES });
+      let read: ReturnType<typeof readOptions>;
+      try {
+        read = readOptions(upload.options);
+      } catch (error) {
+        upload.body.resume();
+        throw error;
+      }
+      const file = await openImportFile(upload.body, { ...read, groupHeaders: group.headers, maxBytes: IMPORT_MAX_BYTES });
       const client = await deps.database.pool.connect().catch((error: unknown) => {
         file.close();
         throw error;

@@ -111,10 +111,13 @@ describe('contact imports (service)', () => {
     expect((await contactsOf(group))[1]).toEqual(['447700900012', { First_Name: 'Beatrice' }]);
   });
 
-  it('refuses a file without a phone_number header before writing anything', async () => {
+  it('refuses a file without a phone column before writing anything, saying what it read', async () => {
     const group = await newGroup('No header');
-    await expect(importFile(group, 'number,name\n07700900021,Ann\n')).rejects.toEqual(
-      ValidationError.field('file', 'The first row must be the header, with a phone_number column.'),
+    await expect(importFile(group, 'name,city\nAnn,Leeds\n')).rejects.toEqual(
+      ValidationError.field(
+        'file',
+        'No column holds phone numbers. The first row has 2 columns: "name", "city" (read with the delimiter ","). Name the column phone_number (or phone, mobile…), or say which it is with phone_column.',
+      ),
     );
     await expect(importFile(group, '')).rejects.toBeInstanceOf(ValidationError);
     expect(await importsOf(group)).toEqual([]);
@@ -267,11 +270,15 @@ describe('contact imports (HTTP)', () => {
     expect(await contactsOf(group)).toEqual([['447700900071', { note: 'ok' }]]);
   });
 
-  it('answers 422 for a file without a phone_number header and writes nothing', async () => {
+  it('answers 422 for a file without a phone column and writes nothing', async () => {
     const group = await newGroup('Headerless');
-    const response = await upload(group, '07700900081,Ann\n');
+    const response = await upload(group, 'Name;E-mail\nAnn;ann@example.com\n');
     expect(response.statusCode).toBe(422);
-    expect(response.json().error.errors).toEqual({ file: ['The first row must be the header, with a phone_number column.'] });
+    expect(response.json().error.errors).toEqual({
+      file: [
+        'No column holds phone numbers. The first row has 2 columns: "Name", "E-mail" (read with the delimiter ";"). Name the column phone_number (or phone, mobile…), or say which it is with phone_column.',
+      ],
+    });
     expect((await t.request('GET', `/api/2.0/contact-groups/${group}/imports`, { token: owner.token })).json().meta.total).toBe(0);
     expect(await groupOf(group)).toMatchObject({ number_of_contacts: 0, status: 'Empty' });
   });
