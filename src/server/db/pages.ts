@@ -46,27 +46,31 @@ export const teamRowCountOf = (db: Db, teamId: number, table: CountedTable): Pro
   countOf(db, sql`SELECT ${teamRowCount(teamId, table)} AS total`);
 
 /**
- * One page of a team's rows, newest first, and their total, in one statement: the total is the
- * team's counter row, not a count over every row.
+ * One page of a team's rows, newest first, and their total. Unfiltered, in one statement: the total is
+ * the team's counter row, not a count over every row. With `filter` (a list's `search`), the matching
+ * rows are counted beside the page.
  */
 export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(
   db: Db,
   table: T,
   teamId: number,
   window: PageWindow,
+  filter?: SQL,
 ): Promise<Page<T['$inferSelect']>> {
   const name = getTableName(table) as CountedTable;
+  const ofTeam = eq(table.teamId, teamId);
+  const where = filter ? and(ofTeam, filter) : ofTeam;
   const rows = db
     .select({ row: table as PgTable, total: teamRowCount(teamId, name) } as never)
     .from(table as PgTable)
-    .where(eq(table.teamId, teamId))
+    .where(where)
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(window.limit)
     .offset(window.offset) as unknown as Promise<Array<{ row: T['$inferSelect']; total: number }>>;
-  return readPage({ rows, count: () => teamRowCountOf(db, teamId, name), totalOn: (entry) => entry.total }).then((page) => ({
-    rows: page.rows.map((entry) => entry.row),
-    total: page.total,
-  }));
+  const page = filter
+    ? readPage({ rows, count: () => countOf(db, sql`SELECT count(*)::int AS total FROM ${table} WHERE ${where}`) })
+    : readPage({ rows, count: () => teamRowCountOf(db, teamId, name), totalOn: (entry) => entry.total });
+  return page.then((read) => ({ rows: read.rows.map((entry) => entry.row), total: read.total }));
 }
 
 /** Ids of the team's rows with these uuids; another team's and unknown uuids are left out (the caller answers 422). */

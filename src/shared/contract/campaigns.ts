@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIMESTAMP_PATTERN } from '../time/local-timestamps';
-import { TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
@@ -207,6 +207,7 @@ export const CampaignListQuerySchema = z.object({
     .optional()
     .transform((value) => value === 'true')
     .describe('Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.'),
+  ...nameSearchQueryOf('name').shape,
 });
 
 const GroupRefSchema = z.object({ uuid: UuidSchema, name: z.string() }).meta({ id: 'GroupRef' });

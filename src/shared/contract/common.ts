@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText, unstorableMessage } from './fields';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from './page-size';
 
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX };
@@ -32,6 +33,26 @@ export const PageQuerySchema = z.object({
     .describe(`Page size, 1 to ${PER_PAGE_MAX}; ${PER_PAGE_DEFAULT} when omitted.`),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export const SEARCH_MAX = 100;
+
+/**
+ * The `search` of a list (Herald extension): the items whose `what` contains the text, ignoring case;
+ * `%`, `_` and `\` match themselves. A client that omits it gets the whole list, as before.
+ */
+export function nameSearchQueryOf(what: string) {
+  return z.object({
+    search: z
+      .string()
+      .max(SEARCH_MAX, `The search may not be greater than ${SEARCH_MAX} characters.`)
+      // A NUL or half an emoji cannot be compared in PostgreSQL: refused, not a 500.
+      .refine(isStorableText, unstorableMessage('search'))
+      .optional()
+      .describe(
+        `Herald extension. Only items whose ${what} contains this text, ignoring case (\`%\`, \`_\` and the backslash match themselves); at most ${SEARCH_MAX} characters. The order and pages are those of the whole list.`,
+      ),
+  });
+}
 
 export const PageLinksSchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage } from './fields';
 
 export const OPTOUTS_GROUP = 'default_optouts';
@@ -150,3 +150,5 @@ export const RecipientSchema = z.object({ phone_number: z.string().describe('E.1
 export const ContactListQuerySchema = z.object({
   search: z.string().max(32, 'The search may not be greater than 32 characters.').optional().describe('Digits the phone number contains.'),
 });
+
+export const ContactGroupListQuerySchema = nameSearchQueryOf('name');

@@ -5,6 +5,9 @@ import { optionalString } from './fields';
 /** Largest CSV file an import accepts. */
 export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
 
+/** The Content-Type of an XLSX workbook (an import takes it besides text/csv). */
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 export const ContactImportStatusSchema = z
   .enum(['receiving', 'merging', 'completed', 'failed'])
   .describe(
@@ -102,6 +105,7 @@ export const ImportOptionsQuerySchema = z.object({
     .describe(
       'JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group\'s spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).',
     ),
+  sheet: optionalString('sheet', 255).optional().describe('XLSX: the name of the sheet to read (any case); the first sheet when omitted.'),
   default_country: z
     .string({ error: 'The default country must be a string.' })
     .regex(/^[A-Za-z]{2}$/, 'The default country must be a two-letter country code, e.g. GB.')
@@ -117,8 +121,10 @@ export const ImportContactsQuerySchema = ImportOptionsQuerySchema.extend({
 
 export const ImportPreviewSchema = z
   .object({
-    encoding: z.string().describe('The encoding the file is read in.'),
-    delimiter: z.enum(IMPORT_DELIMITERS).describe('The delimiter the file is read with.'),
+    format: z.enum(['csv', 'xlsx']).describe('How the file is read: CSV text, or an XLSX workbook (by its Content-Type).'),
+    encoding: z.string().nullable().describe('CSV: the encoding the file is read in; null for a workbook.'),
+    delimiter: z.enum(IMPORT_DELIMITERS).nullable().describe('CSV: the delimiter the file is read with; null for a workbook.'),
+    sheet: z.string().nullable().describe('XLSX: the sheet read; null for CSV.'),
     default_country: z.string().describe('The country national numbers are read in.'),
     has_header: z.boolean().describe('False when the first row is already a contact (a file of numbers without a header row).'),
     headers: z.array(z.string()).describe('The first row as read (for a file without a header: `column 1`, `column 2`…).'),

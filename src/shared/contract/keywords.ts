@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { optionalString, requiredBoolean, uuidList } from './fields';
 
 /** Words that opt a number out on any short code; no keyword may take them. */
@@ -101,3 +101,5 @@ export type Keyword = z.infer<typeof KeywordSchema>;
 
 export const KeywordParamsSchema = z.object({ keyword_uuid: z.uuid().describe('Identifier of the keyword.') });
 export { requireTargets as requireKeywordTargets };
+
+export const KeywordListQuerySchema = nameSearchQueryOf('keyword');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 
 export const SENDER_MIN = 3;
 export const SENDER_MAX = 11;
@@ -30,3 +30,5 @@ export const SenderSchema = z
   })
   .meta({ id: 'Sender' });
 export type Sender = z.infer<typeof SenderSchema>;
+
+export const SenderListQuerySchema = nameSearchQueryOf('sender text');

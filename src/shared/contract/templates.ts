@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { LinkSchema } from './links';
 import { SenderNameSchema } from './senders';
@@ -97,3 +97,5 @@ export const EncodingSchema = z
 export type Encoding = z.infer<typeof EncodingSchema>;
 
 export const TemplateParamsSchema = z.object({ template_uuid: z.uuid().describe('Identifier of the template.') });
+
+export const TemplateListQuerySchema = nameSearchQueryOf('name');

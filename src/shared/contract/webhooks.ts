@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { httpUrl, requiredString } from './fields';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -63,3 +63,5 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
 }).meta({ id: 'WebhookWithSecret' });
 
 export const WebhookParamsSchema = z.object({ webhook_uuid: z.uuid().describe('Identifier of the webhook.') });
+
+export const WebhookListQuerySchema = nameSearchQueryOf('name');

@@ -868,9 +868,11 @@ export const listContactImports = <ThrowOnError extends boolean = false>(options
 });
 
 /**
- * Import a CSV file of contacts into a group
+ * Import a CSV file or an XLSX workbook of contacts into a group
  *
  * The request body is the file itself, `Content-Type: text/csv`, up to 1 GiB, streamed. It is read as it comes from a spreadsheet or a CRM: the encoding (a byte order mark, UTF-8, else Windows-1252 and the like), the delimiter (`,` `;` tab `|`), quoted cells and CRLF are recognised; the phone column is found by its header (phone_number, phone, mobile, msisdn, cell, telephone, tel, number — any case, spaces or underscores) or else by its cells; the other headers become custom fields in snake_case (`First Name` → `first_name`), or keep the spelling of a field the group has. A file of numbers without a header is read too. The query options override each guess; `previewContactImport` shows them without importing.
+ *
+ * An XLSX workbook is sent with `Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet` and read as it streams: its first sheet, or the one named by `sheet`; cells are read as shown (numbers in full, dates as `YYYY-MM-DD`, a formula as its result), with the same mapping.
  *
  * Rows with an invalid number or value are left out and listed in the error report (row, value, reason); the other rows are imported: a number already in the group has its custom fields replaced, a number given twice keeps the later row.
  *

@@ -1276,13 +1276,21 @@ export type ContactImportErrorInput = {
 
 export type ContactImportPreviewInput = {
     /**
-     * The encoding the file is read in.
+     * How the file is read: CSV text, or an XLSX workbook (by its Content-Type).
      */
-    encoding: string;
+    format: 'csv' | 'xlsx';
     /**
-     * The delimiter the file is read with.
+     * CSV: the encoding the file is read in; null for a workbook.
      */
-    delimiter: ',' | ';' | 'tab' | '|';
+    encoding: string | null;
+    /**
+     * CSV: the delimiter the file is read with; null for a workbook.
+     */
+    delimiter: ',' | ';' | 'tab' | '|' | null;
+    /**
+     * XLSX: the sheet read; null for CSV.
+     */
+    sheet: string | null;
     /**
      * The country national numbers are read in.
      */
@@ -2854,13 +2862,21 @@ export type ContactImportError = {
 
 export type ContactImportPreview = {
     /**
-     * The encoding the file is read in.
+     * How the file is read: CSV text, or an XLSX workbook (by its Content-Type).
      */
-    encoding: string;
+    format: 'csv' | 'xlsx';
     /**
-     * The delimiter the file is read with.
+     * CSV: the encoding the file is read in; null for a workbook.
      */
-    delimiter: ',' | ';' | 'tab' | '|';
+    encoding: string | null;
+    /**
+     * CSV: the delimiter the file is read with; null for a workbook.
+     */
+    delimiter: ',' | ';' | 'tab' | '|' | null;
+    /**
+     * XLSX: the sheet read; null for CSV.
+     */
+    sheet: string | null;
     /**
      * The country national numbers are read in.
      */
@@ -4242,6 +4258,10 @@ export type ListSendersData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only items whose sender text contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/senders/';
 };
@@ -4441,6 +4461,10 @@ export type ListTemplatesData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/templates/';
 };
@@ -5210,6 +5234,10 @@ export type ListWebhooksData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/webhooks/';
 };
@@ -5551,6 +5579,10 @@ export type ListKeywordsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only items whose keyword contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/keywords/';
 };
@@ -5798,6 +5830,10 @@ export type ListContactGroupsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/contact-groups/';
 };
@@ -6371,7 +6407,7 @@ export type ListContactImportsResponse = ListContactImportsResponses[keyof ListC
 
 export type ImportContactsData = {
     /**
-     * The CSV file: a header row (a phone column and custom-field names), one contact a row.
+     * The CSV file or XLSX workbook: a header row (a phone column and custom-field names), one contact a row.
      */
     body: unknown;
     path: {
@@ -6397,6 +6433,10 @@ export type ImportContactsData = {
          * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
          */
         fields?: string;
+        /**
+         * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
+         */
+        sheet?: string;
         /**
          * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
          */
@@ -6447,7 +6487,7 @@ export type ImportContactsResponse = ImportContactsResponses[keyof ImportContact
 
 export type PreviewContactImportData = {
     /**
-     * The CSV file, or its first part.
+     * The CSV file or XLSX workbook (a CSV may be cut after its first part).
      */
     body: unknown;
     path: {
@@ -6473,6 +6513,10 @@ export type PreviewContactImportData = {
          * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
          */
         fields?: string;
+        /**
+         * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
+         */
+        sheet?: string;
         /**
          * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
          */
@@ -6793,6 +6837,10 @@ export type ListCampaignsData = {
          * Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.
          */
         include_tests?: 'true' | 'false';
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
     };
     url: '/api/2.0/campaigns/';
 };

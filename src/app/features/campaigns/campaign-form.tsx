@@ -1,25 +1,10 @@
-import {
-  Autocomplete,
-  Button,
-  Divider,
-  Fieldset,
-  Grid,
-  Group,
-  Input,
-  MultiSelect,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  type SwitchProps,
-  TextInput,
-} from '@mantine/core';
+import { Autocomplete, Button, Divider, Fieldset, Grid, Group, Input, SegmentedControl, Stack, Switch, Text, type SwitchProps, TextInput } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch, type Control } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
+import { ServerSearchMultiSelect, ServerSearchSelect } from '../../components/server-search';
 import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 import { CampaignLockAlert } from './campaign-lock-alert';
 import {
@@ -58,6 +43,13 @@ interface CampaignFormProps {
   templates: readonly CampaignTemplateOption[];
   senders: readonly string[];
   groups: readonly GroupOption[];
+  /** Groups found for "Leave out these groups" (it searches on its own); `groups` when absent. */
+  excludedGroups?: readonly GroupOption[];
+  /** Templates and groups that name the chosen ones whatever the pickers found: the first page, a saved campaign's older ones. */
+  knownTemplates?: readonly CampaignTemplateOption[];
+  knownGroups?: readonly GroupOption[];
+  /** Each picker's text as the user types, for the page to search the service with; without it a picker filters what it was given. */
+  onSearch?: Partial<Record<'template' | 'sender' | 'included' | 'excluded', (text: string) => void>>;
   /** The picked template as it will be sent. */
   renderTemplatePreview: (templateUuid: string, sender: string) => ReactNode;
   /** Set when the campaign is locked: the form is read-only and says why. */
@@ -83,6 +75,8 @@ interface CampaignFormProps {
 }
 
 type Intent = 'schedule' | 'draft';
+
+const NO_TEMPLATES: readonly CampaignTemplateOption[] = [];
 
 /**
  * A switch bound to a boolean of the form. Controlled: Mantine's Switch keeps its own checked state,
@@ -120,6 +114,10 @@ export function CampaignForm({
   templates,
   senders,
   groups,
+  excludedGroups = groups,
+  knownTemplates = NO_TEMPLATES,
+  knownGroups,
+  onSearch,
   renderTemplatePreview,
   lockReason,
   lockMessage,
@@ -211,7 +209,8 @@ export function CampaignForm({
     return last ? shiftTimestamp(last, DURATIONS.hour, timeZone) || last : shiftTimestamp(scheduled_send_date, DURATIONS.hour, timeZone);
   };
 
-  const excludedOptions = groups.map((group) => ({ ...group, disabled: values.included_contact_groups.includes(group.value) }));
+  const excludedOptions = excludedGroups.map((group) => ({ ...group, disabled: values.included_contact_groups.includes(group.value) }));
+  const templateOption = ({ uuid, name }: CampaignTemplateOption) => ({ value: uuid, label: name });
 
   return (
     <Grid gap="xl">
@@ -240,21 +239,22 @@ export function CampaignForm({
                   control={control}
                   name="template_uuid"
                   render={({ field }) => (
-                    <Select
+                    <ServerSearchSelect
                       ref={field.ref}
                       label="Template"
                       description="The message every recipient receives."
                       placeholder="Pick a template"
-                      data={templates.map((template) => ({ value: template.uuid, label: template.name }))}
+                      data={templates.map(templateOption)}
+                      known={knownTemplates.map(templateOption)}
+                      onSearch={onSearch?.template}
                       value={field.value || null}
                       onChange={(uuid) => {
                         field.onChange(uuid ?? '');
-                        const picked = templates.find((template) => template.uuid === uuid);
+                        const picked = [...templates, ...knownTemplates].find((template) => template.uuid === uuid);
                         // The template's own sender is the likely one; a sender already chosen is kept.
                         if (picked && !getValues('sender')) setValue('sender', picked.sender, { shouldValidate: true });
                       }}
                       onBlur={field.onBlur}
-                      searchable
                       nothingFoundMessage="No template of that name"
                       withAsterisk
                       error={errorOf('template_uuid')}
@@ -267,6 +267,10 @@ export function CampaignForm({
                   render={({ field }) => (
                     <Autocomplete
                       {...field}
+                      onChange={(text) => {
+                        field.onChange(text);
+                        onSearch?.sender?.(text);
+                      }}
                       label="Sender"
                       description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
                       placeholder="e.g. HeraldShop"
@@ -288,16 +292,17 @@ export function CampaignForm({
                   control={control}
                   name="included_contact_groups"
                   render={({ field }) => (
-                    <MultiSelect
+                    <ServerSearchMultiSelect
                       ref={field.ref}
                       label="Send to these groups"
                       description="Everyone in any of them receives the message once, however many groups they are in."
                       placeholder={field.value.length ? undefined : 'Pick groups by name'}
-                      data={[...groups]}
+                      data={groups}
+                      known={knownGroups}
+                      onSearch={onSearch?.included}
                       value={field.value}
                       onChange={field.onChange}
                       onBlur={field.onBlur}
-                      searchable
                       nothingFoundMessage="No group of that name"
                       withAsterisk
                       error={errorOf('included_contact_groups')}
@@ -308,16 +313,17 @@ export function CampaignForm({
                   control={control}
                   name="excluded_contact_groups"
                   render={({ field }) => (
-                    <MultiSelect
+                    <ServerSearchMultiSelect
                       ref={field.ref}
                       label="Leave out these groups"
                       description="Their numbers are skipped. Numbers in default_optouts always are."
                       placeholder={field.value.length ? undefined : 'Optional'}
                       data={excludedOptions}
+                      known={knownGroups}
+                      onSearch={onSearch?.excluded}
                       value={field.value}
                       onChange={field.onChange}
                       onBlur={field.onBlur}
-                      searchable
                       nothingFoundMessage="No group of that name"
                       error={errorOf('excluded_contact_groups')}
                     />

@@ -4,6 +4,8 @@ import { listContactGroups, listContacts, showContactGroup } from '../../api/gen
 export interface ContactGroupListParams {
   page: number;
   per_page: number;
+  /** Only the items whose name contains this text, ignoring case (the service's `search`); omitted for all. */
+  search?: string;
 }
 
 export interface ContactListParams {
@@ -13,8 +15,10 @@ export interface ContactListParams {
   search?: string;
 }
 
-/** The most the API gives in one page: pickers show every group of the team from it. */
+/** The most the API gives in one page: a picker shows the first page, then what the service finds as the user types. */
 const PICKER_PAGE = { page: 1, per_page: 100 } as const;
+/** The picker's list parameters; an empty search is the first page, shared with the unsearched list. */
+const pickerParams = (search: string): ContactGroupListParams => (search ? { ...PICKER_PAGE, search } : PICKER_PAGE);
 
 /** Keys from general to specific, so `contactGroupKeys.all` invalidates every group and contact query. */
 export const contactGroupKeys = {
@@ -34,12 +38,13 @@ export const contactGroupQueries = {
       queryFn: async ({ signal }) => (await listContactGroups({ query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
-  /** Every group of the team, for pickers (keywords) and field-name suggestions (templates). */
-  picker: () =>
+  /** Groups to pick from: the newest 100 (also the field-name suggestions of templates), or those whose name contains `search`. */
+  picker: (search = '') =>
     queryOptions({
-      queryKey: contactGroupKeys.list(PICKER_PAGE),
-      queryFn: async ({ signal }) => (await listContactGroups({ query: PICKER_PAGE, signal, throwOnError: true })).data,
+      queryKey: contactGroupKeys.list(pickerParams(search)),
+      queryFn: async ({ signal }) => (await listContactGroups({ query: pickerParams(search), signal, throwOnError: true })).data,
       select: (page) => page.data,
+      placeholderData: keepPreviousData,
     }),
   detail: (uuid: string) =>
     queryOptions({

@@ -23,13 +23,28 @@ interface KeywordFormProps {
   defaultValues?: KeywordInput;
   contactGroups: readonly PickerOption[];
   webhooks: readonly PickerOption[];
+  /** Groups and webhooks that name the chosen ones whatever the pickers found (the first page, a saved keyword's older ones). */
+  knownGroups?: readonly PickerOption[];
+  knownWebhooks?: readonly PickerOption[];
+  /** Each picker's text as the user types, for the page to search the service with; without it a picker filters what it was given. */
+  onSearch?: { groups?: (text: string) => void; webhooks?: (text: string) => void };
   submitLabel: string;
   /** Saves the keyword; a rejection carrying 422 field errors shows them on the fields. */
   onSubmit: (input: KeywordInput) => Promise<unknown>;
   onCancel?: () => void;
 }
 
-export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, submitLabel, onSubmit, onCancel }: KeywordFormProps) {
+export function KeywordForm({
+  defaultValues = EMPTY,
+  contactGroups,
+  webhooks,
+  knownGroups,
+  knownWebhooks,
+  onSearch,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: KeywordFormProps) {
   const {
     register,
     handleSubmit,
@@ -92,6 +107,8 @@ export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, su
           placeholder={contactGroups.length ? 'Pick groups' : 'No contact groups yet'}
           nothingFound="No group by that name"
           data={contactGroups}
+          known={knownGroups}
+          onSearch={onSearch?.groups}
           enabled={addsToGroups ?? false}
           error={errors.contact_groups_uuid?.message}
         />
@@ -105,6 +122,8 @@ export function KeywordForm({ defaultValues = EMPTY, contactGroups, webhooks, su
           placeholder={webhooks.length ? 'Pick webhooks' : 'No webhooks yet'}
           nothingFound="No webhook by that name"
           data={webhooks}
+          known={knownWebhooks}
+          onSearch={onSearch?.webhooks}
           enabled={callsWebhooks ?? false}
           error={errors.webhooks_uuid?.message}
         />

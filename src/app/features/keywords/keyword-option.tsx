@@ -1,5 +1,6 @@
-import { MultiSelect, Stack, Switch } from '@mantine/core';
+import { Stack, Switch } from '@mantine/core';
 import { Controller, type Control, type UseFormTrigger } from 'react-hook-form';
+import { ServerSearchMultiSelect } from '../../components/server-search';
 import type { KeywordFormValues, PickerOption } from './keyword-form-values';
 
 interface KeywordOptionProps {
@@ -12,6 +13,10 @@ interface KeywordOptionProps {
   placeholder: string;
   nothingFound: string;
   data: readonly PickerOption[];
+  /** Options that name chosen targets the current results may not hold. */
+  known?: readonly PickerOption[];
+  /** Called with the text typed, for the page to search the service with. */
+  onSearch?: (text: string) => void;
   enabled: boolean;
   error?: string;
 }
@@ -27,6 +32,8 @@ export function KeywordOption({
   placeholder,
   nothingFound,
   data,
+  known,
+  onSearch,
   enabled,
   error,
 }: KeywordOptionProps) {
@@ -53,17 +60,18 @@ export function KeywordOption({
           control={control}
           name={targets}
           render={({ field: { value, onChange, ...field } }) => (
-            <MultiSelect
+            <ServerSearchMultiSelect
               {...field}
               label={pickerLabel}
               placeholder={placeholder}
               data={data}
+              known={known}
+              onSearch={onSearch}
               value={value ?? []}
               onChange={(uuids) => {
                 onChange(uuids);
                 void trigger(targets);
               }}
-              searchable
               nothingFoundMessage={nothingFound}
               error={error}
             />

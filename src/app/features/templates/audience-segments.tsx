@@ -1,8 +1,9 @@
-import { Group, Loader, MultiSelect, Stack, Text } from '@mantine/core';
+import { Group, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { describeError } from '../../api/api-error';
+import { ServerSearchMultiSelect } from '../../components/server-search';
 import { templateUsageQueries, type AudienceMeasureInput } from './template-usage-queries';
 
 /** Asks once the body and the groups have stopped changing for this long, not per keystroke. */
@@ -20,8 +21,12 @@ export interface AudienceSegmentsProps {
   body: string;
   /** The saved template, whose links the service counts at their short length; none for a new template. */
   templateUuid?: string;
-  /** The team's contact groups. */
+  /** The team's contact groups: the first page, or those the service found for the text typed in the picker. */
   groups: readonly AudienceGroup[];
+  /** Groups that name the chosen ones whatever was found (the first page, older groups read by uuid); `groups` when absent. */
+  knownGroups?: readonly AudienceGroup[];
+  /** Called with the text typed in the picker, for the page to search the service with; without it the picker filters `groups`. */
+  onGroupSearch?: (text: string) => void;
   /** Chosen until the user picks (e.g. the included groups of the template's latest scheduled campaign). */
   defaultGroups?: readonly string[];
   /** True when the body has `{{field}}`s, which the count without groups takes as one space each. */
@@ -38,18 +43,24 @@ function partsRange({ min, typical, max }: { min: number; typical: number; max: 
   return `${numberFormat.format(min)}–${numberFormat.format(max)} SMS parts, typically ${numberFormat.format(typical)}`;
 }
 
-function groupNames(chosen: readonly string[], groups: readonly AudienceGroup[]): string {
+function groupNames(chosen: readonly string[], names: ReadonlyMap<string, string>): string {
   if (chosen.length > 3) return `${chosen.length} groups`;
-  return listFormat.format(chosen.map((uuid) => groups.find((group) => group.uuid === uuid)?.name ?? 'a deleted group'));
+  return listFormat.format(chosen.map((uuid) => names.get(uuid) ?? 'a deleted group'));
 }
 
 /** Under the segment counter: the SMS parts the body makes for the real recipients of some groups, as the service renders them. */
-export function AudienceSegments({ body, templateUuid, groups, defaultGroups = [], hasFields }: AudienceSegmentsProps) {
+export function AudienceSegments({ body, templateUuid, groups, knownGroups = groups, onGroupSearch, defaultGroups = [], hasFields }: AudienceSegmentsProps) {
   // null until the user picks: the default (which may load later) applies until then.
   const [picked, setPicked] = useState<string[] | null>(null);
-  const known = useMemo(() => new Set(groups.map((group) => group.uuid)), [groups]);
-  const chosen = useMemo(() => picked ?? defaultGroups.filter((uuid) => known.has(uuid)), [picked, defaultGroups, known]);
+  const [pickedNames, setPickedNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const names = useMemo(
+    () => new Map([...pickedNames, ...[...knownGroups, ...groups].map((group) => [group.uuid, group.name] as const)]),
+    [pickedNames, knownGroups, groups],
+  );
+  // The default applies once its groups can be named (not while they load).
+  const chosen = useMemo(() => picked ?? defaultGroups.filter((uuid) => names.has(uuid)), [picked, defaultGroups, names]);
   const data = useMemo(() => groups.map((group) => ({ value: group.uuid, label: group.name })), [groups]);
+  const known = useMemo(() => knownGroups.map((group) => ({ value: group.uuid, label: group.name })), [knownGroups]);
 
   const contactGroupsKey = [...chosen].sort().join(',');
   const input = useMemo<AudienceMeasureInput>(
@@ -68,19 +79,23 @@ export function AudienceSegments({ body, templateUuid, groups, defaultGroups = [
   else if (body.trim() === '') result = 'Write the message to measure it against these groups.';
   else if (measured.isError) result = `The parts could not be measured: ${describeError(measured.error)}`;
   else if (!audience) result = 'Measuring…';
-  else if (audience.recipients === 0) result = `${groupNames(chosen, groups)} ${chosen.length === 1 ? 'has' : 'have'} no recipients to measure against.`;
-  else result = `For ${plural(audience.recipients, 'recipient', 'recipients')} of ${groupNames(chosen, groups)}: ${partsRange(audience.segments)}`;
+  else if (audience.recipients === 0) result = `${groupNames(chosen, names)} ${chosen.length === 1 ? 'has' : 'have'} no recipients to measure against.`;
+  else result = `For ${plural(audience.recipients, 'recipient', 'recipients')} of ${groupNames(chosen, names)}: ${partsRange(audience.segments)}`;
 
   return (
     <Stack gap={4}>
-      <MultiSelect
+      <ServerSearchMultiSelect
         label="Measure against a group"
         description="Counts the parts each recipient's message takes, with their own fields filled in."
-        placeholder={chosen.length ? undefined : groups.length ? 'Pick contact groups' : 'No contact groups yet'}
+        placeholder={chosen.length ? undefined : knownGroups.length ? 'Pick contact groups' : 'No contact groups yet'}
         data={data}
+        known={known}
+        onSearch={onGroupSearch}
         value={chosen}
-        onChange={setPicked}
-        searchable
+        onChange={(uuids) => {
+          setPickedNames(new Map([...names].filter(([uuid]) => uuids.includes(uuid))));
+          setPicked(uuids);
+        }}
         clearable
         nothingFoundMessage="No group of that name"
         size="sm"

@@ -29,12 +29,14 @@ export interface LinkTrackerProps {
   onClose: () => void;
 }
 
-export type TemplateAudience = Pick<AudienceSegmentsProps, 'templateUuid' | 'groups' | 'defaultGroups'>;
+export type TemplateAudience = Pick<AudienceSegmentsProps, 'templateUuid' | 'groups' | 'knownGroups' | 'onGroupSearch' | 'defaultGroups'>;
 
 interface TemplateFormProps {
   defaultValues?: TemplateInput;
   /** Names of the team's senders, offered while typing. */
   senders: readonly string[];
+  /** Called with the sender typed, for the page to search the team's senders with. */
+  onSenderSearch?: (text: string) => void;
   /** Short links by link name, as the preview and counters show them. */
   shortLinks: Record<string, string>;
   /** Field names to suggest in "Insert field" (e.g. columns of the team's contact groups). */
@@ -124,6 +126,7 @@ function LivePreview({ control, shortLinks }: { control: Control<TemplateInput>;
 export function TemplateForm({
   defaultValues = EMPTY,
   senders,
+  onSenderSearch,
   shortLinks,
   fieldSuggestions = [],
   linksEmptyMessage,
@@ -188,6 +191,10 @@ export function TemplateForm({
                   render={({ field }) => (
                     <Autocomplete
                       {...field}
+                      onChange={(text) => {
+                        field.onChange(text);
+                        onSenderSearch?.(text);
+                      }}
                       label="Sender"
                       description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
                       placeholder="e.g. HeraldShop"

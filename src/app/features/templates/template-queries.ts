@@ -4,7 +4,14 @@ import { listTemplates, previewTemplate, showTemplate } from '../../api/gen/sdk.
 export interface TemplateListParams {
   page: number;
   per_page: number;
+  /** Only the items whose name contains this text, ignoring case (the service's `search`); omitted for all. */
+  search?: string;
 }
+
+/** The most the API gives in one page: a picker shows the first page, then what the service finds as the user types. */
+const PICKER_PAGE = { page: 1, per_page: 100 } as const;
+/** The picker's list parameters; an empty search is the first page, shared with the unsearched list. */
+const pickerParams = (search: string): TemplateListParams => (search ? { ...PICKER_PAGE, search } : PICKER_PAGE);
 
 export const templateKeys = {
   all: ['templates'] as const,
@@ -21,6 +28,14 @@ export const templateQueries = {
     queryOptions({
       queryKey: templateKeys.list(params),
       queryFn: async ({ signal }) => (await listTemplates({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
+  /** Templates to pick from: the newest 100, or those whose name contains `search`. */
+  picker: (search = '') =>
+    queryOptions({
+      queryKey: templateKeys.list(pickerParams(search)),
+      queryFn: async ({ signal }) => (await listTemplates({ query: pickerParams(search), signal, throwOnError: true })).data,
+      select: (page) => page.data,
       placeholderData: keepPreviousData,
     }),
   detail: (uuid: string) =>

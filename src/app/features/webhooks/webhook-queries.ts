@@ -4,10 +4,13 @@ import { listWebhookAttempts, listWebhooks, showWebhook } from '../../api/gen/sd
 export interface WebhookListParams {
   page: number;
   per_page: number;
+  /** Only the items whose name contains this text, ignoring case (the service's `search`); omitted for all. */
+  search?: string;
 }
 
-/** The most the API gives in one page: pickers show every webhook of the team from it. */
+/** The most the API gives in one page: a picker shows the first page, then what the service finds as the user types. */
 const PICKER_PAGE = { page: 1, per_page: 100 } as const;
+const pickerParams = (search: string): WebhookListParams => (search ? { ...PICKER_PAGE, search } : PICKER_PAGE);
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -38,11 +41,12 @@ export const webhookQueries = {
       queryFn: async ({ signal }) => (await listWebhookAttempts({ path: { webhook_uuid: uuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
-  /** Every webhook of the team, for pickers. */
-  picker: () =>
+  /** Webhooks to pick from: the newest 100, or those whose name contains `search`. */
+  picker: (search = '') =>
     queryOptions({
-      queryKey: webhookKeys.list(PICKER_PAGE),
-      queryFn: async ({ signal }) => (await listWebhooks({ query: PICKER_PAGE, signal, throwOnError: true })).data,
+      queryKey: webhookKeys.list(pickerParams(search)),
+      queryFn: async ({ signal }) => (await listWebhooks({ query: pickerParams(search), signal, throwOnError: true })).data,
       select: (page) => page.data,
+      placeholderData: keepPreviousData,
     }),
 };

@@ -88,6 +88,10 @@ export default function CampaignNewPage() {
               templates={data.templates}
               senders={data.senderNames}
               groups={data.groupOptions}
+              excludedGroups={data.excludedGroupOptions}
+              knownTemplates={data.knownTemplates}
+              knownGroups={data.knownGroups}
+              onSearch={data.search}
               renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
               canIgnoreQuietHours={canIgnoreQuietHours}
               quietHours={data.quietHours}

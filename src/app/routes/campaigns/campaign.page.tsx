@@ -55,7 +55,9 @@ export function prefetch(queryClient: QueryClient, { params, request }: LoaderFu
 export default function CampaignPage() {
   const { uuid = '' } = useParams();
   const navigate = useNavigate();
-  const data = useCampaignFormData();
+  // The saved choices name an older template or group in the pickers (the same cached read as useLiveCampaign's).
+  const { data: saved } = useQuery(campaignQueries.detail(uuid));
+  const data = useCampaignFormData(saved);
   const { timeZone } = data;
   const { campaign, summary, sendRate } = useLiveCampaign(uuid, timeZone);
   const update = useUpdateCampaign(uuid);
@@ -71,7 +73,7 @@ export default function CampaignPage() {
   const { data: userUuid } = useQuery({ ...currentUserQueries.me(), select: (user) => user.uuid });
   const decideApproval = useDecideCampaignApproval(uuid);
 
-  const template = data.templates.find((candidate) => candidate.uuid === campaign.data?.template_uuid);
+  const template = [...data.knownTemplates, ...data.templates].find((candidate) => candidate.uuid === campaign.data?.template_uuid);
   const fieldNames = useMemo(() => (template ? shorthandNames(template.body).fields : []), [template]);
   const defaultValues = useMemo(() => (campaign.data ? campaignFormValues(campaign.data) : undefined), [campaign.data]);
 
@@ -241,6 +243,10 @@ export default function CampaignPage() {
               templates={data.templates}
               senders={data.senderNames}
               groups={data.groupOptions}
+              excludedGroups={data.excludedGroupOptions}
+              knownTemplates={data.knownTemplates}
+              knownGroups={data.knownGroups}
+              onSearch={data.search}
               renderTemplatePreview={(templateUuid, sender) => <CampaignTemplatePreview templateUuid={templateUuid} sender={sender} />}
               lockReason={campaign.data.is_locked ? lockReason(campaign.data) : undefined}
               lockMessage={lockMessage}

@@ -13,7 +13,7 @@ import { keywordQueries } from '../../features/keywords/keyword-queries';
 import { useConfirmKeywordDeletion } from '../../features/keywords/use-confirm-keyword-deletion';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
-import { prefetchKeywordTargets, useKeywordTargets } from './use-keyword-targets';
+import { prefetchKeywordTargets, useKeywordPickers } from './use-keyword-targets';
 
 export function prefetch(queryClient: QueryClient, { params }: LoaderFunctionArgs) {
   if (params.uuid) void queryClient.prefetchQuery(keywordQueries.detail(params.uuid));
@@ -25,7 +25,7 @@ export default function KeywordEditPage() {
   const navigate = useNavigate();
   const keyword = useQuery(keywordQueries.detail(uuid));
   const update = useUpdateKeyword(uuid);
-  const { groupOptions, webhookOptions } = useKeywordTargets();
+  const pickers = useKeywordPickers(keyword.data);
   const backToList = () => void navigate(paths.keywords.list.getHref());
   const confirmDeletion = useConfirmKeywordDeletion(backToList);
   const canEdit = useTeamRole().can('edit');
@@ -78,8 +78,11 @@ export default function KeywordEditPage() {
                 contact_groups_uuid: keyword.data.contact_groups_uuid,
                 webhooks_uuid: keyword.data.webhooks_uuid,
               }}
-              contactGroups={groupOptions}
-              webhooks={webhookOptions}
+              contactGroups={pickers.groupOptions}
+              webhooks={pickers.webhookOptions}
+              knownGroups={pickers.knownGroups}
+              knownWebhooks={pickers.knownWebhooks}
+              onSearch={pickers.search}
               submitLabel="Save changes"
               onSubmit={save}
               onCancel={backToList}

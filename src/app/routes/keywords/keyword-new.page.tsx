@@ -8,7 +8,7 @@ import { KeywordForm } from '../../features/keywords/keyword-form';
 import { useCreateKeyword } from '../../features/keywords/keyword-mutations';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
-import { prefetchKeywordTargets, useKeywordTargets } from './use-keyword-targets';
+import { prefetchKeywordTargets, useKeywordPickers } from './use-keyword-targets';
 
 export function prefetch(queryClient: QueryClient) {
   prefetchKeywordTargets(queryClient);
@@ -17,7 +17,7 @@ export function prefetch(queryClient: QueryClient) {
 export default function KeywordNewPage() {
   const navigate = useNavigate();
   const creation = useCreateKeyword();
-  const { groupOptions, webhookOptions } = useKeywordTargets();
+  const pickers = useKeywordPickers();
   const backToList = () => void navigate(paths.keywords.list.getHref());
 
   const create = (input: KeywordInput) =>
@@ -34,7 +34,16 @@ export default function KeywordNewPage() {
       <PageHeader title="New keyword" description="Keywords are matched as whole words in the messages your numbers receive." />
       <RoleRequired needs="edit" back={{ href: paths.keywords.list.getHref(), label: 'Back to keywords' }}>
         <Paper withBorder p="lg" radius="md">
-          <KeywordForm contactGroups={groupOptions} webhooks={webhookOptions} submitLabel="Create keyword" onSubmit={create} onCancel={backToList} />
+          <KeywordForm
+            contactGroups={pickers.groupOptions}
+            webhooks={pickers.webhookOptions}
+            knownGroups={pickers.knownGroups}
+            knownWebhooks={pickers.knownWebhooks}
+            onSearch={pickers.search}
+            submitLabel="Create keyword"
+            onSubmit={create}
+            onCancel={backToList}
+          />
         </Paper>
       </RoleRequired>
     </>

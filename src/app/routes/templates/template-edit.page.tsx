@@ -37,11 +37,17 @@ export default function TemplateEditPage() {
   const navigate = useNavigate();
   const template = useQuery(templateQueries.detail(uuid));
   const update = useUpdateTemplate(uuid);
-  const { senderNames, vanityDomains, shortLinks, fieldSuggestions, contactGroups } = useTemplateEditorData(uuid);
   const pending = useQuery(templateUsageQueries.pendingCampaigns(uuid));
   // Measured against who will get it next: the included groups of its latest scheduled campaign (the list is newest first).
   const latestGroups = pending.data?.data[0]?.included_contact_groups ?? NO_GROUPS;
-  const audience = useMemo(() => ({ templateUuid: uuid, groups: contactGroups, defaultGroups: latestGroups }), [uuid, contactGroups, latestGroups]);
+  const { senderNames, onSenderSearch, vanityDomains, shortLinks, fieldSuggestions, contactGroups, knownGroups, onGroupSearch } = useTemplateEditorData(
+    uuid,
+    latestGroups,
+  );
+  const audience = useMemo(
+    () => ({ templateUuid: uuid, groups: contactGroups, knownGroups, onGroupSearch, defaultGroups: latestGroups }),
+    [uuid, contactGroups, knownGroups, onGroupSearch, latestGroups],
+  );
   const backToList = () => void navigate(paths.templates.list.getHref());
   const confirmDeletion = useConfirmTemplateDeletion(backToList);
   const canEdit = useTeamRole().can('edit');
@@ -91,6 +97,7 @@ export default function TemplateEditPage() {
               key={`${template.data.uuid}:${template.data.is_locked}`}
               defaultValues={{ name: template.data.name, body: template.data.body, sender: template.data.sender, force_utf8: false }}
               senders={senderNames}
+              onSenderSearch={onSenderSearch}
               shortLinks={shortLinks}
               fieldSuggestions={fieldSuggestions}
               linksEmptyMessage="No links yet: add one in Links below."

@@ -21,8 +21,8 @@ const LINKS_AFTER_SAVE = 'Links can be added once the template is saved.';
 export default function TemplateNewPage() {
   const navigate = useNavigate();
   const creation = useCreateTemplate();
-  const { senderNames, shortLinks, fieldSuggestions, contactGroups } = useTemplateEditorData();
-  const audience = useMemo(() => ({ groups: contactGroups }), [contactGroups]);
+  const { senderNames, onSenderSearch, shortLinks, fieldSuggestions, contactGroups, knownGroups, onGroupSearch } = useTemplateEditorData();
+  const audience = useMemo(() => ({ groups: contactGroups, knownGroups, onGroupSearch }), [contactGroups, knownGroups, onGroupSearch]);
 
   const create = (input: TemplateInput) =>
     creation.mutateAsync(input, {
@@ -42,6 +42,7 @@ export default function TemplateNewPage() {
           <Paper withBorder p="lg" radius="md">
             <TemplateForm
               senders={senderNames}
+              onSenderSearch={onSenderSearch}
               shortLinks={shortLinks}
               fieldSuggestions={fieldSuggestions}
               linksEmptyMessage={LINKS_AFTER_SAVE}

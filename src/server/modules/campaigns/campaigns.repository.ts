@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { containsText } from '../../db/search';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
 
 export type CampaignWrite = {
@@ -104,6 +105,9 @@ const CountsSchema = z.object({
   inDoubt: z.number(),
 });
 
+/** The filters of `GET /campaigns/`; `search` is contained in the name, ignoring case. */
+export type CampaignListFilters = { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string; search?: string };
+
 export function createCampaignsRepository(db: Db) {
   const writeChildren = async (tx: Tx, campaignId: number, write: CampaignWrite, now: Date) => {
     await tx.execute(sql`DELETE FROM campaign_groups WHERE campaign_id = ${campaignId}`);
@@ -136,17 +140,14 @@ export function createCampaignsRepository(db: Db) {
       return parseRows(CampaignRecordSchema, rows)[0];
     },
 
-    async list(
-      teamId: number,
-      window: PageWindow,
-      filters: { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string } = {},
-    ): Promise<Page<CampaignRecord>> {
-      const { status, approval, includeTests, templateUuid } = filters;
+    async list(teamId: number, window: PageWindow, filters: CampaignListFilters = {}): Promise<Page<CampaignRecord>> {
+      const { status, approval, includeTests, templateUuid, search } = filters;
       const conditions = [sql`c.team_id = ${teamId}`];
       if (!includeTests) conditions.push(sql`NOT c.is_test`);
       if (templateUuid !== undefined) conditions.push(sql`c.template_id = (SELECT id FROM templates WHERE team_id = ${teamId} AND uuid = ${templateUuid})`);
       if (status !== undefined) conditions.push(sql`c.status = ${status}`);
       if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
+      if (search) conditions.push(containsText(sql`c.name`, search));
       const where = sql.join(conditions, sql` AND `);
       return readPage({
         rows: rowsOf(

@@ -41,6 +41,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         approval: request.query.approval,
         includeTests: request.query.include_tests,
         templateUuid: request.query.template_uuid,
+        search: request.query.search,
       });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },

@@ -12,7 +12,7 @@ import type { AccountMailRepository } from '../account-mail/account-mail.reposit
 import type { MembersRepository } from '../members/members.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
-import type { CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
+import type { CampaignListFilters, CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
 import type { ReviewRepository } from './review.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
@@ -186,7 +186,7 @@ export function createCampaignsService(deps: {
   return {
     present,
 
-    async list(auth: AuthContext, window: PageWindow, filters: { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string } = {}) {
+    async list(auth: AuthContext, window: PageWindow, filters: CampaignListFilters = {}) {
       const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
       return { items: rows.map(present), total };
     },

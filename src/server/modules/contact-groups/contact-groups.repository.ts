@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
+import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -11,7 +12,8 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(contactGroups.teamId, te
 
 export function createContactGroupsRepository(db: Db, clock: Clock) {
   return {
-    list: (teamId: number, window: PageWindow) => newestOfTeam(db, contactGroups, teamId, window),
+    list: (teamId: number, window: PageWindow, search?: string) =>
+      newestOfTeam(db, contactGroups, teamId, window, search ? containsText(contactGroups.name, search) : undefined),
 
     async find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> {
       const [row] = await db.select().from(contactGroups).where(ofTeam(teamId, uuid));

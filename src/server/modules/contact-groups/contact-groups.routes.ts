@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ContactGroupInputSchema, ContactGroupParamsSchema, ContactGroupSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import {
+  ContactGroupInputSchema,
+  ContactGroupParamsSchema,
+  ContactGroupSchema,
+  errorsOf,
+  PageQuerySchema,
+  ContactGroupListQuerySchema,
+  dataOf,
+  pageOf,
+} from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { ContactGroupsService } from './contact-groups.service';
@@ -19,12 +28,12 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         operationId: 'listContactGroups',
         tags,
         summary: "List the team's contact groups, newest first",
-        querystring: PageQuerySchema,
+        querystring: PageQuerySchema.extend(ContactGroupListQuerySchema.shape),
         response: { 200: pageOf(ContactGroupSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
-      const { items, total } = await contactGroups.list(callerOf(request), pageWindow(request.query));
+      const { items, total } = await contactGroups.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

@@ -29,8 +29,8 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
   return {
     present,
 
-    async list(auth: AuthContext, window: PageWindow) {
-      const { rows, total } = await deps.contactGroups.list(auth.teamId, window);
+    async list(auth: AuthContext, window: PageWindow, search?: string) {
+      const { rows, total } = await deps.contactGroups.list(auth.teamId, window, search);
       return { items: rows.map(present), total };
     },
 

@@ -5,7 +5,8 @@ import iconv from 'iconv-lite';
 import { isStorableText } from '../../../shared/contract';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
-import { decodeSample, mapColumns, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
+import { decodeSample, mapColumns, readWith, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
+import { xlsxRows, XlsxError, type SheetRow } from './xlsx-rows';
 
 // A record larger than this is a broken file (an unclosed quote swallowing the rest), and the
 // parser would otherwise hold it all in memory.
@@ -31,10 +32,16 @@ export type ImportOptions = {
   phoneColumn?: string;
   /** Header → field name; null leaves the column out. */
   fields?: Record<string, string | null>;
+  /** XLSX: the sheet to read (by name, any case); the first one otherwise. */
+  sheet?: string;
 };
 
-/** What was read from the file's start: the guesses, and its first rows as they will be read. */
-export type FileLayout = { encoding: string; delimiter: Delimiter; mapping: Mapping; sample: string[][] };
+export type FileFormat = 'csv' | 'xlsx';
+
+/** What was read from the file's start: the guesses, and its first rows as they will be read (with their row numbers). */
+export type FileLayout =
+  | { format: 'csv'; encoding: string; delimiter: Delimiter; mapping: Mapping; sample: string[][]; rowNumbers?: undefined }
+  | { format: 'xlsx'; sheet: string; mapping: Mapping; sample: string[][]; rowNumbers: number[] };
 
 export type ImportFile = {
   /** Custom-field names in column order, in the group's spelling when the group knew the name. */
@@ -139,14 +146,19 @@ async function readLayout(body: Readable, options: ImportOptions, context: FileC
   const delimiter = options.delimiter ?? sniffDelimiter(text);
   const rows = sampleRows(text, complete, delimiter);
   const [header = [], ...sample] = rows;
-  const mapping = mapColumns(header, sample, context.groupHeaders, { ...options, defaultCountry: context.defaultCountry }, delimiter);
-  const layout: FileLayout = { encoding: sameEncoding(encoding.name, 'utf-8') ? 'utf-8' : encoding.name, delimiter, mapping, sample: rows };
+  const mapping = mapColumns(header, sample, context.groupHeaders, { ...options, defaultCountry: context.defaultCountry }, readWith(delimiter));
+  const layout: FileLayout = { format: 'csv', encoding: sameEncoding(encoding.name, 'utf-8') ? 'utf-8' : encoding.name, delimiter, mapping, sample: rows };
   return { head, complete, layout };
 }
 
 /** How a file would be read, from its first part, for the import wizard: nothing is written, the rest is not read. */
-export async function previewImportFile(body: Readable, options: ImportOptions & FileContext): Promise<FileLayout> {
+export async function previewImportFile(body: Readable, format: FileFormat, options: ImportOptions & FileContext): Promise<FileLayout> {
   try {
+    if (format === 'xlsx') {
+      const { layout, rows } = await readSheetLayout(body, options);
+      void rows.return(undefined);
+      return layout;
+    }
     return (await readLayout(body, options, options)).layout;
   } catch (error) {
     throw error instanceof ImportFileError ? ValidationError.field('file', error.message) : error;
@@ -160,7 +172,8 @@ export async function previewImportFile(body: Readable, options: ImportOptions &
  * ValidationError, before anything is written, when it is unusable), then yields checked rows one
  * at a time: memory stays constant.
  */
-export async function openImportFile(body: Readable, options: ImportOptions & FileContext & { maxBytes: number }): Promise<ImportFile> {
+export async function openImportFile(body: Readable, format: FileFormat, options: ImportOptions & FileContext & { maxBytes: number }): Promise<ImportFile> {
+  if (format === 'xlsx') return openSheet(body, options);
   let opened: Awaited<ReturnType<typeof readLayout>>;
   try {
     opened = await readLayout(body, options, options);
@@ -226,6 +239,76 @@ export async function openImportFile(body: Readable, options: ImportOptions & Fi
   return { headers: columns.fields.map((field) => field.name), layout, bytesRead: () => bytes, rows: rows(), close };
 }
 
+const SHEET_SAMPLE_ROWS = 60;
+
+const sheetProblem = (error: unknown) =>
+  error instanceof XlsxError ? new ImportFileError(`The file is not a workbook Herald can read: ${error.message}.`) : error;
+
+/** The first rows of a workbook's sheet and how they map; the row generator goes on after them. */
+async function readSheetLayout(body: Readable, options: ImportOptions & FileContext) {
+  const rows = xlsxRows(body, options.sheet);
+  const head: SheetRow[] = [];
+  try {
+    for (let next = await rows.next(); !next.done; next = await rows.next()) {
+      head.push(next.value);
+      if (head.length >= SHEET_SAMPLE_ROWS) break;
+    }
+  } catch (error) {
+    body.resume();
+    const problem = sheetProblem(error);
+    throw problem instanceof ImportFileError ? ValidationError.field('file', problem.message) : problem;
+  }
+  const [header, ...sample] = head;
+  if (!header) throw ValidationError.field('file', 'The sheet is empty; its first row must be the header: a phone column, then custom-field names.');
+  const sheet = header.sheet;
+  const mapping = mapColumns(
+    header.cells,
+    sample.map((row) => row.cells),
+    options.groupHeaders,
+    { ...options, defaultCountry: options.defaultCountry },
+    `in the sheet "${sheet}"`,
+  );
+  const layout: FileLayout = { format: 'xlsx', sheet, mapping, sample: head.map((row) => row.cells), rowNumbers: head.map((row) => row.row) };
+  return { layout, head, rows };
+}
+
+/** An XLSX upload's rows, checked one at a time (the workbook is streamed). */
+async function openSheet(body: Readable, options: ImportOptions & FileContext & { maxBytes: number }): Promise<ImportFile> {
+  let bytes = 0;
+  body.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  const { layout, head, rows: rest } = await readSheetLayout(body, options);
+  const columns = columnsOf(layout.mapping);
+  let closed = false;
+  async function* rows(): AsyncGenerator<CheckedRow> {
+    try {
+      const all = async function* () {
+        yield* head;
+        for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+      };
+      let skipHeader = layout.mapping.hasHeader;
+      for await (const { row, cells } of all()) {
+        if (closed) return;
+        if (bytes > options.maxBytes) throw new ImportFileError(`The file is larger than ${options.maxBytes / 1024 / 1024} MiB.`);
+        if (skipHeader) {
+          skipHeader = false;
+          continue;
+        }
+        if (cells.every((cell) => cell.trim() === '')) continue;
+        yield checkRow(cells, row, columns, options.defaultCountry);
+      }
+    } catch (error) {
+      throw sheetProblem(error);
+    }
+  }
+  const close = () => {
+    closed = true;
+    body.resume();
+  };
+  return { headers: columns.fields.map((field) => field.name), layout, bytesRead: () => bytes, rows: rows(), close };
+}
+
 const columnsOf = (mapping: Mapping): Columns => ({
   width: mapping.width,
   phone: mapping.phone.index,
@@ -237,7 +320,7 @@ export function previewRows(layout: FileLayout, defaultCountry: string, count: n
   const columns = columnsOf(layout.mapping);
   const first = layout.mapping.hasHeader ? 1 : 0;
   return layout.sample.slice(first, first + count).map((cells, index) => {
-    const row = index + first + 1;
+    const row = layout.rowNumbers?.[index + first] ?? index + first + 1;
     const checked = checkRow(cells, row, columns, defaultCountry);
     return { row, cells, phone_number: checked.ok ? checked.phoneNumber : null, problem: checked.ok ? null : checked.reason };
   });

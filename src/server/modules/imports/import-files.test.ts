@@ -187,8 +187,10 @@ describe('the preview', () => {
     const response = await post(group, file, { fields: '{"Notes":null}' }, 'imports/preview');
     expect(response.status).toBe(200);
     expect((await response.json()).data).toEqual({
+      format: 'csv',
       encoding: 'utf-8',
       delimiter: ';',
+      sheet: null,
       default_country: 'GB',
       has_header: true,
       headers: ['Mobile', 'First Name', '', 'Notes'],

@@ -8,6 +8,7 @@ import {
   ContactImportParamsSchema,
   ContactImportSchema,
   IMPORT_MAX_BYTES,
+  XLSX_CONTENT_TYPE,
   ImportContactsQuerySchema,
   ImportOptionsQuerySchema,
   ImportPreviewSchema,
@@ -22,10 +23,12 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
 
   // Only in this plugin (encapsulation): the CSV reaches the handler as the request stream itself,
   // never buffered; the size limit is checked here from Content-Length and again while reading.
-  app.addContentTypeParser('text/csv', (request, payload, done) => {
+  app.addContentTypeParser(['text/csv', XLSX_CONTENT_TYPE], (request, payload, done) => {
     if (Number(request.headers['content-length']) > IMPORT_MAX_BYTES) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
     done(null, payload);
   });
+  /** The upload's format, from its Content-Type. */
+  const formatOf = (contentType: string | undefined): 'csv' | 'xlsx' => (contentType?.toLowerCase().startsWith(XLSX_CONTENT_TYPE) ? 'xlsx' : 'csv');
 
   app.post(
     '/contact-groups/:contact_group_uuid/imports',
@@ -34,9 +37,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
       schema: {
         operationId: 'importContacts',
         tags,
-        summary: 'Import a CSV file of contacts into a group',
+        summary: 'Import a CSV file or an XLSX workbook of contacts into a group',
         description: [
           'The request body is the file itself, `Content-Type: text/csv`, up to 1 GiB, streamed. It is read as it comes from a spreadsheet or a CRM: the encoding (a byte order mark, UTF-8, else Windows-1252 and the like), the delimiter (`,` `;` tab `|`), quoted cells and CRLF are recognised; the phone column is found by its header (phone_number, phone, mobile, msisdn, cell, telephone, tel, number — any case, spaces or underscores) or else by its cells; the other headers become custom fields in snake_case (`First Name` → `first_name`), or keep the spelling of a field the group has. A file of numbers without a header is read too. The query options override each guess; `previewContactImport` shows them without importing.',
+          'An XLSX workbook is sent with `Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet` and read as it streams: its first sheet, or the one named by `sheet`; cells are read as shown (numbers in full, dates as `YYYY-MM-DD`, a formula as its result), with the same mapping.',
           'Rows with an invalid number or value are left out and listed in the error report (row, value, reason); the other rows are imported: a number already in the group has its custom fields replaced, a number given twice keeps the later row.',
           'The group shows status `Modifying` while the import runs, and receives every valid row in one transaction at the end: a failed or interrupted import leaves it as it was.',
           'Answers when the import has completed; meanwhile `listContactImports` shows its progress. 422 when no phone column is found (the message lists the headers and the delimiter it read), an option names what the file does not have, or the header is unusable (nothing is written), or the file is not valid CSV (the import is kept, failed); 409 while another import or change is under way.',
@@ -44,8 +48,8 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         params: ContactGroupParamsSchema,
         querystring: ImportContactsQuerySchema,
         // Documents the file body for clients; any value passes, the stream is checked while it is read.
-        consumes: ['text/csv'],
-        body: z.any().describe('The CSV file: a header row (a phone column and custom-field names), one contact a row.'),
+        consumes: ['text/csv', XLSX_CONTENT_TYPE],
+        body: z.any().describe('The CSV file or XLSX workbook: a header row (a phone column and custom-field names), one contact a row.'),
         response: { 201: dataOf(ContactImportSchema), ...errorsOf(401, 404, 409, 413, 422) },
       },
     },
@@ -54,7 +58,13 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
       if (!(body instanceof Readable)) throw ValidationError.field('file', 'Send the CSV file as the request body with Content-Type: text/csv.');
       const length = request.headers['content-length'];
       const { file_name: fileName, ...options } = request.query;
-      const upload = { body, bytesTotal: length === undefined ? null : Number(length), fileName: fileName ?? null, options };
+      const upload = {
+        body,
+        bytesTotal: length === undefined ? null : Number(length),
+        fileName: fileName ?? null,
+        format: formatOf(request.headers['content-type']),
+        options,
+      };
       return reply.code(201).send({ data: await imports.importCsv(callerOf(request), request.params.contact_group_uuid, upload) });
     },
   );
@@ -73,15 +83,17 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
         ].join('\n\n'),
         params: ContactGroupParamsSchema,
         querystring: ImportOptionsQuerySchema,
-        consumes: ['text/csv'],
-        body: z.any().describe('The CSV file, or its first part.'),
+        consumes: ['text/csv', XLSX_CONTENT_TYPE],
+        body: z.any().describe('The CSV file or XLSX workbook (a CSV may be cut after its first part).'),
         response: { 200: dataOf(ImportPreviewSchema), ...errorsOf(401, 404, 413, 422) },
       },
     },
     async (request) => {
       const body = request.body === undefined ? Readable.from([]) : request.body;
       if (!(body instanceof Readable)) throw ValidationError.field('file', 'Send the CSV file as the request body with Content-Type: text/csv.');
-      return { data: await imports.preview(callerOf(request), request.params.contact_group_uuid, body, request.query) };
+      return {
+        data: await imports.preview(callerOf(request), request.params.contact_group_uuid, body, formatOf(request.headers['content-type']), request.query),
+      };
     },
   );
 

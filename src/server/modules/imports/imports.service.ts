@@ -12,7 +12,7 @@ import type { ContactGroupsRepository } from '../contact-groups/contact-groups.r
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { csvLine } from '../../lib/csv';
-import { ImportFileError, openImportFile, previewImportFile, previewRows, type CheckedRow, type ImportOptions } from './import-file';
+import { ImportFileError, openImportFile, previewImportFile, previewRows, type CheckedRow, type FileFormat, type ImportOptions } from './import-file';
 import { delimiterName } from './sniff';
 import { createImportsRepository, type ContactImportRow, type ImportBatch, type ImportsRepository } from './imports.repository';
 
@@ -22,7 +22,7 @@ const MODIFYING = 'The group is being imported into or changed; try again when t
 const SERVER_FAILURE = 'The import failed on the server; the group is unchanged. Import the file again.';
 export const INTERRUPTED = 'The import was interrupted by a restart; import the file again.';
 
-export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null; options?: ImportOptionsQuery };
+export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null; format?: FileFormat; options?: ImportOptionsQuery };
 
 /** How many rows the preview shows. */
 const PREVIEW_ROWS = 20;
@@ -124,6 +124,7 @@ export function createImportsService(deps: {
       encoding: options.encoding,
       phoneColumn: options.phone_column,
       fields: options.fields,
+      sheet: options.sheet,
       defaultCountry,
     };
   };
@@ -132,7 +133,7 @@ export function createImportsService(deps: {
     present,
 
     /** How the file would be imported, from its first part: nothing is written (the import wizard's first step). */
-    async preview(auth: AuthContext, groupUuid: string, body: Readable, options?: ImportOptionsQuery): Promise<ImportPreview> {
+    async preview(auth: AuthContext, groupUuid: string, body: Readable, format: FileFormat, options?: ImportOptionsQuery): Promise<ImportPreview> {
       const group = await findGroup(auth, groupUuid);
       let read: ReturnType<typeof readOptions>;
       try {
@@ -141,11 +142,13 @@ export function createImportsService(deps: {
         body.resume();
         throw error;
       }
-      const layout = await previewImportFile(body, { ...read, groupHeaders: group.headers });
+      const layout = await previewImportFile(body, format, { ...read, groupHeaders: group.headers });
       const { mapping } = layout;
       return {
-        encoding: layout.encoding,
-        delimiter: delimiterName(layout.delimiter),
+        format: layout.format,
+        encoding: layout.format === 'csv' ? layout.encoding : null,
+        delimiter: layout.format === 'csv' ? delimiterName(layout.delimiter) : null,
+        sheet: layout.format === 'xlsx' ? layout.sheet : null,
         default_country: read.defaultCountry,
         has_header: mapping.hasHeader,
         headers: mapping.hasHeader
@@ -171,7 +174,7 @@ export function createImportsService(deps: {
         upload.body.resume();
         throw error;
       }
-      const file = await openImportFile(upload.body, { ...read, groupHeaders: group.headers, maxBytes: IMPORT_MAX_BYTES });
+      const file = await openImportFile(upload.body, upload.format ?? 'csv', { ...read, groupHeaders: group.headers, maxBytes: IMPORT_MAX_BYTES });
       const client = await deps.database.pool.connect().catch((error: unknown) => {
         file.close();
         throw error;

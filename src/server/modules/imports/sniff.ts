@@ -15,6 +15,9 @@ export type Delimiter = (typeof DELIMITERS)[number];
 /** How the delimiter is named in messages and in the API (`tab` for the tab character). */
 export const delimiterName = (delimiter: Delimiter) => (delimiter === '\t' ? 'tab' : delimiter);
 
+/** How a CSV's first row was read, for messages. */
+export const readWith = (delimiter: Delimiter) => `read with the delimiter "${delimiterName(delimiter)}"`;
+
 export type Encoding = { name: string; bomLength: number };
 
 const MAX_FIELDS = 50;
@@ -166,11 +169,12 @@ export function fieldNameOf(header: string): string {
  * The phone column and what every other column becomes. The phone column is the one the caller
  * names, else the first header spelled like one (by preference), else the column whose sample cells
  * are phone numbers (the most, and at least half of those filled). A ValidationError says what was seen when none
- * is found. Other columns keep the group's spelling of a field it knows, else become snake_case.
+ * is found (`readAs` says how the row was read: `read with the delimiter ";"`, `in the sheet "Contacts"`).
+ * Other columns keep the group's spelling of a field it knows, else become snake_case.
  */
-export function mapColumns(header: string[], sample: string[][], groupHeaders: string[], options: MappingOptions, delimiter: Delimiter): Mapping {
+export function mapColumns(header: string[], sample: string[][], groupHeaders: string[], options: MappingOptions, readAs: string): Mapping {
   const names = header.map((name) => name.trim());
-  const phone = findPhoneColumn(names, sample, options, delimiter);
+  const phone = findPhoneColumn(names, sample, options, readAs);
   const hasHeader = !(phone.found === 'content' && normalizePhoneNumber(names[phone.index] ?? '', options.defaultCountry).ok);
   const chosen = options.fields
     ? new Map(Object.entries(options.fields).map(([key, value]) => [key.trim().toLowerCase(), value]))
@@ -204,13 +208,8 @@ export function mapColumns(header: string[], sample: string[][], groupHeaders: s
   return { hasHeader, width: names.length, phone: { ...phone, header: hasHeader ? (names[phone.index] ?? '') : `column ${phone.index + 1}` }, columns };
 }
 
-function findPhoneColumn(
-  names: string[],
-  sample: string[][],
-  options: MappingOptions,
-  delimiter: Delimiter,
-): { index: number; found: Mapping['phone']['found'] } {
-  const seen = `The first row has ${names.length === 1 ? 'one column' : `${names.length} columns`}: ${names.map((name) => `"${name}"`).join(', ')} (read with the delimiter "${delimiterName(delimiter)}").`;
+function findPhoneColumn(names: string[], sample: string[][], options: MappingOptions, readAs: string): { index: number; found: Mapping['phone']['found'] } {
+  const seen = `The first row has ${names.length === 1 ? 'one column' : `${names.length} columns`}: ${names.map((name) => `"${name}"`).join(', ')} (${readAs}).`;
   if (options.phoneColumn !== undefined) {
     const wanted = options.phoneColumn.trim();
     const byName = names.findIndex((name) => name.toLowerCase() === wanted.toLowerCase());

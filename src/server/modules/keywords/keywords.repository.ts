@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
+import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -12,7 +13,8 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(keywords.teamId, teamId)
 
 export function createKeywordsRepository(db: Db, clock: Clock) {
   return {
-    list: (teamId: number, window: PageWindow) => newestOfTeam(db, keywords, teamId, window),
+    list: (teamId: number, window: PageWindow, search?: string) =>
+      newestOfTeam(db, keywords, teamId, window, search ? containsText(keywords.keyword, search) : undefined),
 
     async find(teamId: number, uuid: string): Promise<KeywordRow | undefined> {
       const [row] = await db.select().from(keywords).where(ofTeam(teamId, uuid));

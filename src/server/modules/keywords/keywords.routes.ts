@@ -7,6 +7,7 @@ import {
   KeywordPatchSchema,
   KeywordSchema,
   PageQuerySchema,
+  KeywordListQuerySchema,
   dataOf,
   pageOf,
 } from '../../../shared/contract';
@@ -25,12 +26,12 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         operationId: 'listKeywords',
         tags,
         summary: "List the team's keywords, newest first",
-        querystring: PageQuerySchema,
+        querystring: PageQuerySchema.extend(KeywordListQuerySchema.shape),
         response: { 200: pageOf(KeywordSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
-      const { items, total } = await keywords.list(callerOf(request), pageWindow(request.query));
+      const { items, total } = await keywords.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

@@ -66,8 +66,8 @@ export function createKeywordsService(deps: {
   };
 
   return {
-    async list(auth: AuthContext, window: PageWindow) {
-      const { rows, total } = await deps.keywords.list(auth.teamId, window);
+    async list(auth: AuthContext, window: PageWindow, search?: string) {
+      const { rows, total } = await deps.keywords.list(auth.teamId, window, search);
       const targets = await deps.keywords.targetsOf(rows.map((row) => row.id));
       return { items: rows.map((row) => present(row, targets.get(row.id)!)), total };
     },

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
+import { containsText } from '../../db/search';
 import { senders } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -10,7 +11,8 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId),
 
 export function createSendersRepository(db: Db, clock: Clock) {
   return {
-    list: (teamId: number, window: PageWindow) => newestOfTeam(db, senders, teamId, window),
+    list: (teamId: number, window: PageWindow, search?: string) =>
+      newestOfTeam(db, senders, teamId, window, search ? containsText(senders.sender, search) : undefined),
 
     async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
       const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorsOf, PageQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, PageQuerySchema, SenderListQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { SendersService } from './senders.service';
@@ -18,12 +18,12 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         operationId: 'listSenders',
         tags,
         summary: "List the team's senders, newest first",
-        querystring: PageQuerySchema,
+        querystring: PageQuerySchema.extend(SenderListQuerySchema.shape),
         response: { 200: pageOf(SenderSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
-      const { items, total } = await senders.list(callerOf(request), pageWindow(request.query));
+      const { items, total } = await senders.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

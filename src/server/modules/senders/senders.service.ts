@@ -26,8 +26,8 @@ export function createSendersService(deps: { senders: SendersRepository; config:
   };
 
   return {
-    async list(auth: AuthContext, window: { limit: number; offset: number }) {
-      const { rows, total } = await deps.senders.list(auth.teamId, window);
+    async list(auth: AuthContext, window: { limit: number; offset: number }, search?: string) {
+      const { rows, total } = await deps.senders.list(auth.teamId, window, search);
       return { items: rows.map(present), total };
     },
 

@@ -1,7 +1,8 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { containsPattern, containsText } from '../../db/search';
 import { parseRows } from '../../db/rows';
 import { campaigns, templates } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -24,12 +25,20 @@ const ListedRowSchema = z.object({
   locked: z.boolean(),
   total: z.number(),
 });
-const LIST_PAGE = `
-  SELECT t.id, t.uuid, t.name, t.body, t.sender,
+const LISTED_COLUMNS = `t.id, t.uuid, t.name, t.body, t.sender,
          (extract(epoch FROM t.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM t.updated_at) * 1000)::float8 AS updated_ms,
-         EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = t.id AND c.status = ${SENDING}) AS locked,
+         EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = t.id AND c.status = ${SENDING}) AS locked`;
+const LIST_PAGE = `
+  SELECT ${LISTED_COLUMNS},
          (SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = $1 AND resource = 'templates'), 0)) AS total
     FROM (SELECT id FROM templates WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) page
+    JOIN templates t ON t.id = page.id
+   ORDER BY t.created_at DESC, t.id DESC`;
+/** LIST_PAGE of the templates whose name matches the pattern $4: the total is the matches' count, taken before the page is cut. */
+const SEARCH_PAGE = `
+  SELECT ${LISTED_COLUMNS}, page.total
+    FROM (SELECT id, (count(*) OVER ())::int AS total FROM templates WHERE team_id = $1 AND name ILIKE $4 ESCAPE '\\'
+           ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) page
     JOIN templates t ON t.id = page.id
    ORDER BY t.created_at DESC, t.id DESC`;
 
@@ -41,11 +50,15 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
      * connection), times read as epoch numbers (no date text to parse). The page is chosen from the
      * index first, so the lock flag and the times are computed for its rows only, not for every row skipped.
      */
-    async list(teamId: number, window: PageWindow): Promise<Page<TemplateRow & { locked: boolean }>> {
-      const rows = db.$client
-        .query({ name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] })
-        .then((result) => parseRows(ListedRowSchema, result.rows));
-      const page = await readPage({ rows, count: () => teamRowCountOf(db, teamId, 'templates'), totalOn: (row) => row.total });
+    async list(teamId: number, window: PageWindow, search?: string): Promise<Page<TemplateRow & { locked: boolean }>> {
+      const query = search
+        ? { name: 'templates_search_page', text: SEARCH_PAGE, values: [teamId, window.limit, window.offset, containsPattern(search)] }
+        : { name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] };
+      const rows = db.$client.query(query).then((result) => parseRows(ListedRowSchema, result.rows));
+      const count = search
+        ? () => countOf(db, sql`SELECT count(*)::int AS total FROM templates WHERE team_id = ${teamId} AND ${containsText(templates.name, search)}`)
+        : () => teamRowCountOf(db, teamId, 'templates');
+      const page = await readPage({ rows, count, totalOn: (row) => row.total });
       return {
         rows: page.rows.map((row) => ({
           id: row.id,

@@ -5,6 +5,7 @@ import {
   EncodingSchema,
   errorsOf,
   PageQuerySchema,
+  TemplateListQuerySchema,
   TemplateInputSchema,
   TemplateParamsSchema,
   TemplatePreviewQuerySchema,
@@ -28,12 +29,12 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
         operationId: 'listTemplates',
         tags,
         summary: "List the team's templates, newest first",
-        querystring: PageQuerySchema,
+        querystring: PageQuerySchema.extend(TemplateListQuerySchema.shape),
         response: { 200: pageOf(TemplateSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
-      const { items, total } = await templates.list(callerOf(request), pageWindow(request.query));
+      const { items, total } = await templates.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

@@ -93,8 +93,8 @@ export function createTemplatesService(deps: {
       return template ? sampleLinks(await deps.links.ofTemplates([template.id])) : {};
     },
 
-    async list(auth: AuthContext, window: PageWindow) {
-      const { rows, total } = await deps.templates.list(auth.teamId, window);
+    async list(auth: AuthContext, window: PageWindow, search?: string) {
+      const { rows, total } = await deps.templates.list(auth.teamId, window, search);
       // Only a body that names links shows them: the others need no lookup.
       const used = rows.map((row) => shorthandNames(row.body).links);
       const links = await deps.links.ofTemplates(rows.filter((_, index) => used[index]!.length > 0).map((row) => row.id));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
 import { countOf, newestOfTeam, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
+import { containsText } from '../../db/search';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -25,7 +26,8 @@ const ofTeam = (teamId: number, uuid: string) => and(eq(webhooks.teamId, teamId)
 
 export function createWebhooksRepository(db: Db, clock: Clock) {
   return {
-    list: (teamId: number, window: PageWindow) => newestOfTeam(db, webhooks, teamId, window),
+    list: (teamId: number, window: PageWindow, search?: string) =>
+      newestOfTeam(db, webhooks, teamId, window, search ? containsText(webhooks.name, search) : undefined),
 
     async find(teamId: number, uuid: string): Promise<WebhookRow | undefined> {
       const [row] = await db.select().from(webhooks).where(ofTeam(teamId, uuid));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   errorsOf,
   PageQuerySchema,
+  WebhookListQuerySchema,
   WebhookInputSchema,
   WebhookParamsSchema,
   WebhookPatchSchema,
@@ -27,12 +28,12 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
         operationId: 'listWebhooks',
         tags,
         summary: "List the team's webhooks, newest first",
-        querystring: PageQuerySchema,
+        querystring: PageQuerySchema.extend(WebhookListQuerySchema.shape),
         response: { 200: pageOf(WebhookSchema), ...errorsOf(401, 422) },
       },
     },
     async (request) => {
-      const { items, total } = await webhooks.list(callerOf(request), pageWindow(request.query));
+      const { items, total } = await webhooks.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

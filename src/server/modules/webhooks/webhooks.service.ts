@@ -53,8 +53,8 @@ export function createWebhooksService(deps: {
   };
 
   return {
-    async list(auth: AuthContext, window: PageWindow) {
-      const { rows, total } = await deps.webhooks.list(auth.teamId, window);
+    async list(auth: AuthContext, window: PageWindow, search?: string) {
+      const { rows, total } = await deps.webhooks.list(auth.teamId, window, search);
       return { items: rows.map(present), total };
     },
 

@@ -1,0 +1,141 @@
+/**
+ * Pickers that find anything (issue 20, point 6): the campaign form's pickers search the service as
+ * the user types (`search`, debounced), so a team with 150 templates can pick the oldest; and a saved
+ * campaign whose template and groups are older than the pickers' first page still shows them by name.
+ *
+ * Seen red: with the template picker's query left at the first page whatever was typed (Template 150
+ * was never offered), and with the saved template and groups not read by uuid (the Template field was
+ * empty and no group was named).
+ */
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { campaign, CAMPAIGN_UUID, campaignReview, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { json, mockApi, page, signIn } from '../../testing/mock-api';
+import { render, screen, waitFor } from '../../testing/render';
+import CampaignNewPage from './campaign-new.page';
+import CampaignPage from './campaign.page';
+
+const uuidOf = (kind: 'a' | 'b', index: number) => `5d1c6a70-0000-4000-8${kind}00-${String(index).padStart(12, '0')}`;
+
+/** Newest first, as the service lists them: Template 1 is the newest, Template 150 the oldest. */
+const TEMPLATES = Array.from({ length: 150 }, (_, i) => ({
+  uuid: uuidOf('a', i + 1),
+  name: `Template ${i + 1}`,
+  body: 'Hello',
+  sender: 'HeraldShop',
+  links: [],
+  is_locked: false,
+  created_at: '',
+  updated_at: '',
+}));
+const GROUPS = Array.from({ length: 150 }, (_, i) => ({
+  uuid: uuidOf('b', i + 1),
+  name: `Group ${i + 1}`,
+  description: null,
+  deletable: true,
+  number_of_contacts: 3,
+  status: 'Ready',
+  headers: [],
+  created_at: '',
+  updated_at: '',
+}));
+
+/** A list as the service answers it: `search` (name contains, ignoring case), then the page asked for. */
+function listOf<T extends { name: string }>(items: T[], url: URL) {
+  const search = url.searchParams.get('search')?.toLowerCase();
+  const found = search ? items.filter((item) => item.name.toLowerCase().includes(search)) : items;
+  const perPage = Number(url.searchParams.get('per_page') ?? 15);
+  const current = Number(url.searchParams.get('page') ?? 1);
+  return json(page(found.slice((current - 1) * perPage, current * perPage), { current_page: current, per_page: perPage, total: found.length }));
+}
+
+function serve() {
+  signIn();
+  return mockApi((_request, url) => {
+    const path = url.pathname.replace('/api/2.0', '');
+    if (path === '/templates/') return listOf(TEMPLATES, url);
+    if (path === '/contact-groups/') return listOf(GROUPS, url);
+    const template = TEMPLATES.find((candidate) => path === `/templates/${candidate.uuid}`);
+    if (template) return json({ data: template });
+    if (path.startsWith('/templates/') && path.endsWith('/preview')) return json({ data: { ...TEMPLATES[149], phone_number: '', warnings: [] } });
+    const group = GROUPS.find((candidate) => path === `/contact-groups/${candidate.uuid}`);
+    if (group) return json({ data: group });
+    if (path === `/campaigns/${CAMPAIGN_UUID}`)
+      return json({
+        data: campaign({
+          template_uuid: TEMPLATES[149]!.uuid,
+          included_contact_groups: [GROUPS[139]!.uuid, GROUPS[2]!.uuid],
+          excluded_contact_groups: [GROUPS[120]!.uuid],
+          scheduled_send_date: '2030-03-02 09:00:00',
+          expiry_date: '2030-03-03 09:00:00',
+        }),
+      });
+    if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
+    if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
+      return json({ data: { recipients: 6, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
+    if (path === '/users/me')
+      return json({
+        data: {
+          uuid: 'u',
+          name: 'Ada',
+          email: 'ada@herald.test',
+          current_team: { uuid: 't', name: 'Herald', role: 'editor' },
+          teams: [],
+          app_timezone: ZONE,
+          created_at: '',
+        },
+      });
+    return json(page([]));
+  });
+}
+
+const searchesOf = (fetchMock: ReturnType<typeof serve>, path: string) =>
+  fetchMock.mock.calls
+    .map(([request]) => new URL(request.url))
+    .filter((url) => url.pathname === `/api/2.0${path}`)
+    .map((url) => url.searchParams.get('search'));
+
+describe('the campaign form’s pickers', { timeout: 30_000 }, () => {
+  it('search the service as the user types, so the 150th template can be picked', async () => {
+    const fetchMock = serve();
+    const { user } = render(
+      <Routes>
+        <Route path="/campaigns/new" element={<CampaignNewPage />} />
+      </Routes>,
+      { route: '/campaigns/new', role: 'editor' },
+    );
+
+    const picker = await screen.findByRole('combobox', { name: /Template/ });
+    await user.click(picker);
+    // The first page holds the newest 100.
+    expect(await screen.findByRole('option', { name: 'Template 100' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Template 150' })).not.toBeInTheDocument();
+
+    await user.type(picker, 'late 150');
+    // Found by the service once the typing has settled (250 ms).
+    await user.click(await screen.findByRole('option', { name: 'Template 150' }, { timeout: 5_000 }));
+    expect(picker).toHaveValue('Template 150');
+    // Asked once the typing settled, not on every keystroke.
+    const searches = searchesOf(fetchMock, '/templates/');
+    expect(searches).toContain('late 150');
+    expect(searches).not.toContain('l');
+  });
+
+  it('show the saved template and groups by name when they are older than the first page', async () => {
+    serve();
+    render(
+      <Routes>
+        <Route path="/campaigns/:uuid" element={<CampaignPage />} />
+      </Routes>,
+      { route: `/campaigns/${CAMPAIGN_UUID}`, role: 'editor' },
+    );
+
+    const picker = await screen.findByRole('combobox', { name: /Template/ });
+    await waitFor(() => expect(picker).toHaveValue('Template 150'));
+    const fieldOf = (name: RegExp) => screen.getByRole('combobox', { name }).closest('.mantine-InputWrapper-root') as HTMLElement;
+    await waitFor(() => expect(fieldOf(/Send to these groups/)).toHaveTextContent('Group 140'));
+    expect(fieldOf(/Send to these groups/)).toHaveTextContent('Group 3');
+    expect(fieldOf(/Leave out these groups/)).toHaveTextContent('Group 121');
+    expect(fieldOf(/Send to these groups/)).not.toHaveTextContent('Group 121');
+  });
+});

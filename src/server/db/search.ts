@@ -1,0 +1,12 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+
+/** A LIKE pattern that finds `text` anywhere in a value: `%`, `_` and `\` in the text match themselves. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** `column` contains `text`, ignoring case: a list's `search` (docs/api-conventions.md#lists). */
+export function containsText(column: PgColumn | SQL, text: string): SQL {
+  return sql`${column} ILIKE ${containsPattern(text)} ESCAPE '\\'`;
+}
