@@ -35,6 +35,12 @@ export const ContactImportSchema = z
     contacts_added: z.number().int().describe('Numbers that were not in the group (when completed).'),
     contacts_updated: z.number().int().describe('Numbers already in the group whose custom fields the file changed (when completed).'),
     contacts_unchanged: z.number().int().describe('Numbers already in the group with the same custom fields (when completed).'),
+    contacts_opted_out: z
+      .number()
+      .int()
+      .describe(
+        "Numbers of the file that are in the team's default_optouts (when completed): imported into the group, but no campaign sends to them while they stay opted out. 0 for an import into default_optouts itself.",
+      ),
     error: z.string().nullable().describe('Why the import failed; null otherwise.'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

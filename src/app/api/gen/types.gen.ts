@@ -1238,6 +1238,10 @@ export type ContactImportInput = {
      */
     contacts_unchanged: number;
     /**
+     * Numbers of the file that are in the team's default_optouts (when completed): imported into the group, but no campaign sends to them while they stay opted out. 0 for an import into default_optouts itself.
+     */
+    contacts_opted_out: number;
+    /**
      * Why the import failed; null otherwise.
      */
     error: string | null;
@@ -2823,6 +2827,10 @@ export type ContactImport = {
      * Numbers already in the group with the same custom fields (when completed).
      */
     contacts_unchanged: number;
+    /**
+     * Numbers of the file that are in the team's default_optouts (when completed): imported into the group, but no campaign sends to them while they stay opted out. 0 for an import into default_optouts itself.
+     */
+    contacts_opted_out: number;
     /**
      * Why the import failed; null otherwise.
      */

@@ -1,12 +1,13 @@
-import { Box, Button, Code, FileButton, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
-import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
+import { Box, Button, Code, FileButton, Group, List, Loader, Modal, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { describeError, isApiError } from '../../api/api-error';
-import type { ContactGroup } from '../../api/gen/types.gen';
+import type { ContactGroup, ContactImportPreview } from '../../api/gen/types.gen';
 import type { UploadProgress } from '../../api/upload';
 import { FormError } from '../../components/form-error';
-import { useImportContacts } from './contact-import-mutations';
+import { ContactImportMapping, type FieldEdits } from './contact-import-mapping';
+import { contactImportPreviewQuery, useImportContacts, type ContactImportOptions } from './contact-import-mutations';
 import { contactImportQueries, IMPORT_POLL_MS, isImportUnderWay } from './contact-import-queries';
 import { ContactImportResult } from './contact-import-result';
 
@@ -18,7 +19,7 @@ interface ContactImportModalProps {
 
 export function ContactImportModal({ group, opened, onClose }: ContactImportModalProps) {
   return (
-    <Modal opened={opened} onClose={onClose} title={`Import contacts into ${group.name}`} size="xl">
+    <Modal opened={opened} onClose={onClose} title={`Import contacts into ${group.name}`} size="xl" closeButtonProps={{ 'aria-label': 'Close the import' }}>
       {/* Mounted only while open: every opening starts from the file picker. */}
       {opened && <ContactImportFlow group={group} onClose={onClose} />}
     </Modal>
@@ -32,10 +33,24 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
-/** The service's own words: a 422 on the file names the problem under `errors.file`. */
+/** The service's own words: a 422 names the problem under `errors.file` (or the option at fault). */
 function importFailureMessage(error: unknown): string {
-  const fileErrors = isApiError(error) ? error.fieldErrors.file : undefined;
-  return fileErrors?.length ? fileErrors.join(' ') : describeError(error);
+  const messages = isApiError(error) ? Object.values(error.fieldErrors).flat() : [];
+  return messages.length ? messages.join(' ') : describeError(error);
+}
+
+/** The options that make the import read the file exactly as the preview did, with the field names as edited. */
+function importOptions(preview: ContactImportPreview, options: ContactImportOptions, fieldEdits: FieldEdits): ContactImportOptions {
+  const edits = Object.entries(fieldEdits);
+  return {
+    ...options,
+    ...(preview.format === 'csv'
+      ? { delimiter: preview.delimiter ?? undefined, encoding: preview.encoding ?? undefined }
+      : { sheet: preview.sheet ?? undefined }),
+    phone_column: String(preview.phone_column.position),
+    default_country: preview.default_country,
+    ...(preview.has_header && edits.length > 0 && { fields: JSON.stringify(Object.fromEntries(edits)) }),
+  };
 }
 
 function CsvFormat() {
@@ -43,22 +58,28 @@ function CsvFormat() {
     <Stack gap="xs">
       <List size="sm" spacing={4}>
         <List.Item>
-          A CSV as your spreadsheet or CRM saves it: commas, semicolons or tabs, any common encoding. The phone column is found by its header (
-          <Code>phone</Code>, <Code>mobile</Code>, <Code>phone_number</Code>…) or by its numbers; the other columns become custom fields, e.g.{' '}
-          <Code>First Name</Code> → <Code>first_name</Code>.
+          A CSV or an Excel workbook (XLSX) as your spreadsheet or CRM saves it: commas, semicolons or tabs, any common encoding. You see the first rows and how
+          each column is read before anything is imported.
         </List.Item>
-        <List.Item>International numbers (+44…) or national numbers, which are read in the service’s default country.</List.Item>
+        <List.Item>
+          The phone column is found by its header (<Code>phone</Code>, <Code>mobile</Code>, <Code>phone_number</Code>…) or by its numbers; the other columns
+          become custom fields, e.g. <Code>First Name</Code> → <Code>first_name</Code>.
+        </List.Item>
+        <List.Item>International numbers (+44…) or national numbers, read in the country you choose.</List.Item>
         <List.Item>A number given twice keeps the later row; a number already in the group has its custom fields replaced.</List.Item>
         <List.Item>Rows with an invalid number or value are left out and listed in an error report.</List.Item>
         <List.Item>Nothing is written to the group until the whole file has been read, so a failed import changes nothing.</List.Item>
       </List>
-      <Code block>{'phone_number,first_name\n+447700900123,Ada\n07700900456,Grace'}</Code>
+      <Code block>{'Mobile;First Name\n+447700900123;Ada\n07700900456;Grace'}</Code>
     </Stack>
   );
 }
 
 function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid' | 'name'>; onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
+  const [options, setOptions] = useState<ContactImportOptions>({});
+  const [fieldEdits, setFieldEdits] = useState<FieldEdits>({});
+  const preview = useQuery(contactImportPreviewQuery(group.uuid, file, options));
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [uploaded, setUploaded] = useState(false);
   const upload = useRef<AbortController | null>(null);
@@ -84,7 +105,7 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
   );
 
   const start = () => {
-    if (!file) return;
+    if (!file || !preview.data) return;
     const controller = new AbortController();
     upload.current = controller;
     setProgress({ loaded: 0, total: file.size });
@@ -92,6 +113,7 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
     importation.mutate(
       {
         file,
+        options: importOptions(preview.data, options, fieldEdits),
         signal: controller.signal,
         onProgress: setProgress,
         onUploaded: () => {
@@ -157,39 +179,107 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
   }
 
   const failure = importation.isError && !(importation.error instanceof DOMException) ? importFailureMessage(importation.error) : undefined;
+  const previewFailure = preview.isError ? importFailureMessage(preview.error) : undefined;
   return (
     <Stack gap="md">
-      <CsvFormat />
+      {!file && <CsvFormat />}
       <Group gap="sm">
         <FileButton
-          accept=".csv,text/csv"
+          accept=".csv,.txt,.tsv,.xlsx,text/csv,text/plain,text/tab-separated-values,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           resetRef={resetPicker}
           onChange={(picked) => {
             if (!picked) return;
             setFile(picked);
+            setOptions({});
+            setFieldEdits({});
             importation.reset();
             // Cleared so that picking the same file again, once corrected, is seen as a new choice.
             resetPicker.current?.();
           }}
-          inputProps={{ 'aria-label': 'CSV file' }}
+          inputProps={{ 'aria-label': 'Contacts file' }}
         >
           {(props) => (
-            <Button variant="default" leftSection={<IconFileTypeCsv size={16} />} {...props}>
-              {file ? 'Choose another file' : 'Choose CSV file'}
+            <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} {...props}>
+              {file ? 'Choose another file' : 'Choose a file'}
             </Button>
           )}
         </FileButton>
         <Text size="sm" c={file ? undefined : 'dimmed'} aria-live="polite">
-          {file ? `${file.name} (${formatBytes(file.size)})` : 'No file chosen.'}
+          {file ? `${file.name} (${formatBytes(file.size)})` : 'No file chosen: CSV or XLSX.'}
         </Text>
+        {preview.isFetching && <Loader size="xs" aria-label="Reading the start of the file" />}
       </Group>
+      {file && preview.isPending && !preview.isError && (
+        <Text size="sm" c="dimmed">
+          Reading the start of the file…
+        </Text>
+      )}
+      {previewFailure && (
+        <PreviewRetry message={previewFailure} options={options} onOptionsChange={setOptions} workbook={file?.name.toLowerCase().endsWith('.xlsx') ?? false} />
+      )}
+      {preview.data && !preview.isError && (
+        <ContactImportMapping
+          preview={preview.data}
+          options={options}
+          onOptionsChange={setOptions}
+          fieldEdits={fieldEdits}
+          onFieldEdit={(header, field) => setFieldEdits((edits) => ({ ...edits, [header]: field }))}
+        />
+      )}
       <FormError message={failure} />
       <Group gap="sm">
-        <Button leftSection={<IconUpload size={16} />} disabled={!file} onClick={start}>
+        <Button leftSection={<IconUpload size={16} />} disabled={!preview.data || preview.isError || preview.isFetching} onClick={start}>
           Import contacts
         </Button>
         <Button variant="default" onClick={onClose}>
           Cancel
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** When the service could not read the file as guessed: what it said, and the two choices that usually fix it. */
+function PreviewRetry({
+  message,
+  options,
+  onOptionsChange,
+  workbook,
+}: {
+  message: string;
+  options: ContactImportOptions;
+  onOptionsChange: (options: ContactImportOptions) => void;
+  workbook: boolean;
+}) {
+  const [phoneColumn, setPhoneColumn] = useState(options.phone_column ?? '');
+  return (
+    <Stack gap="sm">
+      <FormError message={message} />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        {!workbook && (
+          <Select
+            label="Cells separated by"
+            placeholder="Guess"
+            data={[
+              { value: ',', label: 'Comma ( , )' },
+              { value: ';', label: 'Semicolon ( ; )' },
+              { value: 'tab', label: 'Tab' },
+              { value: '|', label: 'Pipe ( | )' },
+            ]}
+            value={options.delimiter ?? null}
+            onChange={(value) => onOptionsChange({ ...options, delimiter: value ?? undefined })}
+            w={180}
+          />
+        )}
+        <TextInput
+          label="Phone numbers in"
+          description="The column's header, or its position (1, 2…)"
+          value={phoneColumn}
+          onChange={(event) => setPhoneColumn(event.currentTarget.value)}
+          w={240}
+        />
+        <Button variant="default" onClick={() => onOptionsChange({ ...options, phone_column: phoneColumn.trim() || undefined })}>
+          Read again
         </Button>
       </Group>
     </Stack>

@@ -1,13 +1,30 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { IMPORT_MAX_BYTES } from '../../../shared/contract/imports';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { IMPORT_MAX_BYTES, XLSX_CONTENT_TYPE } from '../../../shared/contract/imports';
 import { ApiError } from '../../api/api-error';
 import { downloadContactImportErrors } from '../../api/gen/sdk.gen';
-import type { ContactImport } from '../../api/gen/types.gen';
+import type { ContactImport, ContactImportPreview } from '../../api/gen/types.gen';
 import { uploadWithProgress, type UploadProgress } from '../../api/upload';
 import { contactGroupKeys } from './contact-group-queries';
 
+/** How the file is read, as the import's query options (docs/interface.md, contact files): each overrides a guess. */
+export interface ContactImportOptions {
+  delimiter?: string;
+  encoding?: string;
+  phone_column?: string;
+  /** JSON: header → field name, or null to leave the column out. */
+  fields?: string;
+  default_country?: string;
+  sheet?: string;
+}
+
+/** A workbook by its name or type; anything else is sent as CSV text. */
+export function isWorkbook(file: File): boolean {
+  return file.type === XLSX_CONTENT_TYPE || /\.xlsx$/i.test(file.name);
+}
+
 export interface ContactImportUpload {
   file: File;
+  options?: ContactImportOptions;
   signal?: AbortSignal;
   onProgress?: (progress: UploadProgress) => void;
   onUploaded?: () => void;
@@ -21,13 +38,13 @@ function isImportAnswer(body: unknown): body is { data: ContactImport } {
 export function useImportContacts(groupUuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ file, signal, onProgress, onUploaded }: ContactImportUpload) => {
+    mutationFn: async ({ file, options, signal, onProgress, onUploaded }: ContactImportUpload) => {
       if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB.`);
       const body = await uploadWithProgress({
         path: `/api/2.0/contact-groups/${encodeURIComponent(groupUuid)}/imports`,
-        query: { file_name: file.name.slice(0, 255) },
+        query: { ...options, file_name: file.name.slice(0, 255) },
         body: file,
-        contentType: 'text/csv',
+        contentType: isWorkbook(file) ? XLSX_CONTENT_TYPE : 'text/csv',
         signal,
         onProgress,
         onUploaded,
@@ -37,6 +54,40 @@ export function useImportContacts(groupUuid: string) {
     },
     // A failed import is listed too, and the group's status moved while it ran: refresh either way.
     onSettled: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
+  });
+}
+
+function isPreviewAnswer(body: unknown): body is { data: ContactImportPreview } {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { data?: { rows?: unknown } }).data?.rows);
+}
+
+/** The service reads a CSV's first 64 KiB: a little more is sent, never the whole file. A workbook is sent whole (a zip is read to its end). */
+const PREVIEW_SLICE = 256 * 1024;
+
+/**
+ * How the service would read the file with these options (nothing is written): the wizard's
+ * mapping step. Read again whenever the options change.
+ */
+export function contactImportPreviewQuery(groupUuid: string, file: File | null, options: ContactImportOptions) {
+  return queryOptions({
+    queryKey: ['contact-import-preview', groupUuid, file?.name, file?.size, file?.lastModified, options] as const,
+    enabled: file !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      if (!file) throw new Error('No file');
+      const workbook = isWorkbook(file);
+      const body = await uploadWithProgress({
+        path: `/api/2.0/contact-groups/${encodeURIComponent(groupUuid)}/imports/preview`,
+        query: { ...options },
+        body: workbook ? file : file.slice(0, PREVIEW_SLICE),
+        contentType: workbook ? XLSX_CONTENT_TYPE : 'text/csv',
+        signal,
+      });
+      if (!isPreviewAnswer(body)) throw new ApiError(502, 'The service answered without the preview.');
+      return body.data;
+    },
   });
 }
 

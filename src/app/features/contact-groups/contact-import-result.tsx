@@ -47,6 +47,12 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
           {repeated > 0 && ` ${count(repeated)} repeated a number given earlier in the file; the later row was kept.`}
         </Alert>
       )}
+      {!failed && contactImport.contacts_opted_out > 0 && (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={`${count(contactImport.contacts_opted_out)} opted out`}>
+          {contactImport.contacts_opted_out === 1 ? 'One number of the file has' : `${count(contactImport.contacts_opted_out)} numbers of the file have`} opted
+          out (they are in default_optouts). They are in the group as in your file, but no campaign sends to them unless they text START.
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
         <Figure label="Rows read" value={contactImport.rows_total} />
         <Figure label="Added" value={failed ? 0 : contactImport.contacts_added} color="teal" />

@@ -56,7 +56,7 @@ export function RecentContactImports({ groupUuid }: { groupUuid: string }) {
         <ErrorState title="The imports could not be loaded." error={imports.error} onRetry={() => void imports.refetch()} />
       ) : imports.data.meta.total === 0 ? (
         <Text size="sm" c="dimmed">
-          No CSV file has been imported into this group yet.
+          No file has been imported into this group yet.
         </Text>
       ) : (
         <>

@@ -79,7 +79,7 @@ function ContactGroupView({ group }: { group: ContactGroup }) {
   );
   const importButton = (
     <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
-      Import CSV
+      Import a file
     </Button>
   );
 

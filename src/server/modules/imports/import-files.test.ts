@@ -116,6 +116,26 @@ describe('files as they come, with no options', () => {
   });
 });
 
+describe('numbers that are opted out', () => {
+  it('are imported into the group but flagged in the result, and stay opted out', async () => {
+    const group = await newGroup('Newsletter');
+    const groups = (
+      (await (await fetch(`${base}/contact-groups/?per_page=100`, { headers: headers(group) })).json()) as { data: Array<{ uuid: string; name: string }> }
+    ).data;
+    const optouts: Group = { uuid: groups.find((found) => found.name === 'default_optouts')!.uuid, token: group.token };
+    await fetch(`${base}/contact-groups/${optouts.uuid}/add-contacts`, {
+      method: 'PUT',
+      headers: { ...headers(group), 'content-type': 'application/json' },
+      body: JSON.stringify({ contacts: [{ phone_number: '07700900181' }, { phone_number: '07700900189' }] }),
+    });
+    const response = await post(group, 'phone\n07700900181\n07700900182\n07700900181\n');
+    expect((await response.json()).data).toMatchObject({ status: 'completed', contacts_added: 2, contacts_opted_out: 1 });
+    expect((await contactsOf(optouts)).map(([number]) => number).sort()).toEqual(['447700900181', '447700900189']);
+    // An import into default_optouts is all opt-outs: nothing to flag.
+    expect((await (await post(optouts, 'phone\n07700900183\n')).json()).data).toMatchObject({ contacts_added: 1, contacts_opted_out: 0 });
+  });
+});
+
 describe('options that override the guesses', () => {
   it('phone_column, fields (rename and leave out), delimiter and default_country', async () => {
     const group = await newGroup('Options');

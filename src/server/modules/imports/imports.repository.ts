@@ -20,6 +20,7 @@ const ContactImportRowSchema = z.object({
   contactsAdded: z.number(),
   contactsUpdated: z.number(),
   contactsUnchanged: z.number(),
+  contactsOptedOut: z.number(),
   error: z.string().nullable(),
   createdAt: MomentSchema,
   updatedAt: MomentSchema,
@@ -46,7 +47,7 @@ const IMPORT_LOCK_CLASS = 4_841_205;
 const COLUMNS = sql`i.id, i.uuid, i.contact_group_id AS "groupId", g.uuid AS "groupUuid", i.status, i.file_name AS "fileName",
   i.bytes_total AS "bytesTotal", i.bytes_received AS "bytesReceived", i.rows_total AS "rowsTotal", i.rows_valid AS "rowsValid",
   i.rows_invalid AS "rowsInvalid", i.contacts_added AS "contactsAdded", i.contacts_updated AS "contactsUpdated",
-  i.contacts_unchanged AS "contactsUnchanged", i.error, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.finished_at AS "finishedAt"`;
+  i.contacts_unchanged AS "contactsUnchanged", i.contacts_opted_out AS "contactsOptedOut", i.error, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.finished_at AS "finishedAt"`;
 
 export function createImportsRepository(db: Db, clock: Clock) {
   return {
@@ -124,11 +125,29 @@ export function createImportsRepository(db: Db, clock: Clock) {
     },
 
     /** Completed with its counts; the group Ready again; the staged rows gone. */
-    async complete(tx: Tx, importId: number, groupId: number, counts: MergeCounts): Promise<void> {
+    /**
+     * How many distinct numbers of the staged file are in the team's default_optouts: nothing to
+     * look at (no scan of the staged rows) while the team has no opt-outs.
+     */
+    async countOptedOut(tx: Tx, importId: number, teamId: number): Promise<number> {
+      const row = await oneRowOf(
+        tx,
+        z.object({ n: z.number() }),
+        sql`
+        WITH optouts AS (SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts' AND contact_count > 0)
+        SELECT count(DISTINCT r.phone_number)::int AS n
+          FROM optouts g
+          JOIN contacts o ON o.contact_group_id = g.id
+          JOIN contact_import_rows r ON r.import_id = ${importId} AND r.phone_number = o.phone_number`,
+      );
+      return row.n;
+    },
+
+    async complete(tx: Tx, importId: number, groupId: number, counts: MergeCounts & { optedOut: number }): Promise<void> {
       await tx.execute(sql`
         UPDATE contact_imports
            SET status = 'completed', contacts_added = ${counts.added}, contacts_updated = ${counts.updated},
-               contacts_unchanged = ${counts.unchanged}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
+               contacts_unchanged = ${counts.unchanged}, contacts_opted_out = ${counts.optedOut}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
          WHERE id = ${importId}`);
       await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${groupId}`);
       await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);

@@ -63,6 +63,7 @@ export function createImportsService(deps: {
     contacts_added: row.contactsAdded,
     contacts_updated: row.contactsUpdated,
     contacts_unchanged: row.contactsUnchanged,
+    contacts_opted_out: row.contactsOptedOut,
     error: row.error,
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
@@ -209,7 +210,9 @@ export function createImportsService(deps: {
           const known = new Set(headers.map((name) => name.toLowerCase()));
           const added = file.headers.filter((name) => !known.has(name.toLowerCase()));
           await deps.contacts.adjustGroup(tx, group.id, counts.added, added.length > 0 ? [...headers, ...added] : undefined);
-          await deps.imports.complete(tx, created.id, group.id, counts);
+          // Numbers of the file that are opted out are imported but flagged (an import into default_optouts is all opt-outs).
+          const optedOut = group.systemRole === 'optouts' ? 0 : await deps.imports.countOptedOut(tx, created.id, auth.teamId);
+          await deps.imports.complete(tx, created.id, group.id, { ...counts, optedOut });
         });
         return present(await deps.imports.byId(created.id));
       } catch (error) {
