@@ -18,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { contactsDirectoryRoutes } from './modules/contacts-directory/contacts-directory.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
+      await api.register(contactsDirectoryRoutes, { directory: services.contactsDirectory, publicUrl });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
       await api.register(optOutsRoutes, { optOuts: services.optOuts, publicUrl });

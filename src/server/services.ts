@@ -18,6 +18,8 @@ import { createContactGroupsRepository } from './modules/contact-groups/contact-
 import { createContactGroupsService } from './modules/contact-groups/contact-groups.service';
 import { createContactsRepository, createRecipientsRepository } from './modules/contacts/contacts.repository';
 import { createContactsService } from './modules/contacts/contacts.service';
+import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
+import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
 import { createImportsRepository } from './modules/imports/imports.repository';
 import { createImportsService } from './modules/imports/imports.service';
 import { createInboundRepository } from './modules/inbound/inbound.repository';
@@ -178,6 +180,15 @@ export function createServices(database: Database, config: Config, options: { se
 
   const trackedLinks = createTrackedLinks({ db, clock });
 
+  const optOuts = createOptOutsService({ optOuts: optOutsRepository, config });
+  const contactsDirectory = createContactsDirectoryService({
+    db,
+    directory: createContactsDirectoryRepository(db, clock),
+    optOutHistory: optOuts.list,
+    clock,
+    config,
+  });
+
   const reportsRepository = createReportsRepository(db, config.appTimezone);
   const reports = createReportsService({
     reports: reportsRepository,
@@ -215,7 +226,8 @@ export function createServices(database: Database, config: Config, options: { se
     usersRepository,
     teamsRepository,
     optOutsRepository,
-    optOuts: createOptOutsService({ optOuts: optOutsRepository, config }),
+    optOuts,
+    contactsDirectory,
   };
 }
 export type Services = ReturnType<typeof createServices>;

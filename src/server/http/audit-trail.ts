@@ -8,6 +8,10 @@ declare module 'fastify' {
     /** What the request said besides the resource's fields (a reason for removing opt-outs), recorded as given. */
     auditNotes?: Record<string, string>;
   }
+  interface FastifyContextConfig {
+    /** `false`: the resource is not read before the change (its GET would put what is being erased into the log). */
+    auditBefore?: false;
+  }
 }
 
 /** Fields never written to the audit log, whatever the resource (a webhook's headers carry credentials). */
@@ -133,6 +137,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
   app.addHook('preHandler', async (request) => {
     // A PUT or DELETE changes a resource that was there before; a POST makes one, or starts some work.
     if (!audited(request) || (request.method !== 'PUT' && request.method !== 'DELETE')) return;
+    if (request.routeOptions.config?.auditBefore === false) return;
     const reader = readerOf(request.routeOptions.url!);
     if (!reader) return;
     const segments = request.url.split('?')[0]!.split('/');

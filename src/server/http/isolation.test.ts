@@ -64,6 +64,8 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   user_uuid: (team) => team.user.userUuid,
   invitation_uuid: (team) => team.invitation,
   token: (team) => team.invitationSecret,
+  // A number A holds (in its group, with custom fields) and B does not.
+  phone_number: () => '447700900401',
 };
 
 /** Routes with a path parameter that are not scoped by the caller's team, and why. */
@@ -403,8 +405,9 @@ describe('the route table', () => {
 
   it("fills every path parameter with one of team A's real identifiers", () => {
     expect(Object.entries(snapshotBefore).filter(([, { status }]) => status !== 200)).toEqual([]);
-    // `token`: an invitation link's secret (not a uuid), taken only by an exempt public route.
-    const used = new Set(withParams.flatMap((route) => route.pathParams).filter((name) => name !== 'token'));
+    // `token`: an invitation link's secret (not a uuid), taken only by an exempt public route;
+    // `phone_number`: a contact's number, not a uuid (A's own reads of it answered 200 just above).
+    const used = new Set(withParams.flatMap((route) => route.pathParams).filter((name) => name !== 'token' && name !== 'phone_number'));
     expect([...used].filter((name) => !uuidsOfA.has(PATH_PARAMETERS[name]!(a).toLowerCase()))).toEqual([]);
   });
 });

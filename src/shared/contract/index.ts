@@ -16,3 +16,4 @@ export * from './opt-outs';
 export * from './imports';
 export * from './campaigns';
 export * from './reports';
+export * from './contacts-directory';

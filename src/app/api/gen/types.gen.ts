@@ -1594,6 +1594,264 @@ export type ReportJobInput = {
     updated_at: string;
 };
 
+export type DirectoryContactInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The team's groups the number is in (default_optouts included), by name.
+     */
+    groups: Array<{
+        uuid: string;
+        name: string;
+    }>;
+};
+
+export type ContactDetailInput = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The number is in the team's default_optouts: no campaign sends to it.
+     */
+    opted_out: boolean;
+    /**
+     * The groups the number is in, with its custom fields in each.
+     */
+    groups: Array<{
+        uuid: string;
+        name: string;
+        custom_fields: {
+            [key: string]: string;
+        };
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        added_at: string;
+    }>;
+    /**
+     * At most 100 items.
+     */
+    messages: {
+        /**
+         * How many messages of the team's campaigns went to the number there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            campaign: {
+                uuid: string;
+                name: string;
+            };
+            status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
+            /**
+             * Why it failed or was not sent, when it was not delivered.
+             */
+            reason: string | null;
+            /**
+             * When it was handed to the gateway; `""` if it never was.
+             */
+            sent_at: string;
+            /**
+             * When its delivery receipt came; `""` unless delivered.
+             */
+            delivered_at: string;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    clicks: {
+        /**
+         * How many clicks on tracked links of those messages there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            campaign: {
+                uuid: string;
+                name: string;
+            };
+            link_name: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            clicked_at: string;
+            /**
+             * A link-preview bot (a chat app fetching the page), not a person's tap.
+             */
+            is_bot: boolean;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    inbound_messages: {
+        /**
+         * How many messages the number sent the team there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            uuid: string;
+            body: string;
+            /**
+             * The keyword it matched, if any.
+             */
+            keyword: string | null;
+            /**
+             * It was an opt-out word.
+             */
+            opted_out: boolean;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            received_at: string;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    opt_out_events: {
+        /**
+         * How many opt-outs and opt-ins of the number there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<OptOutEventInput>;
+    };
+};
+
+/**
+ * Everything Herald holds about the number for the team, complete (nothing capped).
+ */
+export type ContactExportInput = {
+    phone_number: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    exported_at: string;
+    opted_out: boolean;
+    groups: Array<{
+        uuid: string;
+        name: string;
+        custom_fields: {
+            [key: string]: string;
+        };
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        added_at: string;
+    }>;
+    messages: Array<{
+        campaign: {
+            uuid: string;
+            name: string;
+        };
+        status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
+        /**
+         * Why it failed or was not sent, when it was not delivered.
+         */
+        reason: string | null;
+        /**
+         * When it was handed to the gateway; `""` if it never was.
+         */
+        sent_at: string;
+        /**
+         * When its delivery receipt came; `""` unless delivered.
+         */
+        delivered_at: string;
+        /**
+         * The text as sent (null before it was written).
+         */
+        body: string | null;
+        /**
+         * The fields the message was written with.
+         */
+        custom_fields: {
+            [key: string]: string;
+        };
+    }>;
+    clicks: Array<{
+        campaign: {
+            uuid: string;
+            name: string;
+        };
+        link_name: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        clicked_at: string;
+        /**
+         * A link-preview bot (a chat app fetching the page), not a person's tap.
+         */
+        is_bot: boolean;
+        user_agent: string | null;
+        ip: string | null;
+        device_type: string | null;
+        os_version: string | null;
+        browser_version: string | null;
+    }>;
+    inbound_messages: Array<{
+        uuid: string;
+        body: string;
+        /**
+         * The keyword it matched, if any.
+         */
+        keyword: string | null;
+        /**
+         * It was an opt-out word.
+         */
+        opted_out: boolean;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        received_at: string;
+    }>;
+    /**
+     * Keyword replies (STOP, START, HELP, keywords) sent to the number.
+     */
+    replies: Array<{
+        body: string;
+        status: 'queued' | 'submitted' | 'failed';
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    }>;
+    opt_out_events: Array<OptOutEventInput>;
+};
+
+export type ContactErasureInput = {
+    /**
+     * The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages and the opt-out history.
+     */
+    erased_as: string;
+    /**
+     * Groups the number was removed from (default_optouts not counted).
+     */
+    groups_left: number;
+    messages_anonymised: number;
+    clicks_anonymised: number;
+    inbound_anonymised: number;
+    replies_anonymised: number;
+    opt_out_events_anonymised: number;
+    /**
+     * The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.
+     */
+    kept_as_opt_out: boolean;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -3182,6 +3440,264 @@ export type ReportJob = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     updated_at: string;
+};
+
+export type DirectoryContact = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The team's groups the number is in (default_optouts included), by name.
+     */
+    groups: Array<{
+        uuid: string;
+        name: string;
+    }>;
+};
+
+export type ContactDetail = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The number is in the team's default_optouts: no campaign sends to it.
+     */
+    opted_out: boolean;
+    /**
+     * The groups the number is in, with its custom fields in each.
+     */
+    groups: Array<{
+        uuid: string;
+        name: string;
+        custom_fields: {
+            [key: string]: string;
+        };
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        added_at: string;
+    }>;
+    /**
+     * At most 100 items.
+     */
+    messages: {
+        /**
+         * How many messages of the team's campaigns went to the number there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            campaign: {
+                uuid: string;
+                name: string;
+            };
+            status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
+            /**
+             * Why it failed or was not sent, when it was not delivered.
+             */
+            reason: string | null;
+            /**
+             * When it was handed to the gateway; `""` if it never was.
+             */
+            sent_at: string;
+            /**
+             * When its delivery receipt came; `""` unless delivered.
+             */
+            delivered_at: string;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    clicks: {
+        /**
+         * How many clicks on tracked links of those messages there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            campaign: {
+                uuid: string;
+                name: string;
+            };
+            link_name: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            clicked_at: string;
+            /**
+             * A link-preview bot (a chat app fetching the page), not a person's tap.
+             */
+            is_bot: boolean;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    inbound_messages: {
+        /**
+         * How many messages the number sent the team there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<{
+            uuid: string;
+            body: string;
+            /**
+             * The keyword it matched, if any.
+             */
+            keyword: string | null;
+            /**
+             * It was an opt-out word.
+             */
+            opted_out: boolean;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            received_at: string;
+        }>;
+    };
+    /**
+     * At most 100 items.
+     */
+    opt_out_events: {
+        /**
+         * How many opt-outs and opt-ins of the number there are in all.
+         */
+        total: number;
+        /**
+         * Newest first.
+         */
+        items: Array<OptOutEvent>;
+    };
+};
+
+/**
+ * Everything Herald holds about the number for the team, complete (nothing capped).
+ */
+export type ContactExport = {
+    phone_number: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    exported_at: string;
+    opted_out: boolean;
+    groups: Array<{
+        uuid: string;
+        name: string;
+        custom_fields: {
+            [key: string]: string;
+        };
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        added_at: string;
+    }>;
+    messages: Array<{
+        campaign: {
+            uuid: string;
+            name: string;
+        };
+        status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
+        /**
+         * Why it failed or was not sent, when it was not delivered.
+         */
+        reason: string | null;
+        /**
+         * When it was handed to the gateway; `""` if it never was.
+         */
+        sent_at: string;
+        /**
+         * When its delivery receipt came; `""` unless delivered.
+         */
+        delivered_at: string;
+        /**
+         * The text as sent (null before it was written).
+         */
+        body: string | null;
+        /**
+         * The fields the message was written with.
+         */
+        custom_fields: {
+            [key: string]: string;
+        };
+    }>;
+    clicks: Array<{
+        campaign: {
+            uuid: string;
+            name: string;
+        };
+        link_name: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        clicked_at: string;
+        /**
+         * A link-preview bot (a chat app fetching the page), not a person's tap.
+         */
+        is_bot: boolean;
+        user_agent: string | null;
+        ip: string | null;
+        device_type: string | null;
+        os_version: string | null;
+        browser_version: string | null;
+    }>;
+    inbound_messages: Array<{
+        uuid: string;
+        body: string;
+        /**
+         * The keyword it matched, if any.
+         */
+        keyword: string | null;
+        /**
+         * It was an opt-out word.
+         */
+        opted_out: boolean;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        received_at: string;
+    }>;
+    /**
+     * Keyword replies (STOP, START, HELP, keywords) sent to the number.
+     */
+    replies: Array<{
+        body: string;
+        status: 'queued' | 'submitted' | 'failed';
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    }>;
+    opt_out_events: Array<OptOutEvent>;
+};
+
+export type ContactErasure = {
+    /**
+     * The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages and the opt-out history.
+     */
+    erased_as: string;
+    /**
+     * Groups the number was removed from (default_optouts not counted).
+     */
+    groups_left: number;
+    messages_anonymised: number;
+    clicks_anonymised: number;
+    inbound_anonymised: number;
+    replies_anonymised: number;
+    opt_out_events_anonymised: number;
+    /**
+     * The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.
+     */
+    kept_as_opt_out: boolean;
 };
 
 export type LoginData = {
@@ -6108,6 +6624,40 @@ export type ListContactsResponses = {
 
 export type ListContactsResponse = ListContactsResponses[keyof ListContactsResponses];
 
+export type ExportContactGroupData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the contact group.
+         */
+        contact_group_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/contact-groups/{contact_group_uuid}/export.csv';
+};
+
+export type ExportContactGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ExportContactGroupError = ExportContactGroupErrors[keyof ExportContactGroupErrors];
+
+export type ExportContactGroupResponses = {
+    /**
+     * The CSV file (text/csv).
+     */
+    200: string;
+};
+
+export type ExportContactGroupResponse = ExportContactGroupResponses[keyof ExportContactGroupResponses];
+
 export type AddContactsData = {
     /**
      * Contacts to add; a number already in the group has its custom fields replaced.
@@ -6361,6 +6911,172 @@ export type UniqueContactsResponses = {
 };
 
 export type UniqueContactsResponse = UniqueContactsResponses[keyof UniqueContactsResponses];
+
+export type SearchContactsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Digits the number contains (spaces, `+`, `-` and brackets are ignored), or text a custom field's value contains, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. Omitted or empty: every number.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/contacts';
+};
+
+export type SearchContactsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type SearchContactsError = SearchContactsErrors[keyof SearchContactsErrors];
+
+export type SearchContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<DirectoryContact>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type SearchContactsResponse = SearchContactsResponses[keyof SearchContactsResponses];
+
+export type EraseContactData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/contacts/{phone_number}';
+};
+
+export type EraseContactErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    409: Error;
+};
+
+export type EraseContactError = EraseContactErrors[keyof EraseContactErrors];
+
+export type EraseContactResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactErasure;
+    };
+};
+
+export type EraseContactResponse = EraseContactResponses[keyof EraseContactResponses];
+
+export type ShowContactData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/contacts/{phone_number}';
+};
+
+export type ShowContactErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowContactError = ShowContactErrors[keyof ShowContactErrors];
+
+export type ShowContactResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactDetail;
+    };
+};
+
+export type ShowContactResponse = ShowContactResponses[keyof ShowContactResponses];
+
+export type ExportContactData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/contacts/{phone_number}/export';
+};
+
+export type ExportContactErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    403: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ExportContactError = ExportContactErrors[keyof ExportContactErrors];
+
+export type ExportContactResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ContactExport;
+    };
+};
+
+export type ExportContactResponse = ExportContactResponses[keyof ExportContactResponses];
 
 export type ListContactImportsData = {
     body?: never;

@@ -98,6 +98,16 @@ export function createContactsRepository(db: Db, clock: Clock) {
       });
     },
 
+    /** Up to `limit` of the group's contacts after the number `after` (keyset order), for an export read in pages. */
+    pageAfter: (groupId: number, after: string, limit: number): Promise<Array<{ phoneNumber: string; customFields: Record<string, string> }>> =>
+      rowsOf(
+        db,
+        RecipientSchema,
+        sql`
+        SELECT phone_number AS "phoneNumber", custom_fields AS "customFields" FROM contacts
+         WHERE contact_group_id = ${groupId} AND phone_number > ${after} ORDER BY phone_number LIMIT ${limit}`,
+      ),
+
     /**
      * The first recipient (by number) of the team's latest campaign that uses the template, with
      * the custom fields of its most recently changed contact in the included groups.

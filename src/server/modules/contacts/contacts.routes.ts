@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   AddContactsSchema,
   BulkContactsSchema,
@@ -42,6 +44,28 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
     async (request) => {
       const { items, total } = await contacts.list(callerOf(request), request.params.contact_group_uuid, pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
+    },
+  );
+
+  app.get(
+    '/contact-groups/:contact_group_uuid/export.csv',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'exportContactGroup',
+        tags,
+        summary: "A group's contacts as a CSV download",
+        description:
+          "Herald extension. Columns `phone_number`, then the group's headers; UTF-8 with a byte order mark; streamed in number order. A cell a spreadsheet would run as a formula starts with `'`.",
+        params: ContactGroupParamsSchema,
+        response: { 200: z.string().describe('The CSV file (text/csv).'), ...errorsOf(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await contacts.exportCsv(callerOf(request), request.params.contact_group_uuid);
+      // Fastify pipes a stream as it is (no serialisation); the schema documents the CSV text it carries.
+      const body = Readable.from(file.lines) as unknown as string;
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file.fileName}"`).send(body);
     },
   );
 

@@ -4,6 +4,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { csvLine } from '../../lib/csv';
 import { formatTimestamp } from '../../lib/time';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
@@ -11,6 +12,19 @@ import type { OptOutActor, OptOutsRepository } from '../opt-outs/opt-outs.reposi
 import type { ContactRecord, ContactsRepository, NewContact, RecipientsRepository } from './contacts.repository';
 
 const MODIFYING = 'The group is being imported into; try again when the import has finished.';
+/** Contacts read a page at a time for a group's CSV export. */
+const EXPORT_PAGE = 1000;
+
+/** A file name any browser and file system takes: the group's name in ASCII letters, digits and dashes. */
+const fileNameOf = (name: string, uuid: string): string => {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .toLowerCase();
+  return `${slug || uuid}-contacts.csv`;
+};
 
 export function createContactsService(deps: {
   db: Db;
@@ -129,6 +143,33 @@ export function createContactsService(deps: {
         await deps.contacts.emptyGroup(tx, group.id);
       });
       return reload(auth, group);
+    },
+
+    /**
+     * The group as a CSV file, streamed: `phone_number` then the group's headers, read a page at a
+     * time (keyset by number, so each page is an index range), never the whole file in memory.
+     */
+    async exportCsv(auth: AuthContext, groupUuid: string): Promise<{ fileName: string; lines: AsyncIterable<string> }> {
+      const group = await findGroup(auth, groupUuid);
+      const headers = group.headers;
+      // A field the contacts spell another way than the header (any case) is still its column.
+      const valueOf = (fields: Record<string, string>, header: string): string | undefined => {
+        if (header in fields) return fields[header];
+        const lower = header.toLowerCase();
+        const key = Object.keys(fields).find((name) => name.toLowerCase() === lower);
+        return key === undefined ? undefined : fields[key];
+      };
+      async function* lines() {
+        // The byte order mark makes spreadsheets read the file as UTF-8; cells are neutralised as in reports.
+        yield '\uFEFF' + csvLine(['phone_number', ...headers]);
+        for (let after = ''; ;) {
+          const page = await deps.contacts.pageAfter(group.id, after, EXPORT_PAGE);
+          if (page.length === 0) return;
+          yield page.map((contact) => csvLine([contact.phoneNumber, ...headers.map((header) => valueOf(contact.customFields, header))])).join('');
+          after = page[page.length - 1]!.phoneNumber;
+        }
+      }
+      return { fileName: fileNameOf(group.name, group.uuid), lines: lines() };
     },
 
     /** A new group of these numbers, made whole or not at all. */

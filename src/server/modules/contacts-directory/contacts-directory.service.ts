@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CONTACT_DETAIL_CAP,
+  type ContactDetail,
+  type ContactErasure,
+  type ContactExport,
+  type DirectoryContact,
+  type OptOutEvent,
+} from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
+import type { AuthContext } from '../../http/auth';
+import { ConflictError, NotFoundError } from '../../lib/errors';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { formatTimestamp, type Clock } from '../../lib/time';
+import type { OptOutsService } from '../opt-outs/opt-outs.service';
+import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
+
+const SENDING =
+  'Something is still to be sent to this number (a queued campaign message or keyword reply). Stop the campaign, or erase the number when it has finished.';
+const MODIFYING = 'A group that holds this number is being imported into; try again when the import has finished.';
+/** Opt-out events read a page at a time for the export (a number has few). */
+const EVENTS_PAGE = 1000;
+
+/**
+ * The team's contacts by number, across its groups: search, one number's records (the detail and
+ * the complete export), and its erasure (GDPR Art. 17).
+ */
+export function createContactsDirectoryService(deps: {
+  db: Db;
+  directory: ContactsDirectoryRepository;
+  optOutHistory: OptOutsService['list'];
+  clock: Clock;
+  config: { appTimezone: string; defaultCountry: string };
+}) {
+  const time = (moment: Date | null) => formatTimestamp(moment, deps.config.appTimezone);
+
+  /** The number as stored, or 404: a number that cannot be read is one the team holds nothing about. */
+  const numberOf = (input: string): string => {
+    const normalized = normalizePhoneNumber(input, deps.config.defaultCountry);
+    if (!normalized.ok) throw new NotFoundError();
+    return normalized.number;
+  };
+
+  const membership = (row: MembershipRow) => ({ uuid: row.uuid, name: row.name, custom_fields: row.customFields, added_at: time(row.createdAt) });
+  const message = (row: MessageRow) => ({
+    campaign: { uuid: row.campaignUuid, name: row.campaignName },
+    status: row.status,
+    reason: row.reason,
+    sent_at: time(row.submittedAt),
+    delivered_at: row.status === 'delivered' ? time(row.finishedAt) : '',
+  });
+  const click = (row: ClickRow) => ({
+    campaign: { uuid: row.campaignUuid, name: row.campaignName },
+    link_name: row.linkName,
+    clicked_at: time(row.clickedAt),
+    is_bot: row.isBot,
+  });
+  const inbound = (row: InboundRow) => ({ uuid: row.uuid, body: row.body, keyword: row.keyword, opted_out: row.optedOut, received_at: time(row.receivedAt) });
+  const listOf = <R extends { total: number }, T>(rows: R[], present: (row: R) => T) => ({ total: rows[0]?.total ?? 0, items: rows.map(present) });
+
+  /** Every opt-out event of the number, page after page. */
+  const allEvents = async (auth: AuthContext, phoneNumber: string): Promise<OptOutEvent[]> => {
+    const events: OptOutEvent[] = [];
+    for (let offset = 0; ; offset += EVENTS_PAGE) {
+      const { items, total } = await deps.optOutHistory(auth, phoneNumber, { limit: EVENTS_PAGE, offset });
+      events.push(...items);
+      if (items.length === 0 || events.length >= total) return events;
+    }
+  };
+
+  return {
+    async search(auth: AuthContext, window: PageWindow, search?: string): Promise<{ items: DirectoryContact[]; total: number }> {
+      const text = search ?? '';
+      const digits = text.replace(/[\s+\-()]/g, '');
+      const matching = text === '' ? undefined : { text, digits: /^\d+$/.test(digits) ? digits : undefined };
+      const { rows, total } = await deps.directory.list(auth.teamId, window, matching);
+      return { items: rows.map((row) => ({ phone_number: row.phoneNumber, groups: row.groups })), total };
+    },
+
+    async detail(auth: AuthContext, input: string): Promise<ContactDetail> {
+      const phoneNumber = numberOf(input);
+      const [groups, messages, clicks, inboundMessages, events] = await Promise.all([
+        deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
+        deps.directory.messages(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
+        deps.directory.clicks(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
+        deps.directory.inbound(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
+        deps.optOutHistory(auth, phoneNumber, { limit: CONTACT_DETAIL_CAP, offset: 0 }),
+      ]);
+      if (groups.length === 0 && !(await deps.directory.holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
+      return {
+        phone_number: phoneNumber,
+        opted_out: groups.some((group) => group.optouts),
+        groups: groups.map(membership),
+        messages: listOf(messages, message),
+        clicks: listOf(clicks, click),
+        inbound_messages: listOf(inboundMessages, inbound),
+        opt_out_events: { total: events.total, items: events.items },
+      };
+    },
+
+    /** Everything the team holds about the number, complete. */
+    async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
+      const phoneNumber = numberOf(input);
+      const [groups, messages, clicks, inboundMessages, replies, events] = await Promise.all([
+        deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
+        deps.directory.messages(auth.teamId, phoneNumber),
+        deps.directory.clicks(auth.teamId, phoneNumber),
+        deps.directory.inbound(auth.teamId, phoneNumber),
+        deps.directory.replies(auth.teamId, phoneNumber),
+        allEvents(auth, phoneNumber),
+      ]);
+      if (groups.length === 0 && !(await deps.directory.holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
+      return {
+        fileName: `contact-${phoneNumber}.json`,
+        document: {
+          phone_number: phoneNumber,
+          exported_at: time(deps.clock.now()),
+          opted_out: groups.some((group) => group.optouts),
+          groups: groups.map(membership),
+          messages: messages.map((row) => ({ ...message(row), body: row.body, custom_fields: row.customFields })),
+          clicks: clicks.map((row) => ({
+            ...click(row),
+            user_agent: row.userAgent,
+            ip: row.ip,
+            device_type: row.deviceType,
+            os_version: row.osVersion,
+            browser_version: row.browserVersion,
+          })),
+          inbound_messages: inboundMessages.map(inbound),
+          replies: replies.map((row) => ({ body: row.body, status: row.status, created_at: time(row.createdAt) })),
+          opt_out_events: events,
+        },
+      };
+    },
+
+    /**
+     * Erasure, in one transaction: the number leaves every group of the team, and a random token
+     * (never derived from the number, so it cannot be reversed by trying numbers) replaces it in
+     * the team's messages, clicks, inbound messages, replies and opt-out history. An opted-out
+     * number stays in default_optouts, bare: suppressing it is what keeps it from being texted again.
+     */
+    async erase(auth: AuthContext, input: string): Promise<ContactErasure> {
+      const phoneNumber = numberOf(input);
+      const token = `erased-${randomBytes(8).toString('hex')}`;
+      return deps.db.transaction(async (tx) => {
+        const locked = await deps.directory.lockGroups(tx, auth.teamId, phoneNumber);
+        const held = (await deps.directory.memberships(tx, auth.teamId, phoneNumber)).length > 0;
+        if (!held && !(await deps.directory.holdsRecords(tx, auth.teamId, phoneNumber))) throw new NotFoundError();
+        if (locked.modifying) throw new ConflictError(MODIFYING);
+        if (await deps.directory.sendingTo(tx, auth.teamId, phoneNumber)) throw new ConflictError(SENDING);
+        const { groupsLeft, keptAsOptOut } = await deps.directory.leaveGroups(tx, auth.teamId, phoneNumber);
+        const anonymised = await deps.directory.anonymise(tx, auth.teamId, phoneNumber, token);
+        return {
+          erased_as: token,
+          groups_left: groupsLeft,
+          messages_anonymised: anonymised.messages,
+          clicks_anonymised: anonymised.clicks,
+          inbound_anonymised: anonymised.inbound,
+          replies_anonymised: anonymised.replies,
+          opt_out_events_anonymised: anonymised.optOutEvents,
+          kept_as_opt_out: keptAsOptOut,
+        };
+      });
+    },
+  };
+}
+export type ContactsDirectoryService = ReturnType<typeof createContactsDirectoryService>;

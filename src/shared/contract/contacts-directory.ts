@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { SEARCH_MAX, TimestampSchema } from './common';
+import { isStorableText, unstorableMessage } from './fields';
+import { OptOutEventSchema } from './opt-outs';
+
+/** How many of each kind of record a contact's page shows (the export has them all). */
+export const CONTACT_DETAIL_CAP = 100;
+
+export const ContactDirectoryQuerySchema = z.object({
+  search: z
+    .string()
+    .max(SEARCH_MAX, `The search may not be greater than ${SEARCH_MAX} characters.`)
+    // A NUL or half an emoji cannot be compared in PostgreSQL: refused, not a 500.
+    .refine(isStorableText, unstorableMessage('search'))
+    .optional()
+    .describe(
+      `Digits the number contains (spaces, \`+\`, \`-\` and brackets are ignored), or text a custom field's value contains, ignoring case (\`%\`, \`_\` and the backslash match themselves); at most ${SEARCH_MAX} characters. Omitted or empty: every number.`,
+    ),
+});
+
+const GroupRefSchema = z.object({ uuid: z.string(), name: z.string() });
+const CampaignRefSchema = z.object({ uuid: z.string(), name: z.string() });
+
+export const DirectoryContactSchema = z
+  .object({
+    phone_number: z.string().describe('E.164 digits without `+`.'),
+    groups: z.array(GroupRefSchema).describe("The team's groups the number is in (default_optouts included), by name."),
+  })
+  .meta({ id: 'DirectoryContact' });
+export type DirectoryContact = z.infer<typeof DirectoryContactSchema>;
+
+export const ContactPhoneParamsSchema = z.object({
+  phone_number: z
+    .string()
+    .describe('A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).'),
+});
+
+const ContactGroupMembershipSchema = GroupRefSchema.extend({
+  custom_fields: z.record(z.string(), z.string()),
+  added_at: TimestampSchema,
+});
+
+const ContactMessageSchema = z.object({
+  campaign: CampaignRefSchema,
+  status: z.enum(['queued', 'submitted', 'delivered', 'failed', 'unsent']),
+  reason: z.string().nullable().describe('Why it failed or was not sent, when it was not delivered.'),
+  sent_at: TimestampSchema.describe('When it was handed to the gateway; `""` if it never was.'),
+  delivered_at: TimestampSchema.describe('When its delivery receipt came; `""` unless delivered.'),
+});
+
+const ContactClickSchema = z.object({
+  campaign: CampaignRefSchema,
+  link_name: z.string(),
+  clicked_at: TimestampSchema,
+  is_bot: z.boolean().describe("A link-preview bot (a chat app fetching the page), not a person's tap."),
+});
+
+const ContactInboundSchema = z.object({
+  uuid: z.string(),
+  body: z.string(),
+  keyword: z.string().nullable().describe('The keyword it matched, if any.'),
+  opted_out: z.boolean().describe('It was an opt-out word.'),
+  received_at: TimestampSchema,
+});
+
+const listOf = <T extends z.ZodType>(item: T, what: string) =>
+  z.object({ total: z.number().int().describe(`How many ${what} there are in all.`), items: z.array(item).describe('Newest first.') });
+
+export const ContactDetailSchema = z
+  .object({
+    phone_number: z.string().describe('E.164 digits without `+`.'),
+    opted_out: z.boolean().describe("The number is in the team's default_optouts: no campaign sends to it."),
+    groups: z.array(ContactGroupMembershipSchema).describe('The groups the number is in, with its custom fields in each.'),
+    messages: listOf(ContactMessageSchema, "messages of the team's campaigns went to the number").describe(`At most ${CONTACT_DETAIL_CAP} items.`),
+    clicks: listOf(ContactClickSchema, 'clicks on tracked links of those messages').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
+    inbound_messages: listOf(ContactInboundSchema, 'messages the number sent the team').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
+    opt_out_events: listOf(OptOutEventSchema, 'opt-outs and opt-ins of the number').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
+  })
+  .meta({ id: 'ContactDetail' });
+export type ContactDetail = z.infer<typeof ContactDetailSchema>;
+
+export const ContactExportSchema = z
+  .object({
+    phone_number: z.string(),
+    exported_at: TimestampSchema,
+    opted_out: z.boolean(),
+    groups: z.array(ContactGroupMembershipSchema),
+    messages: z.array(
+      ContactMessageSchema.extend({
+        body: z.string().nullable().describe('The text as sent (null before it was written).'),
+        custom_fields: z.record(z.string(), z.string()).describe('The fields the message was written with.'),
+      }),
+    ),
+    clicks: z.array(
+      ContactClickSchema.extend({
+        user_agent: z.string().nullable(),
+        ip: z.string().nullable(),
+        device_type: z.string().nullable(),
+        os_version: z.string().nullable(),
+        browser_version: z.string().nullable(),
+      }),
+    ),
+    inbound_messages: z.array(ContactInboundSchema),
+    replies: z
+      .array(z.object({ body: z.string(), status: z.enum(['queued', 'submitted', 'failed']), created_at: TimestampSchema }))
+      .describe('Keyword replies (STOP, START, HELP, keywords) sent to the number.'),
+    opt_out_events: z.array(OptOutEventSchema),
+  })
+  .meta({ id: 'ContactExport', description: 'Everything Herald holds about the number for the team, complete (nothing capped).' });
+export type ContactExport = z.infer<typeof ContactExportSchema>;
+
+export const ContactErasureSchema = z
+  .object({
+    erased_as: z
+      .string()
+      .describe(
+        'The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages and the opt-out history.',
+      ),
+    groups_left: z.number().int().describe('Groups the number was removed from (default_optouts not counted).'),
+    messages_anonymised: z.number().int(),
+    clicks_anonymised: z.number().int(),
+    inbound_anonymised: z.number().int(),
+    replies_anonymised: z.number().int(),
+    opt_out_events_anonymised: z.number().int(),
+    kept_as_opt_out: z.boolean().describe('The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.'),
+  })
+  .meta({ id: 'ContactErasure' });
+export type ContactErasure = z.infer<typeof ContactErasureSchema>;
