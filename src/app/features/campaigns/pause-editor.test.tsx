@@ -33,7 +33,7 @@ function pausedSpans() {
     .filter((text) => text.startsWith('Paused'));
 }
 
-describe('the pause editor of a throttled campaign', () => {
+describe('the pause editor of a throttled campaign', { timeout: 20_000 }, () => {
   it('adds and removes pause rows, and the timeline cuts a gap for each', async () => {
     const { user } = renderForm(throttledValues());
     expect(screen.getByText('No pauses: messages are spread evenly from send to finish.')).toBeInTheDocument();

@@ -110,7 +110,7 @@ function renderAt(route: string) {
 
 const location = () => new URLSearchParams(screen.getByTestId('location').textContent ?? '');
 
-describe('the audit log page', () => {
+describe('the audit log page', { timeout: 20_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('reads its filters from the URL, shows them in the form and sends them with the page asked for', async () => {
