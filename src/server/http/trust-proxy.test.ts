@@ -6,14 +6,16 @@
  * Seen red: with `trustProxy` fixed to false in app.ts, the trusted app recorded the proxy's address.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app';
+import { createTestApp, createTestClock, type TestApp } from '../testing/test-app';
 
 let direct: TestApp;
 let proxied: TestApp;
 
 beforeAll(async () => {
-  direct = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
-  proxied = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '1' });
+  // A stopped clock: the limits count in one-minute windows, and a run across a minute's end would start a new one.
+  const clock = createTestClock('2026-06-01T10:00:30Z');
+  direct = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' }, { clock });
+  proxied = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '1' }, { clock });
 });
 afterAll(async () => {
   await direct.close();
