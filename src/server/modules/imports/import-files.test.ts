@@ -13,44 +13,27 @@
  * without `fieldNameOf`, `First Name` stayed a field with a space; without the UTF-16 byte order
  * mark check, the UTF-16 file's phone column was not found.
  */
-import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importClient, type ImportGroup } from '../../testing/import-client';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
+let client: Awaited<ReturnType<typeof importClient>>;
 let base: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/2.0`;
+  client = await importClient(t);
+  base = client.base;
 });
 afterAll(() => t.close());
 
-/** A group of its own team: imports are rate-limited per token (10 a minute), so each group has its user. */
-type Group = { uuid: string; token: string };
-const headers = (group: Group) => ({ authorization: `Bearer ${group.token}` });
-async function newGroup(name: string): Promise<Group> {
-  const user = await t.user();
-  const response = await fetch(`${base}/contact-groups/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return { uuid: ((await response.json()) as { data: { uuid: string } }).data.uuid, token: user.token };
-}
-const post = (group: Group, file: string | Uint8Array, query: Record<string, string> = {}, path = 'imports') =>
-  fetch(`${base}/contact-groups/${group.uuid}/${path}?${new URLSearchParams(query)}`, {
-    method: 'POST',
-    headers: { ...headers(group), 'content-type': 'text/csv' },
-    body: typeof file === 'string' ? file : new Blob([new Uint8Array(file)]),
-  });
-async function contactsOf(group: Group): Promise<Array<[string, Record<string, string>]>> {
-  const response = await fetch(`${base}/contact-groups/${group.uuid}/contacts?per_page=100`, { headers: headers(group) });
-  const { data } = (await response.json()) as { data: Array<{ phone_number: string; custom_fields: Record<string, string> }> };
-  return data.map((contact) => [contact.phone_number, contact.custom_fields]);
-}
+type Group = ImportGroup;
+const headers = (group: Group) => client.headers(group);
+const newGroup = (name: string) => client.newGroup(name);
+const post = (group: Group, file: string | Uint8Array, query: Record<string, string> = {}, path = 'imports') => client.post(group, file, query, path);
+const contactsOf = (group: Group) => client.contactsOf(group);
 const get = async (group: Group, path: string) => (await fetch(`${base}/contact-groups/${group.uuid}${path}`, { headers: headers(group) })).json();
 const headersOf = async (group: Group) => ((await get(group, '')) as { data: { headers: string[] } }).data.headers;
 const importCount = async (group: Group) => ((await get(group, '/imports')) as { meta: { total: number } }).meta.total;

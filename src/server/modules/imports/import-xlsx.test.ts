@@ -8,43 +8,23 @@
  * Seen red: without the formula case in `cellText`, the Score came back empty instead of the
  * formula's result; with the sheet name ignored, `sheet=other` imported the first sheet.
  */
-import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { XLSX_CONTENT_TYPE } from '../../../shared/contract/imports';
+import { importClient, type ImportGroup } from '../../testing/import-client';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
-let base: string;
+let client: Awaited<ReturnType<typeof importClient>>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/2.0`;
+  client = await importClient(t);
 });
 afterAll(() => t.close());
 
-type Group = { uuid: string; token: string };
-async function newGroup(name: string): Promise<Group> {
-  const user = await t.user();
-  const response = await fetch(`${base}/contact-groups/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return { uuid: ((await response.json()) as { data: { uuid: string } }).data.uuid, token: user.token };
-}
-const post = (group: Group, file: Uint8Array, query: Record<string, string> = {}, path = 'imports') =>
-  fetch(`${base}/contact-groups/${group.uuid}/${path}?${new URLSearchParams(query)}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${group.token}`, 'content-type': XLSX_CONTENT_TYPE },
-    body: new Blob([new Uint8Array(file)]),
-  });
-async function contactsOf(group: Group): Promise<Array<[string, Record<string, string>]>> {
-  const response = await fetch(`${base}/contact-groups/${group.uuid}/contacts?per_page=100`, { headers: { authorization: `Bearer ${group.token}` } });
-  const { data } = (await response.json()) as { data: Array<{ phone_number: string; custom_fields: Record<string, string> }> };
-  return data.map((contact) => [contact.phone_number, contact.custom_fields]);
-}
+const newGroup = (name: string) => client.newGroup(name);
+const post = (group: ImportGroup, file: Uint8Array, query: Record<string, string> = {}, path = 'imports') => client.post(group, file, query, path, 'xlsx');
+const contactsOf = (group: ImportGroup) => client.contactsOf(group);
 
 async function workbook(): Promise<Uint8Array> {
   const book = new ExcelJS.Workbook();
