@@ -52,6 +52,7 @@ function useRememberedNames() {
 }
 
 const NONE: readonly ComboboxItem[] = [];
+const NO_VALUES: readonly string[] = [];
 
 /** A searchable Select whose options the service finds as the user types; the chosen one keeps its name. */
 export function ServerSearchSelect({
@@ -119,4 +120,3 @@ export function ServerSearchMultiSelect({
     />
   );
 }
-const NO_VALUES: readonly string[] = [];

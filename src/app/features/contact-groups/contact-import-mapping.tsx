@@ -3,7 +3,8 @@ import { useState } from 'react';
 import type { ContactImportPreview } from '../../api/gen/types.gen';
 import type { ContactImportOptions } from './contact-import-mutations';
 
-const DELIMITERS = [
+/** The delimiters the service reads, as a picker offers them. */
+export const DELIMITER_OPTIONS = [
   { value: ',', label: 'Comma ( , )' },
   { value: ';', label: 'Semicolon ( ; )' },
   { value: 'tab', label: 'Tab' },
@@ -63,7 +64,7 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
           <>
             <Select
               label="Cells separated by"
-              data={DELIMITERS}
+              data={DELIMITER_OPTIONS}
               value={preview.delimiter}
               onChange={(value) => value && change({ delimiter: value })}
               allowDeselect={false}

@@ -6,9 +6,9 @@ import { describeError, isApiError } from '../../api/api-error';
 import type { ContactGroup, ContactImportPreview } from '../../api/gen/types.gen';
 import type { UploadProgress } from '../../api/upload';
 import { FormError } from '../../components/form-error';
-import { ContactImportMapping, type FieldEdits } from './contact-import-mapping';
-import { contactImportPreviewQuery, useImportContacts, type ContactImportOptions } from './contact-import-mutations';
-import { contactImportQueries, IMPORT_POLL_MS, isImportUnderWay } from './contact-import-queries';
+import { ContactImportMapping, DELIMITER_OPTIONS, type FieldEdits } from './contact-import-mapping';
+import { useImportContacts, type ContactImportOptions } from './contact-import-mutations';
+import { contactImportPreviewQuery, contactImportQueries, IMPORT_POLL_MS, isImportUnderWay } from './contact-import-queries';
 import { ContactImportResult } from './contact-import-result';
 
 interface ContactImportModalProps {
@@ -260,12 +260,7 @@ function PreviewRetry({
           <Select
             label="Cells separated by"
             placeholder="Guess"
-            data={[
-              { value: ',', label: 'Comma ( , )' },
-              { value: ';', label: 'Semicolon ( ; )' },
-              { value: 'tab', label: 'Tab' },
-              { value: '|', label: 'Pipe ( | )' },
-            ]}
+            data={DELIMITER_OPTIONS}
             value={options.delimiter ?? null}
             onChange={(value) => onOptionsChange({ ...options, delimiter: value ?? undefined })}
             w={180}

@@ -1,8 +1,8 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IMPORT_MAX_BYTES, XLSX_CONTENT_TYPE } from '../../../shared/contract/imports';
 import { ApiError } from '../../api/api-error';
 import { downloadContactImportErrors } from '../../api/gen/sdk.gen';
-import type { ContactImport, ContactImportPreview } from '../../api/gen/types.gen';
+import type { ContactImport } from '../../api/gen/types.gen';
 import { uploadWithProgress, type UploadProgress } from '../../api/upload';
 import { contactGroupKeys } from './contact-group-queries';
 
@@ -54,40 +54,6 @@ export function useImportContacts(groupUuid: string) {
     },
     // A failed import is listed too, and the group's status moved while it ran: refresh either way.
     onSettled: () => queryClient.invalidateQueries({ queryKey: contactGroupKeys.all }),
-  });
-}
-
-function isPreviewAnswer(body: unknown): body is { data: ContactImportPreview } {
-  return typeof body === 'object' && body !== null && Array.isArray((body as { data?: { rows?: unknown } }).data?.rows);
-}
-
-/** The service reads a CSV's first 64 KiB: a little more is sent, never the whole file. A workbook is sent whole (a zip is read to its end). */
-const PREVIEW_SLICE = 256 * 1024;
-
-/**
- * How the service would read the file with these options (nothing is written): the wizard's
- * mapping step. Read again whenever the options change.
- */
-export function contactImportPreviewQuery(groupUuid: string, file: File | null, options: ContactImportOptions) {
-  return queryOptions({
-    queryKey: ['contact-import-preview', groupUuid, file?.name, file?.size, file?.lastModified, options] as const,
-    enabled: file !== null,
-    placeholderData: keepPreviousData,
-    retry: false,
-    staleTime: Infinity,
-    queryFn: async ({ signal }) => {
-      if (!file) throw new Error('No file');
-      const workbook = isWorkbook(file);
-      const body = await uploadWithProgress({
-        path: `/api/2.0/contact-groups/${encodeURIComponent(groupUuid)}/imports/preview`,
-        query: { ...options },
-        body: workbook ? file : file.slice(0, PREVIEW_SLICE),
-        contentType: workbook ? XLSX_CONTENT_TYPE : 'text/csv',
-        signal,
-      });
-      if (!isPreviewAnswer(body)) throw new ApiError(502, 'The service answered without the preview.');
-      return body.data;
-    },
   });
 }
 

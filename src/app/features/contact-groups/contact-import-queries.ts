@@ -1,6 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { XLSX_CONTENT_TYPE } from '../../../shared/contract/imports';
+import { ApiError } from '../../api/api-error';
 import { listContactImportErrors, listContactImports } from '../../api/gen/sdk.gen';
-import type { ContactImport } from '../../api/gen/types.gen';
+import type { ContactImport, ContactImportPreview } from '../../api/gen/types.gen';
+import { uploadWithProgress } from '../../api/upload';
+import { isWorkbook, type ContactImportOptions } from './contact-import-mutations';
 import { contactGroupKeys } from './contact-group-queries';
 
 export interface ContactImportPageParams {
@@ -23,6 +27,9 @@ export const contactImportKeys = {
   ofGroup: (groupUuid: string) => [...contactGroupKeys.detail(groupUuid), 'imports'] as const,
   page: (groupUuid: string, params: ContactImportPageParams) => [...contactImportKeys.ofGroup(groupUuid), params] as const,
   errors: (importUuid: string, params: ContactImportPageParams) => ['contact-imports', importUuid, 'errors', params] as const,
+  /** A file is known by its name, size and time, as the browser gives them; never invalidated (nothing it shows changes). */
+  preview: (groupUuid: string, file: File | null, options: ContactImportOptions) =>
+    ['contact-import-preview', groupUuid, file?.name, file?.size, file?.lastModified, options] as const,
 };
 
 export const contactImportQueries = {
@@ -41,3 +48,37 @@ export const contactImportQueries = {
       placeholderData: keepPreviousData,
     }),
 };
+
+function isPreviewAnswer(body: unknown): body is { data: ContactImportPreview } {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { data?: { rows?: unknown } }).data?.rows);
+}
+
+/** The service reads a CSV's first 64 KiB: a little more is sent, never the whole file. A workbook is sent whole (a zip is read to its end). */
+const PREVIEW_SLICE = 256 * 1024;
+
+/**
+ * How the service would read the file with these options (nothing is written): the wizard's
+ * mapping step. Read again whenever the options change.
+ */
+export function contactImportPreviewQuery(groupUuid: string, file: File | null, options: ContactImportOptions) {
+  return queryOptions({
+    queryKey: contactImportKeys.preview(groupUuid, file, options),
+    enabled: file !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      if (!file) throw new Error('No file');
+      const workbook = isWorkbook(file);
+      const body = await uploadWithProgress({
+        path: `/api/2.0/contact-groups/${encodeURIComponent(groupUuid)}/imports/preview`,
+        query: { ...options },
+        body: workbook ? file : file.slice(0, PREVIEW_SLICE),
+        contentType: workbook ? XLSX_CONTENT_TYPE : 'text/csv',
+        signal,
+      });
+      if (!isPreviewAnswer(body)) throw new ApiError(502, 'The service answered without the preview.');
+      return body.data;
+    },
+  });
+}

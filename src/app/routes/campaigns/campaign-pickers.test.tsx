@@ -10,6 +10,7 @@
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { campaign, CAMPAIGN_UUID, campaignReview, ZONE } from '../../features/campaigns/campaign-fixtures';
+import { currentUser } from '../../testing/current-user';
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor } from '../../testing/render';
 import CampaignNewPage from './campaign-new.page';
@@ -73,18 +74,7 @@ function serve() {
     if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({ data: { recipients: 6, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
-    if (path === '/users/me')
-      return json({
-        data: {
-          uuid: 'u',
-          name: 'Ada',
-          email: 'ada@herald.test',
-          current_team: { uuid: 't', name: 'Herald', role: 'editor' },
-          teams: [],
-          app_timezone: ZONE,
-          created_at: '',
-        },
-      });
+    if (path === '/users/me') return json({ data: currentUser('editor', { app_timezone: ZONE }) });
     return json(page([]));
   });
 }
