@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Campaign, ContactGroup, Template } from '../../api/gen/types.gen';
+import { campaign as campaignFixture } from '../../features/campaigns/campaign-fixtures';
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor, within } from '../../testing/render';
 import TemplateEditPage from './template-edit.page';
@@ -35,36 +36,15 @@ function group(uuid: string, name: string): ContactGroup {
   };
 }
 
+/** A campaign of this template, scheduled, with no group unless given. */
 function campaign(overrides: Partial<Campaign>): Campaign {
-  return {
-    uuid: '5a000000-0000-4000-8000-000000000001',
-    team_uuid: '7e000000-0000-4000-8000-000000000001',
-    name: 'Campaign',
-    sender: 'HeraldShop',
+  return campaignFixture({
+    template_uuid: UUID,
     scheduled_send_date: '2030-07-01 09:00:00',
     expiry_date: '2030-07-02 09:00:00',
-    status: 0,
-    throttled: false,
     included_contact_groups: [],
-    excluded_contact_groups: [],
-    template_uuid: UUID,
-    started_sending_at: '',
-    finished_sending_at: '',
-    created_at: '2026-11-02 10:00:00',
-    updated_at: '2026-11-02 10:00:00',
-    scheduled_finish_date: '',
-    manually_paused: null,
-    pauses: [],
-    is_test: false,
-    is_locked: false,
-    approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '' },
-    is_draft: false,
-    ignore_quiet_hours: false,
-    stopped_at: '',
-    stopped_by: null,
-    expired_at: '',
     ...overrides,
-  };
+  });
 }
 
 const AUDIENCE = { recipients: 1204, segments: { min: 1, typical: 1, max: 3 } };
