@@ -109,6 +109,18 @@ export const paths = {
         withQuery(`/contact-groups/${encodeURIComponent(uuid)}`, { search, page, per_page: perPage }),
     },
   },
+  /** The team's contacts across its groups, by number (`search`: digits of the number, or text of a field's value). */
+  contacts: {
+    list: {
+      path: '/contacts',
+      getHref: ({ page, perPage, search }: PageParams & { search?: string } = {}) => withQuery('/contacts', { search, page, per_page: perPage }),
+    },
+    /** Everything the team holds about one number (E.164 digits, as the API gives it). */
+    detail: {
+      path: '/contacts/:phoneNumber',
+      getHref: (phoneNumber: string) => `/contacts/${encodeURIComponent(phoneNumber)}`,
+    },
+  },
   inboundMessages: {
     list: listPath('/inbound-messages'),
     /** The keyword tester sits at the top of the inbound messages page. */

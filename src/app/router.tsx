@@ -58,6 +58,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.contactGroups.detail.path,
               lazy: () => import('./routes/contact-groups/contact-group.page').then(page),
             },
+            { path: paths.contacts.list.path, lazy: () => import('./routes/contacts/contacts-list.page').then(page) },
+            { path: paths.contacts.detail.path, lazy: () => import('./routes/contacts/contact.page').then(page) },
             {
               path: paths.inboundMessages.list.path,
               lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),

@@ -1,8 +1,10 @@
-import { ActionIcon, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
 import { IconUserMinus } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { Contact } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
-import { formatPhoneNumber } from './phone-number';
+import { paths } from '../../paths';
+import { formatPhoneNumber } from '../../lib/phone-number';
 
 /** The columns for a group: the number, one per custom field, then dates and actions. */
 export function contactColumns(headers: readonly string[], withActions = true): string[] {
@@ -36,9 +38,9 @@ export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProp
               return (
                 <Table.Tr key={contact.phone_number}>
                   <Table.Td>
-                    <Text size="sm" fw={500} ff="monospace">
+                    <Anchor component={Link} to={paths.contacts.detail.getHref(contact.phone_number)} size="sm" fw={500} ff="monospace">
                       {number}
-                    </Text>
+                    </Anchor>
                   </Table.Td>
                   {headers.map((header) => (
                     <Table.Td key={header}>

@@ -5,7 +5,7 @@ import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useRemoveContacts } from './contact-group-mutations';
 import { OptOutRemovalForm } from './opt-out-removal-form';
-import { formatPhoneNumber } from './phone-number';
+import { formatPhoneNumber } from '../../lib/phone-number';
 
 /**
  * Asks before a contact leaves a group. Leaving default_optouts opts the number back in, so that

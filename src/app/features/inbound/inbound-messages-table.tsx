@@ -1,13 +1,10 @@
 import { Badge, Group, Paper, Table, Text } from '@mantine/core';
 import type { InboundMessage } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { formatPhoneNumber } from '../../lib/phone-number';
 import { InboundActionsList } from './inbound-actions-list';
 
 export const INBOUND_COLUMNS = ['Received', 'From', 'Message', 'Keyword', 'Opted out', 'Actions taken'] as const;
-
-export function formatSender(from: string): string {
-  return /^\d+$/.test(from) ? `+${from}` : from;
-}
 
 export function InboundMessagesTable({ messages }: { messages: readonly InboundMessage[] }) {
   return (
@@ -34,7 +31,7 @@ export function InboundMessagesTable({ messages }: { messages: readonly InboundM
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">
-                    {formatSender(message.from)}
+                    {formatPhoneNumber(message.from)}
                   </Text>
                 </Table.Td>
                 <Table.Td maw={280}>
