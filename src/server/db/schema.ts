@@ -109,15 +109,18 @@ export const contactGroups = pgTable('contact_groups', {
   ...stamps(),
 });
 
-export const contacts = pgTable('contacts', {
-  id: id(),
-  contactGroupId: bigint('contact_group_id', { mode: 'number' })
-    .notNull()
-    .references(() => contactGroups.id),
-  phoneNumber: text('phone_number').notNull(),
-  customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
-  ...stamps(),
-});
+// Keyed by group and number, with no foreign key (migration 0029): writers lock the group's row
+// first, and deleting a group deletes its contacts by trigger.
+export const contacts = pgTable(
+  'contacts',
+  {
+    contactGroupId: bigint('contact_group_id', { mode: 'number' }).notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+    ...stamps(),
+  },
+  (table) => [primaryKey({ columns: [table.contactGroupId, table.phoneNumber] })],
+);
 
 export const vanityDomains = pgTable('vanity_domains', {
   id: id(),

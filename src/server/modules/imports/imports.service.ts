@@ -84,7 +84,7 @@ export function createImportsService(deps: {
   };
 
   /** Reads the file into staging, batch by batch; one batch is written while the next is read. */
-  async function receive(conn: Db, importId: number, rows: AsyncIterable<CheckedRow>, bytesRead: () => number) {
+  async function receive(conn: Db, importId: number, batches: AsyncIterable<CheckedRow[]>, bytesRead: () => number) {
     const progress = { bytesReceived: 0, rowsTotal: 0, rowsValid: 0, rowsInvalid: 0 };
     let batch = emptyBatch();
     let writing: Promise<void> = Promise.resolve();
@@ -96,18 +96,20 @@ export function createImportsService(deps: {
       writing.catch(() => undefined);
       batch = emptyBatch();
     };
-    for await (const row of rows) {
-      progress.rowsTotal += 1;
-      if (row.ok) {
-        progress.rowsValid += 1;
-        batch.rows.rowNumbers.push(row.row);
-        batch.rows.phoneNumbers.push(row.phoneNumber);
-        batch.rows.customFields.push(row.customFields);
-      } else {
-        progress.rowsInvalid += 1;
-        batch.errors.rowNumbers.push(row.row);
-        batch.errors.values.push(row.value);
-        batch.errors.reasons.push(row.reason);
+    for await (const rows of batches) {
+      for (const row of rows) {
+        progress.rowsTotal += 1;
+        if (row.ok) {
+          progress.rowsValid += 1;
+          batch.rows.rowNumbers.push(row.row);
+          batch.rows.phoneNumbers.push(row.phoneNumber);
+          batch.rows.customFields.push(row.customFields);
+        } else {
+          progress.rowsInvalid += 1;
+          batch.errors.rowNumbers.push(row.row);
+          batch.errors.values.push(row.value);
+          batch.errors.reasons.push(row.reason);
+        }
       }
       if (batch.rows.rowNumbers.length + batch.errors.rowNumbers.length >= BATCH_ROWS) await flush();
     }
