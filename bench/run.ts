@@ -34,6 +34,14 @@ const BENCHES: Bench[] = [
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
+    name: 'overview',
+    title: 'The overview of a team with 1,000,000 messages (issue #21)',
+    file: 'bench/overview.bench.ts',
+    about:
+      'A team with 1,000,000 messages over the last 90 days, 100,000 inbound messages, 5,000 opt-outs and campaigns scheduled, sending and awaiting approval; `GET /api/2.0/overview` for the 90 days over real HTTP, 200 requests after a warm-up. Node runs as `npm start` runs Herald (64 MiB semi-space).',
+    nodeArgs: ['--max-semi-space-size=64'],
+  },
+  {
     name: 'reports',
     title: 'Reports of a 1,000,000-message campaign (issue #7)',
     file: 'bench/reports.bench.ts',

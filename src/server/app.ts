@@ -19,6 +19,7 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { contactsDirectoryRoutes } from './modules/contacts-directory/contacts-directory.routes';
+import { overviewRoutes } from './modules/overview/overview.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(optOutsRoutes, { optOuts: services.optOuts, publicUrl });
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });
+      await api.register(overviewRoutes, { overview: services.overview });
     },
     { prefix: '/api/2.0' },
   );

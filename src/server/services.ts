@@ -20,6 +20,8 @@ import { createContactsRepository, createRecipientsRepository } from './modules/
 import { createContactsService } from './modules/contacts/contacts.service';
 import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
 import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
+import { createOverviewRepository } from './modules/overview/overview.repository';
+import { createOverviewService } from './modules/overview/overview.service';
 import { createImportsRepository } from './modules/imports/imports.repository';
 import { createImportsService } from './modules/imports/imports.service';
 import { createInboundRepository } from './modules/inbound/inbound.repository';
@@ -198,7 +200,10 @@ export function createServices(database: Database, config: Config, options: { se
     config,
   });
 
+  const overview = createOverviewService({ overview: createOverviewRepository(db), clock, config });
+
   return {
+    overview,
     trackedLinks,
     reports,
     reportsRepository,

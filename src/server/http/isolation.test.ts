@@ -81,6 +81,7 @@ const NOT_A_LIST: Record<string, string> = {
   [`GET ${API}/users/me`]: "The caller's own profile and teams, not a list.",
   [`GET ${API}/team/settings`]: "The caller's team's settings, not a list.",
   [`GET ${API}/audit-events.csv`]: 'The audit log as CSV: searched for A’s uuids like the lists, but not a JSON envelope.',
+  [`GET ${API}/overview`]: "The caller's team's figures and latest campaigns, imports and reports: one object, not a list.",
 };
 
 /** Routes under /api/2.0 the router serves but the OpenAPI document hides, and why they need no isolation test. */

@@ -102,6 +102,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/contacts/{phone_number}': 'read',
   'GET /api/2.0/contacts/{phone_number}/export': 'admin',
   'DELETE /api/2.0/contacts/{phone_number}': 'admin',
+  'GET /api/2.0/overview': 'read',
   'POST /api/2.0/contact-groups/{contact_group_uuid}/imports': 'edit',
   'POST /api/2.0/contact-groups/{contact_group_uuid}/imports/preview': 'edit',
   'GET /api/2.0/contact-groups/{contact_group_uuid}/imports': 'read',

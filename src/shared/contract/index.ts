@@ -17,3 +17,4 @@ export * from './imports';
 export * from './campaigns';
 export * from './reports';
 export * from './contacts-directory';
+export * from './overview';

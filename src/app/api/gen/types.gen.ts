@@ -1852,6 +1852,230 @@ export type ContactErasureInput = {
     kept_as_opt_out: boolean;
 };
 
+export type OverviewTotalsInput = {
+    /**
+     * Messages handed to the gateway (submitted, or refused by it) in the period.
+     */
+    sent: number;
+    /**
+     * Messages whose receipt said delivered in the period.
+     */
+    delivered: number;
+    /**
+     * Delivered ÷ sent. Between 0 and 1; null when there is nothing to divide by.
+     */
+    delivered_rate: number | null;
+    /**
+     * Messages that failed in the period (refused, failed, or no receipt before the expiry).
+     */
+    failed: number;
+    /**
+     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours).
+     */
+    unsent: number;
+    /**
+     * Clicks on tracked links by people (link-preview bots left out).
+     */
+    human_clicks: number;
+    /**
+     * Recipients who clicked at least once (people, not bots): each counted on the day of their first click.
+     */
+    unique_human_clicks: number;
+    /**
+     * Unique human clicks ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     */
+    click_rate: number | null;
+    /**
+     * Numbers that opted out in the period, however they did it.
+     */
+    opt_outs: number;
+    /**
+     * Opt-outs that followed a campaign (by keyword) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     */
+    opt_out_rate: number | null;
+    /**
+     * Messages the team received in the period.
+     */
+    inbound_messages: number;
+    /**
+     * SMS parts handed to the gateway in the period (a long message is several).
+     */
+    sms_parts: number;
+    /**
+     * SMS parts × the team’s price per part; null when the team has set no price.
+     */
+    estimated_cost: number | null;
+    /**
+     * Currency of `estimated_cost` (ISO 4217).
+     */
+    currency: string;
+};
+
+export type OverviewDayInput = {
+    /**
+     * `YYYY-MM-DD` in APP_TIMEZONE.
+     */
+    date: string;
+    sent: number;
+    delivered: number;
+    failed: number;
+};
+
+export type OverviewSendingCampaignInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Messages the campaign is made of.
+     */
+    recipients: number;
+    /**
+     * Of those, messages that left the queue (sent, failed or never sent).
+     */
+    processed: number;
+    /**
+     * Delivered so far.
+     */
+    delivered: number;
+    /**
+     * Processed ÷ recipients, 0–100.
+     */
+    percent: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_at: string;
+    /**
+     * Paused by hand (`toggle-paused-status`).
+     */
+    paused: boolean;
+};
+
+export type OverviewScheduledCampaignInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    send_at: string;
+    /**
+     * Contacts of its included groups now (before excluded groups and opt-outs are taken out); null when it has no group.
+     */
+    recipients: number | null;
+};
+
+export type OverviewApprovalRequestInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    send_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    requested_at: string;
+    /**
+     * Name of the member who asked; null when unknown.
+     */
+    requested_by: string | null;
+};
+
+export type OverviewImportInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    contact_group_uuid: string;
+    contact_group_name: string;
+    file_name: string | null;
+    /**
+     * receiving: the file is being read and checked; merging: its rows are being written to the group in one transaction; completed; failed: nothing was written to the group (see `error`).
+     */
+    status: 'receiving' | 'merging' | 'completed' | 'failed';
+    rows_total: number;
+    contacts_added: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type OverviewReportJobInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    campaign_name: string;
+    /**
+     * One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.
+     */
+    type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+    status: 'queued' | 'writing' | 'mailing' | 'sent' | 'failed';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+/**
+ * How the team’s messaging is doing over a period, and what is under way.
+ */
+export type OverviewInput = {
+    /**
+     * First day of the period, `YYYY-MM-DD`.
+     */
+    from: string;
+    /**
+     * Last day of the period, `YYYY-MM-DD`.
+     */
+    to: string;
+    /**
+     * The zone the days are in (APP_TIMEZONE).
+     */
+    time_zone: string;
+    totals: OverviewTotalsInput;
+    /**
+     * Every day of the period in order, days without messages included.
+     */
+    days: Array<OverviewDayInput>;
+    /**
+     * Campaigns sending now, oldest start first (at most 10).
+     */
+    sending_now: Array<OverviewSendingCampaignInput>;
+    /**
+     * The next campaigns due to send, soonest first (at most 5; drafts and campaigns awaiting approval left out).
+     */
+    scheduled: Array<OverviewScheduledCampaignInput>;
+    /**
+     * Campaigns waiting for an admin’s approval, oldest request first (at most 10).
+     */
+    awaiting_approval: Array<OverviewApprovalRequestInput>;
+    /**
+     * The team’s latest contact imports (at most 5).
+     */
+    recent_imports: Array<OverviewImportInput>;
+    /**
+     * Reports you asked for by e-mail in this team, newest first (at most 5).
+     */
+    recent_report_jobs: Array<OverviewReportJobInput>;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -3698,6 +3922,230 @@ export type ContactErasure = {
      * The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.
      */
     kept_as_opt_out: boolean;
+};
+
+export type OverviewTotals = {
+    /**
+     * Messages handed to the gateway (submitted, or refused by it) in the period.
+     */
+    sent: number;
+    /**
+     * Messages whose receipt said delivered in the period.
+     */
+    delivered: number;
+    /**
+     * Delivered ÷ sent. Between 0 and 1; null when there is nothing to divide by.
+     */
+    delivered_rate: number | null;
+    /**
+     * Messages that failed in the period (refused, failed, or no receipt before the expiry).
+     */
+    failed: number;
+    /**
+     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours).
+     */
+    unsent: number;
+    /**
+     * Clicks on tracked links by people (link-preview bots left out).
+     */
+    human_clicks: number;
+    /**
+     * Recipients who clicked at least once (people, not bots): each counted on the day of their first click.
+     */
+    unique_human_clicks: number;
+    /**
+     * Unique human clicks ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     */
+    click_rate: number | null;
+    /**
+     * Numbers that opted out in the period, however they did it.
+     */
+    opt_outs: number;
+    /**
+     * Opt-outs that followed a campaign (by keyword) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     */
+    opt_out_rate: number | null;
+    /**
+     * Messages the team received in the period.
+     */
+    inbound_messages: number;
+    /**
+     * SMS parts handed to the gateway in the period (a long message is several).
+     */
+    sms_parts: number;
+    /**
+     * SMS parts × the team’s price per part; null when the team has set no price.
+     */
+    estimated_cost: number | null;
+    /**
+     * Currency of `estimated_cost` (ISO 4217).
+     */
+    currency: string;
+};
+
+export type OverviewDay = {
+    /**
+     * `YYYY-MM-DD` in APP_TIMEZONE.
+     */
+    date: string;
+    sent: number;
+    delivered: number;
+    failed: number;
+};
+
+export type OverviewSendingCampaign = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Messages the campaign is made of.
+     */
+    recipients: number;
+    /**
+     * Of those, messages that left the queue (sent, failed or never sent).
+     */
+    processed: number;
+    /**
+     * Delivered so far.
+     */
+    delivered: number;
+    /**
+     * Processed ÷ recipients, 0–100.
+     */
+    percent: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_at: string;
+    /**
+     * Paused by hand (`toggle-paused-status`).
+     */
+    paused: boolean;
+};
+
+export type OverviewScheduledCampaign = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    send_at: string;
+    /**
+     * Contacts of its included groups now (before excluded groups and opt-outs are taken out); null when it has no group.
+     */
+    recipients: number | null;
+};
+
+export type OverviewApprovalRequest = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    send_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    requested_at: string;
+    /**
+     * Name of the member who asked; null when unknown.
+     */
+    requested_by: string | null;
+};
+
+export type OverviewImport = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    contact_group_uuid: string;
+    contact_group_name: string;
+    file_name: string | null;
+    /**
+     * receiving: the file is being read and checked; merging: its rows are being written to the group in one transaction; completed; failed: nothing was written to the group (see `error`).
+     */
+    status: 'receiving' | 'merging' | 'completed' | 'failed';
+    rows_total: number;
+    contacts_added: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type OverviewReportJob = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    campaign_name: string;
+    /**
+     * One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.
+     */
+    type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+    status: 'queued' | 'writing' | 'mailing' | 'sent' | 'failed';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+/**
+ * How the team’s messaging is doing over a period, and what is under way.
+ */
+export type Overview = {
+    /**
+     * First day of the period, `YYYY-MM-DD`.
+     */
+    from: string;
+    /**
+     * Last day of the period, `YYYY-MM-DD`.
+     */
+    to: string;
+    /**
+     * The zone the days are in (APP_TIMEZONE).
+     */
+    time_zone: string;
+    totals: OverviewTotals;
+    /**
+     * Every day of the period in order, days without messages included.
+     */
+    days: Array<OverviewDay>;
+    /**
+     * Campaigns sending now, oldest start first (at most 10).
+     */
+    sending_now: Array<OverviewSendingCampaign>;
+    /**
+     * The next campaigns due to send, soonest first (at most 5; drafts and campaigns awaiting approval left out).
+     */
+    scheduled: Array<OverviewScheduledCampaign>;
+    /**
+     * Campaigns waiting for an admin’s approval, oldest request first (at most 10).
+     */
+    awaiting_approval: Array<OverviewApprovalRequest>;
+    /**
+     * The team’s latest contact imports (at most 5).
+     */
+    recent_imports: Array<OverviewImport>;
+    /**
+     * Reports you asked for by e-mail in this team, newest first (at most 5).
+     */
+    recent_report_jobs: Array<OverviewReportJob>;
 };
 
 export type LoginData = {
@@ -8965,3 +9413,43 @@ export type DownloadReportResponses = {
 };
 
 export type DownloadReportResponse = DownloadReportResponses[keyof DownloadReportResponses];
+
+export type GetOverviewData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * First day of the period, `YYYY-MM-DD`, in APP_TIMEZONE. Default: 29 days before `to`.
+         */
+        from?: string;
+        /**
+         * Last day of the period, `YYYY-MM-DD`, in APP_TIMEZONE. Default: today.
+         */
+        to?: string;
+    };
+    url: '/api/2.0/overview';
+};
+
+export type GetOverviewErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type GetOverviewError = GetOverviewErrors[keyof GetOverviewErrors];
+
+export type GetOverviewResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Overview;
+    };
+};
+
+export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];

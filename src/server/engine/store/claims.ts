@@ -10,6 +10,7 @@ import { quietUntil, type QuietHours } from '../../../shared/schedule/quiet-hour
 import { QuietHoursSchema } from '../../../shared/contract';
 import { zoneOfNumber } from '../../lib/phone-zones';
 import { settleEarlyReceipts } from './receipts';
+import { measure } from '../../../shared/sms';
 
 /** A batch's range of sequences, and whether its owner was handing it over. */
 const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
@@ -383,9 +384,26 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
   };
 }
 
+/**
+ * A function giving the SMS parts of a body (for the overview's count and cost). Bodies repeat (a
+ * campaign without personal fields sends one body), so each distinct body is measured once.
+ */
+function segmentCounter(): (body: string) => number {
+  const measured = new Map<string, number>();
+  return (body) => {
+    let segments = measured.get(body);
+    if (segments === undefined) {
+      segments = measure(body).segments;
+      measured.set(body, segments);
+    }
+    return segments;
+  };
+}
+
 /** The messages' new states and the campaign's counters, in one statement (only messages still queued move). */
 async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, inDoubt: InDoubtPolicy, now: Date, owner: string): Promise<void> {
   const doubtful = inDoubt === 'fail' ? outcome.inDoubt : [];
+  const segmentsOf = segmentCounter();
   const rows = [
     ...outcome.submitted.map((s) => ({
       id: s.id,
@@ -393,9 +411,10 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
       body: s.body as string | null,
       gatewayId: s.gatewayId as string | null,
       reason: null as string | null,
+      segments: segmentsOf(s.body),
     })),
-    ...outcome.rejected.map((r) => ({ id: r.id, status: 'failed', body: r.body, gatewayId: null, reason: r.reason })),
-    ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt' })),
+    ...outcome.rejected.map((r) => ({ id: r.id, status: 'failed', body: r.body, gatewayId: null, reason: r.reason, segments: 0 })),
+    ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt', segments: 0 })),
   ];
   if (rows.length === 0 && outcome.inDoubt.length === 0) return;
   const ids = rows.map((row) => row.id);
@@ -408,16 +427,18 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
     sql`
     WITH incoming AS (
       SELECT * FROM unnest(${arrayParam(ids)}::bigint[], ${arrayParam(rows.map((r) => r.status))}::text[], ${arrayParam(rows.map((r) => r.body))}::text[],
-                           ${arrayParam(rows.map((r) => r.gatewayId))}::text[], ${arrayParam(rows.map((r) => r.reason))}::text[]) AS t(id, status, body, gateway_id, reason)),
+                           ${arrayParam(rows.map((r) => r.gatewayId))}::text[], ${arrayParam(rows.map((r) => r.reason))}::text[],
+                           ${arrayParam(rows.map((r) => r.segments))}::int[]) AS t(id, status, body, gateway_id, reason, segments)),
     written AS (
       UPDATE messages m SET status = i.status, reason = i.reason, body = coalesce(i.body, m.body), gateway_id = i.gateway_id,
                             submitted_at = CASE WHEN i.status = 'submitted' THEN ${now}::timestamptz END,
                             finished_at = CASE WHEN i.status = 'failed' THEN ${now}::timestamptz END,
                             submitted_by = ${owner}
         FROM incoming i WHERE m.id = i.id AND m.status = 'queued' AND m.id = ANY(${arrayParam(ids)}::bigint[])
-      RETURNING m.status)
+      RETURNING m.status, i.segments)
     UPDATE campaigns SET submitted_count = submitted_count + (SELECT count(*) FROM written WHERE status = 'submitted'),
                          failed_count = failed_count + (SELECT count(*) FROM written WHERE status = 'failed'),
+                         segments_submitted = segments_submitted + (SELECT coalesce(sum(segments), 0) FROM written WHERE status = 'submitted'),
                          in_doubt_count = in_doubt_count + ${inDoubt === 'recall' ? 0 : outcome.inDoubt.length}
      WHERE id = ${campaignId}`,
   );

@@ -19,12 +19,20 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
         DestinationRowSchema,
         sql`
         WITH link AS (
-          SELECT s.code, s.destination, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
+          SELECT s.code, s.destination, s.message_id, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
             LEFT JOIN links l ON l.id = s.link_id LEFT JOIN vanity_domains vd ON vd.id = l.vanity_domain_id
            WHERE s.code = ${code} ${onHost}),
+        -- A person's first click on any of the message's links makes them a clicker (the overview's
+        -- unique human clicks); a link-preview bot's fetch is a click, never a person's.
+        first_human AS (
+          SELECT NOT ${device.isBot} AND NOT EXISTS (
+                   SELECT 1 FROM short_links s JOIN link_clicks k ON k.code = s.code
+                    WHERE s.message_id = (SELECT message_id FROM link) AND NOT k.is_bot) AS yes),
         -- Clicks are numbered per campaign as they come: the clicks report pages by that number.
         counted AS (
-          UPDATE campaigns SET click_count = click_count + 1 WHERE id = (SELECT campaign_id FROM link) RETURNING id, click_count),
+          UPDATE campaigns SET click_count = click_count + 1, human_click_count = human_click_count + ${device.isBot ? 0 : 1},
+                               human_clicker_count = human_clicker_count + (SELECT yes::int FROM first_human)
+           WHERE id = (SELECT campaign_id FROM link) RETURNING id, click_count),
         click AS (
           INSERT INTO link_clicks (code, campaign_id, sequence, clicked_at, user_agent, ip, device_type, os_version, browser_version, is_bot)
           SELECT link.code, counted.id, counted.click_count, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType},
