@@ -1,14 +1,14 @@
-import { Text } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import { IconCalendar } from '@tabler/icons-react';
-import type { Ref } from 'react';
+import { ActionIcon, Button, CloseButton, Group, Popover, Stack, Text, TextInput } from '@mantine/core';
+import { DatePicker, TimeInput } from '@mantine/dates';
+import { IconCalendarClock } from '@tabler/icons-react';
+import { useState, type Ref } from 'react';
 import { useController, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
 import { parseTimestamp } from '../../shared/time/local-timestamps';
-import { zoneLabel } from '../lib/service-zone';
+import { serviceTimestamp, zoneLabel } from '../lib/service-zone';
 
 /** What may be typed: `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS`, as the service writes it. */
 const TYPED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const CLOCK = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
 const DEFAULT_TIME = '09:00:00';
 
 /** A typed local time, as `YYYY-MM-DD HH:MM:SS`, when it names a real moment in the zone (not a skipped spring-forward hour). */
@@ -43,6 +43,8 @@ interface ZonedDateTimeFieldProps {
 /**
  * A date and time in the service's zone. The value is the wall-clock text itself, never a browser
  * Date, so no conversion through the browser's zone can shift it; the zone is named beside it.
+ * The text can be typed; the button beside it opens a day and a time to pick (a dialog reached
+ * by keyboard too: arrows move through the days, Escape closes it).
  */
 export function ZonedDateTimeField({
   label,
@@ -59,41 +61,136 @@ export function ZonedDateTimeField({
   minDate,
   onEdited,
 }: ZonedDateTimeFieldProps) {
-  const time = value.slice(11) || DEFAULT_TIME;
+  // What is being typed; null shows the value (a text that names no moment is dropped on blur).
+  const [draft, setDraft] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
   const zone = zoneLabel(timeZone, value);
+  const day = value.slice(0, 10);
+  const time = value.slice(11) || DEFAULT_TIME;
+  // The day a time picked for an empty field goes on (and the month its calendar opens at).
+  const dayOrFirst = day || minDate || serviceTimestamp(timeZone).slice(0, 10);
+  // The time being edited in the dialog (a native time input is '' while a part of it is cleared).
+  const [clockDraft, setClockDraft] = useState<string | null>(null);
+  const [timeRefused, setTimeRefused] = useState(false);
+
+  const change = (next: string) => {
+    onChange(next);
+    onEdited?.(next);
+  };
+  const allowedDay = (timestamp: string) => !minDate || timestamp.slice(0, 10) >= minDate;
+
+  const typed = (text: string) => {
+    setDraft(text);
+    if (text.trim() === '') {
+      if (clearable && value !== '') change('');
+      return;
+    }
+    const next = parseTypedTimestamp(text, timeZone);
+    if (next && allowedDay(next)) change(next);
+  };
+
+  /** A day or a time picked in the dialog: the other half is kept. */
+  const picked = (nextDay: string, nextTime: string) => {
+    const next = `${nextDay} ${nextTime}`;
+    const valid = parseTimestamp(next, timeZone) !== null;
+    setTimeRefused(!valid);
+    setDraft(null);
+    if (valid) change(next);
+  };
+
+  const clearButton = clearable && value !== '' && !readOnly && (
+    <CloseButton
+      size="sm"
+      aria-label={`Clear ${label}`}
+      onClick={() => {
+        setDraft(null);
+        change('');
+      }}
+    />
+  );
+  const pickerButton = !readOnly && (
+    <Popover
+      opened={picking}
+      onChange={setPicking}
+      position="bottom-end"
+      shadow="md"
+      trapFocus
+      returnFocus
+      onClose={() => {
+        setClockDraft(null);
+        setTimeRefused(false);
+      }}
+    >
+      <Popover.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Pick the day and time: ${label}`} onClick={() => setPicking((open) => !open)}>
+          <IconCalendarClock size={18} aria-hidden />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="sm">
+          <DatePicker
+            value={day || null}
+            defaultDate={dayOrFirst}
+            minDate={minDate}
+            onChange={(nextDay) => nextDay && picked(nextDay, time)}
+            // The picked day takes the focus when the dialog opens, so arrows move from it.
+            getDayProps={(date) => (date === day ? { 'data-autofocus': true } : {})}
+          />
+          <TimeInput
+            label="Time"
+            description={zone}
+            value={clockDraft ?? time.slice(0, 5)}
+            onChange={(event) => {
+              const text = event.currentTarget.value;
+              setClockDraft(text);
+              const clock = CLOCK.exec(text);
+              if (clock) picked(dayOrFirst, `${clock[1]}:${clock[2]}:00`);
+            }}
+            onBlur={() => setClockDraft(null)}
+            error={timeRefused ? `The clocks skip that time on that day in ${timeZone}.` : undefined}
+          />
+          <Button size="xs" variant="light" onClick={() => setPicking(false)}>
+            Done
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+
   return (
-    <DateInput
+    <TextInput
       ref={inputRef}
       label={label}
       description={
         <>
           {description && `${description} `}
-          <Text span inherit fw={600} c="indigo.8">
+          <Text span inherit fw={600} c="indigo">
             {zone}
           </Text>
         </>
       }
       withAsterisk={withAsterisk}
       placeholder="YYYY-MM-DD HH:MM"
-      value={value || null}
-      withTime
-      valueFormat={(date) => date.slice(0, 16)}
-      dateParser={(text) => parseTypedTimestamp(text, timeZone)}
-      minDate={minDate}
-      // Picking a day in the calendar keeps the time already typed.
-      onChange={(picked) => {
-        const next = picked === null ? '' : DATE_ONLY.test(picked) ? `${picked} ${time}` : picked.slice(0, 19);
-        onChange(next);
-        onEdited?.(next);
+      value={draft ?? value.slice(0, 16)}
+      onChange={(event) => typed(event.currentTarget.value)}
+      onBlur={() => {
+        setDraft(null);
+        onBlur?.();
       }}
-      onBlur={onBlur}
-      fixOnBlur
       readOnly={readOnly}
-      clearable={clearable}
-      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
       error={error}
-      leftSection={<IconCalendar size={16} aria-hidden />}
       autoComplete="off"
+      spellCheck={false}
+      rightSection={
+        (clearButton || pickerButton) && (
+          <Group gap={2} wrap="nowrap">
+            {clearButton}
+            {pickerButton}
+          </Group>
+        )
+      }
+      rightSectionWidth={clearButton && pickerButton ? 60 : clearButton || pickerButton ? 36 : undefined}
+      rightSectionPointerEvents="all"
     />
   );
 }

@@ -4,7 +4,7 @@ import { render, screen } from '../../testing/render';
 import { CampaignForm } from './campaign-form';
 import { GROUP_UUID, TEMPLATE_UUID, throttledValues } from './campaign-fixtures';
 
-describe('the campaign form’s times', () => {
+describe('the campaign form’s times', { timeout: 20_000 }, () => {
   it('sends the typed local time to the service unchanged', async () => {
     signIn();
     mockApi(() => json(page([])));

@@ -34,6 +34,15 @@ export function toCampaignInput(values: CampaignFormValues): CampaignInput {
   return throttled ? { ...common, throttled: true, scheduled_finish_date, pauses } : { ...common, throttled: false };
 }
 
+/** How long after the send time the form makes a campaign expire, and a throttled one finish, until they are set by hand. */
+const EXPIRY_AFTER_SEND = DURATIONS.day;
+const FINISH_AFTER_SEND = 4 * DURATIONS.hour;
+
+/** The expiry and the finish the form derives from a send time ('' each when the send time names no moment). */
+export function derivedTimes(send: string, timeZone: string): Pick<CampaignFormValues, 'expiry_date' | 'scheduled_finish_date'> {
+  return { expiry_date: shiftTimestamp(send, EXPIRY_AFTER_SEND, timeZone), scheduled_finish_date: shiftTimestamp(send, FINISH_AFTER_SEND, timeZone) };
+}
+
 /** A new campaign: sent at the next full hour in the service's zone, finished 4 hours later, expiring after a day. */
 export function newCampaignValues(timeZone: string, now: Date = new Date()): CampaignFormValues {
   const send = `${serviceTimestamp(timeZone, DURATIONS.hour, now).slice(0, 13)}:00:00`;
@@ -44,12 +53,26 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     included_contact_groups: [],
     excluded_contact_groups: [],
     scheduled_send_date: send,
-    expiry_date: shiftTimestamp(send, DURATIONS.day, timeZone),
+    ...derivedTimes(send, timeZone),
     throttled: false,
-    scheduled_finish_date: shiftTimestamp(send, 4 * DURATIONS.hour, timeZone),
     pauses: [],
     send_now: false,
     ignore_quiet_hours: false,
+  };
+}
+
+/**
+ * Which of the expiry and the finish follow the send time when the form opens (they then move with
+ * it until the marketer edits them). The form keeps no record of who set a stored time, so a saved
+ * campaign's expiry or finish counts as set by hand unless it is exactly what the form derives from
+ * the stored send time (a day, 4 hours later); a finish never set (a campaign not throttled) follows.
+ * A new campaign's times are derived, so both follow.
+ */
+export function timesFollowingSend(values: CampaignFormValues, timeZone: string): { expiry: boolean; finish: boolean } {
+  const derived = derivedTimes(values.scheduled_send_date, timeZone);
+  return {
+    expiry: values.expiry_date === derived.expiry_date,
+    finish: values.scheduled_finish_date === '' || values.scheduled_finish_date === derived.scheduled_finish_date,
   };
 }
 
@@ -88,13 +111,6 @@ export function sendTimeIsPast(values: Pick<CampaignFormValues, 'scheduled_send_
   if (values.send_now) return false;
   const send = parseTimestamp(values.scheduled_send_date, timeZone);
   return send !== null && send.getTime() < now.getTime() - PAST_GRACE_MS;
-}
-
-/** How far a later time lies after the send time (ms), or `fallback` when either does not name a moment or it is not later. */
-export function offsetFromSend(send: string, later: string, timeZone: string, fallback: number): number {
-  const from = parseTimestamp(send, timeZone);
-  const to = parseTimestamp(later, timeZone);
-  return from && to && to > from ? to.getTime() - from.getTime() : fallback;
 }
 
 /** The time rules alone, for what is already typed: an empty time is left to the required rule on submit. */

@@ -1,4 +1,19 @@
-import { Autocomplete, Button, Divider, Fieldset, Grid, Group, Input, SegmentedControl, Stack, Switch, Text, type SwitchProps, TextInput } from '@mantine/core';
+import {
+  Autocomplete,
+  Button,
+  Divider,
+  Fieldset,
+  Grid,
+  Group,
+  Input,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  type SwitchProps,
+  TextInput,
+} from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch, type Control } from 'react-hook-form';
 import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
@@ -10,10 +25,11 @@ import { CampaignLockAlert } from './campaign-lock-alert';
 import {
   campaignErrors,
   campaignResolver,
+  derivedTimes,
   liveTimeErrors,
-  offsetFromSend,
   PAST_SEND_MESSAGE,
   sendTimeIsPast,
+  timesFollowingSend,
   type CampaignFormValues,
 } from './campaign-form-values';
 import { PauseEditor } from './pause-editor';
@@ -85,11 +101,14 @@ const NO_TEMPLATES: readonly CampaignTemplateOption[] = [];
 function BooleanSwitch({
   control,
   name,
+  onToggled,
   ...props
-}: { control: Control<CampaignFormValues, unknown, CampaignInput>; name: 'throttled' | 'ignore_quiet_hours' } & Omit<
-  SwitchProps,
-  'checked' | 'onChange' | 'name'
->) {
+}: {
+  control: Control<CampaignFormValues, unknown, CampaignInput>;
+  name: 'throttled' | 'ignore_quiet_hours';
+  /** Called after a person flipped it. */
+  onToggled?: (checked: boolean) => void;
+} & Omit<SwitchProps, 'checked' | 'onChange' | 'name'>) {
   return (
     <Controller
       control={control}
@@ -100,7 +119,10 @@ function BooleanSwitch({
           ref={field.ref}
           name={field.name}
           checked={field.value}
-          onChange={(event) => field.onChange(event.currentTarget.checked)}
+          onChange={(event) => {
+            field.onChange(event.currentTarget.checked);
+            onToggled?.(event.currentTarget.checked);
+          }}
           onBlur={field.onBlur}
         />
       )}
@@ -137,12 +159,8 @@ export function CampaignForm({
   // Set when scheduling was refused for a past send time; the message goes once the time is fixed.
   const [pastRefused, setPastRefused] = useState(false);
   const resolver = useMemo(() => campaignResolver(timeZone), [timeZone]);
-  // The expiry and the finish keep their distance from the send time until the marketer edits them.
-  const [offsets] = useState(() => ({
-    expiry: offsetFromSend(defaultValues.scheduled_send_date, defaultValues.expiry_date, timeZone, DURATIONS.day),
-    finish: offsetFromSend(defaultValues.scheduled_send_date, defaultValues.scheduled_finish_date, timeZone, 4 * DURATIONS.hour),
-  }));
-  const [follows, setFollows] = useState({ expiry: true, finish: true });
+  // The expiry and the finish move with the send time until the marketer edits them (a saved campaign's: see timesFollowingSend).
+  const [follows, setFollows] = useState(() => timesFollowingSend(defaultValues, timeZone));
   const {
     register,
     handleSubmit,
@@ -166,14 +184,21 @@ export function CampaignForm({
     return error?.message;
   };
 
-  /** Moves the send time, and with it the expiry and the finish that still follow it. */
+  /** Moves the send time, and with it the expiry and the finish that still follow it (they keep their distance from it). */
   const moveSend = (send: string) => {
     if (getValues('scheduled_send_date') !== send) setValue('scheduled_send_date', send, { shouldValidate: isSubmitted });
-    if (!parseTimestampOk(send)) return;
-    if (follows.expiry) setValue('expiry_date', shiftTimestamp(send, offsets.expiry, timeZone), { shouldValidate: isSubmitted });
-    if (follows.finish) setValue('scheduled_finish_date', shiftTimestamp(send, offsets.finish, timeZone), { shouldValidate: isSubmitted });
+    const derived = derivedTimes(send, timeZone);
+    if (derived.expiry_date === '') return;
+    if (follows.expiry) setValue('expiry_date', derived.expiry_date, { shouldValidate: isSubmitted });
+    if (follows.finish) setValue('scheduled_finish_date', derived.scheduled_finish_date, { shouldValidate: isSubmitted });
   };
-  const parseTimestampOk = (timestamp: string) => shiftTimestamp(timestamp, 0, timeZone) !== '';
+
+  /** Throttling switched on: a finish never set (or still following) is derived from the send time. */
+  const throttleToggled = (throttled: boolean) => {
+    if (!throttled || !follows.finish) return;
+    const { scheduled_finish_date } = derivedTimes(getValues('scheduled_send_date'), timeZone);
+    if (scheduled_finish_date) setValue('scheduled_finish_date', scheduled_finish_date, { shouldValidate: isSubmitted });
+  };
 
   const submitAs = (as: Intent) => {
     // "Send now" is the service's now at the moment of scheduling, not when the choice was made.
@@ -351,7 +376,8 @@ export function CampaignForm({
                     readOnly={frozen}
                   />
                 </Input.Wrapper>
-                <Group grow align="flex-start">
+                {/* Side by side while both fit whole (“2030-07-01 09:00”), else one above the other. */}
+                <SimpleGrid minColWidth="min(13rem, 100%)" autoFlow="auto-fit" spacing="md" verticalSpacing="md">
                   {!values.send_now && (
                     <ZonedDateTimeInput
                       control={control}
@@ -378,12 +404,13 @@ export function CampaignForm({
                     readOnly={frozen}
                     onEdited={() => setFollows((current) => ({ ...current, expiry: false }))}
                   />
-                </Group>
+                </SimpleGrid>
                 <BooleanSwitch
                   control={control}
                   name="throttled"
                   label="Throttle the sending"
                   description="Spread the messages evenly until a finish date, with optional pauses."
+                  onToggled={throttleToggled}
                 />
                 {values.throttled && (
                   <Stack gap="md" pl="md" style={{ borderLeft: '3px solid var(--mantine-color-indigo-2)' }}>
@@ -391,7 +418,11 @@ export function CampaignForm({
                       control={control}
                       name="scheduled_finish_date"
                       label="Finish by"
-                      description="The last message goes by then; not after the expiry."
+                      description={
+                        follows.finish
+                          ? 'The last message goes by then (not after the expiry); moves with the send time until you change it.'
+                          : 'The last message goes by then; not after the expiry.'
+                      }
                       withAsterisk
                       timeZone={timeZone}
                       minDate={frozen ? undefined : today}

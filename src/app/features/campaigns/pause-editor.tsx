@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, type Control } from 'react-hook-form';
 import { MAX_PAUSES, type CampaignInput } from '../../../shared/contract';
@@ -57,7 +57,7 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
             withBorder
             radius="md"
             p="sm"
-            bg={rowError ? 'red.0' : undefined}
+            bg={rowError ? 'var(--mantine-color-red-light)' : undefined}
             role="group"
             aria-label={`Pause ${index + 1}`}
             aria-describedby={rowError ? rowErrorId : undefined}
@@ -66,7 +66,8 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
               <Text size="sm" fw={600} c="dimmed" mt={30} w={20} aria-hidden>
                 {index + 1}
               </Text>
-              <div style={{ flex: 1 }}>
+              {/* Start and end side by side while both times fit whole, else one above the other. */}
+              <SimpleGrid minColWidth="min(13rem, 100%)" autoFlow="auto-fit" spacing="sm" verticalSpacing="xs" style={{ flex: 1, minWidth: 0 }}>
                 <ZonedDateTimeInput
                   control={control}
                   name={`pauses.${index}.start_at`}
@@ -75,8 +76,6 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
                   error={errorOf(`pauses.${index}.start_at`)}
                   readOnly={readOnly}
                 />
-              </div>
-              <div style={{ flex: 1 }}>
                 <ZonedDateTimeInput
                   control={control}
                   name={`pauses.${index}.end_at`}
@@ -85,7 +84,7 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
                   error={errorOf(`pauses.${index}.end_at`)}
                   readOnly={readOnly}
                 />
-              </div>
+              </SimpleGrid>
               {!readOnly && (
                 <Tooltip label="Remove">
                   <ActionIcon variant="subtle" color="red" mt={28} aria-label={`Remove pause ${index + 1}`} onClick={() => remove(index)}>
@@ -95,7 +94,7 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
               )}
             </Group>
             {rowError && (
-              <Text id={rowErrorId} size="sm" c="red.8" mt={6} role="alert">
+              <Text id={rowErrorId} size="sm" c="red" mt={6} role="alert">
                 {rowError}
               </Text>
             )}
@@ -103,7 +102,7 @@ export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }:
         );
       })}
       {listError && (
-        <Text size="sm" c="red.8" role="alert">
+        <Text size="sm" c="red" role="alert">
           {listError}
         </Text>
       )}
