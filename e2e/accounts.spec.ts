@@ -88,7 +88,7 @@ test('a member who forgot their password sets a new one from an e-mailed link, t
   const old = await request.post('/api/2.0/auth/login', { data: { email: ROSA.email, password: ROSA.password } });
   expect(old.status()).toBe(401);
   await signInWithPassword(page, { email: ROSA.email, password: newPassword });
-  await expect(page.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 
   // The profile, from the user menu: a new name shows in the header at once.
   await page.getByRole('button', { name: `Account of ${ROSA.name}` }).click();

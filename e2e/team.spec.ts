@@ -63,7 +63,7 @@ test('an admin invites a new editor by e-mail, who joins with the link and signs
 
   await newcomer.getByRole('link', { name: 'Sign in' }).click();
   await signInWithPassword(newcomer, NEWCOMER);
-  await expect(newcomer.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
+  await expect(newcomer.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await expect(newcomer.getByRole('combobox', { name: 'Team' })).toHaveValue('Herald');
   await newcomer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
   await expect(newcomer.getByRole('heading', { name: 'Team', level: 1 })).toBeVisible();

@@ -32,7 +32,11 @@ function listPath(path: string) {
 }
 
 export const paths = {
-  home: { path: '/', getHref: () => '/' },
+  /** The overview: `days` (7, 30 or 90) ends today; `from` and `to` (`YYYY-MM-DD`) choose the days themselves. */
+  home: {
+    path: '/',
+    getHref: ({ days, from, to }: { days?: number; from?: string; to?: string } = {}) => withQuery('/', { days, from, to }),
+  },
   signIn: {
     path: '/sign-in',
     /** `redirectTo` is where to go back once signed in (a path of this dashboard). */

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { currentUserQueries } from './features/auth/current-user-queries';
 import { toRoute } from './lib/page-module';
 import { getSession } from './lib/session';
@@ -32,7 +32,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           },
           lazy: () => import('./routes/shell/app-shell.layout').then(({ default: Component }) => ({ Component })),
           children: [
-            { index: true, element: <Navigate to={paths.campaigns.list.getHref()} replace /> },
+            { index: true, lazy: () => import('./routes/overview/overview.page').then(page) },
             { path: paths.campaigns.list.path, lazy: () => import('./routes/campaigns/campaigns-list.page').then(page) },
             { path: paths.campaigns.new.path, lazy: () => import('./routes/campaigns/campaign-new.page').then(page) },
             { path: paths.campaigns.detail.path, lazy: () => import('./routes/campaigns/campaign.page').then(page) },

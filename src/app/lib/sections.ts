@@ -5,6 +5,7 @@ import {
   IconId,
   IconInbox,
   IconKey,
+  IconLayoutDashboard,
   IconMessage2,
   IconSend,
   IconTemplate,
@@ -25,6 +26,7 @@ export interface Section {
 }
 
 export const sections: readonly Section[] = [
+  { label: 'Overview', href: paths.home.getHref(), icon: IconLayoutDashboard, available: true },
   { label: 'Campaigns', href: paths.campaigns.list.getHref(), icon: IconSend, available: true },
   { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
   { label: 'Contact groups', href: paths.contactGroups.list.getHref(), icon: IconAddressBook, available: true },

@@ -1,0 +1,66 @@
+import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { OverviewTotals } from '../../api/gen/types.gen';
+import { formatCost, formatCount, formatRate, plural } from './overview-format';
+
+interface Figure {
+  label: string;
+  value: string;
+  /** A line under the number: what it counts, or the number behind a rate. */
+  detail: ReactNode;
+}
+
+/** The period's totals as figures, in the order a campaign's messages go: sent, delivered, failed, then what people did. */
+export function figuresOf(totals: OverviewTotals, teamSettingsHref: string): Figure[] {
+  return [
+    { label: 'Messages sent', value: formatCount(totals.sent), detail: 'handed to the carrier' },
+    { label: 'Delivered', value: formatRate(totals.delivered_rate), detail: `${formatCount(totals.delivered)} delivered` },
+    { label: 'Failed', value: formatCount(totals.failed), detail: `${formatCount(totals.unsent)} never sent` },
+    {
+      label: 'Unique human clicks',
+      value: formatCount(totals.unique_human_clicks),
+      detail: `click rate ${formatRate(totals.click_rate)}`,
+    },
+    { label: 'Opt-outs', value: formatCount(totals.opt_outs), detail: `opt-out rate ${formatRate(totals.opt_out_rate)}` },
+    { label: 'Inbound messages', value: formatCount(totals.inbound_messages), detail: 'replies and keywords received' },
+    { label: 'SMS parts', value: formatCount(totals.sms_parts), detail: 'a long message is several' },
+    {
+      label: 'Estimated cost',
+      value: formatCost(totals.estimated_cost, totals.currency),
+      detail:
+        totals.estimated_cost === null ? (
+          <Anchor component={Link} to={teamSettingsHref} size="xs">
+            Set a price in team settings
+          </Anchor>
+        ) : (
+          `${plural(totals.sms_parts, 'part', 'parts')} at the team’s price`
+        ),
+    },
+  ];
+}
+
+/**
+ * One tile a figure, as a description list (each label names its number for screen readers too);
+ * four across on a wide screen, two on a phone. No responsive style props inside the list: Mantine
+ * writes those as <style> elements, which a <dl> may not hold.
+ */
+export function OverviewFigures({ totals, teamSettingsHref }: { totals: OverviewTotals; teamSettingsHref: string }) {
+  return (
+    <SimpleGrid component="dl" cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }} m={0}>
+      {figuresOf(totals, teamSettingsHref).map(({ label, value, detail }) => (
+        <Paper key={label} withBorder radius="md" px="md" py="sm">
+          <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
+            {label}
+          </Text>
+          <Text component="dd" m={0} fz={26} fw={700} lh={1.25} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {value}
+          </Text>
+          <Text component="dd" m={0} size="xs" c="dimmed">
+            {detail}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
