@@ -4,7 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { REPORT_COLUMNS } from '../src/shared/contract';
 import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { ADMIN, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
+import { ADMIN, axeViolations, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const RECIPIENTS = 20;
@@ -114,10 +114,10 @@ test('a marketer reads a sent campaign’s reports page by page, has one e-maile
   await page.reload();
   await expect(page.getByRole('region', { name: 'Reports' }).getByText('Rows 16–20 of 20')).toBeVisible();
 
-  // Alternative delivery: custom fields as name: value pairs; 50 a page puts every row on one page.
-  await reports.getByRole('tab', { name: 'Alternative delivery' }).click();
+  // Delivery with fields: custom fields as name: value pairs; 50 a page puts every row on one page.
+  await reports.getByRole('tab', { name: 'Delivery with fields' }).click();
   await expect(page).toHaveURL(/report=alt_delivery/);
-  const altDelivery = reports.getByRole('table', { name: 'Alternative delivery report' });
+  const altDelivery = reports.getByRole('table', { name: 'Delivery with fields report' });
   await expect(altDelivery.getByRole('row').nth(1)).toContainText('first_name: Reader1');
   await expect(altDelivery.getByRole('row').nth(1)).toContainText('city: York');
   await expect(reports.getByText('Rows 1–15 of 20')).toBeVisible();
@@ -129,15 +129,20 @@ test('a marketer reads a sent campaign’s reports page by page, has one e-maile
   await screenshot(page, 'reports-alt-delivery');
 
   // By keyboard: the arrow keys move along the tabs.
-  await reports.getByRole('tab', { name: 'Alternative delivery' }).focus();
+  await reports.getByRole('tab', { name: 'Delivery with fields' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(reports.getByRole('tab', { name: 'Recipients' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(reports.getByRole('table', { name: 'Recipients report' }).getByRole('row').nth(1)).toContainText('E2E report readers');
 
-  await reports.getByRole('tab', { name: 'Unsent' }).click();
+  await reports.getByRole('tab', { name: 'Not sent' }).click();
   await expect(reports.getByText('Nothing unsent.')).toBeVisible();
   await reports.getByRole('tab', { name: 'Clicks' }).click();
+  // The headline counts people: five of the twenty delivered clicked.
+  const figures = reports.getByRole('list', { name: 'Clicks in figures' });
+  await expect(figures.getByRole('listitem', { name: 'Unique human clicks: 5' })).toBeVisible();
+  await expect(figures.getByRole('listitem', { name: 'Click rate: 25%' })).toBeVisible();
+  await expect(figures.getByRole('listitem', { name: 'Link previews: 0' })).toBeVisible();
   const clicks = reports.getByRole('table', { name: 'Clicks report' });
   await expect(clicks.getByRole('row')).toHaveCount(6);
   await expect(clicks.getByRole('row').nth(1)).toContainText('https://shop.example.com/spring');
@@ -197,9 +202,100 @@ test('a campaign that has not started says why its reports are empty', async ({ 
 
   await page.goto(`/campaigns/${later.uuid}?report=sent`);
   const reports = page.getByRole('region', { name: 'Reports' });
-  await expect(reports.getByRole('tab', { name: 'Sent', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(reports.getByRole('tab', { name: 'Send details' })).toHaveAttribute('aria-selected', 'true');
   await expect(reports.getByText('No rows yet: the campaign has not started sending.')).toBeVisible();
   await expect(reports.getByText(/No clicks yet/)).toBeVisible();
   await expect(reports.getByRole('list', { name: 'Delivery outcomes of 1 recipient' })).toContainText('Pending1 (100%)');
   await screenshot(page, 'reports-pending');
+});
+
+test('a marketer filters a campaign’s failures, reads why each failed, and compares it with another campaign', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/reports');
+  await signInWithPassword(page);
+  await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+
+  // Twelve recipients, throttled over a minute: a few go out, then the campaign is stopped and the
+  // rest are never sent (Failed in the delivery report, with the reason "stopped").
+  const { post, put, get } = await api(page);
+  const { app_timezone: zone } = await get<{ app_timezone: string }>('/users/me');
+  const numbers = Array.from({ length: 12 }, (_, index) => `+4477009003${String(index).padStart(2, '0')}`);
+  const group = await post('/contact-groups/bulk-contacts', { name: 'E2E failures list', contacts: numbers });
+  const template = await post('/templates/', { name: 'E2E failures template', sender: '88440', body: 'Autumn prices are in.' });
+  const sendAt = Date.now() + 2_000;
+  const campaign = await post('/campaigns/', {
+    name: 'E2E autumn stopped',
+    sender: '88440',
+    template_uuid: template.uuid,
+    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
+    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
+    scheduled_finish_date: formatTimestamp(new Date(sendAt + 60_000), zone),
+    throttled: true,
+    included_contact_groups: [group.uuid],
+    excluded_contact_groups: [],
+  });
+  await expect.poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 }).toBeGreaterThan(0);
+  await put(`/campaigns/${campaign.uuid}/stop`, {});
+  await expect
+    .poll(
+      async () => {
+        const summary = await get<{ queued: number; submitted: number; unsent: number }>(`/campaigns/${campaign.uuid}/summary`);
+        return summary.queued + summary.submitted === 0 && summary.unsent > 0;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const failures = (await get<{ failed: number }>(`/reporting/${campaign.uuid}/summary`)).failed;
+  expect(failures).toBeGreaterThan(0);
+
+  // The delivery report, failures only: the number leads, the reason says why, and the URL keeps the filter.
+  await page.goto(`/campaigns/${campaign.uuid}?report=delivery`);
+  const reports = page.getByRole('region', { name: 'Reports' });
+  const delivery = reports.getByRole('table', { name: 'Delivery report' });
+  await expect(delivery.getByRole('columnheader')).toHaveText(['Recipient', 'Status', 'Sent at', 'Delivered at', 'Failure reason', 'Message', 'Message ID']);
+  await reports.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Failed' }).click();
+  await expect(page).toHaveURL(/status=Failed/);
+  await expect(reports.getByText(new RegExp(`^Rows 1–${Math.min(failures, 15)} of ${failures}$`))).toBeVisible();
+  const firstFailure = delivery.getByRole('row').nth(1);
+  await expect(firstFailure).toContainText('Failed');
+  await expect(firstFailure).toContainText('Campaign stopped (stopped)');
+  await expect(firstFailure.getByRole('cell').first()).toHaveText(/^4477009003\d\d$/);
+
+  // One number among them, as people type it; a reload opens the same rows.
+  const failedNumber = (await firstFailure.getByRole('cell').first().textContent())!;
+  await reports.getByRole('textbox', { name: 'Number' }).fill(`+${failedNumber.slice(0, 2)} ${failedNumber.slice(2)}`);
+  await expect(page).toHaveURL(new RegExp(`search=${failedNumber}`));
+  await expect(reports.getByText('Rows 1–1 of 1')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Reports' }).getByRole('table', { name: 'Delivery report' }).getByRole('row')).toHaveCount(2);
+  await expect(page.getByRole('region', { name: 'Reports' }).getByRole('textbox', { name: 'Number' })).toHaveValue(failedNumber);
+  expect(await axeViolations(page, 'main')).toEqual([]);
+  await screenshot(page, 'reports-failures-filtered');
+
+  // The same number in the Not sent report, then every reason there.
+  await reports.getByRole('tab', { name: 'Not sent' }).click();
+  await expect(reports.getByRole('table', { name: 'Not sent report' }).getByRole('row')).toHaveCount(2);
+  await reports.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page).not.toHaveURL(/search=/);
+
+  // The Reports page: both campaigns side by side, then compared.
+  await page.goto('/reports');
+  const figures = page.getByRole('table', { name: 'Campaign figures' });
+  await expect(figures.getByRole('row').filter({ hasText: 'E2E autumn stopped' })).toBeVisible();
+  await expect(figures.getByRole('row').filter({ hasText: 'E2E spring report' })).toContainText('25%');
+  // The ticks live in the URL: each shows once the navigation it makes has landed.
+  for (const name of ['E2E spring report', 'E2E autumn stopped']) {
+    await figures.getByRole('checkbox', { name: `Compare ${name}` }).click();
+    await expect(figures.getByRole('checkbox', { name: `Compare ${name}` })).toBeChecked();
+  }
+  await expect(page).toHaveURL(/compare=/);
+  const comparison = page.getByRole('table', { name: 'Comparison of two campaigns' });
+  await expect(comparison.getByRole('columnheader')).toContainText(['Figure', 'E2E spring report', 'E2E autumn stopped', 'Change']);
+  await expect(comparison.getByRole('row').filter({ hasText: 'Click rate' })).toContainText('25%');
+  await expect(comparison.getByRole('row').filter({ hasText: /^Failed/ })).toContainText(String(failures));
+  expect(await axeViolations(page, 'main')).toEqual([]);
+  await screenshot(page, 'reports-compare');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'reports-compare-phone');
 });

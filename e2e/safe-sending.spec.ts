@@ -154,8 +154,8 @@ test('a marketer fixes a blocking field, tests the draft, confirms the count, se
   await expect(progress.getByText(/Live · refreshes/)).toBeHidden({ timeout: 15_000 });
 
   const reports = page.getByRole('region', { name: 'Reports' });
-  await reports.getByRole('tab', { name: 'Unsent' }).click();
-  const unsent = reports.getByRole('table', { name: 'Unsent report' });
+  await reports.getByRole('tab', { name: 'Not sent' }).click();
+  const unsent = reports.getByRole('table', { name: 'Not sent report' });
   await expect(unsent.getByRole('row').nth(1)).toContainText('stopped', { timeout: 15_000 });
   await expect(reports.getByText(/^Rows 1–\d+ of 1,[12]\d\d$/)).toBeVisible();
 

@@ -130,7 +130,12 @@ export const paths = {
     /** The keyword tester sits at the top of the inbound messages page. */
     keywordTester: { getHref: () => '/inbound-messages#keyword-tester' },
   },
-  reports: { path: '/reports', getHref: () => '/reports' },
+  /** The team's campaigns with their figures; `compare` names the two set side by side. */
+  reports: {
+    path: '/reports',
+    getHref: ({ page, perPage, compare }: PageParams & { compare?: readonly string[] } = {}) =>
+      withQuery('/reports', { compare: compare?.length ? compare.join(',') : undefined, page, per_page: perPage }),
+  },
 } as const;
 
 /** Only a path of this dashboard is a safe place to return to after sign-in (never another site). */

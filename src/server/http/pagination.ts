@@ -12,11 +12,26 @@ export function pageWindow(query: PageQuery): { limit: number; offset: number } 
   return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
 }
 
-/** The list envelope (docs/interface.md §2.1) with absolute links; a page past the end is empty with true meta. */
-export function pageEnvelope<T>(request: FastifyRequest, publicUrl: string, query: PageQuery, total: number, data: T[]): Page<T> {
+/**
+ * The list envelope (docs/interface.md §2.1) with absolute links; a page past the end is empty with
+ * true meta. `filters` given are kept in the links (after the page), so a client that follows them
+ * stays on the filtered list.
+ */
+export function pageEnvelope<T>(
+  request: FastifyRequest,
+  publicUrl: string,
+  query: PageQuery,
+  total: number,
+  data: T[],
+  filters: Record<string, string | undefined> = {},
+): Page<T> {
   const path = publicUrl + request.url.split('?')[0];
   const lastPage = Math.max(1, Math.ceil(total / query.per_page));
-  const link = (page: number) => `${path}?page=${page}${query.per_page === PER_PAGE_DEFAULT ? '' : `&per_page=${query.per_page}`}`;
+  const kept = Object.entries(filters)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '')
+    .map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('');
+  const link = (page: number) => `${path}?page=${page}${query.per_page === PER_PAGE_DEFAULT ? '' : `&per_page=${query.per_page}`}${kept}`;
   const from = data.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
   return {
     data,

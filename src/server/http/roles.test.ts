@@ -128,6 +128,8 @@ const EXPECTED: Record<string, Access> = {
   'PUT /api/2.0/campaigns/{campaign_uuid}/reject': 'admin',
   'GET /api/2.0/report-jobs/': 'read',
   'GET /api/2.0/report-downloads/{job_uuid}': 'public',
+  'GET /api/2.0/reporting/summaries': 'read',
+  'GET /api/2.0/reporting/{campaign_uuid}/summary': 'read',
   ...Object.fromEntries(
     ['delivery', 'alt_delivery', 'recipient', 'sent', 'unsent', 'clicks'].flatMap((type) => [
       [`GET /api/2.0/reporting/{campaign_uuid}/${type}`, 'read'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, TimestampSchema, UuidSchema } from './common';
 
 /** The six reports of a campaign (docs/interface.md §4.1), in the order the dashboard shows them. */
 export const REPORT_TYPES = ['delivery', 'alt_delivery', 'recipient', 'sent', 'unsent', 'clicks'] as const;
@@ -26,28 +26,48 @@ export const ClicksReportRowSchema = z
   })
   .meta({ id: 'ClicksReportRow', description: 'One per click, in the order the clicks came.' });
 
-export const DeliveryReportRowSchema = z
-  .object({
-    SMS_ID: text('Identifier of the message (its client reference at the gateway).'),
-    Sender: text('Sender the handset showed.'),
-    Recipient: text('Number of the recipient.'),
-    Message_Copy: text('The message as sent, shorthands resolved; empty when it was never sent.'),
-    Status: text(STATUS),
-    Expiry_Date: text('The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).'),
-  })
-  .meta({ id: 'DeliveryReportRow', description: 'One per message, in the campaign’s order.' });
+/** Why a message was not delivered, beside the spec's columns of the delivery reports (not in the CSV). */
+const failureReason = z
+  .string()
+  .nullable()
+  .describe(
+    'Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.',
+  );
 
-export const AltDeliveryReportRowSchema = z
-  .object({
-    MessageId: text('Identifier of the message.'),
-    Mobile: text('Number of the recipient.'),
-    FieldNames: text(FIELD_NAMES),
-    FieldValues: text(FIELD_VALUES),
-    MessageSent: reportTime('When the gateway took the message.'),
-    MessageUpdate: reportTime('When the message last changed status (receipt, refusal or expiry).'),
-    Status: text(STATUS),
-  })
-  .meta({ id: 'AltDeliveryReportRow', description: 'One per message, in the campaign’s order.' });
+const DeliveryReportColumnsSchema = z.object({
+  SMS_ID: text('Identifier of the message (its client reference at the gateway).'),
+  Sender: text('Sender the handset showed.'),
+  Recipient: text('Number of the recipient.'),
+  Message_Copy: text('The message as sent, shorthands resolved; empty when it was never sent.'),
+  Status: text(STATUS),
+  Expiry_Date: text('The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).'),
+});
+
+export const DeliveryReportRowSchema = DeliveryReportColumnsSchema.extend({
+  failure_reason: failureReason,
+  sent_at: reportTime('Herald extension (not in the CSV). When the gateway took the message:'),
+  delivered_at: reportTime('Herald extension (not in the CSV). When its delivery receipt came:'),
+}).meta({
+  id: 'DeliveryReportRow',
+  description:
+    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.',
+});
+
+const AltDeliveryReportColumnsSchema = z.object({
+  MessageId: text('Identifier of the message.'),
+  Mobile: text('Number of the recipient.'),
+  FieldNames: text(FIELD_NAMES),
+  FieldValues: text(FIELD_VALUES),
+  MessageSent: reportTime('When the gateway took the message.'),
+  MessageUpdate: reportTime('When the message last changed status (receipt, refusal or expiry).'),
+  Status: text(STATUS),
+});
+
+export const AltDeliveryReportRowSchema = AltDeliveryReportColumnsSchema.extend({ failure_reason: failureReason }).meta({
+  id: 'AltDeliveryReportRow',
+  description:
+    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.',
+});
 
 export const RecipientReportRowSchema = z
   .object({
@@ -86,6 +106,7 @@ export const UnsentReportRowSchema = z
     description: 'One per message not sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.',
   });
 
+/** The JSON row of each report: the CSV's columns, and for the delivery reports the extensions beside them. */
 export const REPORT_ROW_SCHEMAS = {
   clicks: ClicksReportRowSchema,
   delivery: DeliveryReportRowSchema,
@@ -95,7 +116,16 @@ export const REPORT_ROW_SCHEMAS = {
   unsent: UnsentReportRowSchema,
 } as const satisfies Record<ReportType, z.ZodType>;
 
+/** The CSV row of each report: exactly the interface's columns (docs/interface.md §2.7), no extension. */
+const REPORT_COLUMN_SCHEMAS = {
+  ...REPORT_ROW_SCHEMAS,
+  delivery: DeliveryReportColumnsSchema,
+  alt_delivery: AltDeliveryReportColumnsSchema,
+} as const satisfies Record<ReportType, z.ZodObject>;
+
 export type ReportRow<T extends ReportType> = z.infer<(typeof REPORT_ROW_SCHEMAS)[T]>;
+/** A row as the CSV has it: the columns only. */
+export type ReportCsvRow<T extends ReportType> = z.infer<(typeof REPORT_COLUMN_SCHEMAS)[T]>;
 export type ClicksReportRow = ReportRow<'clicks'>;
 export type DeliveryReportRow = ReportRow<'delivery'>;
 export type AltDeliveryReportRow = ReportRow<'alt_delivery'>;
@@ -103,10 +133,101 @@ export type RecipientReportRow = ReportRow<'recipient'>;
 export type SentReportRow = ReportRow<'sent'>;
 export type UnsentReportRow = ReportRow<'unsent'>;
 
-/** The CSV header row of each report: the row's keys in order (JSON keys equal the CSV headers). */
-export const REPORT_COLUMNS = Object.fromEntries(REPORT_TYPES.map((type) => [type, Object.keys(REPORT_ROW_SCHEMAS[type].shape)])) as {
-  [T in ReportType]: Array<keyof ReportRow<T> & string>;
+/** The CSV header row of each report: the columns' keys in order (JSON keys equal the CSV headers). */
+export const REPORT_COLUMNS = Object.fromEntries(REPORT_TYPES.map((type) => [type, Object.keys(REPORT_COLUMN_SCHEMAS[type].shape)])) as {
+  [T in ReportType]: Array<keyof ReportCsvRow<T> & string>;
 };
+
+/** The delivery reports' `Status` values, and what `?status=` picks. */
+export const DELIVERY_STATUSES = ['Success', 'Pending', 'Failed', 'Expired'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** The unsent report's `Reason` values, and what `?reason=` picks. */
+export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours'] as const;
+export type UnsentReason = (typeof UNSENT_REASONS)[number];
+
+/** The longest number search: E.164 has at most 15 digits, with room for spaces and brackets. */
+export const NUMBER_SEARCH_MAX = 32;
+const NUMBER_SEARCH_MESSAGE = 'The search must be digits of a phone number (spaces, +, - and brackets are ignored).';
+
+/** `search` of a report page: digits the recipient's number contains; separators dropped, anything else 422. */
+const numberSearch = z
+  .string({ error: NUMBER_SEARCH_MESSAGE })
+  .max(NUMBER_SEARCH_MAX, `The search may not be greater than ${NUMBER_SEARCH_MAX} characters.`)
+  .transform((value) => value.replace(/[\s+\-().]/g, ''))
+  .refine((digits) => /^\d*$/.test(digits), NUMBER_SEARCH_MESSAGE)
+  .transform((digits) => digits || undefined)
+  .optional()
+  .describe(
+    `Herald extension. Only rows whose recipient's number contains these digits (spaces, \`+\`, \`-\`, dots and brackets are ignored; anything else is 422); at most ${NUMBER_SEARCH_MAX} characters. Omitted or empty: every row.`,
+  );
+
+const statusFilter = z
+  .enum(DELIVERY_STATUSES, { error: 'The status must be Success, Pending, Failed or Expired.' })
+  .optional()
+  .describe('Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).');
+
+const reasonFilter = z
+  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped or quiet_hours.' })
+  .optional()
+  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).');
+
+/** The filters each report page takes beside `page` and `per_page` (none for `sent`: it has one row). */
+export const REPORT_FILTER_SCHEMAS = {
+  delivery: z.object({ status: statusFilter, search: numberSearch }),
+  alt_delivery: z.object({ status: statusFilter, search: numberSearch }),
+  recipient: z.object({ search: numberSearch }),
+  sent: z.object({}),
+  unsent: z.object({ reason: reasonFilter, search: numberSearch }),
+  clicks: z.object({ search: numberSearch }),
+} as const satisfies Record<ReportType, z.ZodObject>;
+
+/** A report page's filters, as the service reads them (the search already reduced to its digits). */
+export type ReportFilters = { status?: DeliveryStatus; reason?: UnsentReason; search?: string };
+
+const rate = (what: string) => z.number().nullable().describe(`${what}, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.`);
+
+const reportSummaryShape = {
+  campaign_uuid: UuidSchema,
+  name: z.string(),
+  sender: z.string(),
+  status: z.number().int().describe('0 pending, 1 sending, 2 sent.'),
+  started_sending_at: TimestampSchema,
+  finished_sending_at: TimestampSchema,
+  messages: z.number().int().describe('Messages written: the rows of the delivery report.'),
+  sent: z.number().int().describe('Messages the gateway took: submitted, delivered or failed (as on the campaign page).'),
+  delivered: z.number().int().describe('Rows of the delivery report whose `Status` is `Success`.'),
+  failed: z.number().int().describe('Rows whose `Status` is `Failed`: refused, failed, or not sent (opted out, stopped, quiet hours).'),
+  expired: z.number().int().describe('Rows whose `Status` is `Expired`: no receipt, or not sent, before the expiry.'),
+  pending: z.number().int().describe('Rows whose `Status` is `Pending`: queued or awaiting a receipt.'),
+  unsent: z.number().int().describe('Rows of the unsent report: messages never sent (the delivery report shows them `Failed` or `Expired`).'),
+  clicks_total: z.number().int().describe('Rows of the clicks report.'),
+  clicks_human: z.number().int().describe('Clicks by people: those whose `Device_Type` is not `bot`.'),
+  clicks_bot: z.number().int().describe('Link-preview fetches (a chat app showing the link): `Device_Type` `bot`.'),
+  unique_human_clickers: z.number().int().describe('Recipients who clicked at least once as a person (one message per recipient).'),
+  delivery_rate: z.number().nullable().describe('`delivered` ÷ `sent` (what the gateway took), from 0 to 1 (not rounded); null while nothing was sent.'),
+  click_rate: rate('`unique_human_clickers` ÷ `delivered`'),
+  opt_outs: z
+    .number()
+    .int()
+    .describe('Opt-outs this campaign led to: numbers that opted out while it was the last campaign they received from the team (the opt-out history).'),
+  opt_out_rate: rate('`opt_outs` ÷ `delivered`'),
+};
+
+export const CampaignReportSummarySchema = z.object(reportSummaryShape).meta({
+  id: 'CampaignReportSummary',
+  description:
+    'Herald extension. What a campaign’s reports add up to. `delivered`, `failed`, `expired` and `pending` count the delivery report’s rows by `Status` (they add up to `messages`, and each equals the total of `?status=`); clicks are split between people and link-preview bots.',
+});
+export type CampaignReportSummary = z.infer<typeof CampaignReportSummarySchema>;
+
+export const CampaignReportListItemSchema = CampaignReportSummarySchema.omit({ failed: true, expired: true }).meta({
+  id: 'CampaignReportListItem',
+  description:
+    'Herald extension. A campaign’s report summary as a list has it: without `failed` and `expired`, whose split is counted over the campaign’s messages (one campaign’s summary has them).',
+});
+export type CampaignReportListItem = z.infer<typeof CampaignReportListItemSchema>;
+
+export const ReportSummariesQuerySchema = nameSearchQueryOf('name');
 
 export const REPORT_JOB_STATUSES = ['queued', 'writing', 'mailing', 'sent', 'failed'] as const;
 

@@ -1394,7 +1394,7 @@ export type ClicksReportRowInput = {
 };
 
 /**
- * One per message, in the campaign’s order.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.
  */
 export type DeliveryReportRowInput = {
     /**
@@ -1421,10 +1421,22 @@ export type DeliveryReportRowInput = {
      * The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).
      */
     Expiry_Date: string;
+    /**
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     */
+    failure_reason: string | null;
+    /**
+     * Herald extension (not in the CSV). When the gateway took the message: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    sent_at: string;
+    /**
+     * Herald extension (not in the CSV). When its delivery receipt came: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    delivered_at: string;
 };
 
 /**
- * One per message, in the campaign’s order.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.
  */
 export type AltDeliveryReportRowInput = {
     /**
@@ -1455,6 +1467,10 @@ export type AltDeliveryReportRowInput = {
      * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
+    /**
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     */
+    failure_reason: string | null;
 };
 
 /**
@@ -1541,6 +1557,166 @@ export type UnsentReportRowInput = {
      * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.
      */
     Reason: string;
+};
+
+/**
+ * Herald extension. What a campaign’s reports add up to. `delivered`, `failed`, `expired` and `pending` count the delivery report’s rows by `Status` (they add up to `messages`, and each equals the total of `?status=`); clicks are split between people and link-preview bots.
+ */
+export type CampaignReportSummaryInput = {
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * Messages written: the rows of the delivery report.
+     */
+    messages: number;
+    /**
+     * Messages the gateway took: submitted, delivered or failed (as on the campaign page).
+     */
+    sent: number;
+    /**
+     * Rows of the delivery report whose `Status` is `Success`.
+     */
+    delivered: number;
+    /**
+     * Rows whose `Status` is `Failed`: refused, failed, or not sent (opted out, stopped, quiet hours).
+     */
+    failed: number;
+    /**
+     * Rows whose `Status` is `Expired`: no receipt, or not sent, before the expiry.
+     */
+    expired: number;
+    /**
+     * Rows whose `Status` is `Pending`: queued or awaiting a receipt.
+     */
+    pending: number;
+    /**
+     * Rows of the unsent report: messages never sent (the delivery report shows them `Failed` or `Expired`).
+     */
+    unsent: number;
+    /**
+     * Rows of the clicks report.
+     */
+    clicks_total: number;
+    /**
+     * Clicks by people: those whose `Device_Type` is not `bot`.
+     */
+    clicks_human: number;
+    /**
+     * Link-preview fetches (a chat app showing the link): `Device_Type` `bot`.
+     */
+    clicks_bot: number;
+    /**
+     * Recipients who clicked at least once as a person (one message per recipient).
+     */
+    unique_human_clickers: number;
+    /**
+     * `delivered` ÷ `sent` (what the gateway took), from 0 to 1 (not rounded); null while nothing was sent.
+     */
+    delivery_rate: number | null;
+    /**
+     * `unique_human_clickers` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    click_rate: number | null;
+    /**
+     * Opt-outs this campaign led to: numbers that opted out while it was the last campaign they received from the team (the opt-out history).
+     */
+    opt_outs: number;
+    /**
+     * `opt_outs` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    opt_out_rate: number | null;
+};
+
+/**
+ * Herald extension. A campaign’s report summary as a list has it: without `failed` and `expired`, whose split is counted over the campaign’s messages (one campaign’s summary has them).
+ */
+export type CampaignReportListItemInput = {
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * Messages written: the rows of the delivery report.
+     */
+    messages: number;
+    /**
+     * Messages the gateway took: submitted, delivered or failed (as on the campaign page).
+     */
+    sent: number;
+    /**
+     * Rows of the delivery report whose `Status` is `Success`.
+     */
+    delivered: number;
+    /**
+     * Rows whose `Status` is `Pending`: queued or awaiting a receipt.
+     */
+    pending: number;
+    /**
+     * Rows of the unsent report: messages never sent (the delivery report shows them `Failed` or `Expired`).
+     */
+    unsent: number;
+    /**
+     * Rows of the clicks report.
+     */
+    clicks_total: number;
+    /**
+     * Clicks by people: those whose `Device_Type` is not `bot`.
+     */
+    clicks_human: number;
+    /**
+     * Link-preview fetches (a chat app showing the link): `Device_Type` `bot`.
+     */
+    clicks_bot: number;
+    /**
+     * Recipients who clicked at least once as a person (one message per recipient).
+     */
+    unique_human_clickers: number;
+    /**
+     * `delivered` ÷ `sent` (what the gateway took), from 0 to 1 (not rounded); null while nothing was sent.
+     */
+    delivery_rate: number | null;
+    /**
+     * `unique_human_clickers` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    click_rate: number | null;
+    /**
+     * Opt-outs this campaign led to: numbers that opted out while it was the last campaign they received from the team (the opt-out history).
+     */
+    opt_outs: number;
+    /**
+     * `opt_outs` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    opt_out_rate: number | null;
 };
 
 /**
@@ -3466,7 +3642,7 @@ export type ClicksReportRow = {
 };
 
 /**
- * One per message, in the campaign’s order.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.
  */
 export type DeliveryReportRow = {
     /**
@@ -3493,10 +3669,22 @@ export type DeliveryReportRow = {
      * The campaign’s expiry date, ISO 8601 with a numeric offset (`YYYY-MM-DDTHH:MM:SS+hhmm`).
      */
     Expiry_Date: string;
+    /**
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     */
+    failure_reason: string | null;
+    /**
+     * Herald extension (not in the CSV). When the gateway took the message: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    sent_at: string;
+    /**
+     * Herald extension (not in the CSV). When its delivery receipt came: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
+     */
+    delivered_at: string;
 };
 
 /**
- * One per message, in the campaign’s order.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.
  */
 export type AltDeliveryReportRow = {
     /**
@@ -3527,6 +3715,10 @@ export type AltDeliveryReportRow = {
      * `Success` (delivered), `Pending` (not yet delivered), `Failed` (refused, failed, or not sent to a number that opted out), or `Expired` (no receipt, or not sent, before the expiry date).
      */
     Status: string;
+    /**
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     */
+    failure_reason: string | null;
 };
 
 /**
@@ -3613,6 +3805,166 @@ export type UnsentReportRow = {
      * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.
      */
     Reason: string;
+};
+
+/**
+ * Herald extension. What a campaign’s reports add up to. `delivered`, `failed`, `expired` and `pending` count the delivery report’s rows by `Status` (they add up to `messages`, and each equals the total of `?status=`); clicks are split between people and link-preview bots.
+ */
+export type CampaignReportSummary = {
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * Messages written: the rows of the delivery report.
+     */
+    messages: number;
+    /**
+     * Messages the gateway took: submitted, delivered or failed (as on the campaign page).
+     */
+    sent: number;
+    /**
+     * Rows of the delivery report whose `Status` is `Success`.
+     */
+    delivered: number;
+    /**
+     * Rows whose `Status` is `Failed`: refused, failed, or not sent (opted out, stopped, quiet hours).
+     */
+    failed: number;
+    /**
+     * Rows whose `Status` is `Expired`: no receipt, or not sent, before the expiry.
+     */
+    expired: number;
+    /**
+     * Rows whose `Status` is `Pending`: queued or awaiting a receipt.
+     */
+    pending: number;
+    /**
+     * Rows of the unsent report: messages never sent (the delivery report shows them `Failed` or `Expired`).
+     */
+    unsent: number;
+    /**
+     * Rows of the clicks report.
+     */
+    clicks_total: number;
+    /**
+     * Clicks by people: those whose `Device_Type` is not `bot`.
+     */
+    clicks_human: number;
+    /**
+     * Link-preview fetches (a chat app showing the link): `Device_Type` `bot`.
+     */
+    clicks_bot: number;
+    /**
+     * Recipients who clicked at least once as a person (one message per recipient).
+     */
+    unique_human_clickers: number;
+    /**
+     * `delivered` ÷ `sent` (what the gateway took), from 0 to 1 (not rounded); null while nothing was sent.
+     */
+    delivery_rate: number | null;
+    /**
+     * `unique_human_clickers` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    click_rate: number | null;
+    /**
+     * Opt-outs this campaign led to: numbers that opted out while it was the last campaign they received from the team (the opt-out history).
+     */
+    opt_outs: number;
+    /**
+     * `opt_outs` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    opt_out_rate: number | null;
+};
+
+/**
+ * Herald extension. A campaign’s report summary as a list has it: without `failed` and `expired`, whose split is counted over the campaign’s messages (one campaign’s summary has them).
+ */
+export type CampaignReportListItem = {
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    name: string;
+    sender: string;
+    /**
+     * 0 pending, 1 sending, 2 sent.
+     */
+    status: number;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_sending_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    finished_sending_at: string;
+    /**
+     * Messages written: the rows of the delivery report.
+     */
+    messages: number;
+    /**
+     * Messages the gateway took: submitted, delivered or failed (as on the campaign page).
+     */
+    sent: number;
+    /**
+     * Rows of the delivery report whose `Status` is `Success`.
+     */
+    delivered: number;
+    /**
+     * Rows whose `Status` is `Pending`: queued or awaiting a receipt.
+     */
+    pending: number;
+    /**
+     * Rows of the unsent report: messages never sent (the delivery report shows them `Failed` or `Expired`).
+     */
+    unsent: number;
+    /**
+     * Rows of the clicks report.
+     */
+    clicks_total: number;
+    /**
+     * Clicks by people: those whose `Device_Type` is not `bot`.
+     */
+    clicks_human: number;
+    /**
+     * Link-preview fetches (a chat app showing the link): `Device_Type` `bot`.
+     */
+    clicks_bot: number;
+    /**
+     * Recipients who clicked at least once as a person (one message per recipient).
+     */
+    unique_human_clickers: number;
+    /**
+     * `delivered` ÷ `sent` (what the gateway took), from 0 to 1 (not rounded); null while nothing was sent.
+     */
+    delivery_rate: number | null;
+    /**
+     * `unique_human_clickers` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    click_rate: number | null;
+    /**
+     * Opt-outs this campaign led to: numbers that opted out while it was the last campaign they received from the team (the opt-out history).
+     */
+    opt_outs: number;
+    /**
+     * `opt_outs` ÷ `delivered`, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.
+     */
+    opt_out_rate: number | null;
 };
 
 /**
@@ -8803,6 +9155,88 @@ export type RejectCampaignResponses = {
 
 export type RejectCampaignResponse = RejectCampaignResponses[keyof RejectCampaignResponses];
 
+export type ListCampaignReportSummariesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/summaries';
+};
+
+export type ListCampaignReportSummariesErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListCampaignReportSummariesError = ListCampaignReportSummariesErrors[keyof ListCampaignReportSummariesErrors];
+
+export type ListCampaignReportSummariesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<CampaignReportListItem>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListCampaignReportSummariesResponse = ListCampaignReportSummariesResponses[keyof ListCampaignReportSummariesResponses];
+
+export type GetCampaignReportSummaryData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/summary';
+};
+
+export type GetCampaignReportSummaryErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type GetCampaignReportSummaryError = GetCampaignReportSummaryErrors[keyof GetCampaignReportSummaryErrors];
+
+export type GetCampaignReportSummaryResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: CampaignReportSummary;
+    };
+};
+
+export type GetCampaignReportSummaryResponse = GetCampaignReportSummaryResponses[keyof GetCampaignReportSummaryResponses];
+
 export type GetDeliveryReportData = {
     body?: never;
     path: {
@@ -8820,6 +9254,14 @@ export type GetDeliveryReportData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
     };
     url: '/api/2.0/reporting/{campaign_uuid}/delivery';
 };
@@ -8907,6 +9349,14 @@ export type GetAltDeliveryReportData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
     };
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery';
 };
@@ -8994,6 +9444,10 @@ export type GetRecipientReportData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
     };
     url: '/api/2.0/reporting/{campaign_uuid}/recipient';
 };
@@ -9168,6 +9622,14 @@ export type GetUnsentReportData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         */
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
     };
     url: '/api/2.0/reporting/{campaign_uuid}/unsent';
 };
@@ -9255,6 +9717,10 @@ export type GetClicksReportData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
     };
     url: '/api/2.0/reporting/{campaign_uuid}/clicks';
 };

@@ -23,7 +23,7 @@ describe('the “E-mail me this report” button', () => {
     expect(posts.map((request) => new URL(request.url).pathname)).toEqual([`/api/2.0/reporting/${REPORT_CAMPAIGN_UUID}/alt_delivery`]);
 
     answer(new Response(null, { status: 202 }));
-    expect(await screen.findByText('The Alternative delivery report is on its way to ada@herald.test: a download link arrives shortly.')).toBeInTheDocument();
+    expect(await screen.findByText('The Delivery with fields report is on its way to ada@herald.test: a download link arrives shortly.')).toBeInTheDocument();
     expect(button).toBeEnabled();
   });
 

@@ -1,7 +1,7 @@
 import type { ReportRow, ReportType } from '../../../shared/contract';
 
 /** How a cell shows its value; `fields` pairs a names column with its values column. */
-export type CellKind = 'text' | 'id' | 'phone' | 'message' | 'status' | 'time' | 'offset-time' | 'count' | 'detail';
+export type CellKind = 'text' | 'id' | 'phone' | 'message' | 'status' | 'time' | 'offset-time' | 'count' | 'detail' | 'reason';
 
 type Key<Row> = keyof Row & string;
 
@@ -18,32 +18,37 @@ export interface ReportDefinition<T extends ReportType> {
 const CUSTOM_FIELDS = 'Custom fields';
 
 /**
- * The six reports as the dashboard shows them: readable headers over the CSV columns
- * (REPORT_COLUMNS), in the same order; every CSV column appears once.
+ * The six reports as the dashboard shows them: readable headers, the recipient's number first and
+ * identifiers last. Every CSV column (REPORT_COLUMNS) appears once, but for the delivery report's
+ * sender and expiry (the same on every row: the campaign's) which the table leaves out; the delivery
+ * reports also show the fields the API adds beside the CSV's (why a message failed, when it was
+ * sent and delivered).
  */
 export const REPORT_DEFINITIONS: { [T in ReportType]: ReportDefinition<T> } = {
   delivery: {
     label: 'Delivery',
-    description: 'One row per message: the copy the handset received and whether it was delivered.',
+    description: 'One row per message: whether it was delivered, when it was sent and delivered, and why not when it failed.',
     columns: [
-      { header: 'Message ID', kind: 'id', key: 'SMS_ID' },
-      { header: 'Sender', kind: 'text', key: 'Sender' },
       { header: 'Recipient', kind: 'phone', key: 'Recipient' },
-      { header: 'Message', kind: 'message', key: 'Message_Copy' },
       { header: 'Status', kind: 'status', key: 'Status' },
-      { header: 'Expires at', kind: 'offset-time', key: 'Expiry_Date' },
+      { header: 'Sent at', kind: 'time', key: 'sent_at' },
+      { header: 'Delivered at', kind: 'time', key: 'delivered_at' },
+      { header: 'Failure reason', kind: 'reason', key: 'failure_reason' },
+      { header: 'Message', kind: 'message', key: 'Message_Copy' },
+      { header: 'Message ID', kind: 'id', key: 'SMS_ID' },
     ],
   },
   alt_delivery: {
-    label: 'Alternative delivery',
-    description: 'One row per message: the recipient’s custom fields, when it was sent and last updated, and its status.',
+    label: 'Delivery with fields',
+    description: 'One row per message with the recipient’s custom fields: its status, when it was sent and last updated, and why it failed.',
     columns: [
-      { header: 'Message ID', kind: 'id', key: 'MessageId' },
       { header: 'Mobile', kind: 'phone', key: 'Mobile' },
+      { header: 'Status', kind: 'status', key: 'Status' },
       { header: CUSTOM_FIELDS, kind: 'fields', names: 'FieldNames', values: 'FieldValues' },
       { header: 'Sent at', kind: 'time', key: 'MessageSent' },
       { header: 'Updated at', kind: 'time', key: 'MessageUpdate' },
-      { header: 'Status', kind: 'status', key: 'Status' },
+      { header: 'Failure reason', kind: 'reason', key: 'failure_reason' },
+      { header: 'Message ID', kind: 'id', key: 'MessageId' },
     ],
   },
   recipient: {
@@ -57,32 +62,33 @@ export const REPORT_DEFINITIONS: { [T in ReportType]: ReportDefinition<T> } = {
     ],
   },
   sent: {
-    label: 'Sent',
+    label: 'Send details',
     description: 'One row per send of the campaign: its sender, when it started, how many messages, and the template.',
     columns: [
-      { header: 'Send ID', kind: 'id', key: 'MessageId' },
       { header: 'Sender', kind: 'text', key: 'Brand' },
       { header: 'Sent at', kind: 'time', key: 'SentOn' },
       { header: 'Recipients', kind: 'count', key: 'RecipientCount' },
-      { header: 'Template ID', kind: 'id', key: 'TemplateApiId' },
       { header: 'Template', kind: 'text', key: 'TemplateName' },
       { header: 'Message', kind: 'message', key: 'Message' },
+      { header: 'Template ID', kind: 'id', key: 'TemplateApiId' },
+      { header: 'Send ID', kind: 'id', key: 'MessageId' },
     ],
   },
   unsent: {
-    label: 'Unsent',
+    label: 'Not sent',
     description:
       'One row per message never sent: the campaign expired or was stopped first, the number opted out meanwhile, or quiet hours lasted past the expiry.',
     columns: [
-      { header: 'Message ID', kind: 'id', key: 'MessageId' },
       { header: 'Mobile', kind: 'phone', key: 'Mobile' },
+      { header: 'Reason', kind: 'reason', key: 'Reason' },
       { header: CUSTOM_FIELDS, kind: 'fields', names: 'FieldNames', values: 'FieldValues' },
-      { header: 'Reason', kind: 'text', key: 'Reason' },
+      { header: 'Message ID', kind: 'id', key: 'MessageId' },
     ],
   },
   clicks: {
     label: 'Clicks',
-    description: 'One row per click on a tracked link of the message, in the order the clicks came.',
+    description:
+      'One row per click on a tracked link of the message, in the order the clicks came; a link preview fetched by a chat app shows as the device “bot”.',
     columns: [
       { header: 'Phone number', kind: 'phone', key: 'Phone_Number' },
       { header: 'Link', kind: 'text', key: 'Link_Name' },
@@ -95,6 +101,9 @@ export const REPORT_DEFINITIONS: { [T in ReportType]: ReportDefinition<T> } = {
     ],
   },
 };
+
+/** CSV columns a report's table leaves out on purpose: the same on every row. */
+export const COLUMNS_NOT_SHOWN: Partial<Record<ReportType, string[]>> = { delivery: ['Sender', 'Expiry_Date'] };
 
 /** The CSV columns a table column shows (two for the custom fields). */
 export function csvColumnsOf(column: ReportColumn<Record<string, unknown>>): string[] {

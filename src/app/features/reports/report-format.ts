@@ -54,3 +54,23 @@ export function fieldPairs(names: string, values: string): FieldPair[] {
     value: index === nameList.length - 1 ? valueList.slice(index).join(',') : (valueList[index] ?? ''),
   }));
 }
+
+/** A rate from 0 to 1 as a percentage to one decimal ("66.7%"); "—" when there is none (nothing to divide by). */
+export function formatRate(rate: number | null): string {
+  if (rate === null) return '—';
+  return rate.toLocaleString('en-GB', { style: 'percent', maximumFractionDigits: 1 });
+}
+
+/** Why a message was not delivered, in words, for the reasons the engine itself writes; a carrier's status stays as it came. */
+const FAILURE_REASONS: Record<string, string> = {
+  pending: 'Expired before it was sent',
+  opted_out: 'Opted out',
+  stopped: 'Campaign stopped',
+  quiet_hours: 'Quiet hours lasted past the expiry',
+  Expired: 'No receipt before the expiry',
+  in_doubt: 'Hand-over interrupted',
+};
+
+export function describeFailureReason(reason: string): string {
+  return FAILURE_REASONS[reason] ?? reason;
+}

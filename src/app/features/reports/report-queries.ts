@@ -2,11 +2,13 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ReportType } from '../../../shared/contract';
 import {
   getAltDeliveryReport,
+  getCampaignReportSummary,
   getClicksReport,
   getDeliveryReport,
   getRecipientReport,
   getSentReport,
   getUnsentReport,
+  listCampaignReportSummaries,
   listReportJobs,
 } from '../../api/gen/sdk.gen';
 import type {
@@ -21,10 +23,18 @@ import type {
   UnsentReportRow,
 } from '../../api/gen/types.gen';
 
+import type { ReportFilterParams } from './use-report-params';
+
 export interface ReportPageParams {
   page: number;
   per_page: number;
 }
+
+/** A report page's query: its page, and the filters the report takes (docs/api-conventions.md#reports). */
+export type ReportQuery = ReportPageParams & ReportFilterParams;
+
+/** The Reports page's list of campaigns: a page of them, found by name when `search` is given. */
+export type ReportSummariesParams = ReportPageParams & { search?: string };
 
 interface ReportRows {
   delivery: DeliveryReportRow;
@@ -41,7 +51,7 @@ export interface ReportPage<T extends ReportType = ReportType> {
   meta: PageMeta;
 }
 
-type PageReader = (options: { path: { campaign_uuid: string }; query: ReportPageParams; signal: AbortSignal; throwOnError: true }) => Promise<{
+type PageReader = (options: { path: { campaign_uuid: string }; query: ReportQuery; signal: AbortSignal; throwOnError: true }) => Promise<{
   data: ReportPage;
 }>;
 
@@ -67,8 +77,11 @@ export const reportKeys = {
   all: ['reports'] as const,
   campaign: (campaignUuid: string) => [...reportKeys.all, campaignUuid] as const,
   report: (campaignUuid: string, type: ReportType) => [...reportKeys.campaign(campaignUuid), type] as const,
-  page: (campaignUuid: string, type: ReportType, params: ReportPageParams) => [...reportKeys.report(campaignUuid, type), params] as const,
+  page: (campaignUuid: string, type: ReportType, params: ReportQuery) => [...reportKeys.report(campaignUuid, type), params] as const,
   clickTimes: (campaignUuid: string) => [...reportKeys.campaign(campaignUuid), 'click-times'] as const,
+  summary: (campaignUuid: string) => [...reportKeys.campaign(campaignUuid), 'summary'] as const,
+  /** The team's campaigns with their figures (the Reports page). */
+  summaries: (params: ReportSummariesParams) => [...reportKeys.all, 'summaries', params] as const,
 };
 
 export const reportJobKeys = {
@@ -92,7 +105,7 @@ export const reportQueries = {
    * One page of a report. While the next page loads the previous one stays on screen — but only a
    * page of the same report: another tab's rows would not fit this table's columns.
    */
-  page: <T extends ReportType>(campaignUuid: string, type: T, params: ReportPageParams) => {
+  page: <T extends ReportType>(campaignUuid: string, type: T, params: ReportQuery) => {
     const queryKey = reportKeys.page(campaignUuid, type, params);
     return queryOptions<ReportPage<T>, Error, ReportPage<T>, typeof queryKey>({
       queryKey,
@@ -102,6 +115,23 @@ export const reportQueries = {
         previousQuery && previousQuery.queryKey[1] === campaignUuid && previousQuery.queryKey[2] === type ? previous : undefined,
     });
   },
+  /**
+   * What a campaign's reports add up to: delivery by status, clicks by people and bots, opt-outs and
+   * their rates. The split of failed and expired messages reads an expired campaign's messages, so it
+   * is read once a page, not polled with the live counts.
+   */
+  summary: (campaignUuid: string) =>
+    queryOptions({
+      queryKey: reportKeys.summary(campaignUuid),
+      queryFn: async ({ signal }) => (await getCampaignReportSummary({ path: { campaign_uuid: campaignUuid }, signal, throwOnError: true })).data.data,
+    }),
+  /** A page of the team's campaigns that have started, last started first, with their figures side by side. */
+  summaries: (params: ReportSummariesParams) =>
+    queryOptions({
+      queryKey: reportKeys.summaries(params),
+      queryFn: async ({ signal }) => (await listCampaignReportSummaries({ query: params, signal, throwOnError: true })).data,
+      placeholderData: keepPreviousData,
+    }),
   /** The first clicks of the campaign, enough for a chart: up to CLICK_CHART_PAGES pages of 100. */
   clickTimes: (campaignUuid: string) =>
     queryOptions({

@@ -1,7 +1,7 @@
 import { Badge, Paper, Table, Text } from '@mantine/core';
 import type { ReportType } from '../../../shared/contract';
 import { REPORT_DEFINITIONS, type CellKind, type ReportColumn } from './report-columns';
-import { fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
+import { describeFailureReason, fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
 
 type Row = Record<string, string | number | null>;
 
@@ -67,6 +67,22 @@ function Cell({ kind, value, timeZone }: { kind: CellKind; value: string | numbe
           {text}
         </Text>
       );
+    case 'reason': {
+      // The engine's own reasons in words, with the code the CSV and the filter use beneath; a carrier's status as it came.
+      const words = describeFailureReason(text);
+      return words === text ? (
+        <Text size="sm" ff="monospace" maw={220} style={{ overflowWrap: 'anywhere' }}>
+          {text}
+        </Text>
+      ) : (
+        <Text size="sm" maw={220}>
+          {words}{' '}
+          <Text span size="xs" c="dimmed" ff="monospace">
+            ({text})
+          </Text>
+        </Text>
+      );
+    }
     default:
       return <>{text}</>;
   }

@@ -2,9 +2,9 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CampaignSummary, ClicksReportRow } from '../../api/gen/types.gen';
 import { campaign, CAMPAIGN_UUID, ZONE } from '../../features/campaigns/campaign-fixtures';
-import { reportPage } from '../../features/reports/report-fixtures';
+import { reportPage, reportSummary } from '../../features/reports/report-fixtures';
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
-import { render, screen, within } from '../../testing/render';
+import { render, screen, waitFor, within } from '../../testing/render';
 import CampaignReports from './campaign-reports';
 
 const SETTLED: CampaignSummary = { recipients: 1000, queued: 0, submitted: 0, delivered: 950, failed: 40, unsent: 10, clicks: 650, in_doubt: 0, opt_outs: 12 };
@@ -32,6 +32,8 @@ function serve() {
       return json({
         data: { uuid: 'u', name: 'Ada', email: 'ada@herald.test', current_team: { uuid: 't', name: 'Herald' }, teams: [], app_timezone: ZONE, created_at: '' },
       });
+    if (path === `/reporting/${CAMPAIGN_UUID}/summary`)
+      return json({ data: reportSummary({ campaign_uuid: CAMPAIGN_UUID, delivered: 950, opt_outs: 12, opt_out_rate: 12 / 950 }) });
     if (path === `/reporting/${CAMPAIGN_UUID}/clicks`) {
       return json(reportPage(650, Number(url.searchParams.get('page')), Number(url.searchParams.get('per_page')), click));
     }
@@ -39,7 +41,8 @@ function serve() {
   });
 }
 
-describe('the campaign’s reports', () => {
+// The whole reports section at once (charts, tabs, table, filters): the budget of the other form tests under load.
+describe('the campaign’s reports', { timeout: 20_000 }, () => {
   it('chart the outcomes and the clicks with text alternatives, and open the report of the URL', async () => {
     const fetchMock = serve();
     render(
@@ -62,8 +65,11 @@ describe('the campaign’s reports', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual(['Delivered950 (95%)', 'Failed40 (4%)', 'Unsent10 (1%)', 'Pending0 (0%)']);
-    expect(screen.getByRole('region', { name: 'Delivery outcomes' })).toHaveTextContent(
-      'Opt-outs: 12 (numbers that opted out while this was the last campaign they received)',
+    // With their rate over the messages delivered, from the report summary.
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Delivery outcomes' })).toHaveTextContent(
+        'Opt-outs: 12 (1.3% of delivered) (numbers that opted out while this was the last campaign they received)',
+      ),
     );
 
     const clicks = await screen.findByRole('img', {
@@ -83,6 +89,8 @@ describe('the campaign’s reports', () => {
     expect(chartReads.map((url) => url.searchParams.get('page'))).toEqual(['1', '2', '3', '4', '5']);
 
     expect(screen.getByRole('tab', { name: 'Clicks' })).toHaveAttribute('aria-selected', 'true');
+    // The clicks report's headline: people, not link previews.
+    expect(screen.getByRole('list', { name: 'Clicks in figures' })).toHaveTextContent('Unique human clicks300');
     expect(await screen.findByText('Rows 1–50 of 650')).toBeInTheDocument();
     expect(await screen.findByText(/You have not asked for a report by e-mail yet/)).toBeInTheDocument();
   });

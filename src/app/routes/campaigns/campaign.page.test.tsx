@@ -6,6 +6,7 @@ import { serviceTimestamp } from '../../lib/service-zone';
 import { apiError, json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen } from '../../testing/render';
 import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
+import { reportSummary } from '../../features/reports/report-fixtures';
 import CampaignPage from './campaign.page';
 
 const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
@@ -20,6 +21,7 @@ function serve(current: () => Campaign, onPut?: () => Response, counts: () => Ca
     if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`) return json({ data: counts() });
+    if (path === `/reporting/${CAMPAIGN_UUID}/summary`) return json({ data: reportSummary({ campaign_uuid: CAMPAIGN_UUID }) });
     if (path === '/users/me')
       return json({
         data: {
@@ -47,7 +49,8 @@ function renderPage() {
   );
 }
 
-describe('the campaign page', () => {
+// The whole page (form, progress, reports with their filters): the same 20 s budget as the other form tests under load.
+describe('the campaign page', { timeout: 20_000 }, () => {
   it('opens a campaign whose send time has passed read-only, and says why', async () => {
     serve(() => campaign({ is_locked: true }));
     renderPage();

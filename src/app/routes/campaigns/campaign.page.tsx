@@ -47,8 +47,8 @@ export function prefetch(queryClient: QueryClient, { params, request }: LoaderFu
   void queryClient.prefetchQuery(campaignQueries.detail(params.uuid));
   void queryClient.prefetchQuery(campaignQueries.summary(params.uuid));
   prefetchCampaignFormData(queryClient);
-  const { type, page, perPage } = parseReportParams(new URL(request.url).searchParams);
-  void queryClient.prefetchQuery(reportQueries.page(params.uuid, type, { page, per_page: perPage }));
+  const { type, page, perPage, filters } = parseReportParams(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(reportQueries.page(params.uuid, type, { page, per_page: perPage, ...filters }));
   void loadCampaignReports();
 }
 

@@ -1,8 +1,8 @@
 import type {
-  AltDeliveryReportRow,
   ClicksReportRow,
-  DeliveryReportRow,
+  DeliveryStatus,
   RecipientReportRow,
+  ReportCsvRow,
   ReportRow,
   ReportType,
   SentReportRow,
@@ -16,7 +16,7 @@ import type { ClickRow, MessageRow, ReportCampaign } from './reports.repository'
  * on its way → `Pending`; refused, failed or not sent to an opted-out number → `Failed`; not delivered
  * or not sent before the expiry → `Expired`.
  */
-export function deliveryStatus(message: Pick<MessageRow, 'status' | 'reason'>): string {
+export function deliveryStatus(message: Pick<MessageRow, 'status' | 'reason'>): DeliveryStatus {
   switch (message.status) {
     case 'delivered':
       return 'Success';
@@ -56,7 +56,25 @@ export function createFieldLists() {
 
 type Groups = ReportCampaign['groups'];
 
-/** Report rows made from the engine's rows; every column a string unless the API says otherwise. */
+/**
+ * Why a message was not delivered, as the engine stored it (the carrier's status, `Expired`,
+ * `opted_out`…); null while it may still be, and once it was. An unsent message without a reason is
+ * `pending`, as the unsent report says.
+ */
+export function failureReason(message: Pick<MessageRow, 'status' | 'reason'>): string | null {
+  switch (message.status) {
+    case 'delivered':
+    case 'queued':
+    case 'submitted':
+      return null;
+    case 'unsent':
+      return message.reason ?? 'pending';
+    default:
+      return message.reason;
+  }
+}
+
+/** Report rows (the CSV's columns) made from the engine's rows; every column a string unless the API says otherwise. */
 export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, groups: Groups = campaign.groups) {
   const expiry = formatIsoWithOffset(campaign.expiryDate, timeZone);
   const format = localTimestampFormatter(timeZone);
@@ -64,7 +82,7 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
   const fieldLists = createFieldLists();
   const headersOf = (m: MessageRow) => (m.contact_group_id === null ? undefined : groups.get(Number(m.contact_group_id))?.headers);
   return {
-    delivery: (m: MessageRow): DeliveryReportRow => ({
+    delivery: (m: MessageRow): ReportCsvRow<'delivery'> => ({
       SMS_ID: m.uuid,
       Sender: campaign.sender,
       Recipient: m.phone_number,
@@ -72,7 +90,7 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
       Status: deliveryStatus(m),
       Expiry_Date: expiry,
     }),
-    alt_delivery: (m: MessageRow): AltDeliveryReportRow => {
+    alt_delivery: (m: MessageRow): ReportCsvRow<'alt_delivery'> => {
       const fields = fieldLists(m.custom_fields, headersOf(m));
       return {
         MessageId: m.uuid,
@@ -118,7 +136,24 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
       TemplateName: campaign.templateName,
       Message: campaign.templateBody,
     }),
-  } satisfies { [T in ReportType]: (row: never) => ReportRow<T> };
+  } satisfies { [T in ReportType]: (row: never) => ReportCsvRow<T> };
+}
+
+/**
+ * The JSON rows' fields beyond the CSV's columns (Herald extensions): the delivery reports say why a
+ * message failed, and the delivery report when it was sent and delivered. Never written to the CSV.
+ */
+export function reportRowExtensions(timeZone: string) {
+  const format = localTimestampFormatter(timeZone);
+  const time = (epochMs: number | null) => (epochMs === null ? '' : format(epochMs));
+  return {
+    delivery: (m: MessageRow): Omit<ReportRow<'delivery'>, keyof ReportCsvRow<'delivery'>> => ({
+      failure_reason: failureReason(m),
+      sent_at: time(m.submitted_at),
+      delivered_at: m.status === 'delivered' ? time(m.finished_at) : '',
+    }),
+    alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({ failure_reason: failureReason(m) }),
+  };
 }
 
 /** How many rows a report has: kept as counters on the campaign, so a page never counts. */

@@ -2,19 +2,41 @@ import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CampaignReportListItemSchema,
+  CampaignReportSummarySchema,
+  dataOf,
   errorsOf,
   PageQuerySchema,
+  REPORT_FILTER_SCHEMAS,
   REPORT_ROW_SCHEMAS,
   REPORT_TYPES,
   ReportDownloadParamsSchema,
   ReportDownloadQuerySchema,
   ReportJobSchema,
   ReportParamsSchema,
+  ReportSummariesQuerySchema,
   pageOf,
+  type ReportFilters,
+  type ReportType,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { ReportsService } from './reports.service';
+
+/** What each report's page can be filtered by (Herald extensions), for its description. */
+const FILTERS = {
+  delivery: ['status', 'search'],
+  alt_delivery: ['status', 'search'],
+  recipient: ['search'],
+  sent: [],
+  unsent: ['reason', 'search'],
+  clicks: ['search'],
+} as const;
+
+const EXTENSIONS = {
+  delivery: ' Beside the CSV’s columns, each row carries `failure_reason`, `sent_at` and `delivered_at` (Herald extensions, not in the CSV).',
+  alt_delivery: ' Beside the CSV’s columns, each row carries `failure_reason` (a Herald extension, not in the CSV).',
+} as Partial<Record<ReportType, string>>;
 
 const TITLES = {
   clicks: ['Clicks', 'one row per click on a tracked link'],
@@ -28,9 +50,47 @@ const TITLES = {
 export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; publicUrl: string }> = async (app, { reports, publicUrl }) => {
   const tags = ['Reports'];
 
+  app.get(
+    '/reporting/summaries',
+    {
+      config: { access: 'read', sharedRead: 'team' },
+      schema: {
+        operationId: 'listCampaignReportSummaries',
+        tags,
+        summary: 'The report summaries of the team’s campaigns that have started, last started first',
+        description:
+          'Herald extension. One statement for the page: each campaign’s delivery, click and opt-out figures and rates side by side (send tests left out). `search` finds campaigns by name. The failed/expired split is left to `GET /reporting/{campaign_uuid}/summary`.',
+        querystring: PageQuerySchema.extend(ReportSummariesQuerySchema.shape),
+        response: { 200: pageOf(CampaignReportListItemSchema), ...errorsOf(401, 422) },
+      },
+    },
+    async (request) => {
+      const { items, total } = await reports.summaries(callerOf(request), pageWindow(request.query), request.query.search || undefined);
+      return pageEnvelope(request, publicUrl, request.query, total, items, { search: request.query.search });
+    },
+  );
+
+  app.get(
+    '/reporting/:campaign_uuid/summary',
+    {
+      config: { access: 'read', sharedRead: 'team' },
+      schema: {
+        operationId: 'getCampaignReportSummary',
+        tags,
+        summary: 'What a campaign’s reports add up to: delivery by status, clicks by people and bots, opt-outs, and their rates',
+        description:
+          'Herald extension. `delivered`, `failed`, `expired` and `pending` equal the totals of the delivery report filtered by `status`. Read from the campaign’s counters, but for the failed/expired split of a campaign that expired with failures, which reads its messages.',
+        params: ReportParamsSchema,
+        response: { 200: dataOf(CampaignReportSummarySchema), ...errorsOf(401, 404) },
+      },
+    },
+    async (request) => ({ data: await reports.summary(callerOf(request), request.params.campaign_uuid) }),
+  );
+
   // One route per type (a path of its own each): every report has its exact row schema in the contract.
   for (const type of REPORT_TYPES) {
     const [title, what] = TITLES[type];
+    const filters = FILTERS[type] as readonly string[];
     app.get(
       `/reporting/:campaign_uuid/${type}`,
       {
@@ -39,15 +99,22 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           operationId: `get${title}Report`,
           tags,
           summary: `The ${type} report: ${what}`,
-          description: 'Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.',
+          description:
+            'Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.' +
+            (EXTENSIONS[type] ?? '') +
+            (filters.length === 0
+              ? ''
+              : ` Filters (Herald extensions): ${filters.map((name) => `\`${name}\``).join(', ')}; \`meta.total\` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.`),
           params: ReportParamsSchema,
-          querystring: PageQuerySchema,
+          querystring: PageQuerySchema.extend(REPORT_FILTER_SCHEMAS[type].shape),
           response: { 200: pageOf(REPORT_ROW_SCHEMAS[type]), ...errorsOf(401, 404, 422) },
         },
       },
       async (request) => {
-        const { rows, total } = await reports.page(callerOf(request), request.params.campaign_uuid, type, pageWindow(request.query));
-        return pageEnvelope(request, publicUrl, request.query, total, rows);
+        const query = request.query as typeof request.query & ReportFilters;
+        const chosen: ReportFilters = { status: query.status, reason: query.reason, search: query.search };
+        const { rows, total } = await reports.page(callerOf(request), request.params.campaign_uuid, type, pageWindow(request.query), chosen);
+        return pageEnvelope(request, publicUrl, request.query, total, rows, chosen);
       },
     );
 

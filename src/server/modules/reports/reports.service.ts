@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPORT_COLUMNS, type ReportJob, type ReportRow, type ReportType } from '../../../shared/contract';
+import {
+  REPORT_COLUMNS,
+  type CampaignReportListItem,
+  type CampaignReportSummary,
+  type ReportCsvRow,
+  type ReportFilters,
+  type ReportJob,
+  type ReportRow,
+  type ReportType,
+} from '../../../shared/contract';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ForbiddenError, GoneError, NotFoundError } from '../../lib/errors';
@@ -10,8 +19,8 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { UsersRepository } from '../users/users.repository';
 import { csvLine, csvRow } from '../../lib/csv';
 import { REPORT_LINK_DAYS, type ReportLinks } from './report-links';
-import { reportRowBuilders, reportTotal } from './report-rows';
-import type { ReportCampaign, ReportJobRecord, ReportsRepository } from './reports.repository';
+import { reportRowBuilders, reportRowExtensions, reportTotal } from './report-rows';
+import type { MessageRow, ReportCampaign, ReportJobRecord, ReportsRepository, SummaryRow } from './reports.repository';
 
 /** Rows read per query when a report is written to CSV, and queries under way while one is written (BENCHMARKS.md). */
 const CSV_CHUNK = 2_000;
@@ -20,6 +29,9 @@ const PARTIAL_SUFFIX = '.csv.part';
 
 /** A CSV written under its attempt's partial name, not yet in place. */
 export type PartialCsv = { fileName: string; rowCount: number; partialPath: string };
+
+/** The numbering a per-message report pages by. */
+const numberingOf = (type: ReportType) => (type === 'unsent' ? 'unsent_sequence' : 'sequence');
 
 export function createReportsService(deps: {
   reports: ReportsRepository;
@@ -44,19 +56,84 @@ export function createReportsService(deps: {
     return new Map([...campaign.groups, ...(await deps.reports.groups(missing.map(Number)))]);
   };
 
-  /** The report rows numbered `first`..`last` (from 1), in the report's stable order. */
-  const rowsBetween = async <T extends ReportType>(campaign: ReportCampaign, type: T, first: number, last: number): Promise<Array<ReportRow<T>>> => {
+  /** The CSV rows numbered `first`..`last` (from 1), in the report's stable order. */
+  const rowsBetween = async <T extends ReportType>(campaign: ReportCampaign, type: T, first: number, last: number): Promise<Array<ReportCsvRow<T>>> => {
     const total = reportTotal(campaign, type);
     last = Math.min(last, total);
     if (first > last) return [];
-    if (type === 'sent') return [reportRowBuilders(campaign, zone).sent()] as Array<ReportRow<T>>;
+    if (type === 'sent') return [reportRowBuilders(campaign, zone).sent()] as Array<ReportCsvRow<T>>;
     if (type === 'clicks') {
       const build = reportRowBuilders(campaign, zone).clicks;
-      return (await deps.reports.clicks(campaign.id, first, last)).map(build) as Array<ReportRow<T>>;
+      return (await deps.reports.clicks(campaign.id, first, last)).map(build) as Array<ReportCsvRow<T>>;
     }
-    const messages = await deps.reports.messages(campaign.id, type === 'unsent' ? 'unsent_sequence' : 'sequence', first, last, type !== 'delivery');
+    const messages = await deps.reports.messages(campaign.id, numberingOf(type), first, last, type !== 'delivery');
+    return messageRows(campaign, type, messages, false);
+  };
+
+  /** Report rows of messages; with `extended`, the JSON's fields beyond the CSV's columns too. */
+  const messageRows = async <T extends ReportType>(campaign: ReportCampaign, type: T, messages: MessageRow[], extended: boolean) => {
     const build = reportRowBuilders(campaign, zone, await withGroupsOf(campaign, messages))[type as 'delivery' | 'alt_delivery' | 'recipient' | 'unsent'];
-    return messages.map((m) => build(m)) as Array<ReportRow<T>>;
+    const extend = extended ? reportRowExtensions(zone)[type as 'delivery' | 'alt_delivery'] : undefined;
+    return messages.map((m) => (extend ? { ...build(m), ...extend(m) } : build(m))) as Array<ReportCsvRow<T>>;
+  };
+
+  /**
+   * A page of a report as JSON. Unfiltered, an index range on the report's numbering with the total
+   * from the campaign's counters, as fast deep as on page 1; filtered, a read of the campaign's
+   * messages (or clicks) that tests each, and one count under the same filter (the repository says
+   * what that costs).
+   */
+  const pageOf = async <T extends ReportType>(
+    campaign: ReportCampaign,
+    type: T,
+    window: PageWindow,
+    filters: ReportFilters,
+  ): Promise<{ rows: Array<ReportRow<T>>; total: number }> => {
+    const filtered = type !== 'sent' && (filters.status !== undefined || filters.reason !== undefined || filters.search !== undefined);
+    if (!filtered) {
+      const total = reportTotal(campaign, type);
+      const first = window.offset + 1;
+      const last = Math.min(window.offset + window.limit, total);
+      if (first > last || type === 'sent' || type === 'clicks') return { rows: (await rowsBetween(campaign, type, first, last)) as Array<ReportRow<T>>, total };
+      const messages = await deps.reports.messages(campaign.id, numberingOf(type), first, last, type !== 'delivery');
+      return { rows: (await messageRows(campaign, type, messages, true)) as Array<ReportRow<T>>, total };
+    }
+    // Before sending there are no rows to filter.
+    if (campaign.status === 0) return { rows: [], total: 0 };
+    if (type === 'clicks') {
+      const { rows, total } = await deps.reports.filteredClicks(campaign.id, filters.search!, window);
+      return { rows: rows.map(reportRowBuilders(campaign, zone).clicks) as Array<ReportRow<T>>, total };
+    }
+    const { rows, total } = await deps.reports.filteredMessages(campaign.id, numberingOf(type), filters, window, type !== 'delivery');
+    return { rows: (await messageRows(campaign, type, rows, true)) as Array<ReportRow<T>>, total };
+  };
+
+  /** Rates are shares of what they are a share of; null when that is nothing. */
+  const share = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+
+  const summaryOf = (row: SummaryRow): CampaignReportListItem => {
+    const pending = Math.max(0, row.messages - row.delivered - row.failedCount - row.unsent);
+    return {
+      campaign_uuid: row.uuid,
+      name: row.name,
+      sender: row.sender,
+      status: row.status,
+      started_sending_at: row.startedSendingAt,
+      finished_sending_at: row.finishedSendingAt,
+      messages: row.messages,
+      sent: row.sent,
+      delivered: row.delivered,
+      pending,
+      unsent: row.unsent,
+      clicks_total: row.clicksTotal,
+      clicks_human: row.clicksHuman,
+      clicks_bot: row.clicksTotal - row.clicksHuman,
+      unique_human_clickers: row.uniqueHumanClickers,
+      delivery_rate: share(row.delivered, row.sent),
+      click_rate: share(row.uniqueHumanClickers, row.delivered),
+      opt_outs: row.optOuts,
+      opt_out_rate: share(row.optOuts, row.delivered),
+    };
   };
 
   const present = (job: ReportJobRecord): ReportJob => {
@@ -151,16 +228,34 @@ export function createReportsService(deps: {
   };
 
   return {
-    /** One page of a report: rows numbered from (page − 1) × per_page + 1, read as an index range. */
+    /** One page of a report, filtered or not; `total` counts the rows under the filter. */
     async page<T extends ReportType>(
       auth: AuthContext,
       campaignUuid: string,
       type: T,
       window: PageWindow,
+      filters: ReportFilters = {},
     ): Promise<{ rows: Array<ReportRow<T>>; total: number }> {
-      const campaign = await campaignOf(auth, campaignUuid);
-      const rows = await rowsBetween(campaign, type, window.offset + 1, window.offset + window.limit);
-      return { rows, total: reportTotal(campaign, type) };
+      return pageOf(await campaignOf(auth, campaignUuid), type, window, filters);
+    },
+
+    /**
+     * What a campaign's reports add up to: its delivery report's rows by Status (`delivered`,
+     * `failed`, `expired`, `pending`), its unsent and clicks reports' rows, clicks by people and by
+     * link-preview bots, the recipients who clicked, its opt-outs, and the rates of each.
+     */
+    async summary(auth: AuthContext, campaignUuid: string): Promise<CampaignReportSummary> {
+      const row = await deps.reports.summary(auth.teamId, campaignUuid);
+      if (!row) throw new NotFoundError();
+      const expired = row.expired ?? 0;
+      // Failed rows are failed messages not expired, and unsent ones not `pending` (deliveryStatus).
+      return { ...summaryOf(row), failed: row.failedCount + row.unsent - expired, expired };
+    },
+
+    /** The summaries of the team's campaigns that have started, last started first (without the failed/expired split). */
+    async summaries(auth: AuthContext, window: PageWindow, search?: string): Promise<{ items: CampaignReportListItem[]; total: number }> {
+      const { rows, total } = await deps.reports.summaries(auth.teamId, window, search);
+      return { items: rows.map(summaryOf), total };
     },
 
     /** Queues the CSV for the calling user; a worker writes it and e-mails the link (POST → 202). */

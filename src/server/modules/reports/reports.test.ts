@@ -137,7 +137,10 @@ describe('reports as JSON', () => {
     const page = await report(sent, 'delivery');
     expect(page.meta).toMatchObject({ total: 5, per_page: 15, current_page: 1, from: 1, to: 5, last_page: 1 });
     const rows = page.data as Array<Record<string, string>>;
-    expect(rows.map((r) => Object.keys(r))).toEqual(Array(5).fill(['SMS_ID', 'Sender', 'Recipient', 'Message_Copy', 'Status', 'Expiry_Date']));
+    // The CSV's columns, then the Herald extensions beside them (report-filters.test.ts).
+    expect(rows.map((r) => Object.keys(r))).toEqual(
+      Array(5).fill(['SMS_ID', 'Sender', 'Recipient', 'Message_Copy', 'Status', 'Expiry_Date', 'failure_reason', 'sent_at', 'delivered_at']),
+    );
     expect(rows.map((r) => [r.Recipient, r.Status])).toEqual([
       ['447700900301', 'Success'],
       ['447700900302', 'Failed'],
@@ -153,7 +156,7 @@ describe('reports as JSON', () => {
 
   it('alt_delivery: field names and values aligned in the group’s header order, sent and update times', async () => {
     const rows = (await report(sent, 'alt_delivery')).data as Array<Record<string, string>>;
-    expect(Object.keys(rows[0]!)).toEqual(['MessageId', 'Mobile', 'FieldNames', 'FieldValues', 'MessageSent', 'MessageUpdate', 'Status']);
+    expect(Object.keys(rows[0]!)).toEqual(['MessageId', 'Mobile', 'FieldNames', 'FieldValues', 'MessageSent', 'MessageUpdate', 'Status', 'failure_reason']);
     expect(rows[0]).toMatchObject({
       Mobile: '447700900301',
       FieldNames: 'first_name,city',
