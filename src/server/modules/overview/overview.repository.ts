@@ -91,8 +91,7 @@ export function createOverviewRepository(db: Db) {
          ORDER BY d`,
       ),
 
-    price: (teamId: number) =>
-      oneRowOf(db, PriceSchema, sql`SELECT price_per_segment::text AS price, currency FROM teams WHERE id = ${teamId}`),
+    price: (teamId: number) => oneRowOf(db, PriceSchema, sql`SELECT price_per_segment::text AS price, currency FROM teams WHERE id = ${teamId}`),
 
     sending: (teamId: number) =>
       rowsOf(

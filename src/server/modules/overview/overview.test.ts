@@ -31,7 +31,10 @@ function carrier(): SmsGateway & { sent: OutgoingSms[] } {
         if (sms.to.endsWith('405')) return { clientRef: sms.clientRef, rejected: 'ESME_RINVDSTADR' };
         sent.push(sms);
         const failed = sms.to.endsWith('402');
-        setTimeout(() => listener([{ gatewayId: `gw-${sms.to}`, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }]), 0);
+        setTimeout(
+          () => listener([{ gatewayId: `gw-${sms.to}`, status: failed ? 'failed' : 'delivered', reason: failed ? 'Undeliverable' : null, at: clock.now() }]),
+          0,
+        );
         return { clientRef: sms.clientRef, gatewayId: `gw-${sms.to}` };
       });
     },
@@ -48,7 +51,15 @@ const overview = async (user: TestUser, query = '') => {
   return response.json().data;
 };
 const local = (at: Date) =>
-  new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/London',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  })
     .format(at)
     .replace('T', ' ');
 const today = () => local(clock.now()).slice(0, 10);
