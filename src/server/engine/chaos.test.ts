@@ -58,7 +58,10 @@ import { SmppPeer } from '../testing/smpp-peer';
 //    submissions = 1 (the ledger counts each hand-over, even one it recognises), every message
 //    submitted or delivered under the simulator's gateway id, nothing counted in doubt (it is asked,
 //    `recall`), counters as in 2. Red with the engine's use of `recall` turned off for one run (it then
-//    resends to the idempotent simulator: submissions = 2; restored exactly afterwards).
+//    resends to the idempotent simulator: submissions = 2; restored exactly afterwards). Red once in
+//    CI without fences: one batch of 50 went twice, its old owner's hand-over landing after its
+//    successor's recall had found nothing; recall and submit now carry the batch token as a fence
+//    (gateways/sms/simulator.test.ts shows both halves of it failing without it).
 // 6. No Herald process dies by itself (an unhandled 'error' event or exception): only those the test
 //    killed, or a start refused while PostgreSQL was down. Red when written: the restart crashed one to
 //    three running processes a run (`Unhandled 'error' event` of a pg client checked out of the pool).

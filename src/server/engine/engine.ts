@@ -63,7 +63,9 @@ export function createEngine(deps: {
    * (`askFirst`), and those the hand-over leaves in doubt, are recalled from a gateway that can tell:
    * what it took is submitted, the rest was never sent.
    */
-  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[], signal?: AbortSignal, askFirst = false) {
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[], lease?: { signal: AbortSignal; fence: string }, askFirst = false) {
+    const signal = lease?.signal;
+    const fence = lease?.fence;
     const outcome = {
       submitted: [] as Array<T & { gatewayId: string }>,
       rejected: [] as Array<T & { reason: string }>,
@@ -71,7 +73,14 @@ export function createEngine(deps: {
       inDoubt: [] as T[],
     };
     const recall = async (doubtful: T[]) => {
-      const taken = new Map((await gateway.recall!(doubtful.map((item) => item.sms.clientRef))).map((entry) => [entry.clientRef, entry.gatewayId]));
+      const taken = new Map(
+        (
+          await gateway.recall!(
+            doubtful.map((item) => item.sms.clientRef),
+            fence,
+          )
+        ).map((entry) => [entry.clientRef, entry.gatewayId]),
+      );
       for (const item of doubtful) {
         const gatewayId = taken.get(item.sms.clientRef);
         if (gatewayId === undefined) outcome.notSent.push(item);
@@ -92,7 +101,7 @@ export function createEngine(deps: {
       toSend.length > 0
         ? await gateway.submit(
             toSend.map((item) => item.sms),
-            { signal },
+            { signal, fence },
           )
         : [];
     const byRef = new Map(results.map((result) => [result.clientRef, result]));
@@ -155,7 +164,7 @@ export function createEngine(deps: {
     }
     const lease = holdLease({ store, clock, lease: claimed, leaseMs: options.leaseMs, expiryDate: campaign.expiryDate, log: deps.log });
     try {
-      const outcome = await submitAll(items, lease.signal, claimed.inDoubt === true);
+      const outcome = await submitAll(items, { signal: lease.signal, fence: claimed.token }, claimed.inDoubt === true);
       const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
       receipts.hold(submitted.map((message) => message.gatewayId));
       try {

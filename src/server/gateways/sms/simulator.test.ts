@@ -92,3 +92,73 @@ describe('simulator receipts shared through the database', () => {
     await second.close();
   });
 });
+
+/**
+ * Fences (the chaos test's double hand-overs): an engine that lost its lease while its hand-over was
+ * on the way must not send what its successor was told had not been taken. Counted at the edge: the
+ * simulator's rows and their `submissions`. Shown able to fail: without the exclusive lock in
+ * recall, the first test's recall answered nothing (the slow hand-over was not committed yet); without
+ * the `fenced` step of record, the second test's late hand-over was taken (a row, submissions 1,
+ * then 2 with the successor's).
+ */
+describe('simulator fences, between an engine that lost its lease and its successor', () => {
+  const submissions = async (refs: string[]) =>
+    (
+      await t.database.pool.query<{ client_ref: string; submissions: number }>(
+        `SELECT client_ref, submissions FROM simulator_deliveries WHERE client_ref = ANY($1::text[]) ORDER BY client_ref`,
+        [refs],
+      )
+    ).rows;
+
+  it('a recall waits for a hand-over under way, so what it answers includes it', async () => {
+    const batch = [sms(20), sms(21), sms(22)];
+    const refs = batch.map((message) => message.clientRef);
+    // The old owner's hand-over takes its time inside PostgreSQL (as under load, or when it is killed mid-statement).
+    await t.database.pool.query(`
+      CREATE FUNCTION slow_hand_over_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$;
+      CREATE TRIGGER slow_hand_over BEFORE INSERT ON simulator_deliveries FOR EACH STATEMENT EXECUTE FUNCTION slow_hand_over_for_test();`);
+    try {
+      const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
+      const successor = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
+      const handingOver = old.submit(batch, { fence: '10' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const recalled = await successor.recall!(refs, '11');
+      const handedOver = await handingOver;
+      expect(recalled.map((entry) => entry.clientRef).sort()).toEqual([...refs].sort());
+      const ids = new Map(handedOver.map((result) => [result.clientRef, 'gatewayId' in result ? result.gatewayId : null]));
+      for (const entry of recalled) expect(entry.gatewayId).toBe(ids.get(entry.clientRef));
+      await Promise.all([old.close(), successor.close()]);
+    } finally {
+      await t.database.pool.query(`DROP TRIGGER slow_hand_over ON simulator_deliveries; DROP FUNCTION slow_hand_over_for_test()`);
+    }
+    expect((await submissions(refs)).map((row) => row.submissions)).toEqual([1, 1, 1]);
+  });
+
+  it('after a recall, a hand-over under an older fence is refused and the successor sends each message once', async () => {
+    const batch = [sms(23), sms(24)];
+    const refs = batch.map((message) => message.clientRef);
+    const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
+    const successor = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
+    expect(await successor.recall!(refs, '21')).toEqual([]);
+    // The old owner's hand-over arrives late: refused, nothing recorded.
+    expect(await old.submit(batch, { fence: '20' })).toEqual(refs.map((clientRef) => ({ clientRef, notSent: true })));
+    expect(await submissions(refs)).toEqual([]);
+    const sent = await successor.submit(batch, { fence: '21' });
+    expect(sent.every((result) => 'gatewayId' in result)).toBe(true);
+    expect((await submissions(refs)).map((row) => row.submissions)).toEqual([1, 1]);
+    // A later owner (a greater fence) may still hand over again: the simulator recognises it and says so.
+    await successor.submit(batch, { fence: '22' });
+    expect((await submissions(refs)).map((row) => row.submissions)).toEqual([2, 2]);
+    await Promise.all([old.close(), successor.close()]);
+  });
+
+  it('the memory ledger keeps the same fences', async () => {
+    const ledger = createMemoryLedger();
+    const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger });
+    const batch = [sms(25)];
+    expect(await old.recall!([batch[0]!.clientRef], '31')).toEqual([]);
+    expect(await old.submit(batch, { fence: '30' })).toEqual([{ clientRef: batch[0]!.clientRef, notSent: true }]);
+    expect(await old.submit(batch, { fence: '31' })).toEqual([{ clientRef: batch[0]!.clientRef, gatewayId: expect.any(String) }]);
+    await old.close();
+  });
+});

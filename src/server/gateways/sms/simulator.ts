@@ -4,18 +4,23 @@ import type { DurableListener, InboundSms, OutgoingSms, Receipt, SmsGateway, Sub
 /** Receipts recorded together (one submitted batch's), due at one time: `failed[i]` is `gatewayIds[i]`'s outcome. */
 export type DueReceipts = { gatewayIds: string[]; failed: boolean[]; dueAt: Date };
 
+/** What the ledger made of one offered message: taken (new, or seen before), or refused because a newer owner has recalled it. */
+export type Recorded = { clientRef: string; gatewayId: string; isNew: boolean } | { clientRef: string; fencedOut: true };
+
 /** Where the simulator keeps what it sent and the receipts it owes, so both survive a restart. */
 export type SimulatorLedger = {
   /**
    * Records the messages not seen before and, with them (all or nothing), their receipts due at
-   * `dueAt`; returns the gateway id of every one (old or new) and which are new.
+   * `dueAt`; returns the gateway id of every one (old or new) and which are new. Under a `fence`,
+   * a message recalled under a greater fence is refused (`fencedOut`): its newer owner decides.
    */
-  record(
-    batch: Array<OutgoingSms & { gatewayId: string; failed: boolean }>,
-    dueAt: Date,
-  ): Promise<Array<{ clientRef: string; gatewayId: string; isNew: boolean }>>;
-  /** The gateway ids of those of these client references it has recorded. */
-  recall(clientRefs: string[]): Promise<Array<{ clientRef: string; gatewayId: string }>>;
+  record(batch: Array<OutgoingSms & { gatewayId: string; failed: boolean }>, dueAt: Date, fence?: string): Promise<Recorded[]>;
+  /**
+   * The gateway ids of those of these client references it has recorded. Under a `fence`, it first
+   * waits for hand-overs already under way, and from then on refuses these references under a
+   * smaller fence: what it answers stays true.
+   */
+  recall(clientRefs: string[], fence?: string): Promise<Array<{ clientRef: string; gatewayId: string }>>;
   /**
    * Hands some receipts due by `now` to `deliver` and forgets them once it resolves; if it rejects
    * they stay owed (delivered again at a later look). Returns how many groups it handed over.
@@ -98,20 +103,27 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   return {
     sent,
     idempotent: true,
-    async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
+    async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal; fence?: string }): Promise<SubmitResult[]> {
       if (submitOptions?.signal?.aborted || closed) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
-      // The ledger tells which it has seen before (and their first gateway id): it alone decides.
+      // The ledger tells which it has seen before (and their first gateway id), and which a newer owner recalled: it alone decides.
       const offered = batch.map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
-      const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs));
+      const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs), submitOptions?.fence);
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
-      if (keepSent)
-        for (const message of offered)
-          if (byRef.get(message.clientRef)!.isNew) sent.set(message.clientRef, { ...message, gatewayId: byRef.get(message.clientRef)!.gatewayId });
-      if (recorded.some((entry) => entry.isNew)) wakeIn(options.latencyMs);
-      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: byRef.get(message.clientRef)!.gatewayId }));
+      let anyNew = false;
+      const results = batch.map((message): SubmitResult => {
+        const entry = byRef.get(message.clientRef)!;
+        if ('fencedOut' in entry) return { clientRef: message.clientRef, notSent: true };
+        if (entry.isNew) {
+          anyNew = true;
+          if (keepSent) sent.set(message.clientRef, { ...message, gatewayId: entry.gatewayId });
+        }
+        return { clientRef: message.clientRef, gatewayId: entry.gatewayId };
+      });
+      if (anyNew) wakeIn(options.latencyMs);
+      return results;
     },
     /** What it took of these, from its record (which outlives a crash of the process that handed them over). */
-    recall: (clientRefs: string[]) => ledger.recall(clientRefs),
+    recall: (clientRefs: string[], fence?: string) => ledger.recall(clientRefs, fence),
     onReceipts: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),
     async close() {
@@ -127,16 +139,23 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
 /** The ledger of a simulator without a database (tests): the same promises, for this process's life. */
 export function createMemoryLedger(): SimulatorLedger {
   const taken = new Map<string, string>();
+  const fences = new Map<string, bigint>();
   let owed: DueReceipts[] = [];
   return {
-    async record(batch, dueAt) {
-      const fresh = batch.filter((message) => !taken.has(message.clientRef));
+    async record(batch, dueAt, fence) {
+      const fencedOut = (clientRef: string) => fence !== undefined && (fences.get(clientRef) ?? -1n) > BigInt(fence);
+      const fresh = batch.filter((message) => !taken.has(message.clientRef) && !fencedOut(message.clientRef));
       for (const message of fresh) taken.set(message.clientRef, message.gatewayId);
       if (fresh.length > 0) owed.push({ gatewayIds: fresh.map((m) => m.gatewayId), failed: fresh.map((m) => m.failed), dueAt });
       const isNew = new Set(fresh.map((message) => message.clientRef));
-      return batch.map((message) => ({ clientRef: message.clientRef, gatewayId: taken.get(message.clientRef)!, isNew: isNew.has(message.clientRef) }));
+      return batch.map((message) =>
+        fencedOut(message.clientRef)
+          ? { clientRef: message.clientRef, fencedOut: true as const }
+          : { clientRef: message.clientRef, gatewayId: taken.get(message.clientRef)!, isNew: isNew.has(message.clientRef) },
+      );
     },
-    async recall(clientRefs) {
+    async recall(clientRefs, fence) {
+      if (fence !== undefined) for (const clientRef of clientRefs) if ((fences.get(clientRef) ?? -1n) < BigInt(fence)) fences.set(clientRef, BigInt(fence));
       return clientRefs.flatMap((clientRef) => {
         const gatewayId = taken.get(clientRef);
         return gatewayId === undefined ? [] : [{ clientRef, gatewayId }];

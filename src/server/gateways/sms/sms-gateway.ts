@@ -32,8 +32,12 @@ export type SmsGateway = {
   /**
    * Hands messages over. When `signal` aborts (the engine lost its lease, or the campaign expired),
    * messages not yet handed over come back `notSent`; those already on their way finish as usual.
+   * `fence` is the batch's lease token, greater for each later owner of the same messages: a gateway
+   * that can recall (below) refuses, as `notSent`, a message recalled under a greater fence, so an
+   * owner that lost its lease while its hand-over was on the way cannot send what its successor
+   * was told had not been taken. Others ignore it.
    */
-  submit(batch: OutgoingSms[], options?: { signal?: AbortSignal }): Promise<SubmitResult[]>;
+  submit(batch: OutgoingSms[], options?: { signal?: AbortSignal; fence?: string }): Promise<SubmitResult[]>;
   /** Receipts come in groups: as many as arrived together (an SMPP deliver_sm carries one; the simulator hands over a batch's). */
   onReceipts(listener: DurableListener<Receipt[]>): void;
   onInbound(listener: DurableListener<InboundSms>): void;
@@ -50,7 +54,9 @@ export type SmsGateway = {
    * For a gateway that can tell: which of these client references it has already taken, with their
    * gateway ids. The engine asks it about messages in doubt instead of guessing, so nothing is sent
    * twice and nothing is left out. A gateway that answers should also deliver again the receipts of
-   * what it names that were never acknowledged (as an SMSC redelivers to the next bind).
+   * what it names that were never acknowledged (as an SMSC redelivers to the next bind). Under a
+   * `fence` the answer waits for hand-overs already under way and holds: from then on the gateway
+   * refuses these references under a smaller fence.
    */
-  recall?(clientRefs: string[]): Promise<Array<{ clientRef: string; gatewayId: string }>>;
+  recall?(clientRefs: string[], fence?: string): Promise<Array<{ clientRef: string; gatewayId: string }>>;
 };
