@@ -59,6 +59,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, ...noImport('server') },
   },
+  // Scripts the dashboard's page loads as they are (public/color-scheme.js, before the first paint).
+  { files: ['public/**/*.js'], languageOptions: { globals: { ...globals.browser }, sourceType: 'script' } },
   {
     files: ['src/app/features/*/*'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],

@@ -2,7 +2,7 @@
  * The Contacts pages (issue 20, point 4): an admin finds a number across the team's groups by its
  * digits or by a field's value, opens it (its groups and fields, the campaign message it received,
  * its opt-out state), downloads everything Herald holds about it as JSON, and erases it: it is then
- * gone from the search. Both pages pass axe (WCAG 2.1 A and AA, contrast aside as everywhere).
+ * gone from the search. Both pages pass axe (WCAG 2.1 A and AA, colour contrast included).
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';

@@ -9,13 +9,16 @@ interface PageHeaderProps {
   actions?: ReactNode;
 }
 
-/** The one heading of a page; also names the browser tab. */
+/**
+ * The one heading of a page; also names the browser tab. The buttons sit beside the title while
+ * both fit, and wrap under it on a narrow screen (never squeezing the title into a column).
+ */
 export function PageHeader({ title, description, actions }: PageHeaderProps) {
   useDocumentTitle(`${title} · Herald`);
   return (
-    <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap">
-      <Stack gap={4}>
-        <Title order={1} size="h2">
+    <Group justify="space-between" align="flex-start" mb="lg" gap="md">
+      <Stack gap={4} miw={0} style={{ flex: '1 1 18rem' }}>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         {description && (

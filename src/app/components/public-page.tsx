@@ -19,7 +19,7 @@ interface PublicPageProps {
 export function PublicPage({ title, tabTitle = title, description, footerLink, children }: PublicPageProps) {
   useDocumentTitle(`${tabTitle} · Herald`);
   return (
-    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
+    <Center component="main" mih="100vh" p="md" bg="var(--herald-page)">
       <Stack w="100%" maw={420} gap="lg">
         <Stack align="center" gap={6}>
           <HeraldLogo size={40} />

@@ -1,4 +1,5 @@
 import { Paper, Skeleton, Table } from '@mantine/core';
+import { TableScroll } from './table-scroll';
 
 interface TableSkeletonProps {
   columns: readonly string[];
@@ -9,7 +10,7 @@ interface TableSkeletonProps {
 export function TableSkeleton({ columns, rows = 5 }: TableSkeletonProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={560} type="native">
+      <TableScroll minWidth={560}>
         <Table aria-busy="true" aria-label="Loading">
           <Table.Thead>
             <Table.Tr>
@@ -30,7 +31,7 @@ export function TableSkeleton({ columns, rows = 5 }: TableSkeletonProps) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -9,7 +9,7 @@ import { MemoryRouter } from 'react-router';
 import { currentUserKeys } from '../features/auth/current-user-queries';
 import { createQueryClient } from '../lib/query-client';
 import type { Role } from '../lib/roles';
-import { theme } from '../theme';
+import { cssVariablesResolver, theme } from '../theme';
 import { currentUser } from './current-user';
 
 interface RenderOptions {
@@ -29,7 +29,7 @@ export function render(ui: ReactElement, { route = '/', queryClient, role }: Ren
   const result = testingLibraryRender(ui, {
     wrapper: ({ children }) => (
       <QueryClientProvider client={client}>
-        <MantineProvider theme={theme} env="test">
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
           <ModalsProvider>
             <Notifications />
             <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>

@@ -2,6 +2,7 @@ import { Badge, Button, Code, Group, Paper, Table, Text } from '@mantine/core';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import type { ApiToken } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { TableScroll } from '../../components/table-scroll';
 
 export const API_TOKEN_COLUMNS = ['Name', 'Team', 'Token', 'Expires', 'Last used', 'Created', 'Actions'] as const;
 
@@ -35,7 +36,7 @@ function Expiry({ expiresAt, timeZone, readAt }: { expiresAt: string; timeZone: 
 export function ApiTokensTable({ tokens, teamNames, timeZone, readAt, onRevoke }: ApiTokensTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={860} type="native">
+      <TableScroll minWidth={860}>
         <Table aria-label="API tokens">
           <Table.Thead>
             <Table.Tr>
@@ -85,7 +86,7 @@ export function ApiTokensTable({ tokens, teamNames, timeZone, readAt, onRevoke }
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

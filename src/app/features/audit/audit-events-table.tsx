@@ -6,6 +6,7 @@ import type { AuditEvent } from '../../api/gen/types.gen';
 import { paths } from '../../paths';
 import { AuditChanges } from './audit-changes';
 import { ACTOR_KIND_LABELS, eventLabel, isRefused, resourceHref, resourceLabel } from './audit-labels';
+import { TableScroll } from '../../components/table-scroll';
 
 export const AUDIT_COLUMNS = ['Time', 'Who', 'Action', 'Resource', 'Changes', 'IP address'] as const;
 
@@ -49,7 +50,7 @@ function Action({ event }: { event: AuditEvent }) {
   return (
     <Stack gap={2} align="flex-start">
       <Group gap={4} wrap="nowrap">
-        {refused && <IconLock size={14} aria-hidden color="var(--mantine-color-orange-8)" />}
+        {refused && <IconLock size={14} aria-hidden color="var(--mantine-color-orange-text)" />}
         <Text size="sm" fw={500} c={refused ? 'orange.9' : failed ? 'red.8' : undefined}>
           {eventLabel(event)}
         </Text>
@@ -109,7 +110,7 @@ interface AuditEventsTableProps {
 export function AuditEventsTable({ events, resourceUuid }: AuditEventsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={900} type="native">
+      <TableScroll minWidth={900}>
         <Table aria-label="Audit events" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
@@ -147,7 +148,7 @@ export function AuditEventsTable({ events, resourceUuid }: AuditEventsTableProps
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -8,11 +8,11 @@ import type { ApprovalVerdict } from './campaign-mutations';
 
 type ApprovalStatus = Approval['status'];
 
-// Dark shades: their text keeps a 4.5:1 contrast on white (and violet is told apart from Sending's orange).
+// The theme darkens (light scheme) or lightens (dark) an outline's colour to 4.5:1; violet is told apart from Sending's orange.
 const BADGES: Record<Exclude<ApprovalStatus, 'not_required'>, { label: string; color: string; icon: typeof IconCheck }> = {
-  pending: { label: 'Awaiting approval', color: 'violet.8', icon: IconHourglassHigh },
-  approved: { label: 'Approved', color: 'teal.9', icon: IconCheck },
-  rejected: { label: 'Rejected', color: 'red.9', icon: IconX },
+  pending: { label: 'Awaiting approval', color: 'violet', icon: IconHourglassHigh },
+  approved: { label: 'Approved', color: 'teal', icon: IconCheck },
+  rejected: { label: 'Rejected', color: 'red', icon: IconX },
 };
 
 // A badge keeps its whole words: in a narrow table column it must not shrink to "AWAITING AP…".
@@ -57,7 +57,7 @@ export function whoMayDecide(approval: Pick<Approval, 'requested_by'>, viewer: A
 function Comment({ comment }: { comment: string }) {
   if (!comment) return null;
   return (
-    <Paper withBorder p="sm" radius="sm" bg="var(--mantine-color-gray-0)">
+    <Paper withBorder p="sm" radius="sm" bg="var(--herald-page)">
       <Text size="xs" c="dimmed" fw={500}>
         Comment
       </Text>

@@ -35,7 +35,7 @@ function RecipientSum({ recipients }: { recipients: CampaignReview['recipients']
             <Table.Td ta="right">{value}</Table.Td>
           </Table.Tr>
         ))}
-        <Table.Tr style={{ borderTop: '1px solid var(--mantine-color-gray-4)' }}>
+        <Table.Tr style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <Table.Th scope="row">= Recipients</Table.Th>
           <Table.Td ta="right" fw={700} data-testid="review-total">
             {fmt(recipients.total)}

@@ -5,6 +5,7 @@ import type { Campaign } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { CampaignBadges } from './campaign-badges';
+import { TableScroll } from '../../components/table-scroll';
 
 export const CAMPAIGN_COLUMNS = ['Name', 'Status', 'Scheduled', 'Recipients', 'Sender', 'Actions'] as const;
 
@@ -34,7 +35,7 @@ function Recipients({ campaign, groupNames }: { campaign: Campaign; groupNames: 
 export function CampaignsTable({ campaigns, groupNames, onDelete }: CampaignsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={820} type="native">
+      <TableScroll minWidth={820}>
         <Table aria-label="Campaigns" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
@@ -84,7 +85,7 @@ export function CampaignsTable({ campaigns, groupNames, onDelete }: CampaignsTab
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

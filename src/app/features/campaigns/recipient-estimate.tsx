@@ -31,7 +31,7 @@ export function RecipientEstimate({ included, excluded }: RecipientEstimateProps
               Pick the groups to send to, and Herald counts the people they reach.
             </Text>
           ) : estimate.isError ? (
-            <Text size="sm" c="red.8">
+            <Text size="sm" c="red">
               The recipients could not be counted: {describeError(estimate.error)}
             </Text>
           ) : (

@@ -5,8 +5,9 @@ import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-ho
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { formatDuration, sendingPlan, type TimelineSpan } from './sending-plan';
 
-const PAUSE_STRIPES = 'repeating-linear-gradient(135deg, var(--mantine-color-gray-2) 0 6px, var(--mantine-color-gray-4) 6px 8px)';
-const QUIET_STRIPES = 'repeating-linear-gradient(45deg, var(--mantine-color-violet-1) 0 6px, var(--mantine-color-violet-3) 6px 8px)';
+// Colours that follow the scheme (light or dark).
+const PAUSE_STRIPES = 'repeating-linear-gradient(135deg, var(--mantine-color-default-hover) 0 6px, var(--mantine-color-default-border) 6px 8px)';
+const QUIET_STRIPES = 'repeating-linear-gradient(45deg, var(--mantine-color-violet-light) 0 6px, var(--mantine-color-violet-light-hover) 6px 8px)';
 
 const LOOK: Record<TimelineSpan['kind'], { label: string; color: string; background: string }> = {
   sending: { label: 'Sending', color: 'indigo', background: 'var(--mantine-color-indigo-5)' },
@@ -54,7 +55,7 @@ export function SendingTimeline({ send, finish, pauses, timeZone, quiet }: Sendi
           {gapCount > 0 && `, ${gapCount} ${gapCount === 1 ? 'gap' : 'gaps'}`} · {timeZone}
         </Text>
       </Group>
-      <Box pos="relative" h={28} style={{ borderRadius: 6, overflow: 'hidden' }} bg="gray.1" aria-hidden>
+      <Box pos="relative" h={28} style={{ borderRadius: 6, overflow: 'hidden' }} bg="var(--mantine-color-default-hover)" aria-hidden>
         {plan.spans.map((span) => (
           <Box
             key={`${span.kind}-${span.from}`}
@@ -66,7 +67,7 @@ export function SendingTimeline({ send, finish, pauses, timeZone, quiet }: Sendi
               left: `${span.from * 100}%`,
               width: `${(span.to - span.from) * 100}%`,
               background: LOOK[span.kind].background,
-              borderLeft: span.from > 0 ? '1px solid var(--mantine-color-white)' : undefined,
+              borderLeft: span.from > 0 ? '1px solid var(--mantine-color-body)' : undefined,
             }}
           />
         ))}

@@ -5,6 +5,7 @@ import type { ContactGroup } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { ContactGroupStatusBadge } from './contact-group-status-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 export const CONTACT_GROUP_COLUMNS = ['Name', 'Description', 'Contacts', 'Status', 'Updated', 'Actions'] as const;
 
@@ -17,7 +18,7 @@ interface ContactGroupsTableProps {
 export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={720} type="native">
+      <TableScroll minWidth={720}>
         <Table aria-label="Contact groups">
           <Table.Thead>
             <Table.Tr>
@@ -74,7 +75,7 @@ export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

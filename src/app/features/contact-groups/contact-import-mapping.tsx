@@ -144,7 +144,7 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
                       +{row.phone_number}
                     </Text>
                   ) : (
-                    <Text size="sm" c="red.8">
+                    <Text size="sm" c="red">
                       Left out: {row.problem}
                     </Text>
                   )}

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/error-state';
 import { notifyFailure } from '../../lib/notify';
 import { downloadContactImportErrorReport } from './contact-import-mutations';
 import { contactImportQueries } from './contact-import-queries';
+import { TableScroll } from '../../components/table-scroll';
 
 const ERRORS_PER_PAGE = 10;
 
@@ -95,7 +96,7 @@ function ContactImportErrors({ contactImport }: { contactImport: ContactImport }
         <ErrorState title="The rows left out could not be loaded." error={errors.error} onRetry={() => void errors.refetch()} />
       ) : (
         <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={480} type="native">
+          <TableScroll minWidth={480}>
             <Table aria-label="Rows left out" aria-busy={errors.isFetching || undefined}>
               <Table.Thead>
                 <Table.Tr>
@@ -118,7 +119,7 @@ function ContactImportErrors({ contactImport }: { contactImport: ContactImport }
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         </Paper>
       )}
       {errors.data && errors.data.meta.last_page > 1 && (

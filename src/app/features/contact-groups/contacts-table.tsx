@@ -5,6 +5,7 @@ import type { Contact } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { formatPhoneNumber } from '../../lib/phone-number';
+import { TableScroll } from '../../components/table-scroll';
 
 /** The columns for a group: the number, one per custom field, then dates and actions. */
 export function contactColumns(headers: readonly string[], withActions = true): string[] {
@@ -21,7 +22,7 @@ interface ContactsTableProps {
 export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={480 + headers.length * 140} type="native">
+      <TableScroll minWidth={480 + headers.length * 140}>
         <Table aria-label="Contacts">
           <Table.Thead>
             <Table.Tr>
@@ -70,7 +71,7 @@ export function ContactsTable({ headers, contacts, onRemove }: ContactsTableProp
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -7,6 +7,7 @@ import { formatTimestamp } from '../../lib/dates';
 import { contactGroupKeys } from './contact-group-queries';
 import { contactImportQueries, isImportUnderWay } from './contact-import-queries';
 import { ContactImportStatusBadge } from './contact-import-status-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 const IMPORTS_PER_PAGE = 5;
 
@@ -61,7 +62,7 @@ export function RecentContactImports({ groupUuid }: { groupUuid: string }) {
       ) : (
         <>
           <Paper withBorder radius="md">
-            <Table.ScrollContainer minWidth={720} type="native">
+            <TableScroll minWidth={720}>
               <Table aria-label="Recent imports">
                 <Table.Thead>
                   <Table.Tr>
@@ -103,7 +104,7 @@ export function RecentContactImports({ groupUuid }: { groupUuid: string }) {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </TableScroll>
           </Paper>
           {imports.data.meta.last_page > 1 && (
             <Group justify="flex-end">

@@ -5,6 +5,7 @@ import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { MessageStatusBadge } from './message-status-badge';
 import { WHOLE_BADGE } from './opt-out-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 function CampaignLink({ campaign }: { campaign: { uuid: string; name: string } }) {
   return (
@@ -32,7 +33,7 @@ const nowrap = { whiteSpace: 'nowrap' } as const;
 export function ContactMessagesTable({ messages }: { messages: ContactDetail['messages']['items'] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={600} type="native">
+      <TableScroll minWidth={600}>
         <Table aria-label="Messages received">
           <Columns names={['Campaign', 'Status', 'Sent', 'Delivered']} />
           <Table.Tbody>
@@ -50,7 +51,7 @@ export function ContactMessagesTable({ messages }: { messages: ContactDetail['me
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }
@@ -59,7 +60,7 @@ export function ContactMessagesTable({ messages }: { messages: ContactDetail['me
 export function ContactClicksTable({ clicks }: { clicks: ContactDetail['clicks']['items'] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={520} type="native">
+      <TableScroll minWidth={520}>
         <Table aria-label="Clicks">
           <Columns names={['Campaign', 'Link', 'Clicked']} />
           <Table.Tbody>
@@ -83,7 +84,7 @@ export function ContactClicksTable({ clicks }: { clicks: ContactDetail['clicks']
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }
@@ -92,7 +93,7 @@ export function ContactClicksTable({ clicks }: { clicks: ContactDetail['clicks']
 export function ContactInboundTable({ messages }: { messages: ContactDetail['inbound_messages']['items'] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={520} type="native">
+      <TableScroll minWidth={520}>
         <Table aria-label="Inbound messages">
           <Columns names={['Received', 'Message', 'Keyword']} />
           <Table.Tbody>
@@ -126,7 +127,7 @@ export function ContactInboundTable({ messages }: { messages: ContactDetail['inb
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -5,12 +5,13 @@ import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { WHOLE_BADGE } from './opt-out-badge';
 import { describeOptOutEvent } from './opt-out-words';
+import { TableScroll } from '../../components/table-scroll';
 
 /** Every entry to and exit from default_optouts, newest first: how, by whom, after which campaign, and why. */
 export function ContactOptOutHistory({ events }: { events: readonly OptOutEvent[] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={640} type="native">
+      <TableScroll minWidth={640}>
         <Table aria-label="Opt-out history">
           <Table.Thead>
             <Table.Tr>
@@ -59,7 +60,7 @@ export function ContactOptOutHistory({ events }: { events: readonly OptOutEvent[
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

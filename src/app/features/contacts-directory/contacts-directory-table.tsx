@@ -5,6 +5,7 @@ import { paths } from '../../paths';
 import { OptedOutBadge } from './opt-out-badge';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { isOptOutGroup } from './phone-number';
+import { TableScroll } from '../../components/table-scroll';
 
 export const DIRECTORY_COLUMNS = ['Phone number', 'Groups', 'Opted out'] as const;
 
@@ -15,7 +16,7 @@ export const DIRECTORY_COLUMNS = ['Phone number', 'Groups', 'Opted out'] as cons
 export function ContactsDirectoryTable({ contacts }: { contacts: readonly DirectoryContact[] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={320} type="native">
+      <TableScroll minWidth={320}>
         <Table aria-label="Contacts" layout="fixed">
           <Table.Thead>
             <Table.Tr>
@@ -82,7 +83,7 @@ export function ContactsDirectoryTable({ contacts }: { contacts: readonly Direct
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

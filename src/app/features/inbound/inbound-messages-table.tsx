@@ -3,13 +3,14 @@ import type { InboundMessage } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { InboundActionsList } from './inbound-actions-list';
+import { TableScroll } from '../../components/table-scroll';
 
 export const INBOUND_COLUMNS = ['Received', 'From', 'Message', 'Keyword', 'Opted out', 'Actions taken'] as const;
 
 export function InboundMessagesTable({ messages }: { messages: readonly InboundMessage[] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={900} type="native">
+      <TableScroll minWidth={900}>
         <Table aria-label="Inbound messages" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
@@ -70,7 +71,7 @@ export function InboundMessagesTable({ messages }: { messages: readonly InboundM
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Keyword } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
+import { TableScroll } from '../../components/table-scroll';
 
 export const KEYWORD_COLUMNS = ['Keyword', 'Reply', 'Adds to groups', 'Calls webhooks', 'Updated', 'Actions'] as const;
 
@@ -38,7 +39,7 @@ function Targets({ enabled, uuids, names }: { enabled: boolean; uuids: readonly 
 export function KeywordsTable({ keywords, groupNames, webhookNames, onDelete }: KeywordsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={760} type="native">
+      <TableScroll minWidth={760}>
         <Table aria-label="Keywords">
           <Table.Thead>
             <Table.Tr>
@@ -89,7 +90,7 @@ export function KeywordsTable({ keywords, groupNames, webhookNames, onDelete }: 
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -2,6 +2,7 @@ import { ActionIcon, Anchor, Code, Group, Paper, Table, Text, Tooltip } from '@m
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Link, VanityDomain } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { TableScroll } from '../../components/table-scroll';
 
 export const LINK_COLUMNS = ['Shorthand', 'Destination', 'Domain', 'Updated', 'Actions'] as const;
 
@@ -17,7 +18,7 @@ interface LinksTableProps {
 export function LinksTable({ links, vanityDomains, readOnly, actions }: LinksTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={640} type="native">
+      <TableScroll minWidth={640}>
         <Table aria-label="Links">
           <Table.Thead>
             <Table.Tr>
@@ -69,7 +70,7 @@ export function LinksTable({ links, vanityDomains, readOnly, actions }: LinksTab
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

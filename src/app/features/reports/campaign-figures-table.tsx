@@ -4,6 +4,7 @@ import type { CampaignReportListItem } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { formatCount, formatRate } from './report-format';
+import { TableScroll } from '../../components/table-scroll';
 
 /** The headers of the Reports page's campaigns table (its skeleton's too). */
 export const CAMPAIGN_FIGURES_COLUMNS = ['Compare', 'Campaign', 'Started', 'Sent', 'Delivered', 'Click rate', 'Opt-out rate'];
@@ -28,7 +29,7 @@ export function CampaignFiguresTable({ campaigns, chosen, onToggle, busy = false
   const full = chosen.length >= COMPARED;
   return (
     <Paper withBorder radius="md" style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
-      <Table.ScrollContainer minWidth={720} type="native">
+      <TableScroll minWidth={720}>
         <Table aria-label="Campaign figures" aria-busy={busy} highlightOnHover>
           <Table.Thead>
             <Table.Tr>
@@ -76,7 +77,7 @@ export function CampaignFiguresTable({ campaigns, chosen, onToggle, busy = false
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

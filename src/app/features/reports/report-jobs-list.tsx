@@ -11,6 +11,7 @@ import { REPORT_DEFINITIONS } from './report-columns';
 import { formatCount, formatReportTime } from './report-format';
 import { ReportJobStatusBadge } from './report-job-status-badge';
 import { reportJobQueries } from './report-queries';
+import { TableScroll } from '../../components/table-scroll';
 
 export const JOBS_PER_PAGE = 5;
 const JOB_COLUMNS = ['Report', 'Campaign', 'Status', 'Rows', 'Requested at', 'Link expires', 'Download'] as const;
@@ -91,7 +92,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
       ) : (
         <>
           <Paper withBorder radius="md">
-            <Table.ScrollContainer minWidth={760} type="native">
+            <TableScroll minWidth={760}>
               <Table aria-label="Report e-mails">
                 <Table.Thead>
                   <Table.Tr>
@@ -134,7 +135,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </TableScroll>
           </Paper>
           {jobs.data.meta.last_page > 1 && (
             <Group justify="flex-end">

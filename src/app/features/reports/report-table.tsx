@@ -2,6 +2,7 @@ import { Badge, Paper, Table, Text } from '@mantine/core';
 import type { ReportType } from '../../../shared/contract';
 import { REPORT_DEFINITIONS, type CellKind, type ReportColumn } from './report-columns';
 import { describeFailureReason, fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
+import { TableScroll } from '../../components/table-scroll';
 
 type Row = Record<string, string | number | null>;
 
@@ -114,7 +115,7 @@ export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableP
   const { label, columns } = REPORT_DEFINITIONS[type] as { label: string; columns: ReportColumn<Row>[] };
   return (
     <Paper withBorder radius="md" style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
-      <Table.ScrollContainer minWidth={760} type="native">
+      <TableScroll minWidth={760}>
         <Table aria-label={`${label} report`} aria-busy={busy}>
           <Table.Thead>
             <Table.Tr>
@@ -145,7 +146,7 @@ export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableP
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

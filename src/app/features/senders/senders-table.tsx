@@ -5,6 +5,7 @@ import type { Sender } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { SenderStatusBadge } from './sender-status-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 export const SENDER_COLUMNS = ['Sender', 'Status', 'Created', 'Updated', 'Actions'] as const;
 
@@ -17,7 +18,7 @@ interface SendersTableProps {
 export function SendersTable({ senders, onDelete }: SendersTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={560} type="native">
+      <TableScroll minWidth={560}>
         <Table aria-label="Senders">
           <Table.Thead>
             <Table.Tr>
@@ -61,7 +62,7 @@ export function SendersTable({ senders, onDelete }: SendersTableProps) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

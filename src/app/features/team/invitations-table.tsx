@@ -2,6 +2,7 @@ import { Button, Paper, Table } from '@mantine/core';
 import type { Invitation } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { RoleBadge } from './role-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -15,7 +16,7 @@ interface InvitationsTableProps {
 export function InvitationsTable({ invitations, onWithdraw }: InvitationsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={760} type="native">
+      <TableScroll minWidth={760}>
         <Table aria-label="Pending invitations">
           <Table.Thead>
             <Table.Tr>
@@ -51,7 +52,7 @@ export function InvitationsTable({ invitations, onWithdraw }: InvitationsTablePr
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

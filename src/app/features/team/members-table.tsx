@@ -4,6 +4,7 @@ import { formatTimestamp } from '../../lib/dates';
 import type { Role } from '../../lib/roles';
 import { isRole, ROLE_OPTIONS } from './member-roles';
 import { RoleBadge } from './role-badge';
+import { TableScroll } from '../../components/table-scroll';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -28,7 +29,7 @@ export function MembersTable({ members, currentUserUuid, actions }: MembersTable
   const columns = MEMBER_COLUMNS.filter((column) => actions || column !== 'Actions');
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={actions ? 820 : 700} type="native">
+      <TableScroll minWidth={actions ? 820 : 700}>
         <Table aria-label="Members">
           <Table.Thead>
             <Table.Tr>
@@ -91,7 +92,7 @@ export function MembersTable({ members, currentUserUuid, actions }: MembersTable
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

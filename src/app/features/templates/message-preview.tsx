@@ -2,9 +2,10 @@ import { Box, Divider, Paper, Stack, Text } from '@mantine/core';
 import { memo } from 'react';
 import type { MessagePiece } from './message-draft';
 
+// The theme's phone colours (theme.ts), in the light and the dark scheme.
 const PHONE = {
-  background: 'var(--mantine-color-gray-1)',
-  bubble: 'var(--mantine-color-white)',
+  background: 'var(--herald-phone-screen)',
+  bubble: 'var(--herald-phone-bubble)',
 } as const;
 
 function Piece({ piece }: { piece: MessagePiece }) {
@@ -13,7 +14,7 @@ function Piece({ piece }: { piece: MessagePiece }) {
       return <>{piece.sent}</>;
     case 'link':
       return (
-        <Text span c="blue.7" td="underline" style={{ wordBreak: 'break-all' }}>
+        <Text span c="blue" td="underline" style={{ wordBreak: 'break-all' }}>
           {piece.sent}
         </Text>
       );
@@ -24,8 +25,8 @@ function Piece({ piece }: { piece: MessagePiece }) {
           px={4}
           fz="xs"
           fw={600}
-          bg="indigo.0"
-          c="indigo.8"
+          bg="var(--mantine-color-indigo-light)"
+          c="var(--mantine-color-indigo-light-color)"
           style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-indigo-3)' }}
           title="Filled from the contact's field"
         >
@@ -39,8 +40,8 @@ function Piece({ piece }: { piece: MessagePiece }) {
           px={4}
           fz="xs"
           fw={600}
-          bg="red.0"
-          c="red.8"
+          bg="var(--mantine-color-red-light)"
+          c="var(--mantine-color-red-light-color)"
           style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-red-4)' }}
           title="No such link: sent as a blank space"
         >
@@ -100,7 +101,7 @@ export function MessagePreview({ sender, segments }: MessagePreviewProps) {
   return (
     <Paper radius={28} p="md" withBorder maw={380} mx="auto" bg={PHONE.background} aria-label="Message preview" role="region">
       <Stack gap={2} align="center" mb="md">
-        <Box w={60} h={5} bg="gray.4" style={{ borderRadius: 3 }} />
+        <Box w={60} h={5} bg="var(--mantine-color-default-border)" style={{ borderRadius: 3 }} />
         <Text size="sm" fw={600} mt="xs">
           {sender.trim() || 'Sender'}
         </Text>

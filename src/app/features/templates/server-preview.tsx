@@ -45,9 +45,9 @@ export function ServerPreview({ templateUuid }: { templateUuid: string }) {
         <ErrorState title="The preview could not be made." error={preview.error} onRetry={() => void preview.refetch()} />
       ) : (
         <>
-          <Paper withBorder radius="lg" p="md" bg="gray.1" aria-label="Server preview" role="region">
+          <Paper withBorder radius="lg" p="md" bg="var(--herald-phone-screen)" aria-label="Server preview" role="region">
             <Box
-              bg="white"
+              bg="var(--herald-phone-bubble)"
               p="sm"
               style={{ borderRadius: '18px 18px 18px 4px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', boxShadow: 'var(--mantine-shadow-xs)' }}
             >

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
 import { EncodingBadge } from './encoding-badge';
 import { draftMessage, sampleShortLinks } from './message-draft';
+import { TableScroll } from '../../components/table-scroll';
 
 export const TEMPLATE_COLUMNS = ['Name', 'Sender', 'Encoding', 'Segments', 'Updated', 'Actions'] as const;
 
@@ -20,7 +21,7 @@ interface TemplatesTableProps {
 export function TemplatesTable({ templates, vanityDomains, onDelete }: TemplatesTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={720} type="native">
+      <TableScroll minWidth={720}>
         <Table aria-label="Templates">
           <Table.Thead>
             <Table.Tr>
@@ -77,7 +78,7 @@ export function TemplatesTable({ templates, vanityDomains, onDelete }: Templates
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

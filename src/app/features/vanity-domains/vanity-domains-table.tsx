@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Code, Group, Paper, Table, Text, Tooltip } from '@ma
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { VanityDomain } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { TableScroll } from '../../components/table-scroll';
 
 export const VANITY_DOMAIN_COLUMNS = ['Domain', 'Short links start with', 'Created', 'Actions'] as const;
 
@@ -14,7 +15,7 @@ interface VanityDomainsTableProps {
 export function VanityDomainsTable({ domains, actions }: VanityDomainsTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={640} type="native">
+      <TableScroll minWidth={640}>
         <Table aria-label="Vanity domains">
           <Table.Thead>
             <Table.Tr>
@@ -70,7 +71,7 @@ export function VanityDomainsTable({ domains, actions }: VanityDomainsTableProps
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -1,6 +1,7 @@
 import { Badge, Paper, Table, Text } from '@mantine/core';
 import type { WebhookAttempt } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
+import { TableScroll } from '../../components/table-scroll';
 
 export const WEBHOOK_ATTEMPT_COLUMNS = ['Time', 'Event', 'Status', 'Latency', 'Error'] as const;
 
@@ -23,7 +24,7 @@ function StatusBadge({ statusCode }: { statusCode: number | null }) {
 export function WebhookAttemptsTable({ attempts }: { attempts: readonly WebhookAttempt[] }) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={720} type="native">
+      <TableScroll minWidth={720}>
         <Table aria-label="Deliveries">
           <Table.Thead>
             <Table.Tr>
@@ -64,7 +65,7 @@ export function WebhookAttemptsTable({ attempts }: { attempts: readonly WebhookA
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

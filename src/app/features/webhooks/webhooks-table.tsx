@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Webhook } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
 import { paths } from '../../paths';
+import { TableScroll } from '../../components/table-scroll';
 
 export const WEBHOOK_COLUMNS = ['Name', 'URL', 'Headers', 'Updated', 'Actions'] as const;
 
@@ -16,7 +17,7 @@ interface WebhooksTableProps {
 export function WebhooksTable({ webhooks, actions }: WebhooksTableProps) {
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={720} type="native">
+      <TableScroll minWidth={720}>
         <Table aria-label="Webhooks">
           <Table.Thead>
             <Table.Tr>
@@ -101,7 +102,7 @@ export function WebhooksTable({ webhooks, actions }: WebhooksTableProps) {
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     </Paper>
   );
 }

@@ -18,7 +18,7 @@ export function CampaignTemplatePreview({ templateUuid, sender }: { templateUuid
   if (preview.isError) return <ErrorState title="The message preview could not be made." error={preview.error} onRetry={() => void preview.refetch()} />;
   const measurement = measure(preview.data.body);
   return (
-    <Paper withBorder radius="lg" p="md" bg="gray.1" role="region" aria-label="Message preview">
+    <Paper withBorder radius="lg" p="md" bg="var(--herald-phone-screen)" role="region" aria-label="Message preview">
       <Group justify="space-between" mb="sm">
         <Text size="sm" fw={600}>
           {sender.trim() || preview.data.sender}
@@ -33,7 +33,7 @@ export function CampaignTemplatePreview({ templateUuid, sender }: { templateUuid
         </Group>
       </Group>
       <Box
-        bg="white"
+        bg="var(--herald-phone-bubble)"
         p="sm"
         style={{ borderRadius: '18px 18px 18px 4px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', boxShadow: 'var(--mantine-shadow-xs)' }}
       >

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppNavbar } from '../../components/app-navbar';
+import { ColorSchemeControl } from '../../components/color-scheme-control';
 import { ErrorState } from '../../components/error-state';
 import { HeraldLogo } from '../../components/herald-logo';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
@@ -32,20 +33,33 @@ function SignedInShell() {
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }} padding={{ base: 'md', sm: 'xl' }}>
       <AppShell.Header>
+        {/* The first stop of the Tab key: past the header and the navbar's fourteen links to the page. */}
+        <a
+          className="herald-skip-link"
+          href="#main"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('main')?.focus();
+          }}
+        >
+          Skip to the page
+        </a>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navbarOpened} onClick={toggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Anchor component={Link} to={paths.home.getHref()} underline="never" c="inherit">
+            <Anchor component={Link} to={paths.home.getHref()} underline="never" c="inherit" aria-label="Herald">
               <Group gap={8} wrap="nowrap">
                 <HeraldLogo />
-                <Text fw={700} size="lg">
+                {/* On a phone the header keeps its room for the team and the account: the logo alone. */}
+                <Text fw={700} size="lg" visibleFrom="xs">
                   Herald
                 </Text>
               </Group>
             </Anchor>
           </Group>
           {user.data && (
-            <Group gap="md" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
+              <ColorSchemeControl />
               <TeamSwitcher user={user.data} onSwitched={leaveTeamPage} />
               <UserMenu user={user.data} />
             </Group>
@@ -55,7 +69,7 @@ function SignedInShell() {
       <AppShell.Navbar>
         <AppNavbar sections={sections} onNavigate={closeNavbar} />
       </AppShell.Navbar>
-      <AppShell.Main bg="var(--mantine-color-gray-0)">
+      <AppShell.Main id="main" tabIndex={-1} bg="var(--herald-page)" style={{ outline: 'none' }}>
         {user.isPending ? (
           <Center h={240}>
             <Loader aria-label="Loading your account" />

@@ -1,0 +1,250 @@
+/**
+ * Accessible everywhere (issue 21, point 3): every page of the dashboard (every entry of
+ * src/app/paths.ts, and the 404 page), in the light and in the dark colour scheme, has no axe
+ * violation of impact serious or critical under the WCAG 2.0/2.1 A and AA rules, colour contrast
+ * included. The pages show a little of everything (seeded through the API): a template with a
+ * tracked link, a sender, a group with contacts and fields, a campaign planned and one sent, a
+ * keyword, a webhook with a delivery, an inbound message, an API token, an invitation.
+ *
+ * The dark scheme is the system's (the browser says `prefers-color-scheme: dark`, nothing chosen in
+ * the dashboard): the test checks that the page really is dark before it asks axe.
+ *
+ * A path added to paths.ts without a visit here fails the first test, so the sweep stays complete.
+ *
+ * Seen red: with the theme's dimmed text back to Mantine's gray.6 on gray.0 (color-contrast on every
+ * page, 3.9:1), and with the dashboard fixed to the light scheme (the dark pages were not dark).
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { paths } from '../src/app/paths';
+import { formatTimestamp } from '../src/shared/time/local-timestamps';
+import { mailedLink, sessionHeaders, signInWithPassword } from './support';
+
+interface Seed {
+  senderUuid: string;
+  templateUuid: string;
+  groupUuid: string;
+  plannedCampaignUuid: string;
+  sentCampaignUuid: string;
+  keywordUuid: string;
+  webhookUuid: string;
+  contact: string;
+  invitationLink: string;
+}
+
+interface Visit {
+  /** The entry of `paths` this visit covers, e.g. `senders.edit` (`notFound`: no entry). */
+  covers: string;
+  url: (seed: Seed) => string;
+  /** The page's one heading, once its data is in. */
+  heading: string | RegExp;
+  /** Which of several visits of one entry. */
+  label?: string;
+  /** Signed out (the public pages). */
+  public?: boolean;
+}
+
+const CONTACT = '+447700900851';
+const RUN = Date.now().toString(36);
+
+const visits: Visit[] = [
+  { covers: 'signIn', url: () => paths.signIn.getHref(), heading: 'Sign in to Herald', public: true },
+  { covers: 'forgotPassword', url: () => paths.forgotPassword.getHref(), heading: 'Forgot your password?', public: true },
+  { covers: 'resetPassword', url: () => `${paths.resetPassword.getHref()}#not-a-real-secret`, heading: 'Choose a new password', public: true },
+  {
+    covers: 'invitation',
+    url: (seed) => new URL(seed.invitationLink).pathname + new URL(seed.invitationLink).hash,
+    heading: /^Join .+ as an? viewer$/,
+    public: true,
+  },
+  { covers: 'home', url: () => paths.home.getHref(), heading: 'Overview' },
+  { covers: 'campaigns.list', url: () => paths.campaigns.list.getHref(), heading: 'Campaigns' },
+  { covers: 'campaigns.new', url: () => paths.campaigns.new.getHref(), heading: 'New campaign' },
+  {
+    covers: 'campaigns.detail',
+    url: (seed) => paths.campaigns.detail.getHref(seed.plannedCampaignUuid),
+    heading: `A11y planned ${RUN}`,
+    label: 'planned, editable',
+  },
+  {
+    covers: 'campaigns.detail',
+    url: (seed) => paths.campaigns.detail.getHref(seed.sentCampaignUuid),
+    heading: `A11y sent ${RUN}`,
+    label: 'sent, its progress',
+  },
+  {
+    covers: 'campaigns.detail',
+    url: (seed) => paths.campaigns.detail.getHref(seed.sentCampaignUuid, { report: 'sent' }),
+    heading: `A11y sent ${RUN}`,
+    label: 'sent, a report tab',
+  },
+  { covers: 'templates.list', url: () => paths.templates.list.getHref(), heading: 'Templates' },
+  { covers: 'templates.new', url: () => paths.templates.new.getHref(), heading: 'New template' },
+  { covers: 'templates.edit', url: (seed) => paths.templates.edit.getHref(seed.templateUuid), heading: `A11y offer ${RUN}` },
+  { covers: 'contactGroups.list', url: () => paths.contactGroups.list.getHref(), heading: 'Contact groups' },
+  { covers: 'contactGroups.detail', url: (seed) => paths.contactGroups.detail.getHref(seed.groupUuid), heading: `A11y readers ${RUN}` },
+  { covers: 'contacts.list', url: () => paths.contacts.list.getHref({ search: '7700900851' }), heading: 'Contacts' },
+  { covers: 'contacts.detail', url: (seed) => paths.contacts.detail.getHref(seed.contact), heading: CONTACT },
+  { covers: 'senders.list', url: () => paths.senders.list.getHref(), heading: 'Senders' },
+  { covers: 'senders.new', url: () => paths.senders.new.getHref(), heading: 'New sender' },
+  { covers: 'senders.edit', url: (seed) => paths.senders.edit.getHref(seed.senderUuid), heading: 'Edit sender' },
+  { covers: 'keywords.list', url: () => paths.keywords.list.getHref(), heading: 'Keywords' },
+  { covers: 'keywords.new', url: () => paths.keywords.new.getHref(), heading: 'New keyword' },
+  { covers: 'keywords.edit', url: (seed) => paths.keywords.edit.getHref(seed.keywordUuid), heading: 'Edit keyword' },
+  { covers: 'webhooks.list', url: () => paths.webhooks.list.getHref(), heading: 'Webhooks' },
+  { covers: 'webhooks.deliveries', url: (seed) => paths.webhooks.deliveries.getHref(seed.webhookUuid), heading: `Deliveries of A11y hook ${RUN}` },
+  { covers: 'inboundMessages.list', url: () => paths.inboundMessages.list.getHref(), heading: 'Inbound messages' },
+  { covers: 'inboundMessages.keywordTester', url: () => paths.inboundMessages.keywordTester.getHref(), heading: 'Inbound messages' },
+  { covers: 'reports', url: () => paths.reports.getHref(), heading: 'Reports' },
+  { covers: 'vanityDomains', url: () => paths.vanityDomains.getHref(), heading: 'Vanity domains' },
+  { covers: 'team', url: () => paths.team.getHref(), heading: 'Team' },
+  { covers: 'apiTokens', url: () => paths.apiTokens.getHref(), heading: 'API tokens' },
+  { covers: 'audit', url: () => paths.audit.getHref(), heading: 'Audit log' },
+  { covers: 'profile', url: () => paths.profile.getHref(), heading: 'Your profile' },
+  { covers: 'notFound', url: () => '/no-such-page', heading: 'Page not found' },
+];
+
+/** Every entry of `paths` by its dotted name: an object with `getHref` is one page. */
+function pathEntries(tree: object, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([name, value]) =>
+    typeof value === 'object' && value !== null && !('getHref' in value) ? pathEntries(value as object, `${prefix}${name}.`) : [`${prefix}${name}`],
+  );
+}
+
+/** What axe finds serious or critical, one readable block a rule: its help, then each element with its selector, HTML and why. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) =>
+      [
+        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.length} element${violation.nodes.length === 1 ? '' : 's'})`,
+        ...violation.nodes.map(
+          (node) =>
+            `  - ${node.target.join(' ')}\n    ${node.html.replace(/\s(style|class)="[^"]*"/g, '').slice(0, 160)}\n    ${(node.failureSummary ?? '').replace(/\s*\n\s*/g, ' / ').slice(0, 300)}`,
+        ),
+      ].join('\n'),
+    );
+}
+
+/** The page as a person sees it: its heading, its data in (no skeletons or loaders left), nothing still moving. */
+async function settled(page: Page, heading: string | RegExp): Promise<void> {
+  await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+  await expect(page.locator('[aria-busy="true"], .mantine-Skeleton-root, .mantine-Loader-root').filter({ visible: true })).toHaveCount(0);
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+}
+
+let seed: Seed;
+let storageState: Awaited<ReturnType<BrowserContext['storageState']>>;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(paths.campaigns.list.getHref());
+  await signInWithPassword(page);
+  await expect(page.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
+
+  const headers = await sessionHeaders(page);
+  const call = async <T = { uuid: string }>(method: 'GET' | 'POST' | 'PUT', route: string, body?: unknown) => {
+    const response = await page.request.fetch(`/api/2.0${route}`, { method, headers, data: body });
+    expect(response.ok(), `${method} ${route}: ${await response.text()}`).toBe(true);
+    return ((await response.json()) as { data: T }).data;
+  };
+  const { app_timezone: zone } = await call<{ app_timezone: string }>('GET', '/users/me');
+
+  const sender = await call('POST', '/senders/', { sender: `A11y${RUN.slice(-6)}` });
+  const domain = await call('POST', '/vanity-domains/', { domain: `go${RUN}.a11y.example` });
+  const template = await call('POST', '/templates/', {
+    name: `A11y offer ${RUN}`,
+    sender: '88440',
+    body: 'Hi {{first_name|there}}, the offer ends Friday: ::OFFER::',
+  });
+  await call('POST', '/links/', {
+    vanity_domain_uuid: domain.uuid,
+    template_uuid: template.uuid,
+    name: 'OFFER',
+    destination: 'https://shop.example.com/offer',
+  });
+  const group = await call('POST', '/contact-groups/bulk-contacts', { name: `A11y readers ${RUN}`, contacts: [CONTACT, '+447700900852', '+447700900853'] });
+  await call('PUT', `/contact-groups/${group.uuid}/add-contacts`, {
+    contacts: [
+      { phone_number: CONTACT, custom_fields: { first_name: 'Ada', city: 'London' } },
+      { phone_number: '+447700900852', custom_fields: { first_name: 'Grace', city: 'York' } },
+    ],
+  });
+  const campaign = (name: string, sendAt: Date) => ({
+    name,
+    sender: '88440',
+    template_uuid: template.uuid,
+    scheduled_send_date: formatTimestamp(sendAt, zone),
+    expiry_date: formatTimestamp(new Date(sendAt.getTime() + 86_400_000), zone),
+    included_contact_groups: [group.uuid],
+    excluded_contact_groups: [],
+  });
+  const planned = await call('POST', '/campaigns/', campaign(`A11y planned ${RUN}`, new Date('2031-03-03T09:00:00Z')));
+  const sent = await call('POST', '/campaigns/', campaign(`A11y sent ${RUN}`, new Date(Date.now() + 1_000)));
+  const webhook = await call('POST', '/webhooks/', { name: `A11y hook ${RUN}`, url: 'https://hooks.a11y.example/inbound' });
+  const keyword = await call('POST', '/keywords/', {
+    keyword: `A11Y${RUN.slice(-6).toUpperCase()}`,
+    message: 'Thanks, you are on the list.',
+    add_contact_to_group: true,
+    contact_groups_uuid: [group.uuid],
+    call_webhook: true,
+    webhooks_uuid: [webhook.uuid],
+  });
+  await call('POST', '/inbound-messages/', { from: CONTACT, body: `A11Y${RUN.slice(-6).toUpperCase()} please` });
+  await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
+  const invitee = `a11y.${RUN}@herald.test`;
+  await call('POST', '/team/invitations', { email: invitee, role: 'viewer' });
+  const invitationLink = await mailedLink(invitee, /https?:\/\/\S+\/invitation#[\w-]+/);
+  // The sent campaign's messages are delivered (the simulator answers within a second or so).
+  await expect.poll(async () => (await call<{ delivered: number }>('GET', `/campaigns/${sent.uuid}/summary`)).delivered, { timeout: 30_000 }).toBe(3);
+
+  seed = {
+    senderUuid: sender.uuid,
+    templateUuid: template.uuid,
+    groupUuid: group.uuid,
+    plannedCampaignUuid: planned.uuid,
+    sentCampaignUuid: sent.uuid,
+    keywordUuid: keyword.uuid,
+    webhookUuid: webhook.uuid,
+    contact: CONTACT.slice(1),
+    invitationLink,
+  };
+  storageState = await context.storageState();
+  await context.close();
+});
+
+test('every page of paths.ts is in the sweep', () => {
+  const covered = new Set(visits.map((visit) => visit.covers));
+  expect(pathEntries(paths).filter((entry) => !covered.has(entry))).toEqual([]);
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every page in the ${scheme} scheme`, async ({ browser }) => {
+    test.setTimeout(visits.length * 20_000);
+    const signedIn = await browser.newContext({ storageState, colorScheme: scheme });
+    const signedOut = await browser.newContext({ colorScheme: scheme });
+    try {
+      for (const visit of visits) {
+        const name = `${visit.covers}${visit.label ? ` (${visit.label})` : ''}`;
+        await test.step(name, async () => {
+          const page = await (visit.public ? signedOut : signedIn).newPage();
+          try {
+            await page.goto(visit.url(seed));
+            await settled(page, visit.heading);
+            await expect.soft(page.locator('html'), `${name}: the page is ${scheme}`).toHaveAttribute('data-mantine-color-scheme', scheme);
+            const violations = await seriousViolations(page);
+            expect.soft(violations, `${name}, ${page.url()}, ${scheme} scheme:\n\n${violations.join('\n\n')}\n`).toEqual([]);
+          } finally {
+            await page.close();
+          }
+        });
+      }
+    } finally {
+      await signedIn.close();
+      await signedOut.close();
+    }
+  });
+}

@@ -1,0 +1,211 @@
+/**
+ * `npm run screenshots`: every page of the dashboard at 1440 and 390 px wide, in the light and the
+ * dark scheme, into docs/screenshots/ (`<page>-<width>-<scheme>.png`, the visible window). It starts
+ * its own Herald on a fresh data folder (embedded database, simulated SMS gateway), signs in, fills
+ * it through the API with what a small team would have after a week (templates, a group with
+ * contacts, campaigns sent, due and drafted, a keyword, inbound messages and an opt-out), then visits
+ * each page. Needs the built dashboard (`npm run build`; the npm script builds it when missing).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { formatTimestamp } from '../src/shared/time/local-timestamps';
+import { CHROME_FLAGS, CHROMIUM } from './chromium';
+
+const PORT = 8479;
+const ORIGIN = `http://localhost:${PORT}`;
+const ADMIN = { email: 'admin@herald.test', password: 'correct-horse-battery' };
+const OUT = path.resolve('docs/screenshots');
+const WIDTHS = [1440, 390] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+async function startHerald(dataDir: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      PUBLIC_URL: ORIGIN,
+      DATA_DIR: dataDir,
+      HERALD_ADMIN_EMAIL: ADMIN.email,
+      HERALD_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (server.exitCode !== null) throw new Error(`Herald stopped (exit ${server.exitCode}) before it answered.`);
+    const ready = await fetch(`${ORIGIN}/healthz`)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (ready) return server;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('Herald did not answer /healthz within two minutes.');
+}
+
+/** The API as the signed-in dashboard (its session cookie, the CSRF secret echoed). */
+async function apiOf(page: Page) {
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'herald_csrf')?.value ?? '';
+  const headers = { Accept: 'application/json', 'X-CSRF-Token': csrf };
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', route: string, body?: unknown): Promise<T> => {
+    const response = await page.request.fetch(`${ORIGIN}/api/2.0${route}`, { method, headers, data: body });
+    if (!response.ok()) throw new Error(`${method} ${route}: ${response.status()} ${await response.text()}`);
+    return ((await response.json()) as { data: T }).data;
+  };
+  return {
+    get: <T>(route: string) => call<T>('GET', route),
+    post: <T = { uuid: string }>(route: string, body: unknown) => call<T>('POST', route, body),
+    put: <T = { uuid: string }>(route: string, body: unknown) => call<T>('PUT', route, body),
+  };
+}
+
+const FIRST_NAMES = ['Ada', 'Bo', 'Cleo', 'Dev', 'Esme', 'Finn', 'Gita', 'Hugo', 'Iris', 'Jon', 'Kai', 'Lena', 'Milo', 'Nia', 'Otto'];
+const CITIES = ['Leeds', 'York', 'Hull', 'Bath', 'Ely'];
+
+/** What a small team has after a week; the uuids the detail pages need. */
+async function seed(page: Page) {
+  const api = await apiOf(page);
+  const { app_timezone: zone } = await api.get<{ app_timezone: string }>('/users/me');
+  const at = (offsetMs: number) => formatTimestamp(new Date(Date.now() + offsetMs), zone);
+  const numbers = Array.from({ length: 45 }, (_, index) => `+4477009003${String(index).padStart(2, '0')}`);
+  const group = await api.post('/contact-groups/', { name: 'Newsletter subscribers', description: 'Signed up in the shop or on the website' });
+  await api.put(`/contact-groups/${group.uuid}/add-contacts`, {
+    contacts: numbers.map((phone_number, index) => ({
+      phone_number,
+      custom_fields: { first_name: FIRST_NAMES[index % FIRST_NAMES.length], city: CITIES[index % CITIES.length] },
+    })),
+  });
+  const vip = await api.post('/contact-groups/', { name: 'VIP customers' });
+  await api.put(`/contact-groups/${vip.uuid}/add-contacts`, { contacts: numbers.slice(0, 8).map((phone_number) => ({ phone_number })) });
+  await api.post('/senders/', { sender: 'AcmeShop' });
+  const template = await api.post('/templates/', {
+    name: 'Autumn sale',
+    sender: 'AcmeShop',
+    body: 'Hi {{first_name}}, our autumn sale starts today: 20% off everything in {{city}}. ::SALE::',
+  });
+  await api.post('/templates/', { name: 'Opening hours', sender: 'AcmeShop', body: 'We are open until 8pm every day this week.' });
+  const domains = await api.get<Array<{ uuid: string; is_default: boolean }>>('/vanity-domains/');
+  await api.post('/links/', {
+    vanity_domain_uuid: domains.find((domain) => domain.is_default)!.uuid,
+    template_uuid: template.uuid,
+    name: 'SALE',
+    destination: 'https://shop.example.com/autumn',
+  });
+  const campaign = (name: string, sendInMs: number, extra: Record<string, unknown> = {}) =>
+    api.post('/campaigns/', {
+      name,
+      sender: 'AcmeShop',
+      template_uuid: template.uuid,
+      scheduled_send_date: at(sendInMs),
+      expiry_date: at(sendInMs + 86_400_000),
+      included_contact_groups: [group.uuid],
+      excluded_contact_groups: [],
+      ...extra,
+    });
+  const sent = await campaign('Autumn sale', 1_000);
+  await campaign('Winter preview', 3 * 86_400_000);
+  await campaign('Spring teaser (draft)', 30 * 86_400_000, { is_draft: true });
+  await api.post('/keywords/', { keyword: 'SALE', message: 'Thanks! The sale runs until Sunday.' });
+  for (const [from, body] of [
+    [numbers[3], 'STOP'],
+    [numbers[7], 'SALE'],
+    [numbers[9], 'What time do you open on Sunday?'],
+  ] as const)
+    await api.post('/inbound-messages/', { from, body });
+  // The simulator delivers within seconds.
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const summary = await api.get<{ delivered: number; recipients: number }>(`/campaigns/${sent.uuid}/summary`);
+    if (summary.recipients > 0 && summary.delivered >= summary.recipients - 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return { group: group.uuid, template: template.uuid, campaign: sent.uuid, number: numbers[0]!.slice(1) };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-screenshots-'));
+  await fs.chmod(dataDir, 0o755); // the embedded database runs as its own user when started by root
+  let server: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startHerald(dataDir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${ORIGIN}/`);
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    const ids = await seed(page);
+
+    const pages: Array<[string, string]> = [
+      ['overview', '/'],
+      ['campaigns', '/campaigns'],
+      ['campaign', `/campaigns/${ids.campaign}`],
+      ['campaign-new', '/campaigns/new'],
+      ['templates', '/templates'],
+      ['template-edit', `/templates/${ids.template}`],
+      ['contact-groups', '/contact-groups'],
+      ['contact-group', `/contact-groups/${ids.group}`],
+      ['contacts', '/contacts'],
+      ['contact', `/contacts/${ids.number}`],
+      ['senders', '/senders'],
+      ['keywords', '/keywords'],
+      ['webhooks', '/webhooks'],
+      ['inbound-messages', '/inbound-messages'],
+      ['reports', '/reports'],
+      ['vanity-domains', '/vanity-domains'],
+      ['team', '/team'],
+      ['api-tokens', '/api-tokens'],
+      ['audit', '/audit'],
+      ['profile', '/profile'],
+    ];
+    await fs.mkdir(OUT, { recursive: true });
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+        for (const [name, route] of pages) {
+          await page.goto(`${ORIGIN}${route}`);
+          await page.waitForLoadState('networkidle');
+          // Loaders gone, fonts and charts drawn.
+          await page
+            .locator('.mantine-Loader-root')
+            .first()
+            .waitFor({ state: 'detached', timeout: 10_000 })
+            .catch(() => undefined);
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: path.join(OUT, `${name}-${width}-${scheme}.png`) });
+        }
+        console.log(`${scheme}, ${width} px: ${pages.length} pages`);
+      }
+    }
+    // The sign-in page, signed out.
+    const signedOut = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const signIn = await signedOut.newPage();
+    for (const scheme of SCHEMES) {
+      await signIn.emulateMedia({ colorScheme: scheme });
+      for (const width of WIDTHS) {
+        await signIn.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+        await signIn.goto(`${ORIGIN}/sign-in`);
+        await signIn.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+        await signIn.screenshot({ path: path.join(OUT, `sign-in-${width}-${scheme}.png`) });
+      }
+    }
+    console.log(`written to ${path.relative(process.cwd(), OUT)}/`);
+  } finally {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
