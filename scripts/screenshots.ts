@@ -144,6 +144,8 @@ async function main(): Promise<void> {
       ['overview', '/'],
       ['campaigns', '/campaigns'],
       ['campaign', `/campaigns/${ids.campaign}`],
+      ['campaign-delivery-report', `/campaigns/${ids.campaign}?report=delivery`],
+      ['campaign-click-report', `/campaigns/${ids.campaign}?report=clicks`],
       ['campaign-new', '/campaigns/new'],
       ['templates', '/templates'],
       ['template-edit', `/templates/${ids.template}`],
@@ -152,7 +154,9 @@ async function main(): Promise<void> {
       ['contacts', '/contacts'],
       ['contact', `/contacts/${ids.number}`],
       ['senders', '/senders'],
+      ['sender-new', '/senders/new'],
       ['keywords', '/keywords'],
+      ['keyword-new', '/keywords/new'],
       ['webhooks', '/webhooks'],
       ['inbound-messages', '/inbound-messages'],
       ['reports', '/reports'],
@@ -176,6 +180,15 @@ async function main(): Promise<void> {
             .first()
             .waitFor({ state: 'detached', timeout: 10_000 })
             .catch(() => undefined);
+          // A report's page opens on the campaign: scroll to the report itself (below the fixed header).
+          if (name.endsWith('-report'))
+            await page
+              .getByRole('tablist')
+              .first()
+              .evaluate((tabs) => {
+                tabs.scrollIntoView({ block: 'start' });
+                window.scrollBy(0, -80);
+              });
           await page.waitForTimeout(300);
           await page.screenshot({ path: path.join(OUT, `${name}-${width}-${scheme}.png`) });
         }
