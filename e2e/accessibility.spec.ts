@@ -13,6 +13,12 @@
  *
  * Seen red: with the theme's dimmed text back to Mantine's gray.6 on gray.0 (color-contrast on every
  * page, 3.9:1), and with the dashboard fixed to the light scheme (the dark pages were not dark).
+ *
+ * The same pages at a phone's width (390 px): nothing scrolls the page sideways, a table wider than
+ * its box shows that it scrolls, no field or cell cuts a date or a time, no title is squeezed to three
+ * lines by its buttons. Seen red: with the campaign list back in a bare Table.ScrollContainer (the
+ * table), with the page header's old no-wrap row (three titles on three lines), and with fields and
+ * cells narrowed by an injected style sheet (every cut date and field named).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
@@ -248,3 +254,75 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+/**
+ * What a phone (390 × 844) shows wrong on a page, one line a fault: the page scrolls sideways; a table
+ * wider than its box that does not show it scrolls (TableScroll's shadows); a field or a label that
+ * cuts a date or a time ("2026-1…"); a page title squeezed to three lines or more by its buttons.
+ */
+async function phoneFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const faults: string[] = [];
+    const describe = (element: Element) =>
+      `<${element.tagName.toLowerCase()}${element.getAttribute('aria-label') ? ` aria-label="${element.getAttribute('aria-label')}"` : ''}> ${(element.textContent || (element as HTMLInputElement).value || '').trim().slice(0, 60)}`;
+    const visible = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+    };
+    if (document.documentElement.scrollWidth > window.innerWidth + 1)
+      faults.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    for (const table of document.querySelectorAll('main table')) {
+      // The box that clips it: the nearest ancestor that scrolls or hides what overflows.
+      let box: Element | null = table.parentElement;
+      while (box && !['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+      const room = box ? box.clientWidth : window.innerWidth;
+      const width = table.getBoundingClientRect().width;
+      // A box of a pixel or so is a visually hidden table (a chart's figures for screen readers).
+      if (visible(table) && room > 2 && width > room + 1 && !table.closest('.herald-table-scroll'))
+        faults.push(`a table wider than its box (${Math.round(width)} > ${room} px) without the sign that it scrolls: ${describe(table)}`);
+    }
+    const dateLike = /\b(19|20)\d{2}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/;
+    for (const input of document.querySelectorAll('input')) {
+      if (visible(input) && dateLike.test(input.value) && input.scrollWidth > input.clientWidth + 1)
+        faults.push(`a field cuts its date: "${input.value}" needs ${input.scrollWidth} px, has ${input.clientWidth}`);
+    }
+    for (const element of document.querySelectorAll('main *')) {
+      if (element.children.length > 0 || !visible(element) || !dateLike.test(element.textContent ?? '')) continue;
+      const style = getComputedStyle(element);
+      if (style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth + 1) faults.push(`a date cut short: ${describe(element)}`);
+    }
+    for (const heading of document.querySelectorAll('main h1')) {
+      const lineHeight = parseFloat(getComputedStyle(heading).lineHeight) || 1;
+      const lines = Math.round(heading.getBoundingClientRect().height / lineHeight);
+      const words = (heading.textContent ?? '').trim().split(/\s+/).length;
+      if (lines >= 3 && lines > words / 2) faults.push(`the page title takes ${lines} lines: ${describe(heading)}`);
+    }
+    return faults;
+  });
+}
+
+test('every page at a phone width: no sideways page, tables that show they scroll, no cut dates, titles not squeezed', async ({ browser }) => {
+  test.setTimeout(visits.length * 10_000);
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const signedIn = await browser.newContext({ ...phone, storageState });
+  const signedOut = await browser.newContext(phone);
+  try {
+    for (const visit of visits) {
+      const name = `${visit.covers}${visit.label ? ` (${visit.label})` : ''}`;
+      await test.step(name, async () => {
+        const page = await (visit.public ? signedOut : signedIn).newPage();
+        try {
+          await page.goto(visit.url(seed));
+          await settled(page, visit.heading);
+          const faults = await phoneFaults(page);
+          expect.soft(faults, `${name}, ${page.url()}, 390 px:\n${faults.join('\n')}\n`).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  } finally {
+    await signedIn.close();
+    await signedOut.close();
+  }
+});
