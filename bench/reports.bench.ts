@@ -103,6 +103,27 @@ async function main(): Promise<void> {
       );
     }
 
+    // Filtered pages (issue #21): failures (5 % of the campaign), and a search matching a single number.
+    // Served by reading the campaign's messages in order and testing each, and counting them all for
+    // the total (reports.repository.ts, filteredMessages): no floor, no target; what a filter costs.
+    const timeFiltered = async (query: string) => {
+      const started = performance.now();
+      const response = await fetch(`${base}/reporting/${campaign.uuid}/delivery?${query}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await response.json()) as { data: unknown[]; meta: { total: number } };
+      if (response.status !== 200 || body.data.length === 0) throw new Error(`${query}: ${response.status}`);
+      return performance.now() - started;
+    };
+    for (const [query, name, label] of [
+      ['status=Failed', 'failed', 'Delivery report filtered to failures (50,000 of 1,000,000), page 1 over HTTP'],
+      [`search=${String(MESSAGES - 7).padStart(8, '0')}`, 'search', 'Delivery report searched for one number, page 1 over HTTP'],
+    ] as const) {
+      await timeFiltered(query); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) times.push(await timeFiltered(query));
+      times.sort((a, b) => a - b);
+      figures.push({ key: `reports.filtered.${name}.p50`, label: `${label}, median`, unit: 'ms', value: percentile(times, 50), digits: 0 });
+    }
+
     for (const type of ['delivery', 'alt_delivery'] as const) {
       await services.reports.request(auth, campaign.uuid, type);
       const job = await services.reportsRepository.claimJob(new Date(), 600_000);
