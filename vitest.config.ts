@@ -10,6 +10,7 @@ const PROCESS_TESTS = [
   'src/server/engine/chaos.test.ts',
   'src/server/http/load.test.ts',
   'src/server/deploy.test.ts',
+  'src/server/first-start.test.ts',
 ];
 
 export default defineConfig({

@@ -1,9 +1,20 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from './config';
-import { ValidationError } from './lib/errors';
 import { generatePassword } from './lib/passwords';
 import type { Services } from './services';
 
-/** On an empty database: the first team and admin, printed once (or taken from HERALD_ADMIN_EMAIL / _PASSWORD). */
+/** The file, in DATA_DIR, that holds a generated first password (readable by its owner only). */
+export const INITIAL_ADMIN_FILE = 'initial-admin.txt';
+
+/**
+ * On an empty database: the first team and admin (HERALD_ADMIN_EMAIL / _PASSWORD, or a generated
+ * password). A generated password is written once to DATA_DIR/initial-admin.txt, mode 0600, and
+ * only that file's path is printed: output ends up in journald or a container's log, which others
+ * may read. Several processes starting at once on one empty database make one admin between them:
+ * the ones that lose the race (a unique key taken: the team's name or the e-mail) find the admin
+ * made and carry on.
+ */
 export async function createFirstAdmin(services: Services, config: Config): Promise<void> {
   if ((await services.usersRepository.count()) > 0) return;
   const email = config.adminEmail ?? 'admin@herald.local';
@@ -11,16 +22,27 @@ export async function createFirstAdmin(services: Services, config: Config): Prom
   try {
     await services.users.create({ email, password, name: 'Admin', teamName: 'Herald' });
   } catch (error) {
-    if (error instanceof ValidationError && error.fields.email) return; // another process made it first
+    // Lost the race: the winner's transaction committed before this one failed on its keys.
+    if ((await services.usersRepository.count()) > 0) return;
     throw error;
   }
-  const lines = [
-    '',
-    'Herald made the first user. Sign in at ' + config.publicUrl,
-    `  e-mail:   ${email}`,
-    config.adminPassword ? '  password: (the one in HERALD_ADMIN_PASSWORD)' : `  password: ${password}`,
-    config.adminPassword ? '' : '  This password is shown once. Keep it somewhere safe.',
-    '',
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
+  let where = '  password: (the one in HERALD_ADMIN_PASSWORD)';
+  if (!config.adminPassword) {
+    const file = path.join(config.dataDir, INITIAL_ADMIN_FILE);
+    await fs.mkdir(config.dataDir, { recursive: true });
+    const text = [
+      `Herald's first user, made ${new Date().toISOString()}.`,
+      `Sign in at ${config.publicUrl}`,
+      `e-mail:   ${email}`,
+      `password: ${password}`,
+      '',
+      'Change the password after signing in (your profile), then delete this file.',
+      '',
+    ].join('\n');
+    // Created with its mode, never widened after the fact; an old file (a reset database) is replaced.
+    await fs.rm(file, { force: true });
+    await fs.writeFile(file, text, { mode: 0o600, flag: 'wx' });
+    where = `  password: in ${file} (readable only by the user Herald runs as)`;
+  }
+  process.stdout.write(['', `Herald made the first user. Sign in at ${config.publicUrl}`, `  e-mail:   ${email}`, where, ''].join('\n') + '\n');
 }

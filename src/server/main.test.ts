@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, freePort, runCli, runHerald, waitForHealthy, type HeraldProcess } from './testing/processes';
 
 // The service as `npm start` runs it: its own embedded PostgreSQL in DATA_DIR, a real port.
+// Seen red: with the generated password printed as before (the output held it, and no file was written).
 let dataDir: string;
 let port: number;
 let env: NodeJS.ProcessEnv;
@@ -54,12 +55,17 @@ afterAll(async () => {
 describe('npm start', { timeout: 180_000 }, () => {
   let herald: HeraldProcess;
 
-  it('starts on an empty data folder, prints the first admin once and serves health', async () => {
+  it('starts on an empty data folder, writes the first password to a file only its owner reads, says where, and serves health', async () => {
     herald = start();
     await waitForHealthy(port, herald);
-    const printed = /e-mail: +(\S+)\n +password: +(\S+)/.exec(herald.output());
-    expect(printed?.[1]).toBe('admin@herald.local');
-    adminPassword = printed![2]!;
+    const file = path.join(dataDir, 'initial-admin.txt');
+    const written = /e-mail: +(\S+)\npassword: +(\S+)/.exec(await fs.readFile(file, 'utf8'));
+    expect(written?.[1]).toBe('admin@herald.local');
+    adminPassword = written![2]!;
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    // The output (a journal, a container's log) names the file, never the password.
+    expect(herald.output()).toContain(`password: in ${file}`);
+    expect(herald.output()).not.toContain(adminPassword);
     expect(await login('admin@herald.local', adminPassword)).toBe(200);
     expect(await (await fetch(url('/healthz'))).json()).toEqual({ status: 'ok' });
   });
