@@ -56,6 +56,10 @@ export default defineConfig({
           include: ['src/app/**/*.test.tsx', 'src/app/**/*.test.ts'],
           setupFiles: ['src/app/testing/setup.ts'],
           css: false,
+          // A form test types and waits on Mantine's rendering in jsdom: 1–3 s on a quiet two-core machine,
+          // several times that while the service tests run beside it. Vitest's 5 s failed such tests
+          // under load (not for what they check); speed is measured in benchmarks, never here.
+          testTimeout: 20_000,
         },
       },
     ],
