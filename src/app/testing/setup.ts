@@ -1,11 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import { configureApiClient } from '../api/client';
 import { endSession } from '../lib/session';
 
 configureApiClient();
+// findBy… and waitFor wait up to 4 s (1 s by default): a loaded machine renders Mantine's forms slowly.
+configure({ asyncUtilTimeout: 4_000 });
 
 afterEach(() => {
   cleanup();

@@ -103,7 +103,7 @@ describe('the campaign form’s pickers', { timeout: 30_000 }, () => {
 
     await user.type(picker, 'late 150');
     // Found by the service once the typing has settled (250 ms).
-    await user.click(await screen.findByRole('option', { name: 'Template 150' }, { timeout: 5_000 }));
+    await user.click(await screen.findByRole('option', { name: 'Template 150' }, { timeout: 15_000 }));
     expect(picker).toHaveValue('Template 150');
     // Asked once the typing settled, not on every keystroke.
     const searches = searchesOf(fetchMock, '/templates/');
