@@ -76,8 +76,11 @@ const STOPS = 20;
 /** A STOP is sent for a number at least this many sequences past the sending frontier ("not yet reached"). */
 const STOP_MARGIN = 3_000;
 const KILL_EVERY_MS = { min: 3_000, max: 5_000 };
-/** How long the send may take under chaos before the test gives up (the machine is slow, or Herald is stuck). */
-const SEND_DEADLINE_MS = 210_000;
+/**
+ * How long the send may take under chaos before the test gives up (the machine is slow, or Herald is
+ * stuck). The SMPP half took 186 s in CI once, and over 210 s on a machine shared with other suites.
+ */
+const SEND_DEADLINE_MS = 300_000;
 const SHORT_CODE = '88440';
 const ESME_RINVDSTADR = 0x0b;
 /** Switches that show the invariants failing (see the header): the in-doubt policy, and an SMSC that never delivers again. */
@@ -467,7 +470,7 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
   return false;
 }
 
-describe('chaos: three processes, kills, a database restart', { timeout: 300_000 }, () => {
+describe('chaos: three processes, kills, a database restart', { timeout: 420_000 }, () => {
   // CHAOS_ONLY (by hand, to diagnose one half) leaves the other half undefined; by default both run.
   const half = (name: string) => (ONLY === undefined || ONLY === name ? it : () => undefined);
   half('smpp')(
