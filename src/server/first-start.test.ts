@@ -16,22 +16,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withDatabaseName } from './db/client';
-import { childEnv, freePort, signIn, runHerald, waitForHealthy, type HeraldProcess } from './testing/processes';
+import { childEnv, freePort, onServer, signIn, runHerald, waitForHealthy, type HeraldProcess } from './testing/processes';
 
 const databaseName = `herald_first_${randomBytes(6).toString('hex')}`;
 let root: string;
 const processes: Array<{ herald: HeraldProcess; port: number; dataDir: string }> = [];
 
-async function onServer(statement: string) {
-  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
-  await admin.connect();
-  await admin.query(statement);
-  await admin.end();
-}
-
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-first-start-'));
-  await onServer(`CREATE DATABASE ${databaseName}`);
+  await onServer(inject('databaseUrl'), `CREATE DATABASE ${databaseName}`);
 });
 afterAll(async () => {
   for (const { herald } of processes) {
@@ -39,7 +32,7 @@ afterAll(async () => {
     await herald.exited;
   }
   await fs.rm(root, { recursive: true, force: true });
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await onServer(inject('databaseUrl'), `DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
 });
 
 describe('a first start of several processes at once', { timeout: 180_000 }, () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
-import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { campaignDueNow, childEnv, freePort, onServer, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 
 // Herald processes on one PostgreSQL through DATABASE_URL, as a scaled-out deployment runs: the test
 // run's server (Debian's PostgreSQL in CI's second run, else the embedded one), a fresh database on
@@ -35,17 +35,10 @@ const tuning = {
 
 const databaseName = `herald_scale_${randomBytes(6).toString('hex')}`;
 
-async function onServer(statement: string) {
-  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
-  await admin.connect();
-  await admin.query(statement);
-  await admin.end();
-}
-
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-scale-'));
   port = await freePort();
-  await onServer(`CREATE DATABASE ${databaseName}`);
+  await onServer(inject('databaseUrl'), `CREATE DATABASE ${databaseName}`);
   databaseUrl = withDatabaseName(inject('databaseUrl'), databaseName);
   const shared = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HERALD_SECRET_KEY: randomBytes(32).toString('base64'), ...tuning };
   first = runHerald(
@@ -68,7 +61,7 @@ afterAll(async () => {
     await process?.exited;
   }
   await fs.rm(dataDir, { recursive: true, force: true });
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await onServer(inject('databaseUrl'), `DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
 });
 
 describe('two processes on one database', { timeout: 180_000 }, () => {

@@ -118,3 +118,14 @@ export async function campaignDueNow(api: ApiCall, options: { name: string; reci
   });
   return campaign.data.uuid;
 }
+
+/** Runs one statement on a PostgreSQL server as its admin (`CREATE DATABASE …` for a test's own database, and its `DROP`). */
+export async function onServer(connectionString: string, statement: string): Promise<pg.QueryResult> {
+  const admin = new pg.Client({ connectionString });
+  await admin.connect();
+  try {
+    return await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
