@@ -20,11 +20,10 @@
  * table), with the page header's old no-wrap row (three titles on three lines), and with fields and
  * cells narrowed by an injected style sheet (every cut date and field named).
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { paths } from '../src/app/paths';
-import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { mailedLink, sessionHeaders, signInWithPassword } from './support';
+import { campaignBody, mailedLink, sessionHeaders, signInWithPassword } from './support';
 
 interface Seed {
   senderUuid: string;
@@ -179,15 +178,7 @@ test.beforeAll(async ({ browser }) => {
       { phone_number: '+447700900852', custom_fields: { first_name: 'Grace', city: 'York' } },
     ],
   });
-  const campaign = (name: string, sendAt: Date) => ({
-    name,
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(sendAt, zone),
-    expiry_date: formatTimestamp(new Date(sendAt.getTime() + 86_400_000), zone),
-    included_contact_groups: [group.uuid],
-    excluded_contact_groups: [],
-  });
+  const campaign = (name: string, sendAt: Date) => campaignBody(name, { template: template.uuid, group: group.uuid }, sendAt, zone);
   const planned = await call('POST', '/campaigns/', campaign(`A11y planned ${RUN}`, new Date('2031-03-03T09:00:00Z')));
   const sent = await call('POST', '/campaigns/', campaign(`A11y sent ${RUN}`, new Date(Date.now() + 1_000)));
   const webhook = await call('POST', '/webhooks/', { name: `A11y hook ${RUN}`, url: 'https://hooks.a11y.example/inbound' });
@@ -227,31 +218,41 @@ test('every page of paths.ts is in the sweep', () => {
   expect(pathEntries(paths).filter((entry) => !covered.has(entry))).toEqual([]);
 });
 
+/**
+ * Opens every page of the sweep, signed in or out as it needs, in browser contexts made with
+ * `options`, waits until it has settled, and hands it to `check` (one step a page).
+ */
+async function visitEveryPage(browser: Browser, options: BrowserContextOptions, check: (page: Page, name: string) => Promise<void>): Promise<void> {
+  const signedIn = await browser.newContext({ ...options, storageState });
+  const signedOut = await browser.newContext(options);
+  try {
+    for (const visit of visits) {
+      const name = `${visit.covers}${visit.label ? ` (${visit.label})` : ''}`;
+      await test.step(name, async () => {
+        const page = await (visit.public ? signedOut : signedIn).newPage();
+        try {
+          await page.goto(visit.url(seed));
+          await settled(page, visit.heading);
+          await check(page, name);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  } finally {
+    await signedIn.close();
+    await signedOut.close();
+  }
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`every page in the ${scheme} scheme`, async ({ browser }) => {
     test.setTimeout(visits.length * 20_000);
-    const signedIn = await browser.newContext({ storageState, colorScheme: scheme });
-    const signedOut = await browser.newContext({ colorScheme: scheme });
-    try {
-      for (const visit of visits) {
-        const name = `${visit.covers}${visit.label ? ` (${visit.label})` : ''}`;
-        await test.step(name, async () => {
-          const page = await (visit.public ? signedOut : signedIn).newPage();
-          try {
-            await page.goto(visit.url(seed));
-            await settled(page, visit.heading);
-            await expect.soft(page.locator('html'), `${name}: the page is ${scheme}`).toHaveAttribute('data-mantine-color-scheme', scheme);
-            const violations = await seriousViolations(page);
-            expect.soft(violations, `${name}, ${page.url()}, ${scheme} scheme:\n\n${violations.join('\n\n')}\n`).toEqual([]);
-          } finally {
-            await page.close();
-          }
-        });
-      }
-    } finally {
-      await signedIn.close();
-      await signedOut.close();
-    }
+    await visitEveryPage(browser, { colorScheme: scheme }, async (page, name) => {
+      await expect.soft(page.locator('html'), `${name}: the page is ${scheme}`).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const violations = await seriousViolations(page);
+      expect.soft(violations, `${name}, ${page.url()}, ${scheme} scheme:\n\n${violations.join('\n\n')}\n`).toEqual([]);
+    });
   });
 }
 
@@ -304,25 +305,8 @@ async function phoneFaults(page: Page): Promise<string[]> {
 test('every page at a phone width: no sideways page, tables that show they scroll, no cut dates, titles not squeezed', async ({ browser }) => {
   test.setTimeout(visits.length * 10_000);
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const signedIn = await browser.newContext({ ...phone, storageState });
-  const signedOut = await browser.newContext(phone);
-  try {
-    for (const visit of visits) {
-      const name = `${visit.covers}${visit.label ? ` (${visit.label})` : ''}`;
-      await test.step(name, async () => {
-        const page = await (visit.public ? signedOut : signedIn).newPage();
-        try {
-          await page.goto(visit.url(seed));
-          await settled(page, visit.heading);
-          const faults = await phoneFaults(page);
-          expect.soft(faults, `${name}, ${page.url()}, 390 px:\n${faults.join('\n')}\n`).toEqual([]);
-        } finally {
-          await page.close();
-        }
-      });
-    }
-  } finally {
-    await signedIn.close();
-    await signedOut.close();
-  }
+  await visitEveryPage(browser, phone, async (page, name) => {
+    const faults = await phoneFaults(page);
+    expect.soft(faults, `${name}, ${page.url()}, 390 px:\n${faults.join('\n')}\n`).toEqual([]);
+  });
 });

@@ -1,6 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
+import { campaignBody, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 function toast(page: Page, text: string) {
   return page.getByRole('alert').filter({ hasText: text });
@@ -162,15 +161,7 @@ test('a campaign sent a moment from now shows its progress live, until every mes
   const group = await post('/contact-groups/bulk-contacts', { name: 'E2E flash list', contacts: ['+447700900011', '+447700900012', '+447700900013'] });
   // Two seconds ahead in the service's zone: the engine starts it on one of its next ticks.
   const sendAt = Date.now() + 2_000;
-  const flash = await post('/campaigns/', {
-    name: 'E2E flash sale',
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
-    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
-    included_contact_groups: [group.uuid],
-    excluded_contact_groups: [],
-  });
+  const flash = await post('/campaigns/', campaignBody('E2E flash sale', { template: template.uuid, group: group.uuid }, sendAt, zone));
 
   // The page is opened once and never reloaded: whatever it shows later it asked for by itself.
   let summaryReads = 0;

@@ -6,8 +6,7 @@
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { axeViolations, dismissToasts, screenshot, sessionHeaders, signInWithPassword } from './support';
+import { campaignBody, axeViolations, dismissToasts, screenshot, sessionHeaders, signInWithPassword } from './support';
 
 const ADA = '+447700900701';
 const GRACE = '+447700900702';
@@ -52,15 +51,7 @@ test('an admin finds a number across the groups, downloads what Herald holds abo
   await put(`/contact-groups/${optouts.uuid}/add-contacts`, { contacts: [{ phone_number: GRACE }] });
   const template = await post('/templates/', { name: 'E2E directory note', sender: '88440', body: 'Hi {{first_name}}, your VIP evening is on Friday.' });
   const sendAt = Date.now() + 2_000;
-  const campaign = await post('/campaigns/', {
-    name: 'E2E directory evening',
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
-    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
-    included_contact_groups: [vip.uuid],
-    excluded_contact_groups: [],
-  });
+  const campaign = await post('/campaigns/', campaignBody('E2E directory evening', { template: template.uuid, group: vip.uuid }, sendAt, zone));
   // The simulator gateway delivers within seconds; nothing queued is left, so the number can be erased.
   await expect.poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 }).toBe(1);
 

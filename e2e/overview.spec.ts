@@ -13,7 +13,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { screenshot, sessionHeaders, signInWithPassword } from './support';
+import { campaignBody, screenshot, sessionHeaders, signInWithPassword } from './support';
 
 const RECIPIENTS = 5;
 const RUN = Date.now().toString(36);
@@ -86,15 +86,7 @@ test('a marketer lands on the overview, watches a campaign move its figures, and
   const group = await post('/contact-groups/bulk-contacts', { name: `E2E overview ${RUN}`, contacts: numbers });
   const template = await post('/templates/', { name: `E2E overview ${RUN}`, sender: '88440', body: 'The overview counts this one.' });
   const sendAt = Date.now() + 4_000;
-  const campaign = await post('/campaigns/', {
-    name: `E2E overview ${RUN}`,
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
-    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
-    included_contact_groups: [group.uuid],
-    excluded_contact_groups: [],
-  });
+  const campaign = await post('/campaigns/', campaignBody(`E2E overview ${RUN}`, { template: template.uuid, group: group.uuid }, sendAt, zone));
 
   // Opened again, the page knows a campaign is due, and follows it out without another reload.
   // (Other journeys may be sending too: the figures grow by at least this campaign.)

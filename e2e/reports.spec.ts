@@ -4,7 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { REPORT_COLUMNS } from '../src/shared/contract';
 import { formatTimestamp } from '../src/shared/time/local-timestamps';
-import { ADMIN, axeViolations, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
+import { campaignBody, ADMIN, axeViolations, dismissToasts, screenshot, signInWithPassword, sessionHeaders } from './support';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const RECIPIENTS = 20;
@@ -70,15 +70,7 @@ test('a marketer reads a sent campaign’s reports page by page, has one e-maile
     destination: 'https://shop.example.com/spring',
   });
   const sendAt = Date.now() + 2_000;
-  const campaign = await post('/campaigns/', {
-    name: 'E2E spring report',
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
-    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
-    included_contact_groups: [group.uuid],
-    excluded_contact_groups: [],
-  });
+  const campaign = await post('/campaigns/', campaignBody('E2E spring report', { template: template.uuid, group: group.uuid }, sendAt, zone));
 
   // The simulator gateway delivers within seconds.
   await expect.poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 }).toBe(RECIPIENTS);
@@ -223,17 +215,13 @@ test('a marketer filters a campaign’s failures, reads why each failed, and com
   const group = await post('/contact-groups/bulk-contacts', { name: 'E2E failures list', contacts: numbers });
   const template = await post('/templates/', { name: 'E2E failures template', sender: '88440', body: 'Autumn prices are in.' });
   const sendAt = Date.now() + 2_000;
-  const campaign = await post('/campaigns/', {
-    name: 'E2E autumn stopped',
-    sender: '88440',
-    template_uuid: template.uuid,
-    scheduled_send_date: formatTimestamp(new Date(sendAt), zone),
-    expiry_date: formatTimestamp(new Date(sendAt + 86_400_000), zone),
-    scheduled_finish_date: formatTimestamp(new Date(sendAt + 60_000), zone),
-    throttled: true,
-    included_contact_groups: [group.uuid],
-    excluded_contact_groups: [],
-  });
+  const campaign = await post(
+    '/campaigns/',
+    campaignBody('E2E autumn stopped', { template: template.uuid, group: group.uuid }, sendAt, zone, {
+      scheduled_finish_date: formatTimestamp(new Date(sendAt + 60_000), zone),
+      throttled: true,
+    }),
+  );
   await expect.poll(async () => (await get<{ delivered: number }>(`/campaigns/${campaign.uuid}/summary`)).delivered, { timeout: 30_000 }).toBeGreaterThan(0);
   await put(`/campaigns/${campaign.uuid}/stop`, {});
   await expect

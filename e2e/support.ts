@@ -3,6 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { simpleParser, type AddressObject } from 'mailparser';
+import { formatTimestamp } from '../src/shared/time/local-timestamps';
 
 export const ADMIN = { email: 'admin@herald.test', password: 'correct-horse-battery' };
 
@@ -72,4 +73,28 @@ export async function mailedLink(to: string, pattern: RegExp): Promise<string> {
 export async function axeViolations(page: Page, scope: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).include(scope).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The body of `POST /campaigns/`: `name` sends the template to the group from `sendAt` (written in
+ * the service's zone), as the sender 88440, expiring a day later; `extra` adds or overrides fields.
+ */
+export function campaignBody(
+  name: string,
+  ids: { template: string; group: string },
+  sendAt: Date | number,
+  zone: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const at = new Date(sendAt);
+  return {
+    name,
+    sender: '88440',
+    template_uuid: ids.template,
+    scheduled_send_date: formatTimestamp(at, zone),
+    expiry_date: formatTimestamp(new Date(at.getTime() + 86_400_000), zone),
+    included_contact_groups: [ids.group],
+    excluded_contact_groups: [],
+    ...extra,
+  };
 }

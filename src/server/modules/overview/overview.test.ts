@@ -8,6 +8,7 @@
  * submitted and delivered only), the send test's message counted: delivered 3, cost 0.40.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTimestamp } from '../../../shared/time/local-timestamps';
 import { createEngine } from '../../engine/engine';
 import { createEngineStore } from '../../engine/store/postgres-store';
 import type { OutgoingSms, Receipt, SmsGateway, SubmitResult } from '../../gateways/sms/sms-gateway';
@@ -50,18 +51,7 @@ const overview = async (user: TestUser, query = '') => {
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;
 };
-const local = (at: Date) =>
-  new Intl.DateTimeFormat('sv-SE', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  })
-    .format(at)
-    .replace('T', ' ');
+const local = (at: Date) => formatTimestamp(at, 'Europe/London');
 const today = () => local(clock.now()).slice(0, 10);
 
 beforeAll(async () => {

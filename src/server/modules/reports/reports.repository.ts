@@ -93,6 +93,15 @@ const STATUS_CONDITIONS: Record<DeliveryStatus, SQL> = {
   Failed: sql`((m.status = 'unsent' AND m.reason IS DISTINCT FROM 'pending') OR (m.status = 'failed' AND m.reason IS DISTINCT FROM 'Expired'))`,
 };
 
+// A float8 is read as a number; a timestamptz would be parsed into a Date, several times slower.
+// date_part, not extract: extract computes in numeric, slower at a million rows.
+const epochMs = (column: ReturnType<typeof sql.raw>) => sql`date_part('epoch', ${column}) * 1000`;
+
+/** A MessageRow's columns of `messages m`, numbered by `n` (sequence or unsent_sequence); custom fields only when asked. */
+const messageColumns = (n: SQL, withFields: boolean) =>
+  sql`${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
+      ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id`;
+
 /** The recipient's number contains the digits (checked to be digits by the contract: no LIKE wildcard can come in). */
 const numberContains = (column: SQL, digits: string) => sql`${column} LIKE ${`%${digits}%`}`;
 
@@ -133,9 +142,6 @@ const JOB_COLUMNS = sql`j.id, j.uuid, j.team_id AS "teamId", j.user_id AS "userI
  */
 export function createReportsRepository(db: Db, timeZone: string) {
   const local = (column: ReturnType<typeof sql.raw>) => sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
-  // A float8 is read as a number; a timestamptz would be parsed into a Date, several times slower.
-  // date_part, not extract: extract computes in numeric, slower at a million rows.
-  const epochMs = (column: ReturnType<typeof sql.raw>) => sql`date_part('epoch', ${column}) * 1000`;
 
   /**
    * A campaign's summary from `campaigns c`, read from its counters: its messages by state, its clicks
@@ -204,8 +210,7 @@ export function createReportsRepository(db: Db, timeZone: string) {
         db,
         MessageRowSchema,
         sql`
-        SELECT ${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
-               ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id
+        SELECT ${messageColumns(n, withFields)}
           FROM messages m
          WHERE m.campaign_id = ${campaignId} AND ${n} BETWEEN ${first} AND ${last}
          ORDER BY ${n}`,
@@ -245,8 +250,7 @@ export function createReportsRepository(db: Db, timeZone: string) {
           db,
           MessageRowSchema,
           sql`
-          SELECT ${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
-                 ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id
+          SELECT ${messageColumns(n, withFields)}
             FROM messages m
            WHERE ${where}
            ORDER BY ${n} LIMIT ${window.limit} OFFSET ${window.offset}`,
