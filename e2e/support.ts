@@ -23,10 +23,13 @@ export async function signInWithPassword(page: Page, { email, password } = ADMIN
 
 /** Closes the toasts on screen, so a screenshot shows the page under them. */
 export async function dismissToasts(page: Page): Promise<void> {
-  const closeButtons = page.locator('.mantine-Notification-root:not([data-closing])').getByRole('button');
-  // Toasts slide while they stack, so the click is dispatched rather than aimed.
-  for (const closeButton of await closeButtons.all()) await closeButton.dispatchEvent('click');
-  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+  const open = page.locator('.mantine-Notification-root:not([data-closing]) .mantine-Notification-closeButton');
+  // Toasts slide while they stack, so the click is dispatched rather than aimed; one may close by itself
+  // between counting and clicking, so each round clicks the first still open until none is left.
+  await expect(async () => {
+    if ((await open.count()) > 0) await open.first().dispatchEvent('click', undefined, { timeout: 1_000 });
+    await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**
