@@ -50,7 +50,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // 57P01-03: shutting down or starting up; 53300: too many connections; class 08: connection exceptions.
 const UNAVAILABLE_SQLSTATES = /^(57P0[123]|53300|08...)$/;
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not currently accepting connections|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not currently accepting connections|the database system is (starting up|shutting down)/i;
 
 /**
  * Whether an error (or one it was caused by: Drizzle wraps the driver's) says the database cannot be

@@ -11,8 +11,7 @@ const MigrationRowSchema = z.object({ name: z.string() });
 
 let knownFiles: Promise<string[]> | undefined;
 /** The migration files this version of Herald ships, in name order (read once). */
-const migrationFiles = (): Promise<string[]> =>
-  (knownFiles ??= fs.readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')).sort()));
+const migrationFiles = (): Promise<string[]> => (knownFiles ??= fs.readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')).sort()));
 
 /**
  * The migrations this version ships that the database has not applied (empty: its schema is current).

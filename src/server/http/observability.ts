@@ -8,6 +8,9 @@ import { DATABASE_RETRY_AFTER_SECONDS, errorBody, sendError } from './errors';
 /** Methods a route label may carry; anything else is `other` (a label never takes a client's free text). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
 
+/** The paths of liveness, readiness and metrics: never a short link's code, on any host. */
+export const OBSERVABILITY_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

@@ -22,64 +22,54 @@ const STATE_TIMEOUT_MS = 2_000;
 export function createMetrics(deps: { database: Database; stateTimeoutMs?: number }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The database's series: left out of a scrape when the database does not answer (a 0 would be a lie).
+  const stateRegistry = new Registry();
 
   const timeoutMs = deps.stateTimeoutMs ?? STATE_TIMEOUT_MS;
   let gateway: ObservedGateway | undefined;
   /** The service's state for the scrape under way (one query for all of its gauges). */
-  let state: Promise<ServiceState | null> | undefined;
-  const stateOfThisScrape = (): Promise<ServiceState | null> =>
-    (state ??= withTimeout(readServiceState(deps.database.db, timeoutMs), timeoutMs).catch(() => null));
+  let current: ServiceState = emptyState();
 
   const messages = new Gauge({
     name: 'herald_messages_total',
     help: 'Messages of every campaign by their current status (queued, submitted, delivered, failed, unsent), from the database: the same on every process.',
     labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const current = await stateOfThisScrape();
-      if (current) for (const [status, count] of Object.entries(current.messages)) this.set({ status }, count);
+    registers: [stateRegistry],
+    collect() {
+      for (const [status, count] of Object.entries(current.messages)) this.set({ status }, count);
     },
   });
   const queueDepth = new Gauge({
     name: 'herald_queue_depth',
     help: 'Messages waiting to be handed to the SMS gateway now: queued messages of campaigns sending (not paused) and keyword replies, from the database.',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const current = await stateOfThisScrape();
-      if (current) this.set(current.queueDepth);
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.queueDepth);
     },
   });
   const reportJobs = new Gauge({
     name: 'herald_report_jobs_total',
     help: 'Report jobs by status (queued, writing, mailing, sent, failed), from the database.',
     labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const current = await stateOfThisScrape();
-      if (current) for (const [status, count] of Object.entries(current.reportJobs)) this.set({ status }, count);
+    registers: [stateRegistry],
+    collect() {
+      for (const [status, count] of Object.entries(current.reportJobs)) this.set({ status }, count);
     },
   });
   const inbound = new Gauge({
     name: 'herald_inbound_messages_total',
     help: 'Inbound messages stored (from handsets through the gateway, and through the API), from the database.',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const current = await stateOfThisScrape();
-      if (current) this.set(current.inboundMessages);
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.inboundMessages);
     },
   });
   const importRows = new Gauge({
     name: 'herald_import_rows_total',
     help: 'Rows read from contact import files (valid and invalid), from the database.',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const current = await stateOfThisScrape();
-      if (current) this.set(current.importRows);
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.importRows);
     },
   });
   void [messages, queueDepth, reportJobs, inbound, importRows];
@@ -118,12 +108,11 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registry,
     /** The text a scrape reads (and its content type). */
     async render(): Promise<{ contentType: string; body: string }> {
-      state = undefined;
-      try {
-        return { contentType: registry.contentType, body: await registry.metrics() };
-      } finally {
-        state = undefined;
-      }
+      const state = await withTimeout(readServiceState(deps.database.db, timeoutMs), timeoutMs).catch(() => null);
+      const own = await registry.metrics();
+      if (!state) return { contentType: registry.contentType, body: own };
+      current = state;
+      return { contentType: registry.contentType, body: `${own}\n${await stateRegistry.metrics()}` };
     },
     /** This process sends through `observed`: its bind state, submit times and errors are reported from now on. */
     useGateway(observed: ObservedGateway): void {
@@ -143,6 +132,14 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+const emptyState = (): ServiceState => ({
+  messages: { queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0 },
+  queueDepth: 0,
+  reportJobs: { queued: 0, writing: 0, mailing: 0, sent: 0, failed: 0 },
+  inboundMessages: 0,
+  importRows: 0,
+});
 
 /** `promise`, or a rejection once `ms` have passed without its answer. */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
