@@ -7,12 +7,15 @@ import { freePort } from '../testing/processes';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 
 // /healthz, /readyz and /metrics of an API process, over real HTTP (a listening server, fetch) on a
-// real PostgreSQL. Each guarantee was seen red once without its protection:
-// - the METRICS_TOKEN check (the check in http/observability.ts removed: the scrape without a token answered 200);
+// real PostgreSQL; the database out of reach is a real refused connection (nothing listens on its port).
+// Each guarantee was seen red once without its protection:
+// - the METRICS_TOKEN check (skipped in http/observability.ts: the scrape without a token answered 200);
 // - route patterns as labels (`request.url` in place of `request.routeOptions.url`: the raw URLs became series);
-// - the database's numbers, the same from two apps on one database (an in-memory count in their place differed);
-// - the 503 with Retry-After when the database cannot be reached (the mapping in http/errors.ts removed: 500 "Server Error");
-// - readiness naming the database when it is unreachable (the check made to answer ok: 200).
+// - the database's numbers (the scrape's state never stored: both apps read 0);
+// - the 503 with Retry-After when the database cannot be reached (the mapping in http/errors.ts skipped: 500 "Server Error");
+// - readiness naming the database when it is unreachable (the check made to answer ok: 200);
+// - probes that skip the vanity-host lookup (tracked-links.routes.ts): without it /healthz and
+//   /metrics on a host other than PUBLIC_URL's asked the database, and answered 503 while it was away.
 const TOKEN = 'metrics-token-0123456789abcdef';
 let t: TestApp;
 let base: string;
