@@ -100,6 +100,20 @@ describe('metrics and readiness across processes', { timeout: 180_000 }, () => {
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toMatchObject({ error: { code: 404, http_code: 404 } });
     expect(valueOf(await scrape(workerUrl('/metrics')), 'herald_gateway_connected')).toBe(1);
+
+    // A second worker asked for the same METRICS_PORT stops at once, saying which variable to change.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-observed-second-'));
+    try {
+      const second = runHerald(
+        'src/server/main.ts',
+        ['--role', 'worker'],
+        childEnv({ DATABASE_URL: withDatabaseName(server.url, databaseName), DATA_DIR: dir, METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' }),
+      );
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`Port ${metricsPort} is in use: stop what holds it or set METRICS_PORT.`);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('both processes report the messages sent as the database has them; the worker alone its gateway', async () => {
