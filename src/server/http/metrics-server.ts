@@ -13,6 +13,8 @@ import { registerSecurityHeaders } from './security-headers';
 export function buildMetricsServer(deps: { metrics: Metrics; database: Database; metricsToken?: string; logger?: FastifyInstance['log'] }): FastifyInstance {
   const server = Fastify({
     loggerInstance: deps.logger,
+    // Probes and scrapes every few seconds would bury the worker's own log lines.
+    disableRequestLogging: true,
     frameworkErrors: (error, _request, reply) => sendError(reply, error.code === 'FST_ERR_BAD_URL' ? 400 : 404, 'The request path is not valid.'),
   });
   registerErrorHandling(server);
