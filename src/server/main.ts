@@ -23,10 +23,10 @@ async function main(): Promise<void> {
   const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;
   // A worker has no HTTP port: it answers /healthz, /readyz and /metrics on METRICS_PORT.
   const metricsServer =
-    role === 'worker' && config.metricsPort !== undefined
+    !servesHttp(role) && config.metricsPort !== undefined
       ? buildMetricsServer({ metrics, database, metricsToken: config.metricsToken, logger: app.log })
       : undefined;
-  if (role !== 'worker' && config.metricsPort !== undefined)
+  if (servesHttp(role) && config.metricsPort !== undefined)
     app.log.warn(`METRICS_PORT is used by --role worker only: this process serves /metrics, /healthz and /readyz on PORT (${config.port}).`);
 
   let stopping = false;

@@ -27,10 +27,10 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
 
   const timeoutMs = deps.stateTimeoutMs ?? STATE_TIMEOUT_MS;
   let gateway: ObservedGateway | undefined;
-  /** The service's state for the scrape under way (one query for all of its gauges). */
+  /** The service's state for the scrape under way (one query for all of its gauges, which read it as they are collected). */
   let current: ServiceState = emptyState();
 
-  const messages = new Gauge({
+  new Gauge({
     name: 'herald_messages_total',
     help: 'Messages of every campaign by their current status (queued, submitted, delivered, failed, unsent), from the database: the same on every process.',
     labelNames: ['status'] as const,
@@ -39,7 +39,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
       for (const [status, count] of Object.entries(current.messages)) this.set({ status }, count);
     },
   });
-  const queueDepth = new Gauge({
+  new Gauge({
     name: 'herald_queue_depth',
     help: 'Messages waiting to be handed to the SMS gateway now: queued messages of campaigns sending (not paused) and keyword replies, from the database.',
     registers: [stateRegistry],
@@ -47,7 +47,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
       this.set(current.queueDepth);
     },
   });
-  const reportJobs = new Gauge({
+  new Gauge({
     name: 'herald_report_jobs_total',
     help: 'Report jobs by status (queued, writing, mailing, sent, failed), from the database.',
     labelNames: ['status'] as const,
@@ -56,7 +56,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
       for (const [status, count] of Object.entries(current.reportJobs)) this.set({ status }, count);
     },
   });
-  const inbound = new Gauge({
+  new Gauge({
     name: 'herald_inbound_messages_total',
     help: 'Inbound messages stored (from handsets through the gateway, and through the API), from the database.',
     registers: [stateRegistry],
@@ -64,7 +64,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
       this.set(current.inboundMessages);
     },
   });
-  const importRows = new Gauge({
+  new Gauge({
     name: 'herald_import_rows_total',
     help: 'Rows read from contact import files (valid and invalid), from the database.',
     registers: [stateRegistry],
@@ -72,7 +72,6 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
       this.set(current.importRows);
     },
   });
-  void [messages, queueDepth, reportJobs, inbound, importRows];
 
   const httpDuration = new Histogram({
     name: 'herald_http_request_duration_seconds',
