@@ -11,6 +11,7 @@ const PROCESS_TESTS = [
   'src/server/http/load.test.ts',
   'src/server/deploy.test.ts',
   'src/server/first-start.test.ts',
+  'src/server/observability/processes.test.ts',
 ];
 
 export default defineConfig({

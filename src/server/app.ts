@@ -10,6 +10,7 @@ import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling, sendError } from './http/errors';
 import { loggedRequest } from './http/request-log';
 import { registerApiReference, registerOpenApi } from './http/openapi';
+import { registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSharedReads } from './http/shared-reads';
 import { registerAuditTrail } from './http/audit-trail';
@@ -34,6 +35,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
+import { createMetrics, type Metrics } from './observability/metrics';
 import { createServices, type Services } from './services';
 
 export type AppDeps = {
@@ -51,7 +53,7 @@ export type AppDeps = {
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
 
 /** Builds the HTTP app without listening (tests inject requests into it). */
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; metrics: Metrics }> {
   const { config, database } = deps;
   const app = Fastify({
     logger:
@@ -93,12 +95,14 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Only JSON is read (and text/csv where an import takes it): a text/plain body is 415, not a string a schema then refuses.
   app.removeContentTypeParser('text/plain');
 
+  const metrics = createMetrics({ database });
   const services = createServices(database, config, {
     secretKey: deps.secretKey,
     clock: deps.clock,
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
   });
   registerErrorHandling(app);
+  registerRequestMetrics(app, metrics);
   registerSecurityHeaders(app, { connectSources: config.dashboardConnectSources });
   registerAuth(app, { authenticator: services.tokens, limiter: services.limiter, rateLimitPerMinute: config.rateLimitPerMinute });
   // Token lookups are cached while this connection hears every change to tokens, users and teams.
@@ -109,14 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerSharedReads(app);
   await registerOpenApi(app);
 
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await database.pool.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable' });
-    }
-  });
+  // Liveness, readiness and the Prometheus metrics (docs/operations.md).
+  registerObservabilityRoutes(app, { metrics, database, metricsToken: config.metricsToken });
 
   await app.register(
     async (api) => {
@@ -147,5 +145,5 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await registerApiReference(app);
   await registerDashboard(app, deps.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
 
-  return { app, services };
+  return { app, services, metrics };
 }

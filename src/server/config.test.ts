@@ -16,4 +16,13 @@ describe('configuration', () => {
       expect(String(error)).not.toContain('s3cret');
     }
   });
+
+  it('reads METRICS_PORT and METRICS_TOKEN, and names what is wrong with a bad value', () => {
+    expect(loadConfig({})).toMatchObject({ metricsPort: undefined, metricsToken: undefined });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(32) })).toMatchObject({ metricsPort: 9464, metricsToken: 'a'.repeat(32) });
+    for (const bad of ['http', '0', '65536', '80.5', '-1'])
+      expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(/METRICS_PORT: METRICS_PORT must be a .*port number/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, long enough' })).toThrow(/METRICS_TOKEN: METRICS_TOKEN must be printable ASCII/);
+  });
 });

@@ -69,6 +69,17 @@ const EnvSchema = z.object({
       (value) => /^(true|false|\d+)$/.test(value) || value.split(',').every((part) => /^[0-9a-fA-F.:/]+$/.test(part.trim())),
       'TRUST_PROXY must be false, true, a number of proxies, or a comma-separated list of proxy addresses or CIDR ranges.',
     ),
+  METRICS_PORT: z.coerce
+    .number({ message: 'METRICS_PORT must be a port number (1-65535).' })
+    .int('METRICS_PORT must be a whole port number (1-65535).')
+    .min(1, 'METRICS_PORT must be a port number (1-65535).')
+    .max(65535, 'METRICS_PORT must be a port number (1-65535).')
+    .optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 32).')
+    .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces (it travels in an Authorization header).')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -114,6 +125,10 @@ const ConfigSchema = EnvSchema.transform((e) => ({
    */
   trustProxy: ((value: string): boolean | number | string =>
     value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.replace(/\s+/g, ''))(e.TRUST_PROXY),
+  /** Where a `--role worker` process answers /metrics, /healthz and /readyz (it has no HTTP port otherwise); unset: nowhere. */
+  metricsPort: e.METRICS_PORT,
+  /** When set, /metrics answers only `Authorization: Bearer <this>`. */
+  metricsToken: e.METRICS_TOKEN,
   logLevel: e.LOG_LEVEL,
 }));
 export type Config = z.output<typeof ConfigSchema>;

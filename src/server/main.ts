@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { buildMetricsServer } from './http/metrics-server';
 import { loadConfig } from './config';
 import { claimDataDir } from './data-dir-lock';
 import { openDatabase } from './db/open';
@@ -16,10 +17,17 @@ async function main(): Promise<void> {
   const lock = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
   const database = await openDatabase(config);
   const secretKey = await loadSecretKey(config);
-  const { app, services } = await buildApp({ config, database, secretKey });
+  const { app, services, metrics } = await buildApp({ config, database, secretKey });
   const recovered = await recoverInterruptedImports(database.db, systemClock);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
-  const workers = sends(role) ? createWorkers({ config, database, services, log: app.log }) : undefined;
+  const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;
+  // A worker has no HTTP port: it answers /healthz, /readyz and /metrics on METRICS_PORT.
+  const metricsServer =
+    !servesHttp(role) && config.metricsPort !== undefined
+      ? buildMetricsServer({ metrics, database, metricsToken: config.metricsToken, logger: app.log })
+      : undefined;
+  if (servesHttp(role) && config.metricsPort !== undefined)
+    app.log.warn(`METRICS_PORT is used by --role worker only: this process serves /metrics, /healthz and /readyz on PORT (${config.port}).`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -27,6 +35,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info(`${signal}: stopping`);
     await workers?.stop();
+    await metricsServer?.close().catch((error) => app.log.error(error));
     await app.close().catch((error) => app.log.error(error));
     await database.shutdown().catch((error) => app.log.error(error));
     await lock?.release();
@@ -39,15 +48,29 @@ async function main(): Promise<void> {
     await createFirstAdmin(services, config);
     if (servesHttp(role)) await app.listen({ port: config.port, host: config.host });
     else await app.ready();
+    if (metricsServer)
+      await metricsServer.listen({ port: config.metricsPort, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EADDRINUSE'
+          ? Object.assign(new Error(`Port ${config.metricsPort} is in use: stop what holds it or set METRICS_PORT.`), { code: 'METRICS_PORT_IN_USE' })
+          : error;
+      });
     workers?.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    console.error(code === 'EADDRINUSE' ? `Port ${config.port} is in use: stop what holds it or set PORT.` : error);
+    console.error(
+      code === 'EADDRINUSE'
+        ? `Port ${config.port} is in use: stop what holds it or set PORT.`
+        : code === 'METRICS_PORT_IN_USE'
+          ? (error as Error).message
+          : error,
+    );
     await database.shutdown();
     await lock?.release();
     process.exit(1);
   }
-  app.log.info(`Herald ${servesHttp(role) ? `is ready on ${config.publicUrl}` : 'worker'} (database: ${database.embedded ? 'embedded' : 'DATABASE_URL'})`);
+  app.log.info(
+    `Herald ${servesHttp(role) ? `is ready on ${config.publicUrl}` : `worker${metricsServer ? ` (metrics on port ${config.metricsPort})` : ''}`} (database: ${database.embedded ? 'embedded' : 'DATABASE_URL'})`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -12,6 +12,8 @@ import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gatewa
 import { systemClock } from './lib/time';
 import { createAccountMailWorker } from './modules/account-mail/account-mail.worker';
 import { createReportWorker } from './modules/reports/report-worker';
+import { instrumentGateway } from './observability/instrumented-gateway';
+import type { Metrics } from './observability/metrics';
 import type { Services } from './services';
 
 /** The background work of a process that sends: started once the app is up, stopped before it closes. */
@@ -32,9 +34,10 @@ function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): 
  * The SMS gateway with inbound messages wired to the keyword pipeline, the engine, and the report
  * worker and the account e-mails with their mailer. Each finds its work in the database, so any number of processes run them.
  */
-export function createWorkers(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger }): Workers {
+export function createWorkers(deps: { config: Config; database: Database; services: Services; metrics: Metrics; log: FastifyBaseLogger }): Workers {
   const { config, database, services, log } = deps;
-  const gateway = gatewayOf(config, database, log);
+  // Its submit times, refusals and bind state are this process's metrics (and its readiness).
+  const gateway = instrumentGateway(gatewayOf(config, database, log), deps.metrics);
   // Messages to the shared short code run the same keyword pipeline as the keyword tester.
   // The gateway acknowledges the message only once this resolves: a failure makes the SMSC deliver it again.
   gateway.onInbound(async (message) => {

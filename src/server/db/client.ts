@@ -45,3 +45,28 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
   return (cause as { code?: string })?.code === '23503';
 }
+
+/** Connection errors of node-postgres and the socket under it: the server is down, restarting or refusing connections. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// 57P01-03: shutting down or starting up; 53300: too many connections; class 08: connection exceptions.
+const UNAVAILABLE_SQLSTATES = /^(57P0[123]|53300|08...)$/;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not currently accepting connections|the database system is (starting up|shutting down)/i;
+
+/**
+ * Whether an error (or one it was caused by: Drizzle wraps the driver's) says the database cannot be
+ * reached right now, rather than that a statement was wrong: a request that met it is answered 503.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    // AggregateError (a connection refused on every address of a host name).
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    current = cause;
+  }
+  return false;
+}

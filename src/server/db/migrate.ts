@@ -9,6 +9,20 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const MIGRATION_LOCK = 4_841_127;
 const MigrationRowSchema = z.object({ name: z.string() });
 
+let knownFiles: Promise<string[]> | undefined;
+/** The migration files this version of Herald ships, in name order (read once). */
+const migrationFiles = (): Promise<string[]> => (knownFiles ??= fs.readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')).sort()));
+
+/**
+ * The migrations this version ships that the database has not applied (empty: its schema is current).
+ * Read-only: readiness asks it, and a process that starts applies them (migrate).
+ */
+export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
+  const applied = await pool.query('SELECT name FROM schema_migrations');
+  const done = new Set(parseRows(MigrationRowSchema, applied.rows).map((r) => r.name));
+  return (await migrationFiles()).filter((file) => !done.has(file));
+}
+
 /** Applies the SQL files of db/migrations in name order, each once, each in its own transaction. */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
@@ -17,7 +31,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set(parseRows(MigrationRowSchema, (await client.query('SELECT name FROM schema_migrations')).rows).map((r) => r.name));
-    const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+    const files = await migrationFiles();
     for (const file of files) {
       if (done.has(file)) continue;
       const sql = await fs.readFile(MIGRATIONS_DIR + file, 'utf8');

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/contract';
+import { isDatabaseUnavailable } from '../db/client';
 import {
   ConflictError,
   DomainError,
@@ -107,6 +108,9 @@ function discardBody(raw: IncomingMessage): Promise<void> {
   });
 }
 
+/** How long a client told 503 (the database is away) should wait before trying again. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Every error leaves in one shape (docs/api-conventions.md); a 5xx never carries internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -145,6 +149,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Safety net: text PostgreSQL cannot store (the contract refuses it field by field first).
     const pgCode = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? error.code;
     if (pgCode === '22021' || pgCode === '22P05') return sendError(reply, 422, 'The request contains characters that cannot be stored.');
+    // The database is down or restarting: the client may try again shortly (a 500 would say Herald is broken).
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'request failed: the database is unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(reply, 503, 'The service is unavailable: its database cannot be reached right now. Try again shortly.');
+    }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'Server Error');
   });

@@ -104,11 +104,12 @@ export class SmppPeer {
     readonly password: string,
   ) {}
 
-  static async start(options: { systemId?: string; password?: string } = {}): Promise<SmppPeer> {
+  /** A peer on a free port, or on `port` (a carrier back on its address after an outage). */
+  static async start(options: { systemId?: string; password?: string; port?: number } = {}): Promise<SmppPeer> {
     useRawMessageFields();
     const server = smpp.createServer((session) => peer.accept(session));
     const peer = new SmppPeer(server, options.systemId ?? 'herald', options.password ?? 'secret');
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
     return peer;
   }
 

@@ -48,6 +48,11 @@ export type SmsGateway = {
    * crash (this many per engine lane). Absent: no limit.
    */
   readonly batchLimit?: number;
+  /**
+   * Whether the gateway can hand messages over right now (SMPP: the transceiver bind is up), for
+   * metrics and readiness. Absent: always (the simulator).
+   */
+  connected?(): boolean;
   /** True when the gateway recognises a resubmitted client reference and sends it once (the simulator). */
   readonly idempotent?: boolean;
   /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../../http/errors';
+import { OBSERVABILITY_PATHS } from '../../http/observability';
 import type { TrackedLinks } from './tracked-links.service';
 
 const CODE = /^[0-9A-Za-z]{4,16}$/;
@@ -22,8 +23,10 @@ export function registerTrackedLinks(app: FastifyInstance, deps: { trackedLinks:
     redirect(deps.trackedLinks, reply, request.params.code, visitor(request)),
   );
 
+  // Probes and scrapes reach Herald by any host name (a pod's address): they never look a vanity host up,
+  // so liveness holds while the database is away.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' || request.hostname === ownHost) return;
+    if (request.method !== 'GET' || request.hostname === ownHost || OBSERVABILITY_PATHS.has(request.url)) return;
     const code = request.url.slice(1);
     if (!CODE.test(code)) return;
     const host = request.hostname.replace(/:\d+$/, '').toLowerCase();

@@ -292,6 +292,7 @@ export function createSmppGateway(options: SmppGatewayOptions): SmsGateway {
   return {
     // What is submitted is recorded a window at a time, so a crash repeats at most that many per lane.
     batchLimit: windowSize,
+    connected: () => !closed && link.isBound(),
     async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal }): Promise<SubmitResult[]> {
       const results = await Promise.all(batch.map((message) => submitMessage(message, submitOptions?.signal)));
       return results.filter((result) => result !== null);

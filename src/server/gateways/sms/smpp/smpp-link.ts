@@ -155,6 +155,10 @@ export function openSmppLink(options: SmppLinkOptions) {
   connect();
 
   return {
+    /** Whether the transceiver bind is up right now. */
+    isBound(): boolean {
+      return session !== null && bound;
+    },
     /** Sends a request on the bound link; `not-sent` when there is none right now. */
     request(command: string, fields: Record<string, unknown>): Promise<LinkAnswer> {
       if (!session || !bound) return Promise.resolve({ kind: 'not-sent' });

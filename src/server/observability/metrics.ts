@@ -1,0 +1,158 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client';
+import { readServiceState, type ServiceState } from './service-state';
+
+/** What the metrics and readiness know of this process's SMS gateway (only a process that sends has one). */
+export type ObservedGateway = { connected(): boolean };
+
+/** What a scrape may wait for the database's numbers; beyond it they are left out of this scrape. */
+const STATE_TIMEOUT_MS = 2_000;
+
+/**
+ * The Prometheus metrics of one Herald process (docs/operations.md), on a registry of its own (so
+ * apps built side by side in one test process do not share series).
+ *
+ * Two kinds of series:
+ * - **the service's state**, read from the database at scrape time (messages by status, queue depth,
+ *   report jobs, inbound messages, imported rows): every process on one database reports the same
+ *   numbers, so they are aggregated with `max`, never `sum`;
+ * - **this process's own**, counted in memory (HTTP request durations, gateway submit time, errors and
+ *   bind state, the process defaults): each process reports its own, aggregated with `sum`.
+ */
+export function createMetrics(deps: { database: Database; stateTimeoutMs?: number }) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  // The database's series: left out of a scrape when the database does not answer (a 0 would be a lie).
+  const stateRegistry = new Registry();
+
+  const timeoutMs = deps.stateTimeoutMs ?? STATE_TIMEOUT_MS;
+  let gateway: ObservedGateway | undefined;
+  /** The service's state for the scrape under way (one query for all of its gauges, which read it as they are collected). */
+  let current: ServiceState = emptyState();
+
+  new Gauge({
+    name: 'herald_messages_total',
+    help: 'Messages of every campaign by their current status (queued, submitted, delivered, failed, unsent), from the database: the same on every process.',
+    labelNames: ['status'] as const,
+    registers: [stateRegistry],
+    collect() {
+      for (const [status, count] of Object.entries(current.messages)) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: 'herald_queue_depth',
+    help: 'Messages waiting to be handed to the SMS gateway now: queued messages of campaigns sending (not paused) and keyword replies, from the database.',
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.queueDepth);
+    },
+  });
+  new Gauge({
+    name: 'herald_report_jobs_total',
+    help: 'Report jobs by status (queued, writing, mailing, sent, failed), from the database.',
+    labelNames: ['status'] as const,
+    registers: [stateRegistry],
+    collect() {
+      for (const [status, count] of Object.entries(current.reportJobs)) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: 'herald_inbound_messages_total',
+    help: 'Inbound messages stored (from handsets through the gateway, and through the API), from the database.',
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.inboundMessages);
+    },
+  });
+  new Gauge({
+    name: 'herald_import_rows_total',
+    help: 'Rows read from contact import files (valid and invalid), from the database.',
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.importRows);
+    },
+  });
+
+  const httpDuration = new Histogram({
+    name: 'herald_http_request_duration_seconds',
+    help: 'HTTP requests this process answered, by route pattern (never the raw URL), method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  // The gateway's series exist only in a process that sends: an API process has no bind to report.
+  const submitSeconds = new Histogram({
+    name: 'herald_gateway_submit_seconds',
+    help: "Time this process's SMS gateway took to take one batch (submit), in seconds.",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [],
+  });
+  const gatewayErrors = new Counter({
+    name: 'herald_gateway_errors_total',
+    help: "Messages this process's SMS gateway did not take, by code: the SMPP status name of a refusal, not_sent (no bind), in_doubt (no answer), exception (the submission threw).",
+    labelNames: ['code'] as const,
+    registers: [],
+  });
+  const gatewayConnected = new Gauge({
+    name: 'herald_gateway_connected',
+    help: "1 while this process's SMS gateway can hand messages over (SMPP: bound), else 0.",
+    registers: [],
+    collect() {
+      this.set(gateway?.connected() ? 1 : 0);
+    },
+  });
+
+  return {
+    registry,
+    /** The text a scrape reads (and its content type). */
+    async render(): Promise<{ contentType: string; body: string }> {
+      const state = await withTimeout(readServiceState(deps.database.db, timeoutMs), timeoutMs).catch(() => null);
+      const own = await registry.metrics();
+      if (!state) return { contentType: registry.contentType, body: own };
+      current = state;
+      return { contentType: registry.contentType, body: `${own}\n${await stateRegistry.metrics()}` };
+    },
+    /** This process sends through `observed`: its bind state, submit times and errors are reported from now on. */
+    useGateway(observed: ObservedGateway): void {
+      if (!gateway) for (const metric of [submitSeconds, gatewayErrors, gatewayConnected]) registry.registerMetric(metric);
+      gateway = observed;
+    },
+    gateway: (): ObservedGateway | undefined => gateway,
+    /** One hand-over: how long it took and the messages it did not take, by code. */
+    observeSubmit(seconds: number, errors: Iterable<string>): void {
+      submitSeconds.observe(seconds);
+      for (const code of errors) gatewayErrors.inc({ code });
+    },
+    observeRequest(labels: { route: string; method: string; status: string }, seconds: number): void {
+      httpDuration.observe(labels, seconds);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const emptyState = (): ServiceState => ({
+  messages: { queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0 },
+  queueDepth: 0,
+  reportJobs: { queued: 0, writing: 0, mailing: 0, sent: 0, failed: 0 },
+  inboundMessages: 0,
+  importRows: 0,
+});
+
+/** `promise`, or a rejection once `ms` have passed without its answer. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
