@@ -9,6 +9,7 @@ const PROCESS_TESTS = [
   'src/server/engine/database-outage.test.ts',
   'src/server/engine/chaos.test.ts',
   'src/server/http/load.test.ts',
+  'src/server/db/backup.test.ts',
 ];
 
 export default defineConfig({
