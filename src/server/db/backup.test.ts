@@ -170,6 +170,14 @@ describe('backup and restore, embedded database', { timeout: 300_000 }, () => {
     herald = undefined;
   });
 
+  it('backs up a stopped Herald too, and leaves its database stopped', async () => {
+    const stopped = path.join(root, 'stopped.herald-backup');
+    const result = await runCli(['backup', '--out', stopped], childEnv({ DATA_DIR: source() }));
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).rows).toBeGreaterThan(RECIPIENTS);
+    expect(await fs.stat(path.join(source(), 'postgres', 'postmaster.pid')).catch(() => undefined)).toBeUndefined();
+  });
+
   it('refuses to restore into a DATA_DIR that is not empty, and leaves it as it was', async () => {
     const before = await fs.readdir(copy());
     const result = await runCli(['restore', file()], childEnv({ DATA_DIR: copy() }));
@@ -194,6 +202,17 @@ describe('backup and restore, embedded database', { timeout: 300_000 }, () => {
     const refused = await runCli(['restore', foreign], childEnv({ DATA_DIR: target }));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('is not a Herald backup');
+    // A backup made with HERALD_SECRET_KEY needs that key to be restored.
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const withKey = path.join(root, 'with-key.herald-backup');
+    const made = await runCli(['backup', '--out', withKey], childEnv({ DATA_DIR: source(), HERALD_SECRET_KEY: key }));
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain('The secret key comes from HERALD_SECRET_KEY and is not in the backup');
+    const keyless = await runCli(['restore', withKey], childEnv({ DATA_DIR: target }));
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain('set HERALD_SECRET_KEY to that key to restore it');
+    expect(await fs.stat(target).catch(() => undefined)).toBeUndefined();
+
     const usage = await runCli(['restore'], childEnv({ DATA_DIR: target }));
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain('restore takes one backup file.');
