@@ -213,6 +213,17 @@ describe('backup and restore, embedded database', { timeout: 300_000 }, () => {
     expect(keyless.stderr).toContain('set HERALD_SECRET_KEY to that key to restore it');
     expect(await fs.stat(target).catch(() => undefined)).toBeUndefined();
 
+    // A restore that was killed leaves its note, and nothing opens that folder until it is gone.
+    const interrupted = path.join(root, 'interrupted');
+    await fs.mkdir(interrupted);
+    await fs.writeFile(path.join(interrupted, 'RESTORE-INCOMPLETE'), 'Remove everything in it and run the restore again.\n');
+    const opened = await runCli(['token:create', '--email', ADMIN.email], childEnv({ DATA_DIR: interrupted }));
+    expect(opened.code).toBe(1);
+    expect(opened.stderr).toContain(`A restore into ${interrupted} did not finish`);
+    const started = runHerald('src/server/main.ts', [], childEnv({ DATA_DIR: interrupted, PORT: String(await freePort()) }));
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('did not finish');
+
     const usage = await runCli(['restore'], childEnv({ DATA_DIR: target }));
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain('restore takes one backup file.');
