@@ -21,6 +21,7 @@ import {
   type BackupSummary,
 } from './backup-format';
 import { startEmbeddedPostgres } from './embedded';
+import { MIGRATION_LOCK } from './migrate';
 import { checkRestoreFinished } from './restore-marker';
 
 export type BackupResult = {
@@ -58,6 +59,7 @@ export async function databaseUrlOf(config: Config, options: { mustExist: boolea
 export async function backup(config: Config, out: string): Promise<BackupResult> {
   const file = path.resolve(out);
   if (await fs.stat(file).catch(() => undefined)) throw new Error(`${file} already exists: choose another name, or remove it first.`);
+  if (!(await fs.stat(path.dirname(file)).catch(() => undefined))?.isDirectory()) throw new Error(`The folder ${path.dirname(file)} does not exist.`);
   await checkRestoreFinished(config.dataDir);
   const partial = `${file}.partial-${process.pid}`;
   const server = await databaseUrlOf(config, { mustExist: true });
@@ -66,6 +68,9 @@ export async function backup(config: Config, out: string): Promise<BackupResult>
   try {
     await client.connect();
     await fixTextOutput(client);
+    // No migration runs while the snapshot is read (they take this lock exclusively); taken before
+    // the transaction, so the snapshot follows a migration that was under way.
+    await client.query('SELECT pg_advisory_lock_shared($1)', [MIGRATION_LOCK]);
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // The first query takes the snapshot every later read sees.
     const hasMigrations = (await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")).rows[0].present as boolean;
@@ -121,6 +126,7 @@ export async function backup(config: Config, out: string): Promise<BackupResult>
         summary.sequences.push({ name, ...row });
       }
       await client.query('COMMIT');
+      await client.query('SELECT pg_advisory_unlock_shared($1)', [MIGRATION_LOCK]);
       for (const name of await dataDirFiles(config.dataDir, key.source === 'file')) {
         const content = await fs.readFile(path.join(config.dataDir, name)).catch(() => undefined);
         if (content === undefined) continue; // a report file removed meanwhile
