@@ -12,6 +12,7 @@ const PROCESS_TESTS = [
   'src/server/deploy.test.ts',
   'src/server/first-start.test.ts',
   'src/server/observability/processes.test.ts',
+  'src/server/db/backup.test.ts',
 ];
 
 export default defineConfig({

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const secretKey = await loadSecretKey(config);
   const { app, services, metrics } = await buildApp({ config, database, secretKey });
+  for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);
   const recovered = await recoverInterruptedImports(database.db, systemClock);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
   const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;

@@ -5,8 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config';
+import { backup } from '../db/backup';
 import type { Database } from '../db/client';
 import { openDatabase } from '../db/open';
+import { restore } from '../db/restore';
 import { ValidationError } from '../lib/errors';
 import { loadSecretKey } from '../lib/secret-box';
 import { createServices, type Services } from '../services';
@@ -15,6 +17,8 @@ import { ROLES, type Role } from '../../shared/contract';
 
 type Flags = Record<string, string | undefined>;
 type Command = { usage: string; run(services: Services, flags: Flags, context: { database: Database; config: Config }): Promise<Record<string, unknown>> };
+/** A command on the database as a whole (backup, restore): it opens (and does not migrate) the database itself. */
+type DataCommand = { usage: string; run(config: Config, flags: Flags, positionals: string[]): Promise<Record<string, unknown>> };
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
@@ -75,26 +79,54 @@ const commands: Record<string, Command> = {
   },
 };
 
+const dataCommands: Record<string, DataCommand> = {
+  backup: {
+    usage: 'backup --out FILE   (the database, online, and the secret key; see README, Backup and restore)',
+    run: (config, flags) => backup(config, required(flags, 'out')),
+  },
+  restore: {
+    usage: 'restore FILE   (into an empty DATA_DIR, or the empty database of DATABASE_URL)',
+    async run(config, _flags, positionals) {
+      if (positionals.length !== 1) throw new UsageError('restore takes one backup file.');
+      return restore(config, positionals[0]!);
+    },
+  },
+};
+
 function help(): string {
-  return ['Usage: npm run --silent cli -- <command>', ...Object.values(commands).map((c) => `  ${c.usage}`)].join('\n');
+  return ['Usage: npm run --silent cli -- <command>', ...[...Object.values(commands), ...Object.values(dataCommands)].map((c) => `  ${c.usage}`)].join('\n');
 }
 
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
   const command = name ? commands[name] : undefined;
-  if (!command) {
+  const dataCommand = name ? dataCommands[name] : undefined;
+  if (!command && !dataCommand) {
     process.stderr.write(`${name ? `Unknown command ${name}.\n` : ''}${help()}\n`);
     return 2;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' }, team: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      team: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      out: { type: 'string' },
+    },
     strict: true,
+    allowPositionals: dataCommand !== undefined,
   });
   const config = { ...loadConfig(), logLevel: 'silent' as const };
+  if (dataCommand) {
+    process.stdout.write(JSON.stringify(await dataCommand.run(config, values, positionals)) + '\n');
+    return 0;
+  }
   const database = await openDatabase(config, { borrow: true });
+  for (const { name: migration, ms } of database.migrated) process.stderr.write(`database: applied migration ${migration} (${ms} ms)\n`);
   try {
-    const result = await command.run(createServices(database, config, { secretKey: await loadSecretKey(config) }), values, { database, config });
+    const result = await command!.run(createServices(database, config, { secretKey: await loadSecretKey(config) }), values, { database, config });
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } finally {
