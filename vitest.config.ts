@@ -13,6 +13,7 @@ const PROCESS_TESTS = [
   'src/server/first-start.test.ts',
   'src/server/observability/processes.test.ts',
   'src/server/db/backup.test.ts',
+  'src/server/split-roles.test.ts',
 ];
 
 export default defineConfig({

@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       const written = await services.reports.writeCsv(job);
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
-      const size = (await fs.stat(path.join(dataDir, 'reports', written.fileName))).size;
+      const size = written.bytes;
       console.log(
         `${type} CSV: ${written.rowCount.toLocaleString('en-GB')} rows in ${seconds.toFixed(1)} s, ${mib(size)} file, RSS ${mib(rssBefore)} → peak ${mib(peakRss)}`,
       );

@@ -34,11 +34,8 @@ export type BackupResult = {
   files: number;
 };
 
-/** Files of DATA_DIR a backup carries besides the database: the secret key and the published report CSVs. */
-async function dataDirFiles(dataDir: string, withKey: boolean): Promise<string[]> {
-  const reports = await fs.readdir(path.join(dataDir, 'reports')).catch(() => [] as string[]);
-  return [...(withKey ? ['secret.key'] : []), ...reports.filter((name) => name.endsWith('.csv')).map((name) => `reports/${name}`)];
-}
+/** Files of DATA_DIR a backup carries besides the database: the secret key (report CSVs are rows of the database). */
+const dataDirFiles = (withKey: boolean): string[] => (withKey ? ['secret.key'] : []);
 
 /** The server a backup or restore talks to: DATABASE_URL, or the embedded one of DATA_DIR (borrowed when it runs). */
 export async function databaseUrlOf(config: Config, options: { mustExist: boolean }): Promise<{ url: string; stop(): Promise<void> }> {
@@ -127,9 +124,9 @@ export async function backup(config: Config, out: string): Promise<BackupResult>
       }
       await client.query('COMMIT');
       await client.query('SELECT pg_advisory_unlock_shared($1)', [MIGRATION_LOCK]);
-      for (const name of await dataDirFiles(config.dataDir, key.source === 'file')) {
+      for (const name of dataDirFiles(key.source === 'file')) {
         const content = await fs.readFile(path.join(config.dataDir, name)).catch(() => undefined);
-        if (content === undefined) continue; // a report file removed meanwhile
+        if (content === undefined) continue; // removed meanwhile
         yield frame('F', { name });
         for (let at = 0; at < content.length; at += FRAME_BYTES) yield frame('D', content.subarray(at, at + FRAME_BYTES));
         yield frame('E', '');

@@ -56,7 +56,10 @@ async function createDatabaseFromTemplate(name: string): Promise<void> {
 }
 
 /** A fresh database (copied from the migrated template) and an app built on it, per test file. */
-export async function createTestApp(env: Record<string, string> = {}, options: { dashboardDir?: string; clock?: Clock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { dashboardDir?: string; clock?: Clock; secretKey?: Buffer } = {},
+): Promise<TestApp> {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
   const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
@@ -65,7 +68,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const { app, services } = await buildApp({
     config,
     database,
-    secretKey: randomBytes(32),
+    // Given: another app on the same database (a second process) signs and checks links with it too.
+    secretKey: options.secretKey ?? randomBytes(32),
     clock: options.clock,
     logger: process.env.HERALD_TEST_LOG !== undefined,
     dashboardDir: options.dashboardDir ?? '/nonexistent',

@@ -376,7 +376,9 @@ describe('the delivery reports beyond the CSV’s columns', () => {
       await worker.runDue();
       const job = (await api('GET', '/report-jobs/')).json().data[0];
       expect(job).toMatchObject({ type, status: 'sent', row_count: 7 });
-      return (await fs.readFile(path.join(dataDir, 'reports', `${job.uuid}.csv`), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+      const file = await t.app.inject({ method: 'GET', url: (job.download_url as string).slice(TEST_PUBLIC_URL.length) });
+      expect(file.statusCode).toBe(200);
+      return file.body.replace(/^\uFEFF/, '').split('\r\n');
     };
     const delivery = await csvOf('delivery');
     expect(delivery[0]).toBe('SMS_ID,Sender,Recipient,Message_Copy,Status,Expiry_Date');

@@ -12,9 +12,10 @@ export function createReportLinks(options: { secretKey: Buffer; publicUrl: strin
     createHmac('sha256', options.secretKey).update(`report-download\n${jobUuid.toLowerCase()}\n${expires}`).digest('base64url');
 
   return {
-    url(jobUuid: string, expiresAt: Date): string {
+    /** The link on `publicUrl` (the API's that received the request), by default this process's. */
+    url(jobUuid: string, expiresAt: Date, publicUrl = options.publicUrl): string {
       const expires = Math.floor(expiresAt.getTime() / 1000);
-      return `${options.publicUrl}/api/2.0/report-downloads/${jobUuid}?expires=${expires}&signature=${signatureOf(jobUuid, expires)}`;
+      return `${publicUrl.replace(/\/+$/, '')}/api/2.0/report-downloads/${jobUuid}?expires=${expires}&signature=${signatureOf(jobUuid, expires)}`;
     },
 
     /** `valid`, `forged` (signature does not match) or `expired`. */

@@ -25,9 +25,17 @@ export type ReportWorkerOptions = {
   /** Attempts (writing, then mailing) before the job is given up. */
   maxAttempts: number;
   pollMs: number;
+  /** How often stored reports whose links have expired (and parts no attempt can publish) are removed; also once at start. */
+  sweepMs: number;
 };
 
-export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = { leaseMs: 10 * 60_000, retryBaseMs: 30_000, maxAttempts: 12, pollMs: 1000 };
+export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = {
+  leaseMs: 10 * 60_000,
+  retryBaseMs: 30_000,
+  maxAttempts: 12,
+  pollMs: 1000,
+  sweepMs: 10 * 60_000,
+};
 
 /**
  * Runs report jobs: writes the CSV, then e-mails the signed link. Each step is recorded, so after a
@@ -37,7 +45,12 @@ export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = { leaseMs: 10 
  * Leases are fenced: each claim has its own token, renewed while the worker writes and mails, and
  * every step is recorded only while the token is still the job's. A worker that stalled past its
  * lease and was taken over finds out at its next renewal or step and stops: it removes its own
- * partial file and neither puts a file in place nor sends the e-mail.
+ * stored parts and neither publishes them as the job's file nor sends the e-mail.
+ *
+ * The CSV lives in the database (report_file_parts), so the API process that receives the download
+ * need not be this one; the link is built on the public URL stored with the job by the API process
+ * that received the request, not on this process's PUBLIC_URL. Reports are removed once their links
+ * have expired (`sweep`, at start and every `sweepMs`).
  */
 export function createReportWorker(deps: {
   db: Db;
@@ -88,16 +101,26 @@ export function createReportWorker(deps: {
       if (job.status === 'writing') {
         const csv = await deps.service.writeCsvAttempt(job, lease.token, held.signal);
         const expiresAt = new Date(deps.clock.now().getTime() + REPORT_LINK_DAYS * 86_400_000);
-        let ours: boolean;
+        let ours = false;
         try {
-          // The rename into place happens inside the fenced `written`, so only the job's owner publishes.
-          const file = { fileName: csv.fileName, rowCount: csv.rowCount, linkExpiresAt: expiresAt };
-          ours = await deps.db.transaction((tx) => deps.reports.written(tx, lease, file, deps.clock.now(), () => deps.service.publishCsv(csv)));
+          // The attempt's parts become the job's file inside the fenced `written`, so only the job's owner publishes.
+          const file = { fileName: csv.fileName, rowCount: csv.rowCount, bytes: csv.bytes, linkExpiresAt: expiresAt };
+          ours = await deps.db.transaction((tx) => deps.reports.written(tx, lease, file, deps.clock.now()));
         } finally {
-          await deps.service.discardCsv(csv);
+          // Not published (taken over, or the step failed): its parts go (never the published file's).
+          if (!ours) await deps.service.discardCsv(csv);
         }
         if (!ours) throw new LeaseLost();
-        job = { ...job, fileName: csv.fileName, rowCount: csv.rowCount, status: 'mailing', linkExpiresAt: expiresAt, attempts: 1 };
+        job = {
+          ...job,
+          fileName: csv.fileName,
+          rowCount: csv.rowCount,
+          fileAttempt: lease.token,
+          fileBytes: csv.bytes,
+          status: 'mailing',
+          linkExpiresAt: expiresAt,
+          attempts: 1,
+        };
       }
       // Still ours, and for a whole lease from now: time enough for the e-mail, which cannot be taken back.
       if (!(await held.renewNow())) throw new LeaseLost();
@@ -131,22 +154,29 @@ export function createReportWorker(deps: {
     }
   };
 
-  /** Partial files of attempts that died: untouched for a whole lease, so no live attempt is writing them. */
+  /**
+   * Reports whose links have expired (they hold phone numbers: kept no longer than a link can fetch
+   * them), parts of attempts that can never publish, and what older releases left in DATA_DIR/reports
+   * (a partial file only once untouched for a whole lease, so no live attempt is writing it).
+   */
   const sweep = async () => {
     try {
-      const removed = await deps.service.sweepPartials(options.leaseMs);
-      if (removed.length > 0) deps.log('info', 'removed partial report files left by attempts that died', { files: removed });
+      const removed = await deps.service.sweep(options.leaseMs);
+      if (removed.expiredJobs > 0) deps.log('info', 'removed reports whose links have expired', { reports: removed.expiredJobs });
+      if (removed.parts > 0) deps.log('info', 'removed stored report parts', { parts: removed.parts, bytes: removed.bytes });
+      if (removed.files.length > 0) deps.log('info', 'removed report files left in DATA_DIR/reports by an older release', { files: removed.files });
     } catch (error) {
-      // Only tidying: the jobs go on regardless.
-      deps.log('warn', 'partial report files not swept', { error: error instanceof Error ? error.message : String(error) });
+      // Only tidying: the jobs go on regardless, and the next sweep tries again.
+      deps.log('warn', 'stored reports not swept', { error: error instanceof Error ? error.message : String(error) });
     }
   };
-  let swept = false;
+  let nextSweepAt = 0;
 
   const loop = () => {
     if (stopped) return;
-    const pass = swept ? runDue() : sweep().then(runDue);
-    swept = true;
+    const sweepNow = Date.now() >= nextSweepAt;
+    if (sweepNow) nextSweepAt = Date.now() + options.sweepMs;
+    const pass = sweepNow ? sweep().then(runDue) : runDue();
     running = pass
       .catch((error: unknown) => deps.log('warn', 'report worker pass failed', { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
@@ -157,6 +187,7 @@ export function createReportWorker(deps: {
 
   return {
     runDue,
+    sweep,
     start(): void {
       stopped = false;
       loop();

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -178,12 +177,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
       },
     },
     async (request, reply) => {
-      const { filePath, downloadName } = await reports.download(request.params.job_uuid, request.query.expires, request.query.signature);
+      const { stream, bytes, downloadName } = await reports.download(request.params.job_uuid, request.query.expires, request.query.signature);
       reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-length', bytes);
       reply.header('content-disposition', `attachment; filename="${downloadName}"`);
       reply.header('cache-control', 'private, no-store');
       // A stream is sent as it is (no serialisation); the schema above documents what it carries.
-      return reply.send(fs.createReadStream(filePath) as unknown as string);
+      // Read from the database part by part (reports.service.ts): a missing part cuts the download off.
+      return reply.send(stream as unknown as string);
     },
   );
 };

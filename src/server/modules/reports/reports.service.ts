@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import {
   REPORT_COLUMNS,
   type CampaignReportListItem,
@@ -20,15 +19,18 @@ import type { UsersRepository } from '../users/users.repository';
 import { csvLine, csvRow } from '../../lib/csv';
 import { REPORT_LINK_DAYS, type ReportLinks } from './report-links';
 import { reportRowBuilders, reportRowExtensions, reportTotal } from './report-rows';
-import type { MessageRow, ReportCampaign, ReportJobRecord, ReportsRepository, SummaryRow } from './reports.repository';
+import type { ClaimedReportJob, MessageRow, ReportCampaign, ReportJobRecord, ReportsRepository, SummaryRow } from './reports.repository';
 
 /** Rows read per query when a report is written to CSV, and queries under way while one is written (BENCHMARKS.md). */
 const CSV_CHUNK = 2_000;
 const READ_AHEAD = 1;
-const PARTIAL_SUFFIX = '.csv.part';
+/** Characters of CSV a stored part gathers (about a megabyte: few statements, little memory). */
+const PART_CHARS = 1 << 20;
+/** What releases of Herald before reports lived in the database wrote in DATA_DIR/reports. */
+const LEGACY_PARTIAL_SUFFIX = '.csv.part';
 
-/** A CSV written under its attempt's partial name, not yet in place. */
-export type PartialCsv = { fileName: string; rowCount: number; partialPath: string };
+/** A CSV stored as its attempt's parts, not yet published as the job's file. */
+export type PartialCsv = { jobId: number; attempt: string; fileName: string; rowCount: number; bytes: number };
 
 /** The numbering a per-message report pages by. */
 const numberingOf = (type: ReportType) => (type === 'unsent' ? 'unsent_sequence' : 'sequence');
@@ -38,10 +40,16 @@ export function createReportsService(deps: {
   users: Pick<UsersRepository, 'findById'>;
   links: ReportLinks;
   clock: Clock;
-  config: { appTimezone: string; dataDir: string };
+  config: { appTimezone: string; dataDir: string; publicUrl: string };
+  /** Characters of CSV a stored part gathers; smaller only in tests (many parts from a small report). */
+  partChars?: number;
 }) {
+  const partChars = deps.partChars ?? PART_CHARS;
   const zone = deps.config.appTimezone;
-  const reportsDir = path.join(deps.config.dataDir, 'reports');
+  /** Where releases before reports lived in the database kept them: only swept now. */
+  const legacyDir = path.join(deps.config.dataDir, 'reports');
+  /** The link of a job's report, on the public URL of the API process that received the request. */
+  const linkOf = (job: Pick<ReportJobRecord, 'uuid' | 'publicUrl'>, expiresAt: Date) => deps.links.url(job.uuid, expiresAt, job.publicUrl ?? undefined);
 
   const campaignOf = async (auth: AuthContext, uuid: string) => {
     const campaign = await deps.reports.campaign(auth.teamId, uuid);
@@ -137,7 +145,7 @@ export function createReportsService(deps: {
   };
 
   const present = (job: ReportJobRecord): ReportJob => {
-    const linkLive = job.fileName !== null && job.linkExpiresAt !== null && job.linkExpiresAt > deps.clock.now();
+    const linkLive = job.fileAttempt !== null && job.linkExpiresAt !== null && job.linkExpiresAt > deps.clock.now();
     return {
       uuid: job.uuid,
       campaign_uuid: job.campaignUuid,
@@ -147,7 +155,7 @@ export function createReportsService(deps: {
       email: job.email,
       row_count: job.rowCount,
       error: job.error,
-      download_url: linkLive ? deps.links.url(job.uuid, job.linkExpiresAt!) : null,
+      download_url: linkLive ? linkOf(job, job.linkExpiresAt!) : null,
       link_expires_at: formatTimestamp(job.linkExpiresAt, zone),
       created_at: formatTimestamp(job.createdAt, zone),
       updated_at: formatTimestamp(job.updatedAt, zone),
@@ -155,24 +163,19 @@ export function createReportsService(deps: {
   };
 
   /**
-   * Writes a job's CSV into DATA_DIR/reports, streaming chunk by chunk (memory stays flat at a
-   * million rows), under a partial name of this attempt's own (`<job>.<attempt>.csv.part`): two
-   * attempts at one job (a worker taken over while still writing, and its successor) never write
-   * the same file. Nothing is put in place: `publishCsv` does that once the job is known to be
-   * ours. Stops when `signal` aborts (the lease was taken over); on any failure the partial file
-   * is removed.
+   * Writes a job's CSV into the database as it streams, chunk by chunk (memory stays flat at a
+   * million rows): parts of about a megabyte (`report_file_parts`), each under this attempt's own
+   * token, the next rows read and formatted while the last part is stored. Two attempts at one job (a
+   * worker taken over while still writing, and its successor) never write the same parts, and
+   * nothing is a file yet: the fenced `written` publishes the attempt once the job is known to be
+   * ours. Stops when `signal` aborts (the lease was taken over); on any failure the attempt's parts
+   * are removed. No file touches the disk.
    */
   const writeCsvAttempt = async (job: ReportJobRecord, attempt: string, signal?: AbortSignal): Promise<PartialCsv> => {
     signal?.throwIfAborted();
     const campaign = await deps.reports.campaign(job.teamId, job.campaignUuid);
     if (!campaign) throw new NotFoundError('The campaign no longer exists.');
-    await fs.promises.mkdir(reportsDir, { recursive: true });
-    const fileName = `${job.uuid}.csv`;
-    const partialPath = path.join(reportsDir, `${job.uuid}.${attempt}${PARTIAL_SUFFIX}`);
-    const out = fs.createWriteStream(partialPath);
-    const failed = new Promise<never>((_, reject) => out.once('error', reject));
-    failed.catch(() => undefined);
-    // A taken-over attempt stops at once, even while it waits on a slow read.
+    // A taken-over attempt stops at once, even while it waits on a slow read or write.
     let onAbort = () => {};
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(signal?.reason);
@@ -180,9 +183,7 @@ export function createReportsService(deps: {
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
     aborted.catch(() => undefined);
-    const write = async (text: string) => {
-      if (!out.write(text)) await Promise.race([once(out, 'drain'), failed, aborted]);
-    };
+    const out = partWriter(job.id, attempt, aborted);
     const columns = REPORT_COLUMNS[job.type] as string[];
     let rowCount = 0;
     // Chunks are read ahead while earlier ones are written: the database (on its own connections)
@@ -190,7 +191,7 @@ export function createReportsService(deps: {
     const ahead: Array<Promise<Array<Record<string, string | number | null>>>> = [];
     try {
       // A byte-order mark so spreadsheet programs read the file as UTF-8.
-      await write(`\uFEFF${csvLine(columns)}`);
+      await out.write(`\uFEFF${csvLine(columns)}`);
       const total = reportTotal(campaign, job.type);
       let nextFirst = 1;
       const readAhead = () => {
@@ -208,23 +209,85 @@ export function createReportsService(deps: {
         let text = '';
         for (const row of rows) text += csvRow(row, columns);
         rowCount += rows.length;
-        await write(text);
+        await out.write(text);
       }
-      out.end();
-      await Promise.race([once(out, 'finish'), failed, aborted]);
+      await out.end();
     } catch (error) {
-      out.destroy();
-      await fs.promises.rm(partialPath, { force: true });
+      // Its parts go, once the one being stored (if any) has landed: none is left behind by this attempt.
+      await out.settled();
+      await deps.reports.discardParts(job.id, attempt);
       throw error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    return { fileName, rowCount, partialPath };
+    return { jobId: job.id, attempt, fileName: `${job.uuid}.csv`, rowCount, bytes: out.bytes() };
   };
 
-  /** Puts a written CSV in place under its final name; atomic, so a download never sees half a file. */
-  const publishCsv = async (csv: PartialCsv): Promise<void> => {
-    await fs.promises.rename(csv.partialPath, path.join(reportsDir, csv.fileName));
+  /**
+   * Text in, parts of about `partChars` out, stored under (job, attempt) numbered from 0. One part is
+   * stored while the next is gathered; `write` waits when a second would be in flight (backpressure).
+   */
+  const partWriter = (jobId: number, attempt: string, aborted: Promise<never>) => {
+    let pending: string[] = [];
+    let pendingChars = 0;
+    let part = 0;
+    let bytes = 0;
+    let inFlight: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      const data = Buffer.from(pending.join(''), 'utf8');
+      pending = [];
+      pendingChars = 0;
+      await Promise.race([inFlight, aborted]);
+      inFlight = deps.reports.putPart(jobId, attempt, part++, data);
+      inFlight.catch(() => undefined); // met at the next flush or at the end
+      bytes += data.length;
+    };
+    return {
+      async write(text: string) {
+        pending.push(text);
+        pendingChars += text.length;
+        if (pendingChars >= partChars) await flush();
+      },
+      async end() {
+        if (pendingChars > 0 || part === 0) await flush();
+        await Promise.race([inFlight, aborted]);
+      },
+      /** Waits for the part being stored, whether it lands or fails. */
+      settled: () => inFlight.catch(() => undefined),
+      bytes: () => bytes,
+    };
+  };
+
+  /** A stored CSV, part after part, one in memory at a time; fails (the download is cut off) if a part is missing. */
+  const streamOf = (job: ReportJobRecord & { fileAttempt: string; fileBytes: number }): Readable =>
+    Readable.from(
+      (async function* () {
+        let sent = 0;
+        for (let part = 0; ; part++) {
+          const data = await deps.reports.part(job.id, job.fileAttempt, part);
+          if (!data) break;
+          sent += data.length;
+          yield data;
+        }
+        if (sent !== job.fileBytes) throw new Error(`report ${job.uuid}: ${sent} of ${job.fileBytes} bytes stored`);
+      })(),
+      { objectMode: false },
+    );
+
+  /** Stores a file of DATA_DIR/reports (written before reports lived in the database) as a job's parts. */
+  const importLegacyFile = async (job: ReportJobRecord, file: string): Promise<void> => {
+    const attempt = '0';
+    await deps.reports.discardParts(job.id, attempt);
+    const out = partWriter(job.id, attempt, new Promise<never>(() => {}));
+    try {
+      for await (const chunk of fs.createReadStream(file, { encoding: 'utf8' })) await out.write(chunk as string);
+      await out.end();
+    } catch (error) {
+      await out.settled();
+      await deps.reports.discardParts(job.id, attempt);
+      throw error;
+    }
+    await deps.reports.storeFile(job.id, attempt, { fileName: job.fileName ?? `${job.uuid}.csv`, rowCount: job.rowCount ?? 0, bytes: out.bytes() });
   };
 
   return {
@@ -263,7 +326,11 @@ export function createReportsService(deps: {
       const campaign = await campaignOf(auth, campaignUuid);
       const user = await deps.users.findById(auth.userId);
       if (!user) throw new NotFoundError();
-      await deps.reports.insertJob({ teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, email: user.email }, deps.clock.now());
+      // The link will be built on this process's public URL, whichever process writes the report.
+      await deps.reports.insertJob(
+        { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, email: user.email, publicUrl: deps.config.publicUrl },
+        deps.clock.now(),
+      );
     },
 
     async jobs(auth: AuthContext, window: PageWindow): Promise<{ items: ReportJob[]; total: number }> {
@@ -271,62 +338,77 @@ export function createReportsService(deps: {
       return { items: rows.map(present), total };
     },
 
-    /** The CSV a signed link names: refused when forged (403) or expired (410). */
-    async download(jobUuid: string, expires: string, signature: string): Promise<{ filePath: string; downloadName: string }> {
+    /**
+     * The CSV a signed link names, streamed from the database part by part (any process serves it):
+     * refused when forged (403) or expired (410); 410 too when the report is no longer kept.
+     */
+    async download(jobUuid: string, expires: string, signature: string): Promise<{ stream: Readable; bytes: number; downloadName: string }> {
       const verdict = deps.links.check(jobUuid, expires, signature, deps.clock.now());
       if (verdict === 'forged') throw new ForbiddenError('This download link is not valid.');
       if (verdict === 'expired') throw new GoneError(`This download link has expired (links work for ${REPORT_LINK_DAYS} days); request the report again.`);
       const job = await deps.reports.job(jobUuid);
       if (!job?.fileName) throw new NotFoundError();
-      const filePath = path.join(reportsDir, job.fileName);
-      if (!fs.existsSync(filePath)) throw new GoneError('This report file is no longer kept; request the report again.');
+      const { fileAttempt, fileBytes } = job;
+      if (fileAttempt === null || fileBytes === null) throw new GoneError('This report file is no longer kept; request the report again.');
       const safeName =
         job.campaignName
           .replace(/[^\p{L}\p{N} _.-]+/gu, '')
           .trim()
           .replace(/\s+/g, '-')
           .slice(0, 60) || 'campaign';
-      return { filePath, downloadName: `${safeName}-${job.type}-report.csv` };
+      return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: `${safeName}-${job.type}-report.csv` };
     },
 
     writeCsvAttempt,
-    publishCsv,
 
-    /** Removes an attempt's partial file (nothing to do once it was published). */
-    async discardCsv(csv: Pick<PartialCsv, 'partialPath'>): Promise<void> {
-      await fs.promises.rm(csv.partialPath, { force: true });
+    /** Removes an attempt's stored parts, unless they became the job's file. */
+    async discardCsv(csv: Pick<PartialCsv, 'jobId' | 'attempt'>): Promise<void> {
+      await deps.reports.discardParts(csv.jobId, csv.attempt);
     },
 
-    /** Writes a job's CSV and puts it in place at once, outside any lease (benchmarks, one-off runs). */
-    async writeCsv(job: ReportJobRecord): Promise<{ fileName: string; rowCount: number }> {
-      const csv = await writeCsvAttempt(job, randomUUID());
-      await publishCsv(csv);
-      return { fileName: csv.fileName, rowCount: csv.rowCount };
+    /** Writes a claimed job's CSV and publishes it at once, without the fencing of the worker (benchmarks, one-off runs). */
+    async writeCsv(job: ClaimedReportJob): Promise<PartialCsv> {
+      const csv = await writeCsvAttempt(job, job.lease.token);
+      await deps.reports.storeFile(job.id, csv.attempt, csv);
+      return csv;
     },
 
     /**
-     * Removes partial files left by attempts that died (a crash, a kill -9) and were not touched for
-     * `olderThanMs`: a live attempt writes its file as it goes, and is fenced anyway. File times are
-     * the file system's, so this compares them with the system's time, not the job clock.
+     * Removes what no link reaches any more (the repository's sweepParts): the stored reports whose
+     * links have expired, and the parts of attempts that can never publish. Then tidies
+     * DATA_DIR/reports, where releases before this one wrote reports as files: a report whose link
+     * still works is moved into the database (so any process serves it) and its file removed; any
+     * other report or partial file is removed, but a partial file touched within `partialAgeMs` (an
+     * older release's worker may still be writing it). Nothing else there is touched. File times are the file system's, compared with the system's time.
      */
-    async sweepPartials(olderThanMs: number): Promise<string[]> {
-      const names = await fs.promises.readdir(reportsDir).catch((error: NodeJS.ErrnoException) => {
+    async sweep(partialAgeMs: number): Promise<{ expiredJobs: number; parts: number; bytes: number; files: string[] }> {
+      const swept = await deps.reports.sweepParts(deps.clock.now());
+      const names = await fs.promises.readdir(legacyDir).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
         throw error;
       });
-      const removed: string[] = [];
-      for (const name of names.filter((n) => n.endsWith(PARTIAL_SUFFIX))) {
-        const file = path.join(reportsDir, name);
+      const files: string[] = [];
+      // Only what those releases wrote there: `<job>.csv` and `<job>.<attempt>.csv.part`.
+      for (const name of names.filter((n) => n.endsWith('.csv') || n.endsWith(LEGACY_PARTIAL_SUFFIX))) {
+        const file = path.join(legacyDir, name);
         const stat = await fs.promises.stat(file).catch(() => undefined);
-        if (!stat || stat.mtimeMs > Date.now() - olderThanMs) continue;
+        if (!stat?.isFile()) continue;
+        if (name.endsWith(LEGACY_PARTIAL_SUFFIX)) {
+          if (stat.mtimeMs > Date.now() - partialAgeMs) continue;
+        } else {
+          const uuid = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.csv$/i.exec(name)?.[1];
+          const job = uuid ? await deps.reports.job(uuid) : undefined;
+          if (job && job.fileAttempt === null && job.linkExpiresAt !== null && job.linkExpiresAt > deps.clock.now()) await importLegacyFile(job, file);
+        }
         await fs.promises.rm(file, { force: true });
-        removed.push(name);
+        files.push(name);
       }
-      return removed;
+      return { ...swept, files };
     },
 
-    linkFor(job: Pick<ReportJobRecord, 'uuid'>, expiresAt: Date): string {
-      return deps.links.url(job.uuid, expiresAt);
+    /** The signed link of a job's report, on the public URL stored with the job (the API's that received the request). */
+    linkFor(job: Pick<ReportJobRecord, 'uuid' | 'publicUrl'>, expiresAt: Date): string {
+      return linkOf(job, expiresAt);
     },
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/engine';
 import { createEngineStore } from '../../engine/store/postgres-store';
@@ -404,33 +405,30 @@ describe('reports by e-mail', () => {
     const csv = (await download(/(http:\/\/herald\.test\/\S+)/.exec(mail.text)![1]!)).body.replace(/^\uFEFF/, '');
     expect(csv.split('\r\n')[0]).toBe('Phone_Number,Group_Name,Group_Description,Field_Names,Field_Values');
     expect(csv).toContain('\r\n447700900304,Walk-ins,,,\r\n');
-    // No half-written file is left behind in the reports folder.
-    expect((await fs.readdir(path.join(dataDir, 'reports'))).filter((name) => name.endsWith('.part'))).toEqual([]);
+    // Nothing half-written is left behind: only the published attempt's parts are stored, and nothing was written to disk.
+    const { rows } = await t.database.db.execute<{ attempts: number; unpublished: number }>(sql`
+      SELECT count(DISTINCT p.attempt)::int AS attempts, count(*) FILTER (WHERE p.attempt IS DISTINCT FROM j.file_attempt)::int AS unpublished
+        FROM report_file_parts p JOIN report_jobs j ON j.id = p.job_id JOIN campaigns c ON c.id = j.campaign_id
+       WHERE c.uuid = ${sent} AND j.type = 'recipient'`);
+    expect(rows[0]).toEqual({ attempts: 1, unpublished: 0 });
+    expect(await fs.stat(path.join(dataDir, 'reports')).catch(() => undefined)).toBeUndefined();
   });
 
-  it('fails visibly when the reports folder cannot be written, and succeeds on the retry once it can', async () => {
-    const reportsDir = path.join(dataDir, 'reports');
-    const kept = `${reportsDir}.kept`;
-    await fs.rename(reportsDir, kept);
-    // A file where the folder should be: nothing can be written under it (root ignores permissions).
-    await fs.writeFile(reportsDir, 'not a folder');
+  it('fails visibly when the report cannot be stored, and succeeds on the retry once it can', async () => {
+    // The database refuses every part (a real refusal: a constraint no row meets, added for the test).
+    await t.database.db.execute(sql`ALTER TABLE report_file_parts ADD CONSTRAINT refuse_parts CHECK (false) NOT VALID`);
     try {
       await api('POST', `/reporting/${sent}/unsent`);
       const w = worker(sink.url);
       await w.runDue();
       const failed = (await jobs()).data[0];
       expect(failed).toMatchObject({ type: 'unsent', status: 'writing', error: 'The CSV file could not be written on the server.', download_url: null });
-      expect(failed.error).not.toContain(dataDir);
-      await fs.rm(reportsDir);
-      await fs.rename(kept, reportsDir);
-      clock.advance(61_000);
-      await w.runDue();
-      expect((await jobs()).data[0]).toMatchObject({ type: 'unsent', status: 'sent', row_count: 0, error: null });
+      expect(failed.error).not.toContain('refuse_parts');
     } finally {
-      if (await fs.stat(kept).catch(() => undefined)) {
-        await fs.rm(reportsDir, { force: true });
-        await fs.rename(kept, reportsDir);
-      }
+      await t.database.db.execute(sql`ALTER TABLE report_file_parts DROP CONSTRAINT refuse_parts`);
     }
+    clock.advance(61_000);
+    await worker(sink.url).runDue();
+    expect((await jobs()).data[0]).toMatchObject({ type: 'unsent', status: 'sent', row_count: 0, error: null });
   });
 });
