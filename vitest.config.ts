@@ -14,6 +14,7 @@ const PROCESS_TESTS = [
   'src/server/observability/processes.test.ts',
   'src/server/db/backup.test.ts',
   'src/server/split-roles.test.ts',
+  'src/server/observability/logs.test.ts',
 ];
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -8,9 +8,10 @@ import { registerAuth } from './http/auth';
 import { InvalidUtf8Error } from './http/errors';
 import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling, sendError } from './http/errors';
-import { loggedRequest } from './http/request-log';
+import { registerRequestLog, requestIdOf } from './http/request-log';
+import { createLogger } from './observability/logger';
 import { registerApiReference, registerOpenApi } from './http/openapi';
-import { registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
+import { OBSERVABILITY_PATHS, registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSharedReads } from './http/shared-reads';
 import { registerAuditTrail } from './http/audit-trail';
@@ -47,7 +48,8 @@ export type AppDeps = {
   clock?: Clock;
   /** Folder of the built dashboard; defaults to dist/app. */
   dashboardDir?: string;
-  logger?: boolean;
+  /** false: no log (tests); a logger: the process's own (main.ts makes it first); else one made from the config. */
+  logger?: boolean | FastifyBaseLogger;
 };
 
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
@@ -55,14 +57,13 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.me
 /** Builds the HTTP app without listening (tests inject requests into it). */
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; metrics: Metrics }> {
   const { config, database } = deps;
+  const loggerInstance: FastifyBaseLogger | undefined =
+    deps.logger === false ? undefined : typeof deps.logger === 'object' ? deps.logger : createLogger(config);
   const app = Fastify({
-    logger:
-      deps.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            serializers: { req: loggedRequest },
-          },
+    ...(loggerInstance ? { loggerInstance } : { logger: false }),
+    // One line per request, written by registerRequestLog (Fastify's two are off); its id from a safe X-Request-Id, or new.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
     // A number of proxies: the hops nearest to Herald are believed, that many of them.
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
@@ -100,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     secretKey: deps.secretKey,
     clock: deps.clock,
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
+    logger: app.log,
   });
+  registerRequestLog(app, { quietPaths: OBSERVABILITY_PATHS });
   registerErrorHandling(app);
   registerRequestMetrics(app, metrics);
   registerSecurityHeaders(app, { connectSources: config.dashboardConnectSources });

@@ -81,6 +81,7 @@ const EnvSchema = z.object({
     .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces (it travels in an Authorization header).')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
 });
 
 /**
@@ -130,6 +131,8 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   /** When set, /metrics answers only `Authorization: Bearer <this>`. */
   metricsToken: e.METRICS_TOKEN,
   logLevel: e.LOG_LEVEL,
+  /** `pretty` lines for people, `json` for machines; `auto`: pretty on a terminal. */
+  logFormat: e.LOG_FORMAT,
 }));
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -7,6 +7,7 @@ import { createFirstAdmin } from './first-admin';
 import { loadSecretKey } from './lib/secret-box';
 import { systemClock } from './lib/time';
 import { recoverInterruptedImports } from './modules/imports/imports.service';
+import { createLogger } from './observability/logger';
 import { roleFromArgs, sends, servesHttp } from './roles';
 import { createWorkers } from './workers';
 
@@ -15,9 +16,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const role = roleFromArgs(process.argv.slice(2));
   const lock = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
-  const database = await openDatabase(config);
+  // One logger for the process, made first: the database's own warnings are lines of it too.
+  const log = createLogger(config);
+  const database = await openDatabase(config, { warn: (message) => log.warn(message) });
   const secretKey = await loadSecretKey(config);
-  const { app, services, metrics } = await buildApp({ config, database, secretKey });
+  const { app, services, metrics } = await buildApp({ config, database, secretKey, logger: log });
   for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);
   const recovered = await recoverInterruptedImports(database.db, systemClock);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   try {
-    await createFirstAdmin(services, config);
+    await createFirstAdmin(services, config, app.log);
     if (servesHttp(role)) await app.listen({ port: config.port, host: config.host });
     else await app.ready();
     if (metricsServer)
@@ -58,13 +61,9 @@ async function main(): Promise<void> {
     workers?.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    console.error(
-      code === 'EADDRINUSE'
-        ? `Port ${config.port} is in use: stop what holds it or set PORT.`
-        : code === 'METRICS_PORT_IN_USE'
-          ? (error as Error).message
-          : error,
-    );
+    if (code === 'EADDRINUSE') log.fatal(`Port ${config.port} is in use: stop what holds it or set PORT.`);
+    else if (code === 'METRICS_PORT_IN_USE') log.fatal((error as Error).message);
+    else log.fatal({ err: error }, `Herald could not start: ${error instanceof Error ? error.message : String(error)}`);
     await database.shutdown();
     await lock?.release();
     process.exit(1);

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createWebhookCaller } from './gateways/webhooks/webhook-caller';
@@ -12,6 +13,7 @@ import { createPasswordResetsRepository } from './modules/auth/password-resets.r
 import { createMembersRepository } from './modules/members/members.repository';
 import { createMembersService } from './modules/members/members.service';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository';
+import { createCampaignEventLog } from './observability/campaign-events';
 import { createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createReviewRepository } from './modules/campaigns/review.repository';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
@@ -53,7 +55,11 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
-export function createServices(database: Database, config: Config, options: { secretKey: Buffer; clock?: Clock; log?: (error: unknown) => void }) {
+export function createServices(
+  database: Database,
+  config: Config,
+  options: { secretKey: Buffer; clock?: Clock; log?: (error: unknown) => void; logger?: Pick<FastifyBaseLogger, 'info' | 'warn'> },
+) {
   const { db } = database;
   const clock = options.clock ?? systemClock;
   const secrets = createSecretBox(options.secretKey);
@@ -178,6 +184,7 @@ export function createServices(database: Database, config: Config, options: { se
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
     clock,
     config,
+    events: options.logger ? createCampaignEventLog({ db, log: options.logger, clock }) : undefined,
   });
 
   const trackedLinks = createTrackedLinks({ db, clock });

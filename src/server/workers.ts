@@ -12,6 +12,7 @@ import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gatewa
 import { systemClock } from './lib/time';
 import { createAccountMailWorker } from './modules/account-mail/account-mail.worker';
 import { createReportWorker } from './modules/reports/report-worker';
+import { createCampaignEventLog } from './observability/campaign-events';
 import { instrumentGateway } from './observability/instrumented-gateway';
 import type { Metrics } from './observability/metrics';
 import type { Services } from './services';
@@ -50,6 +51,8 @@ export function createWorkers(deps: { config: Config; database: Database; servic
       throw error;
     }
   });
+  // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.
+  const campaignEvents = createCampaignEventLog({ db: database.db, log, clock: systemClock });
   const engine = createEngine({
     store: createEngineStore(database.db, { defaultZone: config.appTimezone }),
     gateway,
@@ -65,6 +68,7 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     },
     urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
     log: (message) => log.error(message),
+    lifecycle: campaignEvents,
   });
 
   // Report jobs: the CSV, then the e-mail with its signed link (SMTP, or DATA_DIR/outbox without it).

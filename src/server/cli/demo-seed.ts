@@ -140,6 +140,9 @@ async function account(deps: DemoSeedDeps, input: typeof DEMO_DEFAULTS) {
     userUuid: user.uuid,
     teamId: team.id,
     teamUuid: team.uuid,
+    userEmail: user.email,
+    teamName: team.name,
+    tokenName: 'demo seed',
     role: 'admin',
     tokenId: 0,
     tokenKind: 'personal',
@@ -186,7 +189,7 @@ async function sendInThePast(deps: DemoSeedDeps, campaign: Campaign, random: Ret
     ...store,
     sending: async () => (await store.sending()).filter((sending) => Number(sending.id) === campaignId),
     claimReplies: async () => [],
-    expire: async () => {},
+    expire: async () => [],
   };
   const gateway = createSimulatorGateway({ latencyMs: 50, failureRate: 0.05, random: random.next, ledger: createSimulatorLedger(db) });
   const engine = createEngine({

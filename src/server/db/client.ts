@@ -16,10 +16,11 @@ export type Database = {
 // bigint columns (counts) come back as numbers; Herald's counts stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
+export function connectDatabase(url: string, options: { max?: number; warn?: (message: string) => void } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its server (restart, failover) must not crash the process.
-  pool.on('error', (error) => console.error(`database: idle connection error: ${error.message}`));
+  const warn = options.warn ?? ((message: string) => console.error(message));
+  pool.on('error', (error) => warn(`database: idle connection error: ${error.message}`));
   // Nor one checked out and waiting in an open transaction when its server goes away: its query (or
   // the next one) fails and the pool drops it on release; the 'error' event itself needs a listener.
   pool.on('connect', (client) => client.on('error', () => undefined));

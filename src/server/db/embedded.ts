@@ -56,14 +56,14 @@ async function serverOwner(): Promise<Owner> {
 }
 
 /** The `postgres` user must be able to walk to the data folder and the binaries; grant traverse-only (o+x) where a parent folder denies it (e.g. /root). */
-async function ensureTraversable(target: string, owner: Owner): Promise<void> {
+async function ensureTraversable(target: string, owner: Owner, warn: (message: string) => void): Promise<void> {
   if (!owner) return;
   let dir = path.dirname(path.resolve(target));
   while (true) {
     const stat = await fs.stat(dir);
     if ((stat.mode & 0o001) === 0) {
       await fs.chmod(dir, stat.mode | 0o001);
-      console.warn(`herald: granted traverse permission (o+x) on ${dir} so the database user can reach its files`);
+      warn(`database: granted traverse permission (o+x) on ${dir} so the database user can reach its files`);
     }
     const parent = path.dirname(dir);
     if (parent === dir) return;
@@ -171,14 +171,18 @@ async function initialise(pgdata: string, password: string, owner: Owner, initdb
  * `borrow`: for the CLI — use a server that is already running without stopping it afterwards.
  * `port`: listen there rather than on a free port (a restart that clients reconnect to).
  */
-export async function startEmbeddedPostgres(dataDir: string, options: { borrow?: boolean; port?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: { borrow?: boolean; port?: number; warn?: (message: string) => void } = {},
+): Promise<EmbeddedDatabase> {
+  const warn = options.warn ?? ((message: string) => console.warn(`herald: ${message}`));
   const pgdata = path.join(path.resolve(dataDir), 'postgres');
   const passwordFile = path.join(path.resolve(dataDir), 'postgres.password');
   await fs.mkdir(path.resolve(dataDir), { recursive: true });
   const owner = await serverOwner();
   const { pg_ctl, initdb } = await binaries();
-  await ensureTraversable(pgdata, owner);
-  await ensureTraversable(pg_ctl, owner);
+  await ensureTraversable(pgdata, owner, warn);
+  await ensureTraversable(pg_ctl, owner, warn);
 
   let password = await fs.readFile(passwordFile, 'utf8').catch(() => undefined);
   if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {

@@ -16,10 +16,10 @@ export type OpenedDatabase = Database & {
  * DATA_DIR (started, or adopted after a crash). Migrations are applied before it is returned; a
  * database newer than this code is refused (migrate.ts).
  */
-export async function openDatabase(config: Config, options: { borrow?: boolean } = {}): Promise<OpenedDatabase> {
+export async function openDatabase(config: Config, options: { borrow?: boolean; warn?: (message: string) => void } = {}): Promise<OpenedDatabase> {
   await checkRestoreFinished(config.dataDir);
   const server = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, options);
-  const database = connectDatabase(config.databaseUrl ?? server!.url);
+  const database = connectDatabase(config.databaseUrl ?? server!.url, { warn: options.warn });
   let migrated: AppliedMigration[];
   try {
     migrated = await migrate(database.pool);

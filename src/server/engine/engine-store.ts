@@ -90,8 +90,8 @@ export interface ReceiptStore {
 }
 
 export interface ExpiryStore {
-  /** Applies expiry to campaigns past it: never to a batch still being handed over by a live owner. */
-  expire(now: Date): Promise<void>;
+  /** Applies expiry to campaigns past it: never to a batch still being handed over by a live owner. Returns the ids of those it cut short while they were sending. */
+  expire(now: Date): Promise<number[]>;
 }
 
 export interface RateBudgetStore {

@@ -39,6 +39,8 @@ export function createEngine(deps: {
   /** What short links on a link domain start with (null: the service's own, PUBLIC_URL/l). */
   urlBase: (domain: string | null) => string;
   log?: (message: string) => void;
+  /** Told of the campaigns a step started, finished or cut short at their expiry (their log lines); never throws. */
+  lifecycle?: (event: 'started' | 'finished' | 'expired', campaignIds: number[]) => Promise<void>;
 }) {
   // Names this process on the batches it leases and the messages it submits.
   const owner = `engine-${randomBytes(6).toString('hex')}`;
@@ -248,8 +250,10 @@ export function createEngine(deps: {
   /** One round of the engine's work; true when it stopped at the end of its second with sending left to do (go on at once). */
   async function tick(): Promise<boolean> {
     const now = clock.now();
-    await store.startDue(now);
-    await store.expire(now);
+    const started = await store.startDue(now);
+    await deps.lifecycle?.('started', started);
+    const expired = await store.expire(now);
+    await deps.lifecycle?.('expired', expired);
     // Audiences written on beside the sending (on connections of their own), so a large campaign's
     // first messages leave at its send time.
     const extending = store
@@ -295,7 +299,9 @@ export function createEngine(deps: {
     // Stopped by the second's end, not by the work or the cap: the next round starts now, on the next second's allowance.
     const cutShort = budget > 0 && !stopping && !inGrant();
     await extending;
-    await store.finishDone(now);
+    // Finished when this step finds it so (not at the tick's start): its sending time, and so its rate, is true.
+    const finished = await store.finishDone(clock.now());
+    await deps.lifecycle?.('finished', finished);
     await receipts.flush();
     return cutShort;
   }

@@ -8,8 +8,12 @@ import { cookiesOf, csrfHolds, SESSION_COOKIE } from './session-cookies';
 export type AuthContext = {
   userId: number;
   userUuid: string;
+  /** The user's e-mail, the team's name and the token's name: for the request's log line only. */
+  userEmail: string;
   teamId: number;
   teamUuid: string;
+  teamName: string;
+  tokenName: string;
   /** The user's role in that team. */
   role: Role;
   tokenId: number;

@@ -15,15 +15,17 @@ import {
   ValidationError,
 } from '../lib/errors';
 
-export function errorBody(status: number, message: string, errors?: Record<string, string[]>): ErrorBody {
-  return { error: { code: status, http_code: status, message, ...(errors ? { errors } : {}) } };
+export function errorBody(status: number, message: string, errors: Record<string, string[]> | undefined, requestId: string): ErrorBody {
+  return { error: { code: status, http_code: status, message, ...(errors ? { errors } : {}), request_id: requestId } };
 }
 
+/** An error in the house shape, with the request's id in the body and in `X-Request-Id` (set here too: a request the router refused never ran the hooks). */
 export function sendError(reply: FastifyReply, status: number, message: string, errors?: Record<string, string[]>) {
   return reply
     .code(status)
+    .header('X-Request-Id', reply.request.id)
     .type('application/json; charset=utf-8')
-    .send(errorBody(status, message, errors));
+    .send(errorBody(status, message, errors, reply.request.id));
 }
 
 function fieldLabel(field: string): string {

@@ -1,8 +1,9 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
 import type { Metrics } from '../observability/metrics';
 import { registerErrorHandling, sendError } from './errors';
-import { registerObservabilityRoutes, registerRequestMetrics } from './observability';
+import { OBSERVABILITY_PATHS, registerObservabilityRoutes, registerRequestMetrics } from './observability';
+import { registerRequestLog, requestIdOf } from './request-log';
 import { registerSecurityHeaders } from './security-headers';
 
 /**
@@ -13,10 +14,12 @@ import { registerSecurityHeaders } from './security-headers';
 export function buildMetricsServer(deps: { metrics: Metrics; database: Database; metricsToken?: string; logger?: FastifyInstance['log'] }): FastifyInstance {
   const server = Fastify({
     loggerInstance: deps.logger,
-    // Probes and scrapes every few seconds would bury the worker's own log lines.
-    disableRequestLogging: true,
+    // One line per request (registerRequestLog), probes and scrapes at debug: they would bury the worker's own lines.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: requestIdOf,
     frameworkErrors: (error, _request, reply) => sendError(reply, error.code === 'FST_ERR_BAD_URL' ? 400 : 404, 'The request path is not valid.'),
   });
+  registerRequestLog(server, { quietPaths: OBSERVABILITY_PATHS });
   registerErrorHandling(server);
   registerSecurityHeaders(server, { connectSources: '' });
   registerRequestMetrics(server, deps.metrics);

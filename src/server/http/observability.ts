@@ -39,7 +39,7 @@ export function registerObservabilityRoutes(app: FastifyInstance, deps: { metric
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const { ready, checks } = await checkReadiness({ database, gateway: metrics.gateway() });
     reply.header('Cache-Control', 'no-store');
     if (ready) return { status: 'ready', checks };
@@ -51,7 +51,7 @@ export function registerObservabilityRoutes(app: FastifyInstance, deps: { metric
       .code(503)
       .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
       .type('application/json; charset=utf-8')
-      .send({ ...errorBody(503, message, errors), status: 'not_ready', checks });
+      .send({ ...errorBody(503, message, errors, request.id), status: 'not_ready', checks });
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -97,9 +97,13 @@ export async function embeddedDatabase(dataDir: string): Promise<pg.Client> {
 
 /**
  * A campaign due in a second, through the API of a running Herald: a template greeting
- * `{{first_name}}`, and a group of `recipients` UK numbers from 07700 `firstNumber` on. Returns its uuid.
+ * `{{first_name}}`, and a group of `recipients` UK numbers from 07700 `firstNumber` on; `extra` fields
+ * of the campaign's body added (a throttled one). Returns its uuid.
  */
-export async function campaignDueNow(api: ApiCall, options: { name: string; recipients: number; firstNumber: number }): Promise<string> {
+export async function campaignDueNow(
+  api: ApiCall,
+  options: { name: string; recipients: number; firstNumber: number; extra?: Record<string, unknown> },
+): Promise<string> {
   const template = (await api('POST', '/templates/', { name: options.name, body: 'Hi {{first_name}}', sender: 'Herald' })).data.uuid;
   const group = (await api('POST', '/contact-groups/', { name: `${options.name} recipients` })).data.uuid;
   const contacts = Array.from({ length: options.recipients }, (_, i) => ({
@@ -115,6 +119,7 @@ export async function campaignDueNow(api: ApiCall, options: { name: string; reci
     expiry_date: formatTimestamp(new Date(now + 3_600_000), 'Europe/London'),
     included_contact_groups: [group],
     template_uuid: template,
+    ...options.extra,
   });
   return campaign.data.uuid;
 }

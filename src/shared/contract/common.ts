@@ -92,6 +92,12 @@ export const ErrorBodySchema = z
       http_code: z.number().int().describe('HTTP status code (repeated, as the original service does).'),
       message: z.string().describe('A human sentence saying what went wrong.'),
       errors: z.record(z.string(), z.array(z.string())).optional().describe('Only on 422: messages per request field, keyed by the field name.'),
+      request_id: z
+        .string()
+        .optional()
+        .describe(
+          "The request's id (Herald's extension): the `X-Request-Id` the client sent when it is 1–128 letters, digits or `._:-`, else one Herald made; also in the response's `X-Request-Id` header and on the request's log line.",
+        ),
     }),
   })
   .meta({ id: 'Error', description: 'The error body of every failed request.' });

@@ -12,6 +12,7 @@ const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
 const EARLY_RECEIPT_RETRY_MS = 5_000;
 
 const IdRowSchema = z.object({ id: z.number() });
+const ExpiredRowSchema = z.object({ id: z.number(), cut: z.boolean() });
 const DeadBatchRowSchema = z.object({ first: z.number(), last: z.number(), submitting: z.boolean() });
 const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 
@@ -26,23 +27,25 @@ const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
  */
 export function createExpiryStore(db: Db): ExpiryStore {
   return {
-    async expire(now: Date): Promise<void> {
+    async expire(now: Date): Promise<number[]> {
       await sweepEarlyReceipts(db, now);
       await sweepStopped(db, now);
       const done: number[] = [];
+      const cut: number[] = [];
       for (;;) {
         const id = await db.transaction(async (tx) => {
           // SKIP LOCKED: a campaign being claimed, or settled, is expired on the next pass.
           const campaign = await firstRowOf(
             tx,
-            IdRowSchema,
+            ExpiredRowSchema,
             sql`
-            UPDATE campaigns SET expired_at = coalesce(expired_at, ${now}), next_sequence = message_count + 1, updated_at = ${now}
-             WHERE id = (SELECT c.id FROM campaigns c
-                          WHERE c.expiry_date <= ${now} AND c.status IN (1, 2) AND c.id <> ALL(${sql.param(done)}::bigint[])
-                            AND (c.expired_at IS NULL OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND b.lease_until < ${now}))
-                          ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id`,
+            UPDATE campaigns u SET expired_at = coalesce(u.expired_at, ${now}), next_sequence = u.message_count + 1, updated_at = ${now}
+              FROM (SELECT c.id, c.expired_at IS NULL AND c.status = 1 AS cut FROM campaigns c
+                     WHERE c.expiry_date <= ${now} AND c.status IN (1, 2) AND c.id <> ALL(${sql.param(done)}::bigint[])
+                       AND (c.expired_at IS NULL OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND b.lease_until < ${now}))
+                     ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED) pick
+             WHERE u.id = pick.id
+            RETURNING u.id, pick.cut`,
           );
           if (!campaign) return undefined;
           // Batches of dead owners only (a live one is locked while it settles, or renews its lease).
@@ -77,9 +80,10 @@ export function createExpiryStore(db: Db): ExpiryStore {
                                  failed_count = failed_count + (SELECT count(*) FROM written WHERE n IS NULL),
                                  in_doubt_count = in_doubt_count + (SELECT count(*) FROM written WHERE was = 'queued' AND in_doubt)
              WHERE id = ${campaign.id}`);
+          if (campaign.cut) cut.push(campaign.id);
           return campaign.id;
         });
-        if (id === undefined) return;
+        if (id === undefined) return cut;
         done.push(id);
       }
     },

@@ -5,6 +5,7 @@ import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import type { CampaignEventLog } from '../../observability/campaign-events';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { RecipientsRepository } from '../contacts/contacts.repository';
 import type { TemplatesRepository } from '../templates/templates.repository';
@@ -37,6 +38,8 @@ export function createCampaignsService(deps: {
   linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
   clock: Clock;
   config: { appTimezone: string; defaultCountry: string; publicUrl: string; smsRateLimit: number };
+  /** The log lines of a campaign paused, resumed or stopped by someone (never throws). */
+  events?: CampaignEventLog;
 }) {
   const zone = deps.config.appTimezone;
   const reviewer = createCampaignReview({ review: deps.review, linkSamples: deps.linkSamples, now: () => deps.clock.now(), config: deps.config });
@@ -259,6 +262,7 @@ export function createCampaignsService(deps: {
           }[stopped.refused],
         );
       }
+      await deps.events?.('stopped', [record.id], auth.userEmail);
       return present(stopped.record);
     },
 
@@ -273,6 +277,7 @@ export function createCampaignsService(deps: {
             : 'The campaign has finished sending; there is nothing left to pause or resume.',
         );
       }
+      await deps.events?.(toggled.record.manuallyPaused ? 'paused' : 'resumed', [record.id], auth.userEmail);
       return present(toggled.record);
     },
 

@@ -17,8 +17,11 @@ const TokenOwnerSchema = z.object({
   scope: z.enum(['full', 'read_only']),
   userId: z.number(),
   userUuid: z.string(),
+  userEmail: z.string(),
   teamId: z.number(),
   teamUuid: z.string(),
+  teamName: z.string(),
+  tokenName: z.string(),
   role: RoleSchema,
   expiresAtMs: z.number().nullable(),
 });
@@ -67,7 +70,8 @@ export function createTokensRepository(db: Db, clock: Clock) {
       return firstRowOf(
         db,
         TokenOwnerSchema,
-        sql`SELECT t.id AS "tokenId", t.kind AS "tokenKind", t.scope, u.id AS "userId", u.uuid AS "userUuid", tm.id AS "teamId", tm.uuid AS "teamUuid", m.role,
+        sql`SELECT t.id AS "tokenId", t.kind AS "tokenKind", t.name AS "tokenName", t.scope, u.id AS "userId", u.uuid AS "userUuid", u.email AS "userEmail",
+                   tm.id AS "teamId", tm.uuid AS "teamUuid", tm.name AS "teamName", m.role,
                    (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs"
            FROM api_tokens t
            JOIN users u ON u.id = t.user_id

@@ -89,8 +89,11 @@ export function createTokensService(deps: {
         scope: owner.scope,
         userId: owner.userId,
         userUuid: owner.userUuid,
+        userEmail: owner.userEmail,
         teamId: owner.teamId,
         teamUuid: owner.teamUuid,
+        teamName: owner.teamName,
+        tokenName: owner.tokenName,
         role: owner.role,
       };
       deps.owners.set(key, auth, owner.expiresAtMs, generation);
