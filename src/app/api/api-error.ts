@@ -7,13 +7,16 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldErrors;
   /** Seconds to wait before retrying, from `Retry-After` on a 429. */
   readonly retryAfter: number | null;
+  /** The request's id (`X-Request-Id`): an operator finds its log line by it. */
+  readonly requestId: string | null;
 
-  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, retryAfter: number | null = null) {
+  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, retryAfter: number | null = null, requestId: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fieldErrors = fieldErrors;
     this.retryAfter = retryAfter;
+    this.requestId = requestId;
   }
 }
 
@@ -50,13 +53,16 @@ export function toApiError(body: unknown, response: Response | undefined): ApiEr
   const details = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
   const fallback = FALLBACK_MESSAGES[response.status] ?? `The service answered with an error (${response.status}).`;
   const message = typeof details.message === 'string' && details.message ? details.message : fallback;
-  return new ApiError(response.status, message, fieldErrorsOf(details.errors), retryAfter);
+  const requestId = typeof details.request_id === 'string' ? details.request_id : response.headers.get('X-Request-Id');
+  return new ApiError(response.status, message, fieldErrorsOf(details.errors), retryAfter, requestId);
 }
 
 /** A sentence to show a person, whatever was thrown. */
 export function describeError(error: unknown): string {
   if (isApiError(error)) {
     if (error.status === 429 && error.retryAfter) return `${error.message} Try again in ${error.retryAfter} seconds.`;
+    // A fault of the service: the reference lets whoever runs Herald find what happened in its log.
+    if (error.status >= 500 && error.requestId) return `${error.message} (reference ${error.requestId})`;
     return error.message;
   }
   return 'Something went wrong. Please try again.';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listSenders, showCurrentUser } from './gen/sdk.gen';
-import { ApiError } from './api-error';
+import { ApiError, describeError } from './api-error';
 import { getSession } from '../lib/session';
 import { createTemplate } from './gen/sdk.gen';
 import { apiError, json, mockApi, page, signIn, TEST_CSRF } from '../testing/mock-api';
@@ -51,6 +51,17 @@ describe('the API client', () => {
       message: 'The given data was invalid.',
       fieldErrors: { per_page: ['The per page may not be greater than 100.'] },
     });
+  });
+
+  it('keeps the request id of a failure, and shows it with a fault of the service', async () => {
+    signIn();
+    mockApi(() => new Response(JSON.stringify({ error: { code: 500, http_code: 500, message: 'Server Error', request_id: 'req-7f3a' } }), { status: 500 }));
+    const failure = listSenders({ throwOnError: true });
+    await expect(failure).rejects.toMatchObject({ status: 500, requestId: 'req-7f3a' });
+    expect(describeError(await failure.catch((error: unknown) => error))).toBe('Server Error (reference req-7f3a)');
+    // A refusal is the person's to mend: no reference.
+    mockApi(() => apiError(409, 'It changed.'));
+    expect(describeError(await listSenders({ throwOnError: true }).catch((error: unknown) => error))).toBe('It changed.');
   });
 
   it('ends the session when the service refuses its token', async () => {

@@ -14,21 +14,25 @@ describe('HTTP conventions', () => {
   it('answers an unknown route with 404 in the error shape', async () => {
     const response = await t.request('GET', '/api/2.0/nothing-here', { token: user.token });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: { code: 404, http_code: 404, message: 'The route GET /api/2.0/nothing-here does not exist.' } });
+    expect(response.json()).toEqual({
+      error: { code: 404, http_code: 404, message: 'The route GET /api/2.0/nothing-here does not exist.', request_id: expect.any(String) },
+    });
   });
 
   it('answers 404 for an unknown uuid and a malformed one', async () => {
     for (const id of ['5b0c5a8e-3f7e-4c1e-9d55-0b5e0f1a2b3c', 'not-a-uuid', "1' OR '1'='1"]) {
       const response = await t.request('GET', `/api/2.0/senders/${encodeURIComponent(id)}`, { token: user.token });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: { code: 404, http_code: 404, message: 'The requested resource was not found.' } });
+      expect(response.json()).toEqual({
+        error: { code: 404, http_code: 404, message: 'The requested resource was not found.', request_id: expect.any(String) },
+      });
     }
   });
 
   it('answers malformed JSON with 400 and a body that is not an object with 422', async () => {
     const malformed = await t.request('POST', '/api/2.0/senders/', { token: user.token, body: '{"sender": ' });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error).toEqual({ code: 400, http_code: 400, message: 'The request body is not valid JSON.' });
+    expect(malformed.json().error).toEqual({ code: 400, http_code: 400, message: 'The request body is not valid JSON.', request_id: expect.any(String) });
     const array = await t.request('POST', '/api/2.0/senders/', { token: user.token, body: '["Herald"]' });
     expect(array.statusCode).toBe(422);
     expect(array.json().error.errors).toEqual({ body: ['The request body must be a JSON object.'] });
@@ -37,7 +41,7 @@ describe('HTTP conventions', () => {
   it('refuses a body over the limit with 413', async () => {
     const response = await t.request('POST', '/api/2.0/senders/', { token: user.token, body: { sender: 'Big', padding: 'x'.repeat(5000) } });
     expect(response.statusCode).toBe(413);
-    expect(response.json().error).toEqual({ code: 413, http_code: 413, message: 'The request body is too large.' });
+    expect(response.json().error).toEqual({ code: 413, http_code: 413, message: 'The request body is too large.', request_id: expect.any(String) });
   });
 
   it('accepts Content-Type: application/json on a request without a body', async () => {
@@ -99,7 +103,7 @@ describe('HTTP conventions', () => {
     for (let i = 0; i < 41; i++) response = await t.request('GET', '/api/2.0/senders/', { token: busy.token });
     expect(response!.statusCode).toBe(429);
     expect(Number(response!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(response!.json().error).toEqual({ code: 429, http_code: 429, message: 'Too many requests. Try again later.' });
+    expect(response!.json().error).toEqual({ code: 429, http_code: 429, message: 'Too many requests. Try again later.', request_id: expect.any(String) });
     const other = await t.user();
     expect((await t.request('GET', '/api/2.0/senders/', { token: other.token })).statusCode).toBe(200);
   });

@@ -12,7 +12,7 @@ describe('server errors', () => {
     });
     const response = await app.inject({ method: 'GET', url: '/boom' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ error: { code: 500, http_code: 500, message: 'Server Error' } });
+    expect(response.json()).toEqual({ error: { code: 500, http_code: 500, message: 'Server Error', request_id: expect.any(String) } });
     expect(response.body).not.toMatch(/ECONNREFUSED|hunter2|at /);
     await app.close();
   });
@@ -33,7 +33,7 @@ describe('domain errors', () => {
     });
     const response = await app.inject({ method: 'GET', url: '/fail' });
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ error: { code: status, http_code: status, message: error.message } });
+    expect(response.json()).toEqual({ error: { code: status, http_code: status, message: error.message, request_id: expect.any(String) } });
     await app.close();
   });
 

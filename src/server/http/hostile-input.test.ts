@@ -116,7 +116,7 @@ function expectErrorShape(response: LightMyRequestResponse, context: string): vo
   expect(body, context).toEqual({ error: expect.objectContaining({ code: status, http_code: status, message: expect.any(String) }) });
   const keys = Object.keys(body.error!).sort();
   if (status === 422) {
-    expect(keys, context).toEqual(['code', 'errors', 'http_code', 'message']);
+    expect(keys, context).toEqual(['code', 'errors', 'http_code', 'message', 'request_id']);
     const errors = body.error!.errors as Record<string, unknown>;
     expect(Object.keys(errors).length, context).toBeGreaterThan(0);
     for (const messages of Object.values(errors)) {
@@ -125,7 +125,7 @@ function expectErrorShape(response: LightMyRequestResponse, context: string): vo
       );
     }
   } else {
-    expect(keys, context).toEqual(['code', 'http_code', 'message']);
+    expect(keys, context).toEqual(['code', 'http_code', 'message', 'request_id']);
   }
   expect(response.body, context).not.toMatch(/\bat \S+ \(|node_modules|\.ts:\d+/);
 }

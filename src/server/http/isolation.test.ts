@@ -356,7 +356,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorShape = (code: number) => ({ error: { code, http_code: code, message: expect.any(String) } });
+const errorShape = (code: number) => ({ error: { code, http_code: code, message: expect.any(String), request_id: expect.any(String) } });
 
 describe('the route table', () => {
   it('lists the API from the OpenAPI document', () => {

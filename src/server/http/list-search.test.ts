@@ -221,7 +221,13 @@ describe.each(resources.map((resource) => [resource.path, resource] as const))('
     const response = await t.request('GET', `/api/2.0/${resource.path}?search=${'x'.repeat(101)}`, { token: owner.token });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      error: { code: 422, http_code: 422, message: 'The given data was invalid.', errors: { search: ['The search may not be greater than 100 characters.'] } },
+      error: {
+        code: 422,
+        http_code: 422,
+        message: 'The given data was invalid.',
+        errors: { search: ['The search may not be greater than 100 characters.'] },
+        request_id: expect.any(String),
+      },
     });
   });
 

@@ -132,11 +132,15 @@ describe('/metrics', () => {
     const missing = await scrape(base, null);
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(await missing.json()).toEqual({ error: { code: 401, http_code: 401, message: expect.stringContaining('METRICS_TOKEN') } });
+    expect(await missing.json()).toEqual({
+      error: { code: 401, http_code: 401, message: expect.stringContaining('METRICS_TOKEN'), request_id: expect.any(String) },
+    });
 
     const wrong = await scrape(base, 'not-the-metrics-token-at-all');
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toEqual({ error: { code: 401, http_code: 401, message: expect.stringContaining('not the metrics token') } });
+    expect(await wrong.json()).toEqual({
+      error: { code: 401, http_code: 401, message: expect.stringContaining('not the metrics token'), request_id: expect.any(String) },
+    });
     // An API token is not the metrics token either.
     expect((await scrape(base, user.token)).status).toBe(401);
 
@@ -228,7 +232,9 @@ describe('the database out of reach', () => {
     const response = await fetch(`${downBase}/api/2.0/campaigns/`, { headers: { authorization: `Bearer ${user.token}` } });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
-    expect(await response.json()).toEqual({ error: { code: 503, http_code: 503, message: expect.stringContaining('database cannot be reached') } });
+    expect(await response.json()).toEqual({
+      error: { code: 503, http_code: 503, message: expect.stringContaining('database cannot be reached'), request_id: expect.any(String) },
+    });
   });
 
   it('the process is alive but not ready, and /readyz names the database', async () => {

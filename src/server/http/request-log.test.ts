@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loggedRequest } from './request-log';
+import type { IncomingMessage } from 'node:http';
+import { loggedRequest, requestIdOf } from './request-log';
 
 describe('request log lines', () => {
   it('blank a signed link’s signature and keep the rest of the URL', () => {
@@ -22,5 +23,21 @@ describe('request log lines', () => {
 
   it('leave other URLs as they are', () => {
     expect(loggedRequest({ id: 'r', method: 'POST', url: '/api/2.0/templates/?page=2' }).url).toBe('/api/2.0/templates/?page=2');
+  });
+});
+
+describe('request ids', () => {
+  const withId = (value?: string) => ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as unknown as IncomingMessage;
+
+  it('takes a client’s X-Request-Id of letters, digits and ._:- up to 128 characters', () => {
+    for (const id of ['abc', 'ci-run.42:a_b', 'x'.repeat(128), '0f8fad5b-d9cb-469f-a165-70867728950e']) expect(requestIdOf(withId(id))).toBe(id);
+  });
+
+  it('makes a new one for none, an empty one, a longer one, or one with anything else in it', () => {
+    for (const id of [undefined, '', 'x'.repeat(129), 'two words', 'tab\there', 'quote"d', 'ünïcode', '{"json":1}']) {
+      const made = requestIdOf(withId(id));
+      expect(made).not.toBe(id);
+      expect(made).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
   });
 });

@@ -199,7 +199,7 @@ describe.each(['viewer', 'editor', 'admin'] as const)('a %s', (role) => {
       expect(response.statusCode, response.body).not.toBe(403);
     } else {
       expect(response.statusCode, response.body).toBe(403);
-      expect(response.json()).toEqual({ error: { code: 403, http_code: 403, message: expect.any(String) } });
+      expect(response.json()).toEqual({ error: { code: 403, http_code: 403, message: expect.any(String), request_id: expect.any(String) } });
     }
     // GETs of an unknown uuid and bodies that do not validate change nothing, allowed or not.
     expect(await snapshot()).toBe(before);

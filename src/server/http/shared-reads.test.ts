@@ -107,7 +107,7 @@ describe('identical reads at the same time', () => {
       } else {
         expect(names).toEqual(['Neighbour offer']);
         expect(one.statusCode).toBe(404);
-        expect(one.json()).toEqual({ error: { code: 404, http_code: 404, message: 'The requested resource was not found.' } });
+        expect(one.json()).toEqual({ error: { code: 404, http_code: 404, message: 'The requested resource was not found.', request_id: expect.any(String) } });
       }
     }
   });
@@ -118,7 +118,9 @@ describe('identical reads at the same time', () => {
     for (const response of responses) {
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.json()).toEqual({ error: { code: 404, http_code: 404, message: 'The requested resource was not found.' } });
+      expect(response.json()).toEqual({
+        error: { code: 404, http_code: 404, message: 'The requested resource was not found.', request_id: expect.any(String) },
+      });
     }
   });
 

@@ -40,7 +40,9 @@ describe('the transport edge, over a socket', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await send('POST', '/senders/', huge);
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: { code: 413, http_code: 413, message: 'The request body is too large.' } });
+      expect(await response.json()).toEqual({
+        error: { code: 413, http_code: 413, message: 'The request body is too large.', request_id: expect.any(String) },
+      });
     }
     expect(await senders()).toEqual(before);
   });
@@ -82,7 +84,9 @@ describe('the transport edge, over a socket', () => {
     const invalid = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('","url":"http://127.0.0.1:9/hook"}')]);
     const response = await send('PUT', `/webhooks/${webhook.uuid}`, invalid);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { code: 400, http_code: 400, message: 'The request body is not valid UTF-8.' } });
+    expect(await response.json()).toEqual({
+      error: { code: 400, http_code: 400, message: 'The request body is not valid UTF-8.', request_id: expect.any(String) },
+    });
     const after = (await (await fetch(`${base}/webhooks/${webhook.uuid}`, { headers: { authorization: `Bearer ${owner.token}` } })).json()).data;
     expect(after.name).toBe('CRM');
 
@@ -97,7 +101,9 @@ describe('the transport edge, over a socket', () => {
     for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
       const response = await send('POST', '/senders/', JSON.stringify({ sender: 'Plain' }), type);
       expect(response.status, type).toBe(415);
-      expect(await response.json()).toEqual({ error: { code: 415, http_code: 415, message: 'The request body must be sent as application/json.' } });
+      expect(await response.json()).toEqual({
+        error: { code: 415, http_code: 415, message: 'The request body must be sent as application/json.', request_id: expect.any(String) },
+      });
     }
     expect(await senders()).toEqual(before);
   });

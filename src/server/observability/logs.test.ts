@@ -148,7 +148,7 @@ describe('LOG_FORMAT=json: one object a line, for machines', () => {
 
   it('says when a campaign starts and finishes, with its counts and rate', async () => {
     const campaign = await campaignDueNow(call, { name: 'Logged send', recipients: 7, firstNumber: 910100 });
-    await vi.waitFor(() => expect(eventsOf(campaign, 'campaign.finished')).toHaveLength(1), { timeout: 60_000, interval: 200 });
+    await vi.waitFor(() => expect(eventsOf(campaign, 'campaign.finished')).toHaveLength(1), { timeout: 45_000, interval: 200 });
     const [started] = eventsOf(campaign, 'campaign.started');
     expect(started).toMatchObject({ level: 30, team: 'Herald', campaign: { uuid: campaign, name: 'Logged send' }, counts: { recipients: 7 } });
     expect(started!.msg).toBe('campaign started: "Logged send" (team Herald), 7 recipients');
@@ -159,7 +159,7 @@ describe('LOG_FORMAT=json: one object a line, for machines', () => {
       /^campaign finished: "Logged send" \(team Herald\), 7 sent \(\d delivered, \d failed\), 0 unsent in \d+s, [\d.]+ messages\/s$/,
     );
     expect(eventsOf(campaign, 'campaign.started')).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('says who paused, resumed and stopped a campaign, and what its stop left unsent', async () => {
     const campaign = await campaignDueNow(call, {
@@ -184,7 +184,7 @@ describe('LOG_FORMAT=json: one object a line, for machines', () => {
     expect(finished!.counts!.unsent).toBeGreaterThan(30);
     const counts = finished!.counts!;
     expect(counts.sent! + counts.unsent!).toBe(40);
-  });
+  }, 60_000);
 });
 
 describe('LOG_FORMAT=pretty: a line a person reads, on APP_TIMEZONE’s clock', () => {

@@ -164,7 +164,9 @@ describe('metrics and readiness across processes', { timeout: 180_000 }, () => {
       // Any request that needs the database: this one looks its token up first.
       expect(answer.status).toBe(503);
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await answer.json()).toEqual({ error: { code: 503, http_code: 503, message: expect.stringContaining('database') } });
+      expect(await answer.json()).toEqual({
+        error: { code: 503, http_code: 503, message: expect.stringContaining('database'), request_id: expect.any(String) },
+      });
       for (const url of [apiUrl, workerUrl]) {
         expect((await fetch(url('/healthz'))).status).toBe(200);
         const ready = await fetch(url('/readyz'));

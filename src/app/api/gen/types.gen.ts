@@ -88,6 +88,10 @@ export type ErrorInput = {
         errors?: {
             [key: string]: Array<string>;
         };
+        /**
+         * The request's id (Herald's extension): the `X-Request-Id` the client sent when it is 1–128 letters, digits or `._:-`, else one Herald made; also in the response's `X-Request-Id` header and on the request's log line.
+         */
+        request_id?: string;
     };
 };
 
@@ -2336,6 +2340,10 @@ export type Error = {
         errors?: {
             [key: string]: Array<string>;
         };
+        /**
+         * The request's id (Herald's extension): the `X-Request-Id` the client sent when it is 1–128 letters, digits or `._:-`, else one Herald made; also in the response's `X-Request-Id` header and on the request's log line.
+         */
+        request_id?: string;
     };
 };
 

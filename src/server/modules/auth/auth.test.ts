@@ -19,7 +19,7 @@ describe('bearer authentication', () => {
   ])('answers 401 Unauthenticated for %s', async (_case, authorization) => {
     const response = await t.request('GET', '/api/2.0/senders/', { headers: authorization ? { authorization } : {} });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: { code: 401, http_code: 401, message: 'Unauthenticated.' } });
+    expect(response.json()).toEqual({ error: { code: 401, http_code: 401, message: 'Unauthenticated.', request_id: expect.any(String) } });
   });
 
   it('accepts a valid token', async () => {

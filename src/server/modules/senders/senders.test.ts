@@ -60,7 +60,7 @@ describe('senders', () => {
     const response = await t.request('POST', '/api/2.0/senders/', { token: owner.token, body: { sender } });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      error: { code: 422, http_code: 422, message: 'The given data was invalid.', errors: { sender: [message] } },
+      error: { code: 422, http_code: 422, message: 'The given data was invalid.', errors: { sender: [message] }, request_id: expect.any(String) },
     });
   });
 
