@@ -3,11 +3,12 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import type { Clock } from './lib/time';
+import { systemClock, type Clock } from './lib/time';
 import { registerAuth } from './http/auth';
 import { InvalidUtf8Error } from './http/errors';
 import { registerDashboard } from './http/dashboard';
 import { registerErrorHandling, sendError } from './http/errors';
+import { registerIdempotency } from './http/idempotency';
 import { registerRequestLog, requestIdOf } from './http/request-log';
 import { createLogger } from './observability/logger';
 import { registerApiReference, registerOpenApi } from './http/openapi';
@@ -113,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.addHook('onClose', stopListening);
   app.addHook('onClose', () => services.auth.settled());
   registerAuditTrail(app, { audit: services.auditRepository, log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded') });
+  // Before the routes: it documents the Idempotency-Key header on each POST as the route is added.
+  registerIdempotency(app, { db: database.db, clock: deps.clock ?? systemClock });
   registerSharedReads(app);
   await registerOpenApi(app);
 

@@ -117,7 +117,9 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
       access !== undefined &&
       access !== 'public' &&
       access !== 'read' &&
-      request.auth !== null
+      request.auth !== null &&
+      // A replayed answer (Idempotency-Key) changed nothing: its first request was recorded.
+      request.idempotency?.replayed !== true
     );
   };
 

@@ -4633,6 +4633,12 @@ export type CreateSessionResponse = CreateSessionResponses[keyof CreateSessionRe
 
 export type LogoutData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/auth/logout';
@@ -4949,6 +4955,12 @@ export type CreateTokenData = {
          */
         expires_at?: string | null;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/tokens/';
@@ -5208,6 +5220,12 @@ export type CreateInvitationData = {
          * The role the person gets on joining.
          */
         role: 'admin' | 'editor' | 'viewer';
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;
@@ -5634,6 +5652,12 @@ export type CreateSenderData = {
          */
         sender: string;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/senders/';
@@ -5849,6 +5873,12 @@ export type CreateTemplateData = {
          */
         force_utf8?: boolean;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/templates/';
@@ -5895,6 +5925,12 @@ export type TemplateEncodingData = {
          * Herald extension. Groups to measure the body against: `audience` then gives the range of SMS parts their recipients would get.
          */
         contact_groups?: Array<string>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;
@@ -6176,6 +6212,12 @@ export type CreateLinkData = {
          */
         destination: string;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/links/';
@@ -6399,6 +6441,12 @@ export type CreateVanityDomainData = {
          */
         domain: string;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/vanity-domains/';
@@ -6617,6 +6665,12 @@ export type CreateWebhookData = {
             [key: string]: string;
         };
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/webhooks/';
@@ -6774,6 +6828,12 @@ export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookRe
 
 export type RotateWebhookSecretData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the webhook.
@@ -6810,6 +6870,12 @@ export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof Rot
 
 export type TestWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the webhook.
@@ -6978,6 +7044,12 @@ export type CreateKeywordData = {
          * Webhooks of the team that are called.
          */
         webhooks_uuid?: Array<string>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;
@@ -7213,6 +7285,12 @@ export type CreateContactGroupData = {
          * Names of the custom fields its contacts carry (`{{name}}` in a template).
          */
         headers?: Array<string>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;
@@ -7643,6 +7721,12 @@ export type CreateContactGroupFromNumbersData = {
         description?: string | null;
         contacts: Array<string>;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/contact-groups/bulk-contacts';
@@ -7679,6 +7763,12 @@ export type UniqueContactsData = {
     body: {
         included_contact_group_uuids: Array<string>;
         excluded_contact_group_uuids?: Array<string>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: {
@@ -7942,6 +8032,12 @@ export type ImportContactsData = {
      * The CSV file or XLSX workbook: a header row (a phone column and custom-field names), one contact a row.
      */
     body: unknown;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the contact group.
@@ -8022,6 +8118,12 @@ export type PreviewContactImportData = {
      * The CSV file or XLSX workbook (a CSV may be cut after its first part).
      */
     body: unknown;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the contact group.
@@ -8266,6 +8368,12 @@ export type ReceiveInboundMessageData = {
          */
         body: string;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/inbound-messages/';
@@ -8470,6 +8578,12 @@ export type CreateCampaignData = {
          */
         ignore_quiet_hours?: boolean;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/campaigns/';
@@ -8535,6 +8649,12 @@ export type SendTestCampaignData = {
             [key: string]: string;
         };
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/campaigns/send-test';
@@ -8581,6 +8701,12 @@ export type CreateCampaignTestSendsData = {
          * A recipient of the campaign whose fields personalise the test; without one the test's fields are empty (fallbacks show).
          */
         contact_phone_number?: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
     };
     path: {
         /**
@@ -8986,6 +9112,12 @@ export type PreviewCampaignData = {
          */
         ignore_quiet_hours?: boolean;
     };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/2.0/campaigns/preview';
@@ -9306,6 +9438,12 @@ export type GetDeliveryReportResponse = GetDeliveryReportResponses[keyof GetDeli
 
 export type RequestDeliveryReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -9401,6 +9539,12 @@ export type GetAltDeliveryReportResponse = GetAltDeliveryReportResponses[keyof G
 
 export type RequestAltDeliveryReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -9492,6 +9636,12 @@ export type GetRecipientReportResponse = GetRecipientReportResponses[keyof GetRe
 
 export type RequestRecipientReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -9579,6 +9729,12 @@ export type GetSentReportResponse = GetSentReportResponses[keyof GetSentReportRe
 
 export type RequestSentReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -9674,6 +9830,12 @@ export type GetUnsentReportResponse = GetUnsentReportResponses[keyof GetUnsentRe
 
 export type RequestUnsentReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -9765,6 +9927,12 @@ export type GetClicksReportResponse = GetClicksReportResponses[keyof GetClicksRe
 
 export type RequestClicksReportData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
