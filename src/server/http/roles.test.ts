@@ -127,6 +127,7 @@ const EXPECTED: Record<string, Access> = {
   'PUT /api/2.0/campaigns/{campaign_uuid}/approve': 'admin',
   'PUT /api/2.0/campaigns/{campaign_uuid}/reject': 'admin',
   'GET /api/2.0/report-jobs/': 'read',
+  'GET /api/2.0/report-jobs/{job_uuid}': 'read',
   'GET /api/2.0/report-downloads/{job_uuid}': 'public',
   'GET /api/2.0/reporting/summaries': 'read',
   'GET /api/2.0/reporting/{campaign_uuid}/summary': 'read',

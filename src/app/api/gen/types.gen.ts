@@ -10009,6 +10009,42 @@ export type ListReportJobsResponses = {
 
 export type ListReportJobsResponse = ListReportJobsResponses[keyof ListReportJobsResponses];
 
+export type ShowReportJobData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the report job.
+         */
+        job_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/report-jobs/{job_uuid}';
+};
+
+export type ShowReportJobErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowReportJobError = ShowReportJobErrors[keyof ShowReportJobErrors];
+
+export type ShowReportJobResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ReportJob;
+    };
+};
+
+export type ShowReportJobResponse = ShowReportJobResponses[keyof ShowReportJobResponses];
+
 export type DownloadReportData = {
     body?: never;
     path: {

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { ReportTypeSchema, type DeliveryStatus, type ReportFilters, type ReportType } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
-import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { containsText } from '../../db/search';
 
+const UuidRowSchema = z.object({ uuid: z.string() });
 const GroupSchema = z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), headers: z.array(z.string()) });
 
 /** What every report of a campaign needs besides its rows (its groups as the statement reads them). */
@@ -326,11 +327,31 @@ export function createReportsRepository(db: Db, timeZone: string) {
       );
     },
 
-    async insertJob(job: { teamId: number; userId: number; campaignId: number; type: ReportType; email: string; publicUrl: string }, now: Date): Promise<void> {
-      await db.execute(sql`
+    /** Queues a job; its uuid. */
+    async insertJob(
+      job: { teamId: number; userId: number; campaignId: number; type: ReportType; email: string; publicUrl: string },
+      now: Date,
+    ): Promise<string> {
+      const row = await oneRowOf(
+        db,
+        UuidRowSchema,
+        sql`
         INSERT INTO report_jobs (team_id, user_id, campaign_id, type, email, public_url, next_attempt_at, created_at, updated_at)
-        VALUES (${job.teamId}, ${job.userId}, ${job.campaignId}, ${job.type}, ${job.email}, ${job.publicUrl}, ${now}, ${now}, ${now})`);
+        VALUES (${job.teamId}, ${job.userId}, ${job.campaignId}, ${job.type}, ${job.email}, ${job.publicUrl}, ${now}, ${now}, ${now})
+        RETURNING uuid::text AS uuid`,
+      );
+      return row.uuid;
     },
+
+    /** One job of the user in the team (others' jobs are not theirs to follow). */
+    jobOf: (userId: number, teamId: number, uuid: string): Promise<ReportJobRecord | undefined> =>
+      firstRowOf(
+        db,
+        ReportJobRecordSchema,
+        sql`
+        SELECT ${JOB_COLUMNS} FROM report_jobs j JOIN campaigns c ON c.id = j.campaign_id
+         WHERE j.uuid = ${uuid.toLowerCase()} AND j.user_id = ${userId} AND j.team_id = ${teamId}`,
+      ),
 
     jobsOf: (userId: number, teamId: number, window: { limit: number; offset: number }): Promise<Page<ReportJobRecord>> =>
       readPage({

@@ -126,13 +126,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           tags,
           summary: `E-mail the ${type} report as CSV`,
           description:
-            '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user; `GET /report-jobs/` follows it.',
+            '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.',
           params: ReportParamsSchema,
           response: { 202: z.null().describe('Accepted: the e-mail follows.'), ...errorsOf(401, 404, 429) },
         },
       },
       async (request, reply) => {
-        await reports.request(callerOf(request), request.params.campaign_uuid, type);
+        const job = await reports.request(callerOf(request), request.params.campaign_uuid, type);
+        reply.header('Location', `${publicUrl}/api/2.0/report-jobs/${job}`);
         // No body at all (docs/interface.md §4.1): an undefined payload skips serialisation, which `null` would not.
         return reply.code(202).send(undefined as unknown as null);
       },
@@ -155,6 +156,22 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
       const { items, total } = await reports.jobs(callerOf(request), pageWindow(request.query));
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
+  );
+
+  app.get(
+    '/report-jobs/:job_uuid',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'showReportJob',
+        tags,
+        summary: 'One report you asked for by e-mail: where it stands',
+        description: 'The `Location` of a report request. 404 for a job of another user or team, like an unknown one.',
+        params: ReportDownloadParamsSchema,
+        response: { 200: dataOf(ReportJobSchema), ...errorsOf(401, 404) },
+      },
+    },
+    async (request) => ({ data: await reports.job(callerOf(request), request.params.job_uuid) }),
   );
 
   app.get(

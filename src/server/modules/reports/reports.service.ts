@@ -322,15 +322,22 @@ export function createReportsService(deps: {
     },
 
     /** Queues the CSV for the calling user; a worker writes it and e-mails the link (POST → 202). */
-    async request(auth: AuthContext, campaignUuid: string, type: ReportType): Promise<void> {
+    async request(auth: AuthContext, campaignUuid: string, type: ReportType): Promise<string> {
       const campaign = await campaignOf(auth, campaignUuid);
       const user = await deps.users.findById(auth.userId);
       if (!user) throw new NotFoundError();
       // The link will be built on this process's public URL, whichever process writes the report.
-      await deps.reports.insertJob(
+      return deps.reports.insertJob(
         { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, email: user.email, publicUrl: deps.config.publicUrl },
         deps.clock.now(),
       );
+    },
+
+    /** A report job the caller asked for in this team (404 otherwise, as for any other team's resource). */
+    async job(auth: AuthContext, uuid: string): Promise<ReportJob> {
+      const row = await deps.reports.jobOf(auth.userId, auth.teamId, uuid);
+      if (!row) throw new NotFoundError();
+      return present(row);
     },
 
     async jobs(auth: AuthContext, window: PageWindow): Promise<{ items: ReportJob[]; total: number }> {

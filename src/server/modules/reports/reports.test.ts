@@ -292,6 +292,11 @@ describe('reports by e-mail', () => {
     const accepted = await api('POST', `/reporting/${sent}/alt_delivery`);
     expect(accepted.statusCode).toBe(202);
     expect(accepted.body).toBe('');
+    // Location names the job, which the caller follows to its end.
+    const location = String(accepted.headers.location);
+    expect(location).toMatch(/^http:\/\/herald\.test\/api\/2\.0\/report-jobs\/[0-9a-f-]{36}$/);
+    const follow = async () => (await api('GET', location.slice(TEST_PUBLIC_URL.length + '/api/2.0'.length))).json().data;
+    expect(await follow()).toMatchObject({ uuid: (await jobs()).data[0].uuid, type: 'alt_delivery', status: 'queued' });
     expect((await jobs()).data[0]).toMatchObject({
       type: 'alt_delivery',
       status: 'queued',
@@ -309,6 +314,10 @@ describe('reports by e-mail', () => {
 
     const job = (await jobs()).data[0];
     expect(job).toMatchObject({ status: 'sent', row_count: 5, error: null, download_url: link, link_expires_at: '2026-06-08 12:00:01' });
+    expect(await follow()).toEqual(job);
+    // Another user of the team does not follow someone else's report.
+    const colleague = await t.user();
+    expect((await t.request('GET', location.slice(TEST_PUBLIC_URL.length), { token: colleague.token })).statusCode).toBe(404);
 
     const file = await download(link);
     expect(file.statusCode).toBe(200);
