@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TIMESTAMP_PATTERN } from '../time/local-timestamps';
+import { RFC3339_PATTERN, TIMESTAMP_PATTERN } from '../time/local-timestamps';
 import { nameSearchQueryOf, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { CustomFieldsSchema } from './contact-groups';
@@ -12,8 +12,13 @@ export const MAX_PAUSES = 50;
 export const timestampField = (label: string) =>
   z
     .string({ error: (i) => (i.input === undefined ? `The ${label} field is required.` : `The ${label} must be a string.`) })
-    .regex(TIMESTAMP_PATTERN, `The ${label} must be a date and time of the form YYYY-MM-DD HH:MM:SS.`)
-    .describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).');
+    .refine(
+      (text) => TIMESTAMP_PATTERN.test(text) || RFC3339_PATTERN.test(text),
+      `The ${label} must be a date and time of the form YYYY-MM-DD HH:MM:SS, or RFC 3339 with an offset (2026-11-24T09:00:00Z).`,
+    )
+    .describe(
+      '`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.',
+    );
 
 export const PauseInputSchema = z.object({
   start_at: timestampField('start at'),

@@ -23,6 +23,24 @@ describe('local timestamps', () => {
     expect(parseTimestamp('2028-02-29 10:00:00', 'Europe/London')).not.toBeNull();
   });
 
+  it('read RFC 3339 with its offset as the moment it names, whatever the zone', () => {
+    for (const zone of ['Europe/London', 'Asia/Kolkata']) {
+      expect(parseTimestamp('2026-11-24T09:00:00Z', zone)?.toISOString()).toBe('2026-11-24T09:00:00.000Z');
+      expect(parseTimestamp('2026-11-24t10:30:00+01:30', zone)?.toISOString()).toBe('2026-11-24T09:00:00.000Z');
+      expect(parseTimestamp('2026-11-24T04:00:00.999-05:00', zone)?.toISOString()).toBe('2026-11-24T09:00:00.000Z');
+    }
+    // No offset (a local time whose zone is unsaid), an impossible date or offset: refused.
+    for (const text of [
+      '2026-11-24T09:00:00',
+      '2026-02-30T09:00:00Z',
+      '2026-11-24T24:00:00Z',
+      '2026-11-24T09:00:00+24:00',
+      '2026-11-24T09:00Z',
+      '2026-11-24 09:00:00Z',
+    ])
+      expect(parseTimestamp(text, 'Europe/London'), text).toBeNull();
+  });
+
   it('refuse the hour the clocks skip and take the first of the hour they repeat', () => {
     expect(parseTimestamp('2026-03-29 01:30:00', 'Europe/London')).toBeNull();
     expect(parseTimestamp('2026-10-25 01:30:00', 'Europe/London')?.toISOString()).toBe('2026-10-25T00:30:00.000Z');

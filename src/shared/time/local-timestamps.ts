@@ -42,15 +42,32 @@ function formatWithIntl(moment: Date, timeZone: string): string {
 }
 
 export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+/** RFC 3339 with its offset (`2026-11-24T09:00:00Z`, `…T10:00:00.5+01:00`): requests may name a moment so too. */
+export const RFC3339_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/** The moment an RFC 3339 timestamp names (to the second), or null when it is not one or names an impossible date. */
+function parseRfc3339(text: string): Date | null {
+  const match = RFC3339_PATTERN.exec(text);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    return null;
+  const [sign, offsetHours, offsetMinutes] = [match[7], Number(match[8]), Number(match[9])];
+  if (sign !== undefined && (offsetHours > 23 || offsetMinutes > 59)) return null;
+  const offsetMs = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs);
+}
 
 /**
  * The moment a local timestamp names in the zone, or null when the text is not of the form, names
  * an impossible date (2026-02-30), or a time the clocks skip (the spring-forward hour). A time the
- * clocks pass twice (autumn) is its first occurrence.
+ * clocks pass twice (autumn) is its first occurrence. An RFC 3339 timestamp with its offset (what a
+ * request may send instead) names its moment whatever the zone.
  */
 export function parseTimestamp(text: string, timeZone: string): Date | null {
   const match = TIMESTAMP_PATTERN.exec(text);
-  if (!match) return null;
+  if (!match) return parseRfc3339(text);
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(asUtc);

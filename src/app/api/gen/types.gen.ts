@@ -8525,7 +8525,7 @@ export type CreateCampaignData = {
          */
         sender: string;
         /**
-         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
          */
         scheduled_send_date: string;
         /**
@@ -8557,11 +8557,11 @@ export type CreateCampaignData = {
          */
         pauses?: Array<{
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             start_at: string;
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             end_at: string;
         }>;
@@ -8627,7 +8627,7 @@ export type SendTestCampaignData = {
          */
         sender: string;
         /**
-         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
          */
         scheduled_send_date: string;
         /**
@@ -8838,7 +8838,7 @@ export type UpdateCampaignData = {
          */
         sender: string;
         /**
-         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
          */
         scheduled_send_date: string;
         /**
@@ -8870,11 +8870,11 @@ export type UpdateCampaignData = {
          */
         pauses?: Array<{
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             start_at: string;
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             end_at: string;
         }>;
@@ -9059,7 +9059,7 @@ export type PreviewCampaignData = {
          */
         sender: string;
         /**
-         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
          */
         scheduled_send_date: string;
         /**
@@ -9091,11 +9091,11 @@ export type PreviewCampaignData = {
          */
         pauses?: Array<{
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             start_at: string;
             /**
-             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE).
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or (a Herald extension) RFC 3339 with its offset, such as `2026-11-24T09:00:00Z`; answers always use the first form.
              */
             end_at: string;
         }>;

@@ -58,6 +58,36 @@ const errorsOf = async (payload: Record<string, unknown>) => {
 };
 
 describe('campaigns', () => {
+  it('reads request times in RFC 3339 with an offset too, and answers them in the spec’s form', async () => {
+    // London is UTC+1 in June: 08:00Z is 09:00 local; +02:00 names the same moment as 10:00 − 2 h.
+    const response = await create(
+      throttled({
+        scheduled_send_date: '2026-06-02T08:00:00Z',
+        scheduled_finish_date: '2026-06-02T18:00:00+02:00',
+        expiry_date: '2026-06-03T08:00:00.000Z',
+        pauses: [{ start_at: '2026-06-02T11:00:00Z', end_at: '2026-06-02 13:00:00' }],
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().data).toMatchObject({
+      scheduled_send_date: '2026-06-02 09:00:00',
+      scheduled_finish_date: '2026-06-02 17:00:00',
+      expiry_date: '2026-06-03 09:00:00',
+      pauses: [{ start_at: '2026-06-02 12:00:00', end_at: '2026-06-02 13:00:00' }],
+    });
+    // A time without its offset is neither form: refused, naming both.
+    expect(await errorsOf(body({ scheduled_send_date: '2026-06-02T08:00:00' }))).toEqual({
+      scheduled_send_date: [
+        'The scheduled send date must be a date and time of the form YYYY-MM-DD HH:MM:SS, or RFC 3339 with an offset (2026-11-24T09:00:00Z).',
+      ],
+    });
+    // Other request times read both forms as well.
+    const token = await t.request('POST', '/api/2.0/tokens/', { token: owner.token, body: { name: 'Dated', expires_at: '2026-07-01T00:00:00Z' } });
+    expect(token.json().data.expires_at).toBe('2026-07-01 01:00:00');
+    const audit = await t.request('GET', `/api/2.0/audit-events?from=${encodeURIComponent('2026-06-01T08:59:00Z')}`, { token: owner.token });
+    expect(audit.statusCode, audit.body).toBe(200);
+  });
+
   it('creates a campaign with status 0, in the shape of docs/interface.md §2.5', async () => {
     const response = await create(body());
     expect(response.statusCode).toBe(201);
@@ -97,9 +127,9 @@ describe('campaigns', () => {
     ['a 2-character sender', () => body({ sender: 'AB' }), 'sender', 'The sender must be between 3 and 11 characters.'],
     [
       'another shape of date',
-      () => body({ scheduled_send_date: '2026-06-02T09:00:00Z' }),
+      () => body({ scheduled_send_date: '2 June 2026, 9 am' }),
       'scheduled_send_date',
-      'The scheduled send date must be a date and time of the form YYYY-MM-DD HH:MM:SS.',
+      'The scheduled send date must be a date and time of the form YYYY-MM-DD HH:MM:SS, or RFC 3339 with an offset (2026-11-24T09:00:00Z).',
     ],
     ['an impossible date', () => body({ expiry_date: '2026-02-30 09:00:00' }), 'expiry_date', 'The expiry date is not a valid date and time in Europe/London.'],
     [
