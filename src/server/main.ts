@@ -40,7 +40,13 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: stopping`);
     await workers?.stop();
     await metricsServer?.close().catch((error) => app.log.error(error));
+    // A client that stopped reading its answer would hold the stop forever: after 10 s, its connection goes.
+    const stuck = setTimeout(() => {
+      app.log.warn('stopping: connections still busy after 10 s are closed');
+      app.server.closeAllConnections();
+    }, 10_000);
     await app.close().catch((error) => app.log.error(error));
+    clearTimeout(stuck);
     await database.shutdown().catch((error) => app.log.error(error));
     await lock?.release();
     process.exit(0);

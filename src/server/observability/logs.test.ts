@@ -59,7 +59,12 @@ const jsonLines = (): Line[] =>
 const linesOf = (requestId: string) => jsonLines().filter((line) => line.request_id === requestId);
 const eventsOf = (campaign: string, event: string) => jsonLines().filter((line) => line.event === event && line.campaign?.uuid === campaign);
 
-const get = (port: number, route: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${port}${route}`, { headers });
+/** A GET whose answer is read to its end (an answer left unread holds its connection open). */
+const get = async (port: number, route: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(`http://127.0.0.1:${port}${route}`, { headers });
+  const body = await response.text();
+  return { status: response.status, headers: response.headers, json: () => JSON.parse(body) };
+};
 
 beforeAll(async () => {
   jsonDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-logs-json-'));
