@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { localTimestampFormatter } from '../../shared/time/local-timestamps';
 
 export type LogFormat = 'pretty' | 'json';
 
@@ -29,21 +30,8 @@ const SAID_IN_THE_MESSAGE = [
 
 /** `2026-11-26 21:14:03.123` in `zone` (APP_TIMEZONE): the clock the people reading the terminal keep. */
 export function localLogTime(zone: string): (epochMs: number) => string {
-  const format = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    fractionalSecondDigits: 3,
-    hourCycle: 'h23',
-  });
-  return (epochMs) => {
-    const part = Object.fromEntries(format.formatToParts(new Date(epochMs)).map(({ type, value }) => [type, value]));
-    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}.${part.fractionalSecond}`;
-  };
+  const toSecond = localTimestampFormatter(zone);
+  return (epochMs) => `${toSecond(epochMs)}.${String(((epochMs % 1000) + 1000) % 1000).padStart(3, '0')}`;
 }
 
 /**

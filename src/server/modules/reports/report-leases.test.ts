@@ -37,10 +37,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/store/postgres-store';
 import { createMailer, type Mailer } from '../../gateways/mail/mailer';
-import type { SmsGateway } from '../../gateways/sms/sms-gateway';
+import { sentReportCampaign } from '../../testing/report-campaign';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';
 import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 import { createReportLinks } from './report-links';
@@ -66,43 +64,7 @@ beforeAll(async () => {
   owner = await t.user({ email: 'ada@shop.test' });
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.url, outboxDir: path.join(dataDir, 'outbox'), from: 'Herald <reports@herald.test>', log: () => {}, timeoutMs: 2000 });
-  const post = async (url: string, body: unknown) => {
-    const response = await t.request('POST', `/api/2.0${url}`, { token: owner.token, body });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json().data;
-  };
-  const template = (await post('/templates/', { name: 'Note', body: 'Hi {{first_name}}', sender: 'Acme' })).uuid;
-  const group = (await post('/contact-groups/', { name: 'Customers', headers: ['first_name'] })).uuid;
-  const contacts = Array.from({ length: CONTACTS }, (_, i) => ({ phone_number: `07700900${100 + i}`, custom_fields: { first_name: `C${i}` } }));
-  const added = await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
-  expect(added.statusCode, added.body).toBe(200);
-  campaign = (
-    await post('/campaigns/', {
-      name: 'Leases',
-      sender: 'Acme',
-      scheduled_send_date: '2026-06-01 10:00:00',
-      expiry_date: '2026-06-01 12:00:00',
-      included_contact_groups: [group],
-      template_uuid: template,
-    })
-  ).uuid;
-  // Every message goes in one tick: the reports below have a row per recipient.
-  const gateway: SmsGateway = {
-    submit: async (batch) => batch.map((sms) => ({ clientRef: sms.clientRef, gatewayId: `gw-${sms.to}` })),
-    onReceipts: () => {},
-    onInbound: () => {},
-    close: async () => {},
-  };
-  const engine = createEngine({
-    store: createEngineStore(t.database.db),
-    gateway,
-    clock,
-    options: { tickMs: 1000, batchSize: 100, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
-    urlBase: (d) => t.services.vanityDomains.urlBase({ domain: d }),
-  });
-  clock.set('2026-06-01T09:06:00Z');
-  await engine.tick();
-  await engine.stop();
+  campaign = await sentReportCampaign(t, { token: owner.token, clock, name: 'Leases', contacts: CONTACTS, first: 100 });
 });
 afterAll(async () => {
   await mailer.close();

@@ -29,11 +29,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig, type Config } from '../../config';
 import { connectDatabase, type Database } from '../../db/client';
-import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/store/postgres-store';
 import { createMailer, type Mailer } from '../../gateways/mail/mailer';
-import type { SmsGateway } from '../../gateways/sms/sms-gateway';
 import type { Services } from '../../services';
+import { sentReportCampaign } from '../../testing/report-campaign';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';
 import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 import { createReportLinks } from './report-links';
@@ -67,45 +65,7 @@ beforeAll(async () => {
   owner = await api.user({ email: 'ada@shop.test' });
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.url, outboxDir: path.join(otherDir, 'outbox'), from: 'Herald <reports@herald.test>', log: () => {}, timeoutMs: 2000 });
-  const post = async (url: string, body: unknown) => {
-    const response = await api.request('POST', `/api/2.0${url}`, { token: owner.token, body });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json().data;
-  };
-  const template = (await post('/templates/', { name: 'Note', body: 'Hi {{first_name}}', sender: 'Acme' })).uuid;
-  const group = (await post('/contact-groups/', { name: 'Customers', headers: ['first_name'] })).uuid;
-  const contacts = Array.from({ length: CONTACTS }, (_, i) => ({
-    phone_number: `07700900${String(i).padStart(3, '0')}`,
-    custom_fields: { first_name: `C${i}` },
-  }));
-  const added = await api.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
-  expect(added.statusCode, added.body).toBe(200);
-  campaign = (
-    await post('/campaigns/', {
-      name: 'Stored',
-      sender: 'Acme',
-      scheduled_send_date: '2026-06-01 10:00:00',
-      expiry_date: '2026-06-01 12:00:00',
-      included_contact_groups: [group],
-      template_uuid: template,
-    })
-  ).uuid;
-  const gateway: SmsGateway = {
-    submit: async (batch) => batch.map((sms) => ({ clientRef: sms.clientRef, gatewayId: `gw-${sms.to}` })),
-    onReceipts: () => {},
-    onInbound: () => {},
-    close: async () => {},
-  };
-  const engine = createEngine({
-    store: createEngineStore(api.database.db),
-    gateway,
-    clock,
-    options: { tickMs: 1000, batchSize: 1000, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
-    urlBase: (d) => api.services.vanityDomains.urlBase({ domain: d }),
-  });
-  clock.set('2026-06-01T09:06:00Z');
-  await engine.tick();
-  await engine.stop();
+  campaign = await sentReportCampaign(api, { token: owner.token, clock, name: 'Stored', contacts: CONTACTS });
 });
 afterAll(async () => {
   await mailer.close();
