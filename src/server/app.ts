@@ -12,7 +12,7 @@ import { registerIdempotency } from './http/idempotency';
 import { registerRequestLog, requestIdOf } from './http/request-log';
 import { createLogger } from './observability/logger';
 import { registerApiReference, registerOpenApi } from './http/openapi';
-import { OBSERVABILITY_PATHS, registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
+import { registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSharedReads } from './http/shared-reads';
 import { registerAuditTrail } from './http/audit-trail';
@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
     logger: app.log,
   });
-  registerRequestLog(app, { quietPaths: OBSERVABILITY_PATHS });
+  registerRequestLog(app);
   registerErrorHandling(app);
   registerRequestMetrics(app, metrics);
   registerSecurityHeaders(app, { connectSources: config.dashboardConnectSources });

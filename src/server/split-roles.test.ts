@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from './db/client';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from './testing/processes';
+import { campaignDueNow, childEnv, freePort, runHerald, signIn, stopHeralds, waitForHealthy, type ApiCall, type HeraldProcess } from './testing/processes';
 
 // Herald split by role, as a scaled-out deployment runs it (issue 22, point 7): two `--role api`
 // processes behind one public URL and two `--role worker` processes, on one PostgreSQL (a fresh
@@ -91,10 +91,7 @@ beforeAll(async () => {
   token = (await api('POST', '/tokens/', { name: 'Split roles' })).data.token;
 });
 afterAll(async () => {
-  for (const process of processes.reverse()) {
-    process.child.kill('SIGTERM');
-    await process.exited;
-  }
+  await stopHeralds(...processes.reverse());
   await sink?.close();
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
   await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);

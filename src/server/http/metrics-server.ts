@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
 import type { Metrics } from '../observability/metrics';
 import { registerErrorHandling, sendError } from './errors';
-import { OBSERVABILITY_PATHS, registerObservabilityRoutes, registerRequestMetrics } from './observability';
+import { registerObservabilityRoutes, registerRequestMetrics } from './observability';
 import { registerRequestLog, requestIdOf } from './request-log';
 import { registerSecurityHeaders } from './security-headers';
 
@@ -19,7 +19,7 @@ export function buildMetricsServer(deps: { metrics: Metrics; database: Database;
     genReqId: requestIdOf,
     frameworkErrors: (error, _request, reply) => sendError(reply, error.code === 'FST_ERR_BAD_URL' ? 400 : 404, 'The request path is not valid.'),
   });
-  registerRequestLog(server, { quietPaths: OBSERVABILITY_PATHS });
+  registerRequestLog(server);
   registerErrorHandling(server);
   registerSecurityHeaders(server, { connectSources: '' });
   registerRequestMetrics(server, deps.metrics);

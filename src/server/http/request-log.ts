@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AuthContext } from './auth';
+import { OBSERVABILITY_PATHS } from './observability';
 
 type LoggableRequest = { id: string; method: string; url: string; host?: string; ip?: string };
 
@@ -46,7 +47,7 @@ function callerFields(auth: AuthContext | null): { user?: string; team?: string;
  * in front; the caller's user, team and token. Liveness, readiness and metrics polls are at `debug`.
  * Every answer carries its id in `X-Request-Id`, and every error body in `error.request_id`.
  */
-export function registerRequestLog(app: FastifyInstance, options: { quietPaths: ReadonlySet<string> }): void {
+export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -55,7 +56,7 @@ export function registerRequestLog(app: FastifyInstance, options: { quietPaths: 
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const caller = callerFields(request.auth);
     const who = caller.user ? ` · ${caller.user} (${caller.team}, ${caller.token})` : '';
-    const level = options.quietPaths.has(request.url.split('?')[0]!) ? 'debug' : 'info';
+    const level = OBSERVABILITY_PATHS.has(request.url.split('?')[0]!) ? 'debug' : 'info';
     request.log[level](
       { req, res: { statusCode: reply.statusCode }, responseTime: ms, ...caller },
       `${req.method} ${req.url} ${reply.statusCode} ${ms} ms${who}`,

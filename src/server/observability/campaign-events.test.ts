@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describe as sentence, duration } from './campaign-events';
+import { duration, sentenceOf as sentence } from './campaign-events';
 import { localLogTime } from './logger';
 
 // The words of the lifecycle lines; the lines themselves, written by real processes, are checked in logs.test.ts.

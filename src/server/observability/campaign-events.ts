@@ -43,7 +43,7 @@ const rateOf = (summary: Summary): number | null =>
   summary.elapsed === null || summary.elapsed <= 0 ? null : Math.round((summary.sent / summary.elapsed) * 10) / 10;
 
 /** The sentence a line says, for a person reading the terminal; its fields say the same to a machine. */
-export function describe(event: CampaignEvent, summary: Summary, by?: string): string {
+export function sentenceOf(event: CampaignEvent, summary: Summary, by?: string): string {
   const who = by ? ` by ${by}` : '';
   const name = `"${summary.name}" (team ${summary.team})`;
   const rate = rateOf(summary);
@@ -103,7 +103,7 @@ export function createCampaignEventLog(deps: { db: Db; log: Pick<FastifyBaseLogg
             rate_per_second: rateOf(summary),
             elapsed_seconds: elapsed === null ? null : Math.round(elapsed),
           },
-          describe(event, summary, by),
+          sentenceOf(event, summary, by),
         );
       }
     } catch (error) {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatTimestamp } from '../lib/time';
-import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { campaignDueNow, childEnv, freePort, runHerald, signIn, stopHeralds, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 import { localLogTime } from './logger';
 
 // Herald's log as an operator reads it, from the output of real processes: `LOG_FORMAT=json` (what a
@@ -82,12 +82,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of [json, pretty]) {
-    if (child && child.child.exitCode === null) {
-      child.child.kill('SIGTERM');
-      await child.exited;
-    }
-  }
+  await stopHeralds(json, pretty);
   for (const dir of [jsonDir, prettyDir]) if (dir) await fs.rm(dir, { recursive: true, force: true });
 }, 60_000);
 

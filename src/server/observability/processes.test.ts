@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
-import { campaignDueNow, childEnv, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { campaignDueNow, childEnv, freePort, runHerald, signIn, stopHeralds, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
 import { SmppPeer } from '../testing/smpp-peer';
 
 // Metrics and readiness of a scaled-out deployment, as processes over sockets: an `--role api`
@@ -75,12 +75,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of [worker, api]) {
-    if (child && child.child.exitCode === null) {
-      child.child.kill('SIGTERM');
-      await child.exited;
-    }
-  }
+  await stopHeralds(worker, api);
   await peer?.close();
   await server?.stop();
   for (const dir of [serverDir, apiDir, workerDir]) if (dir) await fs.rm(dir, { recursive: true, force: true });

@@ -24,6 +24,15 @@ export function runHerald(entry: string, args: string[], env: NodeJS.ProcessEnv)
   return { child, output: () => output, exited };
 }
 
+/** Stops the Herald processes still running, in the order given (SIGTERM, then their exit); absent ones are skipped. */
+export async function stopHeralds(...processes: Array<HeraldProcess | undefined>): Promise<void> {
+  for (const herald of processes) {
+    if (!herald || herald.child.exitCode !== null) continue;
+    herald.child.kill('SIGTERM');
+    await herald.exited;
+  }
+}
+
 /** Runs a CLI command to its end: its exit code, stdout and stderr apart. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
