@@ -36,6 +36,7 @@ import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
 import { createServices, type Services } from './services';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(linksRoutes, { links: services.links, publicUrl });
       await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
+      await api.register(eventEndpointsRoutes, { eventEndpoints: services.eventEndpoints, publicUrl });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });

@@ -42,6 +42,8 @@ const EnvSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
   REPORT_RETRY_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  EVENT_RETRY_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  EVENT_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   HERALD_ADMIN_EMAIL: z.string().optional(),
@@ -109,6 +111,10 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
   /** First delay before a failed report e-mail is tried again (doubling each time). */
   reportRetryMs: e.REPORT_RETRY_MS,
+  /** First delay before a failed event delivery is tried again (doubling each time, up to two hours, for 24 hours). */
+  eventRetryMs: e.EVENT_RETRY_MS,
+  /** Most messages in one call of a message event. */
+  eventBatchSize: e.EVENT_BATCH_SIZE,
   webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
   adminEmail: e.HERALD_ADMIN_EMAIL,

@@ -53,6 +53,10 @@ import { createVanityDomainsRepository } from './modules/vanity-domains/vanity-d
 import { createVanityDomainsService } from './modules/vanity-domains/vanity-domains.service';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
+import { createEventDeliverer } from './modules/event-endpoints/event-deliverer';
+import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
+import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
+import { createEventOutbox } from './modules/event-endpoints/event-outbox';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
 export function createServices(
@@ -116,6 +120,17 @@ export function createServices(
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
   const webhooksRepository = createWebhooksRepository(db, clock);
   const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
+  // Event endpoints: the outbox the triggers fill, and one signed attempt of a delivery (the worker's and a test's).
+  const eventOutbox = createEventOutbox({ db, clock, accountMail, publicUrl: config.publicUrl });
+  const deliverEvent = createEventDeliverer({ outbox: eventOutbox, caller: webhookCaller, secrets, clock, retryBaseMs: config.eventRetryMs });
+  const eventEndpoints = createEventEndpointsService({
+    endpoints: createEventEndpointsRepository(db, clock),
+    outbox: eventOutbox,
+    deliver: deliverEvent,
+    secrets,
+    clock,
+    config,
+  });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
   const optOutsRepository = createOptOutsRepository(db, clock);
   const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
@@ -199,10 +214,11 @@ export function createServices(
   });
 
   const reportsRepository = createReportsRepository(db, config.appTimezone);
+  const reportLinks = createReportLinks({ secretKey: options.secretKey, publicUrl: config.publicUrl });
   const reports = createReportsService({
     reports: reportsRepository,
     users: usersRepository,
-    links: createReportLinks({ secretKey: options.secretKey, publicUrl: config.publicUrl }),
+    links: reportLinks,
     clock,
     config,
   });
@@ -214,6 +230,7 @@ export function createServices(
     trackedLinks,
     reports,
     reportsRepository,
+    reportLinks,
     campaigns,
     inbound,
     teams,
@@ -229,6 +246,9 @@ export function createServices(
     senders,
     vanityDomains,
     webhooks,
+    eventEndpoints,
+    eventOutbox,
+    deliverEvent,
     keywords,
     templates,
     links,

@@ -12,6 +12,7 @@ import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gatewa
 import { systemClock } from './lib/time';
 import { createAccountMailWorker } from './modules/account-mail/account-mail.worker';
 import { createReportWorker } from './modules/reports/report-worker';
+import { createEventDeliveryWorker } from './modules/event-endpoints/event-delivery.worker';
 import { createCampaignEventLog } from './observability/campaign-events';
 import { instrumentGateway } from './observability/instrumented-gateway';
 import type { Metrics } from './observability/metrics';
@@ -33,7 +34,7 @@ function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): 
 
 /**
  * The SMS gateway with inbound messages wired to the keyword pipeline, the engine, and the report
- * worker and the account e-mails with their mailer. Each finds its work in the database, so any number of processes run them.
+ * worker and the account e-mails with their mailer, and the event endpoints' deliveries. Each finds its work in the database, so any number of processes run them.
  */
 export function createWorkers(deps: { config: Config; database: Database; services: Services; metrics: Metrics; log: FastifyBaseLogger }): Workers {
   const { config, database, services, log } = deps;
@@ -98,17 +99,28 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     options: { retryBaseMs: config.reportRetryMs },
   });
 
+  // Events for the integrators' endpoints, from the outbox the database's triggers fill.
+  const eventWorker = createEventDeliveryWorker({
+    outbox: services.eventOutbox,
+    deliver: services.deliverEvent,
+    reportLinks: services.reportLinks,
+    log: (level, message, fields) => log[level](fields ?? {}, message),
+    options: { batchSize: config.eventBatchSize },
+  });
+
   return {
     start() {
       engine.start();
       reportWorker.start();
       accountMailWorker.start();
+      eventWorker.start();
     },
     /** The batches in hand are handed over and recorded first; then the report and account mail workers, the mailer and the gateway stop. */
     async stop() {
       await engine.stop();
       await reportWorker.stop();
       await accountMailWorker.stop();
+      await eventWorker.stop();
       await mailer.close();
       await gateway.close();
     },

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateEventEndpointData, CreateEventEndpointErrors, CreateEventEndpointResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteEventEndpointData, DeleteEventEndpointErrors, DeleteEventEndpointResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListEventDeliveriesData, ListEventDeliveriesErrors, ListEventDeliveriesResponses, ListEventEndpointsData, ListEventEndpointsErrors, ListEventEndpointsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateEventEndpointSecretData, RotateEventEndpointSecretErrors, RotateEventEndpointSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowEventDeliveryData, ShowEventDeliveryErrors, ShowEventDeliveryResponses, ShowEventEndpointData, ShowEventEndpointErrors, ShowEventEndpointResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestEventEndpointData, TestEventEndpointErrors, TestEventEndpointResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateEventEndpointData, UpdateEventEndpointErrors, UpdateEventEndpointResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -663,6 +663,118 @@ export const testWebhook = <ThrowOnError extends boolean = false>(options: Optio
 export const listWebhookAttempts = <ThrowOnError extends boolean = false>(options: Options<ListWebhookAttemptsData, ThrowOnError>) => (options.client ?? client).get<ListWebhookAttemptsResponses, ListWebhookAttemptsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/webhooks/{webhook_uuid}/attempts',
+    ...options
+});
+
+/**
+ * List the team's event endpoints, newest first
+ */
+export const listEventEndpoints = <ThrowOnError extends boolean = false>(options?: Options<ListEventEndpointsData, ThrowOnError>) => (options?.client ?? client).get<ListEventEndpointsResponses, ListEventEndpointsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/',
+    ...options
+});
+
+/**
+ * Register a URL to push events to
+ *
+ * The answer carries the signing secret (`secret`) this once. Events that happen from now on are sent.
+ */
+export const createEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<CreateEventEndpointData, ThrowOnError>) => (options.client ?? client).post<CreateEventEndpointResponses, CreateEventEndpointErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete an event endpoint
+ *
+ * Its pending deliveries are dropped with it.
+ */
+export const deleteEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<DeleteEventEndpointData, ThrowOnError>) => (options.client ?? client).delete<DeleteEventEndpointResponses, DeleteEventEndpointErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}',
+    ...options
+});
+
+/**
+ * Show an event endpoint
+ */
+export const showEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<ShowEventEndpointData, ThrowOnError>) => (options.client ?? client).get<ShowEventEndpointResponses, ShowEventEndpointErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}',
+    ...options
+});
+
+/**
+ * Edit an event endpoint
+ *
+ * Any of `url`, `events`, `headers`, `enabled`, `description`; the fields left out keep their values.
+ */
+export const updateEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<UpdateEventEndpointData, ThrowOnError>) => (options.client ?? client).put<UpdateEventEndpointResponses, UpdateEventEndpointErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace the signing secret
+ *
+ * The new secret is returned this once. For 24 hours calls carry a signature by each, so the receiver can switch without losing a call.
+ */
+export const rotateEventEndpointSecret = <ThrowOnError extends boolean = false>(options: Options<RotateEventEndpointSecretData, ThrowOnError>) => (options.client ?? client).post<RotateEventEndpointSecretResponses, RotateEventEndpointSecretErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/rotate-secret',
+    ...options
+});
+
+/**
+ * Send a test event
+ *
+ * POSTs an `event_endpoint.test` event signed like every other, once and at once, and answers with its delivery (never retried).
+ */
+export const testEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<TestEventEndpointData, ThrowOnError>) => (options.client ?? client).post<TestEventEndpointResponses, TestEventEndpointErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/test',
+    ...options
+});
+
+/**
+ * The endpoint's deliveries, newest first
+ *
+ * Delivered ones are kept 7 days, failed ones 30.
+ */
+export const listEventDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListEventDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListEventDeliveriesResponses, ListEventDeliveriesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries',
+    ...options
+});
+
+/**
+ * Show a delivery with its body and every attempt
+ */
+export const showEventDelivery = <ThrowOnError extends boolean = false>(options: Options<ShowEventDeliveryData, ThrowOnError>) => (options.client ?? client).get<ShowEventDeliveryResponses, ShowEventDeliveryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}',
+    ...options
+});
+
+/**
+ * Send a delivery again
+ *
+ * The same body and `webhook-id`, from now, with a fresh 24 hours of retries (once the endpoint is enabled).
+ */
+export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverEventResponses, RedeliverEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}/redeliver',
     ...options
 });
 

@@ -2256,6 +2256,194 @@ export type OverviewInput = {
     recent_report_jobs: Array<OverviewReportJobInput>;
 };
 
+/**
+ * A URL the team’s events are pushed to.
+ */
+export type EventEndpointInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    url: string;
+    description: string;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    headers: {
+        [key: string]: string;
+    };
+    enabled: boolean;
+    /**
+     * When calls began to fail (empty while they succeed); after 24 hours of failures the endpoint is disabled.
+     */
+    failing_since: string;
+    /**
+     * Why Herald disabled the endpoint; null when it did not.
+     */
+    disabled_reason: string | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type EventEndpointWithSecretInput = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    url: string;
+    description: string;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    headers: {
+        [key: string]: string;
+    };
+    enabled: boolean;
+    /**
+     * When calls began to fail (empty while they succeed); after 24 hours of failures the endpoint is disabled.
+     */
+    failing_since: string;
+    /**
+     * Why Herald disabled the endpoint; null when it did not.
+     */
+    disabled_reason: string | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLinkInput>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Signing secret (`whsec_…`, Standard Webhooks), shown only when created or rotated. After a rotation the old one also signs for 24 hours.
+     */
+    secret: string;
+};
+
+/**
+ * One call’s worth of events for an endpoint, and what became of it.
+ */
+export type EventDeliveryInput = {
+    /**
+     * Also the call’s `webhook-id`: the same on every attempt, so a receiver can drop repeats.
+     */
+    uuid: string;
+    /**
+     * The event type (`event_endpoint.test` for a test).
+     */
+    type: string;
+    /**
+     * `pending` (on its way or to be retried), `delivered` (a 2xx answer) or `failed` (given up).
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Messages in the call for message events; 1 otherwise.
+     */
+    item_count: number;
+    attempts: number;
+    /**
+     * HTTP status of the last answer; null when there was none.
+     */
+    last_status_code: number | null;
+    /**
+     * Why the last attempt failed; null when it succeeded or none was made.
+     */
+    last_error: string | null;
+    /**
+     * When it is tried next (empty unless pending).
+     */
+    next_attempt_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * When it was delivered or given up (empty while pending).
+     */
+    finished_at: string;
+};
+
+export type EventDeliveryAttemptInput = {
+    /**
+     * HTTP status of the answer; null when there was none.
+     */
+    status_code: number | null;
+    latency_ms: number;
+    /**
+     * Why the attempt failed; null on a 2xx answer.
+     */
+    error: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type EventDeliveryDetailInput = {
+    /**
+     * Also the call’s `webhook-id`: the same on every attempt, so a receiver can drop repeats.
+     */
+    uuid: string;
+    /**
+     * The event type (`event_endpoint.test` for a test).
+     */
+    type: string;
+    /**
+     * `pending` (on its way or to be retried), `delivered` (a 2xx answer) or `failed` (given up).
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Messages in the call for message events; 1 otherwise.
+     */
+    item_count: number;
+    attempts: number;
+    /**
+     * HTTP status of the last answer; null when there was none.
+     */
+    last_status_code: number | null;
+    /**
+     * Why the last attempt failed; null when it succeeded or none was made.
+     */
+    last_error: string | null;
+    /**
+     * When it is tried next (empty unless pending).
+     */
+    next_attempt_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * When it was delivered or given up (empty while pending).
+     */
+    finished_at: string;
+    /**
+     * The body POSTed (before signing): the event type, when it happened (RFC 3339, UTC) and its data.
+     */
+    payload: {
+        type: string;
+        timestamp: string;
+        data: {
+            [key: string]: unknown;
+        };
+    };
+    /**
+     * Every attempt, oldest first.
+     */
+    attempt_log: Array<EventDeliveryAttemptInput>;
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -4506,6 +4694,194 @@ export type Overview = {
      * Reports you asked for by e-mail in this team, newest first (at most 5).
      */
     recent_report_jobs: Array<OverviewReportJob>;
+};
+
+/**
+ * A URL the team’s events are pushed to.
+ */
+export type EventEndpoint = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    url: string;
+    description: string;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    headers: {
+        [key: string]: string;
+    };
+    enabled: boolean;
+    /**
+     * When calls began to fail (empty while they succeed); after 24 hours of failures the endpoint is disabled.
+     */
+    failing_since: string;
+    /**
+     * Why Herald disabled the endpoint; null when it did not.
+     */
+    disabled_reason: string | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type EventEndpointWithSecret = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    url: string;
+    description: string;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    headers: {
+        [key: string]: string;
+    };
+    enabled: boolean;
+    /**
+     * When calls began to fail (empty while they succeed); after 24 hours of failures the endpoint is disabled.
+     */
+    failing_since: string;
+    /**
+     * Why Herald disabled the endpoint; null when it did not.
+     */
+    disabled_reason: string | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Signing secret (`whsec_…`, Standard Webhooks), shown only when created or rotated. After a rotation the old one also signs for 24 hours.
+     */
+    secret: string;
+};
+
+/**
+ * One call’s worth of events for an endpoint, and what became of it.
+ */
+export type EventDelivery = {
+    /**
+     * Also the call’s `webhook-id`: the same on every attempt, so a receiver can drop repeats.
+     */
+    uuid: string;
+    /**
+     * The event type (`event_endpoint.test` for a test).
+     */
+    type: string;
+    /**
+     * `pending` (on its way or to be retried), `delivered` (a 2xx answer) or `failed` (given up).
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Messages in the call for message events; 1 otherwise.
+     */
+    item_count: number;
+    attempts: number;
+    /**
+     * HTTP status of the last answer; null when there was none.
+     */
+    last_status_code: number | null;
+    /**
+     * Why the last attempt failed; null when it succeeded or none was made.
+     */
+    last_error: string | null;
+    /**
+     * When it is tried next (empty unless pending).
+     */
+    next_attempt_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * When it was delivered or given up (empty while pending).
+     */
+    finished_at: string;
+};
+
+export type EventDeliveryAttempt = {
+    /**
+     * HTTP status of the answer; null when there was none.
+     */
+    status_code: number | null;
+    latency_ms: number;
+    /**
+     * Why the attempt failed; null on a 2xx answer.
+     */
+    error: string | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type EventDeliveryDetail = {
+    /**
+     * Also the call’s `webhook-id`: the same on every attempt, so a receiver can drop repeats.
+     */
+    uuid: string;
+    /**
+     * The event type (`event_endpoint.test` for a test).
+     */
+    type: string;
+    /**
+     * `pending` (on its way or to be retried), `delivered` (a 2xx answer) or `failed` (given up).
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Messages in the call for message events; 1 otherwise.
+     */
+    item_count: number;
+    attempts: number;
+    /**
+     * HTTP status of the last answer; null when there was none.
+     */
+    last_status_code: number | null;
+    /**
+     * Why the last attempt failed; null when it succeeded or none was made.
+     */
+    last_error: string | null;
+    /**
+     * When it is tried next (empty unless pending).
+     */
+    next_attempt_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * When it was delivered or given up (empty while pending).
+     */
+    finished_at: string;
+    /**
+     * The body POSTed (before signing): the event type, when it happened (RFC 3339, UTC) and its data.
+     */
+    payload: {
+        type: string;
+        timestamp: string;
+        data: {
+            [key: string]: unknown;
+        };
+    };
+    /**
+     * Every attempt, oldest first.
+     */
+    attempt_log: Array<EventDeliveryAttempt>;
 };
 
 export type LoginData = {
@@ -6964,6 +7340,464 @@ export type ListWebhookAttemptsResponses = {
 };
 
 export type ListWebhookAttemptsResponse = ListWebhookAttemptsResponses[keyof ListWebhookAttemptsResponses];
+
+export type ListEventEndpointsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/event-endpoints/';
+};
+
+export type ListEventEndpointsErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListEventEndpointsError = ListEventEndpointsErrors[keyof ListEventEndpointsErrors];
+
+export type ListEventEndpointsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<EventEndpoint>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListEventEndpointsResponse = ListEventEndpointsResponses[keyof ListEventEndpointsResponses];
+
+export type CreateEventEndpointData = {
+    /**
+     * Body of create.
+     */
+    body: {
+        /**
+         * Absolute http or https URL Herald POSTs the events to.
+         */
+        url: string;
+        /**
+         * The event types sent to the endpoint.
+         */
+        events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        /**
+         * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
+         */
+        headers?: {
+            [key: string]: string;
+        };
+        enabled?: boolean;
+        /**
+         * What the endpoint is for, as shown in the dashboard.
+         */
+        description?: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/event-endpoints/';
+};
+
+export type CreateEventEndpointErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type CreateEventEndpointError = CreateEventEndpointErrors[keyof CreateEventEndpointErrors];
+
+export type CreateEventEndpointResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: EventEndpointWithSecret;
+    };
+};
+
+export type CreateEventEndpointResponse = CreateEventEndpointResponses[keyof CreateEventEndpointResponses];
+
+export type DeleteEventEndpointData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}';
+};
+
+export type DeleteEventEndpointErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type DeleteEventEndpointError = DeleteEventEndpointErrors[keyof DeleteEventEndpointErrors];
+
+export type DeleteEventEndpointResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteEventEndpointResponse = DeleteEventEndpointResponses[keyof DeleteEventEndpointResponses];
+
+export type ShowEventEndpointData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}';
+};
+
+export type ShowEventEndpointErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowEventEndpointError = ShowEventEndpointErrors[keyof ShowEventEndpointErrors];
+
+export type ShowEventEndpointResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: EventEndpoint;
+    };
+};
+
+export type ShowEventEndpointResponse = ShowEventEndpointResponses[keyof ShowEventEndpointResponses];
+
+export type UpdateEventEndpointData = {
+    /**
+     * Body of edit: any of the fields; the others keep their values. Enabling an endpoint clears why it was disabled.
+     */
+    body: {
+        url?: string;
+        /**
+         * The event types sent to the endpoint.
+         */
+        events?: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        /**
+         * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
+         */
+        headers?: {
+            [key: string]: string;
+        };
+        enabled?: boolean;
+        description?: string;
+    };
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}';
+};
+
+export type UpdateEventEndpointErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type UpdateEventEndpointError = UpdateEventEndpointErrors[keyof UpdateEventEndpointErrors];
+
+export type UpdateEventEndpointResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: EventEndpoint;
+    };
+};
+
+export type UpdateEventEndpointResponse = UpdateEventEndpointResponses[keyof UpdateEventEndpointResponses];
+
+export type RotateEventEndpointSecretData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/rotate-secret';
+};
+
+export type RotateEventEndpointSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type RotateEventEndpointSecretError = RotateEventEndpointSecretErrors[keyof RotateEventEndpointSecretErrors];
+
+export type RotateEventEndpointSecretResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: EventEndpointWithSecret;
+    };
+};
+
+export type RotateEventEndpointSecretResponse = RotateEventEndpointSecretResponses[keyof RotateEventEndpointSecretResponses];
+
+export type TestEventEndpointData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/test';
+};
+
+export type TestEventEndpointErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    429: Error;
+};
+
+export type TestEventEndpointError = TestEventEndpointErrors[keyof TestEventEndpointErrors];
+
+export type TestEventEndpointResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: EventDeliveryDetail;
+    };
+};
+
+export type TestEventEndpointResponse = TestEventEndpointResponses[keyof TestEventEndpointResponses];
+
+export type ListEventDeliveriesData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only deliveries in this status.
+         */
+        status?: 'pending' | 'delivered' | 'failed';
+    };
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries';
+};
+
+export type ListEventDeliveriesErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type ListEventDeliveriesError = ListEventDeliveriesErrors[keyof ListEventDeliveriesErrors];
+
+export type ListEventDeliveriesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<EventDelivery>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListEventDeliveriesResponse = ListEventDeliveriesResponses[keyof ListEventDeliveriesResponses];
+
+export type ShowEventDeliveryData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+        /**
+         * Identifier of the delivery.
+         */
+        delivery_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}';
+};
+
+export type ShowEventDeliveryErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type ShowEventDeliveryError = ShowEventDeliveryErrors[keyof ShowEventDeliveryErrors];
+
+export type ShowEventDeliveryResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: EventDeliveryDetail;
+    };
+};
+
+export type ShowEventDeliveryResponse = ShowEventDeliveryResponses[keyof ShowEventDeliveryResponses];
+
+export type RedeliverEventData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the event endpoint.
+         */
+        endpoint_uuid: string;
+        /**
+         * Identifier of the delivery.
+         */
+        delivery_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}/redeliver';
+};
+
+export type RedeliverEventErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+};
+
+export type RedeliverEventError = RedeliverEventErrors[keyof RedeliverEventErrors];
+
+export type RedeliverEventResponses = {
+    /**
+     * Default Response
+     */
+    202: {
+        data: EventDelivery;
+    };
+};
+
+export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];
 
 export type ListKeywordsData = {
     body?: never;

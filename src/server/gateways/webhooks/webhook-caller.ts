@@ -1,18 +1,32 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { isPrivateAddress } from '../../lib/private-addresses';
 
-export type WebhookCall = { url: string; headers: Record<string, string>; secret: string; payload: unknown };
+/**
+ * A call: `secret` signs it (several, during a rotation, each add a signature); `id` is its
+ * `webhook-id`, the same on every attempt of one delivery (a fresh one when left out).
+ */
+export type WebhookCall = { url: string; headers: Record<string, string>; secret: string | string[]; payload: unknown; id?: string };
 export type WebhookOutcome = { statusCode: number | null; latencyMs: number; error: string | null };
 export type WebhookCaller = (call: WebhookCall) => Promise<WebhookOutcome>;
 
-/** Standard Webhooks signature: HMAC-SHA256 over `id.timestamp.body` with the secret's bytes. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Standard Webhooks signature: HMAC-SHA256 over `id.timestamp.body` with the secret's bytes; with
+ * several secrets, one signature each, separated by spaces (the receiver accepts any it knows).
+ */
+export function signWebhook(secret: string | string[], id: string, timestamp: number, body: string): string {
+  return (Array.isArray(secret) ? secret : [secret])
+    .map((one) => {
+      const key = Buffer.from(one.replace(/^whsec_/, ''), 'base64');
+      return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+    })
+    .join(' ');
 }
 
 class RefusedTarget extends Error {}
@@ -45,7 +59,7 @@ export function createWebhookCaller(options: { allowPrivate: boolean; timeoutMs:
       const url = new URL(call.url);
       const target = await resolveTarget(url.hostname, options.allowPrivate);
       const body = JSON.stringify(call.payload);
-      const id = `msg_${randomUUID()}`;
+      const id = call.id ?? `msg_${randomUUID()}`;
       const timestamp = Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
       const headers = {
         ...call.headers,

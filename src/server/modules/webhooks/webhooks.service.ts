@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Webhook, WebhookAttempt, WebhookInput, WebhookPatch } from '../../../shared/contract';
-import type { WebhookCaller } from '../../gateways/webhooks/webhook-caller';
+import { newSigningSecret, type WebhookCaller } from '../../gateways/webhooks/webhook-caller';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
@@ -9,8 +8,6 @@ import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
 import type { AttemptRecord, WebhookRow, WebhooksRepository } from './webhooks.repository';
 
-/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 export function createWebhooksService(deps: {
   webhooks: WebhooksRepository;
@@ -62,7 +59,7 @@ export function createWebhooksService(deps: {
 
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: WebhookInput) {
-      const secret = newSecret();
+      const secret = newSigningSecret();
       const row = await deps.webhooks.insert({
         teamId: auth.teamId,
         name: input.name,
@@ -82,7 +79,7 @@ export function createWebhooksService(deps: {
     },
 
     async rotateSecret(auth: AuthContext, uuid: string) {
-      const secret = newSecret();
+      const secret = newSigningSecret();
       const row = await deps.webhooks.update(auth.teamId, uuid, { secretEncrypted: deps.secrets.seal(secret) });
       if (!row) throw new NotFoundError();
       return { ...present(row), secret };
