@@ -33,6 +33,8 @@ type TeamA = {
   vanityDomain: string;
   link: string;
   webhook: string;
+  eventEndpoint: string;
+  eventDelivery: string;
   group: string;
   keyword: string;
   importGroup: string;
@@ -56,6 +58,8 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   link_uuid: (team) => team.link,
   vanity_domain_uuid: (team) => team.vanityDomain,
   webhook_uuid: (team) => team.webhook,
+  endpoint_uuid: (team) => team.eventEndpoint,
+  delivery_uuid: (team) => team.eventDelivery,
   keyword_uuid: (team) => team.keyword,
   contact_group_uuid: (team) => team.group,
   import_uuid: (team) => team.import,
@@ -115,6 +119,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   }),
   [`PUT ${API}/vanity-domains/{vanity_domain_uuid}`]: () => ({ body: { domain: 'go.bravo-team.com' } }),
   [`PUT ${API}/webhooks/{webhook_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`PUT ${API}/event-endpoints/{endpoint_uuid}`]: () => ({ body: { enabled: false } }),
   [`PUT ${API}/keywords/{keyword_uuid}`]: () => ({ body: { message: 'Renamed' } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}/add-contacts`]: () => ({ body: { contacts: [{ phone_number: '07700900999' }] } }),
@@ -272,6 +277,9 @@ beforeAll(async () => {
     await created(owner, '/links/', { vanity_domain_uuid: vanityDomain, template_uuid: template, name: 'Shop', destination: 'https://alpha.example.com/sale' })
   ).uuid!;
   const webhook = (await created(owner, '/webhooks/', { name: 'CRM', url: receiver.url, headers: { 'X-Api-Key': 'alpha' } })).uuid!;
+  const eventEndpoint = (await created(owner, '/event-endpoints/', { url: receiver.url, events: ['inbound.received'], headers: { 'X-Api-Key': 'alpha' } }))
+    .uuid!;
+  const eventDelivery = (await ok(owner, 'POST', `/event-endpoints/${eventEndpoint}/test`)).json().data.uuid;
   const group = (await created(owner, '/contact-groups/', { name: 'Customers', description: 'Alpha customers', headers: ['first_name'] })).uuid!;
   await ok(owner, 'PUT', `/contact-groups/${group}/add-contacts`, {
     body: {
@@ -324,6 +332,8 @@ beforeAll(async () => {
     vanityDomain,
     link,
     webhook,
+    eventEndpoint,
+    eventDelivery,
     group,
     keyword,
     importGroup,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../../testing/webhook-receiver';
-import { createWebhookCaller } from './webhook-caller';
+import { verifiedBody } from '../../testing/standard-webhooks';
+import { createWebhookCaller, newSigningSecret } from './webhook-caller';
 
 // A real receiver listens on loopback: a refused call must never reach it, whatever spelling of the
 // address the URL uses (the WHATWG URL parser and DNS both have their say before the check).
@@ -82,5 +83,23 @@ describe('webhook calls to private networks (SSRF)', () => {
     } finally {
       await hanging.close();
     }
+  });
+
+  it('signs per Standard Webhooks: the reference library verifies the call under each secret it was signed with, and only those', async () => {
+    const [current, previous, stranger] = [newSigningSecret(), newSigningSecret(), newSigningSecret()];
+    const outcome = await createWebhookCaller({ allowPrivate: true, timeoutMs: 5_000 })({
+      url: receiver.url,
+      headers: {},
+      secret: [current, previous],
+      payload: { type: 'test', data: { n: 1 } },
+      id: 'delivery-1',
+    });
+    expect(outcome.error).toBeNull();
+    const sent = receiver.calls.at(-1)!;
+    receiver.calls.length = 0;
+    expect(sent.headers['webhook-id']).toBe('delivery-1');
+    expect(verifiedBody(current, sent)).toEqual({ type: 'test', data: { n: 1 } });
+    expect(verifiedBody(previous, sent)).toEqual({ type: 'test', data: { n: 1 } });
+    expect(() => verifiedBody(stranger, sent)).toThrow(/No matching signature/);
   });
 });

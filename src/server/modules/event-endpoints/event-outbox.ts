@@ -193,19 +193,23 @@ export function createEventOutbox(deps: { db: Db; clock: Clock; accountMail: Acc
           await tx.execute(sql`UPDATE event_endpoints SET failing_since = NULL WHERE id = ${delivery.endpoint_id} AND failing_since IS NOT NULL`);
           return true;
         }
+        // One statement (a row changed twice in one statement keeps only one change): the failure
+        // record starts, or, 24 hours old, the endpoint is disabled; `disabled` says it happened now.
+        const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
         const disabled = await rowsOf(
           tx,
           DisabledRowSchema,
           sql`
-          WITH failing AS (
-            UPDATE event_endpoints SET failing_since = coalesce(failing_since, ${now}) WHERE id = ${delivery.endpoint_id} RETURNING id, failing_since),
-          off AS (
-            UPDATE event_endpoints e SET enabled = false, updated_at = ${now},
-                   disabled_reason = ${`Every call failed for 24 hours; the last: ${outcome.error}`}
-              FROM failing f WHERE e.id = f.id AND e.enabled AND f.failing_since <= ${new Date(now.getTime() - DISABLE_AFTER_MS)}
-            RETURNING e.uuid, e.url, e.team_id, e.created_by)
-          SELECT off.uuid, off.url, t.name AS team, u.email, ${outcome.error}::text AS last_error
-            FROM off JOIN teams t ON t.id = off.team_id LEFT JOIN users u ON u.id = off.created_by`,
+          WITH before AS (SELECT id, coalesce(enabled AND failing_since <= ${cutoff}, false) AS disabling FROM event_endpoints WHERE id = ${delivery.endpoint_id} FOR UPDATE),
+          changed AS (
+            UPDATE event_endpoints e SET failing_since = coalesce(e.failing_since, ${now}),
+                   enabled = e.enabled AND NOT b.disabling,
+                   disabled_reason = CASE WHEN b.disabling THEN ${`Every call failed for 24 hours; the last: ${outcome.error}`} ELSE e.disabled_reason END,
+                   updated_at = CASE WHEN b.disabling THEN ${now} ELSE e.updated_at END
+              FROM before b WHERE e.id = b.id
+            RETURNING e.uuid, e.url, e.team_id, e.created_by, b.disabling)
+          SELECT c.uuid, c.url, t.name AS team, u.email, ${outcome.error}::text AS last_error
+            FROM changed c JOIN teams t ON t.id = c.team_id LEFT JOIN users u ON u.id = c.created_by WHERE c.disabling`,
         );
         const mails = disabled.flatMap((row) =>
           row.email

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../gateways/webhooks/webhook-caller';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
+import { verifiedBody } from '../../testing/standard-webhooks';
 import { startWebhookReceiver } from '../../testing/webhook-receiver';
 
 let t: TestApp;
@@ -80,6 +81,9 @@ describe('the keyword pipeline', () => {
     const id = String(call.headers['webhook-id']);
     const timestamp = Number(call.headers['webhook-timestamp']);
     expect(call.headers['webhook-signature']).toBe(signWebhook(hook.secret, id, timestamp, call.body));
+    // The reference library agrees, and refuses it under another secret.
+    expect(verifiedBody(hook.secret, call)).toEqual(body);
+    expect(() => verifiedBody(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, call)).toThrow(/No matching signature/);
   });
 
   it('does not match part of a word, and matches nothing of another team', async () => {
