@@ -15,6 +15,7 @@ const PROCESS_TESTS = [
   'src/server/db/backup.test.ts',
   'src/server/split-roles.test.ts',
   'src/server/observability/logs.test.ts',
+  'src/server/modules/event-endpoints/event-crash.test.ts',
 ];
 
 export default defineConfig({

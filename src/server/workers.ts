@@ -105,7 +105,8 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     deliver: services.deliverEvent,
     reportLinks: services.reportLinks,
     log: (level, message, fields) => log[level](fields ?? {}, message),
-    options: { batchSize: config.eventBatchSize },
+    // A call ends by WEBHOOK_TIMEOUT_MS: a delivery is another process's to take soon after, if this one died.
+    options: { batchSize: config.eventBatchSize, leaseMs: config.webhookTimeoutMs * 2 + 5_000 },
   });
 
   return {

@@ -9,7 +9,7 @@ export type EventDeliveryWorkerOptions = {
   batchSize: number;
   /** Calls under way at once, per process (default 8). */
   concurrency?: number;
-  /** How long a taken delivery is this worker's (default 2 min; a call times out well before). */
+  /** How long a taken delivery is this worker's (default 2 min); longer than a call can take (WEBHOOK_TIMEOUT_MS). */
   leaseMs?: number;
 };
 
