@@ -71,6 +71,15 @@ beforeAll(async () => {
      VALUES ($1, $2, $3, 'delivery', 'sent', 'a@herald.test'), ($1, $2, $3, 'delivery', 'sent', 'a@herald.test'), ($1, $2, $3, 'unsent', 'failed', 'a@herald.test')`,
     [teamId, userId, campaigns[0].id],
   );
+  const endpoint = await t.database.pool.query(
+    `INSERT INTO event_endpoints (team_id, url, events, secret_encrypted, created_at, updated_at) VALUES ($1, 'https://e.example/h', '{report.ready}', '\\x00', now(), now()) RETURNING id`,
+    [teamId],
+  );
+  await t.database.pool.query(
+    `INSERT INTO event_deliveries (endpoint_id, type, payload, status, next_attempt_at, retry_until, created_at)
+     SELECT $1, 'inbound.received', '{}', s, now(), now(), now() FROM unnest('{pending,pending,failed}'::text[]) s`,
+    [endpoint.rows[0].id],
+  );
   await sql(
     `INSERT INTO inbound_messages (team_id, from_number, body, source) VALUES ($1, '+447700900001', 'JOIN', 'gateway'), (NULL, '+447700900002', 'HI', 'gateway')`,
     [teamId],
@@ -163,6 +172,10 @@ describe('/metrics', () => {
       expect(values.get('herald_report_jobs_total{status="queued"}')).toBe(0);
       expect(values.get('herald_inbound_messages_total')).toBe(2);
       expect(values.get('herald_import_rows_total')).toBe(1234);
+      expect(values.get('herald_event_deliveries{status="pending"}')).toBe(2);
+      expect(values.get('herald_event_deliveries{status="failed"}')).toBe(1);
+      expect(values.get('herald_event_deliveries{status="delivered"}')).toBe(0);
+      expect(values.get('herald_event_deliveries{status="outbox"}')).toBe(0);
       expect(values.has('process_cpu_user_seconds_total')).toBe(true);
       expect(values.has('nodejs_heap_size_used_bytes')).toBe(true);
       // An API process has no SMS gateway: no bind state to report (a 0 would read as "disconnected").

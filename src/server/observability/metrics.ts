@@ -57,6 +57,15 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     },
   });
   new Gauge({
+    name: 'herald_event_deliveries',
+    help: 'Events for event endpoints: committed and not yet made into deliveries (outbox), and deliveries pending, delivered and failed (kept 7 and 30 days), from the database.',
+    labelNames: ['status'] as const,
+    registers: [stateRegistry],
+    collect() {
+      for (const [status, count] of Object.entries(current.eventDeliveries)) this.set({ status }, count);
+    },
+  });
+  new Gauge({
     name: 'herald_inbound_messages_total',
     help: 'Inbound messages stored (from handsets through the gateway, and through the API), from the database.',
     registers: [stateRegistry],
@@ -138,6 +147,7 @@ const emptyState = (): ServiceState => ({
   reportJobs: { queued: 0, writing: 0, mailing: 0, sent: 0, failed: 0 },
   inboundMessages: 0,
   importRows: 0,
+  eventDeliveries: { outbox: 0, pending: 0, delivered: 0, failed: 0 },
 });
 
 /** `promise`, or a rejection once `ms` have passed without its answer. */

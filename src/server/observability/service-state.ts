@@ -5,6 +5,7 @@ import { oneRowOf } from '../db/rows';
 
 export const MESSAGE_STATUSES = ['queued', 'submitted', 'delivered', 'failed', 'unsent'] as const;
 export const REPORT_JOB_STATUSES = ['queued', 'writing', 'mailing', 'sent', 'failed'] as const;
+export const EVENT_DELIVERY_STATES = ['outbox', 'pending', 'delivered', 'failed'] as const;
 
 /** The service's state as the metrics report it: the same for every process on the database. */
 export type ServiceState = {
@@ -13,6 +14,8 @@ export type ServiceState = {
   reportJobs: Record<(typeof REPORT_JOB_STATUSES)[number], number>;
   inboundMessages: number;
   importRows: number;
+  /** Events committed and not yet made into deliveries (`outbox`), and the deliveries kept, by status. */
+  eventDeliveries: Record<(typeof EVENT_DELIVERY_STATES)[number], number>;
 };
 
 const StateRowSchema = z.object({
@@ -21,6 +24,7 @@ const StateRowSchema = z.object({
   report_jobs: z.record(z.string(), z.coerce.number()),
   inbound: z.coerce.number(),
   import_rows: z.coerce.number(),
+  event_deliveries: z.record(z.string(), z.coerce.number()),
 });
 
 /**
@@ -51,10 +55,15 @@ export async function readServiceState(db: Db, timeoutMs = 2_000): Promise<Servi
           + (SELECT count(*) FROM outbound_replies WHERE status = 'queued') AS queue_depth,
         (SELECT coalesce(json_object_agg(status, n), '{}') FROM (SELECT status, count(*) AS n FROM report_jobs GROUP BY status) r) AS report_jobs,
         (SELECT count(*) FROM inbound_messages) AS inbound,
-        (SELECT coalesce(sum(rows_total), 0) FROM contact_imports) AS import_rows`,
+        (SELECT coalesce(sum(rows_total), 0) FROM contact_imports) AS import_rows,
+        (SELECT coalesce(json_object_agg(status, n), '{}') FROM (SELECT status, count(*) AS n FROM event_deliveries GROUP BY status
+                                                                 UNION ALL SELECT 'outbox', count(*) FROM event_outbox) d) AS event_deliveries`,
     );
   });
   const messages = Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, row.messages[status] ?? 0])) as ServiceState['messages'];
   const reportJobs = Object.fromEntries(REPORT_JOB_STATUSES.map((status) => [status, row.report_jobs[status] ?? 0])) as ServiceState['reportJobs'];
-  return { messages, queueDepth: row.queue_depth, reportJobs, inboundMessages: row.inbound, importRows: row.import_rows };
+  const eventDeliveries = Object.fromEntries(
+    EVENT_DELIVERY_STATES.map((state) => [state, row.event_deliveries[state] ?? 0]),
+  ) as ServiceState['eventDeliveries'];
+  return { messages, queueDepth: row.queue_depth, reportJobs, inboundMessages: row.inbound, importRows: row.import_rows, eventDeliveries };
 }

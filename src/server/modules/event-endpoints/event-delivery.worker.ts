@@ -46,7 +46,8 @@ export function createEventDeliveryWorker(deps: {
 
   /** One round: every committed event into deliveries, then the due deliveries, `concurrency` at a time. */
   async function runOnce(): Promise<number> {
-    while ((await deps.outbox.fanOut(500, deps.options.batchSize, enrich)) > 0 && !stopping);
+    // A few events a transaction: one message event can list a whole engine batch (5,000 messages).
+    while ((await deps.outbox.fanOut(50, deps.options.batchSize, enrich)) > 0 && !stopping);
     let calls = 0;
     while (!stopping) {
       const due = await deps.outbox.claimDue(concurrency, leaseMs);
