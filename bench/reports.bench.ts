@@ -9,6 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { writtenCampaign } from '../src/server/testing/written-campaign';
 import { startBenchHerald } from './lib/herald';
 import { emitResult, percentile, type Figure } from './lib/result';
 
@@ -22,25 +23,14 @@ async function main(): Promise<void> {
   try {
     const template = await services.templates.create(auth, { name: 'Bench', body: 'Hello {{first_name}}, this is Herald.', sender: 'Herald' });
     const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name', 'city'] });
-    const now = new Date();
-    const { rows: made } = await db.execute<{ id: number; uuid: string }>(sql`
-      INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, status, started_sending_at, finished_sending_at,
-                             message_count, next_sequence, anchor_sequence)
-      SELECT ${user.teamId}, t.id, 'Bench', 'Herald', ${now}, ${new Date(now.getTime() + 86_400_000)}, 2, ${now}, ${now}, ${MESSAGES}, ${MESSAGES + 1}, ${MESSAGES + 1}
-        FROM templates t WHERE t.uuid = ${template.uuid}
-      RETURNING id, uuid`);
-    const campaign = made[0]!;
-    await db.execute(sql`
-      INSERT INTO campaign_groups (campaign_id, contact_group_id, kind, position)
-      SELECT ${campaign.id}, g.id, 'included', 0 FROM contact_groups g WHERE g.uuid = ${group.uuid}`);
     console.log(`writing ${MESSAGES.toLocaleString('en-GB')} messages…`);
-    await db.execute(sql`
-      INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id, status, body, gateway_id, submitted_by, submitted_at, finished_at)
-      SELECT ${campaign.id}, i, '4477' || lpad(i::text, 8, '0'), jsonb_build_object('first_name', 'N' || i, 'city', 'Leeds'),
-             (SELECT id FROM contact_groups WHERE uuid = ${group.uuid}),
-             CASE WHEN i % 20 = 0 THEN 'failed' ELSE 'delivered' END, 'Hello N' || i || ', this is Herald.', 'g' || i, 'bench',
-             ${now}::timestamptz, ${now}::timestamptz + interval '3 seconds'
-        FROM generate_series(1, ${MESSAGES}) i`);
+    const campaign = await writtenCampaign(db, {
+      teamId: user.teamId,
+      templateUuid: template.uuid,
+      groupUuid: group.uuid,
+      messages: MESSAGES,
+      now: new Date(),
+    });
     await db.execute(sql`VACUUM ANALYZE messages`);
 
     const timePage = async (page: number) => {
