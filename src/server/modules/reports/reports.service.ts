@@ -410,6 +410,39 @@ export function createReportsService(deps: {
       return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: downloadNameOf(job.campaignName, job.type, 'csv') };
     },
 
+    /**
+     * A whole report as text for an answer to stream (`GET /reporting/{uuid}/{type}.csv|.ndjson`):
+     * the CSV the report e-mail carries, or NDJSON (a line per row, each as a report page has it),
+     * under a page's filters, in the report's order, read as the answer is sent (rowChunks). The
+     * campaign is looked up and the first rows read before this returns, so an unknown campaign or a
+     * failing first read is still an error answer, never the start of a file.
+     */
+    async stream(
+      auth: AuthContext,
+      campaignUuid: string,
+      type: ReportType,
+      format: ReportFormat,
+      filters: ReportFilters = {},
+    ): Promise<{ fileName: string; text: AsyncIterable<string> }> {
+      const campaign = await campaignOf(auth, campaignUuid);
+      const rows = rowChunks(campaign, type, { extended: format === 'ndjson', filters });
+      const first = await rows.next();
+      const pieces = reportText(
+        type,
+        format,
+        (async function* () {
+          if (!first.done) yield first.value;
+          yield* rows;
+        })(),
+      );
+      return {
+        fileName: downloadNameOf(campaign.name, type, format),
+        text: (async function* () {
+          for await (const piece of pieces) yield piece.text;
+        })(),
+      };
+    },
+
     writeCsvAttempt,
 
     /** Removes an attempt's stored parts, unless they became the job's file. */
