@@ -26,10 +26,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS, REPORT_TYPES, type ReportType } from '../../../shared/contract';
-import { neutralise } from '../../lib/csv';
+import { csvCellsOf, csvRecordsOf, ndjsonRowsOf, type ReportPageRow } from '../../testing/report-text';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 import { writtenCampaign } from '../../testing/written-campaign';
 
@@ -41,7 +40,6 @@ const BIG = 40_000;
 const BIG_READS = BIG / 2_000;
 const FIRST_NAMES = ['Ada', '=SUM(A1)', 'Zoë, "the" one\nnext line', '+44 7700 900123', '@home', 'Bo'];
 
-type Row = Record<string, string | number | null>;
 let t: TestApp;
 let owner: TestUser;
 let stranger: TestUser;
@@ -82,36 +80,16 @@ const get = (path: string, token = owner.token) => fetch(`${base}${path}`, { hea
 const errorShape = (code: number) => ({ error: { code, http_code: code, message: expect.any(String), request_id: expect.any(String) } });
 
 /** Every row of a report as its pages answer them, page after page (100 a page), under `query`'s filters. */
-async function pagedRows(uuid: string, type: ReportType, query = ''): Promise<Row[]> {
-  const rows: Row[] = [];
+async function pagedRows(uuid: string, type: ReportType, query = ''): Promise<ReportPageRow[]> {
+  const rows: ReportPageRow[] = [];
   for (let page = 1; ; page++) {
     const response = await t.request('GET', `${API}/reporting/${uuid}/${type}?per_page=100&page=${page}${query && `&${query}`}`, { token: owner.token });
     expect(response.statusCode, response.body).toBe(200);
-    const body = response.json() as { data: Row[]; meta: { last_page: number } };
+    const body = response.json() as { data: ReportPageRow[]; meta: { last_page: number } };
     rows.push(...body.data);
     if (page >= body.meta.last_page) return rows;
   }
 }
-
-/** A page's row as its CSV line reads back: the interface's columns only, each cell as the CSV writes it (formulas neutralised, null empty). */
-const cellsOf = (row: Row, columns: readonly string[]) =>
-  columns.map((column) => {
-    const value = row[column];
-    return value === null || value === undefined ? '' : typeof value === 'string' ? neutralise(value) : String(value);
-  });
-
-/** A streamed CSV parsed back: its header and its records. */
-const parsed = (text: string) => {
-  const [header, ...records] = parse(text, { bom: true }) as string[][];
-  return { header, records };
-};
-
-/** NDJSON's lines, each parsed; every line ends with a line feed. */
-const ndjsonRows = (text: string): Row[] => {
-  const lines = text.split('\n');
-  expect(lines.pop()).toBe('');
-  return lines.map((line) => JSON.parse(line) as Row);
-};
 
 describe('GET /reporting/{uuid}/{type}.csv', () => {
   it('answers the whole report as a CSV download, streamed, that parses back to every row of its pages', async () => {
@@ -125,11 +103,11 @@ describe('GET /reporting/{uuid}/{type}.csv', () => {
       expect(response.headers.get('transfer-encoding')).toBe('chunked');
       const bytes = Buffer.from(await response.arrayBuffer());
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-      const { header, records } = parsed(bytes.toString('utf8'));
+      const { header, records } = csvRecordsOf(bytes.toString('utf8'));
       expect(header).toEqual(REPORT_COLUMNS[type]);
       const rows = await pagedRows(c.mid, type);
       expect(rows).toHaveLength(MID);
-      expect(records).toEqual(rows.map((row) => cellsOf(row, REPORT_COLUMNS[type])));
+      expect(records).toEqual(rows.map((row) => csvCellsOf(row, REPORT_COLUMNS[type])));
       if (type === 'alt_delivery') {
         // As the e-mailed CSV writes them: a formula neutralised, a cell with a quote, comma or line break quoted.
         expect(bytes.toString('utf8')).toContain(`,447700000001,"first_name,city","'=SUM(A1),Leeds",`);
@@ -140,7 +118,7 @@ describe('GET /reporting/{uuid}/{type}.csv', () => {
 
   it('has one row for the send, and only the header before a campaign starts', async () => {
     const sent = await get(`/reporting/${c.mid}/sent.csv`);
-    expect(parsed(await sent.text()).records).toEqual((await pagedRows(c.mid, 'sent')).map((row) => cellsOf(row, REPORT_COLUMNS.sent)));
+    expect(csvRecordsOf(await sent.text()).records).toEqual((await pagedRows(c.mid, 'sent')).map((row) => csvCellsOf(row, REPORT_COLUMNS.sent)));
     for (const type of REPORT_TYPES) {
       const later = await get(`/reporting/${c.later}/${type}.csv`);
       expect(later.status).toBe(200);
@@ -162,13 +140,13 @@ describe('GET /reporting/{uuid}/{type}.ndjson', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/x-ndjson');
       expect(response.headers.get('content-disposition')).toBeNull();
-      const rows = ndjsonRows(await response.text());
+      const rows = ndjsonRowsOf(await response.text());
       // Streamed; a report without rows is an empty body, said by its length.
       expect(response.headers.get('content-length')).toBe(rows.length === 0 ? '0' : null);
       expect(rows, type).toEqual(await pagedRows(c.mid, type));
       expect(rows.length, type).toBe({ delivery: MID, alt_delivery: MID, recipient: MID, sent: 1, unsent: 0, clicks: 0 }[type]);
     }
-    const [first] = ndjsonRows(await (await get(`/reporting/${c.mid}/delivery.ndjson`)).text());
+    const [first] = ndjsonRowsOf(await (await get(`/reporting/${c.mid}/delivery.ndjson`)).text());
     expect(Object.keys(first!)).toEqual([...REPORT_COLUMNS.delivery, 'failure_reason', 'sent_at', 'delivered_at']);
     // Before a campaign starts: nothing at all.
     const later = await get(`/reporting/${c.later}/delivery.ndjson`);
@@ -187,10 +165,10 @@ describe('filters', () => {
     ] as const) {
       const rows = await pagedRows(c.mid, type, query);
       expect(rows.length, query).toBeLessThan(MID);
-      const ndjson = ndjsonRows(await (await get(`/reporting/${c.mid}/${type}.ndjson?${query}`)).text());
+      const ndjson = ndjsonRowsOf(await (await get(`/reporting/${c.mid}/${type}.ndjson?${query}`)).text());
       expect(ndjson, query).toEqual(rows);
-      const { records } = parsed(await (await get(`/reporting/${c.mid}/${type}.csv?${query}`)).text());
-      expect(records, query).toEqual(rows.map((row) => cellsOf(row, REPORT_COLUMNS[type])));
+      const { records } = csvRecordsOf(await (await get(`/reporting/${c.mid}/${type}.csv?${query}`)).text());
+      expect(records, query).toEqual(rows.map((row) => csvCellsOf(row, REPORT_COLUMNS[type])));
     }
     // One in twenty failed: rows from every read of the report.
     expect(await pagedRows(c.mid, 'delivery', 'status=Failed')).toHaveLength(MID / 20);
@@ -207,7 +185,7 @@ describe('filters', () => {
       expect((await get(`/reporting/${c.mid}/delivery.${format}?search=abc`)).status).toBe(422);
     }
     // `reason` is the unsent report's, and paging is not a stream's: the whole delivery report.
-    expect(ndjsonRows(await (await get(`/reporting/${c.mid}/delivery.ndjson?reason=stopped&per_page=2`)).text())).toHaveLength(MID);
+    expect(ndjsonRowsOf(await (await get(`/reporting/${c.mid}/delivery.ndjson?reason=stopped&per_page=2`)).text())).toHaveLength(MID);
   });
 });
 
@@ -278,7 +256,7 @@ describe('errors', () => {
       expect(text).not.toContain('"error"');
       expect(text).not.toContain('Server Error');
       // The first read's 2,000 rows came whole, and nothing of the second's.
-      expect(format === 'csv' ? parsed(text).records : ndjsonRows(text)).toHaveLength(2_000);
+      expect(format === 'csv' ? csvRecordsOf(text).records : ndjsonRowsOf(text)).toHaveLength(2_000);
     }
   });
 });
