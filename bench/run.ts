@@ -46,7 +46,7 @@ const BENCHES: Bench[] = [
     title: 'Reports of a 1,000,000-message campaign (issue #7)',
     file: 'bench/reports.bench.ts',
     about:
-      'A sent campaign of 1,000,000 messages as the engine leaves them. Page latency over real HTTP (200 requests per page after a warm-up); the CSV export as the report job writes it.',
+      'A sent campaign of 1,000,000 messages as the engine leaves them. Page latency over real HTTP (200 requests per page after a warm-up); the CSV export as the report job writes it; the whole report streamed over HTTP (`….csv`, `….ndjson`) to a client in its own process, beside the export of the same run.',
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {

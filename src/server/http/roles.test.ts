@@ -144,6 +144,8 @@ const EXPECTED: Record<string, Access> = {
   ...Object.fromEntries(
     ['delivery', 'alt_delivery', 'recipient', 'sent', 'unsent', 'clicks'].flatMap((type) => [
       [`GET /api/2.0/reporting/{campaign_uuid}/${type}`, 'read'],
+      [`GET /api/2.0/reporting/{campaign_uuid}/${type}.csv`, 'read'],
+      [`GET /api/2.0/reporting/{campaign_uuid}/${type}.ndjson`, 'read'],
       [`POST /api/2.0/reporting/{campaign_uuid}/${type}`, 'report'],
     ]),
   ),

@@ -138,6 +138,13 @@ export const REPORT_COLUMNS = Object.fromEntries(REPORT_TYPES.map((type) => [typ
   [T in ReportType]: Array<keyof ReportCsvRow<T> & string>;
 };
 
+/**
+ * How a whole report is streamed (`GET /reporting/{uuid}/{type}.{format}`): the CSV the report
+ * e-mail carries, or NDJSON, one JSON row (as a report page has it) a line.
+ */
+export const REPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
 /** The delivery reports' `Status` values, and what `?status=` picks. */
 export const DELIVERY_STATUSES = ['Success', 'Pending', 'Failed', 'Expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateEventEndpointData, CreateEventEndpointErrors, CreateEventEndpointResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteEventEndpointData, DeleteEventEndpointErrors, DeleteEventEndpointResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListEventDeliveriesData, ListEventDeliveriesErrors, ListEventDeliveriesResponses, ListEventEndpointsData, ListEventEndpointsErrors, ListEventEndpointsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateEventEndpointSecretData, RotateEventEndpointSecretErrors, RotateEventEndpointSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowEventDeliveryData, ShowEventDeliveryErrors, ShowEventDeliveryResponses, ShowEventEndpointData, ShowEventEndpointErrors, ShowEventEndpointResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestEventEndpointData, TestEventEndpointErrors, TestEventEndpointResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateEventEndpointData, UpdateEventEndpointErrors, UpdateEventEndpointResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateEventEndpointData, CreateEventEndpointErrors, CreateEventEndpointResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteEventEndpointData, DeleteEventEndpointErrors, DeleteEventEndpointResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListEventDeliveriesData, ListEventDeliveriesErrors, ListEventDeliveriesResponses, ListEventEndpointsData, ListEventEndpointsErrors, ListEventEndpointsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateEventEndpointSecretData, RotateEventEndpointSecretErrors, RotateEventEndpointSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowEventDeliveryData, ShowEventDeliveryErrors, ShowEventDeliveryResponses, ShowEventEndpointData, ShowEventEndpointErrors, ShowEventEndpointResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, StreamAltDeliveryReportCsvData, StreamAltDeliveryReportCsvErrors, StreamAltDeliveryReportCsvResponses, StreamAltDeliveryReportNdjsonData, StreamAltDeliveryReportNdjsonErrors, StreamAltDeliveryReportNdjsonResponses, StreamClicksReportCsvData, StreamClicksReportCsvErrors, StreamClicksReportCsvResponses, StreamClicksReportNdjsonData, StreamClicksReportNdjsonErrors, StreamClicksReportNdjsonResponses, StreamDeliveryReportCsvData, StreamDeliveryReportCsvErrors, StreamDeliveryReportCsvResponses, StreamDeliveryReportNdjsonData, StreamDeliveryReportNdjsonErrors, StreamDeliveryReportNdjsonResponses, StreamRecipientReportCsvData, StreamRecipientReportCsvErrors, StreamRecipientReportCsvResponses, StreamRecipientReportNdjsonData, StreamRecipientReportNdjsonErrors, StreamRecipientReportNdjsonResponses, StreamSentReportCsvData, StreamSentReportCsvErrors, StreamSentReportCsvResponses, StreamSentReportNdjsonData, StreamSentReportNdjsonErrors, StreamSentReportNdjsonResponses, StreamUnsentReportCsvData, StreamUnsentReportCsvErrors, StreamUnsentReportCsvResponses, StreamUnsentReportNdjsonData, StreamUnsentReportNdjsonErrors, StreamUnsentReportNdjsonResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestEventEndpointData, TestEventEndpointErrors, TestEventEndpointResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateEventEndpointData, UpdateEventEndpointErrors, UpdateEventEndpointResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -1361,6 +1361,28 @@ export const requestDeliveryReport = <ThrowOnError extends boolean = false>(opti
 });
 
 /**
+ * The whole delivery report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamDeliveryReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamDeliveryReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamDeliveryReportCsvResponses, StreamDeliveryReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery.csv',
+    ...options
+});
+
+/**
+ * The whole delivery report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamDeliveryReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamDeliveryReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamDeliveryReportNdjsonResponses, StreamDeliveryReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery.ndjson',
+    ...options
+});
+
+/**
  * The alt_delivery report: one row per message: custom fields, sent and last-update times, status
  *
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Beside the CSV’s columns, each row carries `failure_reason` (a Herald extension, not in the CSV). Filters (Herald extensions): `status`, `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
@@ -1379,6 +1401,28 @@ export const getAltDeliveryReport = <ThrowOnError extends boolean = false>(optio
 export const requestAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestAltDeliveryReportResponses, RequestAltDeliveryReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery',
+    ...options
+});
+
+/**
+ * The whole alt_delivery report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamAltDeliveryReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamAltDeliveryReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamAltDeliveryReportCsvResponses, StreamAltDeliveryReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.csv',
+    ...options
+});
+
+/**
+ * The whole alt_delivery report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamAltDeliveryReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamAltDeliveryReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamAltDeliveryReportNdjsonResponses, StreamAltDeliveryReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.ndjson',
     ...options
 });
 
@@ -1405,6 +1449,28 @@ export const requestRecipientReport = <ThrowOnError extends boolean = false>(opt
 });
 
 /**
+ * The whole recipient report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamRecipientReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamRecipientReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamRecipientReportCsvResponses, StreamRecipientReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient.csv',
+    ...options
+});
+
+/**
+ * The whole recipient report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamRecipientReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamRecipientReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamRecipientReportNdjsonResponses, StreamRecipientReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient.ndjson',
+    ...options
+});
+
+/**
  * The sent report: one row per campaign send: sender, time, recipient count and the template
  *
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
@@ -1423,6 +1489,28 @@ export const getSentReport = <ThrowOnError extends boolean = false>(options: Opt
 export const requestSentReport = <ThrowOnError extends boolean = false>(options: Options<RequestSentReportData, ThrowOnError>) => (options.client ?? client).post<RequestSentReportResponses, RequestSentReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/reporting/{campaign_uuid}/sent',
+    ...options
+});
+
+/**
+ * The whole sent report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamSentReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamSentReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamSentReportCsvResponses, StreamSentReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/sent.csv',
+    ...options
+});
+
+/**
+ * The whole sent report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamSentReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamSentReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamSentReportNdjsonResponses, StreamSentReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/sent.ndjson',
     ...options
 });
 
@@ -1449,6 +1537,28 @@ export const requestUnsentReport = <ThrowOnError extends boolean = false>(option
 });
 
 /**
+ * The whole unsent report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `reason`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamUnsentReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamUnsentReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamUnsentReportCsvResponses, StreamUnsentReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent.csv',
+    ...options
+});
+
+/**
+ * The whole unsent report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `reason`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamUnsentReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamUnsentReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamUnsentReportNdjsonResponses, StreamUnsentReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent.ndjson',
+    ...options
+});
+
+/**
  * The clicks report: one row per click on a tracked link
  *
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Filters (Herald extensions): `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
@@ -1467,6 +1577,28 @@ export const getClicksReport = <ThrowOnError extends boolean = false>(options: O
 export const requestClicksReport = <ThrowOnError extends boolean = false>(options: Options<RequestClicksReportData, ThrowOnError>) => (options.client ?? client).post<RequestClicksReportResponses, RequestClicksReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/2.0/reporting/{campaign_uuid}/clicks',
+    ...options
+});
+
+/**
+ * The whole clicks report in one answer, as CSV
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamClicksReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamClicksReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamClicksReportCsvResponses, StreamClicksReportCsvErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks.csv',
+    ...options
+});
+
+/**
+ * The whole clicks report in one answer, as NDJSON
+ *
+ * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
+ */
+export const streamClicksReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamClicksReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamClicksReportNdjsonResponses, StreamClicksReportNdjsonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks.ndjson',
     ...options
 });
 

@@ -10312,6 +10312,100 @@ export type RequestDeliveryReportResponses = {
     202: unknown;
 };
 
+export type StreamDeliveryReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery.csv';
+};
+
+export type StreamDeliveryReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamDeliveryReportCsvError = StreamDeliveryReportCsvErrors[keyof StreamDeliveryReportCsvErrors];
+
+export type StreamDeliveryReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamDeliveryReportCsvResponse = StreamDeliveryReportCsvResponses[keyof StreamDeliveryReportCsvResponses];
+
+export type StreamDeliveryReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/delivery.ndjson';
+};
+
+export type StreamDeliveryReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamDeliveryReportNdjsonError = StreamDeliveryReportNdjsonErrors[keyof StreamDeliveryReportNdjsonErrors];
+
+export type StreamDeliveryReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamDeliveryReportNdjsonResponse = StreamDeliveryReportNdjsonResponses[keyof StreamDeliveryReportNdjsonResponses];
+
 export type GetAltDeliveryReportData = {
     body?: never;
     path: {
@@ -10413,6 +10507,100 @@ export type RequestAltDeliveryReportResponses = {
     202: unknown;
 };
 
+export type StreamAltDeliveryReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.csv';
+};
+
+export type StreamAltDeliveryReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamAltDeliveryReportCsvError = StreamAltDeliveryReportCsvErrors[keyof StreamAltDeliveryReportCsvErrors];
+
+export type StreamAltDeliveryReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamAltDeliveryReportCsvResponse = StreamAltDeliveryReportCsvResponses[keyof StreamAltDeliveryReportCsvResponses];
+
+export type StreamAltDeliveryReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.ndjson';
+};
+
+export type StreamAltDeliveryReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamAltDeliveryReportNdjsonError = StreamAltDeliveryReportNdjsonErrors[keyof StreamAltDeliveryReportNdjsonErrors];
+
+export type StreamAltDeliveryReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamAltDeliveryReportNdjsonResponse = StreamAltDeliveryReportNdjsonResponses[keyof StreamAltDeliveryReportNdjsonResponses];
+
 export type GetRecipientReportData = {
     body?: never;
     path: {
@@ -10510,6 +10698,92 @@ export type RequestRecipientReportResponses = {
     202: unknown;
 };
 
+export type StreamRecipientReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient.csv';
+};
+
+export type StreamRecipientReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamRecipientReportCsvError = StreamRecipientReportCsvErrors[keyof StreamRecipientReportCsvErrors];
+
+export type StreamRecipientReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamRecipientReportCsvResponse = StreamRecipientReportCsvResponses[keyof StreamRecipientReportCsvResponses];
+
+export type StreamRecipientReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/recipient.ndjson';
+};
+
+export type StreamRecipientReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamRecipientReportNdjsonError = StreamRecipientReportNdjsonErrors[keyof StreamRecipientReportNdjsonErrors];
+
+export type StreamRecipientReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamRecipientReportNdjsonResponse = StreamRecipientReportNdjsonResponses[keyof StreamRecipientReportNdjsonResponses];
+
 export type GetSentReportData = {
     body?: never;
     path: {
@@ -10602,6 +10876,82 @@ export type RequestSentReportResponses = {
      */
     202: unknown;
 };
+
+export type StreamSentReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/sent.csv';
+};
+
+export type StreamSentReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamSentReportCsvError = StreamSentReportCsvErrors[keyof StreamSentReportCsvErrors];
+
+export type StreamSentReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamSentReportCsvResponse = StreamSentReportCsvResponses[keyof StreamSentReportCsvResponses];
+
+export type StreamSentReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/reporting/{campaign_uuid}/sent.ndjson';
+};
+
+export type StreamSentReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamSentReportNdjsonError = StreamSentReportNdjsonErrors[keyof StreamSentReportNdjsonErrors];
+
+export type StreamSentReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamSentReportNdjsonResponse = StreamSentReportNdjsonResponses[keyof StreamSentReportNdjsonResponses];
 
 export type GetUnsentReportData = {
     body?: never;
@@ -10704,6 +11054,100 @@ export type RequestUnsentReportResponses = {
     202: unknown;
 };
 
+export type StreamUnsentReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         */
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent.csv';
+};
+
+export type StreamUnsentReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamUnsentReportCsvError = StreamUnsentReportCsvErrors[keyof StreamUnsentReportCsvErrors];
+
+export type StreamUnsentReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamUnsentReportCsvResponse = StreamUnsentReportCsvResponses[keyof StreamUnsentReportCsvResponses];
+
+export type StreamUnsentReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         */
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/unsent.ndjson';
+};
+
+export type StreamUnsentReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamUnsentReportNdjsonError = StreamUnsentReportNdjsonErrors[keyof StreamUnsentReportNdjsonErrors];
+
+export type StreamUnsentReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamUnsentReportNdjsonResponse = StreamUnsentReportNdjsonResponses[keyof StreamUnsentReportNdjsonResponses];
+
 export type GetClicksReportData = {
     body?: never;
     path: {
@@ -10800,6 +11244,92 @@ export type RequestClicksReportResponses = {
      */
     202: unknown;
 };
+
+export type StreamClicksReportCsvData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks.csv';
+};
+
+export type StreamClicksReportCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamClicksReportCsvError = StreamClicksReportCsvErrors[keyof StreamClicksReportCsvErrors];
+
+export type StreamClicksReportCsvResponses = {
+    /**
+     * The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).
+     */
+    200: string;
+};
+
+export type StreamClicksReportCsvResponse = StreamClicksReportCsvResponses[keyof StreamClicksReportCsvResponses];
+
+export type StreamClicksReportNdjsonData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/reporting/{campaign_uuid}/clicks.ndjson';
+};
+
+export type StreamClicksReportNdjsonErrors = {
+    /**
+     * Default Response
+     */
+    401: Error;
+    /**
+     * Default Response
+     */
+    404: Error;
+    /**
+     * Default Response
+     */
+    422: Error;
+};
+
+export type StreamClicksReportNdjsonError = StreamClicksReportNdjsonErrors[keyof StreamClicksReportNdjsonErrors];
+
+export type StreamClicksReportNdjsonResponses = {
+    /**
+     * NDJSON (`application/x-ndjson`): one JSON object a line.
+     */
+    200: string;
+};
+
+export type StreamClicksReportNdjsonResponse = StreamClicksReportNdjsonResponses[keyof StreamClicksReportNdjsonResponses];
 
 export type ListReportJobsData = {
     body?: never;

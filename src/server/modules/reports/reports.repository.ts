@@ -106,6 +106,21 @@ const messageColumns = (n: SQL, withFields: boolean) =>
 /** The recipient's number contains the digits (checked to be digits by the contract: no LIKE wildcard can come in). */
 const numberContains = (column: SQL, digits: string) => sql`${column} LIKE ${`%${digits}%`}`;
 
+/** A per-message report's filters as conditions on `messages m` (none when there is none to apply). */
+function messageFilters(filters: ReportFilters): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(STATUS_CONDITIONS[filters.status]);
+  // An unsent message without a reason is listed as `pending` (report-rows.ts).
+  if (filters.reason) conditions.push(sql`coalesce(m.reason, 'pending') = ${filters.reason}`);
+  if (filters.search) conditions.push(numberContains(sql`m.phone_number`, filters.search));
+  return conditions;
+}
+
+/** The clicks report's rows of `link_clicks k` (with the link and message each click names), numbered by the clicks' sequence. */
+const CLICK_COLUMNS = sql`k.sequence AS n, m.phone_number, s.link_name, s.destination, ${epochMs(sql.raw('k.clicked_at'))} AS clicked_at,
+  k.user_agent, k.device_type, k.os_version, k.browser_version`;
+const CLICKS_FROM = sql`link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id`;
+
 const ReportJobRecordSchema = z.object({
   id: z.number(),
   uuid: z.string(),
@@ -208,18 +223,28 @@ export function createReportsRepository(db: Db, timeZone: string) {
     },
 
     /**
-     * Messages numbered `first`..`last` (by sequence, or by unsent_sequence for the unsent report).
-     * Without `withFields`, custom fields are not read (the delivery report has none: a third of its cost).
+     * Messages numbered `first`..`last` (by sequence, or by unsent_sequence for the unsent report);
+     * with `filters`, only those of the range that match them (a whole report streamed under a
+     * filter reads its numbering range by range, testing each message). Without `withFields`,
+     * custom fields are not read (the delivery report has none: a third of its cost).
      */
-    async messages(campaignId: number, numbering: 'sequence' | 'unsent_sequence', first: number, last: number, withFields = true): Promise<MessageRow[]> {
+    async messages(
+      campaignId: number,
+      numbering: 'sequence' | 'unsent_sequence',
+      first: number,
+      last: number,
+      withFields = true,
+      filters: ReportFilters = {},
+    ): Promise<MessageRow[]> {
       const n = sql.raw(`m.${numbering}`);
+      const where = sql.join([sql`m.campaign_id = ${campaignId}`, sql`${n} BETWEEN ${first} AND ${last}`, ...messageFilters(filters)], sql` AND `);
       return rowsOf(
         db,
         MessageRowSchema,
         sql`
         SELECT ${messageColumns(n, withFields)}
           FROM messages m
-         WHERE m.campaign_id = ${campaignId} AND ${n} BETWEEN ${first} AND ${last}
+         WHERE ${where}
          ORDER BY ${n}`,
       );
     },
@@ -247,11 +272,7 @@ export function createReportsRepository(db: Db, timeZone: string) {
       const n = sql.raw(`m.${numbering}`);
       const conditions = [sql`m.campaign_id = ${campaignId}`];
       if (numbering === 'unsent_sequence') conditions.push(sql`m.unsent_sequence IS NOT NULL`);
-      if (filters.status) conditions.push(STATUS_CONDITIONS[filters.status]);
-      // An unsent message without a reason is listed as `pending` (report-rows.ts).
-      if (filters.reason) conditions.push(sql`coalesce(m.reason, 'pending') = ${filters.reason}`);
-      if (filters.search) conditions.push(numberContains(sql`m.phone_number`, filters.search));
-      const where = sql.join(conditions, sql` AND `);
+      const where = sql.join([...conditions, ...messageFilters(filters)], sql` AND `);
       return readPage({
         rows: rowsOf(
           db,
@@ -269,19 +290,13 @@ export function createReportsRepository(db: Db, timeZone: string) {
     /** A page of the clicks whose recipient's number contains `search`, and their total: the campaign's clicks read in order and tested (see filteredMessages). */
     filteredClicks(campaignId: number, search: string, window: PageWindow): Promise<Page<ClickRow>> {
       const where = sql`k.campaign_id = ${campaignId} AND ${numberContains(sql`m.phone_number`, search)}`;
-      const from = sql`link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id`;
       return readPage({
         rows: rowsOf(
           db,
           ClickRowSchema,
-          sql`
-          SELECT k.sequence AS n, m.phone_number, s.link_name, s.destination, ${epochMs(sql.raw('k.clicked_at'))} AS clicked_at,
-                 k.user_agent, k.device_type, k.os_version, k.browser_version
-            FROM ${from}
-           WHERE ${where}
-           ORDER BY k.sequence LIMIT ${window.limit} OFFSET ${window.offset}`,
+          sql`SELECT ${CLICK_COLUMNS} FROM ${CLICKS_FROM} WHERE ${where} ORDER BY k.sequence LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
-        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`),
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM ${CLICKS_FROM} WHERE ${where}`),
       });
     },
 
@@ -314,17 +329,11 @@ export function createReportsRepository(db: Db, timeZone: string) {
       return { rows: page.rows.map(({ total: _, ...row }) => row), total: page.total };
     },
 
-    async clicks(campaignId: number, first: number, last: number): Promise<ClickRow[]> {
-      return rowsOf(
-        db,
-        ClickRowSchema,
-        sql`
-        SELECT k.sequence AS n, m.phone_number, s.link_name, s.destination, ${epochMs(sql.raw('k.clicked_at'))} AS clicked_at,
-               k.user_agent, k.device_type, k.os_version, k.browser_version
-          FROM link_clicks k JOIN short_links s ON s.code = k.code JOIN messages m ON m.id = s.message_id
-         WHERE k.campaign_id = ${campaignId} AND k.sequence BETWEEN ${first} AND ${last}
-         ORDER BY k.sequence`,
-      );
+    /** Clicks numbered `first`..`last`; with `search`, only those of the range whose recipient's number contains it. */
+    async clicks(campaignId: number, first: number, last: number, search?: string): Promise<ClickRow[]> {
+      const conditions = [sql`k.campaign_id = ${campaignId}`, sql`k.sequence BETWEEN ${first} AND ${last}`];
+      if (search) conditions.push(numberContains(sql`m.phone_number`, search));
+      return rowsOf(db, ClickRowSchema, sql`SELECT ${CLICK_COLUMNS} FROM ${CLICKS_FROM} WHERE ${sql.join(conditions, sql` AND `)} ORDER BY k.sequence`);
     },
 
     /** Queues a job; its uuid. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,6 +8,7 @@ import {
   errorsOf,
   PageQuerySchema,
   REPORT_FILTER_SCHEMAS,
+  REPORT_FORMATS,
   REPORT_ROW_SCHEMAS,
   REPORT_TYPES,
   ReportDownloadParamsSchema,
@@ -16,6 +18,7 @@ import {
   ReportSummariesQuerySchema,
   pageOf,
   type ReportFilters,
+  type ReportFormat,
   type ReportType,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
@@ -45,6 +48,34 @@ const TITLES = {
   sent: ['Sent', 'one row per campaign send: sender, time, recipient count and the template'],
   unsent: ['Unsent', 'one row per message never sent: the campaign expired or was stopped first, the number opted out, or quiet hours lasted past the expiry'],
 } as const;
+
+/** The filters of a report's query, as the service reads them (the filters a type does not take are undefined). */
+const filtersOf = (query: object): ReportFilters => {
+  const { status, reason, search } = query as ReportFilters;
+  return { status, reason, search };
+};
+
+/** A report's filters, for its descriptions. */
+const filtersSentence = (type: ReportType, counted: string) => {
+  const filters = FILTERS[type] as readonly string[];
+  return filters.length === 0 ? '' : ` Filters (Herald extensions): ${filters.map((name) => `\`${name}\``).join(', ')}; ${counted}`;
+};
+
+/** What each streamed format is sent as, and says of itself. */
+const STREAMS = {
+  csv: {
+    contentType: 'text/csv; charset=utf-8',
+    operation: 'Csv',
+    body: "The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`.",
+    sent: 'The CSV (`text/csv; charset=utf-8`, `Content-Disposition: attachment`).',
+  },
+  ndjson: {
+    contentType: 'application/x-ndjson',
+    operation: 'Ndjson',
+    body: 'NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last.',
+    sent: 'NDJSON (`application/x-ndjson`): one JSON object a line.',
+  },
+} as const satisfies Record<ReportFormat, unknown>;
 
 export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; publicUrl: string }> = async (app, { reports, publicUrl }) => {
   const tags = ['Reports'];
@@ -89,7 +120,6 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
   // One route per type (a path of its own each): every report has its exact row schema in the contract.
   for (const type of REPORT_TYPES) {
     const [title, what] = TITLES[type];
-    const filters = FILTERS[type] as readonly string[];
     app.get(
       `/reporting/:campaign_uuid/${type}`,
       {
@@ -101,21 +131,54 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           description:
             'Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.' +
             (EXTENSIONS[type] ?? '') +
-            (filters.length === 0
-              ? ''
-              : ` Filters (Herald extensions): ${filters.map((name) => `\`${name}\``).join(', ')}; \`meta.total\` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.`),
+            filtersSentence(
+              type,
+              '`meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.',
+            ),
           params: ReportParamsSchema,
           querystring: PageQuerySchema.extend(REPORT_FILTER_SCHEMAS[type].shape),
           response: { 200: pageOf(REPORT_ROW_SCHEMAS[type]), ...errorsOf(401, 404, 422) },
         },
       },
       async (request) => {
-        const query = request.query as typeof request.query & ReportFilters;
-        const chosen: ReportFilters = { status: query.status, reason: query.reason, search: query.search };
+        const chosen = filtersOf(request.query);
         const { rows, total } = await reports.page(callerOf(request), request.params.campaign_uuid, type, pageWindow(request.query), chosen);
         return pageEnvelope(request, publicUrl, request.query, total, rows, chosen);
       },
     );
+
+    for (const format of REPORT_FORMATS) {
+      const stream = STREAMS[format];
+      app.get(
+        `/reporting/:campaign_uuid/${type}.${format}`,
+        {
+          config: { access: 'read' },
+          schema: {
+            operationId: `stream${title}Report${stream.operation}`,
+            tags,
+            summary: `The whole ${type} report in one answer, as ${format === 'csv' ? 'CSV' : 'NDJSON'}`,
+            description:
+              `Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. ${stream.body}` +
+              filtersSentence(type, 'the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them).') +
+              ' An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.',
+            params: ReportParamsSchema,
+            querystring: REPORT_FILTER_SCHEMAS[type],
+            response: {
+              200: { description: stream.sent, content: { [stream.contentType.split(';')[0]!]: { schema: z.string().describe(stream.sent) } } },
+              ...errorsOf(401, 404, 422),
+            },
+          },
+        },
+        async (request, reply) => {
+          const { fileName, text } = await reports.stream(callerOf(request), request.params.campaign_uuid, type, format, filtersOf(request.query));
+          reply.header('content-type', stream.contentType);
+          if (format === 'csv') reply.header('content-disposition', `attachment; filename="${fileName}"`);
+          // Sent as it is read, as fast as the client takes it (a pipe: the reads wait while the socket is full).
+          // A failure once the answer has started destroys the connection (Fastify's stream handling): never JSON after rows.
+          return reply.send(Readable.from(text, { objectMode: false }) as unknown as string);
+        },
+      );
+    }
 
     app.post(
       `/reporting/:campaign_uuid/${type}`,

@@ -7,6 +7,7 @@ import {
   type CampaignReportSummary,
   type ReportCsvRow,
   type ReportFilters,
+  type ReportFormat,
   type ReportJob,
   type ReportRow,
   type ReportType,
@@ -21,7 +22,7 @@ import { REPORT_LINK_DAYS, type ReportLinks } from './report-links';
 import { reportRowBuilders, reportRowExtensions, reportTotal } from './report-rows';
 import type { ClaimedReportJob, MessageRow, ReportCampaign, ReportJobRecord, ReportsRepository, SummaryRow } from './reports.repository';
 
-/** Rows read per query when a report is written to CSV, and queries under way while one is written (BENCHMARKS.md). */
+/** Rows read per query when a whole report is written (the e-mailed CSV, a streamed answer), and queries under way meanwhile (BENCHMARKS.md). */
 const CSV_CHUNK = 2_000;
 const READ_AHEAD = 1;
 /** Characters of CSV a stored part gathers (about a megabyte: few statements, little memory). */
@@ -29,8 +30,23 @@ const PART_CHARS = 1 << 20;
 /** What releases of Herald before reports lived in the database wrote in DATA_DIR/reports. */
 const LEGACY_PARTIAL_SUFFIX = '.csv.part';
 
+/** A report's file name: the campaign's name in ASCII letters, digits, `_`, `.` and `-` (a header carries it), `campaign` when none is left. */
+const downloadNameOf = (campaignName: string, type: ReportType, format: ReportFormat) => {
+  const safeName =
+    campaignName
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9 _.-]+/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 60) || 'campaign';
+  return `${safeName}-${type}-report.${format}`;
+};
+
 /** A CSV stored as its attempt's parts, not yet published as the job's file. */
 export type PartialCsv = { jobId: number; attempt: string; fileName: string; rowCount: number; bytes: number };
+
+/** What a read of report rows asks for: the JSON's fields beyond the CSV's columns (`extended`), and a page's filters. */
+type RowsWanted = { extended?: boolean; filters?: ReportFilters };
 
 /** The numbering a per-message report pages by. */
 const numberingOf = (type: ReportType) => (type === 'unsent' ? 'unsent_sequence' : 'sequence');
@@ -64,19 +80,71 @@ export function createReportsService(deps: {
     return new Map([...campaign.groups, ...(await deps.reports.groups(missing.map(Number)))]);
   };
 
-  /** The CSV rows numbered `first`..`last` (from 1), in the report's stable order. */
-  const rowsBetween = async <T extends ReportType>(campaign: ReportCampaign, type: T, first: number, last: number): Promise<Array<ReportCsvRow<T>>> => {
-    const total = reportTotal(campaign, type);
-    last = Math.min(last, total);
+  /**
+   * The rows numbered `first`..`last` (from 1), in the report's stable order; under `filters`, those
+   * of them that match. The CSV's columns, and with `extended` the JSON's fields beyond them too.
+   */
+  const rowsBetween = async <T extends ReportType>(
+    campaign: ReportCampaign,
+    type: T,
+    first: number,
+    last: number,
+    { extended = false, filters = {} }: RowsWanted = {},
+  ): Promise<Array<ReportCsvRow<T>>> => {
+    last = Math.min(last, reportTotal(campaign, type));
     if (first > last) return [];
     if (type === 'sent') return [reportRowBuilders(campaign, zone).sent()] as Array<ReportCsvRow<T>>;
     if (type === 'clicks') {
       const build = reportRowBuilders(campaign, zone).clicks;
-      return (await deps.reports.clicks(campaign.id, first, last)).map(build) as Array<ReportCsvRow<T>>;
+      return (await deps.reports.clicks(campaign.id, first, last, filters.search)).map(build) as Array<ReportCsvRow<T>>;
     }
-    const messages = await deps.reports.messages(campaign.id, numberingOf(type), first, last, type !== 'delivery');
-    return messageRows(campaign, type, messages, false);
+    const messages = await deps.reports.messages(campaign.id, numberingOf(type), first, last, type !== 'delivery', filters);
+    return messageRows(campaign, type, messages, extended);
   };
+
+  /**
+   * A whole report's rows in its order, CSV_CHUNK numbers at a time (each read one index range of the
+   * report's numbering; under filters, the rows of the range that match, so a filtered report reads
+   * every row of its numbering), the next chunk read while the last one is used. Reads only as far
+   * as it is asked, READ_AHEAD chunks ahead: a consumer that waits (a slow client) holds it back, and
+   * memory stays flat at a million rows. Holds no database connection between reads: each takes one
+   * from the pool and gives it back, so a consumer that stops asking leaves none held.
+   */
+  async function* rowChunks<T extends ReportType>(campaign: ReportCampaign, type: T, wanted: RowsWanted = {}): AsyncGenerator<Array<ReportCsvRow<T>>> {
+    const total = reportTotal(campaign, type);
+    const ahead: Array<Promise<Array<ReportCsvRow<T>>>> = [];
+    let nextFirst = 1;
+    const readAhead = () => {
+      while (ahead.length < READ_AHEAD && nextFirst <= total) {
+        const read = rowsBetween(campaign, type, nextFirst, nextFirst + CSV_CHUNK - 1, wanted);
+        read.catch(() => undefined); // its failure is met when it is awaited, not reported early as unhandled
+        ahead.push(read);
+        nextFirst += CSV_CHUNK;
+      }
+    };
+    readAhead();
+    while (ahead.length > 0) {
+      const rows = await ahead.shift()!;
+      readAhead();
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  /**
+   * A report as text, a piece per chunk of rows (`rows` counts them). CSV: a byte-order mark (so
+   * spreadsheet programs read it as UTF-8) and the header first, then a line per row with exactly the
+   * interface's columns. NDJSON: a line per row, the JSON object a report page has for it.
+   */
+  async function* reportText(type: ReportType, format: ReportFormat, chunks: AsyncIterable<ReportCsvRow<ReportType>[]>) {
+    const columns = REPORT_COLUMNS[type] as string[];
+    if (format === 'csv') yield { text: `\uFEFF${csvLine(columns)}`, rows: 0 };
+    for await (const rows of chunks) {
+      let text = '';
+      if (format === 'csv') for (const row of rows) text += csvRow(row, columns);
+      else for (const row of rows) text += `${JSON.stringify(row)}\n`;
+      yield { text, rows: rows.length };
+    }
+  }
 
   /** Report rows of messages; with `extended`, the JSON's fields beyond the CSV's columns too. */
   const messageRows = async <T extends ReportType>(campaign: ReportCampaign, type: T, messages: MessageRow[], extended: boolean) => {
@@ -99,12 +167,8 @@ export function createReportsService(deps: {
   ): Promise<{ rows: Array<ReportRow<T>>; total: number }> => {
     const filtered = type !== 'sent' && (filters.status !== undefined || filters.reason !== undefined || filters.search !== undefined);
     if (!filtered) {
-      const total = reportTotal(campaign, type);
-      const first = window.offset + 1;
-      const last = Math.min(window.offset + window.limit, total);
-      if (first > last || type === 'sent' || type === 'clicks') return { rows: (await rowsBetween(campaign, type, first, last)) as Array<ReportRow<T>>, total };
-      const messages = await deps.reports.messages(campaign.id, numberingOf(type), first, last, type !== 'delivery');
-      return { rows: (await messageRows(campaign, type, messages, true)) as Array<ReportRow<T>>, total };
+      const rows = await rowsBetween(campaign, type, window.offset + 1, window.offset + window.limit, { extended: true });
+      return { rows: rows as Array<ReportRow<T>>, total: reportTotal(campaign, type) };
     }
     // Before sending there are no rows to filter.
     if (campaign.status === 0) return { rows: [], total: 0 };
@@ -184,32 +248,18 @@ export function createReportsService(deps: {
     });
     aborted.catch(() => undefined);
     const out = partWriter(job.id, attempt, aborted);
-    const columns = REPORT_COLUMNS[job.type] as string[];
+    // The same text a streamed CSV answers: the next rows are read while the last ones are stored
+    // (the database, on its own connections, and this process work side by side).
+    const text = reportText(job.type, 'csv', rowChunks(campaign, job.type));
     let rowCount = 0;
-    // Chunks are read ahead while earlier ones are written: the database (on its own connections)
-    // and this process work side by side.
-    const ahead: Array<Promise<Array<Record<string, string | number | null>>>> = [];
     try {
-      // A byte-order mark so spreadsheet programs read the file as UTF-8.
-      await out.write(`\uFEFF${csvLine(columns)}`);
-      const total = reportTotal(campaign, job.type);
-      let nextFirst = 1;
-      const readAhead = () => {
-        while (ahead.length < READ_AHEAD && nextFirst <= total) {
-          const read = rowsBetween(campaign, job.type, nextFirst, nextFirst + CSV_CHUNK - 1) as Promise<Array<Record<string, string | number | null>>>;
-          read.catch(() => undefined); // its failure is met when it is awaited, not reported early as unhandled
-          ahead.push(read);
-          nextFirst += CSV_CHUNK;
-        }
-      };
-      readAhead();
-      while (ahead.length > 0) {
-        const rows = await Promise.race([ahead.shift()!, aborted]);
-        readAhead();
-        let text = '';
-        for (const row of rows) text += csvRow(row, columns);
-        rowCount += rows.length;
-        await out.write(text);
+      for (;;) {
+        const reading = text.next();
+        reading.catch(() => undefined); // when the abort wins, a later failure of the read is no one's to meet
+        const next = await Promise.race([reading, aborted]);
+        if (next.done) break;
+        rowCount += next.value.rows;
+        await out.write(next.value.text);
       }
       await out.end();
     } catch (error) {
@@ -357,13 +407,40 @@ export function createReportsService(deps: {
       if (!job?.fileName) throw new NotFoundError();
       const { fileAttempt, fileBytes } = job;
       if (fileAttempt === null || fileBytes === null) throw new GoneError('This report file is no longer kept; request the report again.');
-      const safeName =
-        job.campaignName
-          .replace(/[^\p{L}\p{N} _.-]+/gu, '')
-          .trim()
-          .replace(/\s+/g, '-')
-          .slice(0, 60) || 'campaign';
-      return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: `${safeName}-${job.type}-report.csv` };
+      return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: downloadNameOf(job.campaignName, job.type, 'csv') };
+    },
+
+    /**
+     * A whole report as text for an answer to stream (`GET /reporting/{uuid}/{type}.csv|.ndjson`):
+     * the CSV the report e-mail carries, or NDJSON (a line per row, each as a report page has it),
+     * under a page's filters, in the report's order, read as the answer is sent (rowChunks). The
+     * campaign is looked up and the first rows read before this returns, so an unknown campaign or a
+     * failing first read is still an error answer, never the start of a file.
+     */
+    async stream(
+      auth: AuthContext,
+      campaignUuid: string,
+      type: ReportType,
+      format: ReportFormat,
+      filters: ReportFilters = {},
+    ): Promise<{ fileName: string; text: AsyncIterable<string> }> {
+      const campaign = await campaignOf(auth, campaignUuid);
+      const rows = rowChunks(campaign, type, { extended: format === 'ndjson', filters });
+      const first = await rows.next();
+      const pieces = reportText(
+        type,
+        format,
+        (async function* () {
+          if (!first.done) yield first.value;
+          yield* rows;
+        })(),
+      );
+      return {
+        fileName: downloadNameOf(campaign.name, type, format),
+        text: (async function* () {
+          for await (const piece of pieces) yield piece.text;
+        })(),
+      };
     },
 
     writeCsvAttempt,
