@@ -4,7 +4,9 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ErrorBodySchema } from '../../shared/contract';
+import { hasEtag } from './etags';
 import type { Access } from './auth';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session-cookies';
 
@@ -34,6 +36,17 @@ const ERROR_ANSWERS: Record<number, string> = {
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again.' } };
 
 const READS = new Set(['GET', 'HEAD']);
+
+const ETAG = {
+  ETag: { type: 'string', description: 'The tag of this answer’s body: send it back in `If-None-Match` to be told 304 while the resource is unchanged.' },
+};
+const NOT_MODIFIED = 'Not modified: the resource is still the one `If-None-Match` names (no body).';
+const IF_NONE_MATCH = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .describe('The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.'),
+});
 
 type DocumentedRoute = { method: string | string[]; url: string; config?: { access?: Access }; schema?: Record<string, unknown> };
 
@@ -83,10 +96,14 @@ function documentRoute(input: SwaggerTransformInput) {
     if (declared[status] !== undefined && declared[status] !== ErrorBodySchema) continue;
     response[status] = { description: ERROR_ANSWERS[status] ?? 'The request failed.', content: { 'application/json': { schema: ErrorBodySchema } } };
   }
-  const schema = { ...input.schema, response, ...(route.config?.access === 'public' ? { security: [] } : {}) };
+  const etag = hasEtag(route);
+  if (etag) response[304] = z.null().describe(NOT_MODIFIED);
+  const headers = etag ? IF_NONE_MATCH.extend(((input.schema.headers as z.ZodObject | undefined) ?? z.object({})).shape) : input.schema.headers;
+  const schema = { ...input.schema, response, ...(headers ? { headers } : {}), ...(route.config?.access === 'public' ? { security: [] } : {}) };
   const transformed = jsonSchemaTransform({ ...input, schema });
   const answers = (transformed.schema as { response?: Record<string, Record<string, unknown>> }).response;
   if (answers?.[429]) answers[429] = { ...answers[429], headers: RETRY_AFTER };
+  if (etag && answers?.[200]) answers[200] = { ...answers[200], headers: ETAG };
   return { schema: transformed.schema, url: documentedPath(transformed.url) };
 }
 

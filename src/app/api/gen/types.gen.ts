@@ -3671,6 +3671,12 @@ export type DeleteSenderResponse = DeleteSenderResponses[keyof DeleteSenderRespo
 
 export type ShowSenderData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the sender.
@@ -4013,6 +4019,12 @@ export type DeleteTemplateResponse = DeleteTemplateResponses[keyof DeleteTemplat
 
 export type ShowTemplateData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the template.
@@ -4355,6 +4367,12 @@ export type DeleteLinkResponse = DeleteLinkResponses[keyof DeleteLinkResponses];
 
 export type ShowLinkData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the link.
@@ -4628,6 +4646,12 @@ export type DeleteVanityDomainResponse = DeleteVanityDomainResponses[keyof Delet
 
 export type ShowVanityDomainData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the vanity domain.
@@ -4900,6 +4924,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type ShowWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the webhook.
@@ -5348,6 +5378,12 @@ export type DeleteKeywordResponse = DeleteKeywordResponses[keyof DeleteKeywordRe
 
 export type ShowKeywordData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the keyword.
@@ -5641,6 +5677,12 @@ export type DeleteContactGroupResponse = DeleteContactGroupResponses[keyof Delet
 
 export type ShowContactGroupData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the contact group.
@@ -6290,6 +6332,12 @@ export type EraseContactResponse = EraseContactResponses[keyof EraseContactRespo
 
 export type ShowContactData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
@@ -6617,6 +6665,12 @@ export type PreviewContactImportResponse = PreviewContactImportResponses[keyof P
 
 export type ShowContactImportData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the import.
@@ -7302,6 +7356,12 @@ export type DeleteCampaignResponse = DeleteCampaignResponses[keyof DeleteCampaig
 
 export type ShowCampaignData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the campaign.
@@ -8695,6 +8755,12 @@ export type ListReportJobsResponse = ListReportJobsResponses[keyof ListReportJob
 
 export type ShowReportJobData = {
     body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * Identifier of the report job.
