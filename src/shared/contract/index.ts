@@ -18,3 +18,4 @@ export * from './campaigns';
 export * from './reports';
 export * from './contacts-directory';
 export * from './overview';
+export * from './sorts';

@@ -2731,6 +2731,10 @@ export type ListTokensData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'name' | '-name';
     };
     url: '/api/2.0/tokens';
 };
@@ -2885,6 +2889,10 @@ export type ListMembersData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`name`, `-name`, `email`, `-email`, `joined_at`, `-joined_at`). Without it: `name`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'name' | '-name' | 'email' | '-email' | 'joined_at' | '-joined_at';
     };
     url: '/api/2.0/team/members';
 };
@@ -3409,6 +3417,10 @@ export type ListAuditEventsData = {
          */
         per_page?: number;
         /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at';
+        /**
          * A user's uuid, or part of an actor's name.
          */
         actor?: string;
@@ -3528,6 +3540,10 @@ export type ListSendersData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `sender`, `-sender`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'sender' | '-sender';
         /**
          * Herald extension. Only items whose sender text contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
@@ -3791,6 +3807,10 @@ export type ListTemplatesData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `updated_at`, `-updated_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'name' | '-name';
         /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
@@ -4771,6 +4791,10 @@ export type ListWebhooksData = {
          */
         per_page?: number;
         /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'name' | '-name';
+        /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;
@@ -5212,6 +5236,10 @@ export type ListKeywordsData = {
          */
         per_page?: number;
         /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `keyword`, `-keyword`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'keyword' | '-keyword';
+        /**
          * Herald extension. Only items whose keyword contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;
@@ -5523,6 +5551,10 @@ export type ListContactGroupsData = {
          */
         per_page?: number;
         /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `updated_at`, `-updated_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'name' | '-name';
+        /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;
@@ -5814,6 +5846,10 @@ export type ListContactsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`phone_number`, `-phone_number`). Without it: `phone_number`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'phone_number' | '-phone_number';
         /**
          * Digits the phone number contains.
          */
@@ -6244,6 +6280,10 @@ export type SearchContactsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`phone_number`, `-phone_number`). Without it: `phone_number`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'phone_number' | '-phone_number';
         /**
          * Digits the number contains (spaces, `+`, `-` and brackets are ignored), or text a custom field's value contains, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. Omitted or empty: every number.
          */
@@ -6814,6 +6854,10 @@ export type ListInboundMessagesData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`received_at`, `-received_at`). Without it: `-received_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'received_at' | '-received_at';
     };
     url: '/api/2.0/inbound-messages';
 };
@@ -6926,6 +6970,10 @@ export type ListOptOutEventsData = {
          */
         per_page?: number;
         /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at';
+        /**
          * One number's history (international, or national in DEFAULT_COUNTRY).
          */
         phone_number?: string;
@@ -6975,6 +7023,10 @@ export type ListCampaignsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `updated_at`, `-updated_at`, `name`, `-name`, `scheduled_send_date`, `-scheduled_send_date`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'name' | '-name' | 'scheduled_send_date' | '-scheduled_send_date';
         /**
          * Only campaigns in this status.
          */
