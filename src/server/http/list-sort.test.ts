@@ -13,7 +13,7 @@
  * Seen red: with `orderOf` ignoring `sort` (always the default order: every ascending or by-name
  * case failed), with the tiebreak left out of `orderOf` (the same-time pages overlapped), with
  * `pageEnvelope` not keeping `sort` (the links test), and with `sortQueryOf`'s enum made a plain
- * string (unknown values were 500s, not 422s).
+ * string (the document lost its enums, and unknown values became 500s instead of 422s).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_SORT, CAMPAIGN_SORT, SENDER_SORT } from '../../shared/contract';
