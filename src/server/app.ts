@@ -15,6 +15,7 @@ import { registerApiReference, registerOpenApi } from './http/openapi';
 import { registerObservabilityRoutes, registerRequestMetrics } from './http/observability';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSharedReads } from './http/shared-reads';
+import { registerEtags } from './http/etags';
 import { registerAuditTrail } from './http/audit-trail';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -118,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Before the routes: it documents the Idempotency-Key header on each POST as the route is added.
   registerIdempotency(app, { db: database.db, clock: deps.clock ?? systemClock });
   registerSharedReads(app);
+  // Single-resource reads answer an ETag and 304 to a matching If-None-Match (http/etags.ts).
+  registerEtags(app);
   await registerOpenApi(app);
 
   // Liveness, readiness and the Prometheus metrics (docs/operations.md).

@@ -13,7 +13,7 @@ describe('the API client', () => {
 
     await listSenders({ query: { page: 2, per_page: 25 }, throwOnError: true });
     const [read] = fetchMock.mock.calls[0] ?? [];
-    expect(read?.url).toBe(`${window.location.origin}/api/2.0/senders/?page=2&per_page=25`);
+    expect(read?.url).toBe(`${window.location.origin}/api/2.0/senders?page=2&per_page=25`);
     expect(read?.headers.get('Authorization')).toBeNull();
     expect(read?.headers.get('X-CSRF-Token')).toBeNull();
 

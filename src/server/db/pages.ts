@@ -1,10 +1,12 @@
 import { and, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import type { ListSort } from '../../shared/contract';
 import type { Db } from './client';
 import { oneRowOf, type Conn } from './rows';
 
-export type PageWindow = { limit: number; offset: number };
+/** The rows of a page, and the list's `sort` as the request gave it (absent: the list's own order). */
+export type PageWindow = { limit: number; offset: number; sort?: string };
 
 /** A page of rows and the total they are a page of: what every list of the API is read as. */
 export type Page<T> = { rows: T[]; total: number };
@@ -30,6 +32,32 @@ export async function countOf(conn: Conn, statement: SQL): Promise<number> {
 }
 const TotalSchema = z.object({ total: z.number() });
 
+/**
+ * How a list's `sort` reads in SQL (issue 23, point 4): an expression for each field the contract lets
+ * it be sorted by (CAMPAIGN_SORT…, shared/contract/sorts.ts), and the tiebreak, the row's id in the
+ * same direction, where the field is not unique on its own.
+ */
+export type ListOrder<F extends string> = { sort: ListSort<F>; columns: Record<F, SQL | PgColumn>; tiebreak?: SQL | PgColumn };
+
+/**
+ * The ORDER BY of a page: the field `sort` names (the list's default without it) in its direction,
+ * then the tiebreak in the same direction, so pages neither overlap nor skip. Only the list's own
+ * expressions reach the SQL; the request's text only picks one of them (and the contract has already
+ * answered any other value with 422).
+ */
+export function orderOf<F extends string>(order: ListOrder<F>, sort: string | undefined): SQL {
+  const chosen = sort ?? order.sort.byDefault;
+  const descending = chosen.startsWith('-');
+  const field = descending ? chosen.slice(1) : chosen;
+  if (!(order.sort.fields as readonly string[]).includes(field)) throw new Error(`This list cannot be sorted by ${chosen}.`);
+  const direction = sql.raw(descending ? 'DESC' : 'ASC');
+  const keys = [order.columns[field as F], ...(order.tiebreak ? [order.tiebreak] : [])];
+  return sql.join(
+    keys.map((key) => sql`${key} ${direction}`),
+    sql`, `,
+  );
+}
+
 type NewestFirstTable = PgTable & { id: PgColumn; createdAt: PgColumn };
 
 type TeamOwnedTable = PgTable & { id: PgColumn; uuid: PgColumn; teamId: PgColumn };
@@ -46,16 +74,17 @@ export const teamRowCountOf = (db: Db, teamId: number, table: CountedTable): Pro
   countOf(db, sql`SELECT ${teamRowCount(teamId, table)} AS total`);
 
 /**
- * One page of a team's rows, newest first, and their total. Unfiltered, in one statement: the total is
- * the team's counter row, not a count over every row. With `filter` (a list's `search`), the matching
- * rows are counted beside the page.
+ * One page of a team's rows, newest first (or in the order `window.sort` names, read by `order`), and
+ * their total. Unfiltered, in one statement: the total is the team's counter row, not a count over
+ * every row. With `filter` (a list's `search`), the matching rows are counted beside the page.
  */
-export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(
+export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }, F extends string = never>(
   db: Db,
   table: T,
   teamId: number,
   window: PageWindow,
   filter?: SQL,
+  order?: ListOrder<F>,
 ): Promise<Page<T['$inferSelect']>> {
   const name = getTableName(table) as CountedTable;
   const ofTeam = eq(table.teamId, teamId);
@@ -64,7 +93,7 @@ export function newestOfTeam<T extends NewestFirstTable & { teamId: PgColumn }>(
     .select({ row: table as PgTable, total: teamRowCount(teamId, name) } as never)
     .from(table as PgTable)
     .where(where)
-    .orderBy(desc(table.createdAt), desc(table.id))
+    .orderBy(...(order ? [orderOf(order, window.sort)] : [desc(table.createdAt), desc(table.id)]))
     .limit(window.limit)
     .offset(window.offset) as unknown as Promise<Array<{ row: T['$inferSelect']; total: number }>>;
   const page = filter

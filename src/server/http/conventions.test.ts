@@ -87,7 +87,7 @@ describe('HTTP conventions', () => {
     expect((await t.request('GET', '/healthz')).json()).toEqual({ status: 'ok' });
     const document = (await t.request('GET', '/api/2.0/openapi.json')).json();
     expect(document.openapi).toBe('3.1.0');
-    expect(document.paths['/api/2.0/senders/'].get.operationId).toBe('listSenders');
+    expect(document.paths['/api/2.0/senders'].get.operationId).toBe('listSenders');
     expect(document.components.schemas.Sender.properties.sender).toBeDefined();
     const page = await t.request('GET', '/api/docs');
     expect(page.statusCode).toBe(200);

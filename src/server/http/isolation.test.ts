@@ -149,7 +149,7 @@ const linkBody = (overrides: Record<string, unknown>) => ({
 /** Team B naming one of A's resources in a body: 422 naming the field, nothing created or changed. */
 const BODY_REFERENCES: Reference[] = [
   ...(['POST', 'PUT', 'PREVIEW'] as const).flatMap((method) => {
-    const route = { POST: `POST ${API}/campaigns/`, PUT: `PUT ${API}/campaigns/{campaign_uuid}`, PREVIEW: `POST ${API}/campaigns/preview` }[method];
+    const route = { POST: `POST ${API}/campaigns`, PUT: `PUT ${API}/campaigns/{campaign_uuid}`, PREVIEW: `POST ${API}/campaigns/preview` }[method];
     const url = method === 'PUT' ? () => `${API}/campaigns/${b.campaign}` : undefined;
     return [
       { route, url, field: 'template_uuid', body: () => campaignBody(b, { template_uuid: a.template }) },
@@ -172,11 +172,11 @@ const BODY_REFERENCES: Reference[] = [
   { route: `POST ${API}/templates/encoding`, field: 'template_uuid', body: () => ({ body: 'Hi ::Shop::', template_uuid: a.template }) },
   { route: `POST ${API}/templates/encoding`, field: 'contact_groups', body: () => ({ body: 'Hi {{name}}', contact_groups: [a.group] }) },
   {
-    route: `POST ${API}/keywords/`,
+    route: `POST ${API}/keywords`,
     field: 'contact_groups_uuid',
     body: () => keywordBody('BRAVOGROUP', { add_contact_to_group: true, contact_groups_uuid: [a.group] }),
   },
-  { route: `POST ${API}/keywords/`, field: 'webhooks_uuid', body: () => keywordBody('BRAVOHOOK', { call_webhook: true, webhooks_uuid: [a.webhook] }) },
+  { route: `POST ${API}/keywords`, field: 'webhooks_uuid', body: () => keywordBody('BRAVOHOOK', { call_webhook: true, webhooks_uuid: [a.webhook] }) },
   {
     route: `PUT ${API}/keywords/{keyword_uuid}`,
     url: () => `${API}/keywords/${b.keyword}`,
@@ -189,8 +189,8 @@ const BODY_REFERENCES: Reference[] = [
     field: 'webhooks_uuid',
     body: () => ({ call_webhook: true, webhooks_uuid: [a.webhook] }),
   },
-  { route: `POST ${API}/links/`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
-  { route: `POST ${API}/links/`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
+  { route: `POST ${API}/links`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
+  { route: `POST ${API}/links`, field: 'vanity_domain_uuid', body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }) },
   { route: `PUT ${API}/links/{link_uuid}`, url: () => `${API}/links/${b.link}`, field: 'template_uuid', body: () => linkBody({ template_uuid: a.template }) },
   {
     route: `PUT ${API}/links/{link_uuid}`,

@@ -7,14 +7,14 @@
  * Seen red (each protection removed once, the file run, then put back):
  * - the escaping in `containsPattern` (src/server/db/search.ts): the literal tests failed for all six
  *   lists (`0%` also found "Rate 500 off", `a_b` "Pick axb", `%` every sender and keyword);
- * - `ILIKE` made `LIKE` (search.ts and the templates' SEARCH_PAGE): the different-case tests failed for
+ * - `ILIKE` made `LIKE` (search.ts and the templates' search statement): the different-case tests failed for
  *   all six;
  * - the team condition (`newestOfTeam`'s filtered statement in src/server/db/pages.ts, the templates'
  *   SEARCH_PAGE, `c.team_id` in the campaigns' list): the other-team tests failed for all six;
  * - the `.max(SEARCH_MAX)` of `nameSearchQueryOf` (src/shared/contract/common.ts): the 422 tests failed
  *   (200 instead);
  * - the total read from the team's counter row instead of counted among the matches (pages.ts and
- *   the templates' SEARCH_PAGE): the 151st-item test failed for the five lists that use them (campaigns
+ *   the templates' search statement): the 151st-item test failed for the five lists that use them (campaigns
  *   always count), and the other tests of those lists that check `meta.total`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

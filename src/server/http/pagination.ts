@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PER_PAGE_DEFAULT, type PageQuery } from '../../shared/contract';
+import type { PageWindow } from '../db/pages';
 
 export type Page<T> = {
   data: T[];
@@ -7,27 +8,30 @@ export type Page<T> = {
   meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
 };
 
-/** The rows a page covers. */
-export function pageWindow(query: PageQuery): { limit: number; offset: number } {
-  return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+/** A list's query: its page, and its `sort` where the list takes one (http/openapi.ts, shared/contract/sorts.ts). */
+type ListQuery = PageQuery & { sort?: string };
+
+/** The rows a page covers, in the order the query's `sort` asks (the repository reads it with `orderOf`). */
+export function pageWindow(query: ListQuery): PageWindow {
+  return { limit: query.per_page, offset: (query.page - 1) * query.per_page, ...(query.sort ? { sort: query.sort } : {}) };
 }
 
 /**
  * The list envelope (docs/interface.md §2.1) with absolute links; a page past the end is empty with
- * true meta. `filters` given are kept in the links (after the page), so a client that follows them
- * stays on the filtered list.
+ * true meta. `filters` given are kept in the links (after the page), and so is the query's `sort`, so
+ * a client that follows them stays on the filtered list, in its order.
  */
 export function pageEnvelope<T>(
   request: FastifyRequest,
   publicUrl: string,
-  query: PageQuery,
+  query: ListQuery,
   total: number,
   data: T[],
   filters: Record<string, string | undefined> = {},
 ): Page<T> {
   const path = publicUrl + request.url.split('?')[0];
   const lastPage = Math.max(1, Math.ceil(total / query.per_page));
-  const kept = Object.entries(filters)
+  const kept = Object.entries({ ...filters, sort: query.sort })
     .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '')
     .map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('');

@@ -54,6 +54,41 @@ export function nameSearchQueryOf(what: string) {
   });
 }
 
+/** A value of a list's `sort`: a field, ascending, or `-` and the field, descending. */
+export type SortValue<F extends string> = F | `-${F}`;
+
+/** What a list can be ordered by (Herald extension): its fields, and the order it has without `sort`. */
+export type ListSort<F extends string = string> = { readonly fields: readonly [F, ...F[]]; readonly byDefault: SortValue<F> };
+
+/** The fields of a list's sort, as a type: `SortFieldOf<typeof CAMPAIGN_SORT>`. */
+export type SortFieldOf<S extends ListSort> = S['fields'][number];
+
+/** A list's sort, checked: its `fields` and `byDefault` stay one of them. */
+export const listSort = <const F extends string>(fields: readonly [F, ...F[]], byDefault: SortValue<F>): ListSort<F> => ({ fields, byDefault });
+
+/**
+ * The `sort` of a list (Herald extension), the same on every list that takes it: one of the list's
+ * fields for ascending order, or the field after `-` for descending (`sort=name`, `sort=-created_at`).
+ * Ties keep the order of creation in the same direction, so pages neither overlap nor skip. Any
+ * other value, a parameter given twice included, is 422 naming `sort`; without it, the list keeps
+ * its order (`byDefault`), so a client that never sends it sees no change.
+ */
+export function sortQueryOf<F extends string>(sort: ListSort<F>) {
+  const values = sort.fields.flatMap((field) => [field, `-${field}`]) as [SortValue<F>, ...SortValue<F>[]];
+  const named = values.map((value) => `\`${value}\``).join(', ');
+  return z.object({
+    sort: z
+      .enum(values, { error: `The sort must be one of ${values.join(', ')}.` })
+      .optional()
+      .describe(
+        `Herald extension. The order of the list: a field for ascending order, or \`-\` and the field for descending (${named}). Without it: \`${sort.byDefault}\`. Ties keep the order of creation, so pages neither overlap nor skip.`,
+      ),
+  });
+}
+
+/** The query of a list that takes `sort`: `page`, `per_page` and `sort` (extend it with the list's filters). */
+export const pageQueryOf = <F extends string>(sort: ListSort<F>) => PageQuerySchema.extend(sortQueryOf(sort).shape);
+
 export const PageLinksSchema = z
   .object({
     first: z.string().describe('Absolute URL of the first page.'),

@@ -19,3 +19,4 @@ export * from './reports';
 export * from './contacts-directory';
 export * from './overview';
 export * from './event-endpoints';
+export * from './sorts';

@@ -36,7 +36,11 @@ export const login = <ThrowOnError extends boolean = false>(options: Options<Log
  * Sign the dashboard out: revoke the cookie's session and clear the cookies
  */
 export const deleteSession = <ThrowOnError extends boolean = false>(options?: Options<DeleteSessionData, ThrowOnError>) => (options?.client ?? client).delete<DeleteSessionResponses, DeleteSessionErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/auth/session',
     ...options
 });
@@ -59,7 +63,11 @@ export const createSession = <ThrowOnError extends boolean = false>(options: Opt
  * Sign out: revoke the token of this request
  */
 export const logout = <ThrowOnError extends boolean = false>(options?: Options<LogoutData, ThrowOnError>) => (options?.client ?? client).post<LogoutResponses, LogoutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/auth/logout',
     ...options
 });
@@ -68,7 +76,11 @@ export const logout = <ThrowOnError extends boolean = false>(options?: Options<L
  * The calling user, their teams and current team
  */
 export const showCurrentUser = <ThrowOnError extends boolean = false>(options?: Options<ShowCurrentUserData, ThrowOnError>) => (options?.client ?? client).get<ShowCurrentUserResponses, ShowCurrentUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/users/me',
     ...options
 });
@@ -77,7 +89,11 @@ export const showCurrentUser = <ThrowOnError extends boolean = false>(options?: 
  * Change the caller's name
  */
 export const updateCurrentUser = <ThrowOnError extends boolean = false>(options: Options<UpdateCurrentUserData, ThrowOnError>) => (options.client ?? client).put<UpdateCurrentUserResponses, UpdateCurrentUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/users/me',
     ...options,
     headers: {
@@ -92,7 +108,11 @@ export const updateCurrentUser = <ThrowOnError extends boolean = false>(options:
  * Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working. The new password has at least 12 characters.
  */
 export const changePassword = <ThrowOnError extends boolean = false>(options: Options<ChangePasswordData, ThrowOnError>) => (options.client ?? client).put<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/users/me/password',
     ...options,
     headers: {
@@ -135,7 +155,11 @@ export const confirmPasswordReset = <ThrowOnError extends boolean = false>(optio
  * Every later request of this user is scoped to that team. A team the user is not in is answered 404.
  */
 export const switchTeam = <ThrowOnError extends boolean = false>(options: Options<SwitchTeamData, ThrowOnError>) => (options.client ?? client).get<SwitchTeamResponses, SwitchTeamErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/users/switch/team/{team_uuid}',
     ...options
 });
@@ -144,8 +168,12 @@ export const switchTeam = <ThrowOnError extends boolean = false>(options: Option
  * List the caller's personal API tokens
  */
 export const listTokens = <ThrowOnError extends boolean = false>(options?: Options<ListTokensData, ThrowOnError>) => (options?.client ?? client).get<ListTokensResponses, ListTokensErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/tokens/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/tokens',
     ...options
 });
 
@@ -155,8 +183,12 @@ export const listTokens = <ThrowOnError extends boolean = false>(options?: Optio
  * The token is returned in `token` this once; only its SHA-256 digest is stored.
  */
 export const createToken = <ThrowOnError extends boolean = false>(options: Options<CreateTokenData, ThrowOnError>) => (options.client ?? client).post<CreateTokenResponses, CreateTokenErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/tokens/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/tokens',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -170,7 +202,11 @@ export const createToken = <ThrowOnError extends boolean = false>(options: Optio
  * Requests with the token are refused from this moment.
  */
 export const revokeToken = <ThrowOnError extends boolean = false>(options: Options<RevokeTokenData, ThrowOnError>) => (options.client ?? client).delete<RevokeTokenResponses, RevokeTokenErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/tokens/{token_uuid}',
     ...options
 });
@@ -181,7 +217,11 @@ export const revokeToken = <ThrowOnError extends boolean = false>(options: Optio
  * Every member with their role, when they joined and when they last used Herald, by name.
  */
 export const listMembers = <ThrowOnError extends boolean = false>(options?: Options<ListMembersData, ThrowOnError>) => (options?.client ?? client).get<ListMembersResponses, ListMembersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/members',
     ...options
 });
@@ -192,7 +232,11 @@ export const listMembers = <ThrowOnError extends boolean = false>(options?: Opti
  * Their sign-ins and API tokens of this team stop working at once. The last admin cannot be removed (409).
  */
 export const removeMember = <ThrowOnError extends boolean = false>(options: Options<RemoveMemberData, ThrowOnError>) => (options.client ?? client).delete<RemoveMemberResponses, RemoveMemberErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/members/{user_uuid}',
     ...options
 });
@@ -203,7 +247,11 @@ export const removeMember = <ThrowOnError extends boolean = false>(options: Opti
  * The last admin of a team cannot be demoted (409).
  */
 export const updateMember = <ThrowOnError extends boolean = false>(options: Options<UpdateMemberData, ThrowOnError>) => (options.client ?? client).put<UpdateMemberResponses, UpdateMemberErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/members/{user_uuid}',
     ...options,
     headers: {
@@ -218,7 +266,11 @@ export const updateMember = <ThrowOnError extends boolean = false>(options: Opti
  * Invitations not yet accepted and not expired, newest first.
  */
 export const listInvitations = <ThrowOnError extends boolean = false>(options?: Options<ListInvitationsData, ThrowOnError>) => (options?.client ?? client).get<ListInvitationsResponses, ListInvitationsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/invitations',
     ...options
 });
@@ -229,7 +281,11 @@ export const listInvitations = <ThrowOnError extends boolean = false>(options?: 
  * Sends an e-mail with a single-use link valid 7 days. Opening it, a new person chooses a name and password; someone with an account just joins. Inviting the same address again replaces the earlier link.
  */
 export const createInvitation = <ThrowOnError extends boolean = false>(options: Options<CreateInvitationData, ThrowOnError>) => (options.client ?? client).post<CreateInvitationResponses, CreateInvitationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/invitations',
     ...options,
     headers: {
@@ -244,7 +300,11 @@ export const createInvitation = <ThrowOnError extends boolean = false>(options: 
  * Its link stops working.
  */
 export const deleteInvitation = <ThrowOnError extends boolean = false>(options: Options<DeleteInvitationData, ThrowOnError>) => (options.client ?? client).delete<DeleteInvitationResponses, DeleteInvitationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/invitations/{invitation_uuid}',
     ...options
 });
@@ -274,7 +334,11 @@ export const acceptInvitation = <ThrowOnError extends boolean = false>(options: 
  * The current team's settings
  */
 export const showTeamSettings = <ThrowOnError extends boolean = false>(options?: Options<ShowTeamSettingsData, ThrowOnError>) => (options?.client ?? client).get<ShowTeamSettingsResponses, ShowTeamSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/settings',
     ...options
 });
@@ -285,7 +349,11 @@ export const showTeamSettings = <ThrowOnError extends boolean = false>(options?:
  * A new approval threshold applies to campaigns created or edited from now on.
  */
 export const updateTeamSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateTeamSettingsData, ThrowOnError>) => (options.client ?? client).put<UpdateTeamSettingsResponses, UpdateTeamSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/team/settings',
     ...options,
     headers: {
@@ -300,7 +368,11 @@ export const updateTeamSettings = <ThrowOnError extends boolean = false>(options
  * Herald extension. Every change made through the API (who, when, what, the fields before and after), sign-ins and failed sign-ins, token creation and revocation, approvals, pauses and refused edits; newest first. Nobody can change or delete an event.
  */
 export const listAuditEvents = <ThrowOnError extends boolean = false>(options?: Options<ListAuditEventsData, ThrowOnError>) => (options?.client ?? client).get<ListAuditEventsResponses, ListAuditEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/audit-events',
     ...options
 });
@@ -311,7 +383,11 @@ export const listAuditEvents = <ThrowOnError extends boolean = false>(options?: 
  * Every event the filters match, newest first, as a spreadsheet reads it (cells that would start a formula are neutralised).
  */
 export const exportAuditEvents = <ThrowOnError extends boolean = false>(options?: Options<ExportAuditEventsData, ThrowOnError>) => (options?.client ?? client).get<ExportAuditEventsResponses, ExportAuditEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/audit-events.csv',
     ...options
 });
@@ -320,8 +396,12 @@ export const exportAuditEvents = <ThrowOnError extends boolean = false>(options?
  * List the team's senders, newest first
  */
 export const listSenders = <ThrowOnError extends boolean = false>(options?: Options<ListSendersData, ThrowOnError>) => (options?.client ?? client).get<ListSendersResponses, ListSendersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/senders/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/senders',
     ...options
 });
 
@@ -331,8 +411,12 @@ export const listSenders = <ThrowOnError extends boolean = false>(options?: Opti
  * 3 to 11 characters; unique within the team (422 otherwise).
  */
 export const createSender = <ThrowOnError extends boolean = false>(options: Options<CreateSenderData, ThrowOnError>) => (options.client ?? client).post<CreateSenderResponses, CreateSenderErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/senders/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/senders',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -344,7 +428,11 @@ export const createSender = <ThrowOnError extends boolean = false>(options: Opti
  * Delete a sender
  */
 export const deleteSender = <ThrowOnError extends boolean = false>(options: Options<DeleteSenderData, ThrowOnError>) => (options.client ?? client).delete<DeleteSenderResponses, DeleteSenderErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/senders/{sender_uuid}',
     ...options
 });
@@ -353,7 +441,11 @@ export const deleteSender = <ThrowOnError extends boolean = false>(options: Opti
  * Show a sender
  */
 export const showSender = <ThrowOnError extends boolean = false>(options: Options<ShowSenderData, ThrowOnError>) => (options.client ?? client).get<ShowSenderResponses, ShowSenderErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/senders/{sender_uuid}',
     ...options
 });
@@ -362,7 +454,11 @@ export const showSender = <ThrowOnError extends boolean = false>(options: Option
  * Edit a sender
  */
 export const updateSender = <ThrowOnError extends boolean = false>(options: Options<UpdateSenderData, ThrowOnError>) => (options.client ?? client).put<UpdateSenderResponses, UpdateSenderErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/senders/{sender_uuid}',
     ...options,
     headers: {
@@ -375,8 +471,12 @@ export const updateSender = <ThrowOnError extends boolean = false>(options: Opti
  * List the team's templates, newest first
  */
 export const listTemplates = <ThrowOnError extends boolean = false>(options?: Options<ListTemplatesData, ThrowOnError>) => (options?.client ?? client).get<ListTemplatesResponses, ListTemplatesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/templates/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/templates',
     ...options
 });
 
@@ -386,8 +486,12 @@ export const listTemplates = <ThrowOnError extends boolean = false>(options?: Op
  * The sender must be 3 to 11 characters; the body at most 1,600 characters.
  */
 export const createTemplate = <ThrowOnError extends boolean = false>(options: Options<CreateTemplateData, ThrowOnError>) => (options.client ?? client).post<CreateTemplateResponses, CreateTemplateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/templates/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/templates',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -401,7 +505,11 @@ export const createTemplate = <ThrowOnError extends boolean = false>(options: Op
  * Counts the body as it will be sent: a tracked link at its short-link length, a custom field as one space.
  */
 export const templateEncoding = <ThrowOnError extends boolean = false>(options: Options<TemplateEncodingData, ThrowOnError>) => (options.client ?? client).post<TemplateEncodingResponses, TemplateEncodingErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/templates/encoding',
     ...options,
     headers: {
@@ -416,7 +524,11 @@ export const templateEncoding = <ThrowOnError extends boolean = false>(options: 
  * Refused with 409 while campaigns use the template.
  */
 export const deleteTemplate = <ThrowOnError extends boolean = false>(options: Options<DeleteTemplateData, ThrowOnError>) => (options.client ?? client).delete<DeleteTemplateResponses, DeleteTemplateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/templates/{template_uuid}',
     ...options
 });
@@ -425,7 +537,11 @@ export const deleteTemplate = <ThrowOnError extends boolean = false>(options: Op
  * Show a template
  */
 export const showTemplate = <ThrowOnError extends boolean = false>(options: Options<ShowTemplateData, ThrowOnError>) => (options.client ?? client).get<ShowTemplateResponses, ShowTemplateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/templates/{template_uuid}',
     ...options
 });
@@ -436,7 +552,11 @@ export const showTemplate = <ThrowOnError extends boolean = false>(options: Opti
  * Refused with 423 while a campaign that uses the template is sending.
  */
 export const updateTemplate = <ThrowOnError extends boolean = false>(options: Options<UpdateTemplateData, ThrowOnError>) => (options.client ?? client).put<UpdateTemplateResponses, UpdateTemplateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/templates/{template_uuid}',
     ...options,
     headers: {
@@ -451,7 +571,11 @@ export const updateTemplate = <ThrowOnError extends boolean = false>(options: Op
  * Link shorthands become short links; custom fields are filled from a contact; `warnings` lists shorthands that will be sent as a blank space.
  */
 export const previewTemplate = <ThrowOnError extends boolean = false>(options: Options<PreviewTemplateData, ThrowOnError>) => (options.client ?? client).get<PreviewTemplateResponses, PreviewTemplateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/templates/{template_uuid}/preview',
     ...options
 });
@@ -460,8 +584,12 @@ export const previewTemplate = <ThrowOnError extends boolean = false>(options: O
  * List the team's tracked links, newest first
  */
 export const listLinks = <ThrowOnError extends boolean = false>(options?: Options<ListLinksData, ThrowOnError>) => (options?.client ?? client).get<ListLinksResponses, ListLinksErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/links/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/links',
     ...options
 });
 
@@ -471,8 +599,12 @@ export const listLinks = <ThrowOnError extends boolean = false>(options?: Option
  * `::NAME::` in the template body becomes a short link on the vanity domain that redirects to `destination`.
  */
 export const createLink = <ThrowOnError extends boolean = false>(options: Options<CreateLinkData, ThrowOnError>) => (options.client ?? client).post<CreateLinkResponses, CreateLinkErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/links/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/links',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -486,7 +618,11 @@ export const createLink = <ThrowOnError extends boolean = false>(options: Option
  * Refused with 423 while a campaign that uses its template is sending.
  */
 export const deleteLink = <ThrowOnError extends boolean = false>(options: Options<DeleteLinkData, ThrowOnError>) => (options.client ?? client).delete<DeleteLinkResponses, DeleteLinkErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/links/{link_uuid}',
     ...options
 });
@@ -495,7 +631,11 @@ export const deleteLink = <ThrowOnError extends boolean = false>(options: Option
  * Show a link
  */
 export const showLink = <ThrowOnError extends boolean = false>(options: Options<ShowLinkData, ThrowOnError>) => (options.client ?? client).get<ShowLinkResponses, ShowLinkErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/links/{link_uuid}',
     ...options
 });
@@ -506,7 +646,11 @@ export const showLink = <ThrowOnError extends boolean = false>(options: Options<
  * Refused with 423 while a campaign that uses its template is sending.
  */
 export const updateLink = <ThrowOnError extends boolean = false>(options: Options<UpdateLinkData, ThrowOnError>) => (options.client ?? client).put<UpdateLinkResponses, UpdateLinkErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/links/{link_uuid}',
     ...options,
     headers: {
@@ -521,8 +665,12 @@ export const updateLink = <ThrowOnError extends boolean = false>(options: Option
  * Includes the service's own link domain, which every team has.
  */
 export const listVanityDomains = <ThrowOnError extends boolean = false>(options?: Options<ListVanityDomainsData, ThrowOnError>) => (options?.client ?? client).get<ListVanityDomainsResponses, ListVanityDomainsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/vanity-domains/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/vanity-domains',
     ...options
 });
 
@@ -532,8 +680,12 @@ export const listVanityDomains = <ThrowOnError extends boolean = false>(options?
  * Point the domain’s DNS at Herald; its tracked links are then `https://<domain>/<code>`.
  */
 export const createVanityDomain = <ThrowOnError extends boolean = false>(options: Options<CreateVanityDomainData, ThrowOnError>) => (options.client ?? client).post<CreateVanityDomainResponses, CreateVanityDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/vanity-domains/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/vanity-domains',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -547,7 +699,11 @@ export const createVanityDomain = <ThrowOnError extends boolean = false>(options
  * Refused (409) for the service's own domain and for a domain that links use.
  */
 export const deleteVanityDomain = <ThrowOnError extends boolean = false>(options: Options<DeleteVanityDomainData, ThrowOnError>) => (options.client ?? client).delete<DeleteVanityDomainResponses, DeleteVanityDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
     ...options
 });
@@ -556,7 +712,11 @@ export const deleteVanityDomain = <ThrowOnError extends boolean = false>(options
  * Show a vanity domain
  */
 export const showVanityDomain = <ThrowOnError extends boolean = false>(options: Options<ShowVanityDomainData, ThrowOnError>) => (options.client ?? client).get<ShowVanityDomainResponses, ShowVanityDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
     ...options
 });
@@ -567,7 +727,11 @@ export const showVanityDomain = <ThrowOnError extends boolean = false>(options: 
  * The service's own link domain cannot be changed (409).
  */
 export const updateVanityDomain = <ThrowOnError extends boolean = false>(options: Options<UpdateVanityDomainData, ThrowOnError>) => (options.client ?? client).put<UpdateVanityDomainResponses, UpdateVanityDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/vanity-domains/{vanity_domain_uuid}',
     ...options,
     headers: {
@@ -580,8 +744,12 @@ export const updateVanityDomain = <ThrowOnError extends boolean = false>(options
  * List the team's webhooks, newest first
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/webhooks/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/webhooks',
     ...options
 });
 
@@ -591,8 +759,12 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  * The answer carries the signing secret (`secret`) this once.
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/webhooks/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/webhooks',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -606,7 +778,11 @@ export const createWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Refused (409) while a keyword calls it.
  */
 export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}',
     ...options
 });
@@ -615,7 +791,11 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Show a webhook
  */
 export const showWebhook = <ThrowOnError extends boolean = false>(options: Options<ShowWebhookData, ThrowOnError>) => (options.client ?? client).get<ShowWebhookResponses, ShowWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}',
     ...options
 });
@@ -626,7 +806,11 @@ export const showWebhook = <ThrowOnError extends boolean = false>(options: Optio
  * Any of `name`, `url`, `headers`; the fields left out keep their values.
  */
 export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}',
     ...options,
     headers: {
@@ -641,7 +825,11 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * The old secret stops signing at once; the new one is returned this once.
  */
 export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}/rotate-secret',
     ...options
 });
@@ -652,7 +840,11 @@ export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(option
  * POSTs `{"event":"webhook.test",…}` signed like a real call, once, and answers with the logged attempt.
  */
 export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>) => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}/test',
     ...options
 });
@@ -661,7 +853,11 @@ export const testWebhook = <ThrowOnError extends boolean = false>(options: Optio
  * Every call made to the webhook, newest first
  */
 export const listWebhookAttempts = <ThrowOnError extends boolean = false>(options: Options<ListWebhookAttemptsData, ThrowOnError>) => (options.client ?? client).get<ListWebhookAttemptsResponses, ListWebhookAttemptsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/webhooks/{webhook_uuid}/attempts',
     ...options
 });
@@ -670,8 +866,12 @@ export const listWebhookAttempts = <ThrowOnError extends boolean = false>(option
  * List the team's event endpoints, newest first
  */
 export const listEventEndpoints = <ThrowOnError extends boolean = false>(options?: Options<ListEventEndpointsData, ThrowOnError>) => (options?.client ?? client).get<ListEventEndpointsResponses, ListEventEndpointsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/event-endpoints/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/event-endpoints',
     ...options
 });
 
@@ -681,8 +881,12 @@ export const listEventEndpoints = <ThrowOnError extends boolean = false>(options
  * The answer carries the signing secret (`secret`) this once. Events that happen from now on are sent.
  */
 export const createEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<CreateEventEndpointData, ThrowOnError>) => (options.client ?? client).post<CreateEventEndpointResponses, CreateEventEndpointErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/event-endpoints/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/event-endpoints',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -696,7 +900,11 @@ export const createEventEndpoint = <ThrowOnError extends boolean = false>(option
  * Its pending deliveries are dropped with it.
  */
 export const deleteEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<DeleteEventEndpointData, ThrowOnError>) => (options.client ?? client).delete<DeleteEventEndpointResponses, DeleteEventEndpointErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}',
     ...options
 });
@@ -705,7 +913,11 @@ export const deleteEventEndpoint = <ThrowOnError extends boolean = false>(option
  * Show an event endpoint
  */
 export const showEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<ShowEventEndpointData, ThrowOnError>) => (options.client ?? client).get<ShowEventEndpointResponses, ShowEventEndpointErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}',
     ...options
 });
@@ -716,7 +928,11 @@ export const showEventEndpoint = <ThrowOnError extends boolean = false>(options:
  * Any of `url`, `events`, `headers`, `enabled`, `description`; the fields left out keep their values.
  */
 export const updateEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<UpdateEventEndpointData, ThrowOnError>) => (options.client ?? client).put<UpdateEventEndpointResponses, UpdateEventEndpointErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}',
     ...options,
     headers: {
@@ -731,7 +947,11 @@ export const updateEventEndpoint = <ThrowOnError extends boolean = false>(option
  * The new secret is returned this once. For 24 hours calls carry a signature by each, so the receiver can switch without losing a call.
  */
 export const rotateEventEndpointSecret = <ThrowOnError extends boolean = false>(options: Options<RotateEventEndpointSecretData, ThrowOnError>) => (options.client ?? client).post<RotateEventEndpointSecretResponses, RotateEventEndpointSecretErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}/rotate-secret',
     ...options
 });
@@ -742,7 +962,11 @@ export const rotateEventEndpointSecret = <ThrowOnError extends boolean = false>(
  * POSTs an `event_endpoint.test` event signed like every other, once and at once, and answers with its delivery (never retried).
  */
 export const testEventEndpoint = <ThrowOnError extends boolean = false>(options: Options<TestEventEndpointData, ThrowOnError>) => (options.client ?? client).post<TestEventEndpointResponses, TestEventEndpointErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}/test',
     ...options
 });
@@ -753,7 +977,11 @@ export const testEventEndpoint = <ThrowOnError extends boolean = false>(options:
  * Delivered ones are kept 7 days, failed ones 30.
  */
 export const listEventDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListEventDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListEventDeliveriesResponses, ListEventDeliveriesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries',
     ...options
 });
@@ -762,7 +990,11 @@ export const listEventDeliveries = <ThrowOnError extends boolean = false>(option
  * Show a delivery with its body and every attempt
  */
 export const showEventDelivery = <ThrowOnError extends boolean = false>(options: Options<ShowEventDeliveryData, ThrowOnError>) => (options.client ?? client).get<ShowEventDeliveryResponses, ShowEventDeliveryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}',
     ...options
 });
@@ -773,7 +1005,11 @@ export const showEventDelivery = <ThrowOnError extends boolean = false>(options:
  * The same body and `webhook-id`, from now, with a fresh 24 hours of retries (once the endpoint is enabled).
  */
 export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverEventResponses, RedeliverEventErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}/redeliver',
     ...options
 });
@@ -782,8 +1018,12 @@ export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Op
  * List the team's keywords, newest first
  */
 export const listKeywords = <ThrowOnError extends boolean = false>(options?: Options<ListKeywordsData, ThrowOnError>) => (options?.client ?? client).get<ListKeywordsResponses, ListKeywordsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/keywords/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/keywords',
     ...options
 });
 
@@ -793,8 +1033,12 @@ export const listKeywords = <ThrowOnError extends boolean = false>(options?: Opt
  * Inbound messages arrive on one shared short code, so a keyword belongs to one team across the service (422 when taken). Every group and webhook uuid must be the team’s.
  */
 export const createKeyword = <ThrowOnError extends boolean = false>(options: Options<CreateKeywordData, ThrowOnError>) => (options.client ?? client).post<CreateKeywordResponses, CreateKeywordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/keywords/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/keywords',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -806,7 +1050,11 @@ export const createKeyword = <ThrowOnError extends boolean = false>(options: Opt
  * Delete a keyword
  */
 export const deleteKeyword = <ThrowOnError extends boolean = false>(options: Options<DeleteKeywordData, ThrowOnError>) => (options.client ?? client).delete<DeleteKeywordResponses, DeleteKeywordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/keywords/{keyword_uuid}',
     ...options
 });
@@ -815,7 +1063,11 @@ export const deleteKeyword = <ThrowOnError extends boolean = false>(options: Opt
  * Show a keyword
  */
 export const showKeyword = <ThrowOnError extends boolean = false>(options: Options<ShowKeywordData, ThrowOnError>) => (options.client ?? client).get<ShowKeywordResponses, ShowKeywordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/keywords/{keyword_uuid}',
     ...options
 });
@@ -826,7 +1078,11 @@ export const showKeyword = <ThrowOnError extends boolean = false>(options: Optio
  * The fields of create; any may change, the others keep their values.
  */
 export const updateKeyword = <ThrowOnError extends boolean = false>(options: Options<UpdateKeywordData, ThrowOnError>) => (options.client ?? client).put<UpdateKeywordResponses, UpdateKeywordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/keywords/{keyword_uuid}',
     ...options,
     headers: {
@@ -839,8 +1095,12 @@ export const updateKeyword = <ThrowOnError extends boolean = false>(options: Opt
  * List the team's contact groups, newest first
  */
 export const listContactGroups = <ThrowOnError extends boolean = false>(options?: Options<ListContactGroupsData, ThrowOnError>) => (options?.client ?? client).get<ListContactGroupsResponses, ListContactGroupsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/contact-groups/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/contact-groups',
     ...options
 });
 
@@ -848,8 +1108,12 @@ export const listContactGroups = <ThrowOnError extends boolean = false>(options?
  * Create a contact group
  */
 export const createContactGroup = <ThrowOnError extends boolean = false>(options: Options<CreateContactGroupData, ThrowOnError>) => (options.client ?? client).post<CreateContactGroupResponses, CreateContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/contact-groups/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/contact-groups',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -863,7 +1127,11 @@ export const createContactGroup = <ThrowOnError extends boolean = false>(options
  * Refused (409) for default_optouts and while a keyword adds numbers to the group.
  */
 export const deleteContactGroup = <ThrowOnError extends boolean = false>(options: Options<DeleteContactGroupData, ThrowOnError>) => (options.client ?? client).delete<DeleteContactGroupResponses, DeleteContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}',
     ...options
 });
@@ -872,7 +1140,11 @@ export const deleteContactGroup = <ThrowOnError extends boolean = false>(options
  * Show a contact group
  */
 export const showContactGroup = <ThrowOnError extends boolean = false>(options: Options<ShowContactGroupData, ThrowOnError>) => (options.client ?? client).get<ShowContactGroupResponses, ShowContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}',
     ...options
 });
@@ -883,7 +1155,11 @@ export const showContactGroup = <ThrowOnError extends boolean = false>(options: 
  * default_optouts cannot be changed (409).
  */
 export const updateContactGroup = <ThrowOnError extends boolean = false>(options: Options<UpdateContactGroupData, ThrowOnError>) => (options.client ?? client).put<UpdateContactGroupResponses, UpdateContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}',
     ...options,
     headers: {
@@ -896,7 +1172,11 @@ export const updateContactGroup = <ThrowOnError extends boolean = false>(options
  * A group's contacts, by phone number
  */
 export const listContacts = <ThrowOnError extends boolean = false>(options: Options<ListContactsData, ThrowOnError>) => (options.client ?? client).get<ListContactsResponses, ListContactsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/contacts',
     ...options
 });
@@ -907,7 +1187,11 @@ export const listContacts = <ThrowOnError extends boolean = false>(options: Opti
  * Herald extension. Columns `phone_number`, then the group's headers; UTF-8 with a byte order mark; streamed in number order. A cell a spreadsheet would run as a formula starts with `'`.
  */
 export const exportContactGroup = <ThrowOnError extends boolean = false>(options: Options<ExportContactGroupData, ThrowOnError>) => (options.client ?? client).get<ExportContactGroupResponses, ExportContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/export.csv',
     ...options
 });
@@ -918,7 +1202,11 @@ export const exportContactGroup = <ThrowOnError extends boolean = false>(options
  * Numbers are normalised (national numbers in DEFAULT_COUNTRY); a number already in the group has its custom fields replaced. One invalid number refuses the request (422 naming each row and why); nothing is written then. A number new to default_optouts is recorded as an opt-out (source `dashboard` or `api`).
  */
 export const addContacts = <ThrowOnError extends boolean = false>(options: Options<AddContactsData, ThrowOnError>) => (options.client ?? client).put<AddContactsResponses, AddContactsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/add-contacts',
     ...options,
     headers: {
@@ -933,7 +1221,11 @@ export const addContacts = <ThrowOnError extends boolean = false>(options: Optio
  * Numbers taken out of default_optouts opt back in: each is recorded in the opt-out history (source `dashboard` or `api`) with `reason`, which the audit log keeps too.
  */
 export const removeContacts = <ThrowOnError extends boolean = false>(options: Options<RemoveContactsData, ThrowOnError>) => (options.client ?? client).put<RemoveContactsResponses, RemoveContactsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/remove-contacts',
     ...options,
     headers: {
@@ -948,7 +1240,11 @@ export const removeContacts = <ThrowOnError extends boolean = false>(options: Op
  * Emptying default_optouts opts every number in it back in, each recorded in the opt-out history with `reason` (kept in the audit log too).
  */
 export const flushContactGroup = <ThrowOnError extends boolean = false>(options: Options<FlushContactGroupData, ThrowOnError>) => (options.client ?? client).put<FlushContactGroupResponses, FlushContactGroupErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/flush',
     ...options
 });
@@ -957,7 +1253,11 @@ export const flushContactGroup = <ThrowOnError extends boolean = false>(options:
  * Create a group from a list of numbers
  */
 export const createContactGroupFromNumbers = <ThrowOnError extends boolean = false>(options: Options<CreateContactGroupFromNumbersData, ThrowOnError>) => (options.client ?? client).post<CreateContactGroupFromNumbersResponses, CreateContactGroupFromNumbersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/bulk-contacts',
     ...options,
     headers: {
@@ -972,7 +1272,11 @@ export const createContactGroupFromNumbers = <ThrowOnError extends boolean = fal
  * Included groups minus excluded groups minus default_optouts, distinct, by phone number; `meta.total` is the count.
  */
 export const uniqueContacts = <ThrowOnError extends boolean = false>(options: Options<UniqueContactsData, ThrowOnError>) => (options.client ?? client).post<UniqueContactsResponses, UniqueContactsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/unique-contacts',
     ...options,
     headers: {
@@ -987,7 +1291,11 @@ export const uniqueContacts = <ThrowOnError extends boolean = false>(options: Op
  * Herald extension. Every distinct number of the team's groups (default_optouts included), by number, with the groups it is in. `search`: digits the number contains, or text a custom field's value contains.
  */
 export const searchContacts = <ThrowOnError extends boolean = false>(options?: Options<SearchContactsData, ThrowOnError>) => (options?.client ?? client).get<SearchContactsResponses, SearchContactsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contacts',
     ...options
 });
@@ -998,7 +1306,11 @@ export const searchContacts = <ThrowOnError extends boolean = false>(options?: O
  * Herald extension. In one transaction: the number leaves every group of the team, and a random token (`erased_as`) replaces it in the team's messages, clicks, inbound messages, replies and opt-out history, with what was personal beside it (custom fields, message texts, a click's address and user agent); counts and reports keep their totals. An opted-out number stays in default_optouts, without custom fields, so it is never texted again (`kept_as_opt_out`). 404 when the team holds nothing about it; 409 while a message to it is still queued. Admins only.
  */
 export const eraseContact = <ThrowOnError extends boolean = false>(options: Options<EraseContactData, ThrowOnError>) => (options.client ?? client).delete<EraseContactResponses, EraseContactErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contacts/{phone_number}',
     ...options
 });
@@ -1009,7 +1321,11 @@ export const eraseContact = <ThrowOnError extends boolean = false>(options: Opti
  * Herald extension. Its groups with its custom fields in each, the messages of the team's campaigns it received, its clicks, the messages it sent the team, whether it is opted out and its opt-out history (each list newest first, at most 100 items, with its total). 404 when the team holds nothing about the number.
  */
 export const showContact = <ThrowOnError extends boolean = false>(options: Options<ShowContactData, ThrowOnError>) => (options.client ?? client).get<ShowContactResponses, ShowContactErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contacts/{phone_number}',
     ...options
 });
@@ -1020,7 +1336,11 @@ export const showContact = <ThrowOnError extends boolean = false>(options: Optio
  * Herald extension (GDPR Art. 15 and 20). Complete: nothing is capped. A download (Content-Disposition: attachment). Admins only.
  */
 export const exportContact = <ThrowOnError extends boolean = false>(options: Options<ExportContactData, ThrowOnError>) => (options.client ?? client).get<ExportContactResponses, ExportContactErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contacts/{phone_number}/export',
     ...options
 });
@@ -1029,7 +1349,11 @@ export const exportContact = <ThrowOnError extends boolean = false>(options: Opt
  * A group's imports, newest first
  */
 export const listContactImports = <ThrowOnError extends boolean = false>(options: Options<ListContactImportsData, ThrowOnError>) => (options.client ?? client).get<ListContactImportsResponses, ListContactImportsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/imports',
     ...options
 });
@@ -1049,7 +1373,11 @@ export const listContactImports = <ThrowOnError extends boolean = false>(options
  */
 export const importContacts = <ThrowOnError extends boolean = false>(options: Options<ImportContactsData, ThrowOnError>) => (options.client ?? client).post<ImportContactsResponses, ImportContactsErrors, ThrowOnError>({
     bodySerializer: null,
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/imports',
     ...options,
     headers: {
@@ -1067,7 +1395,11 @@ export const importContacts = <ThrowOnError extends boolean = false>(options: Op
  */
 export const previewContactImport = <ThrowOnError extends boolean = false>(options: Options<PreviewContactImportData, ThrowOnError>) => (options.client ?? client).post<PreviewContactImportResponses, PreviewContactImportErrors, ThrowOnError>({
     bodySerializer: null,
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-groups/{contact_group_uuid}/imports/preview',
     ...options,
     headers: {
@@ -1080,7 +1412,11 @@ export const previewContactImport = <ThrowOnError extends boolean = false>(optio
  * An import: status, progress and counts
  */
 export const showContactImport = <ThrowOnError extends boolean = false>(options: Options<ShowContactImportData, ThrowOnError>) => (options.client ?? client).get<ShowContactImportResponses, ShowContactImportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-imports/{import_uuid}',
     ...options
 });
@@ -1089,7 +1425,11 @@ export const showContactImport = <ThrowOnError extends boolean = false>(options:
  * Rows an import left out, in file order
  */
 export const listContactImportErrors = <ThrowOnError extends boolean = false>(options: Options<ListContactImportErrorsData, ThrowOnError>) => (options.client ?? client).get<ListContactImportErrorsResponses, ListContactImportErrorsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-imports/{import_uuid}/errors',
     ...options
 });
@@ -1100,7 +1440,11 @@ export const listContactImportErrors = <ThrowOnError extends boolean = false>(op
  * Columns `row,value,reason`; UTF-8 with a byte order mark. A cell a spreadsheet would run as a formula starts with `'`.
  */
 export const downloadContactImportErrors = <ThrowOnError extends boolean = false>(options: Options<DownloadContactImportErrorsData, ThrowOnError>) => (options.client ?? client).get<DownloadContactImportErrorsResponses, DownloadContactImportErrorsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/contact-imports/{import_uuid}/errors.csv',
     ...options
 });
@@ -1109,8 +1453,12 @@ export const downloadContactImportErrors = <ThrowOnError extends boolean = false
  * The team's received messages, newest first, with the keyword matched and the actions taken
  */
 export const listInboundMessages = <ThrowOnError extends boolean = false>(options?: Options<ListInboundMessagesData, ThrowOnError>) => (options?.client ?? client).get<ListInboundMessagesResponses, ListInboundMessagesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/inbound-messages/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/inbound-messages',
     ...options
 });
 
@@ -1120,8 +1468,12 @@ export const listInboundMessages = <ThrowOnError extends boolean = false>(option
  * Matched against the caller's team's keywords (case-insensitive whole word); the actions really happen: groups, webhooks, reply. Opt-out words add the number to default_optouts.
  */
 export const receiveInboundMessage = <ThrowOnError extends boolean = false>(options: Options<ReceiveInboundMessageData, ThrowOnError>) => (options.client ?? client).post<ReceiveInboundMessageResponses, ReceiveInboundMessageErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/inbound-messages/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/inbound-messages',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -1135,7 +1487,11 @@ export const receiveInboundMessage = <ThrowOnError extends boolean = false>(opti
  * Herald extension. Every number that entered default_optouts (STOP and its synonyms, an import, a change by hand) or left it (START, UNSTOP, a removal by hand, with its reason), with the campaign an opt-out followed.
  */
 export const listOptOutEvents = <ThrowOnError extends boolean = false>(options?: Options<ListOptOutEventsData, ThrowOnError>) => (options?.client ?? client).get<ListOptOutEventsResponses, ListOptOutEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/opt-out-events',
     ...options
 });
@@ -1144,8 +1500,12 @@ export const listOptOutEvents = <ThrowOnError extends boolean = false>(options?:
  * List the team's campaigns, newest first
  */
 export const listCampaigns = <ThrowOnError extends boolean = false>(options?: Options<ListCampaignsData, ThrowOnError>) => (options?.client ?? client).get<ListCampaignsResponses, ListCampaignsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/campaigns/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/campaigns',
     ...options
 });
 
@@ -1155,8 +1515,12 @@ export const listCampaigns = <ThrowOnError extends boolean = false>(options?: Op
  * Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.
  */
 export const createCampaign = <ThrowOnError extends boolean = false>(options: Options<CreateCampaignData, ThrowOnError>) => (options.client ?? client).post<CreateCampaignResponses, CreateCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/campaigns/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/campaigns',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -1170,7 +1534,11 @@ export const createCampaign = <ThrowOnError extends boolean = false>(options: Op
  * Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).
  */
 export const sendTestCampaign = <ThrowOnError extends boolean = false>(options: Options<SendTestCampaignData, ThrowOnError>) => (options.client ?? client).post<SendTestCampaignResponses, SendTestCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/send-test',
     ...options,
     headers: {
@@ -1185,7 +1553,11 @@ export const sendTestCampaign = <ThrowOnError extends boolean = false>(options: 
  * Herald extension. One test campaign per number (the caller's own profile number when none is given), sent now with the campaign's template and sender, whatever its status or quiet hours; `contact_phone_number` takes the fields of that recipient of the campaign. Test campaigns are left out of `GET /campaigns/` unless `include_tests=true`, and listed in the campaign's review.
  */
 export const createCampaignTestSends = <ThrowOnError extends boolean = false>(options: Options<CreateCampaignTestSendsData, ThrowOnError>) => (options.client ?? client).post<CreateCampaignTestSendsResponses, CreateCampaignTestSendsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/test-sends',
     ...options,
     headers: {
@@ -1200,7 +1572,11 @@ export const createCampaignTestSends = <ThrowOnError extends boolean = false>(op
  * Refused with 423 while it is sending.
  */
 export const deleteCampaign = <ThrowOnError extends boolean = false>(options: Options<DeleteCampaignData, ThrowOnError>) => (options.client ?? client).delete<DeleteCampaignResponses, DeleteCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}',
     ...options
 });
@@ -1209,7 +1585,11 @@ export const deleteCampaign = <ThrowOnError extends boolean = false>(options: Op
  * Show a campaign
  */
 export const showCampaign = <ThrowOnError extends boolean = false>(options: Options<ShowCampaignData, ThrowOnError>) => (options.client ?? client).get<ShowCampaignResponses, ShowCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}',
     ...options
 });
@@ -1220,7 +1600,11 @@ export const showCampaign = <ThrowOnError extends boolean = false>(options: Opti
  * Refused with 423 once the send time has passed or while it is sending. May set `manually_paused`.
  */
 export const updateCampaign = <ThrowOnError extends boolean = false>(options: Options<UpdateCampaignData, ThrowOnError>) => (options.client ?? client).put<UpdateCampaignResponses, UpdateCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}',
     ...options,
     headers: {
@@ -1233,7 +1617,11 @@ export const updateCampaign = <ThrowOnError extends boolean = false>(options: Op
  * Recipients and message counts
  */
 export const showCampaignSummary = <ThrowOnError extends boolean = false>(options: Options<ShowCampaignSummaryData, ThrowOnError>) => (options.client ?? client).get<ShowCampaignSummaryResponses, ShowCampaignSummaryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/summary',
     ...options
 });
@@ -1244,7 +1632,11 @@ export const showCampaignSummary = <ThrowOnError extends boolean = false>(option
  * `manually_paused` null → true → false → true…; 409 for a campaign that is not throttled or has finished sending. Two toggles at once flip it twice.
  */
 export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(options: Options<ToggleCampaignPausedData, ThrowOnError>) => (options.client ?? client).put<ToggleCampaignPausedResponses, ToggleCampaignPausedErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/toggle-paused-status',
     ...options
 });
@@ -1255,7 +1647,11 @@ export const toggleCampaignPaused = <ThrowOnError extends boolean = false>(optio
  * Herald extension. Recipients, SMS parts per message over the real audience, total parts and cost, when it starts and finishes (throttle, quiet hours, gateway rate), personalisation coverage, the approval needed and the test sends made. Computed now: the groups may change until the campaign starts.
  */
 export const reviewCampaign = <ThrowOnError extends boolean = false>(options: Options<ReviewCampaignData, ThrowOnError>) => (options.client ?? client).get<ReviewCampaignResponses, ReviewCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/review',
     ...options
 });
@@ -1266,7 +1662,11 @@ export const reviewCampaign = <ThrowOnError extends boolean = false>(options: Op
  * Herald extension. The review of a campaign body (the same body as create), nothing written: the create rules apply except those of scheduling (it is read as a draft), so a field no group has shows in `coverage` as `blocking` instead of a 422.
  */
 export const previewCampaign = <ThrowOnError extends boolean = false>(options: Options<PreviewCampaignData, ThrowOnError>) => (options.client ?? client).post<PreviewCampaignResponses, PreviewCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/preview',
     ...options,
     headers: {
@@ -1281,7 +1681,11 @@ export const previewCampaign = <ThrowOnError extends boolean = false>(options: O
  * Herald extension. For a pending or sending campaign (normal or throttled): nothing more is submitted (a batch already with the carrier finishes); queued messages become unsent with reason `stopped`; submitted ones still get their receipts; the reports stay. A pending campaign is finished at once (status 2). `stopped_at` says when. 409 for a draft, a finished or an already stopped campaign.
  */
 export const stopCampaign = <ThrowOnError extends boolean = false>(options: Options<StopCampaignData, ThrowOnError>) => (options.client ?? client).put<StopCampaignResponses, StopCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/stop',
     ...options
 });
@@ -1292,7 +1696,11 @@ export const stopCampaign = <ThrowOnError extends boolean = false>(options: Opti
  * Herald extension. The campaign starts at its send time, or at once when that has passed (before its expiry). By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.
  */
 export const approveCampaign = <ThrowOnError extends boolean = false>(options: Options<ApproveCampaignData, ThrowOnError>) => (options.client ?? client).put<ApproveCampaignResponses, ApproveCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/approve',
     ...options,
     headers: {
@@ -1307,7 +1715,11 @@ export const approveCampaign = <ThrowOnError extends boolean = false>(options: O
  * Herald extension. The campaign does not start; an edit asks for approval again. By an admin other than the member who asked (403 for them); 409 when the campaign is not waiting for approval.
  */
 export const rejectCampaign = <ThrowOnError extends boolean = false>(options: Options<RejectCampaignData, ThrowOnError>) => (options.client ?? client).put<RejectCampaignResponses, RejectCampaignErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/campaigns/{campaign_uuid}/reject',
     ...options,
     headers: {
@@ -1322,7 +1734,11 @@ export const rejectCampaign = <ThrowOnError extends boolean = false>(options: Op
  * Herald extension. One statement for the page: each campaign’s delivery, click and opt-out figures and rates side by side (send tests left out). `search` finds campaigns by name. The failed/expired split is left to `GET /reporting/{campaign_uuid}/summary`.
  */
 export const listCampaignReportSummaries = <ThrowOnError extends boolean = false>(options?: Options<ListCampaignReportSummariesData, ThrowOnError>) => (options?.client ?? client).get<ListCampaignReportSummariesResponses, ListCampaignReportSummariesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/summaries',
     ...options
 });
@@ -1333,7 +1749,11 @@ export const listCampaignReportSummaries = <ThrowOnError extends boolean = false
  * Herald extension. `delivered`, `failed`, `expired` and `pending` equal the totals of the delivery report filtered by `status`. Read from the campaign’s counters, but for the failed/expired split of a campaign that expired with failures, which reads its messages.
  */
 export const getCampaignReportSummary = <ThrowOnError extends boolean = false>(options: Options<GetCampaignReportSummaryData, ThrowOnError>) => (options.client ?? client).get<GetCampaignReportSummaryResponses, GetCampaignReportSummaryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/summary',
     ...options
 });
@@ -1344,7 +1764,11 @@ export const getCampaignReportSummary = <ThrowOnError extends boolean = false>(o
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Beside the CSV’s columns, each row carries `failure_reason`, `sent_at` and `delivered_at` (Herald extensions, not in the CSV). Filters (Herald extensions): `status`, `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
  */
 export const getDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<GetDeliveryReportData, ThrowOnError>) => (options.client ?? client).get<GetDeliveryReportResponses, GetDeliveryReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/delivery',
     ...options
 });
@@ -1355,7 +1779,11 @@ export const getDeliveryReport = <ThrowOnError extends boolean = false>(options:
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestDeliveryReportResponses, RequestDeliveryReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/delivery',
     ...options
 });
@@ -1366,7 +1794,11 @@ export const requestDeliveryReport = <ThrowOnError extends boolean = false>(opti
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamDeliveryReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamDeliveryReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamDeliveryReportCsvResponses, StreamDeliveryReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/delivery.csv',
     ...options
 });
@@ -1377,7 +1809,11 @@ export const streamDeliveryReportCsv = <ThrowOnError extends boolean = false>(op
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamDeliveryReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamDeliveryReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamDeliveryReportNdjsonResponses, StreamDeliveryReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/delivery.ndjson',
     ...options
 });
@@ -1388,7 +1824,11 @@ export const streamDeliveryReportNdjson = <ThrowOnError extends boolean = false>
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Beside the CSV’s columns, each row carries `failure_reason` (a Herald extension, not in the CSV). Filters (Herald extensions): `status`, `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
  */
 export const getAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<GetAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).get<GetAltDeliveryReportResponses, GetAltDeliveryReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery',
     ...options
 });
@@ -1399,7 +1839,11 @@ export const getAltDeliveryReport = <ThrowOnError extends boolean = false>(optio
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestAltDeliveryReportResponses, RequestAltDeliveryReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery',
     ...options
 });
@@ -1410,7 +1854,11 @@ export const requestAltDeliveryReport = <ThrowOnError extends boolean = false>(o
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamAltDeliveryReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamAltDeliveryReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamAltDeliveryReportCsvResponses, StreamAltDeliveryReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.csv',
     ...options
 });
@@ -1421,7 +1869,11 @@ export const streamAltDeliveryReportCsv = <ThrowOnError extends boolean = false>
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `status`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamAltDeliveryReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamAltDeliveryReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamAltDeliveryReportNdjsonResponses, StreamAltDeliveryReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery.ndjson',
     ...options
 });
@@ -1432,7 +1884,11 @@ export const streamAltDeliveryReportNdjson = <ThrowOnError extends boolean = fal
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Filters (Herald extensions): `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
  */
 export const getRecipientReport = <ThrowOnError extends boolean = false>(options: Options<GetRecipientReportData, ThrowOnError>) => (options.client ?? client).get<GetRecipientReportResponses, GetRecipientReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/recipient',
     ...options
 });
@@ -1443,7 +1899,11 @@ export const getRecipientReport = <ThrowOnError extends boolean = false>(options
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestRecipientReport = <ThrowOnError extends boolean = false>(options: Options<RequestRecipientReportData, ThrowOnError>) => (options.client ?? client).post<RequestRecipientReportResponses, RequestRecipientReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/recipient',
     ...options
 });
@@ -1454,7 +1914,11 @@ export const requestRecipientReport = <ThrowOnError extends boolean = false>(opt
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamRecipientReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamRecipientReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamRecipientReportCsvResponses, StreamRecipientReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/recipient.csv',
     ...options
 });
@@ -1465,7 +1929,11 @@ export const streamRecipientReportCsv = <ThrowOnError extends boolean = false>(o
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamRecipientReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamRecipientReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamRecipientReportNdjsonResponses, StreamRecipientReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/recipient.ndjson',
     ...options
 });
@@ -1476,7 +1944,11 @@ export const streamRecipientReportNdjson = <ThrowOnError extends boolean = false
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first.
  */
 export const getSentReport = <ThrowOnError extends boolean = false>(options: Options<GetSentReportData, ThrowOnError>) => (options.client ?? client).get<GetSentReportResponses, GetSentReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/sent',
     ...options
 });
@@ -1487,7 +1959,11 @@ export const getSentReport = <ThrowOnError extends boolean = false>(options: Opt
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestSentReport = <ThrowOnError extends boolean = false>(options: Options<RequestSentReportData, ThrowOnError>) => (options.client ?? client).post<RequestSentReportResponses, RequestSentReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/sent',
     ...options
 });
@@ -1498,7 +1974,11 @@ export const requestSentReport = <ThrowOnError extends boolean = false>(options:
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamSentReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamSentReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamSentReportCsvResponses, StreamSentReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/sent.csv',
     ...options
 });
@@ -1509,7 +1989,11 @@ export const streamSentReportCsv = <ThrowOnError extends boolean = false>(option
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamSentReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamSentReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamSentReportNdjsonResponses, StreamSentReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/sent.ndjson',
     ...options
 });
@@ -1520,7 +2004,11 @@ export const streamSentReportNdjson = <ThrowOnError extends boolean = false>(opt
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Filters (Herald extensions): `reason`, `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
  */
 export const getUnsentReport = <ThrowOnError extends boolean = false>(options: Options<GetUnsentReportData, ThrowOnError>) => (options.client ?? client).get<GetUnsentReportResponses, GetUnsentReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/unsent',
     ...options
 });
@@ -1531,7 +2019,11 @@ export const getUnsentReport = <ThrowOnError extends boolean = false>(options: O
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestUnsentReport = <ThrowOnError extends boolean = false>(options: Options<RequestUnsentReportData, ThrowOnError>) => (options.client ?? client).post<RequestUnsentReportResponses, RequestUnsentReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/unsent',
     ...options
 });
@@ -1542,7 +2034,11 @@ export const requestUnsentReport = <ThrowOnError extends boolean = false>(option
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `reason`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamUnsentReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamUnsentReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamUnsentReportCsvResponses, StreamUnsentReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/unsent.csv',
     ...options
 });
@@ -1553,7 +2049,11 @@ export const streamUnsentReportCsv = <ThrowOnError extends boolean = false>(opti
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `reason`, `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamUnsentReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamUnsentReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamUnsentReportNdjsonResponses, StreamUnsentReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/unsent.ndjson',
     ...options
 });
@@ -1564,7 +2064,11 @@ export const streamUnsentReportNdjson = <ThrowOnError extends boolean = false>(o
  * Keys equal the CSV column headers. Stable order; any page is read as an index range, so deep pages are as fast as the first. Filters (Herald extensions): `search`; `meta.total` then counts the rows that match. A filtered page reads the campaign’s rows in order and tests each, and counts them: it costs more the larger the campaign.
  */
 export const getClicksReport = <ThrowOnError extends boolean = false>(options: Options<GetClicksReportData, ThrowOnError>) => (options.client ?? client).get<GetClicksReportResponses, GetClicksReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/clicks',
     ...options
 });
@@ -1575,7 +2079,11 @@ export const getClicksReport = <ThrowOnError extends boolean = false>(options: O
  * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
  */
 export const requestClicksReport = <ThrowOnError extends boolean = false>(options: Options<RequestClicksReportData, ThrowOnError>) => (options.client ?? client).post<RequestClicksReportResponses, RequestClicksReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/clicks',
     ...options
 });
@@ -1586,7 +2094,11 @@ export const requestClicksReport = <ThrowOnError extends boolean = false>(option
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. The CSV the report e-mail carries: UTF-8 with a byte-order mark, the header, then a line (CRLF) a row with exactly the interface’s columns; a cell a spreadsheet would run as a formula starts with `'`. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamClicksReportCsv = <ThrowOnError extends boolean = false>(options: Options<StreamClicksReportCsvData, ThrowOnError>) => (options.client ?? client).get<StreamClicksReportCsvResponses, StreamClicksReportCsvErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/clicks.csv',
     ...options
 });
@@ -1597,7 +2109,11 @@ export const streamClicksReportCsv = <ThrowOnError extends boolean = false>(opti
  * Herald extension. Every row of the report, streamed as it is read from the database (no page loop, no e-mail), in the report’s order. NDJSON: a line (LF) a row, each the JSON object a report page has for it (the Herald extensions included); nothing before the first row or after the last. Filters (Herald extensions): `search`; the answer then holds only the rows that match (a filtered report reads all the campaign’s rows to find them). An error before the first byte is answered as JSON in the error shape; one after it closes the connection before the chunked body’s end (never an error appended to the rows), so a transfer that ends cleanly holds the whole report.
  */
 export const streamClicksReportNdjson = <ThrowOnError extends boolean = false>(options: Options<StreamClicksReportNdjsonData, ThrowOnError>) => (options.client ?? client).get<StreamClicksReportNdjsonResponses, StreamClicksReportNdjsonErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/reporting/{campaign_uuid}/clicks.ndjson',
     ...options
 });
@@ -1606,8 +2122,12 @@ export const streamClicksReportNdjson = <ThrowOnError extends boolean = false>(o
  * Reports you asked for by e-mail in this team, newest first
  */
 export const listReportJobs = <ThrowOnError extends boolean = false>(options?: Options<ListReportJobsData, ThrowOnError>) => (options?.client ?? client).get<ListReportJobsResponses, ListReportJobsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/report-jobs/',
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/report-jobs',
     ...options
 });
 
@@ -1617,7 +2137,11 @@ export const listReportJobs = <ThrowOnError extends boolean = false>(options?: O
  * The `Location` of a report request. 404 for a job of another user or team, like an unknown one.
  */
 export const showReportJob = <ThrowOnError extends boolean = false>(options: Options<ShowReportJobData, ThrowOnError>) => (options.client ?? client).get<ShowReportJobResponses, ShowReportJobErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/report-jobs/{job_uuid}',
     ...options
 });
@@ -1627,11 +2151,7 @@ export const showReportJob = <ThrowOnError extends boolean = false>(options: Opt
  *
  * No token: the link is signed. 403 when the signature does not match, 410 once it expired.
  */
-export const downloadReport = <ThrowOnError extends boolean = false>(options: Options<DownloadReportData, ThrowOnError>) => (options.client ?? client).get<DownloadReportResponses, DownloadReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/2.0/report-downloads/{job_uuid}',
-    ...options
-});
+export const downloadReport = <ThrowOnError extends boolean = false>(options: Options<DownloadReportData, ThrowOnError>) => (options.client ?? client).get<DownloadReportResponses, DownloadReportErrors, ThrowOnError>({ url: '/api/2.0/report-downloads/{job_uuid}', ...options });
 
 /**
  * How the team’s messaging is doing over a period
@@ -1639,7 +2159,11 @@ export const downloadReport = <ThrowOnError extends boolean = false>(options: Op
  * Herald extension (the dashboard’s home page). For the days `from`..`to` in APP_TIMEZONE (the last 30 days by default, at most 366): messages sent, delivered, failed and never sent, people’s clicks, opt-outs, inbound messages, SMS parts and their estimated cost, and the same per day; with the campaigns sending now, the next ones due, those awaiting approval, the latest imports and your latest report e-mails. Read from counters kept as messages move, so as fast at a million messages as at ten.
  */
 export const getOverview = <ThrowOnError extends boolean = false>(options?: Options<GetOverviewData, ThrowOnError>) => (options?.client ?? client).get<GetOverviewResponses, GetOverviewErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
     url: '/api/2.0/overview',
     ...options
 });

@@ -16,10 +16,10 @@ export function campaignPageReads(path: string, options: { body?: string; previe
     created_at: '',
     updated_at: '',
   };
-  if (path === '/templates/') return json(page([template]));
+  if (path === '/templates') return json(page([template]));
   if (path === `/templates/${TEMPLATE_UUID}/preview`)
     return json({ data: { ...template, body: options.preview ?? template.body, phone_number: '', warnings: [] } });
-  if (path === '/contact-groups/')
+  if (path === '/contact-groups')
     return json(
       page([
         {

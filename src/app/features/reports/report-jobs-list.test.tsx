@@ -8,11 +8,11 @@ import { ReportJobsList } from './report-jobs-list';
 
 function serveJobs(jobs: () => ReportJob[]) {
   signIn();
-  return mockApi((_request, url) => (url.pathname === '/api/2.0/report-jobs/' ? json(page(jobs(), { per_page: 5 })) : json({}, 404)));
+  return mockApi((_request, url) => (url.pathname === '/api/2.0/report-jobs' ? json(page(jobs(), { per_page: 5 })) : json({}, 404)));
 }
 
 const jobReads = (fetchMock: ReturnType<typeof mockApi>) =>
-  fetchMock.mock.calls.filter(([request]) => new URL(request.url).pathname === '/api/2.0/report-jobs/').length;
+  fetchMock.mock.calls.filter(([request]) => new URL(request.url).pathname === '/api/2.0/report-jobs').length;
 
 describe('the report e-mails list', () => {
   afterEach(() => void vi.useRealTimers());

@@ -35,7 +35,7 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
     const path = url.pathname.replace('/api/2.0', '');
     if (request.method === 'PUT') return onPut(request, path);
     if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
-    if (path === '/campaigns/') return json(page([current(), campaign({ uuid: 'b0b0b0b0-0000-4000-8000-000000000002', name: 'Quiet update' })]));
+    if (path === '/campaigns') return json(page([current(), campaign({ uuid: 'b0b0b0b0-0000-4000-8000-000000000002', name: 'Quiet update' })]));
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({ data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });

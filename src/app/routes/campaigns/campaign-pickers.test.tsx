@@ -54,8 +54,8 @@ function serve() {
   signIn();
   return mockApi((_request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
-    if (path === '/templates/') return listOf(TEMPLATES, url);
-    if (path === '/contact-groups/') return listOf(GROUPS, url);
+    if (path === '/templates') return listOf(TEMPLATES, url);
+    if (path === '/contact-groups') return listOf(GROUPS, url);
     const template = TEMPLATES.find((candidate) => path === `/templates/${candidate.uuid}`);
     if (template) return json({ data: template });
     if (path.startsWith('/templates/') && path.endsWith('/preview')) return json({ data: { ...TEMPLATES[149], phone_number: '', warnings: [] } });
@@ -106,7 +106,7 @@ describe('the campaign form’s pickers', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('option', { name: 'Template 150' }, { timeout: 15_000 }));
     expect(picker).toHaveValue('Template 150');
     // Asked once the typing settled, not on every keystroke.
-    const searches = searchesOf(fetchMock, '/templates/');
+    const searches = searchesOf(fetchMock, '/templates');
     expect(searches).toContain('late 150');
     expect(searches).not.toContain('l');
   });

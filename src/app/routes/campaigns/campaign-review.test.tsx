@@ -50,7 +50,7 @@ function serve(answer: CampaignReview) {
   mockApi(async (request, url) => {
     const path = url.pathname.replace('/api/2.0', '');
     if (path === '/campaigns/preview') return json({ data: answer });
-    if (path === '/campaigns/' && request.method === 'POST') {
+    if (path === '/campaigns' && request.method === 'POST') {
       const body = (await request.json()) as { is_draft: boolean };
       created.push(body);
       return json({ data: campaign({ is_draft: body.is_draft }) }, 201);

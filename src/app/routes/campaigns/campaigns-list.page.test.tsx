@@ -21,7 +21,7 @@ const VIEWER_NOTE =
 
 function renderAt(route: string, role: Role) {
   signIn();
-  mockApi((_request, url) => json(page(url.pathname === '/api/2.0/campaigns/' ? [campaign()] : [])));
+  mockApi((_request, url) => json(page(url.pathname === '/api/2.0/campaigns' ? [campaign()] : [])));
   return render(
     <Routes>
       <Route path="/campaigns" element={<CampaignsListPage />} />

@@ -41,6 +41,6 @@ describe('the dashboard’s home', { timeout: 30_000 }, () => {
 
     const asked = fetchMock.mock.calls.map(([request]) => new URL(request.url).pathname);
     expect(asked).toContain('/api/2.0/overview');
-    expect(asked).not.toContain('/api/2.0/campaigns/');
+    expect(asked).not.toContain('/api/2.0/campaigns');
   });
 });

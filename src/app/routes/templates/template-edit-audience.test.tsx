@@ -58,8 +58,8 @@ function serve(pending: Campaign[]) {
       encodings.push(await request.json());
       return json({ data: { encoding: 'GSM_7BIT', length: 38, segments: 1, per_segment: 160, warnings: [], audience: AUDIENCE } });
     }
-    if (url.pathname === '/api/2.0/contact-groups/') return json(page([group(CUSTOMERS, 'Customers'), group(VIP, 'VIP')]));
-    if (url.pathname === '/api/2.0/campaigns/') {
+    if (url.pathname === '/api/2.0/contact-groups') return json(page([group(CUSTOMERS, 'Customers'), group(VIP, 'VIP')]));
+    if (url.pathname === '/api/2.0/campaigns') {
       const filtered = url.searchParams.get('status') === '0' && url.searchParams.get('template_uuid') === UUID;
       return json(page(filtered ? pending : [], { per_page: 100 }));
     }

@@ -47,7 +47,7 @@ describe('plain web addresses in the template editor', () => {
     signIn();
     const created: unknown[] = [];
     mockApi(async (request, url) => {
-      if (request.method === 'POST' && url.pathname === '/api/2.0/links/') {
+      if (request.method === 'POST' && url.pathname === '/api/2.0/links') {
         const input = (await request.json()) as { name: string; destination: string };
         created.push(input);
         return json({ data: { uuid: 'link-1', template_uuid: TEMPLATE_UUID, vanity_domain_uuid: DOMAIN.uuid, ...input } }, 201);

@@ -1,7 +1,8 @@
+import { AUDIT_EVENT_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 
@@ -38,6 +39,9 @@ export type AuditFilters = { actor?: string; action?: string; resourceUuid?: str
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The audit log (migration 0024): rows are written, never changed (the table refuses it). */
+/** The list's `sort` (AUDIT_EVENT_SORT): events are numbered as they are recorded, so their id is their order in time. */
+const ORDER: ListOrder<SortFieldOf<typeof AUDIT_EVENT_SORT>> = { sort: AUDIT_EVENT_SORT, columns: { created_at: sql`e.id` } };
+
 export function createAuditRepository(db: Db, clock: Clock) {
   const where = (teamId: number, filters: AuditFilters): SQL => {
     const conditions: SQL[] = [sql`e.team_id = ${teamId}`];
@@ -73,7 +77,7 @@ export function createAuditRepository(db: Db, clock: Clock) {
         rows: rowsOf(
           db,
           EventRowSchema,
-          sql`SELECT ${columns} FROM audit_events e WHERE ${condition} ORDER BY e.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+          sql`SELECT ${columns} FROM audit_events e WHERE ${condition} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM audit_events e WHERE ${condition}`),
       });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AuditEventSchema, AuditQuerySchema, errorsOf, PageQuerySchema, pageOf } from '../../../shared/contract';
+import { AuditEventSchema, AuditQuerySchema, errorsOf, pageOf, AUDIT_EVENT_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { AuditService } from './audit.service';
@@ -19,7 +19,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService; publicUrl
         summary: "The team's audit log",
         description:
           'Herald extension. Every change made through the API (who, when, what, the fields before and after), sign-ins and failed sign-ins, token creation and revocation, approvals, pauses and refused edits; newest first. Nobody can change or delete an event.',
-        querystring: PageQuerySchema.extend(AuditQuerySchema.shape),
+        querystring: pageQueryOf(AUDIT_EVENT_SORT).extend(AuditQuerySchema.shape),
         response: { 200: pageOf(AuditEventSchema), ...errorsOf(401, 422) },
       },
     },

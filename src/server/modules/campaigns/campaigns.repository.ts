@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { countOf, readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { CAMPAIGN_SORT, type SortFieldOf } from '../../../shared/contract';
+import { countOf, orderOf, readPage, teamRowCountOf, type ListOrder, type Page, type PageWindow } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
 
@@ -108,6 +109,13 @@ const CountsSchema = z.object({
 /** The filters of `GET /campaigns/`; `search` is contained in the name, ignoring case. */
 export type CampaignListFilters = { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string; search?: string };
 
+/** The list's `sort` (CAMPAIGN_SORT); its default is the index's order (team, newest first). */
+const ORDER: ListOrder<SortFieldOf<typeof CAMPAIGN_SORT>> = {
+  sort: CAMPAIGN_SORT,
+  columns: { created_at: sql`c.created_at`, updated_at: sql`c.updated_at`, name: sql`lower(c.name)`, scheduled_send_date: sql`c.scheduled_send_date` },
+  tiebreak: sql`c.id`,
+};
+
 export function createCampaignsRepository(db: Db) {
   const writeChildren = async (tx: Tx, campaignId: number, write: CampaignWrite, now: Date) => {
     await tx.execute(sql`DELETE FROM campaign_groups WHERE campaign_id = ${campaignId}`);
@@ -153,7 +161,7 @@ export function createCampaignsRepository(db: Db) {
         rows: rowsOf(
           db,
           CampaignRecordSchema,
-          sql`${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+          sql`${SELECT} WHERE ${where} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         // All of the team's campaigns, tests included: its counter row (migration 0018); otherwise counted by its index.
         count: () =>

@@ -9,11 +9,12 @@ import {
   CampaignSchema,
   CampaignSummarySchema,
   errorsOf,
-  PageQuerySchema,
   SendTestInputSchema,
   TestSendInputSchema,
   dataOf,
   pageOf,
+  CAMPAIGN_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -31,7 +32,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         operationId: 'listCampaigns',
         tags,
         summary: "List the team's campaigns, newest first",
-        querystring: PageQuerySchema.extend(CampaignListQuerySchema.shape),
+        querystring: pageQueryOf(CAMPAIGN_SORT).extend(CampaignListQuerySchema.shape),
         response: { 200: pageOf(CampaignSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { CONTACT_GROUP_SORT, type SortFieldOf } from '../../../shared/contract';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { newestOfTeam, teamIdsByUuid, type PageWindow } from '../../db/pages';
+import { newestOfTeam, teamIdsByUuid, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -10,10 +11,17 @@ type ContactGroupFields = Pick<ContactGroupRow, 'name' | 'description' | 'header
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(contactGroups.teamId, teamId), eq(contactGroups.uuid, uuid));
 
+/** The list's `sort` (CONTACT_GROUP_SORT): the newest first without it. */
+const ORDER: ListOrder<SortFieldOf<typeof CONTACT_GROUP_SORT>> = {
+  sort: CONTACT_GROUP_SORT,
+  columns: { created_at: contactGroups.createdAt, updated_at: contactGroups.updatedAt, name: sql`lower(${contactGroups.name})` },
+  tiebreak: contactGroups.id,
+};
+
 export function createContactGroupsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow, search?: string) =>
-      newestOfTeam(db, contactGroups, teamId, window, search ? containsText(contactGroups.name, search) : undefined),
+      newestOfTeam(db, contactGroups, teamId, window, search ? containsText(contactGroups.name, search) : undefined, ORDER),
 
     async find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> {
       const [row] = await db.select().from(contactGroups).where(ofTeam(teamId, uuid));

@@ -5,10 +5,11 @@ import {
   ContactGroupParamsSchema,
   ContactGroupSchema,
   errorsOf,
-  PageQuerySchema,
   ContactGroupListQuerySchema,
   dataOf,
   pageOf,
+  CONTACT_GROUP_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -28,7 +29,7 @@ export const contactGroupsRoutes: FastifyPluginAsyncZod<{ contactGroups: Contact
         operationId: 'listContactGroups',
         tags,
         summary: "List the team's contact groups, newest first",
-        querystring: PageQuerySchema.extend(ContactGroupListQuerySchema.shape),
+        querystring: pageQueryOf(CONTACT_GROUP_SORT).extend(ContactGroupListQuerySchema.shape),
         response: { 200: pageOf(ContactGroupSchema), ...errorsOf(401, 422) },
       },
     },

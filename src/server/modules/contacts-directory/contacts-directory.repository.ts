@@ -1,7 +1,8 @@
+import { DIRECTORY_CONTACT_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import { containsText } from '../../db/search';
 import type { Clock } from '../../lib/time';
@@ -69,6 +70,10 @@ const limitOf = (cap: number | undefined): SQL => (cap === undefined ? sql`` : s
  * records, and its erasure. Every statement is scoped by the team: a group's, a campaign's or an
  * inbound message's `team_id`.
  */
+/** The list's `sort` (DIRECTORY_CONTACT_SORT), inside the page's choice and outside it: a number is listed once. */
+const INNER_ORDER: ListOrder<SortFieldOf<typeof DIRECTORY_CONTACT_SORT>> = { sort: DIRECTORY_CONTACT_SORT, columns: { phone_number: sql`c.phone_number` } };
+const OUTER_ORDER: ListOrder<SortFieldOf<typeof DIRECTORY_CONTACT_SORT>> = { sort: DIRECTORY_CONTACT_SORT, columns: { phone_number: sql`p.phone_number` } };
+
 export function createContactsDirectoryRepository(db: Db, clock: Clock) {
   /** The numbers of the team's groups that match the search (all of them without one). */
   const matching = (teamId: number, search?: DirectorySearch): SQL => {
@@ -87,11 +92,11 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
           db,
           DirectoryRowSchema,
           sql`
-          WITH page AS (${matching(teamId, search)} ORDER BY c.phone_number LIMIT ${window.limit} OFFSET ${window.offset})
+          WITH page AS (${matching(teamId, search)} ORDER BY ${orderOf(INNER_ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset})
           SELECT p.phone_number AS "phoneNumber",
                  json_agg(json_build_object('uuid', g.uuid::text, 'name', g.name) ORDER BY g.name, g.id) AS groups
             FROM page p JOIN contacts c ON c.phone_number = p.phone_number JOIN contact_groups g ON g.id = c.contact_group_id AND g.team_id = ${teamId}
-           GROUP BY p.phone_number ORDER BY p.phone_number`,
+           GROUP BY p.phone_number ORDER BY ${orderOf(OUTER_ORDER, window.sort)}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM (${matching(teamId, search)}) m`),
       });

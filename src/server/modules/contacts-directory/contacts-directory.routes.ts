@@ -6,10 +6,11 @@ import {
   ContactExportSchema,
   ContactPhoneParamsSchema,
   DirectoryContactSchema,
-  PageQuerySchema,
   dataOf,
   errorsOf,
   pageOf,
+  DIRECTORY_CONTACT_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -31,7 +32,7 @@ export const contactsDirectoryRoutes: FastifyPluginAsyncZod<{ directory: Contact
         summary: "The team's contacts across its groups, one per number",
         description:
           "Herald extension. Every distinct number of the team's groups (default_optouts included), by number, with the groups it is in. `search`: digits the number contains, or text a custom field's value contains.",
-        querystring: PageQuerySchema.extend(ContactDirectoryQuerySchema.shape),
+        querystring: pageQueryOf(DIRECTORY_CONTACT_SORT).extend(ContactDirectoryQuerySchema.shape),
         response: { 200: pageOf(DirectoryContactSchema), ...errorsOf(401, 422) },
       },
     },

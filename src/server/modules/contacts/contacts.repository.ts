@@ -1,8 +1,9 @@
+import { CONTACT_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import type { Db, Tx } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 
@@ -16,6 +17,9 @@ const LockedGroupSchema = z.object({ modifying: z.boolean(), headers: z.array(z.
 export type NewContact = { phoneNumber: string; customFields: Record<string, string> };
 
 /** Raw SQL where set-based statements beat the query builder (unnest for bulk writes). */
+/** The list's `sort` (CONTACT_SORT): by number, either way along the group's index; a number is unique in its group. */
+const ORDER: ListOrder<SortFieldOf<typeof CONTACT_SORT>> = { sort: CONTACT_SORT, columns: { phone_number: sql`phone_number` } };
+
 export function createContactsRepository(db: Db, clock: Clock) {
   return {
     /** Teams with the number in one of their groups (a STOP to the shared short code reaches each). */
@@ -92,7 +96,7 @@ export function createContactsRepository(db: Db, clock: Clock) {
           ContactRecordSchema,
           sql`
           SELECT phone_number AS "phoneNumber", custom_fields AS "customFields", created_at AS "createdAt", updated_at AS "updatedAt"
-            FROM contacts WHERE ${where} ORDER BY phone_number LIMIT ${window.limit} OFFSET ${window.offset}`,
+            FROM contacts WHERE ${where} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM contacts WHERE ${where}`),
       });

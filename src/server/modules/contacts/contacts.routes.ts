@@ -16,6 +16,8 @@ import {
   UniqueContactsSchema,
   dataOf,
   pageOf,
+  CONTACT_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -37,7 +39,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
         tags,
         summary: "A group's contacts, by phone number",
         params: ContactGroupParamsSchema,
-        querystring: PageQuerySchema.extend(ContactListQuerySchema.shape),
+        querystring: pageQueryOf(CONTACT_SORT).extend(ContactListQuerySchema.shape),
         response: { 200: pageOf(ContactSchema), ...errorsOf(401, 404, 422) },
       },
     },

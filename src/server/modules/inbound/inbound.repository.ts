@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { InboundActionSchema, type InboundAction } from '../../../shared/contract';
+import { InboundActionSchema, type InboundAction, INBOUND_MESSAGE_SORT, type SortFieldOf } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 
 const InboundRecordSchema = z.object({
@@ -24,6 +24,13 @@ const COLUMNS = sql`m.id, m.uuid, m.from_number AS "fromNumber", m.body, m.sourc
 
 /** How long a delivery key recognises the same message delivered again. */
 const DELIVERY_WINDOW = '1 hour';
+
+/** The list's `sort` (INBOUND_MESSAGE_SORT). */
+const ORDER: ListOrder<SortFieldOf<typeof INBOUND_MESSAGE_SORT>> = {
+  sort: INBOUND_MESSAGE_SORT,
+  columns: { received_at: sql`m.received_at` },
+  tiebreak: sql`m.id`,
+};
 
 export function createInboundRepository(db: Db) {
   return {
@@ -94,7 +101,7 @@ export function createInboundRepository(db: Db) {
           InboundRecordSchema,
           sql`
           SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id
-           WHERE m.team_id = ${teamId} ORDER BY m.received_at DESC, m.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+           WHERE m.team_id = ${teamId} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
       }),

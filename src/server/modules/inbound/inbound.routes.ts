@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorsOf, InboundMessageInputSchema, InboundMessageSchema, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, InboundMessageInputSchema, InboundMessageSchema, dataOf, pageOf, INBOUND_MESSAGE_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { InboundService } from './inbound.service';
@@ -15,7 +15,7 @@ export const inboundRoutes: FastifyPluginAsyncZod<{ inbound: InboundService; pub
         operationId: 'listInboundMessages',
         tags,
         summary: "The team's received messages, newest first, with the keyword matched and the actions taken",
-        querystring: PageQuerySchema,
+        querystring: pageQueryOf(INBOUND_MESSAGE_SORT),
         response: { 200: pageOf(InboundMessageSchema), ...errorsOf(401, 422) },
       },
     },

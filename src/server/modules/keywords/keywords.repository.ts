@@ -1,6 +1,7 @@
+import { KEYWORD_SORT, type SortFieldOf } from '../../../shared/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { newestOfTeam, type PageWindow } from '../../db/pages';
+import { newestOfTeam, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -11,10 +12,17 @@ export type KeywordTargets = { groups: string[]; webhooks: string[] };
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(keywords.teamId, teamId), eq(keywords.uuid, uuid));
 
+/** The list's `sort` (KEYWORD_SORT): the newest first without it. */
+const ORDER: ListOrder<SortFieldOf<typeof KEYWORD_SORT>> = {
+  sort: KEYWORD_SORT,
+  columns: { created_at: keywords.createdAt, keyword: sql`lower(${keywords.keyword})` },
+  tiebreak: keywords.id,
+};
+
 export function createKeywordsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow, search?: string) =>
-      newestOfTeam(db, keywords, teamId, window, search ? containsText(keywords.keyword, search) : undefined),
+      newestOfTeam(db, keywords, teamId, window, search ? containsText(keywords.keyword, search) : undefined, ORDER),
 
     async find(teamId: number, uuid: string): Promise<KeywordRow | undefined> {
       const [row] = await db.select().from(keywords).where(ofTeam(teamId, uuid));

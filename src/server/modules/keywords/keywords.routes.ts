@@ -6,10 +6,11 @@ import {
   KeywordParamsSchema,
   KeywordPatchSchema,
   KeywordSchema,
-  PageQuerySchema,
   KeywordListQuerySchema,
   dataOf,
   pageOf,
+  KEYWORD_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -26,7 +27,7 @@ export const keywordsRoutes: FastifyPluginAsyncZod<{ keywords: KeywordsService; 
         operationId: 'listKeywords',
         tags,
         summary: "List the team's keywords, newest first",
-        querystring: PageQuerySchema.extend(KeywordListQuerySchema.shape),
+        querystring: pageQueryOf(KEYWORD_SORT).extend(KeywordListQuerySchema.shape),
         response: { 200: pageOf(KeywordSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,7 +1,8 @@
+import { MEMBER_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 import type { Role } from '../../../shared/contract';
@@ -39,6 +40,13 @@ const invitationColumns = sql`i.id::int AS id, i.uuid::text AS uuid, i.team_id::
   i.created_at AS "createdAt", i.expires_at AS "expiresAt", i.accepted_at AS "acceptedAt"`;
 
 /** A team's members and its pending invitations (migration 0024). */
+/** The list's `sort` (MEMBER_SORT). */
+const ORDER: ListOrder<SortFieldOf<typeof MEMBER_SORT>> = {
+  sort: MEMBER_SORT,
+  columns: { name: sql`lower(u.name)`, email: sql`lower(u.email)`, joined_at: sql`m.created_at` },
+  tiebreak: sql`u.id`,
+};
+
 export function createMembersRepository(db: Db, clock: Clock) {
   return {
     listMembers(teamId: number, window: PageWindow): Promise<Page<MemberRow>> {
@@ -47,7 +55,7 @@ export function createMembersRepository(db: Db, clock: Clock) {
           db,
           MemberRowSchema,
           sql`SELECT ${memberColumns} FROM memberships m JOIN users u ON u.id = m.user_id
-               WHERE m.team_id = ${teamId} ORDER BY lower(u.name), u.id LIMIT ${window.limit} OFFSET ${window.offset}`,
+               WHERE m.team_id = ${teamId} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM memberships WHERE team_id = ${teamId}`),
       });

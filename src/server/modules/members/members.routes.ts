@@ -14,6 +14,8 @@ import {
   pageOf,
   TeamSettingsInputSchema,
   TeamSettingsSchema,
+  MEMBER_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -33,7 +35,7 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService; pub
         tags,
         summary: "The current team's members",
         description: 'Every member with their role, when they joined and when they last used Herald, by name.',
-        querystring: PageQuerySchema,
+        querystring: pageQueryOf(MEMBER_SORT),
         response: { 200: pageOf(MemberSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,7 +1,8 @@
+import { OPT_OUT_EVENT_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 
@@ -44,6 +45,13 @@ const eventColumns = (actor: OptOutActor, kind: OptOutKind, at: Date): SQL =>
 const INSERT = sql`INSERT INTO opt_out_events (team_id, phone_number, kind, source, campaign_id, user_id, reason, created_at)`;
 
 /** The opt-out history (migration 0026): one row per number that entered or left a team's default_optouts. */
+/** The list's `sort` (OPT_OUT_EVENT_SORT). */
+const ORDER: ListOrder<SortFieldOf<typeof OPT_OUT_EVENT_SORT>> = {
+  sort: OPT_OUT_EVENT_SORT,
+  columns: { created_at: sql`e.created_at` },
+  tiebreak: sql`e.id`,
+};
+
 export function createOptOutsRepository(db: Db, clock: Clock) {
   return {
     /**
@@ -151,7 +159,7 @@ export function createOptOutsRepository(db: Db, clock: Clock) {
           SELECT e.id, e.phone_number AS "phoneNumber", e.kind, e.source, c.uuid::text AS "campaignUuid", c.name AS "campaignName",
                  u.uuid::text AS "userUuid", u.name AS "userName", e.reason, e.created_at AS "createdAt"
             FROM opt_out_events e LEFT JOIN campaigns c ON c.id = e.campaign_id LEFT JOIN users u ON u.id = e.user_id
-           WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+           WHERE ${where} ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM opt_out_events e WHERE ${where}`),
       });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorsOf, OptOutEventQuerySchema, OptOutEventSchema, PageQuerySchema, pageOf } from '../../../shared/contract';
+import { errorsOf, OptOutEventQuerySchema, OptOutEventSchema, pageOf, OPT_OUT_EVENT_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { OptOutsService } from './opt-outs.service';
@@ -15,7 +15,7 @@ export const optOutsRoutes: FastifyPluginAsyncZod<{ optOuts: OptOutsService; pub
         summary: "The team's opt-out history, newest first",
         description:
           'Herald extension. Every number that entered default_optouts (STOP and its synonyms, an import, a change by hand) or left it (START, UNSTOP, a removal by hand, with its reason), with the campaign an opt-out followed.',
-        querystring: PageQuerySchema.extend(OptOutEventQuerySchema.shape),
+        querystring: pageQueryOf(OPT_OUT_EVENT_SORT).extend(OptOutEventQuerySchema.shape),
         response: { 200: pageOf(OptOutEventSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { SENDER_SORT, type SortFieldOf } from '../../../shared/contract';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { newestOfTeam, type PageWindow } from '../../db/pages';
+import { newestOfTeam, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { senders } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -9,10 +10,17 @@ export type SenderRow = typeof senders.$inferSelect;
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(senders.teamId, teamId), eq(senders.uuid, uuid));
 
+/** The list's `sort` (SENDER_SORT): the newest first without it. */
+const ORDER: ListOrder<SortFieldOf<typeof SENDER_SORT>> = {
+  sort: SENDER_SORT,
+  columns: { created_at: senders.createdAt, sender: sql`lower(${senders.sender})` },
+  tiebreak: senders.id,
+};
+
 export function createSendersRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow, search?: string) =>
-      newestOfTeam(db, senders, teamId, window, search ? containsText(senders.sender, search) : undefined),
+      newestOfTeam(db, senders, teamId, window, search ? containsText(senders.sender, search) : undefined, ORDER),
 
     async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
       const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorsOf, PageQuerySchema, SenderListQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf } from '../../../shared/contract';
+import { errorsOf, SenderListQuerySchema, SenderInputSchema, SenderSchema, dataOf, pageOf, SENDER_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { SendersService } from './senders.service';
@@ -18,7 +18,7 @@ export const sendersRoutes: FastifyPluginAsyncZod<{ senders: SendersService; pub
         operationId: 'listSenders',
         tags,
         summary: "List the team's senders, newest first",
-        querystring: PageQuerySchema.extend(SenderListQuerySchema.shape),
+        querystring: pageQueryOf(SENDER_SORT).extend(SenderListQuerySchema.shape),
         response: { 200: pageOf(SenderSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,5 +1,6 @@
 import type { Sender, SenderInput } from '../../../shared/contract';
 import { isUniqueViolation } from '../../db/client';
+import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
@@ -26,7 +27,7 @@ export function createSendersService(deps: { senders: SendersRepository; config:
   };
 
   return {
-    async list(auth: AuthContext, window: { limit: number; offset: number }, search?: string) {
+    async list(auth: AuthContext, window: PageWindow, search?: string) {
       const { rows, total } = await deps.senders.list(auth.teamId, window, search);
       return { items: rows.map(present), total };
     },

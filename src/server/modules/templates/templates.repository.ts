@@ -1,7 +1,9 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { countOf, readPage, teamRowCountOf, type Page, type PageWindow } from '../../db/pages';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { TEMPLATE_SORT, type SortFieldOf } from '../../../shared/contract';
+import { countOf, orderOf, readPage, teamRowCountOf, type ListOrder, type Page, type PageWindow } from '../../db/pages';
 import { containsPattern, containsText } from '../../db/search';
 import { parseRows } from '../../db/rows';
 import { campaigns, templates } from '../../db/schema';
@@ -13,7 +15,7 @@ type TemplateFields = Pick<TemplateRow, 'name' | 'body' | 'sender'>;
 const ofTeam = (teamId: number, uuid: string) => and(eq(templates.teamId, teamId), eq(templates.uuid, uuid));
 const SENDING = 1;
 
-/** A row of LIST_PAGE: times as epoch milliseconds, the team's total on every row. */
+/** A row of a page (`pageStatements`): times as epoch milliseconds, the team's total on every row. */
 const ListedRowSchema = z.object({
   id: z.number(),
   uuid: z.string(),
@@ -28,19 +30,44 @@ const ListedRowSchema = z.object({
 const LISTED_COLUMNS = `t.id, t.uuid, t.name, t.body, t.sender,
          (extract(epoch FROM t.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM t.updated_at) * 1000)::float8 AS updated_ms,
          EXISTS (SELECT 1 FROM campaigns c WHERE c.template_id = t.id AND c.status = ${SENDING}) AS locked`;
-const LIST_PAGE = `
+/** The list's `sort` (TEMPLATE_SORT) as the page's text reads it: `alias` is the table's name in the statement. */
+const orderText = (alias: string, sort: string | undefined): string =>
+  new PgDialect().sqlToQuery(
+    orderOf(
+      {
+        sort: TEMPLATE_SORT,
+        columns: { created_at: sql.raw(`${alias}created_at`), updated_at: sql.raw(`${alias}updated_at`), name: sql.raw(`lower(${alias}name)`) },
+        tiebreak: sql.raw(`${alias}id`),
+      } satisfies ListOrder<SortFieldOf<typeof TEMPLATE_SORT>>,
+      sort,
+    ),
+  ).sql;
+
+/**
+ * The statements of a page, for each order (`sort`): the page's ids are chosen by the inner order
+ * (from the index, for the default), the rows come back in the same order outside.
+ */
+const pageStatements = (sort: string | undefined) => {
+  const inner = orderText('', sort);
+  const outer = orderText('t.', sort);
+  return {
+    list: `
   SELECT ${LISTED_COLUMNS},
          (SELECT coalesce((SELECT row_count::int FROM team_row_counts WHERE team_id = $1 AND resource = 'templates'), 0)) AS total
-    FROM (SELECT id FROM templates WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) page
+    FROM (SELECT id FROM templates WHERE team_id = $1 ORDER BY ${inner} LIMIT $2 OFFSET $3) page
     JOIN templates t ON t.id = page.id
-   ORDER BY t.created_at DESC, t.id DESC`;
-/** LIST_PAGE of the templates whose name matches the pattern $4: the total is the matches' count, taken before the page is cut. */
-const SEARCH_PAGE = `
+   ORDER BY ${outer}`,
+    /** The list of the templates whose name matches the pattern $4: the total is the matches' count, taken before the page is cut. */
+    search: `
   SELECT ${LISTED_COLUMNS}, page.total
     FROM (SELECT id, (count(*) OVER ())::int AS total FROM templates WHERE team_id = $1 AND name ILIKE $4 ESCAPE '\\'
-           ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) page
+           ORDER BY ${inner} LIMIT $2 OFFSET $3) page
     JOIN templates t ON t.id = page.id
-   ORDER BY t.created_at DESC, t.id DESC`;
+   ORDER BY ${outer}`,
+  };
+};
+/** Each order's statements, made once (each is a named statement, planned once per connection). */
+const STATEMENTS = new Map([undefined, ...TEMPLATE_SORT.fields.flatMap((field) => [field, `-${field}`])].map((sort) => [sort, pageStatements(sort)]));
 
 export function createTemplatesRepository(db: Db, clock: Clock) {
   return {
@@ -51,9 +78,11 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
      * index first, so the lock flag and the times are computed for its rows only, not for every row skipped.
      */
     async list(teamId: number, window: PageWindow, search?: string): Promise<Page<TemplateRow & { locked: boolean }>> {
+      const statements = STATEMENTS.get(window.sort)!;
+      const named = window.sort === undefined ? '' : `:${window.sort}`;
       const query = search
-        ? { name: 'templates_search_page', text: SEARCH_PAGE, values: [teamId, window.limit, window.offset, containsPattern(search)] }
-        : { name: 'templates_list_page', text: LIST_PAGE, values: [teamId, window.limit, window.offset] };
+        ? { name: `templates_search_page${named}`, text: statements.search, values: [teamId, window.limit, window.offset, containsPattern(search)] }
+        : { name: `templates_list_page${named}`, text: statements.list, values: [teamId, window.limit, window.offset] };
       const rows = db.$client.query(query).then((result) => parseRows(ListedRowSchema, result.rows));
       const count = search
         ? () => countOf(db, sql`SELECT count(*)::int AS total FROM templates WHERE team_id = ${teamId} AND ${containsText(templates.name, search)}`)

@@ -4,7 +4,6 @@ import {
   EncodingRequestSchema,
   EncodingSchema,
   errorsOf,
-  PageQuerySchema,
   TemplateListQuerySchema,
   TemplateInputSchema,
   TemplateParamsSchema,
@@ -13,6 +12,8 @@ import {
   TemplateSchema,
   dataOf,
   pageOf,
+  TEMPLATE_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -29,7 +30,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
         operationId: 'listTemplates',
         tags,
         summary: "List the team's templates, newest first",
-        querystring: PageQuerySchema.extend(TemplateListQuerySchema.shape),
+        querystring: pageQueryOf(TEMPLATE_SORT).extend(TemplateListQuerySchema.shape),
         response: { 200: pageOf(TemplateSchema), ...errorsOf(401, 422) },
       },
     },

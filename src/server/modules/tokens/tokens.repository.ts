@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { RoleSchema } from '../../../shared/contract';
-import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { RoleSchema, TOKEN_SORT, type SortFieldOf } from '../../../shared/contract';
+import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import { apiTokens } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -41,6 +41,13 @@ const ListedTokenSchema = z.object({
 export type ListedToken = z.output<typeof ListedTokenSchema>;
 
 const active = (userId: number) => and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), eq(apiTokens.kind, 'personal'));
+
+/** The list's `sort` (TOKEN_SORT). */
+const ORDER: ListOrder<SortFieldOf<typeof TOKEN_SORT>> = {
+  sort: TOKEN_SORT,
+  columns: { created_at: sql`t.created_at`, name: sql`lower(t.name)` },
+  tiebreak: sql`t.id`,
+};
 
 export function createTokensRepository(db: Db, clock: Clock) {
   return {
@@ -107,7 +114,7 @@ export function createTokensRepository(db: Db, clock: Clock) {
           SELECT t.uuid, t.name, t.hint, tm.uuid AS "teamUuid", t.scope, t.expires_at AS "expiresAt", t.last_used_at AS "lastUsedAt", t.created_at AS "createdAt"
             FROM api_tokens t JOIN teams tm ON tm.id = t.team_id
            WHERE t.user_id = ${userId} AND t.revoked_at IS NULL AND t.kind = 'personal'
-           ORDER BY t.created_at DESC, t.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+           ORDER BY ${orderOf(ORDER, window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = ${userId} AND revoked_at IS NULL AND kind = 'personal'`),
       }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema, errorsOf, PageQuerySchema, dataOf, pageOf } from '../../../shared/contract';
+import { ApiTokenInputSchema, ApiTokenSchema, CreatedApiTokenSchema, errorsOf, dataOf, pageOf, TOKEN_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
 import type { TokensService } from './tokens.service';
@@ -16,7 +16,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<{ tokens: TokensService; public
         operationId: 'listTokens',
         tags,
         summary: "List the caller's personal API tokens",
-        querystring: PageQuerySchema,
+        querystring: pageQueryOf(TOKEN_SORT),
         response: { 200: pageOf(ApiTokenSchema), ...errorsOf(401, 422) },
       },
     },

@@ -1,5 +1,6 @@
 import type { ApiToken, ApiTokenInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
+import type { PageWindow } from '../../db/pages';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { generateToken, tokenDigest, tokenHint } from '../../lib/secrets';
 import { formatTimestamp, parseTimestamp, type Clock } from '../../lib/time';
@@ -112,7 +113,7 @@ export function createTokensService(deps: {
       return { ...present({ ...row, teamUuid: auth.teamUuid }), token };
     },
 
-    async list(auth: AuthContext, window: { limit: number; offset: number }) {
+    async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.tokens.listPersonal(auth.userId, window);
       return { items: rows.map(present), total };
     },

@@ -1,8 +1,9 @@
+import { WEBHOOK_SORT, type SortFieldOf } from '../../../shared/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
-import { countOf, newestOfTeam, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
+import { countOf, newestOfTeam, readPage, teamIdsByUuid, type Page, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
@@ -24,10 +25,17 @@ type WebhookChanges = Partial<Pick<WebhookRow, 'name' | 'url' | 'headers' | 'sec
 
 const ofTeam = (teamId: number, uuid: string) => and(eq(webhooks.teamId, teamId), eq(webhooks.uuid, uuid));
 
+/** The list's `sort` (WEBHOOK_SORT): the newest first without it. */
+const ORDER: ListOrder<SortFieldOf<typeof WEBHOOK_SORT>> = {
+  sort: WEBHOOK_SORT,
+  columns: { created_at: webhooks.createdAt, name: sql`lower(${webhooks.name})` },
+  tiebreak: webhooks.id,
+};
+
 export function createWebhooksRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow, search?: string) =>
-      newestOfTeam(db, webhooks, teamId, window, search ? containsText(webhooks.name, search) : undefined),
+      newestOfTeam(db, webhooks, teamId, window, search ? containsText(webhooks.name, search) : undefined, ORDER),
 
     async find(teamId: number, uuid: string): Promise<WebhookRow | undefined> {
       const [row] = await db.select().from(webhooks).where(ofTeam(teamId, uuid));

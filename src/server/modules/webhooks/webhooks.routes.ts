@@ -12,6 +12,8 @@ import {
   WebhookAttemptSchema,
   dataOf,
   pageOf,
+  WEBHOOK_SORT,
+  pageQueryOf,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -28,7 +30,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService; 
         operationId: 'listWebhooks',
         tags,
         summary: "List the team's webhooks, newest first",
-        querystring: PageQuerySchema.extend(WebhookListQuerySchema.shape),
+        querystring: pageQueryOf(WEBHOOK_SORT).extend(WebhookListQuerySchema.shape),
         response: { 200: pageOf(WebhookSchema), ...errorsOf(401, 422) },
       },
     },
