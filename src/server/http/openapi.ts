@@ -77,8 +77,10 @@ type SwaggerTransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route
 
 /**
  * Each route as the document shows it, decided here once so that a route added later is documented
- * alike: its path without the trailing slash, `security: []` when it is public, and every failure it
- * can answer (`errorStatusesOf`, and those it declares) in the house error shape with a sentence.
+ * alike: its path without the trailing slash, `security: []` when it is public, every failure it
+ * can answer (`errorStatusesOf`, and those it declares) in the house error shape with a sentence,
+ * `Retry-After` on the 429, and on single-resource reads (`hasEtag`) the ETag, If-None-Match and 304.
+ * Only the document's copy of the schema changes: what the route validates and serialises is its own.
  */
 function documentRoute(input: SwaggerTransformInput) {
   const { route } = input;
