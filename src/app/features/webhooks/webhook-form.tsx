@@ -6,8 +6,9 @@ import { isApiError } from '../../api/api-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
-import { rowsFromHeaders, toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
-import { WebhookHeadersEditor } from './webhook-headers-editor';
+import { HeadersEditor } from '../../components/headers-editor';
+import { rowsFromHeaders } from '../../lib/header-rows';
+import { toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
 
 interface WebhookFormProps {
   defaultValues?: WebhookInput;
@@ -62,7 +63,7 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
           error={errors.url?.message}
           {...register('url')}
         />
-        <WebhookHeadersEditor control={control} register={register} errors={errors.headers} />
+        <HeadersEditor control={control} register={register} errors={errors.headers} />
         <FormError message={errors.root?.message} />
         <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>

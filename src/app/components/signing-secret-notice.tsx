@@ -1,35 +1,28 @@
 import { ActionIcon, Alert, Code, CopyButton, Group, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
-import type { WebhookWithSecret } from '../../api/gen/types.gen';
 
-interface WebhookSecretNoticeProps {
-  webhook: Pick<WebhookWithSecret, 'name' | 'secret'>;
-  /** Whether the secret is new with the webhook or replaces a rotated one. */
-  reason: 'created' | 'rotated';
+interface SigningSecretNoticeProps {
+  /** What happened, naming the thing the secret signs for, e.g. `Webhook “CRM” created`. */
+  title: string;
+  secret: string;
+  /** A sentence after the warning, e.g. what became of the secret a rotation replaced. */
+  note?: string;
   onDismiss: () => void;
 }
 
 /** The service shows a signing secret once (when made or rotated), so it must be copied now. */
-export function WebhookSecretNotice({ webhook, reason, onDismiss }: WebhookSecretNoticeProps) {
+export function SigningSecretNotice({ title, secret, note, onDismiss }: SigningSecretNoticeProps) {
   return (
-    <Alert
-      color="teal"
-      variant="light"
-      icon={<IconKey />}
-      title={reason === 'created' ? `Webhook “${webhook.name}” created` : `New signing secret for “${webhook.name}”`}
-      withCloseButton
-      closeButtonLabel="Dismiss the signing secret"
-      onClose={onDismiss}
-    >
+    <Alert color="teal" variant="light" icon={<IconKey />} title={title} withCloseButton closeButtonLabel="Dismiss the signing secret" onClose={onDismiss}>
       <Text size="sm" mb="xs">
         Your endpoint checks each call&apos;s signature with this secret. <strong>Copy it now: it will not be shown again.</strong>
-        {reason === 'rotated' && ' The previous secret no longer signs calls.'}
+        {note && ` ${note}`}
       </Text>
       <Group gap="xs" wrap="nowrap">
         <Code aria-label="Signing secret" style={{ wordBreak: 'break-all' }} fz="sm">
-          {webhook.secret}
+          {secret}
         </Code>
-        <CopyButton value={webhook.secret}>
+        <CopyButton value={secret}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
               <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label="Copy the signing secret">
