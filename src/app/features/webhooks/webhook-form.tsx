@@ -2,8 +2,7 @@ import { Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { WebhookInput } from '../../../shared/contract';
-import { isApiError } from '../../api/api-error';
-import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { applyServerErrors } from '../../lib/server-field-errors';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { HeadersEditor } from '../../components/headers-editor';
@@ -36,9 +35,8 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
     try {
       await onSubmit(toWebhookInput(values));
     } catch (error) {
-      const onField = applyServerFieldErrors(error, ['name', 'url'], setError);
-      // Header errors are keyed by header name, not by row: show them above the buttons.
-      if (!onField && isApiError(error) && error.status === 422) setError('root', { type: 'server', message: error.message });
+      // Header errors are keyed by header name, not by row: they are shown above the buttons.
+      applyServerErrors(error, ['name', 'url'], setError);
     }
   });
 
