@@ -8,7 +8,6 @@ import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
 import type { AttemptRecord, WebhookRow, WebhooksRepository } from './webhooks.repository';
 
-
 export function createWebhooksService(deps: {
   webhooks: WebhooksRepository;
   secrets: SecretBox;
