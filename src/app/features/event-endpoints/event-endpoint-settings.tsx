@@ -46,8 +46,11 @@ export function EventEndpointSettings({ endpoint, onEnabledChange, switching = f
           <Switch
             label="Enabled"
             checked={endpoint.enabled}
-            disabled={switching}
-            onChange={(event) => onEnabledChange(event.currentTarget.checked)}
+            // Not disabled while saving: that would take the keyboard's focus away from it.
+            aria-busy={switching}
+            onChange={(event) => {
+              if (!switching) onEnabledChange(event.currentTarget.checked);
+            }}
             labelPosition="left"
           />
         ) : (

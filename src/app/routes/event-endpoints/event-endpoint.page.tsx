@@ -209,7 +209,7 @@ function EventDeliveries({ endpoint, canChange }: { endpoint: EventEndpoint; can
             Deliveries
           </Title>
           <Text size="sm" c="dimmed">
-            Every call&apos;s worth of events, newest first. Delivered ones are kept 7 days, failed ones 30.
+            One row per call Herald makes, newest first. Delivered ones are kept 7 days, failed ones 30.
           </Text>
         </div>
         <SegmentedControl
