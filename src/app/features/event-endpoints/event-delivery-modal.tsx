@@ -10,6 +10,7 @@ import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { EventDeliveryStatusBadge } from './event-delivery-status-badge';
 import { useRedeliverEvent } from './event-endpoint-mutations';
 import { eventEndpointQueries } from './event-endpoint-queries';
+import { Fact } from '../../components/fact';
 
 /** While a delivery is on its way, how often its page asks again. */
 const PENDING_REFRESH_MS = 3_000;
@@ -63,17 +64,6 @@ export function EventDeliveryModal({ endpointUuid, deliveryUuid, onClose, canRed
         />
       )}
     </Modal>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <div>{children}</div>
-    </Stack>
   );
 }
 

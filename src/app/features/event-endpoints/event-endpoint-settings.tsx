@@ -1,21 +1,10 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import type { EventEndpoint } from '../../api/gen/types.gen';
 import { HeaderNames } from '../../components/header-names';
 import { formatTimestamp } from '../../lib/dates';
 import { EventEndpointStatusBadge } from './event-endpoint-status';
 import { EVENT_TYPE_GROUPS } from './event-types';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={4} miw={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      {children}
-    </Stack>
-  );
-}
+import { Fact } from '../../components/fact';
 
 interface EventEndpointSettingsProps {
   endpoint: EventEndpoint;

@@ -53,9 +53,10 @@ function serve(endpoint = ENDPOINT) {
     const body = request.method === 'GET' ? undefined : await request.text().then((text) => (text ? JSON.parse(text) : undefined));
     requests.push({ method: request.method, path: url.pathname, search: url.search, body });
     if (url.pathname === BASE && request.method === 'PUT') {
-      current = { ...current, ...(body as object), disabled_reason: null, failing_since: '' };
+      current = { ...current, ...(body as object), disabled_reason: null, failing_since: '', updated_at: '2026-11-05 09:30:00' };
       return json({ data: current });
     }
+    if (url.pathname === `${BASE}/rotate-secret`) return json({ data: { ...current, secret: 'whsec_bmV3LXNlY3JldA==' } });
     if (url.pathname === BASE) return json({ data: current });
     if (url.pathname === `${BASE}/test`) {
       deliveries = [TEST_CALL, ...deliveries];
@@ -191,6 +192,37 @@ describe('an event endpoint’s page', () => {
     await waitFor(() => expect(requests.filter((request) => request.method === 'PUT')).toEqual([expect.objectContaining({ body: { enabled: true } })]));
     await waitFor(() => expect(screen.queryByText('Herald disabled this endpoint')).not.toBeInTheDocument());
     expect(screen.getByRole('switch', { name: 'Enabled' })).toBeChecked();
+  });
+
+  it('saves only what an edit changed, and shows a rotated secret once', async () => {
+    const requests = serve(eventEndpoint({ description: '' }));
+    const { user } = renderPage();
+
+    // Without a description, the title is the URL's host; the whole URL is under it.
+    expect(await screen.findByRole('heading', { name: 'crm.example.com', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit event endpoint' });
+    expect(within(dialog).getByRole('textbox', { name: /URL/ })).toHaveValue(ENDPOINT.url);
+    expect(within(dialog).getByRole('checkbox', { name: 'message.delivered' })).toBeChecked();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'message.failed' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'campaign.finished' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+
+    await waitFor(() =>
+      expect(requests.filter((request) => request.method === 'PUT').map((request) => request.body)).toEqual([
+        { events: ['message.delivered', 'campaign.finished', 'contact.opted_out'] },
+      ]),
+    );
+    expect(await screen.findByText('The event endpoint was saved.')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Settings' })).getByText('campaign.finished')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'More' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rotate signing secret' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Rotate signing secret' })).getByRole('button', { name: 'Rotate secret' }));
+
+    expect(await screen.findByLabelText('Signing secret', { selector: 'code' })).toHaveTextContent('whsec_bmV3LXNlY3JldA==');
+    expect(screen.getByText(/For 24 hours calls also carry a signature made with the previous secret\./)).toBeInTheDocument();
+    expect(requests.filter((request) => request.path === `${BASE}/rotate-secret`)).toHaveLength(1);
   });
 
   it('shows a viewer everything, with no way to change it, test it or redeliver', async () => {

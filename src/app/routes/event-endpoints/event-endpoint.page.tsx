@@ -55,6 +55,15 @@ function EndpointBreadcrumbs({ current }: { current: string }) {
   );
 }
 
+/** The URL's host, e.g. `crm.example.com`: a title that fits a phone, where a whole URL would not. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export default function EventEndpointPage() {
   const { uuid = '' } = useParams();
   const endpoint = useQuery(eventEndpointQueries.detail(uuid));
@@ -121,14 +130,14 @@ function EventEndpointView({ endpoint }: { endpoint: EventEndpoint }) {
       onError: (error) => notifyFailure('The test event could not be sent', error),
     });
 
-  const title = endpoint.description || endpoint.url;
+  const title = endpoint.description || hostOf(endpoint.url);
 
   return (
     <>
       <EndpointBreadcrumbs current={title} />
       <PageHeader
         title={title}
-        description={endpoint.description ? endpoint.url : undefined}
+        description={endpoint.url}
         actions={
           canChange && (
             <>
