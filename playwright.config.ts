@@ -49,6 +49,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       HERALD_ADMIN_EMAIL: 'admin@herald.test',
       HERALD_ADMIN_PASSWORD: 'correct-horse-battery',
+      // The event endpoints spec calls a receiver it starts on 127.0.0.1; the guard itself is tested in webhook-caller.test.ts.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
   },
 });

@@ -4,7 +4,8 @@
  * violation of impact serious or critical under the WCAG 2.0/2.1 A and AA rules, colour contrast
  * included. The pages show a little of everything (seeded through the API): a template with a
  * tracked link, a sender, a group with contacts and fields, a campaign planned and one sent, a
- * keyword, a webhook with a delivery, an inbound message, an API token, an invitation.
+ * keyword, a webhook with a delivery, an event endpoint with a failed delivery, an inbound message, an
+ * API token, an invitation.
  *
  * The dark scheme is the system's (the browser says `prefers-color-scheme: dark`, nothing chosen in
  * the dashboard): the test checks that the page really is dark before it asks axe.
@@ -33,6 +34,8 @@ interface Seed {
   sentCampaignUuid: string;
   keywordUuid: string;
   webhookUuid: string;
+  eventEndpointUuid: string;
+  eventDeliveryUuid: string;
   contact: string;
   invitationLink: string;
 }
@@ -98,6 +101,14 @@ const visits: Visit[] = [
   { covers: 'keywords.edit', url: (seed) => paths.keywords.edit.getHref(seed.keywordUuid), heading: 'Edit keyword' },
   { covers: 'webhooks.list', url: () => paths.webhooks.list.getHref(), heading: 'Webhooks' },
   { covers: 'webhooks.deliveries', url: (seed) => paths.webhooks.deliveries.getHref(seed.webhookUuid), heading: `Deliveries of A11y hook ${RUN}` },
+  { covers: 'eventEndpoints.list', url: () => paths.eventEndpoints.list.getHref(), heading: 'Event endpoints' },
+  { covers: 'eventEndpoints.detail', url: (seed) => paths.eventEndpoints.detail.getHref(seed.eventEndpointUuid), heading: `A11y events ${RUN}` },
+  {
+    covers: 'eventEndpoints.detail',
+    url: (seed) => paths.eventEndpoints.detail.getHref(seed.eventEndpointUuid, { delivery: seed.eventDeliveryUuid }),
+    heading: `A11y events ${RUN}`,
+    label: 'a delivery open',
+  },
   { covers: 'inboundMessages.list', url: () => paths.inboundMessages.list.getHref(), heading: 'Inbound messages' },
   { covers: 'inboundMessages.keywordTester', url: () => paths.inboundMessages.keywordTester.getHref(), heading: 'Inbound messages' },
   { covers: 'reports', url: () => paths.reports.getHref(), heading: 'Reports' },
@@ -190,6 +201,14 @@ test.beforeAll(async ({ browser }) => {
     call_webhook: true,
     webhooks_uuid: [webhook.uuid],
   });
+  // A loopback port nothing listens on: the test event fails at once, so the endpoint has a failed delivery with its error.
+  const eventEndpoint = await call('POST', '/event-endpoints/', {
+    url: 'http://127.0.0.1:9/a11y-events',
+    description: `A11y events ${RUN}`,
+    events: ['message.delivered', 'campaign.finished', 'inbound.received'],
+    headers: { Authorization: 'Bearer a11y' },
+  });
+  const eventDelivery = await call('POST', `/event-endpoints/${eventEndpoint.uuid}/test`);
   await call('POST', '/inbound-messages/', { from: CONTACT, body: `A11Y${RUN.slice(-6).toUpperCase()} please` });
   await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
   const invitee = `a11y.${RUN}@herald.test`;
@@ -206,6 +225,8 @@ test.beforeAll(async ({ browser }) => {
     sentCampaignUuid: sent.uuid,
     keywordUuid: keyword.uuid,
     webhookUuid: webhook.uuid,
+    eventEndpointUuid: eventEndpoint.uuid,
+    eventDeliveryUuid: eventDelivery.uuid,
     contact: CONTACT.slice(1),
     invitationLink,
   };

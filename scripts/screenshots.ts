@@ -3,11 +3,16 @@
  * dark scheme, into docs/screenshots/ (`<page>-<width>-<scheme>.png`, the visible window). It starts
  * its own Herald on a fresh data folder (embedded database, simulated SMS gateway), signs in, fills
  * it through the API with what a small team would have after a week (templates, a group with
- * contacts, campaigns sent, due and drafted, a keyword, inbound messages and an opt-out), then visits
- * each page. Needs the built dashboard (`npm run build`; the npm script builds it when missing).
+ * contacts, campaigns sent, due and drafted, a keyword, inbound messages and an opt-out, an event
+ * endpoint that a small receiver of the script's own answers), then visits each page. Needs the built
+ * dashboard (`npm run build`; the npm script builds it when missing).
+ *
+ * `npm run screenshots -- event-endpoint webhooks`: only the pages whose names start so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -31,6 +36,8 @@ async function startHerald(dataDir: string): Promise<ChildProcess> {
       HERALD_ADMIN_EMAIL: ADMIN.email,
       HERALD_ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The event endpoint's receiver is this script's, on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -64,9 +71,26 @@ async function apiOf(page: Page) {
 const FIRST_NAMES = ['Ada', 'Bo', 'Cleo', 'Dev', 'Esme', 'Finn', 'Gita', 'Hugo', 'Iris', 'Jon', 'Kai', 'Lena', 'Milo', 'Nia', 'Otto'];
 const CITIES = ['Leeds', 'York', 'Hull', 'Bath', 'Ely'];
 
+/** A receiver for the event endpoint: it answers 204 to every call. */
+async function startReceiver(): Promise<http.Server> {
+  const receiver = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return receiver;
+}
+
 /** What a small team has after a week; the uuids the detail pages need. */
-async function seed(page: Page) {
+async function seed(page: Page, receiverUrl: string) {
   const api = await apiOf(page);
+  // First, so the campaign's deliveries and the inbound messages below are sent to it.
+  const endpoint = await api.post('/event-endpoints/', {
+    url: receiverUrl,
+    description: 'CRM: deliveries, opt-outs and replies',
+    events: ['message.delivered', 'message.failed', 'campaign.started', 'campaign.finished', 'contact.opted_out', 'inbound.received'],
+    headers: { Authorization: 'Bearer crm-token' },
+  });
   const { app_timezone: zone } = await api.get<{ app_timezone: string }>('/users/me');
   const at = (offsetMs: number) => formatTimestamp(new Date(Date.now() + offsetMs), zone);
   const numbers = Array.from({ length: 45 }, (_, index) => `+4477009003${String(index).padStart(2, '0')}`);
@@ -120,14 +144,33 @@ async function seed(page: Page) {
     if (summary.recipients > 0 && summary.delivered >= summary.recipients - 2) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  return { group: group.uuid, template: template.uuid, campaign: sent.uuid, number: numbers[0]!.slice(1) };
+  const test = await api.post(`/event-endpoints/${endpoint.uuid}/test`, {});
+  // The worker sends the events within a second or two.
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const pending = await api.get<unknown[]>(`/event-endpoints/${endpoint.uuid}/deliveries?status=pending`);
+    if (pending.length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return {
+    group: group.uuid,
+    template: template.uuid,
+    campaign: sent.uuid,
+    number: numbers[0]!.slice(1),
+    eventEndpoint: endpoint.uuid,
+    eventDelivery: test.uuid,
+  };
 }
+
+/** The pages named on the command line (by the start of their names), or all. */
+const only = process.argv.slice(2);
+const chosen = (name: string) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
 
 async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-screenshots-'));
   await fs.chmod(dataDir, 0o755); // the embedded database runs as its own user when started by root
   let server: ChildProcess | undefined;
   let browser: Browser | undefined;
+  const receiver = await startReceiver();
   try {
     server = await startHerald(dataDir);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
@@ -138,9 +181,9 @@ async function main(): Promise<void> {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
-    const ids = await seed(page);
+    const ids = await seed(page, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/herald-events`);
 
-    const pages: Array<[string, string]> = [
+    const allPages: Array<[string, string]> = [
       ['overview', '/'],
       ['campaigns', '/campaigns'],
       ['campaign', `/campaigns/${ids.campaign}`],
@@ -158,6 +201,9 @@ async function main(): Promise<void> {
       ['keywords', '/keywords'],
       ['keyword-new', '/keywords/new'],
       ['webhooks', '/webhooks'],
+      ['event-endpoints', '/event-endpoints'],
+      ['event-endpoint', `/event-endpoints/${ids.eventEndpoint}`],
+      ['event-delivery', `/event-endpoints/${ids.eventEndpoint}?delivery=${ids.eventDelivery}`],
       ['inbound-messages', '/inbound-messages'],
       ['reports', '/reports'],
       ['vanity-domains', '/vanity-domains'],
@@ -166,6 +212,7 @@ async function main(): Promise<void> {
       ['audit', '/audit'],
       ['profile', '/profile'],
     ];
+    const pages = allPages.filter(([name]) => chosen(name));
     await fs.mkdir(OUT, { recursive: true });
     for (const scheme of SCHEMES) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -196,19 +243,22 @@ async function main(): Promise<void> {
       }
     }
     // The sign-in page, signed out.
-    const signedOut = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const signIn = await signedOut.newPage();
-    for (const scheme of SCHEMES) {
-      await signIn.emulateMedia({ colorScheme: scheme });
-      for (const width of WIDTHS) {
-        await signIn.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-        await signIn.goto(`${ORIGIN}/sign-in`);
-        await signIn.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-        await signIn.screenshot({ path: path.join(OUT, `sign-in-${width}-${scheme}.png`) });
+    if (chosen('sign-in')) {
+      const signedOut = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const signIn = await signedOut.newPage();
+      for (const scheme of SCHEMES) {
+        await signIn.emulateMedia({ colorScheme: scheme });
+        for (const width of WIDTHS) {
+          await signIn.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+          await signIn.goto(`${ORIGIN}/sign-in`);
+          await signIn.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+          await signIn.screenshot({ path: path.join(OUT, `sign-in-${width}-${scheme}.png`) });
+        }
       }
     }
     console.log(`written to ${path.relative(process.cwd(), OUT)}/`);
   } finally {
+    receiver.close();
     await browser?.close();
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');

@@ -1,5 +1,5 @@
 /** Every URL of the dashboard, in one place: routes use `path`, links and redirects use `getHref`. */
-import type { ReportType } from '../shared/contract';
+import type { EventDelivery, ReportType } from '../shared/contract';
 
 export interface PageParams {
   page?: number;
@@ -88,6 +88,18 @@ export const paths = {
     deliveries: {
       path: '/webhooks/:uuid',
       getHref: (uuid: string, { page, perPage }: PageParams = {}) => withQuery(`/webhooks/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
+    },
+  },
+  eventEndpoints: {
+    list: listPath('/event-endpoints'),
+    /**
+     * An event endpoint: its settings and its deliveries (`status` filters them, `page`, `perPage` their
+     * page); `delivery` opens one with its body and attempts. Herald's e-mail about an endpoint it disabled links here.
+     */
+    detail: {
+      path: '/event-endpoints/:uuid',
+      getHref: (uuid: string, { page, perPage, status, delivery }: PageParams & { status?: EventDelivery['status']; delivery?: string } = {}) =>
+        withQuery(`/event-endpoints/${encodeURIComponent(uuid)}`, { status, delivery, page, per_page: perPage }),
     },
   },
   vanityDomains: listPath('/vanity-domains'),

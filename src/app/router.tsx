@@ -51,6 +51,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () => import('./routes/webhooks/webhook-deliveries.page').then(page),
             },
             {
+              path: paths.eventEndpoints.list.path,
+              lazy: () => import('./routes/event-endpoints/event-endpoints.page').then(page),
+            },
+            {
+              path: paths.eventEndpoints.detail.path,
+              lazy: () => import('./routes/event-endpoints/event-endpoint.page').then(page),
+            },
+            {
               path: paths.contactGroups.list.path,
               lazy: () => import('./routes/contact-groups/contact-groups-list.page').then(page),
             },

@@ -108,6 +108,7 @@ export const theme = createTheme({
     // A table wider than the screen scrolls sideways: focusable, so the keyboard can scroll it too
     // (a read-only table, with no buttons or links to tab into, could not be scrolled otherwise).
     TableScrollContainer: Table.ScrollContainer.extend({ defaultProps: { tabIndex: 0 } }),
-    Modal: Modal.extend({ defaultProps: { centered: true }, styles: { title: { fontWeight: 600 } } }),
+    // Mantine's close button has no name of its own: a modal that names it better passes closeButtonProps.
+    Modal: Modal.extend({ defaultProps: { centered: true, closeButtonProps: { 'aria-label': 'Close' } }, styles: { title: { fontWeight: 600 } } }),
   },
 });

@@ -13,3 +13,21 @@ export function notifyFailure(title: string, error: unknown): void {
 export function notifyFailureMessage(title: string, message: string): void {
   notifications.show({ color: 'red', title, message, autoClose: 8000 });
 }
+
+/** What a test call to a receiver (a webhook, an event endpoint) came to. */
+export interface TestCallOutcome {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** A test call's outcome, as a toast: the endpoint's answer, or why there was none. */
+export function notifyTestCall({ statusCode, latencyMs, error }: TestCallOutcome): void {
+  const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  notifications.show({
+    color: ok ? 'teal' : 'red',
+    title: ok ? 'The test event was delivered' : 'The test event was not delivered',
+    message: ok ? `Your endpoint answered ${statusCode} in ${latencyMs} ms.` : (error ?? `Your endpoint answered ${statusCode}.`),
+    autoClose: ok ? undefined : 8000,
+  });
+}

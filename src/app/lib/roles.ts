@@ -5,7 +5,7 @@ export type { Role };
 /**
  * What a page asks of the role in the current team (the service enforces the same, route by route):
  * `edit` changes the team's work (templates, links, keywords, contact groups, campaigns, keyword
- * tests); `admin` changes the team's settings (senders, vanity domains, webhooks). Reading and
+ * tests); `admin` changes the team's settings (senders, vanity domains, webhooks, event endpoints). Reading and
  * asking for report e-mails need neither.
  */
 export type Permission = 'edit' | 'admin';

@@ -1,5 +1,6 @@
 import {
   IconAddressBook,
+  IconBroadcast,
   IconChartBar,
   IconHistory,
   IconId,
@@ -34,6 +35,7 @@ export const sections: readonly Section[] = [
   { label: 'Senders', href: paths.senders.list.getHref(), icon: IconId, available: true },
   { label: 'Keywords', href: paths.keywords.list.getHref(), icon: IconMessage2, available: true },
   { label: 'Webhooks', href: paths.webhooks.list.getHref(), icon: IconWebhook, available: true },
+  { label: 'Event endpoints', href: paths.eventEndpoints.list.getHref(), icon: IconBroadcast, available: true },
   { label: 'Inbound messages', href: paths.inboundMessages.list.getHref(), icon: IconInbox, available: true },
   { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: true },
   { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: true },

@@ -57,3 +57,22 @@ export function usePageParams() {
 
   return { page, perPage, setPage, setPerPage };
 }
+
+/**
+ * Sets a list's filter in the URL (`?<name>=`; undefined or '' removes it). Another filter changes
+ * what each page holds, so the list starts again from the first page.
+ */
+export function useSetFilterParam(name: string) {
+  const [, setSearchParams] = useSearchParams();
+  return useCallback(
+    (value: string | undefined) =>
+      setSearchParams((current) => {
+        const updated = new URLSearchParams(current);
+        if (value) updated.set(name, value);
+        else updated.delete(name);
+        updated.set('page', '1');
+        return updated;
+      }),
+    [name, setSearchParams],
+  );
+}

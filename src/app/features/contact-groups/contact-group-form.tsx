@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { ContactGroupInputSchema, type ContactGroupInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
-import { isApiError } from '../../api/api-error';
-import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { applyServerErrors } from '../../lib/server-field-errors';
 
 const ContactGroupFormSchema = z.object({
   name: ContactGroupInputSchema.shape.name,
@@ -51,8 +50,7 @@ export function ContactGroupForm({ defaultValues = EMPTY, submitLabel, onSubmit,
     try {
       await onSubmit(input);
     } catch (error) {
-      const onField = applyServerFieldErrors(error, ['name', 'description', 'headers'], setError);
-      if (!onField && isApiError(error) && error.status === 422) setError('root', { type: 'server', message: error.message });
+      applyServerErrors(error, ['name', 'description', 'headers'], setError);
     }
   });
 

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { InboundMessageInputSchema } from '../../../shared/contract';
 import type { InboundMessage } from '../../api/gen/types.gen';
 import { FormError } from '../../components/form-error';
-import { isApiError } from '../../api/api-error';
-import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { applyServerErrors } from '../../lib/server-field-errors';
 import { InboundActionsList } from './inbound-actions-list';
 import type { KeywordTestInput } from './inbound-mutations';
 
@@ -35,8 +34,7 @@ export function KeywordTester({ onSubmit, result }: KeywordTesterProps) {
     try {
       await onSubmit(input);
     } catch (error) {
-      const onField = applyServerFieldErrors(error, ['from', 'body'], setError);
-      if (!onField && isApiError(error) && error.status === 422) setError('root', { type: 'server', message: error.message });
+      applyServerErrors(error, ['from', 'body'], setError);
     }
   });
 

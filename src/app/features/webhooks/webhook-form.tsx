@@ -2,12 +2,12 @@ import { Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { WebhookInput } from '../../../shared/contract';
-import { isApiError } from '../../api/api-error';
-import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { applyServerErrors } from '../../lib/server-field-errors';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
-import { rowsFromHeaders, toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
-import { WebhookHeadersEditor } from './webhook-headers-editor';
+import { HeadersEditor } from '../../components/headers-editor';
+import { rowsFromHeaders } from '../../lib/header-rows';
+import { toWebhookInput, WebhookFormSchema, type WebhookFormValues } from './webhook-form-schema';
 
 interface WebhookFormProps {
   defaultValues?: WebhookInput;
@@ -35,9 +35,8 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
     try {
       await onSubmit(toWebhookInput(values));
     } catch (error) {
-      const onField = applyServerFieldErrors(error, ['name', 'url'], setError);
-      // Header errors are keyed by header name, not by row: show them above the buttons.
-      if (!onField && isApiError(error) && error.status === 422) setError('root', { type: 'server', message: error.message });
+      // Header errors are keyed by header name, not by row: they are shown above the buttons.
+      applyServerErrors(error, ['name', 'url'], setError);
     }
   });
 
@@ -62,7 +61,7 @@ export function WebhookForm({ defaultValues = EMPTY, submitLabel, onSubmit, onCa
           error={errors.url?.message}
           {...register('url')}
         />
-        <WebhookHeadersEditor control={control} register={register} errors={errors.headers} />
+        <HeadersEditor control={control} register={register} errors={errors.headers} />
         <FormError message={errors.root?.message} />
         <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />
       </Stack>

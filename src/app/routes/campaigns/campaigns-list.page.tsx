@@ -13,7 +13,7 @@ import { contactGroupQueries } from '../../features/contact-groups/contact-group
 import { CAMPAIGN_STATUSES, campaignQueries, type CampaignStatus } from '../../features/campaigns/campaign-queries';
 import { CAMPAIGN_COLUMNS, CampaignsTable } from '../../features/campaigns/campaigns-table';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
-import { parsePageParams, usePageParams } from '../../lib/use-page-params';
+import { parsePageParams, usePageParams, useSetFilterParam } from '../../lib/use-page-params';
 import { paths } from '../../paths';
 
 const ALL = 'all';
@@ -32,7 +32,7 @@ export function prefetch(queryClient: QueryClient, { request }: LoaderFunctionAr
 
 export default function CampaignsListPage() {
   const { page, perPage, setPage, setPerPage } = usePageParams();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   const status = parseStatus(searchParams);
   const campaigns = useQuery(campaignQueries.list({ page, per_page: perPage, status }));
   const groups = useQuery(contactGroupQueries.picker());
@@ -40,15 +40,8 @@ export default function CampaignsListPage() {
   const confirmDeletion = useConfirmCampaignDeletion();
   const canEdit = useTeamRole().can('edit');
 
-  const setStatus = (value: string) =>
-    setSearchParams((current) => {
-      const updated = new URLSearchParams(current);
-      if (value === ALL) updated.delete('status');
-      else updated.set('status', value);
-      // Another filter changes what each page holds, so start again from the first one.
-      updated.set('page', '1');
-      return updated;
-    });
+  const setStatusParam = useSetFilterParam('status');
+  const setStatus = (value: string) => setStatusParam(value === ALL ? undefined : value);
 
   const newCampaignButton = canEdit && (
     <Button component={Link} to={paths.campaigns.new.getHref()} leftSection={<IconPlus size={16} />}>

@@ -1,19 +1,8 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Badge, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ContactGroup } from '../../api/gen/types.gen';
 import { ContactGroupStatusBadge } from '../../features/contact-groups/contact-group-status-badge';
 import { formatTimestamp } from '../../lib/dates';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={4}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      {children}
-    </Stack>
-  );
-}
+import { Fact } from '../../components/fact';
 
 /** The group's counts and state, above its contacts. */
 export function ContactGroupSummary({ group }: { group: ContactGroup }) {

@@ -1,9 +1,8 @@
 import { Anchor, Breadcrumbs, Button, Text } from '@mantine/core';
 import { IconHistory, IconSend } from '@tabler/icons-react';
-import { notifications } from '@mantine/notifications';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
-import type { WebhookAttempt } from '../../api/gen/types.gen';
+import { callAttemptColumns, CallAttemptsTable } from '../../components/call-attempts-table';
 import { EmptyPanel } from '../../components/empty-panel';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
@@ -11,10 +10,9 @@ import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
-import { WEBHOOK_ATTEMPT_COLUMNS, WebhookAttemptsTable } from '../../features/webhooks/webhook-attempts-table';
 import { useTestWebhook } from '../../features/webhooks/webhook-mutations';
 import { webhookQueries } from '../../features/webhooks/webhook-queries';
-import { notifyFailure } from '../../lib/notify';
+import { notifyFailure, notifyTestCall } from '../../lib/notify';
 import { parsePageParams, usePageParams } from '../../lib/use-page-params';
 import { paths } from '../../paths';
 
@@ -23,19 +21,6 @@ export function prefetch(queryClient: QueryClient, { params, request }: LoaderFu
   const { page, perPage } = parsePageParams(new URL(request.url).searchParams);
   void queryClient.prefetchQuery(webhookQueries.detail(params.uuid));
   void queryClient.prefetchQuery(webhookQueries.attempts(params.uuid, { page, per_page: perPage }));
-}
-
-/** The test call's outcome, as a toast: the endpoint's answer, or why there was none. */
-function notifyTestResult(attempt: WebhookAttempt) {
-  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
-  notifications.show({
-    color: ok ? 'teal' : 'red',
-    title: ok ? 'The test event was delivered' : 'The test event was not delivered',
-    message: ok
-      ? `Your endpoint answered ${attempt.status_code} in ${attempt.latency_ms} ms.`
-      : (attempt.error ?? `Your endpoint answered ${attempt.status_code}.`),
-    autoClose: ok ? undefined : 8000,
-  });
 }
 
 export default function WebhookDeliveriesPage() {
@@ -49,7 +34,7 @@ export default function WebhookDeliveriesPage() {
 
   const sendTest = () =>
     test.mutate(undefined, {
-      onSuccess: notifyTestResult,
+      onSuccess: (attempt) => notifyTestCall({ statusCode: attempt.status_code, latencyMs: attempt.latency_ms, error: attempt.error }),
       onError: (error) => notifyFailure('The test event could not be sent', error),
     });
 
@@ -76,7 +61,7 @@ export default function WebhookDeliveriesPage() {
       {webhook.isError ? (
         <ErrorState title="The webhook could not be loaded." error={webhook.error} onRetry={() => void webhook.refetch()} />
       ) : attempts.isPending ? (
-        <TableSkeleton columns={WEBHOOK_ATTEMPT_COLUMNS} />
+        <TableSkeleton columns={callAttemptColumns(true)} />
       ) : attempts.isError ? (
         <ErrorState title="The deliveries could not be loaded." error={attempts.error} onRetry={() => void attempts.refetch()} />
       ) : attempts.data.meta.total === 0 ? (
@@ -91,7 +76,7 @@ export default function WebhookDeliveriesPage() {
         />
       ) : (
         <>
-          <WebhookAttemptsTable attempts={attempts.data.data} />
+          <CallAttemptsTable label="Deliveries" withEvent attempts={attempts.data.data} />
           <PaginationBar
             meta={attempts.data.meta}
             perPage={perPage}

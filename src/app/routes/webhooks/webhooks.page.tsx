@@ -7,6 +7,7 @@ import type { Webhook, WebhookWithSecret } from '../../api/gen/types.gen';
 import { EmptyPanel } from '../../components/empty-panel';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { SigningSecretNotice } from '../../components/signing-secret-notice';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
 import { RoleNotice } from '../../features/auth/role-notice';
@@ -15,7 +16,6 @@ import { useConfirmSecretRotation } from '../../features/webhooks/use-confirm-se
 import { useConfirmWebhookDeletion } from '../../features/webhooks/use-confirm-webhook-deletion';
 import { WebhookCreateModal, WebhookEditModal } from '../../features/webhooks/webhook-modals';
 import { webhookQueries } from '../../features/webhooks/webhook-queries';
-import { WebhookSecretNotice } from '../../features/webhooks/webhook-secret-notice';
 import { WEBHOOK_COLUMNS, WebhooksTable } from '../../features/webhooks/webhooks-table';
 import { parsePageParams, usePageParams } from '../../lib/use-page-params';
 
@@ -55,7 +55,14 @@ export default function WebhooksPage() {
       />
       <RoleNotice needs="admin" subject="webhooks" />
       <Stack gap="lg">
-        {shownSecret && <WebhookSecretNotice webhook={shownSecret.webhook} reason={shownSecret.reason} onDismiss={() => setShownSecret(null)} />}
+        {shownSecret && (
+          <SigningSecretNotice
+            title={shownSecret.reason === 'created' ? `Webhook “${shownSecret.webhook.name}” created` : `New signing secret for “${shownSecret.webhook.name}”`}
+            secret={shownSecret.webhook.secret}
+            note={shownSecret.reason === 'rotated' ? 'The previous secret no longer signs calls.' : undefined}
+            onDismiss={() => setShownSecret(null)}
+          />
+        )}
         {webhooks.isPending ? (
           <TableSkeleton columns={WEBHOOK_COLUMNS} rows={3} />
         ) : webhooks.isError ? (

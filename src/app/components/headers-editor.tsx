@@ -1,22 +1,29 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useFieldArray, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
-import type { WebhookFormValues } from './webhook-form-schema';
+import { useId } from 'react';
+import { useFieldArray, type ArrayPath, type Control, type FieldErrors, type FieldValues, type Path, type UseFormRegister } from 'react-hook-form';
+import type { HeaderRow } from '../lib/header-rows';
 
-interface WebhookHeadersEditorProps {
-  control: Control<WebhookFormValues>;
-  register: UseFormRegister<WebhookFormValues>;
-  errors: FieldErrors<WebhookFormValues>['headers'];
+/** A form whose values hold the editor's rows under `headers` (a webhook's, an event endpoint's). */
+type WithHeaders = FieldValues & { headers: HeaderRow[] };
+
+interface HeadersEditorProps<TValues extends WithHeaders> {
+  control: Control<TValues>;
+  register: UseFormRegister<TValues>;
+  errors: FieldErrors<{ headers: HeaderRow[] }>['headers'];
 }
 
 /** Headers sent with every call, one name/value row each; rows are added and removed in place. */
-export function WebhookHeadersEditor({ control, register, errors }: WebhookHeadersEditorProps) {
-  const { fields, append, remove } = useFieldArray({ control, name: 'headers' });
+export function HeadersEditor<TValues extends WithHeaders>({ control, register, errors }: HeadersEditorProps<TValues>) {
+  // The form's own type cannot name the rows' paths generically; they are `headers`, `headers.<n>.name|value` in every form.
+  const { fields, append, remove } = useFieldArray({ control, name: 'headers' as ArrayPath<TValues> });
+  const row = (index: number, part: keyof HeaderRow) => register(`headers.${index}.${part}` as Path<TValues>);
+  const labelId = useId();
 
   return (
-    <Stack gap="xs" role="group" aria-labelledby="webhook-headers-label">
+    <Stack gap="xs" role="group" aria-labelledby={labelId}>
       <div>
-        <Text id="webhook-headers-label" size="sm" fw={500}>
+        <Text id={labelId} size="sm" fw={500}>
           Headers
         </Text>
         <Text size="xs" c="dimmed">
@@ -36,7 +43,7 @@ export function WebhookHeadersEditor({ control, register, errors }: WebhookHeade
             autoComplete="off"
             style={{ flex: 2 }}
             error={errors?.[index]?.name?.message}
-            {...register(`headers.${index}.name`)}
+            {...row(index, 'name')}
           />
           <TextInput
             aria-label={`Header ${index + 1} value`}
@@ -44,7 +51,7 @@ export function WebhookHeadersEditor({ control, register, errors }: WebhookHeade
             autoComplete="off"
             style={{ flex: 3 }}
             error={errors?.[index]?.value?.message}
-            {...register(`headers.${index}.value`)}
+            {...row(index, 'value')}
           />
           <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove header ${index + 1}`} onClick={() => remove(index)}>
             <IconTrash size={18} />
@@ -52,7 +59,7 @@ export function WebhookHeadersEditor({ control, register, errors }: WebhookHeade
         </Group>
       ))}
       <Group>
-        <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => append({ name: '', value: '' })}>
+        <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => append({ name: '', value: '' } as Parameters<typeof append>[0])}>
           Add header
         </Button>
       </Group>
