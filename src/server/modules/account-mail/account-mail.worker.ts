@@ -1,4 +1,5 @@
 import type { Mailer } from '../../gateways/mail/mailer';
+import { createPollingLoop } from '../../lib/polling-loop';
 import type { Clock } from '../../lib/time';
 import type { AccountMailRepository } from './account-mail.repository';
 
@@ -27,9 +28,6 @@ export function createAccountMailWorker(deps: {
   const retryBaseMs = deps.options?.retryBaseMs ?? 30_000;
   const maxAttempts = deps.options?.maxAttempts ?? 12;
   const LEASE_MS = 120_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopping = false;
 
   async function runOnce(): Promise<number> {
     const due = await deps.outbox.claimDue(10, LEASE_MS);
@@ -49,26 +47,7 @@ export function createAccountMailWorker(deps: {
     return due.length;
   }
 
-  return {
-    runOnce,
-    start() {
-      const loop = () => {
-        running = runOnce()
-          .then(() => undefined)
-          .catch((error) =>
-            deps.log('error', 'the account e-mail outbox could not be read', { reason: error instanceof Error ? error.message : String(error) }),
-          )
-          .finally(() => {
-            if (!stopping) timer = setTimeout(loop, pollMs);
-          });
-      };
-      timer = setTimeout(loop, 0);
-    },
-    async stop() {
-      stopping = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const loop = createPollingLoop(runOnce, pollMs, (reason) => deps.log('error', 'the account e-mail outbox could not be read', { reason }));
+  return { runOnce, start: loop.start, stop: loop.stop };
 }
 export type AccountMailWorker = ReturnType<typeof createAccountMailWorker>;

@@ -1,3 +1,4 @@
+import { createPollingLoop } from '../../lib/polling-loop';
 import type { ReportLinks } from '../reports/report-links';
 import type { EventDeliverer } from './event-deliverer';
 import type { EventOutbox } from './event-outbox';
@@ -31,9 +32,6 @@ export function createEventDeliveryWorker(deps: {
   const pollMs = deps.options.pollMs ?? 1_000;
   const concurrency = deps.options.concurrency ?? 8;
   const leaseMs = deps.options.leaseMs ?? 120_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopping = false;
   let lastSweep = 0;
 
   /** A ready report's event carries its signed download link, which only the service can make. */
@@ -44,12 +42,15 @@ export function createEventDeliveryWorker(deps: {
     return { report_job: { ...job, download_url } };
   };
 
+  const loop = createPollingLoop(runOnce, pollMs, (reason) => deps.log('error', 'events could not be delivered', { reason }));
+  const stopping = loop.stopping;
+
   /** One round: every committed event into deliveries, then the due deliveries, `concurrency` at a time. */
   async function runOnce(): Promise<number> {
     // A few events a transaction: one message event can list a whole engine batch (5,000 messages).
-    while ((await deps.outbox.fanOut(50, deps.options.batchSize, enrich)) > 0 && !stopping);
+    while ((await deps.outbox.fanOut(50, deps.options.batchSize, enrich)) > 0 && !stopping());
     let calls = 0;
-    while (!stopping) {
+    while (!stopping()) {
       const due = await deps.outbox.claimDue(concurrency, leaseMs);
       if (due.length === 0) break;
       await Promise.all(due.map((delivery) => deps.deliver(delivery)));
@@ -65,23 +66,9 @@ export function createEventDeliveryWorker(deps: {
 
   return {
     runOnce,
-    start() {
-      const loop = () => {
-        running = runOnce()
-          .then(() => undefined)
-          .catch((error) => deps.log('error', 'events could not be delivered', { reason: error instanceof Error ? error.message : String(error) }))
-          .finally(() => {
-            if (!stopping) timer = setTimeout(loop, pollMs);
-          });
-      };
-      timer = setTimeout(loop, 0);
-    },
+    start: loop.start,
     /** Waits for the calls under way: their outcomes are recorded before the process ends. */
-    async stop() {
-      stopping = true;
-      clearTimeout(timer);
-      await running;
-    },
+    stop: loop.stop,
   };
 }
 export type EventDeliveryWorker = ReturnType<typeof createEventDeliveryWorker>;

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../../shared/contract';
 import { createEngineStore } from '../../engine/store/postgres-store';
 import { createMailer } from '../../gateways/mail/mailer';
 import { createAccountMailWorker } from '../account-mail/account-mail.worker';
@@ -62,22 +63,7 @@ const worker = () =>
     options: { batchSize: t.config.eventBatchSize },
   });
 
-const ALL_TYPES = [
-  'message.submitted',
-  'message.delivered',
-  'message.failed',
-  'message.unsent',
-  'campaign.started',
-  'campaign.paused',
-  'campaign.resumed',
-  'campaign.stopped',
-  'campaign.finished',
-  'contact.opted_out',
-  'contact.opted_in',
-  'inbound.received',
-  'import.finished',
-  'report.ready',
-];
+const ALL_TYPES = [...EVENT_TYPES];
 
 async function endpoint(user: TestUser, body: Record<string, unknown>): Promise<{ uuid: string; secret: string }> {
   const response = await t.request('POST', '/api/2.0/event-endpoints/', { token: user.token, body });
