@@ -308,6 +308,7 @@ beforeAll(async () => {
     'link_uuid',
   );
   await create('/api/2.0/webhooks/', { name: 'Fixture', url: 'https://hooks.example.com/in' }, 'webhook_uuid');
+  await create('/api/2.0/event-endpoints/', { url: 'https://hooks.example.com/events', events: ['report.ready'] }, 'endpoint_uuid');
   await create('/api/2.0/contact-groups/', { name: 'Fixture', headers: ['first_name'] }, 'contact_group_uuid');
   const added = await t.request('PUT', `/api/2.0/contact-groups/${fixtures.contact_group_uuid}/add-contacts`, {
     token: user.token,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
-import { httpUrl } from './fields';
+import { httpUrl, optionalString } from './fields';
 import { WebhookHeadersSchema } from './webhooks';
 
 /** What an event endpoint can receive (docs/events.md says what each carries). */
@@ -33,7 +33,7 @@ const EventListSchema = z
   .refine((events) => new Set(events).size === events.length, 'The events may not repeat.')
   .describe('The event types sent to the endpoint.');
 
-const descriptionField = z.string({ error: 'The description must be a string.' }).max(255, 'The description may not be greater than 255 characters.');
+const descriptionField = optionalString('description', 255);
 
 export const EventEndpointInputSchema = z
   .object({
