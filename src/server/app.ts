@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Only JSON is read (and text/csv where an import takes it): a text/plain body is 415, not a string a schema then refuses.
   app.removeContentTypeParser('text/plain');
 
-  const metrics = createMetrics({ database });
+  const metrics = createMetrics({ database, defaultZone: config.appTimezone });
   const services = createServices(database, config, {
     secretKey: deps.secretKey,
     clock: deps.clock,

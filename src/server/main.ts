@@ -33,10 +33,19 @@ async function main(): Promise<void> {
   if (servesHttp(role) && config.metricsPort !== undefined)
     app.log.warn(`METRICS_PORT is used by --role worker only: this process serves /metrics, /healthz and /readyz on PORT (${config.port}).`);
 
-  let stopping = false;
+  // Ctrl-C in a terminal signals the whole process group, and npm passes the signal on to Herald too:
+  // one stop arrives twice. A repeated signal never ends the process before its database is stopped
+  // and the data folder released; one a second or more after the first only hurries open connections.
+  let stoppingSince: number | undefined;
   const stop = async (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince >= 1000) {
+        app.log.info(`${signal} again: closing open connections now`);
+        app.server.closeAllConnections();
+      }
+      return;
+    }
+    stoppingSince = Date.now();
     app.log.info(`${signal}: stopping`);
     await workers?.stop();
     await metricsServer?.close().catch((error) => app.log.error(error));

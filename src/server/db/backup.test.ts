@@ -21,7 +21,8 @@ import { withDatabaseName } from './client';
 // delivered counted, 168 messages delivered); a restore with the tables' triggers on while loading
 // (counters counted twice: the restore's own verification refused, team_hourly_counts and
 // team_row_counts differing); and migrate without its check of a database newer than the code
-// (Herald started on it and ran).
+// (Herald started on it and ran); the restore into a DATA_DIR that is a service user's home holding
+// `.npm` (refused as "not empty" before the restore ignored what is not Herald's).
 const RECIPIENTS = 400;
 const ADMIN = { email: 'admin@backup.test', password: 'backup-password-1' };
 
@@ -127,9 +128,13 @@ describe('backup and restore, embedded database', { timeout: 300_000 }, () => {
     expect((await fetch(`http://localhost:${port}/healthz`)).status).toBe(200);
     const summary = await summaryOf(file());
 
+    // The documented service layout (docs/deploy.md): DATA_DIR is the service user's home, and npm keeps its cache there.
+    await fs.mkdir(path.join(copy(), '.npm', '_logs'), { recursive: true });
+    await fs.writeFile(path.join(copy(), '.npm', '_logs', 'debug-0.log'), 'npm was here\n');
     const restoredNow = await runCli(['restore', file()], childEnv({ DATA_DIR: copy() }));
     expect(restoredNow.stderr).toBe('');
     expect(restoredNow.code).toBe(0);
+    expect(await fs.readFile(path.join(copy(), '.npm', '_logs', 'debug-0.log'), 'utf8')).toBe('npm was here\n');
     expect(JSON.parse(restoredNow.stdout)).toMatchObject({ verified: true, tables: summary.tables.length });
     expect(await fs.readFile(path.join(copy(), 'secret.key'), 'utf8')).toBe(await fs.readFile(path.join(source(), 'secret.key'), 'utf8'));
 
@@ -196,6 +201,13 @@ describe('backup and restore, embedded database', { timeout: 300_000 }, () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('is not a Herald backup, or is damaged');
     expect(await fs.stat(target).catch(() => undefined)).toBeUndefined();
+    // In a service user's home, the failed restore takes away only what it wrote: npm's cache stays.
+    const home = path.join(root, 'home-from-cut');
+    await fs.mkdir(path.join(home, '.npm'), { recursive: true });
+    const inHome = await runCli(['restore', cut], childEnv({ DATA_DIR: home }));
+    expect(inHome.code).toBe(1);
+    expect(inHome.stderr).toContain('is not a Herald backup, or is damaged');
+    expect(await fs.readdir(home)).toEqual(['.npm']);
 
     const foreign = path.join(root, 'notes.txt');
     await fs.writeFile(foreign, 'not a backup\n');

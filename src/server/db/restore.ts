@@ -69,6 +69,12 @@ const entriesOf = (dir: string): Promise<string[] | undefined> =>
     throw error;
   });
 
+/**
+ * What Herald keeps in DATA_DIR. Anything else there is not Herald's and is left alone: under the
+ * documented service (docs/deploy.md) DATA_DIR is the service user's home, where npm keeps `.npm`.
+ */
+const HERALD_ENTRIES = new Set(['postgres', 'postgres.password', 'secret.key', 'herald.pid', 'initial-admin.txt', 'outbox', 'reports', RESTORE_MARKER]);
+
 /** Checks the backup's key against the one this Herald would use, before anything is written. */
 async function checkSecretKey(config: Config, manifest: BackupManifest): Promise<void> {
   const { source, fingerprint } = manifest.secret_key;
@@ -90,7 +96,7 @@ async function checkSecretKey(config: Config, manifest: BackupManifest): Promise
 }
 
 /**
- * Restores a backup (backup.ts) into an empty DATA_DIR (embedded database) or an empty database
+ * Restores a backup (backup.ts) into a DATA_DIR holding nothing of Herald's (embedded database) or an empty database
  * (DATABASE_URL), in one transaction: the schema is migrated to the backup's version, every table
  * loaded with COPY (parents first, triggers off so counters are not counted twice), the sequences
  * set, and each table's row count and checksum compared with the snapshot's before COMMIT. A
@@ -123,9 +129,10 @@ export async function restore(config: Config, file: string): Promise<RestoreResu
 async function restoreEmbedded(config: Config, source: string, manifest: BackupManifest, backupFile: ReturnType<typeof openBackup>): Promise<RestoreResult> {
   const dataDir = config.dataDir;
   const entries = await entriesOf(dataDir);
-  if (entries && entries.length > 0) {
+  const herald = (entries ?? []).filter((name) => HERALD_ENTRIES.has(name));
+  if (herald.length > 0) {
     throw new Error(
-      `DATA_DIR (${dataDir}) is not empty (it holds ${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''}): restore only into an empty or new data folder.`,
+      `DATA_DIR (${dataDir}) is not empty (it holds ${herald.slice(0, 5).join(', ')}${herald.length > 5 ? ', …' : ''}): restore only into an empty or new data folder.`,
     );
   }
   await fs.mkdir(dataDir, { recursive: true });
@@ -139,9 +146,13 @@ async function restoreEmbedded(config: Config, source: string, manifest: BackupM
     return result;
   } catch (error) {
     await server?.stop().catch(() => undefined);
-    // The folder was empty, or not there: put it back that way.
+    // The folder held nothing of Herald's, or was not there: put it back that way (what was not Herald's stays).
     const undo = entries
-      ? fs.readdir(dataDir).then((names) => Promise.all(names.map((name) => fs.rm(path.join(dataDir, name), { recursive: true, force: true }))))
+      ? fs
+          .readdir(dataDir)
+          .then((names) =>
+            Promise.all(names.filter((name) => !entries.includes(name)).map((name) => fs.rm(path.join(dataDir, name), { recursive: true, force: true }))),
+          )
       : fs.rm(dataDir, { recursive: true, force: true });
     const undone = await undo.then(
       () => true,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { connectDatabase, type Database } from '../db/client';
 import { freePort } from '../testing/processes';
+import { promtool } from '../testing/promtool';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 
 // /healthz, /readyz and /metrics of an API process, over real HTTP (a listening server, fetch) on a
@@ -15,7 +16,11 @@ import { createTestApp, type TestApp, type TestUser } from '../testing/test-app'
 // - the 503 with Retry-After when the database cannot be reached (the mapping in http/errors.ts skipped: 500 "Server Error");
 // - readiness naming the database when it is unreachable (the check made to answer ok: 200);
 // - probes that skip the vanity-host lookup (tracked-links.routes.ts): without it /healthz and
-//   /metrics on a host other than PUBLIC_URL's asked the database, and answered 503 while it was away.
+//   /metrics on a host other than PUBLIC_URL's asked the database, and answered 503 while it was away;
+// - `promtool check metrics` on a whole scrape (gateway series included): red with the gauges named
+//   `herald_messages_total` and co., and with prom-client's `nodejs_active_handles_total` gauges;
+// - what waits on purpose kept out of `herald_queue_depth` (service-state.ts): without it a planned
+//   pause, a throttled plan in quiet hours and runs held for quiet hours all counted as queued.
 const TOKEN = 'metrics-token-0123456789abcdef';
 let t: TestApp;
 let base: string;
@@ -23,6 +28,7 @@ let user: TestUser;
 let campaignUuids: string[];
 /** A second process's app on the same database. */
 let other: FastifyInstance;
+let otherMetrics: Awaited<ReturnType<typeof buildApp>>['metrics'];
 let otherBase: string;
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -93,6 +99,7 @@ beforeAll(async () => {
 
   const second = await buildApp({ config: t.config, database: t.database, secretKey: randomBytes(32), logger: false, dashboardDir: '/nonexistent' });
   other = second.app;
+  otherMetrics = second.metrics;
   otherBase = await listen(other);
 });
 afterAll(async () => {
@@ -161,17 +168,17 @@ describe('/metrics', () => {
   it("reports the service's state from the database (the same from every process on it) and the process defaults", async () => {
     for (const at of [base, otherBase]) {
       const values = series(await (await scrape(at)).text());
-      expect(values.get('herald_messages_total{status="queued"}')).toBe(13 + 0); // 20-2-3-1-1 and 7-0-5-1-1
-      expect(values.get('herald_messages_total{status="submitted"}')).toBe(2);
-      expect(values.get('herald_messages_total{status="delivered"}')).toBe(8);
-      expect(values.get('herald_messages_total{status="failed"}')).toBe(2);
-      expect(values.get('herald_messages_total{status="unsent"}')).toBe(2);
+      expect(values.get('herald_messages{status="queued"}')).toBe(13 + 0); // 20-2-3-1-1 and 7-0-5-1-1
+      expect(values.get('herald_messages{status="submitted"}')).toBe(2);
+      expect(values.get('herald_messages{status="delivered"}')).toBe(8);
+      expect(values.get('herald_messages{status="failed"}')).toBe(2);
+      expect(values.get('herald_messages{status="unsent"}')).toBe(2);
       expect(values.get('herald_queue_depth')).toBe(13 + 1); // the sending campaign's queue and one keyword reply
-      expect(values.get('herald_report_jobs_total{status="sent"}')).toBe(2);
-      expect(values.get('herald_report_jobs_total{status="failed"}')).toBe(1);
-      expect(values.get('herald_report_jobs_total{status="queued"}')).toBe(0);
-      expect(values.get('herald_inbound_messages_total')).toBe(2);
-      expect(values.get('herald_import_rows_total')).toBe(1234);
+      expect(values.get('herald_report_jobs{status="sent"}')).toBe(2);
+      expect(values.get('herald_report_jobs{status="failed"}')).toBe(1);
+      expect(values.get('herald_report_jobs{status="queued"}')).toBe(0);
+      expect(values.get('herald_inbound_messages')).toBe(2);
+      expect(values.get('herald_import_rows')).toBe(1234);
       expect(values.get('herald_event_deliveries{status="pending"}')).toBe(2);
       expect(values.get('herald_event_deliveries{status="failed"}')).toBe(1);
       expect(values.get('herald_event_deliveries{status="delivered"}')).toBe(0);
@@ -186,8 +193,57 @@ describe('/metrics', () => {
     await sql(`UPDATE campaigns SET manually_paused = true WHERE uuid = $1`, [campaignUuids[0]]);
     const paused = series(await (await scrape(otherBase)).text());
     expect(paused.get('herald_queue_depth')).toBe(1);
-    expect(paused.get('herald_messages_total{status="queued"}')).toBe(13);
+    expect(paused.get('herald_messages{status="queued"}')).toBe(13);
     await sql(`UPDATE campaigns SET manually_paused = NULL WHERE uuid = $1`, [campaignUuids[0]]);
+  });
+
+  it('holds, rather than queues, what waits on purpose: a planned pause, a throttled plan in quiet hours, runs held for quiet hours', async () => {
+    const [campaign] = await sql('SELECT id, team_id FROM campaigns WHERE uuid = $1', [campaignUuids[0]]);
+    const state = async () => {
+      const values = series(await (await scrape(base)).text());
+      return { queued: values.get('herald_queue_depth'), held: values.get('herald_queue_held') };
+    };
+    expect(await state()).toEqual({ queued: 13 + 1, held: 0 });
+
+    // Inside one of its planned pauses: all 13 wait on purpose; the keyword reply is still queued.
+    await sql(`INSERT INTO campaign_pauses (campaign_id, start_at, end_at) VALUES ($1, now() - interval '1 minute', now() + interval '1 hour')`, [campaign.id]);
+    expect(await state()).toEqual({ queued: 1, held: 13 });
+    await sql('DELETE FROM campaign_pauses WHERE campaign_id = $1', [campaign.id]);
+
+    // A run of 5 held for quiet hours in its numbers' zone, until they end; once they have, it is queued again.
+    await sql(
+      `INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until) VALUES ($1, 11, 15, 'held', now() + interval '1 hour')`,
+      [campaign.id],
+    );
+    expect(await state()).toEqual({ queued: 8 + 1, held: 5 });
+    await sql(`UPDATE send_batches SET lease_until = now() - interval '1 minute' WHERE campaign_id = $1`, [campaign.id]);
+    expect(await state()).toEqual({ queued: 13 + 1, held: 0 });
+    await sql('DELETE FROM send_batches WHERE campaign_id = $1', [campaign.id]);
+
+    // A throttled plan pauses through its team's quiet hours (here the two hours around now, in UTC), unless the campaign ignores them.
+    const hhmm = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString().slice(11, 16);
+    const quiet = { start: hhmm(-3_600_000), end: hhmm(3_600_000), days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
+    await sql(`UPDATE teams SET quiet_hours = $2, time_zone = 'UTC' WHERE id = $1`, [campaign.team_id, JSON.stringify(quiet)]);
+    await sql('UPDATE campaigns SET throttled = true WHERE id = $1', [campaign.id]);
+    try {
+      expect(await state()).toEqual({ queued: 1, held: 13 });
+      await sql('UPDATE campaigns SET ignore_quiet_hours = true WHERE id = $1', [campaign.id]);
+      expect(await state()).toEqual({ queued: 13 + 1, held: 0 });
+    } finally {
+      await sql('UPDATE campaigns SET throttled = false, ignore_quiet_hours = false WHERE id = $1', [campaign.id]);
+      await sql(`UPDATE teams SET quiet_hours = NULL, time_zone = NULL WHERE id = $1`, [campaign.team_id]);
+    }
+  });
+
+  it('passes `promtool check metrics`: a whole scrape over HTTP, the gateway series of a sending process included', async () => {
+    otherMetrics.useGateway({ connected: () => true });
+    otherMetrics.observeSubmit(0.02, 3, ['ESME_RINVDSTADR']);
+    const text = await (await scrape(otherBase)).text();
+    expect(text).toMatch(/^herald_gateway_messages_total 3$/m);
+    expect(text).toMatch(/^herald_messages\{status="delivered"\} 8$/m);
+    const checked = await promtool(['check', 'metrics'], text);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
   });
 
   it('times requests by route pattern, never by raw URL: unknown addresses and identifiers make no new series', async () => {
@@ -267,7 +323,7 @@ describe('the database out of reach', () => {
     const text = await response.text();
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toContain('herald_http_request_duration_seconds_count{route="/api/2.0/campaigns/",method="GET",status="503"} 1');
-    expect(text).not.toMatch(/^herald_messages_total\{/m);
+    expect(text).not.toMatch(/^herald_messages\{/m);
     expect(text).not.toMatch(/^herald_queue_depth /m);
   });
 });

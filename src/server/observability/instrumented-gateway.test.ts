@@ -10,7 +10,8 @@ import { checkReadiness } from './readiness';
 // bind): submit time, refusals by SMPP status, the bind state as the peer goes away and comes back.
 // Seen red once each: `gateway.connected` not read (the gauge stayed 1, readiness stayed ok with the
 // peer gone); refusals counted under their free text instead of `errorCode` (the label was the
-// whole reason, `SMPP 0x0000000B ESME_RINVDSTADR`).
+// whole reason, `SMPP 0x0000000B ESME_RINVDSTADR`); no count of the messages offered (the refusal
+// ratio's denominator was hand-overs: `herald_gateway_messages_total` was absent).
 const ESME_RINVDSTADR = 0x0b;
 let t: TestApp;
 
@@ -51,6 +52,8 @@ describe('the SMS gateway observed', () => {
     expect(values.get('herald_gateway_submit_seconds_count')).toBe(1);
     expect(values.get('herald_gateway_submit_seconds_sum')).toBeGreaterThan(0);
     expect(values.get('herald_gateway_errors_total{code="ESME_RINVDSTADR"}')).toBe(2);
+    // The refusal ratio divides messages by messages: 2 refused of the 3 offered in one hand-over.
+    expect(values.get('herald_gateway_messages_total')).toBe(3);
     expect(values.get('herald_gateway_connected')).toBe(1);
     expect((await checkReadiness({ database: t.database, gateway: metrics.gateway() })).checks.sms_gateway).toEqual({ status: 'ok' });
 
@@ -65,6 +68,7 @@ describe('the SMS gateway observed', () => {
     expect(down.checks.sms_gateway).toEqual({ status: 'failing', detail: expect.stringContaining('not bound') });
     expect(await gateway.submit([sms('while down')])).toEqual([{ clientRef: expect.any(String), notSent: true }]);
     expect((await scrape(metrics)).get('herald_gateway_errors_total{code="not_sent"}')).toBe(1);
+    expect((await scrape(metrics)).get('herald_gateway_messages_total')).toBe(4);
 
     // Back on its address: the gateway binds again by itself.
     const back = await SmppPeer.start({ port });

@@ -30,6 +30,7 @@ export function instrumentGateway(gateway: SmsGateway, metrics: Metrics): SmsGat
       } catch (error) {
         metrics.observeSubmit(
           seconds(),
+          batch.length,
           batch.map(() => 'exception'),
         );
         throw error;
@@ -43,7 +44,7 @@ export function instrumentGateway(gateway: SmsGateway, metrics: Metrics): SmsGat
         else if ('notSent' in result && !aborted) errors.push('not_sent');
       }
       for (const message of batch) if (!answered.has(message.clientRef)) errors.push('in_doubt');
-      metrics.observeSubmit(seconds(), errors);
+      metrics.observeSubmit(seconds(), batch.length, errors);
       return results;
     },
   };

@@ -19,9 +19,12 @@ const STATE_TIMEOUT_MS = 2_000;
  * - **this process's own**, counted in memory (HTTP request durations, gateway submit time, errors and
  *   bind state, the process defaults): each process reports its own, aggregated with `sum`.
  */
-export function createMetrics(deps: { database: Database; stateTimeoutMs?: number }) {
+export function createMetrics(deps: { database: Database; stateTimeoutMs?: number; defaultZone?: string }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's totals of active handles, requests and resources are gauges named like counters
+  // (`promtool check metrics` flags them); the same series by type stay (`nodejs_active_handles{type}`: sum them).
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   // The database's series: left out of a scrape when the database does not answer (a 0 would be a lie).
   const stateRegistry = new Registry();
 
@@ -31,7 +34,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
   let current: ServiceState = emptyState();
 
   new Gauge({
-    name: 'herald_messages_total',
+    name: 'herald_messages',
     help: 'Messages of every campaign by their current status (queued, submitted, delivered, failed, unsent), from the database: the same on every process.',
     labelNames: ['status'] as const,
     registers: [stateRegistry],
@@ -41,14 +44,22 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
   });
   new Gauge({
     name: 'herald_queue_depth',
-    help: 'Messages waiting to be handed to the SMS gateway now: queued messages of campaigns sending (not paused) and keyword replies, from the database.',
+    help: 'Messages waiting to be handed to the SMS gateway now: queued messages of campaigns sending (not paused, nor held for a planned pause or quiet hours) and keyword replies, from the database.',
     registers: [stateRegistry],
     collect() {
       this.set(current.queueDepth);
     },
   });
   new Gauge({
-    name: 'herald_report_jobs_total',
+    name: 'herald_queue_held',
+    help: 'Queued messages of campaigns sending that wait on purpose now: in a planned pause, or for quiet hours, from the database.',
+    registers: [stateRegistry],
+    collect() {
+      this.set(current.queueHeld);
+    },
+  });
+  new Gauge({
+    name: 'herald_report_jobs',
     help: 'Report jobs by status (queued, writing, mailing, sent, failed), from the database.',
     labelNames: ['status'] as const,
     registers: [stateRegistry],
@@ -66,7 +77,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     },
   });
   new Gauge({
-    name: 'herald_inbound_messages_total',
+    name: 'herald_inbound_messages',
     help: 'Inbound messages stored (from handsets through the gateway, and through the API), from the database.',
     registers: [stateRegistry],
     collect() {
@@ -74,7 +85,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     },
   });
   new Gauge({
-    name: 'herald_import_rows_total',
+    name: 'herald_import_rows',
     help: 'Rows read from contact import files (valid and invalid), from the database.',
     registers: [stateRegistry],
     collect() {
@@ -97,6 +108,11 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [],
   });
+  const gatewayMessages = new Counter({
+    name: 'herald_gateway_messages_total',
+    help: 'Messages this process offered to its SMS gateway (each message of each hand-over), taken or not: the denominator of the refusal ratio.',
+    registers: [],
+  });
   const gatewayErrors = new Counter({
     name: 'herald_gateway_errors_total',
     help: "Messages this process's SMS gateway did not take, by code: the SMPP status name of a refusal, not_sent (no bind), in_doubt (no answer), exception (the submission threw).",
@@ -116,7 +132,7 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registry,
     /** The text a scrape reads (and its content type). */
     async render(): Promise<{ contentType: string; body: string }> {
-      const state = await withTimeout(readServiceState(deps.database.db, timeoutMs), timeoutMs).catch(() => null);
+      const state = await withTimeout(readServiceState(deps.database.db, { timeoutMs, defaultZone: deps.defaultZone }), timeoutMs).catch(() => null);
       const own = await registry.metrics();
       if (!state) return { contentType: registry.contentType, body: own };
       current = state;
@@ -124,13 +140,14 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     },
     /** This process sends through `observed`: its bind state, submit times and errors are reported from now on. */
     useGateway(observed: ObservedGateway): void {
-      if (!gateway) for (const metric of [submitSeconds, gatewayErrors, gatewayConnected]) registry.registerMetric(metric);
+      if (!gateway) for (const metric of [submitSeconds, gatewayMessages, gatewayErrors, gatewayConnected]) registry.registerMetric(metric);
       gateway = observed;
     },
     gateway: (): ObservedGateway | undefined => gateway,
-    /** One hand-over: how long it took and the messages it did not take, by code. */
-    observeSubmit(seconds: number, errors: Iterable<string>): void {
+    /** One hand-over of `offered` messages: how long it took and the messages it did not take, by code. */
+    observeSubmit(seconds: number, offered: number, errors: Iterable<string>): void {
       submitSeconds.observe(seconds);
+      gatewayMessages.inc(offered);
       for (const code of errors) gatewayErrors.inc({ code });
     },
     observeRequest(labels: { route: string; method: string; status: string }, seconds: number): void {
@@ -144,6 +161,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 const emptyState = (): ServiceState => ({
   messages: { queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0 },
   queueDepth: 0,
+  queueHeld: 0,
   reportJobs: { queued: 0, writing: 0, mailing: 0, sent: 0, failed: 0 },
   inboundMessages: 0,
   importRows: 0,

@@ -113,14 +113,14 @@ describe('metrics and readiness across processes', { timeout: 180_000 }, () => {
 
   it('both processes report the messages sent as the database has them; the worker alone its gateway', async () => {
     await campaignDueNow(call, { name: 'Observed', recipients: RECIPIENTS, firstNumber: 900100 });
-    await vi.waitFor(async () => expect(valueOf(await scrape(apiUrl('/metrics')), 'herald_messages_total{status="delivered"}')).toBe(RECIPIENTS), {
+    await vi.waitFor(async () => expect(valueOf(await scrape(apiUrl('/metrics')), 'herald_messages{status="delivered"}')).toBe(RECIPIENTS), {
       timeout: 90_000,
       interval: 250,
     });
     const fromWorker = await scrape(workerUrl('/metrics'));
     const fromApi = await scrape(apiUrl('/metrics'));
     for (const status of ['queued', 'submitted', 'delivered', 'failed', 'unsent']) {
-      expect(valueOf(fromWorker, `herald_messages_total{status="${status}"}`)).toBe(valueOf(fromApi, `herald_messages_total{status="${status}"}`));
+      expect(valueOf(fromWorker, `herald_messages{status="${status}"}`)).toBe(valueOf(fromApi, `herald_messages{status="${status}"}`));
     }
     expect(valueOf(fromWorker, 'herald_queue_depth')).toBe(0);
     expect(valueOf(fromWorker, 'herald_gateway_submit_seconds_count')).toBeGreaterThan(0);
