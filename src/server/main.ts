@@ -1,8 +1,9 @@
 import { buildApp } from './app';
 import { buildMetricsServer } from './http/metrics-server';
 import { loadConfig } from './config';
-import { claimDataDir } from './data-dir-lock';
-import { openDatabase } from './db/open';
+import { claimDataDir, type DataDirLock } from './data-dir-lock';
+import { isDatabaseUnavailable } from './db/client';
+import { openDatabase, type OpenedDatabase } from './db/open';
 import { createFirstAdmin } from './first-admin';
 import { loadSecretKey } from './lib/secret-box';
 import { systemClock } from './lib/time';
@@ -11,14 +12,40 @@ import { createLogger } from './observability/logger';
 import { roleFromArgs, sends, servesHttp } from './roles';
 import { createWorkers } from './workers';
 
+/** PostgreSQL's refusals of a connection itself: the password, the role or the database name is wrong. */
+const CONNECTION_REFUSED_SQLSTATES = new Set(['28P01', '28000', '3D000']);
+
+/**
+ * The fatal line of a start that failed before the database was open. An external database that
+ * cannot be reached (down, wrong address, refused credentials) is named by its variable, never by its
+ * URL, which holds the password.
+ */
+function startFailure(error: unknown, config: { databaseUrl?: string }): string {
+  const code = (error as { code?: unknown })?.code;
+  // A host name that resolves to several addresses fails with an AggregateError whose own message is empty.
+  const message = (error instanceof Error ? error.message : String(error)) || String(code ?? 'no answer');
+  if (config.databaseUrl && (isDatabaseUnavailable(error) || (typeof code === 'string' && CONNECTION_REFUSED_SQLSTATES.has(code))))
+    return `Herald could not start: the database in DATABASE_URL cannot be reached (${message}). Check that it runs and that DATABASE_URL names it.`;
+  return `Herald could not start: ${message}`;
+}
+
 /** Starts a Herald process in its role (roles.ts) and stops it on SIGINT or SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const role = roleFromArgs(process.argv.slice(2));
-  const lock = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
-  // One logger for the process, made first: the database's own warnings are lines of it too.
+  // One logger for the process, made first: the database's own warnings are lines of it too, and a
+  // start that fails says why on it, at fatal (a JSON line under systemd, like every other).
   const log = createLogger(config);
-  const database = await openDatabase(config, { warn: (message) => log.warn(message) });
+  let lock: DataDirLock | undefined;
+  let database: OpenedDatabase;
+  try {
+    lock = config.databaseUrl ? undefined : await claimDataDir(config.dataDir);
+    database = await openDatabase(config, { warn: (message) => log.warn(message) });
+  } catch (error) {
+    log.fatal({ err: error }, startFailure(error, config));
+    await lock?.release();
+    process.exit(1);
+  }
   const secretKey = await loadSecretKey(config);
   const { app, services, metrics } = await buildApp({ config, database, secretKey, logger: log });
   for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);

@@ -20,12 +20,40 @@ export function connectDatabase(url: string, options: { max?: number; warn?: (me
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its server (restart, failover) must not crash the process.
   const warn = options.warn ?? ((message: string) => console.error(message));
-  pool.on('error', (error) => warn(`database: idle connection error: ${error.message}`));
+  let closing = false;
+  pool.on('error', (error) => {
+    if (!closing) warn(`database: idle connection error: ${error.message}`);
+  });
   // Nor one checked out and waiting in an open transaction when its server goes away: its query (or
   // the next one) fails and the pool drops it on release; the 'error' event itself needs a listener.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  let open = 0;
+  pool.on('connect', (client) => {
+    open++;
+    client.on('error', () => undefined);
+  });
+  const removed: Array<() => void> = [];
+  pool.on('remove', () => {
+    open--;
+    removed.splice(0).forEach((resolve) => resolve());
+  });
   const db = drizzle(pool, { schema });
-  return { pool, db, close: () => pool.end() };
+  return {
+    pool,
+    db,
+    // pool.end() resolves once its clients are told to end, not when their connections are closed:
+    // wait for those too, so a server stopped right after (the embedded one) finds no session to
+    // terminate, and none of them warns of the stop it is part of.
+    async close() {
+      closing = true;
+      await pool.end();
+      const deadline = Date.now() + 5_000;
+      while (open > 0 && Date.now() < deadline)
+        await new Promise<void>((resolve) => {
+          removed.push(resolve);
+          setTimeout(resolve, 100).unref();
+        });
+    },
+  };
 }
 
 /** `url` with its database name replaced. */

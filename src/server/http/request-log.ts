@@ -43,8 +43,8 @@ function callerFields(auth: AuthContext | null): { user?: string; team?: string;
 
 /**
  * One line per request, written when its answer has gone (Fastify's two lines are turned off):
- * method, URL (blanked as `loggedRequest` says), status and time in the message; the request id
- * in front; the caller's user, team and token. Liveness, readiness and metrics polls are at `debug`.
+ * method, URL (blanked as `loggedRequest` says), status, time and the client's address (behind
+ * TRUST_PROXY, the forwarded one: `request.ip`) in the message; the request id in front; the caller's user, team and token. Liveness, readiness and metrics polls are at `debug`.
  * Every answer carries its id in `X-Request-Id`, and every error body in `error.request_id`.
  */
 export function registerRequestLog(app: FastifyInstance): void {
@@ -57,9 +57,11 @@ export function registerRequestLog(app: FastifyInstance): void {
     const caller = callerFields(request.auth);
     const who = caller.user ? ` · ${caller.user} (${caller.team}, ${caller.token})` : '';
     const level = OBSERVABILITY_PATHS.has(request.url.split('?')[0]!) ? 'debug' : 'info';
+    // Fastify's serializer of `req` writes `remoteAddress` from an `ip`: given only `remoteAddress`, the
+    // client's address was lost from every line.
     request.log[level](
-      { req, res: { statusCode: reply.statusCode }, responseTime: ms, ...caller },
-      `${req.method} ${req.url} ${reply.statusCode} ${ms} ms${who}`,
+      { req: { ...req, ip: req.remoteAddress }, res: { statusCode: reply.statusCode }, responseTime: ms, ...caller },
+      `${req.method} ${req.url} ${reply.statusCode} ${ms} ms from ${req.remoteAddress ?? 'unknown'}${who}`,
     );
   });
 }

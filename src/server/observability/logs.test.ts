@@ -13,7 +13,12 @@ import { localLogTime } from './logger';
 // Seen red once each: Fastify's own request logging left on (two lines for each request id); the
 // request id taken from X-Request-Id without its check (the unsafe id came back); the polls' quiet
 // paths emptied (a /healthz line at info); the engine's lifecycle calls removed (no campaign.started
-// nor campaign.finished); the stop's line removed from the campaigns service (no campaign.stopped).
+// nor campaign.finished); the stop's line removed from the campaigns service (no campaign.stopped);
+// the client's address given to Fastify's `req` serializer as `remoteAddress` (it reads `ip`: the
+// address was missing from every line); the start's opening of the database outside the fatal path
+// (a bare `connect ECONNREFUSED` on stderr, no JSON, no DATABASE_URL); the pool's close without waiting
+// for its connections to end (a clean stop warned `database: idle connection error: terminating
+// connection due to administrator command`).
 const EMAIL = 'admin@logs.test';
 const PASSWORD = 'logs-password-1';
 const ZONE = 'Asia/Kolkata'; // +05:30 on the terminal's process: a time that is not UTC's, nor whole hours away
@@ -23,7 +28,7 @@ type Line = {
   time: string;
   msg: string;
   request_id?: string;
-  req?: { method: string; url: string };
+  req?: { method: string; url: string; remoteAddress?: string };
   res?: { statusCode: number };
   responseTime?: number;
   user?: string;
@@ -75,7 +80,16 @@ beforeAll(async () => {
   pretty = runHerald(
     'src/server/main.ts',
     ['--role', 'api'],
-    childEnv({ ...shared, DATA_DIR: prettyDir, PORT: String(prettyPort), LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug', APP_TIMEZONE: ZONE }),
+    // Behind a proxy on the same machine: the address it forwards is the client's.
+    childEnv({
+      ...shared,
+      DATA_DIR: prettyDir,
+      PORT: String(prettyPort),
+      LOG_FORMAT: 'pretty',
+      LOG_LEVEL: 'debug',
+      APP_TIMEZONE: ZONE,
+      TRUST_PROXY: '127.0.0.1',
+    }),
   );
   await Promise.all([waitForHealthy(jsonPort, json), waitForHealthy(prettyPort, pretty)]);
   call = await signIn(jsonPort, EMAIL, PASSWORD);
@@ -99,15 +113,20 @@ describe('LOG_FORMAT=json: one object a line, for machines', () => {
   });
 
   it('logs each request once, under the id the client gave, which comes back in the header and the error body', async () => {
-    const response = await get(jsonPort, '/api/2.0/campaigns?page=2', { 'X-Request-Id': 'ci-run.42:a' });
+    // Without TRUST_PROXY, a forwarded address is the client's claim, not its address.
+    const response = await get(jsonPort, '/api/2.0/campaigns?page=2', { 'X-Request-Id': 'ci-run.42:a', 'X-Forwarded-For': '203.0.113.9' });
     expect(response.status).toBe(401);
     expect(response.headers.get('x-request-id')).toBe('ci-run.42:a');
     expect((await response.json()).error).toMatchObject({ code: 401, request_id: 'ci-run.42:a' });
     await vi.waitFor(() => expect(linesOf('ci-run.42:a').length).toBeGreaterThan(0));
     const lines = linesOf('ci-run.42:a');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 30, req: { method: 'GET', url: '/api/2.0/campaigns?page=2' }, res: { statusCode: 401 } });
-    expect(lines[0]!.msg).toMatch(/^GET \/api\/2\.0\/campaigns\?page=2 401 [\d.]+ ms$/);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/api/2.0/campaigns?page=2', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 401 },
+    });
+    expect(lines[0]!.msg).toMatch(/^GET \/api\/2\.0\/campaigns\?page=2 401 [\d.]+ ms from 127\.0\.0\.1$/);
     expect(lines[0]!.responseTime).toBeGreaterThanOrEqual(0);
   });
 
@@ -195,13 +214,64 @@ describe('LOG_FORMAT=pretty: a line a person reads, on APP_TIMEZONE’s clock', 
     await vi.waitFor(() => expect(pretty.output()).toContain('pretty-poll'));
     const lines = pretty.output().split('\n');
     const line = lines.find((candidate) => candidate.includes('pretty-1'))!;
-    // `2026-11-26 23:41:50.384 INFO: pretty-1 GET /api/2.0/campaigns 401 6 ms`: nothing else on it, nothing after it.
-    expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO: pretty-1 GET \/api\/2\.0\/campaigns 401 [\d.]+ ms$/);
+    // `2026-11-26 23:41:50.384 INFO: pretty-1 GET /api/2.0/campaigns 401 6 ms from 127.0.0.1`: nothing else on it, nothing after it.
+    expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO: pretty-1 GET \/api\/2\.0\/campaigns 401 [\d.]+ ms from 127\.0\.0\.1$/);
     const shown = line.slice(0, 16); // to the minute
     expect([localLogTime(ZONE)(before).slice(0, 16), localLogTime(ZONE)(Date.now()).slice(0, 16)]).toContain(shown);
     expect(lines.filter((candidate) => candidate.includes('pretty-1'))).toHaveLength(1);
-    expect(lines.find((candidate) => candidate.includes('pretty-poll'))).toMatch(/ DEBUG: pretty-poll GET \/healthz 200 [\d.]+ ms$/);
+    expect(lines.find((candidate) => candidate.includes('pretty-poll'))).toMatch(/ DEBUG: pretty-poll GET \/healthz 200 [\d.]+ ms from 127\.0\.0\.1$/);
     // No JSON on a terminal.
     expect(lines.filter((candidate) => candidate.startsWith('{'))).toEqual([]);
+  });
+});
+
+describe('behind TRUST_PROXY, the forwarded client', () => {
+  it('names the address the trusted proxy forwarded', async () => {
+    await get(prettyPort, '/api/2.0/campaigns', { 'X-Request-Id': 'proxied-1', 'X-Forwarded-For': '198.51.100.23' });
+    await vi.waitFor(() => expect(pretty.output()).toContain('proxied-1'));
+    const line = pretty
+      .output()
+      .split('\n')
+      .find((candidate) => candidate.includes('proxied-1'));
+    expect(line).toMatch(/ INFO: proxied-1 GET \/api\/2\.0\/campaigns 401 [\d.]+ ms from 198\.51\.100\.23$/);
+  });
+});
+
+describe('a start that cannot reach DATABASE_URL', () => {
+  it('says so on one fatal JSON line naming DATABASE_URL (never its password), and exits 1', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-logs-nodb-'));
+    try {
+      // Nothing listens on this port: the connection is refused, as when the server is down.
+      const url = `postgres://herald:db-Secret-42@127.0.0.1:${await freePort()}/herald`;
+      const failed = runHerald(
+        'src/server/main.ts',
+        [],
+        childEnv({ DATABASE_URL: url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_FORMAT: 'json', LOG_LEVEL: 'info' }),
+      );
+      expect(await failed.exited).toBe(1);
+      const lines = failed
+        .output()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Line);
+      const fatal = lines.filter((line) => line.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.msg).toMatch(/^Herald could not start: the database in DATABASE_URL cannot be reached \(.*ECONNREFUSED.*\)/);
+      expect(failed.output()).not.toContain('db-Secret-42');
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a clean stop', () => {
+  it('after requests and campaigns, SIGTERM stops with exit 0 and no warning or error', async () => {
+    expect(await call('GET', '/campaigns/')).toBeDefined();
+    json.child.kill('SIGTERM');
+    expect(await json.exited).toBe(0);
+    const lines = jsonLines();
+    const from = lines.findIndex((line) => line.msg === 'SIGTERM: stopping');
+    expect(from).toBeGreaterThan(0);
+    expect(lines.slice(from).filter((line) => line.level >= 40)).toEqual([]);
   });
 });
