@@ -16,26 +16,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, freePort, signIn, waitForHealthy, type HeraldProcess } from './testing/processes';
+import { childEnv, freePort, processesIn, signIn, waitForHealthy, type HeraldProcess } from './testing/processes';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What a production checkout needs; tests and tooling come along but cannot run without dev dependencies. */
 const SHIPPED = ['package.json', 'package-lock.json', 'index.html', 'vite.config.ts', 'postcss.config.cjs', 'tsconfig.json', 'src', 'scripts', 'public'];
 
 let copy: string;
-
-/** The processes whose working directory is inside `dir` (this test's Herald and its database). */
-async function processesIn(dir: string): Promise<Array<{ pid: number; command: string }>> {
-  const found: Array<{ pid: number; command: string }> = [];
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cwd = await fs.readlink(`/proc/${entry}/cwd`).catch(() => '');
-    if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
-    const command = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
-    found.push({ pid: Number(entry), command });
-  }
-  return found;
-}
 
 /** Runs a command in `cwd` to its end; rejects with its output when it fails. */
 function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<string> {

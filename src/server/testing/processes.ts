@@ -14,6 +14,19 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export type HeraldProcess = { child: ChildProcess; output(): string; exited: Promise<number | null> };
 
+/** The processes whose working directory is inside `dir` (a Herald started there, npm and a shell before it, and its embedded database, whose working directory is its data folder). */
+export async function processesIn(dir: string): Promise<Array<{ pid: number; command: string }>> {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cwd = await fs.readlink(`/proc/${entry}/cwd`).catch(() => '');
+    if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
+    const command = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
+    found.push({ pid: Number(entry), command });
+  }
+  return found;
+}
+
 /** Runs a TypeScript entry point of Herald in a new Node process (through tsx). */
 export function runHerald(entry: string, args: string[], env: NodeJS.ProcessEnv): HeraldProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
