@@ -2070,11 +2070,11 @@ export type OverviewTotals = {
      */
     delivered_rate: number | null;
     /**
-     * Messages that failed in the period (refused, failed, or no receipt before the expiry).
+     * Messages that failed in the period (refused, failed, or no receipt before the expiry). Messages never sent are not failed: they are `unsent`.
      */
     failed: number;
     /**
-     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours).
+     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours); not counted in `failed`.
      */
     unsent: number;
     /**
@@ -2094,7 +2094,11 @@ export type OverviewTotals = {
      */
     opt_outs: number;
     /**
-     * Opt-outs that followed a campaign (by keyword) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     * Herald extension. Of `opt_outs`, those that followed one of the team’s campaigns (by keyword): the numerator of `opt_out_rate`.
+     */
+    campaign_opt_outs: number;
+    /**
+     * Opt-outs that followed a campaign (by keyword, `campaign_opt_outs`) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
      */
     opt_out_rate: number | null;
     /**
