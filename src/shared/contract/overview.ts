@@ -28,7 +28,9 @@ export const OverviewTotalsSchema = z
     sent: count('Messages handed to the gateway (submitted, or refused by it) in the period.'),
     delivered: count('Messages whose receipt said delivered in the period.'),
     delivered_rate: rate('Delivered ÷ sent.'),
-    failed: count('Messages that failed in the period (refused, failed, or no receipt before the expiry). Messages never sent are not failed: they are `unsent`.'),
+    failed: count(
+      'Messages that failed in the period (refused, failed, or no receipt before the expiry). Messages never sent are not failed: they are `unsent`.',
+    ),
     unsent: count('Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours); not counted in `failed`.'),
     human_clicks: count('Clicks on tracked links by people (link-preview bots left out).'),
     unique_human_clicks: count('Recipients who clicked at least once (people, not bots): each counted on the day of their first click.'),

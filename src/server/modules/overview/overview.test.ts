@@ -188,7 +188,7 @@ describe('the overview', () => {
       urlBase: (d) => t.services.vanityDomains.urlBase({ domain: d }),
     });
     try {
-      for (let sent = 0; sent === 0; ) {
+      for (let sent = 0; sent === 0;) {
         clock.advance(1000);
         await engine.tick();
         await new Promise((resolve) => setTimeout(resolve, 20));

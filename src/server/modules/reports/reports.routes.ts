@@ -190,7 +190,10 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           summary: `E-mail the ${type} report as CSV`,
           description:
             '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.' +
-            filtersSentence(type, 'the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.'),
+            filtersSentence(
+              type,
+              'the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.',
+            ),
           params: ReportParamsSchema,
           querystring: REPORT_FILTER_SCHEMAS[type],
           response: { 202: z.null().describe('Accepted: the e-mail follows.'), ...errorsOf(401, 404, 422, 429) },

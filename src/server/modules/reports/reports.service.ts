@@ -43,7 +43,10 @@ const downloadNameOf = (campaignName: string, type: ReportType, format: ReportFo
       .trim()
       .replace(/\s+/g, '-')
       .slice(0, 60) || 'campaign';
-  const filtered = [filters.status, filters.reason, filters.search].filter(Boolean).map((value) => `-${value}`).join('');
+  const filtered = [filters.status, filters.reason, filters.search]
+    .filter(Boolean)
+    .map((value) => `-${value}`)
+    .join('');
   return `${safeName}-${type}-report${filtered}.${format}`;
 };
 
@@ -417,7 +420,11 @@ export function createReportsService(deps: {
       if (!job?.fileName) throw new NotFoundError();
       const { fileAttempt, fileBytes } = job;
       if (fileAttempt === null || fileBytes === null) throw new GoneError('This report file is no longer kept; request the report again.');
-      return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: downloadNameOf(job.campaignName, job.type, 'csv', job.filters) };
+      return {
+        stream: streamOf({ ...job, fileAttempt, fileBytes }),
+        bytes: fileBytes,
+        downloadName: downloadNameOf(job.campaignName, job.type, 'csv', job.filters),
+      };
     },
 
     /**
