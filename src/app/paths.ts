@@ -112,9 +112,11 @@ export const paths = {
     new: { path: '/campaigns/new', getHref: () => '/campaigns/new' },
     detail: {
       path: '/campaigns/:uuid',
-      /** `report` opens that report's tab of the campaign's reports (`page`, `perPage` its page). */
-      getHref: (uuid: string, { report, page, perPage }: PageParams & { report?: ReportType } = {}) =>
-        withQuery(`/campaigns/${encodeURIComponent(uuid)}`, { report, page, per_page: perPage }),
+      /** `report` opens that report's tab of the campaign's reports (`page`, `perPage` its page; `status`, `reason`, `search` its filters). */
+      getHref: (
+        uuid: string,
+        { report, page, perPage, status, reason, search }: PageParams & { report?: ReportType; status?: string; reason?: string; search?: string } = {},
+      ) => withQuery(`/campaigns/${encodeURIComponent(uuid)}`, { report, status, reason, search, page, per_page: perPage }),
     },
   },
   contactGroups: {

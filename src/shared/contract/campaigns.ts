@@ -174,7 +174,9 @@ export const CampaignSummarySchema = z
     delivered: z.number().int(),
     failed: z.number().int(),
     unsent: z.number().int(),
-    clicks: z.number().int(),
+    clicks: z.number().int().describe('Every click on the campaign’s tracked links, link-preview fetches by chat apps (bots) included.'),
+    human_clicks: z.number().int().describe('Herald extension. Of `clicks`, those made by people: the figure the overview and the dashboard show.'),
+    bot_clicks: z.number().int().describe('Herald extension. Of `clicks`, link-preview fetches by chat apps (`Device_Type` `bot` in the clicks report).'),
     in_doubt: z
       .number()
       .int()

@@ -98,7 +98,7 @@ export const UnsentReportRowSchema = z
     FieldNames: text(FIELD_NAMES),
     FieldValues: text(FIELD_VALUES),
     Reason: text(
-      '`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.',
+      '`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).',
     ),
   })
   .meta({
@@ -148,8 +148,8 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 /** The delivery reports' `Status` values, and what `?status=` picks. */
 export const DELIVERY_STATUSES = ['Success', 'Pending', 'Failed', 'Expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-/** The unsent report's `Reason` values, and what `?reason=` picks. */
-export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours'] as const;
+/** The unsent report's `Reason` values, and what `?reason=` picks: every reason the report can hold (`invalid_number` is the interface's). */
+export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours', 'invalid_number'] as const;
 export type UnsentReason = (typeof UNSENT_REASONS)[number];
 
 /** The longest number search: E.164 has at most 15 digits, with room for spaces and brackets. */
@@ -174,9 +174,9 @@ const statusFilter = z
   .describe('Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).');
 
 const reasonFilter = z
-  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped or quiet_hours.' })
+  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours or invalid_number.' })
   .optional()
-  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).');
+  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).');
 
 /** The filters each report page takes beside `page` and `per_page` (none for `sent`: it has one row). */
 export const REPORT_FILTER_SCHEMAS = {
@@ -190,6 +190,19 @@ export const REPORT_FILTER_SCHEMAS = {
 
 /** A report page's filters, as the service reads them (the search already reduced to its digits). */
 export type ReportFilters = { status?: DeliveryStatus; reason?: UnsentReason; search?: string };
+
+/**
+ * A report's filters in words, as the report e-mail and the dashboard name them: "Status Failed, number
+ * containing 7700"; undefined without any (the whole report).
+ */
+export function reportFiltersInWords(filters: ReportFilters): string | undefined {
+  const words = [
+    filters.status && `Status ${filters.status}`,
+    filters.reason && `Reason ${filters.reason}`,
+    filters.search && `number containing ${filters.search}`,
+  ].filter(Boolean);
+  return words.length === 0 ? undefined : words.join(', ');
+}
 
 const rate = (what: string) => z.number().nullable().describe(`${what}, from 0 to 1 (not rounded); null when the campaign has delivered nothing yet.`);
 
@@ -238,17 +251,30 @@ export const ReportSummariesQuerySchema = nameSearchQueryOf('name');
 
 export const REPORT_JOB_STATUSES = ['queued', 'writing', 'mailing', 'sent', 'failed'] as const;
 
+export const ReportJobFiltersSchema = z
+  .object({
+    status: z.enum(DELIVERY_STATUSES).optional(),
+    reason: z.enum(UNSENT_REASONS).optional(),
+    search: z.string().optional().describe('The digits the recipient’s number contains.'),
+  })
+  .meta({
+    id: 'ReportJobFilters',
+    description: 'Herald extension. The filters the report was asked for with (those of its page: `status`, `reason`, `search`); empty for the whole report.',
+  });
+export type ReportJobFilters = z.infer<typeof ReportJobFiltersSchema>;
+
 export const ReportJobSchema = z
   .object({
     uuid: UuidSchema,
     campaign_uuid: UuidSchema,
     campaign_name: z.string(),
     type: ReportTypeSchema,
+    filters: ReportJobFiltersSchema,
     status: z
       .enum(REPORT_JOB_STATUSES)
       .describe('`queued`, `writing` (the CSV), `mailing` (written; the e-mail is retried until the mail server takes it), `sent`, or `failed` (see `error`).'),
     email: z.string().describe('Where the link is sent: the requesting user’s address.'),
-    row_count: z.number().int().nullable().describe('Rows in the CSV, once written.'),
+    row_count: z.number().int().nullable().describe('Rows in the CSV, once written (those that match `filters`).'),
     error: z.string().nullable().describe('Why the last attempt failed, if it did.'),
     download_url: z.string().nullable().describe('The signed link (the one e-mailed), once the CSV is written; null after it expired.'),
     link_expires_at: TimestampSchema.describe('When the signed link stops working (7 days after it was made); empty until then.'),

@@ -1776,7 +1776,7 @@ export const getDeliveryReport = <ThrowOnError extends boolean = false>(options:
 /**
  * E-mail the delivery report as CSV
  *
- * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all. Filters (Herald extensions): `status`, `search`; the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.
  */
 export const requestDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestDeliveryReportResponses, RequestDeliveryReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1836,7 +1836,7 @@ export const getAltDeliveryReport = <ThrowOnError extends boolean = false>(optio
 /**
  * E-mail the alt_delivery report as CSV
  *
- * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all. Filters (Herald extensions): `status`, `search`; the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.
  */
 export const requestAltDeliveryReport = <ThrowOnError extends boolean = false>(options: Options<RequestAltDeliveryReportData, ThrowOnError>) => (options.client ?? client).post<RequestAltDeliveryReportResponses, RequestAltDeliveryReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1896,7 +1896,7 @@ export const getRecipientReport = <ThrowOnError extends boolean = false>(options
 /**
  * E-mail the recipient report as CSV
  *
- * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all. Filters (Herald extensions): `search`; the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.
  */
 export const requestRecipientReport = <ThrowOnError extends boolean = false>(options: Options<RequestRecipientReportData, ThrowOnError>) => (options.client ?? client).post<RequestRecipientReportResponses, RequestRecipientReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -2016,7 +2016,7 @@ export const getUnsentReport = <ThrowOnError extends boolean = false>(options: O
 /**
  * E-mail the unsent report as CSV
  *
- * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all. Filters (Herald extensions): `reason`, `search`; the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.
  */
 export const requestUnsentReport = <ThrowOnError extends boolean = false>(options: Options<RequestUnsentReportData, ThrowOnError>) => (options.client ?? client).post<RequestUnsentReportResponses, RequestUnsentReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -2076,7 +2076,7 @@ export const getClicksReport = <ThrowOnError extends boolean = false>(options: O
 /**
  * E-mail the clicks report as CSV
  *
- * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.
+ * 202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all. Filters (Herald extensions): `search`; the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.
  */
 export const requestClicksReport = <ThrowOnError extends boolean = false>(options: Options<RequestClicksReportData, ThrowOnError>) => (options.client ?? client).post<RequestClicksReportResponses, RequestClicksReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

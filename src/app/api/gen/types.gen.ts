@@ -529,7 +529,18 @@ export type CampaignSummary = {
     delivered: number;
     failed: number;
     unsent: number;
+    /**
+     * Every click on the campaign’s tracked links, link-preview fetches by chat apps (bots) included.
+     */
     clicks: number;
+    /**
+     * Herald extension. Of `clicks`, those made by people: the figure the overview and the dashboard show.
+     */
+    human_clicks: number;
+    /**
+     * Herald extension. Of `clicks`, link-preview fetches by chat apps (`Device_Type` `bot` in the clicks report).
+     */
+    bot_clicks: number;
     /**
      * Herald extension. Messages whose hand-over to the carrier was interrupted (a crash, a lost connection), so it is not known whether they went: failed with reason `in_doubt`, or sent again, as SMS_IN_DOUBT says. 0 unless something went wrong.
      */
@@ -1558,7 +1569,7 @@ export type UnsentReportRow = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry.
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).
      */
     Reason: string;
 };
@@ -1724,6 +1735,18 @@ export type CampaignReportListItem = {
 };
 
 /**
+ * Herald extension. The filters the report was asked for with (those of its page: `status`, `reason`, `search`); empty for the whole report.
+ */
+export type ReportJobFilters = {
+    status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+    /**
+     * The digits the recipient’s number contains.
+     */
+    search?: string;
+};
+
+/**
  * A report asked for by e-mail, and what became of it.
  */
 export type ReportJob = {
@@ -1740,6 +1763,7 @@ export type ReportJob = {
      * One of `clicks`, `delivery`, `alt_delivery`, `recipient`, `sent`, `unsent`.
      */
     type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+    filters: ReportJobFilters;
     /**
      * `queued`, `writing` (the CSV), `mailing` (written; the e-mail is retried until the mail server takes it), `sent`, or `failed` (see `error`).
      */
@@ -1749,7 +1773,7 @@ export type ReportJob = {
      */
     email: string;
     /**
-     * Rows in the CSV, once written.
+     * Rows in the CSV, once written (those that match `filters`).
      */
     row_count: number | null;
     /**
@@ -2046,11 +2070,11 @@ export type OverviewTotals = {
      */
     delivered_rate: number | null;
     /**
-     * Messages that failed in the period (refused, failed, or no receipt before the expiry).
+     * Messages that failed in the period (refused, failed, or no receipt before the expiry). Messages never sent are not failed: they are `unsent`.
      */
     failed: number;
     /**
-     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours).
+     * Messages never sent in the period (the campaign expired or was stopped first, the number opted out, quiet hours); not counted in `failed`.
      */
     unsent: number;
     /**
@@ -2070,7 +2094,11 @@ export type OverviewTotals = {
      */
     opt_outs: number;
     /**
-     * Opt-outs that followed a campaign (by keyword) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
+     * Herald extension. Of `opt_outs`, those that followed one of the team’s campaigns (by keyword): the numerator of `opt_out_rate`.
+     */
+    campaign_opt_outs: number;
+    /**
+     * Opt-outs that followed a campaign (by keyword, `campaign_opt_outs`) ÷ delivered. Between 0 and 1; null when there is nothing to divide by.
      */
     opt_out_rate: number | null;
     /**
@@ -8920,7 +8948,16 @@ export type RequestDeliveryReportData = {
          */
         campaign_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
     url: '/api/2.0/reporting/{campaign_uuid}/delivery';
 };
 
@@ -9135,7 +9172,16 @@ export type RequestAltDeliveryReportData = {
          */
         campaign_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).
+         */
+        status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
     url: '/api/2.0/reporting/{campaign_uuid}/alt_delivery';
 };
 
@@ -9346,7 +9392,12 @@ export type RequestRecipientReportData = {
          */
         campaign_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
     url: '/api/2.0/reporting/{campaign_uuid}/recipient';
 };
 
@@ -9683,9 +9734,9 @@ export type GetUnsentReportData = {
          */
         per_page?: number;
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -9742,7 +9793,16 @@ export type RequestUnsentReportData = {
          */
         campaign_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         */
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
     url: '/api/2.0/reporting/{campaign_uuid}/unsent';
 };
 
@@ -9788,9 +9848,9 @@ export type StreamUnsentReportCsvData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -9839,9 +9899,9 @@ export type StreamUnsentReportNdjsonData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped` or `quiet_hours`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -9953,7 +10013,12 @@ export type RequestClicksReportData = {
          */
         campaign_uuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
+         */
+        search?: string;
+    };
     url: '/api/2.0/reporting/{campaign_uuid}/clicks';
 };
 

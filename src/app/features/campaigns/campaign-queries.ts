@@ -37,6 +37,23 @@ export const campaignKeys = {
   estimate: (groups: RecipientGroups) => [...campaignKeys.estimates(), groups] as const,
 };
 
+/** A test send's statuses that will not change: its message was delivered, failed or never sent. */
+const FINAL_TEST_STATUSES = new Set(['delivered', 'failed', 'unsent']);
+/** How often the review is read while a test send is on its way; after TEST_SEND_FAST_READS reads, every TEST_SEND_SLOW_MS. */
+export const TEST_SEND_REFRESH_MS = 2_000;
+const TEST_SEND_FAST_READS = 150;
+const TEST_SEND_SLOW_MS = 15_000;
+
+/**
+ * The review's refetch interval: while a test send is queued or awaits its receipt, every couple of
+ * seconds (then, after five minutes of reads, every 15 s: a receipt that never comes does not keep
+ * the page busy), until every test is final; then no more.
+ */
+export function testSendRefresh(testSends: ReadonlyArray<{ status: string }>, reads: number): number | false {
+  if (testSends.every((test) => FINAL_TEST_STATUSES.has(test.status))) return false;
+  return reads < TEST_SEND_FAST_READS ? TEST_SEND_REFRESH_MS : TEST_SEND_SLOW_MS;
+}
+
 export const campaignQueries = {
   list: (params: CampaignListParams) =>
     queryOptions({
@@ -54,12 +71,16 @@ export const campaignQueries = {
       queryKey: campaignKeys.summary(uuid),
       queryFn: async ({ signal }) => (await showCampaignSummary({ path: { campaign_uuid: uuid }, signal, throwOnError: true })).data.data,
     }),
-  /** What a saved campaign will do (recipients, parts, cost, coverage, test sends), from its real audience. */
+  /**
+   * What a saved campaign will do (recipients, parts, cost, coverage, test sends), from its real
+   * audience. Read again while one of its test sends has no final status yet (testSendRefresh).
+   */
   review: (uuid: string) =>
     queryOptions({
       queryKey: campaignKeys.review(uuid),
       queryFn: ({ signal }) => fetchCampaignReview(uuid, signal),
       staleTime: 0,
+      refetchInterval: (query) => testSendRefresh(query.state.data?.test_sends ?? [], query.state.dataUpdateCount),
     }),
   /** The same for a campaign not saved (or not saved as it is in the form): nothing is written. */
   preview: (input: CampaignInput) =>

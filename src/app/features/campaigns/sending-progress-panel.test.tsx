@@ -1,3 +1,9 @@
+/**
+ * The sending progress panel of a campaign's page.
+ *
+ * Issue 32, seen red: with the Clicks count reading `clicks` (people and link-preview bots together),
+ * it said 1,234, not the overview's 1,200 people with 34 bots beside them.
+ */
 import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { render, screen, within } from '../../testing/render';
@@ -7,7 +13,19 @@ import { SendingProgressPanel } from './sending-progress-panel';
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
 
 /** Halfway through a throttled day (09:00–17:00 BST), 9,600 messages written. */
-const HALFWAY = { recipients: 9600, queued: 5000, submitted: 300, delivered: 4000, failed: 200, unsent: 100, clicks: 1234, in_doubt: 0, opt_outs: 17 };
+const HALFWAY = {
+  recipients: 9600,
+  queued: 5000,
+  submitted: 300,
+  delivered: 4000,
+  failed: 200,
+  unsent: 100,
+  clicks: 1234,
+  human_clicks: 1200,
+  bot_clicks: 34,
+  in_doubt: 0,
+  opt_outs: 17,
+};
 
 function counts() {
   const list = screen.getByRole('list', { name: 'Message counts' });
@@ -37,7 +55,8 @@ describe('the sending progress panel', () => {
       'Failed: 200',
       'Unsent: 100',
       'Queued: 5,000',
-      'Clicks: 1,234',
+      // People's clicks, as the overview counts them; the 34 link previews beside them, not in them.
+      'Clicks: 1,200 (34 by bots)',
       'Opt-outs: 17',
     ]);
     const bar = screen.getByRole('progressbar', { name: 'Messages sent' });
@@ -87,7 +106,19 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign({ status: 2, finished_sending_at: '2026-03-02 09:00:04' })}
-        summary={{ recipients: 3, queued: 0, submitted: 1, delivered: 2, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 }}
+        summary={{
+          recipients: 3,
+          queued: 0,
+          submitted: 1,
+          delivered: 2,
+          failed: 0,
+          unsent: 0,
+          clicks: 0,
+          human_clicks: 0,
+          bot_clicks: 0,
+          in_doubt: 0,
+          opt_outs: 0,
+        }}
         countedAt={at('2026-03-02 09:00:05')}
         timeZone={ZONE}
         sendRate={3}
@@ -104,7 +135,19 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign()}
-        summary={{ recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 }}
+        summary={{
+          recipients: 12,
+          queued: 0,
+          submitted: 0,
+          delivered: 0,
+          failed: 0,
+          unsent: 0,
+          clicks: 0,
+          human_clicks: 0,
+          bot_clicks: 0,
+          in_doubt: 0,
+          opt_outs: 0,
+        }}
         countedAt={at('2026-03-01 10:00:00')}
         timeZone={ZONE}
         sendRate={null}

@@ -89,7 +89,12 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
         {SECTIONS.map(({ key, label, color }) => (
           <Count key={key} label={label} value={counts[key]} color={color} />
         ))}
-        <Count label="Clicks" value={counts.clicks} />
+        <Count
+          label="Clicks"
+          value={counts.clicks}
+          hint="clicks by people; link previews fetched by chat apps are counted apart"
+          beside={`${formatCount(counts.botClicks)} by bots`}
+        />
         <Count label="Opt-outs" value={counts.optOuts} hint="numbers that opted out while this campaign was the last they received" />
       </SimpleGrid>
 
@@ -116,7 +121,7 @@ function InDoubtNote({ count }: { count: number }) {
   );
 }
 
-function Count({ label, value, color, hint }: { label: string; value: number; color?: string; hint?: string }) {
+function Count({ label, value, color, hint, beside }: { label: string; value: number; color?: string; hint?: string; beside?: string }) {
   return (
     // A column with the number at the foot, so numbers line up when a label wraps.
     <Paper
@@ -127,7 +132,7 @@ function Count({ label, value, color, hint }: { label: string; value: number; co
       display="flex"
       style={{ flexDirection: 'column', justifyContent: 'space-between' }}
       role="listitem"
-      aria-label={`${label}: ${formatCount(value)}`}
+      aria-label={`${label}: ${formatCount(value)}${beside ? ` (${beside})` : ''}`}
       title={hint}
     >
       <Group gap={6} wrap="nowrap">
@@ -136,9 +141,16 @@ function Count({ label, value, color, hint }: { label: string; value: number; co
           {label}
         </Text>
       </Group>
-      <Text size="lg" fw={700}>
-        {formatCount(value)}
-      </Text>
+      <Group gap={6} align="baseline" wrap="wrap">
+        <Text size="lg" fw={700}>
+          {formatCount(value)}
+        </Text>
+        {beside && (
+          <Text size="xs" c="dimmed">
+            {beside}
+          </Text>
+        )}
+      </Group>
     </Paper>
   );
 }

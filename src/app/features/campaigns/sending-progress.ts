@@ -22,7 +22,9 @@ export interface SendingCounts {
   failed: number;
   unsent: number;
   queued: number;
+  /** Clicks by people (as the overview counts them); link-preview fetches by chat apps are `botClicks`. */
   clicks: number;
+  botClicks: number;
   /** Numbers that opted out while this campaign was the last they received from the team. */
   optOuts: number;
 }
@@ -36,7 +38,8 @@ export function sendingCounts(summary: CampaignSummary): SendingCounts {
     failed: summary.failed,
     unsent: summary.unsent,
     queued: summary.queued,
-    clicks: summary.clicks,
+    clicks: summary.human_clicks,
+    botClicks: summary.bot_clicks,
     optOuts: summary.opt_outs,
   };
 }

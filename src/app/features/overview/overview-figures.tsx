@@ -11,18 +11,39 @@ interface Figure {
   detail: ReactNode;
 }
 
-/** The period's totals as figures, in the order a campaign's messages go: sent, delivered, failed, then what people did. */
+/**
+ * The opt-out rate beside the opt-outs it is made of: those that followed a campaign (by keyword),
+ * over the messages delivered. Opt-outs made another way (the dashboard, an import, the API) are in
+ * the count but not the rate, so the line says how many the rate counts rather than show "0%" beside
+ * opt-outs that happened.
+ */
+function optOutDetail(totals: OverviewTotals): string {
+  const rate = `opt-out rate ${formatRate(totals.opt_out_rate)}`;
+  if (totals.campaign_opt_outs === totals.opt_outs) return rate;
+  if (totals.campaign_opt_outs === 0) return 'none after a campaign';
+  return `${rate} (${formatCount(totals.campaign_opt_outs)} after a campaign)`;
+}
+
+/**
+ * The period's totals as figures, in the order a campaign's messages go: sent, delivered, failed, then
+ * what people did. Messages never sent (stopped, expired, opted out) are not failures: they are named
+ * beside what was sent, not under Failed.
+ */
 export function figuresOf(totals: OverviewTotals, teamSettingsHref: string): Figure[] {
   return [
-    { label: 'Messages sent', value: formatCount(totals.sent), detail: 'handed to the carrier' },
+    {
+      label: 'Messages sent',
+      value: formatCount(totals.sent),
+      detail: totals.unsent > 0 ? `handed to the carrier; ${formatCount(totals.unsent)} never sent` : 'handed to the carrier',
+    },
     { label: 'Delivered', value: formatRate(totals.delivered_rate), detail: `${formatCount(totals.delivered)} delivered` },
-    { label: 'Failed', value: formatCount(totals.failed), detail: `${formatCount(totals.unsent)} never sent` },
+    { label: 'Failed', value: formatCount(totals.failed), detail: 'refused or undelivered' },
     {
       label: 'Unique human clicks',
       value: formatCount(totals.unique_human_clicks),
       detail: `click rate ${formatRate(totals.click_rate)}`,
     },
-    { label: 'Opt-outs', value: formatCount(totals.opt_outs), detail: `opt-out rate ${formatRate(totals.opt_out_rate)}` },
+    { label: 'Opt-outs', value: formatCount(totals.opt_outs), detail: optOutDetail(totals) },
     { label: 'Inbound messages', value: formatCount(totals.inbound_messages), detail: 'replies and keywords received' },
     { label: 'SMS parts', value: formatCount(totals.sms_parts), detail: 'a long message is several' },
     {

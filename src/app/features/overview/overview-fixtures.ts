@@ -18,6 +18,7 @@ export function emptyTotals(overrides: Partial<OverviewTotals> = {}): OverviewTo
     unique_human_clicks: 0,
     click_rate: null,
     opt_outs: 0,
+    campaign_opt_outs: 0,
     opt_out_rate: null,
     inbound_messages: 0,
     sms_parts: 0,

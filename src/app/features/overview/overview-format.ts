@@ -3,19 +3,13 @@ import dayjs from 'dayjs';
 /** What a figure shows when there is nothing to show (a rate with nothing to divide by, a cost without a price). */
 export const NO_VALUE = '—';
 
-const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 });
-
 /** 12,345 — the dashboard writes en-GB throughout. */
 export function formatCount(value: number): string {
   return value.toLocaleString('en-GB');
 }
 
-/** A rate between 0 and 1 as a percentage: 0.9652 → "96.5%", a tiny one "<0.1%", null "—". */
-export function formatRate(rate: number | null): string {
-  if (rate === null) return NO_VALUE;
-  if (rate > 0 && rate < 0.001) return '<0.1%';
-  return percent.format(rate);
-}
+/** Rates are written by the dashboard's one formatter (lib/rates.ts). */
+export { formatRate } from '../../lib/rates';
 
 /** An amount in its currency (ISO 4217), "€1,234.56"; null "—". */
 export function formatCost(amount: number | null, currency: string): string {

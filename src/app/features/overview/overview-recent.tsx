@@ -81,7 +81,8 @@ export function RecentReportJobs({ jobs }: { jobs: OverviewReportJob[] }) {
     <OverviewSection id="recent-report-jobs" title="Your report e-mails" aside={<SectionLink to={paths.reports.getHref()}>Reports</SectionLink>}>
       {jobs.length === 0 ? (
         <EmptyNote>
-          You have not asked for a report by e-mail yet: on a sent campaign’s reports, “E-mail me this report” sends the whole report as a CSV link.
+          You have not asked for a report by e-mail yet: on a sent campaign’s reports, “E-mail me this report” sends the report, as its filters show it, as a
+          CSV link.
         </EmptyNote>
       ) : (
         <ItemList label="Your report e-mails">

@@ -1,6 +1,6 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
 import type { CampaignSummary } from '../../api/gen/types.gen';
-import { formatCount } from './report-format';
+import { formatCount, formatRate } from './report-format';
 
 export interface Outcome {
   label: string;
@@ -22,10 +22,9 @@ export function deliveryOutcomes(summary: CampaignSummary): Outcome[] {
   ];
 }
 
+/** A share of the recipients, written like every rate (one decimal, never "0%" for a count above 0). */
 function percentOf(count: number, total: number): string {
-  if (total === 0) return '0%';
-  const percent = (count / total) * 100;
-  return `${percent > 0 && percent < 1 ? '<1' : Math.round(percent)}%`;
+  return total === 0 ? '0%' : formatRate(count / total);
 }
 
 const cssColor = (color: string) => `var(--mantine-color-${color.replace('.', '-')})`;

@@ -1,3 +1,9 @@
+/**
+ * The “E-mail me this report” button.
+ *
+ * Issue 32, seen red: with the mutation sending no query (as before), the request for the filtered
+ * report carried no filters, and the whole report was e-mailed.
+ */
 import { describe, expect, it } from 'vitest';
 import { json, mockApi, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor } from '../../testing/render';
@@ -25,6 +31,22 @@ describe('the “E-mail me this report” button', () => {
     answer(new Response(null, { status: 202 }));
     expect(await screen.findByText('The Delivery with fields report is on its way to ada@herald.test: a download link arrives shortly.')).toBeInTheDocument();
     expect(button).toBeEnabled();
+  });
+
+  it('asks for the rows the filters on screen show, and names the filters', async () => {
+    const fetchMock = serve(() => new Response(null, { status: 202 }));
+    const { user } = render(
+      <EmailReportButton campaignUuid={REPORT_CAMPAIGN_UUID} type="delivery" filters={{ status: 'Failed', search: '7700' }} email="ada@herald.test" />,
+    );
+
+    const button = screen.getByRole('button', { name: 'E-mail me these rows' });
+    expect(button).toHaveAccessibleDescription('Only the rows that match: Status Failed, number containing 7700');
+    await user.click(button);
+    expect(
+      await screen.findByText('The Delivery report (Status Failed, number containing 7700) is on its way to ada@herald.test: a download link arrives shortly.'),
+    ).toBeInTheDocument();
+    const [post] = fetchMock.mock.calls.map(([request]) => new URL(request.url)).filter((url) => url.pathname.endsWith('/delivery'));
+    expect(Object.fromEntries(post!.searchParams)).toEqual({ status: 'Failed', search: '7700' });
   });
 
   it('says why when the service refuses with 429, and how long to wait', async () => {

@@ -58,7 +58,12 @@ describe('report formatting', () => {
     expect(formatRate(1)).toBe('100%');
     expect(formatRate(0)).toBe('0%');
     expect(formatRate(null)).toBe('—');
+    // What happened never reads 0% or 100% (issue 32: one opt-out of 5,000 delivered read "0%").
+    expect(formatRate(1 / 5000)).toBe('<0.1%');
+    expect(formatRate(6 / 5000)).toBe('0.1%');
+    expect(formatRate(4999 / 5000)).toBe('>99.9%');
     expect(describeFailureReason('opted_out')).toBe('Opted out');
+    expect(describeFailureReason('invalid_number')).toBe('Invalid number');
     expect(describeFailureReason('UNDELIV err:001')).toBe('UNDELIV err:001');
   });
 

@@ -92,6 +92,7 @@ export function reportJob(overrides: Partial<ReportJob> = {}): ReportJob {
     campaign_uuid: REPORT_CAMPAIGN_UUID,
     campaign_name: 'Spring sale',
     type: 'delivery',
+    filters: {},
     status: 'sent',
     email: 'ada@herald.test',
     row_count: 1234,

@@ -55,11 +55,8 @@ export function fieldPairs(names: string, values: string): FieldPair[] {
   }));
 }
 
-/** A rate from 0 to 1 as a percentage to one decimal ("66.7%"); "—" when there is none (nothing to divide by). */
-export function formatRate(rate: number | null): string {
-  if (rate === null) return '—';
-  return rate.toLocaleString('en-GB', { style: 'percent', maximumFractionDigits: 1 });
-}
+/** Rates are written by the dashboard's one formatter (lib/rates.ts): "66.7%", "<0.1%", "—". */
+export { formatRate } from '../../lib/rates';
 
 /** Why a message was not delivered, in words, for the reasons the engine itself writes; a carrier's status stays as it came. */
 const FAILURE_REASONS: Record<string, string> = {
@@ -67,6 +64,7 @@ const FAILURE_REASONS: Record<string, string> = {
   opted_out: 'Opted out',
   stopped: 'Campaign stopped',
   quiet_hours: 'Quiet hours lasted past the expiry',
+  invalid_number: 'Invalid number',
   Expired: 'No receipt before the expiry',
   in_doubt: 'Hand-over interrupted',
 };

@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { reportFiltersInWords } from '../../../shared/contract';
 import type { ReportJob } from '../../api/gen/types.gen';
 import { ErrorState } from '../../components/error-state';
 import { TableSkeleton } from '../../components/table-skeleton';
@@ -87,7 +88,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
         <ErrorState title="Your report e-mails could not be loaded." error={jobs.error} onRetry={() => void jobs.refetch()} />
       ) : jobs.data.meta.total === 0 ? (
         <Text size="sm" c="dimmed">
-          You have not asked for a report by e-mail yet: “E-mail me this report” sends the whole report as a CSV link.
+          You have not asked for a report by e-mail yet: “E-mail me this report” sends the report, as its filters show it, as a CSV link.
         </Text>
       ) : (
         <>
@@ -106,11 +107,20 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
                 <Table.Tbody>
                   {jobs.data.data.map((job) => (
                     <Table.Tr key={job.uuid}>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{REPORT_DEFINITIONS[job.type].label}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {REPORT_DEFINITIONS[job.type].label}
+                        </Text>
+                        {reportFiltersInWords(job.filters) && (
+                          <Text size="xs" c="dimmed">
+                            Only {reportFiltersInWords(job.filters)}
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td maw={220}>
                         <Anchor
                           component={Link}
-                          to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type })}
+                          to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type, ...job.filters })}
                           size="sm"
                           display="block"
                           truncate="end"

@@ -78,7 +78,7 @@ export const reportKeys = {
   campaign: (campaignUuid: string) => [...reportKeys.all, campaignUuid] as const,
   report: (campaignUuid: string, type: ReportType) => [...reportKeys.campaign(campaignUuid), type] as const,
   page: (campaignUuid: string, type: ReportType, params: ReportQuery) => [...reportKeys.report(campaignUuid, type), params] as const,
-  clickTimes: (campaignUuid: string) => [...reportKeys.campaign(campaignUuid), 'click-times'] as const,
+  clickTimes: (campaignUuid: string, counted?: number) => [...reportKeys.campaign(campaignUuid), 'click-times', counted] as const,
   summary: (campaignUuid: string) => [...reportKeys.campaign(campaignUuid), 'summary'] as const,
   /** The team's campaigns with their figures (the Reports page). */
   summaries: (params: ReportSummariesParams) => [...reportKeys.all, 'summaries', params] as const,
@@ -94,9 +94,11 @@ export function isReportJobUnderWay(job: Pick<ReportJob, 'status'>): boolean {
 }
 
 export interface ClickTimes {
-  /** `Clicked_At` of the clicks read, in the order they came. */
+  /** `Clicked_At` of the clicks by people read, in the order they came (link-preview bots left out, as the counts leave them). */
   times: string[];
-  /** Clicks in the whole report; more than `times.length` when the chart read only the first pages. */
+  /** Rows of the clicks report read (people and bots). */
+  read: number;
+  /** Clicks in the whole report; more than `read` when the chart read only the first pages. */
   total: number;
 }
 
@@ -132,12 +134,20 @@ export const reportQueries = {
       queryFn: async ({ signal }) => (await listCampaignReportSummaries({ query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
     }),
-  /** The first clicks of the campaign, enough for a chart: up to CLICK_CHART_PAGES pages of 100. */
-  clickTimes: (campaignUuid: string) =>
-    queryOptions({
-      queryKey: reportKeys.clickTimes(campaignUuid),
+  /**
+   * The first clicks of the campaign, enough for a chart: up to CLICK_CHART_PAGES pages of 100.
+   * `counted` is the campaign's click counter as the page last read it: a new count is a new read,
+   * so the chart follows its counter (read as often as the counter is, and only when it moved).
+   */
+  clickTimes: (campaignUuid: string, counted?: number) => {
+    const queryKey = reportKeys.clickTimes(campaignUuid, counted);
+    return queryOptions<ClickTimes, Error, ClickTimes, typeof queryKey>({
+      queryKey,
+      // The chart on screen stays while the next count's clicks are read (never another campaign's).
+      placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === campaignUuid ? previous : undefined),
       queryFn: async ({ signal }): Promise<ClickTimes> => {
         const times: string[] = [];
+        let read = 0;
         let total = 0;
         for (let page = 1; page <= CLICK_CHART_PAGES; page += 1) {
           const { data } = await getClicksReport({
@@ -146,13 +156,20 @@ export const reportQueries = {
             signal,
             throwOnError: true,
           });
-          times.push(...data.data.map((click) => click.Clicked_At).filter(Boolean));
+          times.push(
+            ...data.data
+              .filter((click) => click.Device_Type !== 'bot')
+              .map((click) => click.Clicked_At)
+              .filter(Boolean),
+          );
+          read += data.data.length;
           total = data.meta.total;
           if (page >= data.meta.last_page) break;
         }
-        return { times, total };
+        return { times, read, total };
       },
-    }),
+    });
+  },
 };
 
 export const reportJobQueries = {

@@ -91,7 +91,7 @@ export function ReportView({
         <Text size="sm" c="dimmed" maw={620}>
           {definition.description}
         </Text>
-        <EmailReportButton campaignUuid={campaignUuid} type={type} email={email} />
+        <EmailReportButton campaignUuid={campaignUuid} type={type} filters={filters} email={email} />
       </Group>
       {headline}
       <ReportFilters

@@ -1,3 +1,9 @@
+/**
+ * The reports section of a campaign's page.
+ *
+ * Issue 32, seen red: with the clicks chart's query keyed without the counter (read once), the chart
+ * kept "2 clicks" after the counter moved to 4; with bots drawn, it read 3.
+ */
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CampaignSummary, ClicksReportRow } from '../../api/gen/types.gen';
@@ -7,7 +13,19 @@ import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor, within } from '../../testing/render';
 import CampaignReports from './campaign-reports';
 
-const SETTLED: CampaignSummary = { recipients: 1000, queued: 0, submitted: 0, delivered: 950, failed: 40, unsent: 10, clicks: 650, in_doubt: 0, opt_outs: 12 };
+const SETTLED: CampaignSummary = {
+  recipients: 1000,
+  queued: 0,
+  submitted: 0,
+  delivered: 950,
+  failed: 40,
+  unsent: 10,
+  clicks: 650,
+  human_clicks: 600,
+  bot_clicks: 50,
+  in_doubt: 0,
+  opt_outs: 12,
+};
 
 /** 650 clicks, the first 300 between 09:00 and 09:59, the rest between 11:00 and 11:59. */
 function click(index: number): ClicksReportRow {
@@ -93,5 +111,31 @@ describe('the campaign’s reports', { timeout: 20_000 }, () => {
     expect(screen.getByRole('list', { name: 'Clicks in figures' })).toHaveTextContent('Unique human clicks300');
     expect(await screen.findByText('Rows 1–50 of 650')).toBeInTheDocument();
     expect(await screen.findByText(/You have not asked for a report by e-mail yet/)).toBeInTheDocument();
+  });
+
+  it('read the clicks chart again whenever the click counter moves, drawing people’s clicks and not link previews', async () => {
+    // Two clicks by people and a chat app's preview; then a third person clicks.
+    let rows = [click(1), click(2), { ...click(3), Device_Type: 'bot' }];
+    signIn();
+    const fetchMock = mockApi((_request, url) => {
+      const path = url.pathname.replace('/api/2.0', '');
+      if (path === `/reporting/${CAMPAIGN_UUID}/clicks`) return json(reportPage(rows.length, Number(url.searchParams.get('page')), 100, (i) => rows[i - 1]!));
+      return json(page([]));
+    });
+    const sending = campaign({ status: 1, is_locked: true });
+    const counts = (clicks: number): CampaignSummary => ({ ...SETTLED, queued: 10, clicks, human_clicks: clicks - 1, bot_clicks: 1 });
+    const view = (summary: CampaignSummary) => (
+      <Routes>
+        <Route path="/campaigns/:uuid" element={<CampaignReports campaign={sending} summary={summary} timeZone={ZONE} />} />
+      </Routes>
+    );
+    const { rerender } = render(view(counts(3)), { route: `/campaigns/${CAMPAIGN_UUID}` });
+    expect(await screen.findByRole('img', { name: /^2 clicks, all in the hour from 2 Mar, 09:00$/ })).toBeInTheDocument();
+
+    rows = [...rows, click(4)];
+    rerender(view(counts(4)));
+    expect(await screen.findByRole('img', { name: /^3 clicks, all in the hour from 2 Mar, 09:00$/ })).toBeInTheDocument();
+    const chartReads = fetchMock.mock.calls.map(([request]) => new URL(request.url)).filter((url) => url.searchParams.get('per_page') === '100');
+    expect(chartReads).toHaveLength(2);
   });
 });

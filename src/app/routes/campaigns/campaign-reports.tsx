@@ -82,7 +82,7 @@ export default function CampaignReports({ campaign, summary, timeZone }: Campaig
             )}
           </ChartCard>
           <ChartCard title="Clicks over time">
-            <ClicksOverTimeChart campaignUuid={campaign.uuid} />
+            <ClicksOverTimeChart campaignUuid={campaign.uuid} counted={summary?.clicks} />
           </ChartCard>
         </SimpleGrid>
         <ReportTabs campaignUuid={campaign.uuid} campaign={campaign} summary={report.data} live={live} timeZone={timeZone} email={email} />

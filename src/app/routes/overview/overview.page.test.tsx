@@ -9,6 +9,10 @@
  * London's), with formatRate(null) left to Intl ("0%" delivered of nothing), with the refresh
  * interval fixed at IDLE_REFRESH_MS (the progress bar stayed at 40%), and without the receipt
  * window (the last receipts waited a minute: "0 delivered").
+ *
+ * Issue 32, seen red: with the figures as before, Failed read "230 · 1,200 never sent" (stopped and
+ * expired messages under Failed) and the opt-outs "3 · opt-out rate 0%" (rate of campaign opt-outs
+ * rounded, or of none, beside opt-outs that happened).
  */
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -144,6 +148,7 @@ describe('the Overview page', { timeout: 20_000 }, () => {
           unique_human_clicks: 1042,
           click_rate: 1042 / 11915,
           opt_outs: 3,
+          campaign_opt_outs: 3,
           opt_out_rate: 0.00025,
           inbound_messages: 4096,
           sms_parts: 24690,
@@ -155,15 +160,33 @@ describe('the Overview page', { timeout: 20_000 }, () => {
     renderAt('/');
     await screen.findByRole('heading', { name: /^Figures for/ });
 
-    expect(figure('Messages sent')).toHaveTextContent('Messages sent12,345handed to the carrier');
+    // Messages never sent (stopped, expired, opted out) are not under Failed.
+    expect(figure('Messages sent')).toHaveTextContent('Messages sent12,345handed to the carrier; 1,200 never sent');
     expect(figure('Delivered')).toHaveTextContent('Delivered96.5%11,915 delivered');
-    expect(figure('Failed')).toHaveTextContent('Failed2301,200 never sent');
+    expect(figure('Failed')).toHaveTextContent(/^Failed230refused or undelivered$/);
     expect(figure('Unique human clicks')).toHaveTextContent('Unique human clicks1,042click rate 8.7%');
     expect(figure('Opt-outs')).toHaveTextContent('Opt-outs3opt-out rate <0.1%');
     expect(figure('Inbound messages')).toHaveTextContent('Inbound messages4,096');
     expect(figure('SMS parts')).toHaveTextContent('SMS parts24,690');
     expect(figure('Estimated cost')).toHaveTextContent('Estimated cost€1,234.5024,690 parts at the team’s price');
     expect(screen.queryByRole('link', { name: 'Set a price in team settings' })).not.toBeInTheDocument();
+  });
+
+  it('never shows an opt-out rate of 0% beside opt-outs: the rate says which of them it counts', async () => {
+    // 2 opt-outs after a campaign over 9,000 delivered, 1 by hand; then only opt-outs by hand.
+    const totalsOf = [
+      emptyTotals({ delivered: 9000, opt_outs: 3, campaign_opt_outs: 2, opt_out_rate: 2 / 9000 }),
+      emptyTotals({ delivered: 9000, opt_outs: 2, campaign_opt_outs: 0, opt_out_rate: 0 }),
+    ];
+    for (const totals of totalsOf) {
+      serve((range) => overview(range, { totals }));
+      const { unmount } = renderAt('/');
+      await screen.findByRole('heading', { name: /^Figures for/ });
+      const text = figure('Opt-outs').textContent ?? '';
+      expect(text).not.toMatch(/\b0%/);
+      expect(text).toBe(totals.campaign_opt_outs ? 'Opt-outs3opt-out rate <0.1% (2 after a campaign)' : 'Opt-outs2none after a campaign');
+      unmount();
+    }
   });
 
   it('shows "—" for rates with nothing to divide by and a cost without a price, with the way to set one', async () => {

@@ -103,6 +103,7 @@ const CountsSchema = z.object({
   failed: z.number(),
   unsent: z.number(),
   clicks: z.number(),
+  humanClicks: z.number(),
   inDoubt: z.number(),
 });
 
@@ -317,7 +318,7 @@ export function createCampaignsRepository(db: Db) {
             FROM campaigns WHERE id = ${id})
         SELECT recipients AS total, recipients - submitted_count - delivered_count - failed_count - unsent_count AS queued,
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,
-               click_count AS clicks, in_doubt_count AS "inDoubt"
+               click_count AS clicks, human_click_count AS "humanClicks", in_doubt_count AS "inDoubt"
           FROM c`,
       );
     },

@@ -419,18 +419,20 @@ export function createCampaignsService(deps: {
     async summary(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
       if (record.status !== 0) {
-        const [{ total, inDoubt, ...counts }, optOuts] = await Promise.all([
+        const [{ total, inDoubt, humanClicks, ...counts }, optOuts] = await Promise.all([
           deps.campaigns.messageCounts(record.id),
           deps.optOuts.countByCampaign([record.id]),
         ]);
-        return { recipients: total, ...counts, in_doubt: inDoubt, opt_outs: optOuts.get(record.id) ?? 0 };
+        // People and link-preview bots apart, as the overview and the clicks report count them.
+        const clicks = { human_clicks: humanClicks, bot_clicks: Math.max(0, counts.clicks - humanClicks) };
+        return { recipients: total, ...counts, ...clicks, in_doubt: inDoubt, opt_outs: optOuts.get(record.id) ?? 0 };
       }
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);
         recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
       }
-      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 };
+      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, human_clicks: 0, bot_clicks: 0, in_doubt: 0, opt_outs: 0 };
     },
   };
 }

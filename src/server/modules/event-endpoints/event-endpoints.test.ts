@@ -7,6 +7,9 @@
  * campaign of 5 made 5 calls instead of 3 (batching); with the `attempts = …` fence left out of
  * `record`, a worker that lost its lease recorded its outcome over the next attempt's (lease test); with the
  * disabling step left out, no e-mail reached the SMTP sink (24-hour test).
+ *
+ * Issue 32: with migration 0041's deferred `campaign.started` trigger taken out (the event built, as
+ * before, from the row of the start's first statement), `recipients` read 0 in both started tests.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../../shared/contract';
 import { createEngineStore } from '../../engine/store/postgres-store';
+import { createStartStore } from '../../engine/store/start';
 import { createMailer } from '../../gateways/mail/mailer';
 import { createAccountMailWorker } from '../account-mail/account-mail.worker';
 import { createReportWorker } from '../reports/report-worker';
@@ -211,6 +215,9 @@ describe('event endpoints: what a team pushes', () => {
       reason: null,
       at: '2026-06-01T09:06:00.000Z',
     });
+    // The real count of the campaign's recipients, not the 0 of the row before its messages were written.
+    const started = bodies.find((body) => body.type === 'campaign.started')!;
+    expect(started.data.campaign).toMatchObject({ uuid: campaign, name: 'Spring', status: 1, recipients: 5 });
     const finished = bodies.find((body) => body.type === 'campaign.finished')!;
     expect(finished.data.campaign).toMatchObject({ uuid: campaign, name: 'Spring', status: 2, recipients: 5, submitted: 5 });
 
@@ -231,6 +238,37 @@ describe('event endpoints: what a team pushes', () => {
     expect(messagesOf('message.failed')).toEqual([expect.objectContaining({ uuid: rows[0].uuid, reason: 'absent_subscriber' })]);
     expect(bodies.filter((body) => body.type === 'message.delivered')).toHaveLength(2);
     expect(bodiesOf(ok.calls, mine.secret).every((body) => JSON.stringify(body).includes('447700900999') === false)).toBe(true);
+  });
+
+  it('counts every recipient in campaign.started, also of an audience written in chunks beside the sending', async () => {
+    const owner = await t.user();
+    const mine = await endpoint(owner, { url: ok.url, events: ['campaign.started'] });
+    const post = async (url: string, body: unknown) => {
+      const response = await t.request('POST', `/api/2.0${url}`, { token: owner.token, body });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data.uuid as string;
+    };
+    const template = await post('/templates/', { name: 'Big', body: 'Hello', sender: 'Acme' });
+    const group = await post('/contact-groups/', { name: 'Many' });
+    const contacts = [1, 2, 3, 4, 5, 6, 7].map((n) => ({ phone_number: `0770090060${n}` }));
+    expect((await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } })).statusCode).toBe(200);
+    // One of the seven opted out: six recipients.
+    const optouts = (await t.request('GET', '/api/2.0/contact-groups/?search=default_optouts', { token: owner.token })).json().data[0].uuid;
+    const optOut = { contacts: [{ phone_number: '07700900607' }] };
+    expect((await t.request('PUT', `/api/2.0/contact-groups/${optouts}/add-contacts`, { token: owner.token, body: optOut })).statusCode).toBe(200);
+    const campaign = await post('/campaigns/', {
+      name: 'Chunked',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 09:00:00',
+      expiry_date: '2026-06-01 12:00:00',
+      included_contact_groups: [group],
+      template_uuid: template,
+    });
+    // The start writes the first 2 messages; the rest would follow in chunks beside the sending.
+    expect(await createStartStore(t.database.db, { first: 2, chunk: 2, ahead: 4 }).startDue(clock.now())).toHaveLength(1);
+    await worker().runOnce();
+    const [started] = bodiesOf(ok.calls, mine.secret);
+    expect(started).toMatchObject({ type: 'campaign.started', data: { campaign: { uuid: campaign, status: 1, recipients: 6 } } });
   });
 
   it('pushes inbound messages, opt-outs and opt-ins', async () => {
@@ -267,7 +305,7 @@ describe('event endpoints: what a team pushes', () => {
     });
     expect(imported.statusCode, imported.body).toBe(201);
     const campaign = await sentReportCampaign(t, { token: owner.token, clock, name: 'Reported', contacts: 2, first: 50 });
-    expect((await t.request('POST', `/api/2.0/reporting/${campaign}/delivery`, { token: owner.token })).statusCode).toBe(202);
+    expect((await t.request('POST', `/api/2.0/reporting/${campaign}/delivery?search=051`, { token: owner.token })).statusCode).toBe(202);
     const reports = createReportWorker({
       db: t.database.db,
       reports: t.services.reportsRepository,
@@ -290,11 +328,12 @@ describe('event endpoints: what a team pushes', () => {
       contacts_added: 1,
     });
     const job = bodies.find((body) => body.type === 'report.ready')!.data.report_job as Record<string, unknown>;
-    expect(job).toMatchObject({ type: 'delivery', row_count: 2, campaign: { uuid: campaign, name: 'Reported' } });
+    // Asked for with a filter: the one row that matches, and the filter named.
+    expect(job).toMatchObject({ type: 'delivery', filters: { search: '051' }, row_count: 1, campaign: { uuid: campaign, name: 'Reported' } });
     expect(job).not.toHaveProperty('public_url');
     const download = await t.request('GET', String(job.download_url).replace(TEST_PUBLIC_URL, ''));
     expect(download.statusCode).toBe(200);
-    expect(download.body.split('\n').filter(Boolean)).toHaveLength(3);
+    expect(download.body.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
   it('pushes pauses, resumes and stops made by hand', async () => {

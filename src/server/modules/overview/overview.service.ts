@@ -58,6 +58,7 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
           unique_human_clicks: uniqueHumanClicks,
           click_rate: ratio(uniqueHumanClicks, delivered),
           opt_outs: sum('opt_outs'),
+          campaign_opt_outs: sum('campaign_opt_outs'),
           opt_out_rate: ratio(sum('campaign_opt_outs'), delivered),
           inbound_messages: sum('inbound'),
           sms_parts: parts,

@@ -6,6 +6,10 @@
  * Seen red: with the first-human-click test dropped from the click statement, `unique_human_clicks`
  * read 2 (the same person twice); with `test_of IS NULL` dropped from the trigger (and `sent` made of
  * submitted and delivered only), the send test's message counted: delivered 3, cost 0.40.
+ *
+ * Issue 32: a stopped campaign's messages are counted as never sent, not failed. The service already
+ * counted them so (this test holds it there: with the stop sweep counting its messages into
+ * `failed_count`, it goes red); the dashboard showed them under Failed (overview.page.test.tsx).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../../../shared/time/local-timestamps';
@@ -129,6 +133,7 @@ describe('the overview', () => {
       unique_human_clicks: 1,
       click_rate: 0.5,
       opt_outs: 1,
+      campaign_opt_outs: 1,
       opt_out_rate: 0.5,
       inbound_messages: 1,
       sms_parts: 6,
@@ -153,6 +158,54 @@ describe('the overview', () => {
     expect(data.totals).toMatchObject({ sent: 0, delivered: 0, human_clicks: 0, opt_outs: 0, inbound_messages: 0, sms_parts: 0, estimated_cost: null });
     expect(data.totals.delivered_rate).toBeNull();
     expect([data.scheduled, data.sending_now, data.recent_imports]).toEqual([[], [], []]);
+  });
+
+  it('counts the messages a stop left unsent as never sent, not as failed', async () => {
+    const stopper = await t.user();
+    const post = async (url: string, body: unknown) => {
+      const response = await call(stopper, 'POST', url, body);
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data.uuid as string;
+    };
+    const template = await post('/templates/', { name: 'Short', body: 'Hello', sender: 'Acme' });
+    const group = await post('/contact-groups/', { name: 'Four' });
+    const contacts = ['07700900411', '07700900412', '07700900413', '07700900414'].map((phone_number) => ({ phone_number }));
+    expect((await call(stopper, 'PUT', `/contact-groups/${group}/add-contacts`, { contacts })).statusCode).toBe(200);
+    const campaign = await post('/campaigns/', {
+      name: 'Stopped early',
+      sender: 'Acme',
+      scheduled_send_date: local(clock.now()),
+      expiry_date: local(new Date(clock.now().getTime() + 3 * 3600_000)),
+      included_contact_groups: [group],
+      template_uuid: template,
+    });
+    // One message a tick: the first goes (and is delivered), then the campaign is stopped.
+    const engine = createEngine({
+      store: createEngineStore(t.database.db),
+      gateway: carrier(),
+      clock,
+      options: { tickMs: 1000, batchSize: 1, rateLimitPerSecond: 1, leaseMs: 30_000, lanes: 1 },
+      urlBase: (d) => t.services.vanityDomains.urlBase({ domain: d }),
+    });
+    try {
+      for (let sent = 0; sent === 0;) {
+        clock.advance(1000);
+        await engine.tick();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await engine.flushReceipts();
+        sent = (await call(stopper, 'GET', `/campaigns/${campaign}/summary`)).json().data.delivered;
+      }
+      expect((await call(stopper, 'PUT', `/campaigns/${campaign}/stop`)).statusCode).toBe(200);
+      clock.advance(1000);
+      await engine.tick();
+    } finally {
+      await engine.stop();
+    }
+    const summary = (await call(stopper, 'GET', `/campaigns/${campaign}/summary`)).json().data;
+    expect(summary).toMatchObject({ delivered: 1, failed: 0, unsent: 3 });
+    const { totals, days } = await overview(stopper);
+    expect(totals).toMatchObject({ sent: 1, delivered: 1, failed: 0, unsent: 3 });
+    expect(days.at(-1)).toEqual({ date: today(), sent: 1, delivered: 1, failed: 0 });
   });
 
   it('reads a period of the caller’s choosing, and refuses one it cannot read', async () => {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../gateways/mail/mailer';
+import { reportFiltersInWords } from '../../../shared/contract';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import { REPORT_LINK_DAYS } from './report-links';
 import type { ClaimedReportJob, ReportJobRecord, ReportLease, ReportsRepository } from './reports.repository';
@@ -71,13 +72,17 @@ export function createReportWorker(deps: {
     const url = deps.service.linkFor(job, expiresAt);
     const name = REPORT_NAMES[job.type];
     const until = formatTimestamp(expiresAt, deps.config.appTimezone);
+    // A filtered report says so wherever it is named: its rows are not the whole report's.
+    const filters = reportFiltersInWords(job.filters);
+    const filtered = filters ? ` (filtered: ${filters})` : '';
+    const rows = `${job.rowCount ?? 0} rows${filters ? ' that match' : ''}, CSV`;
     const sent = await deps.mailer.send({
       to: job.email,
-      subject: `Your ${name} report for “${job.campaignName}” is ready`,
+      subject: `Your ${name} report${filtered} for “${job.campaignName}” is ready`,
       text: [
         `Hello,`,
         ``,
-        `The ${name} report of the campaign “${job.campaignName}” is ready (${job.rowCount ?? 0} rows, CSV).`,
+        `The ${name} report${filtered} of the campaign “${job.campaignName}” is ready (${rows}).`,
         ``,
         `Download it here: ${url}`,
         ``,
@@ -85,7 +90,7 @@ export function createReportWorker(deps: {
         ``,
         `— Herald`,
       ].join('\n'),
-      html: `<p>Hello,</p><p>The ${name} report of the campaign “${escapeHtml(job.campaignName)}” is ready (${job.rowCount ?? 0} rows, CSV).</p>
+      html: `<p>Hello,</p><p>The ${name} report${escapeHtml(filtered)} of the campaign “${escapeHtml(job.campaignName)}” is ready (${rows}).</p>
 <p><a href="${escapeHtml(url)}">Download the report</a></p>
 <p>The link works until ${until} (${REPORT_LINK_DAYS} days) and needs no sign-in, so keep it to yourself.</p><p>— Herald</p>`,
     });

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { ReportTypeSchema, type DeliveryStatus, type ReportFilters, type ReportType } from '../../../shared/contract';
+import { ReportJobFiltersSchema, ReportTypeSchema, type DeliveryStatus, type ReportFilters, type ReportType } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
@@ -130,6 +130,8 @@ const ReportJobRecordSchema = z.object({
   campaignUuid: z.string(),
   campaignName: z.string(),
   type: ReportTypeSchema,
+  /** The page's filters the report was asked for with (`{}`: every row). */
+  filters: ReportJobFiltersSchema,
   status: z.enum(['queued', 'writing', 'mailing', 'sent', 'failed']),
   email: z.string(),
   fileName: z.string().nullable(),
@@ -154,7 +156,7 @@ export type ReportLease = { jobId: number; token: string };
 export type ClaimedReportJob = ReportJobRecord & { lease: ReportLease };
 
 const JOB_COLUMNS = sql`j.id, j.uuid, j.team_id AS "teamId", j.user_id AS "userId", j.campaign_id AS "campaignId", c.uuid AS "campaignUuid",
-  c.name AS "campaignName", j.type, j.status, j.email, j.file_name AS "fileName", j.row_count AS "rowCount",
+  c.name AS "campaignName", j.type, j.filters, j.status, j.email, j.file_name AS "fileName", j.row_count AS "rowCount",
   j.file_attempt::text AS "fileAttempt", j.file_bytes AS "fileBytes", j.public_url AS "publicUrl", j.attempts, j.error,
   j.link_expires_at AS "linkExpiresAt", j.created_at AS "createdAt", j.updated_at AS "updatedAt"`;
 
@@ -338,15 +340,15 @@ export function createReportsRepository(db: Db, timeZone: string) {
 
     /** Queues a job; its uuid. */
     async insertJob(
-      job: { teamId: number; userId: number; campaignId: number; type: ReportType; email: string; publicUrl: string },
+      job: { teamId: number; userId: number; campaignId: number; type: ReportType; filters: ReportFilters; email: string; publicUrl: string },
       now: Date,
     ): Promise<string> {
       const row = await oneRowOf(
         db,
         UuidRowSchema,
         sql`
-        INSERT INTO report_jobs (team_id, user_id, campaign_id, type, email, public_url, next_attempt_at, created_at, updated_at)
-        VALUES (${job.teamId}, ${job.userId}, ${job.campaignId}, ${job.type}, ${job.email}, ${job.publicUrl}, ${now}, ${now}, ${now})
+        INSERT INTO report_jobs (team_id, user_id, campaign_id, type, filters, email, public_url, next_attempt_at, created_at, updated_at)
+        VALUES (${job.teamId}, ${job.userId}, ${job.campaignId}, ${job.type}, ${JSON.stringify(job.filters)}::jsonb, ${job.email}, ${job.publicUrl}, ${now}, ${now}, ${now})
         RETURNING uuid::text AS uuid`,
       );
       return row.uuid;

@@ -189,13 +189,18 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
           tags,
           summary: `E-mail the ${type} report as CSV`,
           description:
-            '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.',
+            '202, no body. A job writes the CSV and e-mails a signed download link (valid 7 days, no token needed) to the calling user. `Location` names the job (`showReportJob`), which follows it until its link is sent; `GET /report-jobs/` lists them all.' +
+            filtersSentence(
+              type,
+              'the same as the report’s page: the CSV then holds only the rows that match, and the job (`filters`) and its e-mail name them.',
+            ),
           params: ReportParamsSchema,
-          response: { 202: z.null().describe('Accepted: the e-mail follows.'), ...errorsOf(401, 404, 429) },
+          querystring: REPORT_FILTER_SCHEMAS[type],
+          response: { 202: z.null().describe('Accepted: the e-mail follows.'), ...errorsOf(401, 404, 422, 429) },
         },
       },
       async (request, reply) => {
-        const job = await reports.request(callerOf(request), request.params.campaign_uuid, type);
+        const job = await reports.request(callerOf(request), request.params.campaign_uuid, type, filtersOf(request.query));
         reply.header('Location', `${publicUrl}/api/2.0/report-jobs/${job}`);
         // No body at all (docs/interface.md §4.1): an undefined payload skips serialisation, which `null` would not.
         return reply.code(202).send(undefined as unknown as null);

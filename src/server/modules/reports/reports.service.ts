@@ -30,8 +30,12 @@ const PART_CHARS = 1 << 20;
 /** What releases of Herald before reports lived in the database wrote in DATA_DIR/reports. */
 const LEGACY_PARTIAL_SUFFIX = '.csv.part';
 
-/** A report's file name: the campaign's name in ASCII letters, digits, `_`, `.` and `-` (a header carries it), `campaign` when none is left. */
-const downloadNameOf = (campaignName: string, type: ReportType, format: ReportFormat) => {
+/**
+ * A report's file name: the campaign's name in ASCII letters, digits, `_`, `.` and `-` (a header
+ * carries it), `campaign` when none is left; a filtered report's name ends with its filters
+ * (`…-delivery-report-Failed-7700.csv`), so the file says it is not the whole report.
+ */
+const downloadNameOf = (campaignName: string, type: ReportType, format: ReportFormat, filters: ReportFilters = {}) => {
   const safeName =
     campaignName
       .normalize('NFKD')
@@ -39,7 +43,11 @@ const downloadNameOf = (campaignName: string, type: ReportType, format: ReportFo
       .trim()
       .replace(/\s+/g, '-')
       .slice(0, 60) || 'campaign';
-  return `${safeName}-${type}-report.${format}`;
+  const filtered = [filters.status, filters.reason, filters.search]
+    .filter(Boolean)
+    .map((value) => `-${value}`)
+    .join('');
+  return `${safeName}-${type}-report${filtered}.${format}`;
 };
 
 /** A CSV stored as its attempt's parts, not yet published as the job's file. */
@@ -215,6 +223,7 @@ export function createReportsService(deps: {
       campaign_uuid: job.campaignUuid,
       campaign_name: job.campaignName,
       type: job.type,
+      filters: job.filters,
       status: job.status,
       email: job.email,
       row_count: job.rowCount,
@@ -250,7 +259,7 @@ export function createReportsService(deps: {
     const out = partWriter(job.id, attempt, aborted);
     // The same text a streamed CSV answers: the next rows are read while the last ones are stored
     // (the database, on its own connections, and this process work side by side).
-    const text = reportText(job.type, 'csv', rowChunks(campaign, job.type));
+    const text = reportText(job.type, 'csv', rowChunks(campaign, job.type, { filters: job.filters }));
     let rowCount = 0;
     try {
       for (;;) {
@@ -371,14 +380,18 @@ export function createReportsService(deps: {
       return { items: rows.map(summaryOf), total };
     },
 
-    /** Queues the CSV for the calling user; a worker writes it and e-mails the link (POST → 202). */
-    async request(auth: AuthContext, campaignUuid: string, type: ReportType): Promise<string> {
+    /**
+     * Queues the CSV for the calling user; a worker writes it and e-mails the link (POST → 202). Under
+     * `filters` (a page's: `status`, `reason`, `search`) the CSV holds only the rows that match, as the
+     * filtered page and stream do; the job keeps them, and the e-mail names them.
+     */
+    async request(auth: AuthContext, campaignUuid: string, type: ReportType, filters: ReportFilters = {}): Promise<string> {
       const campaign = await campaignOf(auth, campaignUuid);
       const user = await deps.users.findById(auth.userId);
       if (!user) throw new NotFoundError();
       // The link will be built on this process's public URL, whichever process writes the report.
       return deps.reports.insertJob(
-        { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, email: user.email, publicUrl: deps.config.publicUrl },
+        { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, filters, email: user.email, publicUrl: deps.config.publicUrl },
         deps.clock.now(),
       );
     },
@@ -407,7 +420,11 @@ export function createReportsService(deps: {
       if (!job?.fileName) throw new NotFoundError();
       const { fileAttempt, fileBytes } = job;
       if (fileAttempt === null || fileBytes === null) throw new GoneError('This report file is no longer kept; request the report again.');
-      return { stream: streamOf({ ...job, fileAttempt, fileBytes }), bytes: fileBytes, downloadName: downloadNameOf(job.campaignName, job.type, 'csv') };
+      return {
+        stream: streamOf({ ...job, fileAttempt, fileBytes }),
+        bytes: fileBytes,
+        downloadName: downloadNameOf(job.campaignName, job.type, 'csv', job.filters),
+      };
     },
 
     /**
@@ -436,7 +453,7 @@ export function createReportsService(deps: {
         })(),
       );
       return {
-        fileName: downloadNameOf(campaign.name, type, format),
+        fileName: downloadNameOf(campaign.name, type, format, filters),
         text: (async function* () {
           for await (const piece of pieces) yield piece.text;
         })(),

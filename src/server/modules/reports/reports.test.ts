@@ -1,3 +1,9 @@
+/**
+ * The six reports as JSON and by e-mail, against a campaign the real engine sent.
+ *
+ * Issue 32: with the job's filters left out of the CSV the worker writes (`rowChunks` without them),
+ * the filtered e-mail test went red (5 rows in the file, not the 2 on screen).
+ */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -331,6 +337,35 @@ describe('reports by e-mail', () => {
     expect(lines[3]).toMatch(
       /,447700900303,"first_name,city","'=HYPERLINK\(""http:\/\/evil""\),Hull, East Riding",2026-06-01 10:06:00,2026-06-01 12:00:01,Expired$/,
     );
+  });
+
+  it('e-mails what the filters show: only the matching rows in the CSV, the filters named by the job, the e-mail and the file', async () => {
+    // The page the user looks at: Failed rows of numbers containing 30 — two of the five.
+    const onScreen = await report(sent, 'delivery', '?status=Failed&search=30');
+    expect(onScreen.data.map((row: { Recipient: string }) => row.Recipient)).toEqual(['447700900302', '447700900305']);
+    const accepted = await api('POST', `/reporting/${sent}/delivery?status=Failed&search=30`);
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    expect((await jobs()).data[0]).toMatchObject({ type: 'delivery', filters: { status: 'Failed', search: '30' }, status: 'queued' });
+
+    await worker(sink.url).runDue();
+    const mail = await sink.waitForMessage((m) => m.subject.includes('filtered'));
+    expect(mail.subject).toBe('Your delivery report (filtered: Status Failed, number containing 30) for “Summer sale” is ready');
+    expect(mail.text).toContain('(2 rows that match, CSV)');
+    const link = /(http:\/\/herald\.test\/api\/2\.0\/report-downloads\/\S+)/.exec(mail.text)![1]!;
+    expect((await jobs()).data[0]).toMatchObject({ status: 'sent', row_count: 2, filters: { status: 'Failed', search: '30' } });
+    const file = await download(link);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe('attachment; filename="Summer-sale-delivery-report-Failed-30.csv"');
+    const lines = file.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('SMS_ID,Sender,Recipient,Message_Copy,Status,Expiry_Date');
+    expect(lines.slice(1, -1).map((line) => line.split(',')[2])).toEqual(['447700900302', '447700900305']);
+
+    // The unsent report's reasons are the page's too; a value the page refuses is refused here (422, nothing queued).
+    const before = (await jobs()).meta.total;
+    const refused = await api('POST', `/reporting/${sent}/unsent?reason=expired`);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.errors).toEqual({ reason: ['The reason must be pending, opted_out, stopped, quiet_hours or invalid_number.'] });
+    expect((await jobs()).meta.total).toBe(before);
   });
 
   it('limits report requests to 10 a minute per token (429 with Retry-After)', async () => {
