@@ -19,13 +19,16 @@ export function recipientsOf(includedGroupIds: number[], excludedGroupIds: numbe
   if (includedGroupIds.length <= 1)
     return sql`SELECT c.phone_number, c.custom_fields, c.contact_group_id FROM contacts c
                 WHERE ${inAudience(includedGroupIds, excludedGroupIds)} ${after} ${limit}`;
-  // Several: one group per number, each number's rows gathered along the phone-number index (no
-  // ordered aggregate, no sort of whole rows), merged only for the numbers in more than one group.
+  // Several: each number's rows gathered along the phone-number index, in the order of the groups
+  // (no sort of whole rows), merged only for the numbers in more than one group.
   const rank = sql`array_position(${sql.param(includedGroupIds)}::bigint[], c.contact_group_id)`;
   return sql`SELECT p.phone_number,
-                    CASE WHEN cardinality(p.fields) = 1 THEN p.fields[1] ELSE ${mergedFields(sql`p.fields`, sql`p.ranks`)} END AS custom_fields,
+                    CASE WHEN cardinality(p.fields) = 1 THEN p.fields[1]
+                         -- Two groups, no empty value: the first's over the second's, without a call.
+                         WHEN cardinality(p.fields) = 2 AND NOT ${hasEmpty(sql`p.fields[1]`)} AND NOT ${hasEmpty(sql`p.fields[2]`)} THEN p.fields[2] || p.fields[1]
+                         ELSE ${mergedFields(sql`p.fields`)} END AS custom_fields,
                     (${sql.param(includedGroupIds)}::bigint[])[p.first] AS contact_group_id
-               FROM (SELECT c.phone_number, array_agg(c.custom_fields) AS fields, array_agg(${rank}) AS ranks, min(${rank}) AS first
+               FROM (SELECT c.phone_number, array_agg(c.custom_fields ORDER BY ${rank}) AS fields, min(${rank}) AS first
                        FROM contacts c
                       WHERE ${inAudience(includedGroupIds, excludedGroupIds)} ${after}
                       GROUP BY c.phone_number ${limit}) p`;
@@ -33,17 +36,16 @@ export function recipientsOf(includedGroupIds: number[], excludedGroupIds: numbe
 
 /**
  * The merge of one number's custom fields over several of its contacts (docs/engine.md, "One
- * recipient, several groups"): `fields` a jsonb[] of their custom fields, `ranks` an int[] beside it
- * (lower first). Field by field, names compared ignoring case as templates match them: a non-empty
- * value beats an empty or missing one; between non-empty values the lowest rank wins (the group
- * listed first). A field empty in every contact stays empty.
+ * number in several groups"): `fields` a jsonb[] of their custom fields, the first group's first.
+ * Field by field: a non-empty value beats an empty or missing one; between non-empty values the
+ * first wins. A field empty in every contact stays empty. (Migration 0035: `herald_merged_fields`.)
  */
-export function mergedFields(fields: SQL, ranks: SQL): SQL {
-  return sql`(SELECT coalesce(jsonb_object_agg(m.key, m.value), '{}'::jsonb)
-                FROM (SELECT DISTINCT ON (lower(e.key)) e.key, e.value
-                        FROM unnest(${fields}, ${ranks}) AS r(fields, rank) CROSS JOIN LATERAL jsonb_each(r.fields) AS e
-                       ORDER BY lower(e.key), e.value IN ('""'::jsonb, 'null'::jsonb), r.rank, e.key) m)`;
+export function mergedFields(fields: SQL): SQL {
+  return sql`herald_merged_fields(${fields})`;
 }
+
+/** Whether a contact's custom fields hold an empty (or null) value. */
+const hasEmpty = (fields: SQL) => sql`(${fields} @? '$.* ? (@ == "" || @ == null)')`;
 
 /**
  * Per field of `fieldNames` (any case), how many recipients' included groups hold different

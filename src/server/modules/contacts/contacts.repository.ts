@@ -154,8 +154,8 @@ export function createContactsRepository(db: Db, clock: Clock) {
           SELECT c.custom_fields, c.created_at, c.updated_at, row_number() OVER (ORDER BY c.updated_at DESC, c.contact_group_id) AS rank
             FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
            WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}),
-        a AS (SELECT array_agg(custom_fields) AS fields, array_agg(rank) AS ranks, min(created_at) AS created, max(updated_at) AS updated, count(*) AS n FROM rows)
-        SELECT ${phoneNumber}::text AS "phoneNumber", ${mergedFields(sql`a.fields`, sql`a.ranks`)} AS "customFields", a.created AS "createdAt", a.updated AS "updatedAt"
+        a AS (SELECT array_agg(custom_fields ORDER BY rank) AS fields, min(created_at) AS created, max(updated_at) AS updated, count(*) AS n FROM rows)
+        SELECT ${phoneNumber}::text AS "phoneNumber", ${mergedFields(sql`a.fields`)} AS "customFields", a.created AS "createdAt", a.updated AS "updatedAt"
           FROM a WHERE a.n > 0`,
       );
     },
