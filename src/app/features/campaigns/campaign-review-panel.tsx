@@ -64,8 +64,8 @@ export function CoverageList({ coverage }: { coverage: readonly FieldCoverage[] 
           p="sm"
         >
           <Text size="sm">
-            Their included groups hold different values. Each gets the value of the group listed first under Included groups; change the order of the groups to
-            choose another. An empty value never replaces a filled one.
+            Their included groups hold different values. Each gets the value of the group listed first under “Send to these groups”; change the order of the
+            groups to choose another. An empty value never replaces a filled one.
           </Text>
         </Alert>
       ))}

@@ -150,7 +150,7 @@ describe('the review before scheduling', { timeout: 30_000 }, () => {
       '3 recipients are in groups that hold different values for a field the message uses: the group listed first wins.',
     );
     expect(within(dialog).getByRole('note', { name: '{{first_name}} differs between groups for 3 recipients' })).toHaveTextContent(
-      'Each gets the value of the group listed first under Included groups',
+      'Each gets the value of the group listed first under “Send to these groups”',
     );
   });
 
