@@ -65,8 +65,16 @@ test('a marketer imports an Excel export, a CRM export and a workbook through th
   await expect(table.getByRole('row').filter({ hasText: 'Nobody' })).toContainText('Left out: The phone number');
   await expect(table.getByRole('textbox', { name: 'Field name for First Name' })).toHaveValue('first_name');
   await table.getByRole('textbox', { name: 'Field name for City' }).fill('town');
+  // An empty cell keeps a contact's value unless chosen otherwise (issue 32): off by default.
+  await expect(dialog.getByRole('checkbox', { name: /Empty cells clear fields/ })).not.toBeChecked();
   expect(await axeViolations(page, '.mantine-Modal-content')).toEqual([]);
   await screenshot(page, 'contact-import-preview');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: 'test-results/screenshots/contact-import-preview-1440.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await dialog.getByRole('checkbox', { name: /Empty cells clear fields/ }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/contact-import-preview-390.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole('button', { name: 'Import contacts' }).click();
   const result = dialog.getByRole('region', { name: 'Import result' });
   await expect(result).toContainText('Import completed');

@@ -54,6 +54,11 @@ test('a marketer fixes a blocking field, tests the draft, confirms the count, se
   for (let start = 0; start < contacts.length; start += 500) {
     await put(`/contact-groups/${group.uuid}/add-contacts`, { contacts: contacts.slice(start, start + 500) });
   }
+  // The first reader is also in a second list under another name: the review says the groups disagree (issue 32).
+  const newcomers = await post('/contact-groups/', { name: 'E2E safe newcomers', headers: ['First Name'] });
+  await put(`/contact-groups/${newcomers.uuid}/add-contacts`, {
+    contacts: [{ phone_number: contacts[0]!.phone_number, custom_fields: { 'First Name': 'Ada' } }],
+  });
   // {{first_name}} is in no group, and has no fallback: it blocks scheduling.
   const template = await post('/templates/', { name: 'E2E safe hello', sender: '88440', body: 'Hi {{first_name}}!' });
   await page.reload();
@@ -113,11 +118,20 @@ test('a marketer fixes a blocking field, tests the draft, confirms the count, se
   await review.getByRole('button', { name: 'Back to the form' }).first().click();
   await expect(review).toBeHidden();
 
+  // The second list too: its one number is already a recipient, under another name.
+  await page.getByRole('combobox', { name: 'Send to these groups' }).click();
+  await page.getByRole('option', { name: 'E2E safe newcomers' }).click();
+  await page.keyboard.press('Escape');
+
   // Send now, throttled: the review counts the recipients and the SMS parts, and asks for the count typed.
   await page.getByText('Send now', { exact: true }).click();
   await page.getByRole('button', { name: 'Review and schedule' }).click();
   review = page.getByRole('dialog', { name: 'Review and schedule' });
   await expect(review.getByTestId('review-total')).toHaveText('1,200');
+  const conflicting = review.getByTestId('review-conflicting');
+  await expect(conflicting).toHaveText('1 recipient is in groups that hold different values for a field the message uses: the group listed first wins.');
+  await expect(review.getByRole('note', { name: '{{First Name}} differs between groups for 1 recipient' })).toBeVisible();
+  await screenshotsAtBothWidths(page, 'safe-sending-review-conflict', { inView: conflicting });
   await expect(review.getByText('SMS parts per message').locator('..')).toContainText('1');
   await expect(review.getByText('SMS parts in all').locator('..')).toContainText('1,200');
   await expect(review.getByRole('region', { name: 'Personalisation' })).toContainText('Every personalised field is filled for every recipient');

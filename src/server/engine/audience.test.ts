@@ -8,6 +8,9 @@
  * instead of on from message_count, the chunk's insert failed on the (campaign, sequence) key and the
  * send never finished; with unsendLate not called, "a chunk written after the expiry" went red (its
  * messages stayed queued and the campaign never finished).
+ * "A number in two groups" (issue 32): with `recipientsOf` (db/audience.ts) back to the latest contact
+ * row, the carrier received "Hi Isla" for Alice and "Hi there" for Bob and Cy, and the review counted
+ * 2 missing names.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -154,5 +157,110 @@ describe('an audience written in chunks', { timeout: 60_000 }, () => {
     expect(written.map((m) => m.unsent_sequence)).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => i + 1));
     const counters = await campaignRow(id);
     expect([counters.status, counters.message_count, counters.unsent_count, counters.next_sequence]).toEqual([2, RECIPIENTS, RECIPIENTS, RECIPIENTS + 1]);
+  });
+});
+
+/**
+ * A number in two groups (issue 32, point 1): the customers' group has Alice, a newsletter list
+ * imported later has the same number with another name or none. Each recipient's fields are merged
+ * over its included groups, the first listed winning a disagreement, in the messages the carrier
+ * receives (written in chunks here), the review, the template preview and a test send alike.
+ */
+describe('a number in two groups', { timeout: 60_000 }, () => {
+  const customers = ['07700902001', '07700902002', '07700902003', '07700902004', '07700902005', '07700902006'];
+  const names = ['Alice', 'Bob', 'Cy', 'Di', 'Ed', 'Flo'];
+  const e164 = (national: string) => `44${national.slice(1)}`;
+  let hiTemplate: string;
+  let groupA: string;
+  let groupB: string;
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => t.request(method, `/api/2.0${url}`, { token: owner.token, body });
+  const at = (ms: number) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(clock.now().getTime() + ms));
+  const campaignBody = (included: string[]) => ({
+    name: 'Two groups',
+    sender: 'Acme',
+    scheduled_send_date: at(2000),
+    expiry_date: at(3_600_000),
+    included_contact_groups: included,
+    excluded_contact_groups: [],
+    template_uuid: hiTemplate,
+  });
+  /** Sends a campaign to `included` through the engine; what the carrier received, by number. */
+  const send = async (included: string[]) => {
+    const created = await call('POST', '/campaigns/', campaignBody(included));
+    expect(created.statusCode, created.body).toBe(201);
+    clock.jump(2000);
+    const id = Number((await t.database.pool.query(`SELECT id FROM campaigns WHERE uuid = $1`, [created.json().data.uuid])).rows[0].id);
+    const ledger = new GatewayLedger();
+    const engine = engineWith(ledger);
+    await vi.waitFor(async () => {
+      await engine.tick();
+      expect((await campaignRow(id)).status).toBe(2);
+    }, WAIT);
+    return { uuid: created.json().data.uuid as string, ledger };
+  };
+
+  beforeAll(async () => {
+    hiTemplate = (await call('POST', '/templates/', { name: 'Hi there', body: 'Hi {{first_name|there}}', sender: 'Acme' })).json().data.uuid;
+    groupA = (await call('POST', '/contact-groups/', { name: 'Customers' })).json().data.uuid;
+    groupB = (await call('POST', '/contact-groups/', { name: 'Newsletter' })).json().data.uuid;
+    const added = await call('PUT', `/contact-groups/${groupA}/add-contacts`, {
+      contacts: customers.map((phone_number, i) => ({ phone_number, custom_fields: { first_name: names[i] } })),
+    });
+    expect(added.statusCode).toBe(200);
+    clock.jump(1000);
+    // Later, the newsletter list: Alice's number under another name, Bob's with an empty cell, a new reader.
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: `/api/2.0/contact-groups/${groupB}/imports`,
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'text/csv' },
+      payload: 'phone,first_name\n07700902001,Isla\n07700902002,\n07700902007,Cleo\n',
+    });
+    expect(imported.json().data).toMatchObject({ status: 'completed', contacts_added: 3 });
+    // And Cy's number with an empty value, written through the API, later still.
+    clock.jump(1000);
+    await call('PUT', `/contact-groups/${groupB}/add-contacts`, { contacts: [{ phone_number: '07700902003', custom_fields: { first_name: '' } }] });
+  });
+
+  it('sends each recipient a non-empty name, the first listed group winning a disagreement', async () => {
+    const { ledger } = await send([groupA, groupB]);
+    const expected = new Map([...customers.map((n, i) => [e164(n), [`Hi ${names[i]}`]] as const), [e164('07700902007'), ['Hi Cleo']]]);
+    expect(ledger.bodiesByNumber).toEqual(expected);
+
+    // The newsletter listed first: its Isla wins for Alice's number; its empty values still lose.
+    const reversed = await send([groupB, groupA]);
+    expect(reversed.ledger.bodiesByNumber.get(e164('07700902001'))).toEqual(['Hi Isla']);
+    expect(reversed.ledger.bodiesByNumber.get(e164('07700902002'))).toEqual(['Hi Bob']);
+    expect(reversed.ledger.bodiesByNumber.get(e164('07700902003'))).toEqual(['Hi Cy']);
+    expect(reversed.ledger.total).toBe(7);
+  });
+
+  it('reviews, previews and test-sends with the same merged fields, and counts the disagreement', async () => {
+    const preview = (await call('POST', '/campaigns/preview', campaignBody([groupA, groupB]))).json().data;
+    expect(preview.recipients).toEqual({ included: 10, duplicates: 3, excluded: 0, opted_out: 0, total: 7, conflicting: 1 });
+    expect(preview.coverage).toEqual([{ field: 'first_name', fallback: true, missing: 0, groups_without: [], conflicting: 1, blocking: false }]);
+
+    // A saved campaign reads its groups in the order given.
+    const created = (
+      await call('POST', '/campaigns/', { ...campaignBody([groupB, groupA]), scheduled_send_date: at(86_400_000), expiry_date: at(2 * 86_400_000) })
+    ).json().data;
+    const review = (await call('GET', `/campaigns/${created.uuid}/review`)).json().data;
+    expect([review.recipients.conflicting, review.coverage[0].missing, review.coverage[0].conflicting]).toEqual([1, 0, 1]);
+
+    // The template preview: the first recipient of the latest campaign (this one, the newsletter first), and a number of the team.
+    const first = (await call('GET', `/templates/${hiTemplate}/preview`)).json().data;
+    expect([first.phone_number, first.body]).toEqual([e164('07700902001'), 'Hi Isla']);
+    const bob = await call('GET', `/templates/${hiTemplate}/preview?phone_number=07700902002`);
+    expect(bob.json().data?.body, bob.body).toBe('Hi Bob');
+
+    // A test send personalised as Bob's number: the carrier receives Bob's name, not the newsletter's gap.
+    const tests = await call('POST', `/campaigns/${created.uuid}/test-sends`, { phone_numbers: ['07700902999'], contact_phone_number: '07700902002' });
+    expect(tests.statusCode, tests.body).toBe(201);
+    const ledger = new GatewayLedger();
+    const engine = engineWith(ledger);
+    await vi.waitFor(async () => {
+      await engine.tick();
+      expect(ledger.bodiesByNumber.get(e164('07700902999'))).toEqual(['Hi Bob']);
+    }, WAIT);
   });
 });

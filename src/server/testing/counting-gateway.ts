@@ -6,11 +6,14 @@ export class GatewayLedger {
   readonly byClientRef = new Map<string, number>();
   /** Hand-overs per destination number. */
   readonly byNumber = new Map<string, number>();
+  /** The bodies handed over to each destination number, in order. */
+  readonly bodiesByNumber = new Map<string, string[]>();
   total = 0;
 
   record(message: OutgoingSms): void {
     this.byClientRef.set(message.clientRef, (this.byClientRef.get(message.clientRef) ?? 0) + 1);
     this.byNumber.set(message.to, (this.byNumber.get(message.to) ?? 0) + 1);
+    this.bodiesByNumber.set(message.to, [...(this.bodiesByNumber.get(message.to) ?? []), message.body]);
     this.total++;
   }
 

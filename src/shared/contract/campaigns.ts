@@ -225,6 +225,13 @@ export const FieldCoverageSchema = z
     fallback: z.boolean().describe('Every use of the field has a fallback (`{{first_name|there}}`): no recipient can get a gap.'),
     missing: z.number().int().describe('Recipients whose value is missing or empty: they get the fallback, or a gap.'),
     groups_without: z.array(GroupRefSchema).describe('Included groups that have no such field at all.'),
+    conflicting: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Recipients in several included groups whose groups hold different non-empty values for the field: they get the value of the group listed first in `included_contact_groups`.',
+      ),
     blocking: z
       .boolean()
       .describe('No included group has the field and it has no fallback: the campaign cannot be scheduled (422) until the template or the groups change.'),
@@ -241,6 +248,13 @@ export const CampaignReviewSchema = z
         excluded: z.number().int().describe('Distinct numbers left out because an excluded group has them.'),
         opted_out: z.number().int().describe('Distinct numbers left out because they opted out (default_optouts).'),
         total: z.number().int().describe('Who gets a message: included − duplicates − excluded − opted out.'),
+        conflicting: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            "Of those, recipients whose included groups hold different non-empty values for a field the template uses (counted once however many fields): the group listed first wins. A recipient's fields are merged over its groups: a non-empty value beats an empty or missing one.",
+          ),
       })
       .describe('Who the campaign reaches now (the groups may change until it starts).'),
     segments: z

@@ -123,6 +123,13 @@ export type ImportOptionsQuery = z.infer<typeof ImportOptionsQuerySchema>;
 
 export const ImportContactsQuerySchema = ImportOptionsQuerySchema.extend({
   file_name: optionalString('file name', 255).optional().describe('Name of the file, shown in the list of imports.'),
+  empty_cells_clear: z
+    .enum(['true', 'false'], { error: 'The empty cells clear option must be true or false.' })
+    .optional()
+    .transform((value) => value === 'true')
+    .describe(
+      "Herald extension. For numbers the group already has: `true` makes an empty cell clear that field; by default (`false`) an empty cell leaves the contact's value as it is. Fields the file has no column for are always kept.",
+    ),
 });
 
 export const ImportPreviewSchema = z

@@ -580,6 +580,10 @@ export type FieldCoverage = {
      */
     groups_without: Array<GroupRef>;
     /**
+     * Recipients in several included groups whose groups hold different non-empty values for the field: they get the value of the group listed first in `included_contact_groups`.
+     */
+    conflicting?: number;
+    /**
      * No included group has the field and it has no fallback: the campaign cannot be scheduled (422) until the template or the groups change.
      */
     blocking: boolean;
@@ -613,6 +617,10 @@ export type CampaignReview = {
          * Who gets a message: included − duplicates − excluded − opted out.
          */
         total: number;
+        /**
+         * Of those, recipients whose included groups hold different non-empty values for a field the template uses (counted once however many fields): the group listed first wins. A recipient's fields are merged over its groups: a non-empty value beats an empty or missing one.
+         */
+        conflicting?: number;
     };
     /**
      * SMS parts per message after personalisation and short links, over the real audience; all 0 without recipients.
@@ -7335,6 +7343,10 @@ export type ImportContactsData = {
          * Name of the file, shown in the list of imports.
          */
         file_name?: string;
+        /**
+         * Herald extension. For numbers the group already has: `true` makes an empty cell clear that field; by default (`false`) an empty cell leaves the contact's value as it is. Fields the file has no column for are always kept.
+         */
+        empty_cells_clear?: 'true' | 'false';
     };
     url: '/api/2.0/contact-groups/{contact_group_uuid}/imports';
 };

@@ -1,5 +1,5 @@
 import { Alert, Badge, Code, Group, List, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconMoon, IconUserCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowsSplit, IconMoon, IconUserCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
 import { formatTimestamp } from '../../lib/dates';
@@ -49,9 +49,26 @@ function RecipientSum({ recipients }: { recipients: CampaignReview['recipients']
 /** One `{{field}}` of the template and how the audience fills it; a blocking gap in red, with the fallback that fixes it. */
 export function CoverageList({ coverage }: { coverage: readonly FieldCoverage[] }) {
   const gaps = coverage.filter((field) => !field.fallback && (field.missing > 0 || field.groups_without.length > 0));
+  const conflicts = coverage.filter((field) => (field.conflicting ?? 0) > 0);
   if (coverage.length === 0) return null;
   return (
     <Stack gap="xs" role="region" aria-label="Personalisation">
+      {conflicts.map((field) => (
+        <Alert
+          key={`conflict-${field.field}`}
+          color="blue"
+          variant="light"
+          icon={<IconArrowsSplit size={18} />}
+          title={`{{${field.field}}} differs between groups for ${plural(field.conflicting ?? 0, 'recipient', 'recipients')}`}
+          role="note"
+          p="sm"
+        >
+          <Text size="sm">
+            Their included groups hold different values. Each gets the value of the group listed first under “Send to these groups”; change the order of the
+            groups to choose another. An empty value never replaces a filled one.
+          </Text>
+        </Alert>
+      ))}
       {gaps.length === 0 ? (
         <Text size="sm">Every personalised field is filled for every recipient{coverage.some((field) => field.fallback) ? ' or has a fallback' : ''}.</Text>
       ) : (
@@ -99,6 +116,12 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
           Recipients
         </Title>
         <RecipientSum recipients={review.recipients} />
+        {(review.recipients.conflicting ?? 0) > 0 && (
+          <Text size="sm" mt={4} data-testid="review-conflicting">
+            {plural(review.recipients.conflicting ?? 0, 'recipient is', 'recipients are')} in groups that hold different values for a field the message uses:
+            the group listed first wins.
+          </Text>
+        )}
       </Paper>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <Fact label="SMS parts per message">

@@ -5,7 +5,8 @@
  * requests, their options and bodies.
  *
  * Seen red: with `importOptions` leaving out the edited field names, the import's `fields` was
- * missing; with the preview failure not offering a phone column, the retry found no input.
+ * missing; with the preview failure not offering a phone column, the retry found no input; with the
+ * "empty cells clear fields" choice not added to the import's options, `empty_cells_clear` was null.
  */
 import { describe, expect, it } from 'vitest';
 import type { ContactImportPreview } from '../../api/gen/types.gen';
@@ -132,10 +133,10 @@ describe('the import wizard', { timeout: 20_000 }, () => {
     expect(within(dialog).getByRole('button', { name: 'Import contacts' })).toBeEnabled();
   });
 
-  it('shows the service’s message when the group is busy (409)', async () => {
+  it('sends "empty cells clear fields" only when chosen, and shows the service’s message when the group is busy (409)', async () => {
     signIn();
     mockApi(() => json(page([])));
-    mockUpload((upload) =>
+    const uploads = mockUpload((upload) =>
       isPreview(upload) ? json({ data: PREVIEW }) : apiError(409, 'The group is being imported into or changed; try again when that has finished.'),
     );
     const { user } = render(<ContactImportModal group={GROUP} opened onClose={() => undefined} />);
@@ -143,8 +144,14 @@ describe('the import wizard', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Import contacts into Newsletter' });
     await user.upload(within(dialog).getByLabelText('Contacts file'), csvFile());
     await within(dialog).findByRole('table', { name: 'First rows of the file' });
+    const clear = within(dialog).getByRole('checkbox', { name: /Empty cells clear fields/ });
+    expect(clear).not.toBeChecked();
+    await user.click(clear);
     await user.click(within(dialog).getByRole('button', { name: 'Import contacts' }));
 
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The group is being imported into or changed');
+    expect(uploads.filter((upload) => !isPreview(upload)).map((upload) => upload.url.searchParams.get('empty_cells_clear'))).toEqual(['true']);
+    // The preview reads the file the same either way: it was not asked again.
+    expect(uploads.filter(isPreview)).toHaveLength(1);
   });
 });

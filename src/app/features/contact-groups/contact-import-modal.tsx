@@ -1,4 +1,4 @@
-import { Box, Button, Code, FileButton, Group, List, Loader, Modal, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Box, Button, Checkbox, Code, FileButton, Group, List, Loader, Modal, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -66,7 +66,10 @@ function CsvFormat() {
           become custom fields, e.g. <Code>First Name</Code> → <Code>first_name</Code>.
         </List.Item>
         <List.Item>International numbers (+44…) or national numbers, read in the country you choose.</List.Item>
-        <List.Item>A number given twice keeps the later row; a number already in the group has its custom fields replaced.</List.Item>
+        <List.Item>
+          A number given twice keeps the later row. A number already in the group gets the file&apos;s values; an empty cell leaves its value as it is, unless
+          you choose that empty cells clear fields.
+        </List.Item>
         <List.Item>Rows with an invalid number or value are left out and listed in an error report.</List.Item>
         <List.Item>Nothing is written to the group until the whole file has been read, so a failed import changes nothing.</List.Item>
       </List>
@@ -79,6 +82,8 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
   const [file, setFile] = useState<File | null>(null);
   const [options, setOptions] = useState<ContactImportOptions>({});
   const [fieldEdits, setFieldEdits] = useState<FieldEdits>({});
+  // Not an option of the preview (it reads the same either way): sent with the import only.
+  const [emptyCellsClear, setEmptyCellsClear] = useState(false);
   const preview = useQuery(contactImportPreviewQuery(group.uuid, file, options));
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [uploaded, setUploaded] = useState(false);
@@ -113,7 +118,7 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
     importation.mutate(
       {
         file,
-        options: importOptions(preview.data, options, fieldEdits),
+        options: { ...importOptions(preview.data, options, fieldEdits), ...(emptyCellsClear && { empty_cells_clear: 'true' as const }) },
         signal: controller.signal,
         onProgress: setProgress,
         onUploaded: () => {
@@ -224,6 +229,14 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
           onOptionsChange={setOptions}
           fieldEdits={fieldEdits}
           onFieldEdit={(header, field) => setFieldEdits((edits) => ({ ...edits, [header]: field }))}
+        />
+      )}
+      {preview.data && !preview.isError && (
+        <Checkbox
+          label="Empty cells clear fields"
+          description="For numbers already in the group. Off: an empty cell keeps the value the contact has."
+          checked={emptyCellsClear}
+          onChange={(event) => setEmptyCellsClear(event.currentTarget.checked)}
         />
       )}
       <FormError message={failure} />

@@ -15,6 +15,8 @@ export interface ContactImportOptions {
   fields?: string;
   default_country?: string;
   sheet?: string;
+  /** 'true': an empty cell clears the field of a contact the group has (kept by default). */
+  empty_cells_clear?: 'true';
 }
 
 /** A workbook by its name or type; anything else is sent as CSV text. */

@@ -13,6 +13,7 @@
  * blocking check left out (the blocked campaign could be scheduled), with the new page scheduling
  * through a create after the review's draft (two campaigns were created), and with tests offered
  * only when the form equals the saved campaign to the second (after "Send now" none were).
+ * With the review panel not reading `conflicting`, "groups that disagree" found no note.
  */
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -132,6 +133,25 @@ describe('the review before scheduling', { timeout: 30_000 }, () => {
     await user.click(scheduleButton);
     expect(await screen.findByText('Campaign page')).toBeInTheDocument();
     expect(created).toEqual([expect.objectContaining({ name: 'Summer sale', is_draft: false, scheduled_send_date: '2030-07-01 09:00:00' })]);
+  });
+
+  it('says how many recipients have groups that disagree on a field, and which group wins (issue 32)', async () => {
+    serve(
+      review({
+        recipients: { included: 1300, duplicates: 40, excluded: 10, opted_out: 5, total: 1245, conflicting: 3 },
+        coverage: [{ field: 'first_name', fallback: true, missing: 0, groups_without: [], blocking: false, conflicting: 3 }],
+      }),
+    );
+    const { user } = renderNew();
+    await fillIn(user);
+    await user.click(await screen.findByRole('button', { name: 'Review and schedule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Review and schedule' });
+    expect(await within(dialog).findByTestId('review-conflicting')).toHaveTextContent(
+      '3 recipients are in groups that hold different values for a field the message uses: the group listed first wins.',
+    );
+    expect(within(dialog).getByRole('note', { name: '{{first_name}} differs between groups for 3 recipients' })).toHaveTextContent(
+      'Each gets the value of the group listed first under “Send to these groups”',
+    );
   });
 
   it('keeps a campaign with a blocking gap from being scheduled, and says how to fix it', async () => {

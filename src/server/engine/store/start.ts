@@ -30,13 +30,13 @@ const IdRowSchema = z.object({ id: z.number() });
 const WantedRowSchema = z.object({ wanted: z.boolean() });
 const TotalRowSchema = z.object({ total: z.number() });
 
-/** The groups a campaign sends to, and those it leaves out (its excluded groups and the team's default_optouts). */
+/** The groups a campaign sends to (in the order given: the first wins a disagreement of fields), and those it leaves out (its excluded groups and the team's default_optouts). */
 async function audienceGroups(tx: Tx, campaignId: number, teamId: number): Promise<{ included: number[]; excluded: number[] }> {
   const groups = await oneRowOf(
     tx,
     AudienceGroupsRowSchema,
     sql`
-    SELECT coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'included'), '{}') AS included,
+    SELECT coalesce(array_agg(contact_group_id ORDER BY position) FILTER (WHERE kind = 'included'), '{}') AS included,
            coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
              ARRAY(SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts') AS excluded
       FROM campaign_groups WHERE campaign_id = ${campaignId}`,

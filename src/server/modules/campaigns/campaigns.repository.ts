@@ -323,12 +323,13 @@ export function createCampaignsRepository(db: Db) {
       );
     },
 
+    /** The campaign's included and excluded groups, each in the order given (the first included group wins a disagreement of fields). */
     async groupIds(id: number): Promise<{ included: number[]; excluded: number[] }> {
       const rows = await rowsOf(
         db,
         GroupIdsSchema,
         sql`
-        SELECT kind, array_agg(contact_group_id) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`,
+        SELECT kind, array_agg(contact_group_id ORDER BY position) AS ids FROM campaign_groups WHERE campaign_id = ${id} GROUP BY kind`,
       );
       const of = (kind: string) => rows.find((row) => row.kind === kind)?.ids ?? [];
       return { included: of('included'), excluded: of('excluded') };

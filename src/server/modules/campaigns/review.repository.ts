@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { recipientsOf } from '../../db/audience';
+import { fieldConflictsOf, recipientsOf } from '../../db/audience';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { GSM_BASIC_CHARACTERS, GSM_EXTENSION_CHARACTERS } from '../../../shared/sms/gsm-charset';
 
@@ -17,6 +17,7 @@ const NOT_EXTENSION = `[^${bracket(GSM_EXTENSION_CHARACTERS)}]`;
 const CountsRowSchema = z.object({ included: z.number(), distinct: z.number(), excluded: z.number(), opted_out: z.number(), total: z.number() });
 const ShapeRowSchema = z.object({ n: z.number(), fields: z.record(z.string(), z.unknown()) });
 const MissingRowSchema = z.object({ missing: z.array(z.number()) });
+const ConflictsRowSchema = z.object({ total: z.number(), fields: z.array(z.number()) });
 const GroupRowSchema = z.object({ id: z.number(), uuid: z.string(), name: z.string(), headers: z.array(z.string()), contacts: z.number() });
 const TestSendRowSchema = z.object({ uuid: z.string(), phone: z.string(), status: z.string(), createdAt: MomentSchema });
 
@@ -96,6 +97,15 @@ export function createReviewRepository(db: Db) {
         sql`WITH r AS (${recipientsOf(included, excluded)}) SELECT ARRAY[${sql.join(counts, sql`, `)}] AS missing FROM r`,
       );
       return row.missing;
+    },
+
+    /**
+     * Recipients whose included groups hold different non-empty values for the fields `names` (any
+     * case): per field, and in all. None with one included group (it holds a number once).
+     */
+    async conflicts(included: number[], excluded: number[], names: string[]): Promise<{ total: number; fields: number[] }> {
+      if (included.length <= 1 || names.length === 0) return { total: 0, fields: names.map(() => 0) };
+      return oneRowOf(db, ConflictsRowSchema, fieldConflictsOf(included, excluded, names));
     },
 
     /** The fields of one recipient of an audience; undefined when the number is none of its recipients. */

@@ -67,7 +67,7 @@ describe('the review', () => {
     expect(preview.statusCode, preview.body).toBe(200);
     const expected = {
       // A 7 + B 2 + E 1 contacts; 501 twice; 506 excluded; 507 opted out.
-      recipients: { included: 10, duplicates: 1, excluded: 1, opted_out: 1, total: 7 },
+      recipients: { included: 10, duplicates: 1, excluded: 1, opted_out: 1, total: 7, conflicting: 0 },
       // 501, 502, 505 (fallback), 508 and 509 (fallback): one part; 503: two; 504 (Ł): three.
       segments: { min: 1, typical: 1, max: 3 },
       total_parts: 10,
@@ -77,7 +77,7 @@ describe('the review', () => {
       finishes_at: '2026-06-02 08:00:04',
       quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
       quiet_periods: [{ start_at: '2026-06-01 21:00:00', end_at: '2026-06-02 08:00:00' }],
-      coverage: [{ field: 'First Name', fallback: true, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], blocking: false }],
+      coverage: [{ field: 'First Name', fallback: true, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], conflicting: 0, blocking: false }],
       approval_required: false,
       confirm_threshold: 3,
       confirm_required: true,
@@ -128,6 +128,7 @@ describe('personalisation that cannot break silently', () => {
           { uuid: groups.B, name: 'B' },
           { uuid: groups.E, name: 'E' },
         ],
+        conflicting: 0,
         blocking: true,
       },
     ]);
@@ -147,7 +148,9 @@ describe('personalisation that cannot break silently', () => {
   it('matches a field ignoring case, as sending does', async () => {
     const uuid = await template(`Hi {{first name}}! ${FILLER}`);
     const coverage = (await call('POST', '/campaigns/preview', campaignBody(uuid))).json().data.coverage;
-    expect(coverage).toEqual([{ field: 'first name', fallback: false, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], blocking: false }]);
+    expect(coverage).toEqual([
+      { field: 'first name', fallback: false, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], conflicting: 0, blocking: false },
+    ]);
   });
 
   it("measures a template's body over chosen groups for the editor, and lists a template's campaigns", async () => {

@@ -139,13 +139,18 @@ export function createCampaignReview(deps: {
     const fields = fieldsAgainstGroups(subject.body, groups);
     const tokens = parseShorthands(subject.body);
     const fieldTokens = fieldTokensOf(subject.body, fields);
-    const [counts, shapes, missing, links, tests] = await Promise.all([
+    const [counts, shapes, missing, conflicts, links, tests] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
       deps.review.missing(
         subject.includedGroupIds,
         excluded,
         fields.map((field) => ({ spellings: field.spellings })),
+      ),
+      deps.review.conflicts(
+        subject.includedGroupIds,
+        excluded,
+        fields.map((field) => field.name),
       ),
       deps.linkSamples(subject.teamId, subject.templateUuid),
       subject.campaignId === undefined ? Promise.resolve([]) : deps.review.testSends(subject.campaignId),
@@ -168,6 +173,7 @@ export function createCampaignReview(deps: {
       fallback: field.fallback,
       missing: missing[index] ?? 0,
       groups_without: field.without.map((group) => ({ uuid: group.uuid, name: group.name })),
+      conflicting: conflicts.fields[index] ?? 0,
       blocking: field.blocking,
     }));
     const threshold = settings.approvalThreshold;
@@ -178,6 +184,7 @@ export function createCampaignReview(deps: {
         excluded: counts.excluded,
         opted_out: counts.opted_out,
         total: counts.total,
+        conflicting: conflicts.total,
       },
       segments: spread(measured),
       total_parts: totalParts,

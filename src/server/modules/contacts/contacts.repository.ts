@@ -1,7 +1,7 @@
 import { CONTACT_SORT, type SortFieldOf } from '../../../shared/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { countRecipientsOf, recipientsOf } from '../../db/audience';
+import { countRecipientsOf, mergedFields, recipientsOf } from '../../db/audience';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
@@ -114,7 +114,7 @@ export function createContactsRepository(db: Db, clock: Clock) {
 
     /**
      * The first recipient (by number) of the team's latest campaign that uses the template, with
-     * the custom fields of its most recently changed contact in the included groups.
+     * its custom fields merged over the included groups as the campaign sends them (`recipientsOf`).
      */
     async firstRecipientOfLatestCampaign(
       teamId: number,
@@ -125,7 +125,7 @@ export function createContactsRepository(db: Db, clock: Clock) {
         db,
         z.object({ included: GroupIdsSchema, excluded: GroupIdsSchema }),
         sql`
-        SELECT coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'included'), '{}') AS included,
+        SELECT coalesce(array_agg(g.contact_group_id ORDER BY g.position) FILTER (WHERE g.kind = 'included'), '{}') AS included,
                coalesce(array_agg(g.contact_group_id) FILTER (WHERE g.kind = 'excluded'), '{}') AS excluded
           FROM (SELECT id FROM campaigns WHERE team_id = ${teamId} AND template_id = ${templateId} ORDER BY created_at DESC, id DESC LIMIT 1) c
           JOIN campaign_groups g ON g.campaign_id = c.id`,
@@ -140,16 +140,23 @@ export function createContactsRepository(db: Db, clock: Clock) {
       );
     },
 
-    /** The team's most recently changed contact with this number (custom fields for a preview). */
+    /**
+     * The team's contact with this number (custom fields for a preview), its fields merged over the
+     * team's groups as a campaign merges them (`mergedFields`), the most recently changed group
+     * first where they disagree: no campaign says which group comes first.
+     */
     latestOfTeam(teamId: number, phoneNumber: string): Promise<ContactRecord | undefined> {
       return firstRowOf(
         db,
         ContactRecordSchema,
         sql`
-        SELECT c.phone_number AS "phoneNumber", c.custom_fields AS "customFields", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
-          FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
-         WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}
-         ORDER BY c.updated_at DESC LIMIT 1`,
+        WITH rows AS (
+          SELECT c.custom_fields, c.created_at, c.updated_at, row_number() OVER (ORDER BY c.updated_at DESC, c.contact_group_id) AS rank
+            FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
+           WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber}),
+        a AS (SELECT array_agg(custom_fields ORDER BY rank) AS fields, min(created_at) AS created, max(updated_at) AS updated, count(*) AS n FROM rows)
+        SELECT ${phoneNumber}::text AS "phoneNumber", ${mergedFields(sql`a.fields`)} AS "customFields", a.created AS "createdAt", a.updated AS "updatedAt"
+          FROM a WHERE a.n > 0`,
       );
     },
   };

@@ -104,16 +104,20 @@ export function createImportsRepository(db: Db, clock: Clock) {
 
     /**
      * Staged rows into the group in one statement: one row per number, the row latest in the file
-     * winning. Contacts the group has are updated when their fields change (and otherwise left
-     * alone); the others are inserted. Both parts read the group as it was before the statement,
+     * winning. Contacts the group has get the file's values over theirs: a field the row leaves
+     * empty (an empty cell is no value) or the file has no column for keeps its value, unless
+     * `cleared` names it (the file's fields, when its empty cells clear fields). They are updated
+     * when their fields change (and otherwise left alone); the others are inserted. Both parts read
+     * the group as it was before the statement,
      * and the group is locked and Modifying, so nothing else writes its contacts meanwhile. (An
      * INSERT … ON CONFLICT does the same at a fifth more of the cost, checking each row's
      * conflict on its own.)
      */
-    async merge(tx: Tx, importId: number, groupId: number): Promise<MergeCounts> {
+    async merge(tx: Tx, importId: number, groupId: number, cleared: string[] = []): Promise<MergeCounts> {
       // The sort of a large file fits in memory instead of spilling to disk.
       await tx.execute(sql`SET LOCAL work_mem = '128MB'`);
       const now = clock.now();
+      const merged = sql`(c.custom_fields - ${sql.param(cleared)}::text[]) || l.custom_fields`;
       return oneRowOf(
         tx,
         MergeCountsSchema,
@@ -123,9 +127,9 @@ export function createImportsRepository(db: Db, clock: Clock) {
             FROM contact_import_rows WHERE import_id = ${importId}
            ORDER BY phone_number, row_number DESC
         ), changed AS (
-          UPDATE contacts c SET custom_fields = l.custom_fields, updated_at = ${now}
+          UPDATE contacts c SET custom_fields = ${merged}, updated_at = ${now}
             FROM latest l
-           WHERE c.contact_group_id = ${groupId} AND c.phone_number = l.phone_number AND c.custom_fields IS DISTINCT FROM l.custom_fields
+           WHERE c.contact_group_id = ${groupId} AND c.phone_number = l.phone_number AND c.custom_fields IS DISTINCT FROM ${merged}
           RETURNING 1
         ), added AS (
           INSERT INTO contacts (contact_group_id, phone_number, custom_fields, created_at, updated_at)

@@ -57,13 +57,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; pub
       const body = request.body === undefined ? Readable.from([]) : request.body;
       if (!(body instanceof Readable)) throw ValidationError.field('file', 'Send the CSV file as the request body with Content-Type: text/csv.');
       const length = request.headers['content-length'];
-      const { file_name: fileName, ...options } = request.query;
+      const { file_name: fileName, empty_cells_clear: emptyCellsClear, ...options } = request.query;
       const upload = {
         body,
         bytesTotal: length === undefined ? null : Number(length),
         fileName: fileName ?? null,
         format: formatOf(request.headers['content-type']),
         options,
+        emptyCellsClear,
       };
       return reply.code(201).send({ data: await imports.importCsv(callerOf(request), request.params.contact_group_uuid, upload) });
     },

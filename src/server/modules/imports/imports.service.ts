@@ -22,7 +22,15 @@ const MODIFYING = 'The group is being imported into or changed; try again when t
 const SERVER_FAILURE = 'The import failed on the server; the group is unchanged. Import the file again.';
 export const INTERRUPTED = 'The import was interrupted by a restart; import the file again.';
 
-export type CsvUpload = { body: Readable; bytesTotal: number | null; fileName: string | null; format?: FileFormat; options?: ImportOptionsQuery };
+export type CsvUpload = {
+  body: Readable;
+  bytesTotal: number | null;
+  fileName: string | null;
+  format?: FileFormat;
+  options?: ImportOptionsQuery;
+  /** An empty cell clears the field of a contact the group has (otherwise the contact keeps its value). */
+  emptyCellsClear?: boolean;
+};
 
 /** How many rows the preview shows. */
 const PREVIEW_ROWS = 20;
@@ -206,7 +214,7 @@ export function createImportsService(deps: {
             await deps.contacts.lockGroup(tx, group.id);
             await deps.optOuts.recordImport(tx, group.id, created.id, { teamId: auth.teamId, source: 'import', userId: auth.userId });
           }
-          const counts = await deps.imports.merge(tx, created.id, group.id);
+          const counts = await deps.imports.merge(tx, created.id, group.id, upload.emptyCellsClear ? file.headers : []);
           // Locked only now: the group is already Modifying, so nothing else writes its contacts; its headers may still be edited.
           const { headers } = await deps.contacts.lockGroup(tx, group.id);
           const known = new Set(headers.map((name) => name.toLowerCase()));

@@ -1,3 +1,10 @@
+/**
+ * Contact imports through the service and over HTTP.
+ *
+ * Seen red (issue 32): with the merge writing the file's fields in place of the contact's
+ * (imports.repository.ts `merge`), "never blanks a field" went red (Alice lost her name); with the
+ * empty-cells option not passed to the merge, its cleared city stayed.
+ */
 import { PassThrough, Readable } from 'node:stream';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,6 +253,30 @@ describe('contact imports (HTTP)', () => {
     const listed = (await t.request('GET', `/api/2.0/contact-groups/${group}/imports`, { token: owner.token })).json();
     expect(listed.data.map((i: { uuid: string }) => i.uuid)).toEqual([created.uuid]);
     expect(await groupOf(group)).toMatchObject({ number_of_contacts: 2, headers: ['first_name'], status: 'Ready' });
+  });
+
+  it('never blanks a field the contact has with an empty cell, unless empty cells clear fields (issue 32)', async () => {
+    const group = await newGroup('Keep fields');
+    await upload(group, 'phone,first_name,city\n07700900071,Alice,Leeds\n07700900072,Bob,York\n');
+    // The newsletter export: Alice's name and city empty, Bob's city empty; no column for a field kept either way.
+    const kept = await upload(group, 'phone,first_name,city\n07700900071,,\n07700900072,Robert,\n');
+    expect(kept.json().data).toMatchObject({ status: 'completed', contacts_updated: 1, contacts_unchanged: 1 });
+    expect(await contactsOf(group)).toEqual([
+      ['447700900071', { first_name: 'Alice', city: 'Leeds' }],
+      ['447700900072', { first_name: 'Robert', city: 'York' }],
+    ]);
+    expect((await upload(group, 'phone,city\n07700900071,\n', owner, '?empty_cells_clear=false')).json().data.contacts_unchanged).toBe(1);
+
+    const cleared = await upload(group, 'phone,city\n07700900071,\n07700900072,Hull\n', owner, '?empty_cells_clear=true');
+    expect(cleared.json().data).toMatchObject({ status: 'completed', contacts_updated: 2 });
+    expect(await contactsOf(group)).toEqual([
+      ['447700900071', { first_name: 'Alice' }],
+      ['447700900072', { first_name: 'Robert', city: 'Hull' }],
+    ]);
+
+    const refused = await upload(group, 'phone,city\n07700900071,\n', owner, '?empty_cells_clear=yes');
+    expect([refused.statusCode, refused.json().error.errors]).toEqual([422, { empty_cells_clear: ['The empty cells clear option must be true or false.'] }]);
+    expect(await contactsOf(group)).toHaveLength(2);
   });
 
   it('reports left-out rows as JSON pages and as a CSV download whose cells cannot run as formulas', async () => {
