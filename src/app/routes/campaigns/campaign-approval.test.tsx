@@ -23,7 +23,7 @@ const ME = { uuid: currentUser('admin').uuid, name: currentUser('admin').name };
 const BOB = { uuid: '44444444-4444-4444-8444-444444444444', name: 'Bob Marley' };
 const CY = { uuid: '55555555-5555-4555-8555-555555555555', name: 'Cy Admin' };
 
-const PENDING: Approval = { status: 'pending', requested_by: BOB, requested_at: '2026-03-01 10:00:00', decided_by: null, decided_at: '', comment: '' };
+const PENDING: Approval = { status: 'pending', requested_by: BOB, requested_at: '2026-03-01 10:00:00', decided_by: null, decided_at: '', comment: '', recipients: null, notice: '' };
 
 function future(overrides: Partial<Campaign> = {}): Campaign {
   return campaign({ scheduled_send_date: '2030-03-02 09:00:00', expiry_date: '2030-03-03 09:00:00', ...overrides });
@@ -162,6 +162,8 @@ describe('a decided campaign', () => {
           decided_by: CY,
           decided_at: '2026-03-01 11:00:00',
           comment: 'Checked the list.',
+          recipients: 1200,
+          notice: '',
         },
       }),
     );
