@@ -6,6 +6,9 @@
  * Seen red: with the approval condition removed from the engine's `startDue` (engine/store/start.ts),
  * the editor's 100,000-recipient campaign started on the first tick (the gateway counted its first
  * messages); with the requester check removed from `decide`, the requesting admin's approval was 200.
+ * Approvals that hold (issue 32): without the recount in `startDue` (`heldForApproval`) both grown
+ * groups' 32 numbers reached the gateway; without `tellDecision` no decision e-mail reached the
+ * editor; without `checkTestNumbers` an editor's send-test to a stranger's number was 201.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
