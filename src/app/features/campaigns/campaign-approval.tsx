@@ -139,9 +139,9 @@ function PendingApproval({ campaign, viewer, onDecide, sendTimePassed }: Omit<Ca
         </Alert>
       )}
       <Text size="sm">
-        {capitalised(nameOf(approval.requested_by, viewer, 'a member'))} asked for approval
-        {approval.requested_at && ` on ${formatTimestamp(approval.requested_at)}`}. The campaign does not start, even once its send time has passed, until an
-        admin approves it.
+        {approval.notice ? 'Waiting for approval again' : `${capitalised(nameOf(approval.requested_by, viewer, 'a member'))} asked for approval`}
+        {approval.requested_at && ` ${approval.notice ? 'since' : 'on'} ${formatTimestamp(approval.requested_at)}`}. The campaign does not start, even once its
+        send time has passed, until an admin approves it.
       </Text>
       {sendTimePassed && (
         <Text size="sm">
