@@ -55,7 +55,7 @@ export function approvalDecisionMail(
     subject: `${approved ? 'Approved' : 'Rejected'}: ${campaign.name}`,
     body: [
       approved
-        ? `${decision.by} approved the campaign "${campaign.name}"${decision.recipients === null ? '' : ` for ${decision.recipients} recipients`}. It starts at ${formatTimestamp(campaign.scheduledSendDate, where.zone)} (${where.zone}), or at once if that has passed.`
+        ? `${decision.by} approved the campaign "${campaign.name}"${decision.recipients === null ? '' : ` for ${decision.recipients} recipients`}. It starts at ${formatTimestamp(campaign.scheduledSendDate, where.zone)} (${where.zone}), or at once if that has passed; if its audience has grown past that by then, it waits for an approval again.`
         : `${decision.by} rejected the campaign "${campaign.name}". It will not start; change it and save it to ask for approval again.`,
       ...(decision.comment ? ['', `Comment: ${decision.comment}`] : []),
       '',
