@@ -144,6 +144,22 @@ async function seed(page: Page, receiverUrl: string) {
     if (summary.recipients > 0 && summary.delivered >= summary.recipients - 2) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // A campaign scheduled under the approval threshold whose group then grew: the engine holds it at its start.
+  const withFields = (slice: string[]) =>
+    slice.map((phone_number, index) => ({
+      phone_number,
+      custom_fields: { first_name: FIRST_NAMES[index % FIRST_NAMES.length], city: CITIES[index % CITIES.length] },
+    }));
+  const popUp = await api.post('/contact-groups/', { name: 'Pop-up shop visitors' });
+  await api.put(`/contact-groups/${popUp.uuid}/add-contacts`, { contacts: withFields(numbers.slice(13, 14)) });
+  const held = await campaign('Pop-up shop invitation', 4_000, { included_contact_groups: [popUp.uuid] });
+  await api.put('/team/settings', { approval_threshold: 5, test_numbers: ['+447700900399', '+447700900398'] });
+  await api.put(`/contact-groups/${popUp.uuid}/add-contacts`, { contacts: withFields(numbers.slice(14, 45)) });
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const shown = await api.get<{ approval: { status: string } }>(`/campaigns/${held.uuid}`);
+    if (shown.approval.status === 'pending') break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
   const test = await api.post(`/event-endpoints/${endpoint.uuid}/test`, {});
   // The worker sends the events within a second or two.
   for (let attempt = 0; attempt < 30; attempt++) {
@@ -155,6 +171,7 @@ async function seed(page: Page, receiverUrl: string) {
     group: group.uuid,
     template: template.uuid,
     campaign: sent.uuid,
+    heldCampaign: held.uuid,
     number: numbers[0]!.slice(1),
     eventEndpoint: endpoint.uuid,
     eventDelivery: test.uuid,
@@ -190,6 +207,7 @@ async function main(): Promise<void> {
       ['campaign-delivery-report', `/campaigns/${ids.campaign}?report=delivery`],
       ['campaign-click-report', `/campaigns/${ids.campaign}?report=clicks`],
       ['campaign-new', '/campaigns/new'],
+      ['campaign-held', `/campaigns/${ids.heldCampaign}`],
       ['templates', '/templates'],
       ['template-edit', `/templates/${ids.template}`],
       ['contact-groups', '/contact-groups'],
@@ -208,6 +226,7 @@ async function main(): Promise<void> {
       ['reports', '/reports'],
       ['vanity-domains', '/vanity-domains'],
       ['team', '/team'],
+      ['team-test-numbers', '/team'],
       ['api-tokens', '/api-tokens'],
       ['audit', '/audit'],
       ['profile', '/profile'],
@@ -236,6 +255,12 @@ async function main(): Promise<void> {
                 tabs.scrollIntoView({ block: 'start' });
                 window.scrollBy(0, -80);
               });
+          // The team's test numbers are its last settings card.
+          if (name === 'team-test-numbers')
+            await page.getByRole('heading', { name: 'Test numbers' }).evaluate((heading) => {
+              heading.scrollIntoView({ block: 'start' });
+              window.scrollBy(0, -80);
+            });
           await page.waitForTimeout(300);
           await page.screenshot({ path: path.join(OUT, `${name}-${width}-${scheme}.png`) });
         }

@@ -55,7 +55,7 @@ export function createWorkers(deps: { config: Config; database: Database; servic
   // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.
   const campaignEvents = createCampaignEventLog({ db: database.db, log, clock: systemClock });
   const engine = createEngine({
-    store: createEngineStore(database.db, { defaultZone: config.appTimezone }),
+    store: createEngineStore(database.db, { defaultZone: config.appTimezone, publicUrl: config.publicUrl }),
     gateway,
     clock: systemClock,
     // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.

@@ -12,4 +12,5 @@ export const NEW_TEAM_SETTINGS: TeamSettings = {
   opt_out_reply: '',
   opt_in_reply: '',
   help_reply: '',
+  test_numbers: [],
 };

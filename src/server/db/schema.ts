@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { QuietHours } from '../../shared/schedule/quiet-hours';
 
@@ -29,6 +30,11 @@ export const teams = pgTable('teams', {
   optOutReply: text('opt_out_reply').notNull().default(''),
   optInReply: text('opt_in_reply').notNull().default(''),
   helpReply: text('help_reply').notNull().default(''),
+  /** Numbers members may send tests to besides their own (E.164 digits; migration 0036). */
+  testNumbers: text('test_numbers')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
   ...stamps(),
 });
 

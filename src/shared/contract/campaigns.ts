@@ -106,11 +106,23 @@ export const ApprovalSchema = z
     decided_by: UserRefSchema.nullable().describe('The admin who approved or rejected it.'),
     decided_at: TimestampSchema,
     comment: z.string().describe("The deciding admin's comment; empty when none."),
+    recipients: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The recipients the approval covers, counted when it was given; null unless `approved`. A campaign whose audience has grown past it when sending starts waits for approval again.',
+      ),
+    notice: z
+      .string()
+      .describe(
+        'Why the campaign waits for approval again: its audience, counted when sending was to start, reached the threshold and no approval covered that many. Empty when none.',
+      ),
   })
   .meta({
     id: 'Approval',
     description:
-      "Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again.",
+      "Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again, and so does an audience that has grown past the approval when sending starts.",
   });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

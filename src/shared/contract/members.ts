@@ -109,6 +109,9 @@ const replyText = (label: string) =>
     .max(612, `The ${label} may not be greater than 612 characters.`)
     .refine(isStorableText, unstorableMessage(label));
 
+/** How many test numbers a team keeps besides its members' own. */
+export const MAX_TEST_NUMBERS = 10;
+
 export const TeamSettingsSchema = z
   .object({
     name: z.string().describe('The team name.'),
@@ -128,6 +131,9 @@ export const TeamSettingsSchema = z
     opt_out_reply: z.string().describe('Sent once to a number that opts out (STOP and its synonyms); empty: no reply.'),
     opt_in_reply: z.string().describe('Sent to a number that opts back in (START, UNSTOP); empty: no reply.'),
     help_reply: z.string().describe('Sent in answer to HELP; empty: no reply.'),
+    test_numbers: z
+      .array(z.string())
+      .describe("Numbers (E.164 digits) any member may send tests to, besides the members' own profile numbers; admins may send tests to any number."),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -190,6 +196,15 @@ export const TeamSettingsInputSchema = z
     opt_out_reply: replyText('opt out reply').optional(),
     opt_in_reply: replyText('opt in reply').optional(),
     help_reply: replyText('help reply').optional(),
+    test_numbers: z
+      .array(z.string({ error: 'Each test number must be a string.' }).trim().max(32, 'A test number may not be greater than 32 characters.'), {
+        error: 'The test numbers must be a list.',
+      })
+      .max(MAX_TEST_NUMBERS, `The team may have at most ${MAX_TEST_NUMBERS} test numbers.`)
+      .optional()
+      .describe(
+        `At most ${MAX_TEST_NUMBERS} numbers any member may send tests to, besides their own; national numbers are read in the service's default country. Replaces the list.`,
+      ),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

@@ -366,6 +366,10 @@ export type TeamSettings = {
      * Sent in answer to HELP; empty: no reply.
      */
     help_reply: string;
+    /**
+     * Numbers (E.164 digits) any member may send tests to, besides the members' own profile numbers; admins may send tests to any number.
+     */
+    test_numbers: Array<string>;
 };
 
 export type Pause = {
@@ -404,7 +408,7 @@ export type UserRef = {
 };
 
 /**
- * Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again.
+ * Herald extension. Campaigns with at least the team's `approval_threshold` recipients need another admin's approval before they start; an edit asks again, and so does an audience that has grown past the approval when sending starts.
  */
 export type Approval = {
     /**
@@ -431,6 +435,14 @@ export type Approval = {
      * The deciding admin's comment; empty when none.
      */
     comment: string;
+    /**
+     * The recipients the approval covers, counted when it was given; null unless `approved`. A campaign whose audience has grown past it when sending starts waits for approval again.
+     */
+    recipients: number | null;
+    /**
+     * Why the campaign waits for approval again: its audience, counted when sending was to start, reached the threshold and no approval covered that many. Empty when none.
+     */
+    notice: string;
 };
 
 export type Campaign = {
@@ -3582,6 +3594,10 @@ export type UpdateTeamSettingsData = {
         opt_out_reply?: string;
         opt_in_reply?: string;
         help_reply?: string;
+        /**
+         * At most 10 numbers any member may send tests to, besides their own; national numbers are read in the service's default country. Replaces the list.
+         */
+        test_numbers?: Array<string>;
     };
     path?: never;
     query?: never;

@@ -1,5 +1,5 @@
-import { Badge, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconCheck, IconHourglassHigh, IconX } from '@tabler/icons-react';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconHourglassHigh, IconX } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import type { Approval, Campaign } from '../../api/gen/types.gen';
 import { formatTimestamp } from '../../lib/dates';
@@ -133,10 +133,15 @@ function PendingApproval({ campaign, viewer, onDecide, sendTimePassed }: Omit<Ca
 
   return (
     <>
+      {approval.notice && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Its audience grew: nothing was sent">
+          {approval.notice}
+        </Alert>
+      )}
       <Text size="sm">
-        {capitalised(nameOf(approval.requested_by, viewer, 'a member'))} asked for approval
-        {approval.requested_at && ` on ${formatTimestamp(approval.requested_at)}`}. The campaign does not start, even once its send time has passed, until an
-        admin approves it.
+        {approval.notice ? 'Waiting for approval again' : `${capitalised(nameOf(approval.requested_by, viewer, 'a member'))} asked for approval`}
+        {approval.requested_at && ` ${approval.notice ? 'since' : 'on'} ${formatTimestamp(approval.requested_at)}`}. The campaign does not start, even once its
+        send time has passed, until an admin approves it.
       </Text>
       {sendTimePassed && (
         <Text size="sm">
@@ -197,6 +202,12 @@ function DecidedApproval({ campaign, viewer, canEdit }: Omit<CampaignApprovalPan
         {approved ? 'Approved' : 'Rejected'} by {decider} on {formatTimestamp(approval.decided_at)}
         {approval.requested_by && `, asked by ${nameOf(approval.requested_by, viewer, '')}`}.
       </Text>
+      {approved && approval.recipients !== null && (
+        <Text size="sm">
+          The approval covers {approval.recipients.toLocaleString('en-GB')} recipients: if the audience has grown past that when sending starts, nothing is sent
+          and it waits for an approval again.
+        </Text>
+      )}
       <Comment comment={approval.comment} />
       {approved ? (
         editable && (

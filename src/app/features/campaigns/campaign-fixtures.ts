@@ -48,7 +48,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     pauses: [],
     is_test: false,
     is_locked: false,
-    approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '' },
+    approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '', recipients: null, notice: '' },
     is_draft: false,
     ignore_quiet_hours: false,
     stopped_at: '',

@@ -23,7 +23,16 @@ const ME = { uuid: currentUser('admin').uuid, name: currentUser('admin').name };
 const BOB = { uuid: '44444444-4444-4444-8444-444444444444', name: 'Bob Marley' };
 const CY = { uuid: '55555555-5555-4555-8555-555555555555', name: 'Cy Admin' };
 
-const PENDING: Approval = { status: 'pending', requested_by: BOB, requested_at: '2026-03-01 10:00:00', decided_by: null, decided_at: '', comment: '' };
+const PENDING: Approval = {
+  status: 'pending',
+  requested_by: BOB,
+  requested_at: '2026-03-01 10:00:00',
+  decided_by: null,
+  decided_at: '',
+  comment: '',
+  recipients: null,
+  notice: '',
+};
 
 function future(overrides: Partial<Campaign> = {}): Campaign {
   return campaign({ scheduled_send_date: '2030-03-02 09:00:00', expiry_date: '2030-03-03 09:00:00', ...overrides });
@@ -94,6 +103,26 @@ describe('a campaign waiting for approval', () => {
     expect(within(panel).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     expect(await screen.findByText('Spring sale is approved: it starts at its send time.')).toBeInTheDocument();
     expect(puts).toEqual([{ path: `/campaigns/${CAMPAIGN_UUID}/approve`, body: { comment: 'Looks good' } }]);
+  });
+
+  it('says why a campaign held when sending was to start waits again, and what an approval covers', async () => {
+    const notice =
+      "Held when sending was to start: its audience now has 32 recipients, the team's approval threshold is 5, and no approval covers that many. An admin must approve it before it starts.";
+    let current = future({ approval: { ...PENDING, notice } });
+    serve(
+      () => current,
+      () => {
+        current = future({ approval: { ...PENDING, status: 'approved', decided_by: ME, decided_at: '2026-03-01 11:00:00', recipients: 32 } });
+        return json({ data: current });
+      },
+    );
+    const { user, approval } = renderCampaign('admin');
+
+    const panel = await approval();
+    expect(within(panel).getByRole('alert')).toHaveTextContent(notice);
+    await user.click(within(panel).getByRole('button', { name: 'Approve' }));
+    expect(await within(panel).findByText(/The approval covers 32 recipients/)).toBeInTheDocument();
+    expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('lets an admin reject it without a comment', async () => {
@@ -176,6 +205,8 @@ describe('a decided campaign', () => {
           decided_by: CY,
           decided_at: '2026-03-01 11:00:00',
           comment: 'Checked the list.',
+          recipients: 1200,
+          notice: '',
         },
       }),
     );

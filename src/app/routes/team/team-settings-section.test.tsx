@@ -8,7 +8,8 @@
  * Seen red: with the approval choice sending `Number('')` for "No approval needed" (0 instead of
  * null), with the quiet hours switch left out of quietHoursInput (the period was sent when off),
  * and with `quiet_hours.end` missing from the quiet hours form's field names (the message went
- * only to the toast).
+ * only to the toast). Test numbers (issue 32): with `test_numbers.1` missing from the form's field
+ * names, the 422 went only to the toast.
  */
 import { describe, expect, it } from 'vitest';
 import type { TeamSettings } from '../../api/gen/types.gen';
@@ -296,5 +297,34 @@ describe('automatic replies', SLOW, () => {
     await user.click(within(form()).getByRole('button', { name: 'Save automatic replies' }));
     expect(await within(form()).findByText('The help reply contains characters that cannot be stored.')).toBeInTheDocument();
     expect(help).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('test numbers', SLOW, () => {
+  const form = () => screen.getByRole('form', { name: 'Test numbers' });
+
+  it('sends one number a line, shows what the service kept, and its 422 on the list', async () => {
+    const { changes } = serve({ settings: { test_numbers: ['447700900111'] } });
+    const { user } = renderPage();
+    await screen.findByRole('form', { name: 'Test numbers' });
+    const box = within(form()).getByRole('textbox', { name: 'Test numbers' });
+    expect(box).toHaveValue('+447700900111');
+
+    await user.type(box, '{Enter}{Enter}07700 900222 ');
+    await user.click(within(form()).getByRole('button', { name: 'Save test numbers' }));
+    expect(changes().map((request) => request.body)).toEqual([{ test_numbers: ['+447700900111', '07700 900222'] }]);
+
+    serve({ answer: () => apiError(422, 'The given data was invalid.', { 'test_numbers.1': ['The test number "nope" is not a phone number.'] }) });
+    await user.clear(box);
+    await user.type(box, '+447700900111{Enter}nope');
+    await user.click(within(form()).getByRole('button', { name: 'Save test numbers' }));
+    expect(await within(form()).findByText('The test number "nope" is not a phone number.')).toBeInTheDocument();
+    expect(box).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows the list to a member who cannot change it', async () => {
+    serve({ settings: { test_numbers: ['447700900111'] } });
+    renderPage('editor');
+    expect(await screen.findByText("Tests go to the members' own numbers and to +447700900111 (admins may send them anywhere).")).toBeInTheDocument();
   });
 });

@@ -15,6 +15,8 @@ import { SendingSafetyForm } from '../../features/team/sending-safety-form';
 import { SettingsSummary } from '../../features/team/settings-summary';
 import { useUpdateTeamSettings } from '../../features/team/team-mutations';
 import { teamQueries } from '../../features/team/team-queries';
+import { describeTestNumbers } from '../../features/team/test-numbers';
+import { TestNumbersForm } from '../../features/team/test-numbers-form';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 
 /** What each card saves, and how it tells that it did (or not). */
@@ -29,6 +31,7 @@ const CARDS = {
     success: (s: TeamSettings) => `${describeQuietHours(s.quiet_hours)} Team time zone: ${s.time_zone}.`,
   },
   replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
+  tests: { failure: 'The test numbers could not be saved', success: (s: TeamSettings) => describeTestNumbers(s.test_numbers) },
 } as const;
 
 /** The team's settings, one card a subject: admins change each on its own, everyone else reads them. */
@@ -101,6 +104,17 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
               <AutomaticRepliesForm settings={settings.data} onSubmit={saverOf('replies')} />
             ) : (
               <SettingsSummary items={REPLIES.map(({ field, label }) => ({ label, value: settings.data[field] || 'No reply.' }))} />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="test-numbers"
+            title="Test numbers"
+            intro="Editors send tests to the members’ own numbers (their profile) and to these. Admins may send tests to any number."
+          >
+            {canChange ? (
+              <TestNumbersForm settings={settings.data} onSubmit={saverOf('tests')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Test numbers', value: describeTestNumbers(settings.data.test_numbers) }]} />
             )}
           </SettingsCard>
         </Stack>

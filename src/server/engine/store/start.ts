@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
-import { firstRowOf, oneRowOf, parseRows, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
+import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 
 export type AudienceSizes = {
@@ -21,7 +22,20 @@ const AUDIENCE_LOCK = 16_022;
 /** bigint[] columns: node-postgres parses their elements as text (its bigint parser is for single values). */
 const AudienceGroupsRowSchema = z.object({ included: z.array(z.string()), excluded: z.array(z.string()) });
 const WrittenRowSchema = z.object({ written: z.number(), last: z.string().nullable() });
-const DueCampaignRowSchema = z.object({ id: z.number(), team_id: z.number(), is_test: z.boolean(), throttled: z.boolean() });
+const DueCampaignRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  name: z.string(),
+  scheduled_send_date: MomentSchema,
+  team_id: z.number(),
+  is_test: z.boolean(),
+  throttled: z.boolean(),
+  approval_status: z.enum(['not_required', 'approved']),
+  approval_recipients: z.number().nullable(),
+  requester: z.number().nullable(),
+  threshold: z.number().nullable(),
+});
+type DueCampaign = z.output<typeof DueCampaignRowSchema>;
 const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
 const LockedRowSchema = z.object({ ok: z.boolean() });
 const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number() });
@@ -75,8 +89,40 @@ async function writeRecipients(
   return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
 }
 
+/** Where the e-mails to approvers point (PUBLIC_URL) and the zone their times are written in (APP_TIMEZONE). */
+export type ApprovalMailOptions = { publicUrl: string; zone: string };
+
+/**
+ * The approval is checked against the audience as it is now, not as it was when the campaign was
+ * made or approved: when the recipients reach the team's threshold and no approval covers that many,
+ * the campaign goes back to waiting for approval (with a notice), its approvers are e-mailed, and
+ * true is returned: nothing is written. Test sends are never held (one number the sender chose).
+ */
+async function heldForApproval(tx: Tx, campaign: DueCampaign, now: Date, mail: ApprovalMailOptions): Promise<boolean> {
+  if (campaign.is_test || campaign.threshold === null) return false;
+  const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
+  const { total } = await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded));
+  const approved = campaign.approval_status === 'approved' ? campaign.approval_recipients : undefined;
+  if (total < campaign.threshold || (approved !== undefined && approved !== null && total <= approved)) return false;
+  const notice = heldNotice(total, campaign.threshold, approved);
+  // Whoever made the campaign (or last asked) still may not approve it: another admin must.
+  await tx.execute(sql`
+    UPDATE campaigns SET approval_status = 'pending', approval_requested_by = ${campaign.requester}, approval_requested_at = ${now},
+                         approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL,
+                         approval_notice = ${notice}, updated_at = ${now}
+     WHERE id = ${campaign.id}`);
+  const { subject, body } = approvalHeldMail({ uuid: campaign.uuid, name: campaign.name, scheduledSendDate: campaign.scheduled_send_date }, notice, mail);
+  // In the account e-mail outbox, from the transaction that held it (like an approval request).
+  await tx.execute(sql`
+    INSERT INTO account_emails (to_address, subject, body, created_at, next_attempt_at)
+    SELECT u.email, ${subject}, ${body}, ${now}, ${now} FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.team_id = ${campaign.team_id} AND m.role = 'admin' AND u.id IS DISTINCT FROM ${campaign.requester}::bigint
+     ORDER BY u.id`);
+  return true;
+}
+
 /** A campaign's start (its first messages written), its audience written on, and its finish (status 2). */
-export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartStore {
+export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: ApprovalMailOptions = { publicUrl: '', zone: 'UTC' }): StartStore {
   let estimating: Promise<void> | undefined;
   return {
     /**
@@ -84,7 +130,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
      * (included minus excluded minus default_optouts), numbered by phone number, in one transaction
      * each. A throttled campaign gets every message at once (its plan spreads the whole audience);
      * another gets its first `sizes.first`, so its first batch leaves at once, and `extendAudiences`
-     * writes the rest beside the sending.
+     * writes the rest beside the sending. A campaign whose audience now needs an approval it does
+     * not have is held instead (`heldForApproval`).
      */
     async startDue(now: Date, limit = 5): Promise<number[]> {
       const started: number[] = [];
@@ -94,11 +141,15 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
             tx,
             DueCampaignRowSchema,
             sql`
-            SELECT id, team_id, is_test, throttled FROM campaigns
-             WHERE status = 0 AND scheduled_send_date <= ${now} AND approval_status IN ('not_required', 'approved') AND NOT is_draft
-             ORDER BY scheduled_send_date, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            SELECT c.id, c.uuid::text AS uuid, c.name, c.scheduled_send_date, c.team_id, c.is_test, c.throttled, c.approval_status, c.approval_recipients,
+                   coalesce(c.approval_requested_by, c.created_by)::int AS requester,
+                   (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold
+              FROM campaigns c
+             WHERE c.status = 0 AND c.scheduled_send_date <= ${now} AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
+             ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
           );
           if (!campaign) return undefined;
+          if (await heldForApproval(tx, campaign, now, mail)) return null;
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
           await tx.execute(sql`UPDATE campaigns SET status = 1, started_sending_at = ${now}, updated_at = ${now} WHERE id = ${campaign.id}`);
@@ -120,7 +171,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES): StartSto
           return campaign.id;
         });
         if (id === undefined) break;
-        started.push(id);
+        if (id !== null) started.push(id);
       }
       return started;
     },

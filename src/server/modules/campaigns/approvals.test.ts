@@ -6,6 +6,9 @@
  * Seen red: with the approval condition removed from the engine's `startDue` (engine/store/start.ts),
  * the editor's 100,000-recipient campaign started on the first tick (the gateway counted its first
  * messages); with the requester check removed from `decide`, the requesting admin's approval was 200.
+ * Approvals that hold (issue 32): without the recount in `startDue` (`heldForApproval`) both grown
+ * groups' 32 numbers reached the gateway; without `tellDecision` no decision e-mail reached the
+ * editor; without `checkTestNumbers` an editor's send-test to a stranger's number was 201.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -102,7 +105,7 @@ async function mailsTo(to: string) {
     clock,
     log: () => {},
   });
-  await worker.runOnce();
+  while ((await worker.runOnce()) > 0); // the whole outbox, ten at a time
   return sink.messages.filter((message) => message.to.includes(to));
 }
 
@@ -119,6 +122,8 @@ describe('approvals', () => {
       decided_by: null,
       decided_at: '',
       comment: '',
+      recipients: null,
+      notice: '',
     });
 
     // Both admins are asked, by e-mail, with a link to the campaign.
@@ -148,6 +153,7 @@ describe('approvals', () => {
       decided_by: { uuid: boss.userUuid },
       decided_at: '2026-06-01 10:10:00',
       comment: 'Go ahead',
+      recipients: 100_000,
     });
     // Decided once: a second decision is 409.
     expect((await call('PUT', `/campaigns/${campaign.uuid}/reject`, otherAdmin.token, {})).statusCode).toBe(409);
@@ -225,3 +231,216 @@ describe('approvals', () => {
     expect(refused.json().error.errors.included_contact_groups[0]).toContain('no admin other than you can give it');
   });
 });
+
+describe('approvals that hold when sending starts', () => {
+  const numbersFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => `07700 901${String(first + i).padStart(3, '0')}`);
+  /** Hand-overs at the gateway to the numbers 07700 901xxx from `first` on (the groups of these journeys). */
+  const handedOver = (gateway: ReturnType<typeof engine>['gateway'], first: number, count: number) => {
+    const wanted = new Set(numbersFrom(first, count).map((text) => `44${text.replace(/\D/g, '').slice(1)}`));
+    return [...gateway.ledger.byNumber].filter(([number]) => wanted.has(number.replace(/^\+/, ''))).reduce((sum, [, times]) => sum + times, 0);
+  };
+  const groupOf = async (name: string, numbers: string[]) => {
+    const uuid = (await call('POST', '/contact-groups/', editor.token, { name })).json().data.uuid as string;
+    const added = await call('PUT', `/contact-groups/${uuid}/add-contacts`, editor.token, { contacts: numbers.map((phone_number) => ({ phone_number })) });
+    expect(added.statusCode, added.body).toBe(200);
+    return uuid;
+  };
+  const grow = async (group: string, numbers: string[]) => {
+    const added = await call('PUT', `/contact-groups/${group}/add-contacts`, editor.token, { contacts: numbers.map((phone_number) => ({ phone_number })) });
+    expect(added.statusCode, added.body).toBe(200);
+  };
+  /** Ticks, a second of the clock apart, until `done` or ten ticks. */
+  const tickUntil = async (sending: ReturnType<typeof engine>['engine'], done: () => boolean) => {
+    for (let i = 0; i < 10 && !done(); i++) {
+      clock.advance(1000);
+      await sending.tick();
+    }
+  };
+  const subjectsTo = async (to: string, subject: string) => (await mailsTo(to)).filter((mail) => mail.subject === subject);
+
+  beforeAll(async () => {
+    // What earlier journeys left sending or scheduled is stopped, so these count only their own messages.
+    const all = (await call('GET', '/campaigns/?per_page=100', boss.token)).json().data as Array<{ uuid: string; status: number; is_draft: boolean }>;
+    for (const campaign of all.filter((item) => item.status < 2 && !item.is_draft)) await call('PUT', `/campaigns/${campaign.uuid}/stop`, boss.token);
+    expect((await call('PUT', '/team/settings', boss.token, { approval_threshold: 5 })).statusCode).toBe(200);
+  });
+
+  it('holds a campaign whose group grew from 1 to 32 numbers after scheduling, until an admin approves the 32', async () => {
+    clock.set('2026-06-02T09:00:00Z');
+    const group = await groupOf('Grows', numbersFrom(1, 1));
+    const created = await call(
+      'POST',
+      '/campaigns/',
+      editor.token,
+      campaignBody(group, { name: 'Grown', scheduled_send_date: '2026-06-02 10:05:00', expiry_date: '2026-06-03 10:00:00' }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const campaign = created.json().data;
+    expect(campaign.approval).toMatchObject({ status: 'not_required', recipients: null, notice: '' });
+    await grow(group, numbersFrom(2, 31));
+
+    // Its send time comes: nothing reaches the gateway, and it waits for an approval again.
+    const { engine: sending, gateway } = engine();
+    clock.set('2026-06-02T09:10:00Z');
+    await sending.tick();
+    await tickUntil(sending, () => false);
+    expect(handedOver(gateway, 1, 32)).toBe(0);
+    const held = (await call('GET', `/campaigns/${campaign.uuid}`, editor.token)).json().data;
+    expect(held.status).toBe(0);
+    expect(held.approval).toMatchObject({ status: 'pending', requested_by: { uuid: editor.userUuid }, recipients: null });
+    expect(held.approval.notice).toContain('32 recipients');
+    expect(held.approval.notice).toContain("the team's approval threshold is 5");
+    expect((await call('GET', '/campaigns/?approval=pending&per_page=100', boss.token)).json().data.map((item: { uuid: string }) => item.uuid)).toContain(
+      campaign.uuid,
+    );
+
+    // The approvers are e-mailed, with the notice and a link; the editor is not asked.
+    for (const approver of [boss, otherAdmin]) {
+      const mails = await subjectsTo(approver.email, 'Approval needed again: Grown');
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain('32 recipients');
+      expect(mails[0]!.text).toContain(`/campaigns/${campaign.uuid}`);
+    }
+    expect(await subjectsTo(editor.email, 'Approval needed again: Grown')).toHaveLength(0);
+    // The editor who made it cannot approve it; an admin can, and the approval records the 32.
+    expect((await call('PUT', `/campaigns/${campaign.uuid}/approve`, editor.token, {})).statusCode).toBe(403);
+    const approved = await call('PUT', `/campaigns/${campaign.uuid}/approve`, boss.token, { comment: 'All 32, fine' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().data.approval).toMatchObject({ status: 'approved', recipients: 32, notice: '' });
+
+    await tickUntil(sending, () => handedOver(gateway, 1, 32) >= 32);
+    expect(handedOver(gateway, 1, 32)).toBe(32);
+    expect(gateway.ledger.duplicates()).toEqual([]);
+    const sent = (await call('GET', `/campaigns/${campaign.uuid}`, editor.token)).json().data;
+    expect(sent.status).toBeGreaterThan(0);
+    expect(sent.approval).toMatchObject({ status: 'approved', recipients: 32 });
+  });
+
+  it('holds an approved campaign whose group grew past its approval, and e-mails the editor each decision', async () => {
+    clock.set('2026-06-03T09:00:00Z');
+    const group = await groupOf('Grows after approval', numbersFrom(101, 6));
+    const body = campaignBody(group, { name: 'Approved then grown', scheduled_send_date: '2026-06-03 10:05:00', expiry_date: '2026-06-04 10:00:00' });
+    const campaign = (await call('POST', '/campaigns/', editor.token, body)).json().data;
+    expect(campaign.approval.status).toBe('pending');
+    const approved = (await call('PUT', `/campaigns/${campaign.uuid}/approve`, boss.token, { comment: 'Six is fine' })).json().data;
+    expect(approved.approval).toMatchObject({ status: 'approved', recipients: 6 });
+
+    // The editor hears of the approval, with the comment.
+    const approvedMails = await subjectsTo(editor.email, 'Approved: Approved then grown');
+    expect(approvedMails).toHaveLength(1);
+    expect(approvedMails[0]!.text).toContain('Six is fine');
+    expect(approvedMails[0]!.text).toContain(`/campaigns/${campaign.uuid}`);
+    expect(await subjectsTo(boss.email, 'Approved: Approved then grown')).toHaveLength(0);
+
+    await grow(group, numbersFrom(107, 26));
+    const { engine: sending, gateway } = engine();
+    clock.set('2026-06-03T09:10:00Z');
+    await sending.tick();
+    await tickUntil(sending, () => false);
+    expect(handedOver(gateway, 101, 32)).toBe(0);
+    const held = (await call('GET', `/campaigns/${campaign.uuid}`, editor.token)).json().data;
+    expect(held.approval).toMatchObject({ status: 'pending', decided_by: null, recipients: null });
+    expect(held.approval.notice).toContain('the approval it had covered 6');
+    for (const approver of [boss, otherAdmin]) expect(await subjectsTo(approver.email, 'Approval needed again: Approved then grown')).toHaveLength(1);
+
+    // Rejected: the editor is told, and nothing goes.
+    const rejected = await call('PUT', `/campaigns/${campaign.uuid}/reject`, otherAdmin.token, { comment: 'Too many now' });
+    expect(rejected.json().data.approval).toMatchObject({ status: 'rejected', notice: '' });
+    const rejectedMails = await subjectsTo(editor.email, 'Rejected: Approved then grown');
+    expect(rejectedMails).toHaveLength(1);
+    expect(rejectedMails[0]!.text).toContain('Too many now');
+    await tickUntil(sending, () => false);
+    expect(handedOver(gateway, 101, 32)).toBe(0);
+
+    // Edited (asks again) and approved for the 32: all of them go.
+    const edited = await call('PUT', `/campaigns/${campaign.uuid}`, editor.token, body);
+    expect(edited.json().data.approval.status).toBe('pending');
+    expect((await call('PUT', `/campaigns/${campaign.uuid}/approve`, boss.token, {})).json().data.approval).toMatchObject({
+      status: 'approved',
+      recipients: 32,
+    });
+    await tickUntil(sending, () => handedOver(gateway, 101, 32) >= 32);
+    expect(handedOver(gateway, 101, 32)).toBe(32);
+  });
+
+  it('sends an approved campaign whose group did not grow, and one that stays under the threshold', async () => {
+    clock.set('2026-06-04T09:00:00Z');
+    const small = await groupOf('Stays small', numbersFrom(201, 4));
+    const big = await groupOf('Stays big', numbersFrom(301, 7));
+    const times = { scheduled_send_date: '2026-06-04 10:05:00', expiry_date: '2026-06-05 10:00:00' };
+    const under = (await call('POST', '/campaigns/', editor.token, campaignBody(small, { name: 'Under', ...times }))).json().data;
+    const kept = (await call('POST', '/campaigns/', editor.token, campaignBody(big, { name: 'Kept', ...times }))).json().data;
+    expect((await call('PUT', `/campaigns/${kept.uuid}/approve`, boss.token, {})).json().data.approval.recipients).toBe(7);
+    const { engine: sending, gateway } = engine();
+    clock.set('2026-06-04T09:10:00Z');
+    await sending.tick();
+    await tickUntil(sending, () => handedOver(gateway, 201, 4) + handedOver(gateway, 301, 7) >= 11);
+    expect(handedOver(gateway, 201, 4)).toBe(4);
+    expect(handedOver(gateway, 301, 7)).toBe(7);
+    expect((await call('GET', `/campaigns/${under.uuid}`, editor.token)).json().data.approval.status).toBe('not_required');
+  });
+});
+
+describe('test sends go to known numbers unless an admin sends them', () => {
+  const sendTest = (token: string, contact_number: string) =>
+    call('POST', '/campaigns/send-test', token, {
+      name: 'Test',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-05 10:05:00',
+      expiry_date: '2026-06-06 10:00:00',
+      template_uuid: template,
+      contact_number,
+    });
+
+  it("limits an editor to the members' own numbers and the team's test numbers", async () => {
+    clock.set('2026-06-05T09:00:00Z');
+    await call('PUT', '/team/settings', boss.token, { approval_threshold: null });
+    const campaign = (
+      await call(
+        'POST',
+        '/campaigns/',
+        editor.token,
+        campaignBody(few, { name: 'Tested', scheduled_send_date: '2026-06-05 12:00:00', expiry_date: '2026-06-06 10:00:00' }),
+      )
+    ).json().data;
+
+    const stranger = await sendTest(editor.token, '07700 902001');
+    expect(stranger.statusCode).toBe(422);
+    expect(Object.keys(stranger.json().error.errors)).toEqual(['contact_number']);
+    expect(stranger.json().error.errors.contact_number[0]).toContain("the team's test numbers");
+    const strangers = await call('POST', `/campaigns/${campaign.uuid}/test-sends`, editor.token, { phone_numbers: ['07700 902002', '07700 902003'] });
+    expect(strangers.statusCode).toBe(422);
+    expect(Object.keys(strangers.json().error.errors)).toEqual(['phone_numbers.0', 'phone_numbers.1']);
+
+    // A member's own number (the other admin's), and a test number an admin added, are allowed.
+    expect((await call('PUT', '/users/me', otherAdmin.token, { name: 'Other Admin', phone_number: '07700 902004' })).statusCode).toBe(200);
+    expect((await call('PUT', '/team/settings', editor.token, { test_numbers: ['07700 902005'] })).statusCode).toBe(403);
+    const refusedList = await call('PUT', '/team/settings', boss.token, { test_numbers: ['07700 902005', 'nope'] });
+    expect(refusedList.statusCode).toBe(422);
+    expect(Object.keys(refusedList.json().error.errors)).toEqual(['test_numbers.1']);
+    const tooMany = await call('PUT', '/team/settings', boss.token, { test_numbers: numbers(11) });
+    expect(Object.keys(tooMany.json().error.errors)).toEqual(['test_numbers']);
+    const saved = await call('PUT', '/team/settings', boss.token, { test_numbers: ['07700 902005', '+44 7700 902005', ''] });
+    expect(saved.json().data.test_numbers).toEqual(['447700902005']);
+    expect((await call('GET', '/team/settings', editor.token)).json().data.test_numbers).toEqual(['447700902005']);
+
+    expect((await sendTest(editor.token, '07700 902004')).statusCode).toBe(201);
+    const tests = await call('POST', `/campaigns/${campaign.uuid}/test-sends`, editor.token, { phone_numbers: ['+447700902005'] });
+    expect(tests.statusCode, tests.body).toBe(201);
+    // An admin sends tests anywhere.
+    expect((await sendTest(boss.token, '07700 902006')).statusCode).toBe(201);
+
+    // What reached the gateway: the allowed numbers and the admin's, never the refused ones.
+    const { engine: sending, gateway } = engine();
+    clock.set('2026-06-05T09:10:00Z');
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      await sending.tick();
+    }
+    const to = (text: string) => gateway.ledger.byNumber.get(text) ?? gateway.ledger.byNumber.get(`+${text}`) ?? 0;
+    expect([to('447700902004'), to('447700902005'), to('447700902006')]).toEqual([1, 1, 1]);
+    expect([to('447700902001'), to('447700902002'), to('447700902003')]).toEqual([0, 0, 0]);
+  });
+});
+
+const numbers = (count: number) => Array.from({ length: count }, (_, i) => `07700 903${String(i).padStart(3, '0')}`);

@@ -26,7 +26,8 @@ export type CampaignWrite = {
   ignoreQuietHours: boolean;
 };
 
-export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null };
+/** `recipients`: the audience an approval covers (counted as it is given); null for a rejection. */
+export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null; recipients: number | null };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
 const SELECT = sql`
@@ -39,6 +40,7 @@ const SELECT = sql`
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_requested_by) AS "approvalRequestedBy",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
          c.approval_requested_at AS "approvalRequestedAt", c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
+         c.approval_recipients AS "approvalRecipients", c.approval_notice AS "approvalNotice", c.created_by::int AS "createdById",
          c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.stopped_by) AS "stoppedBy",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
@@ -79,6 +81,9 @@ const CampaignRecordSchema = z.object({
   approvalRequestedAt: MomentSchema.nullable(),
   approvalDecidedAt: MomentSchema.nullable(),
   approvalComment: z.string().nullable(),
+  approvalRecipients: z.number().nullable(),
+  approvalNotice: z.string().nullable(),
+  createdById: z.number().nullable(),
   isDraft: z.boolean(),
   ignoreQuietHours: z.boolean(),
   stoppedAt: MomentSchema.nullable(),
@@ -176,6 +181,7 @@ export function createCampaignsRepository(db: Db) {
       teamId: number,
       write: CampaignWrite,
       now: Date,
+      createdBy: number,
       test?: { phoneNumber: string; customFields: Record<string, string>; testOf?: number },
     ): Promise<CampaignRecord> {
       const { id } = await oneRowOf(
@@ -183,10 +189,10 @@ export function createCampaignsRepository(db: Db) {
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               approval_status, approval_requested_by, approval_requested_at, is_draft, ignore_quiet_hours, test_of, created_at, updated_at)
+                               approval_status, approval_requested_by, approval_requested_at, is_draft, ignore_quiet_hours, test_of, created_by, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
                 ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy},
-                ${write.approval.status === 'pending' ? now : null}, ${write.isDraft}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${now}, ${now})
+                ${write.approval.status === 'pending' ? now : null}, ${write.isDraft}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -215,7 +221,7 @@ export function createCampaignsRepository(db: Db) {
                -- An edit asks for approval again: what was approved is not what will go out.
                approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
                approval_requested_at = ${write.approval.status === 'pending' ? now : null},
-               approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL
+               approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL, approval_notice = NULL
          -- Editable until its send time; a draft, and one that waits for approval or was rejected, stays editable after it.
          WHERE id = ${id} AND status = 0 AND (scheduled_send_date > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))
         RETURNING id`,
@@ -278,19 +284,20 @@ export function createCampaignsRepository(db: Db) {
 
     /**
      * Records an admin's decision on a campaign waiting for approval, in one statement: only a pending
-     * campaign that has not started is decided (undefined otherwise, and nothing changes).
+     * campaign that has not started is decided (undefined otherwise, and nothing changes). The notice
+     * of a campaign held at its start has then been answered.
      */
-    async decide(id: number, decision: ApprovalDecision, now: Date): Promise<CampaignRecord | undefined> {
+    async decide(conn: Conn, id: number, decision: ApprovalDecision, now: Date): Promise<CampaignRecord | undefined> {
       const rows = await rowsOf(
-        db,
+        conn,
         IdSchema,
         sql`
         UPDATE campaigns SET approval_status = ${decision.status}, approval_decided_by = ${decision.decidedBy}, approval_decided_at = ${now},
-               approval_comment = ${decision.comment}, updated_at = ${now}
+               approval_comment = ${decision.comment}, approval_recipients = ${decision.recipients}, approval_notice = NULL, updated_at = ${now}
          WHERE id = ${id} AND status = 0 AND approval_status = 'pending'
         RETURNING id`,
       );
-      return rows.length === 0 ? undefined : one(sql`c.id = ${id}`);
+      return rows.length === 0 ? undefined : one(sql`c.id = ${id}`, conn);
     },
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */

@@ -17,6 +17,7 @@ import type { CampaignListFilters, CampaignRecord, CampaignWrite, CampaignsRepos
 import type { ReviewRepository } from './review.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import { approvalDecisionMail, approvalRequestMail } from '../../lib/approval-mails';
 import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOverAudience, type ReviewSubject } from './review';
 
 const SENDING = 1;
@@ -28,7 +29,7 @@ export function createCampaignsService(deps: {
   templates: Pick<TemplatesRepository, 'find'>;
   contactGroups: Pick<ContactGroupsRepository, 'idsByUuid' | 'optoutsId'>;
   recipients: Pick<RecipientsRepository, 'count'>;
-  teams: Pick<TeamsRepository, 'settingsOf'>;
+  teams: Pick<TeamsRepository, 'settingsOf' | 'testNumbersOf'>;
   members: Pick<MembersRepository, 'admins'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   review: ReviewRepository;
@@ -83,6 +84,8 @@ export function createCampaignsService(deps: {
       decided_by: record.approvalDecidedBy,
       decided_at: formatTimestamp(record.approvalDecidedAt, zone),
       comment: record.approvalComment ?? '',
+      recipients: record.approvalStatus === 'approved' ? record.approvalRecipients : null,
+      notice: record.approvalNotice ?? '',
     },
     is_draft: record.isDraft,
     ignore_quiet_hours: record.ignoreQuietHours,
@@ -112,20 +115,42 @@ export function createCampaignsService(deps: {
   const askApprovers = async (tx: Parameters<AccountMailRepository['enqueue']>[0], auth: AuthContext, record: CampaignRecord) => {
     if (record.approvalStatus !== 'pending') return;
     const admins = (await deps.members.admins(tx, auth.teamId)).filter((admin) => admin.userId !== auth.userId);
-    const requester = record.approvalRequestedBy?.name ?? 'A member';
+    const mail = approvalRequestMail(record, record.approvalRequestedBy?.name ?? 'A member', { publicUrl: deps.config.publicUrl, zone });
     await deps.outbox.enqueue(
       tx,
-      admins.map((admin) => ({
-        to: admin.email,
-        subject: `Approval needed: ${record.name}`,
-        body: [
-          `${requester} asks you to approve the campaign "${record.name}" before it goes out.`,
-          `It is scheduled for ${formatTimestamp(record.scheduledSendDate, zone)} (${zone}) and will not start until an admin other than ${requester} approves it.`,
-          '',
-          `Review it: ${deps.config.publicUrl}/campaigns/${record.uuid}`,
-        ].join('\n'),
-      })),
+      admins.map((admin) => ({ to: admin.email, ...mail })),
     );
+  };
+
+  /** Who made the campaign, and who last asked for its approval, hear of the decision (not the admin who made it). */
+  const tellDecision = async (tx: Parameters<AccountMailRepository['enqueue']>[0], auth: AuthContext, record: CampaignRecord) => {
+    const ids = new Set([record.createdById, record.approvalRequestedById].filter((id): id is number => id !== null && id !== auth.userId));
+    const users = await Promise.all([...ids].map((id) => deps.users.findById(id)));
+    const mail = approvalDecisionMail(
+      record,
+      {
+        status: record.approvalStatus === 'approved' ? 'approved' : 'rejected',
+        by: record.approvalDecidedBy?.name ?? 'An admin',
+        comment: record.approvalComment,
+        recipients: record.approvalRecipients,
+      },
+      { publicUrl: deps.config.publicUrl, zone },
+    );
+    await deps.outbox.enqueue(
+      tx,
+      users.filter((user) => user !== undefined).map((user) => ({ to: user.email, ...mail })),
+    );
+  };
+
+  /** Where a member who is not an admin may send tests (422 naming each other number); an admin sends them anywhere. */
+  const checkTestNumbers = async (auth: AuthContext, numbers: Array<{ number: string; field: string }>, errors: Record<string, string[]>) => {
+    if (auth.role === 'admin' || numbers.length === 0) return;
+    const allowed = await deps.teams.testNumbersOf(auth.teamId);
+    for (const { number, field } of numbers)
+      if (!allowed.has(number))
+        (errors[field] ??= []).push(
+          `Tests go only to the members' own numbers and the team's test numbers: +${number} is neither. An admin can add it to the test numbers in the team settings.`,
+        );
   };
 
   const reviewOf = async (auth: AuthContext, subject: ReviewSubject) => {
@@ -200,7 +225,7 @@ export function createCampaignsService(deps: {
       const write = await resolve(auth, { ...input, manually_paused: undefined });
       return present(
         await deps.db.transaction(async (tx) => {
-          const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now());
+          const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId);
           await askApprovers(tx, auth, record);
           return record;
         }),
@@ -234,7 +259,22 @@ export function createCampaignsService(deps: {
         throw new ForbiddenError('You asked for this approval: another admin of the team must approve or reject the campaign.');
       if (status === 'approved' && record.expiryDate <= deps.clock.now())
         throw new ConflictError('The campaign has expired: it would send nothing. Reject it, or make a new campaign.');
-      const decided = await deps.campaigns.decide(record.id, { status, decidedBy: auth.userId, comment: input.comment || null }, deps.clock.now());
+      // An approval covers the audience as it is now: a campaign that has grown past it when sending starts is asked about again.
+      let recipients: number | null = null;
+      if (status === 'approved') {
+        const groups = await deps.campaigns.groupIds(record.id);
+        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
+      }
+      const decided = await deps.db.transaction(async (tx) => {
+        const written = await deps.campaigns.decide(
+          tx,
+          record.id,
+          { status, decidedBy: auth.userId, comment: input.comment || null, recipients },
+          deps.clock.now(),
+        );
+        if (written) await tellDecision(tx, auth, written);
+        return written;
+      });
       if (!decided) throw new ConflictError('The campaign is not waiting for approval.');
       return present(decided);
     },
@@ -291,6 +331,7 @@ export function createCampaignsService(deps: {
       Object.assign(errors, timeErrors);
       const template = await deps.templates.find(auth.teamId, input.template_uuid);
       if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
+      if (number.ok) await checkTestNumbers(auth, [{ number: number.number, field: 'contact_number' }], errors);
       if (Object.keys(errors).length > 0 || !times || !template || !number.ok) throw new ValidationError(errors);
       const write: CampaignWrite = {
         templateId: template.id,
@@ -309,7 +350,7 @@ export function createCampaignsService(deps: {
         ignoreQuietHours: false,
       };
       const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
-      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), test)));
+      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId, test)));
     },
 
     /**
@@ -327,11 +368,14 @@ export function createCampaignsService(deps: {
         if (own) numbers.push(own);
         else errors.phone_numbers = ['Give the numbers to send the test to, or save your own number in your profile.'];
       }
+      const checked: Array<{ number: string; field: string }> = [];
       given.forEach((text, index) => {
         const number = normalizePhoneNumber(text, deps.config.defaultCountry);
-        if (number.ok) numbers.push(number.number);
+        if (number.ok) checked.push({ number: number.number, field: `phone_numbers.${index}` });
         else errors[`phone_numbers.${index}`] = [`The phone number ${JSON.stringify(text)} ${number.reason}.`];
       });
+      await checkTestNumbers(auth, checked, errors);
+      numbers.push(...checked.map(({ number }) => number));
       let fields: Record<string, string> = {};
       const contact = input.contact_phone_number?.trim();
       if (contact) {
@@ -363,7 +407,7 @@ export function createCampaignsService(deps: {
       const created = await deps.db.transaction(async (tx) => {
         const tests: CampaignRecord[] = [];
         for (const phoneNumber of new Set(numbers))
-          tests.push(await deps.campaigns.insert(tx, auth.teamId, write, now, { phoneNumber, customFields: fields, testOf: record.id }));
+          tests.push(await deps.campaigns.insert(tx, auth.teamId, write, now, auth.userId, { phoneNumber, customFields: fields, testOf: record.id }));
         return tests;
       });
       return created.map(present);

@@ -14,6 +14,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
@@ -26,6 +27,20 @@ const INVITATION_DAYS = 7;
 const LAST_ADMIN = 'A team needs at least one admin: make another member an admin first.';
 const INVALID_LINK = 'This invitation link is not valid: it was used, withdrawn or has expired. Ask an admin of the team for a new one.';
 
+/** The team's test numbers as given (blanks left out, each read as a phone number), stored once each; 422 naming each one that is not a number. */
+function testNumbersOf(given: string[], defaultCountry: string): string[] {
+  const errors: Record<string, string[]> = {};
+  const numbers: string[] = [];
+  given.forEach((text, index) => {
+    if (text === '') return;
+    const number = normalizePhoneNumber(text, defaultCountry);
+    if (number.ok) numbers.push(number.number);
+    else errors[`test_numbers.${index}`] = [`The test number ${JSON.stringify(text)} ${number.reason}.`];
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return [...new Set(numbers)];
+}
+
 /** Members of a team, their roles, invitations by e-mail, and the team's settings. */
 export function createMembersService(deps: {
   db: Db;
@@ -35,7 +50,7 @@ export function createMembersService(deps: {
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   audit: Pick<AuditRepository, 'record'>;
   clock: Clock;
-  config: { appTimezone: string; publicUrl: string };
+  config: { appTimezone: string; publicUrl: string; defaultCountry: string };
   /** Forgets who tokens are: a member's role or membership changed. */
   forgetTokenOwners: () => void;
 }) {
@@ -197,10 +212,12 @@ export function createMembersService(deps: {
         opt_out_reply: team.optOutReply,
         opt_in_reply: team.optInReply,
         help_reply: team.helpReply,
+        test_numbers: team.testNumbers,
       };
     },
 
     async updateSettings(auth: AuthContext, input: TeamSettingsInput): Promise<TeamSettings> {
+      const testNumbers = input.test_numbers === undefined ? undefined : testNumbersOf(input.test_numbers, deps.config.defaultCountry);
       const changes: Partial<TeamSettingsRecord> = {
         name: input.name,
         approvalThreshold: input.approval_threshold,
@@ -212,6 +229,7 @@ export function createMembersService(deps: {
         optOutReply: input.opt_out_reply,
         optInReply: input.opt_in_reply,
         helpReply: input.help_reply,
+        testNumbers,
       };
       try {
         await deps.teams.updateSettings(auth.teamId, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));

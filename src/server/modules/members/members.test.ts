@@ -305,6 +305,7 @@ const DEFAULT_SETTINGS = {
   opt_out_reply: 'You will receive no more messages from us. Reply START to subscribe again.',
   opt_in_reply: 'You are subscribed again. Reply STOP to unsubscribe.',
   help_reply: 'Reply STOP to unsubscribe.',
+  test_numbers: [],
 };
 
 describe('team settings', () => {

@@ -1,5 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { contactGroups, memberships, senders, teams, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
@@ -17,6 +19,8 @@ export type TeamSettingsRecord = {
   optOutReply: string;
   optInReply: string;
   helpReply: string;
+  /** Numbers anyone of the team may send tests to, besides the members' own. */
+  testNumbers: string[];
 };
 import type { Role } from '../../../shared/contract';
 
@@ -84,6 +88,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           optOutReply: teams.optOutReply,
           optInReply: teams.optInReply,
           helpReply: teams.helpReply,
+          testNumbers: teams.testNumbers,
         })
         .from(teams)
         .where(eq(teams.id, teamId));
@@ -102,6 +107,18 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           updatedAt: clock.now(),
         })
         .where(eq(teams.id, teamId));
+    },
+
+    /** Where a member who is not an admin may send tests: the members' own numbers and the team's test numbers. */
+    async testNumbersOf(teamId: number): Promise<Set<string>> {
+      const rows = await rowsOf(
+        db,
+        z.object({ number: z.string() }),
+        sql`
+        SELECT u.phone_number AS number FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = ${teamId} AND u.phone_number IS NOT NULL
+        UNION SELECT unnest(test_numbers) FROM teams WHERE id = ${teamId}`,
+      );
+      return new Set(rows.map((row) => row.number));
     },
 
     async isMember(userId: number, teamId: number): Promise<boolean> {
