@@ -117,7 +117,18 @@ describe('the sending engine', () => {
     expect(shown).toMatchObject({ status: 2, started_sending_at: '2026-06-01 10:10:00', finished_sending_at: '2026-06-01 10:10:00' });
     await vi.waitFor(async () => expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['delivered', 'delivered']));
     const summary = (await t.request('GET', `/api/2.0/campaigns/${uuid}/summary`, { token: owner.token })).json().data;
-    expect(summary).toEqual({ recipients: 2, queued: 0, submitted: 0, delivered: 2, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 });
+    expect(summary).toEqual({
+      recipients: 2,
+      queued: 0,
+      submitted: 0,
+      delivered: 2,
+      failed: 0,
+      unsent: 0,
+      clicks: 0,
+      in_doubt: 0,
+      opt_outs: 0,
+      held_for_quiet_hours: 0,
+    });
   });
 
   it('sends nothing in a pause or while paused by hand, and spreads a throttled campaign over its open time', async () => {

@@ -32,9 +32,9 @@ export function zoneOfNumber(digits: string, fallback: string): string {
     byPrefix.set(prefix, placement);
   }
   if ('zone' in placement) return placement.zone;
-  const { country } = placement;
-  if (country === null || !MAIN_ZONE[country] || getTimezone(fallback)?.countries.includes(country)) return fallback;
-  return MAIN_ZONE[country];
+  const main = placement.country === null ? undefined : MAIN_ZONE[placement.country];
+  const teamCountries: readonly string[] = getTimezone(fallback)?.countries ?? [];
+  return main === undefined || teamCountries.includes(placement.country!) ? fallback : main;
 }
 
 function placementOf(digits: string): Placement {

@@ -157,6 +157,9 @@ export const CampaignSchema = z
     expired_at: TimestampSchema.describe(
       'Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.',
     ),
+    paused_until: TimestampSchema.describe(
+      'Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.',
+    ),
   })
   .meta({ id: 'Campaign' });
 export type Campaign = z.infer<typeof CampaignSchema>;
@@ -186,6 +189,12 @@ export const CampaignSummarySchema = z
       .int()
       .describe(
         'Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.',
+      ),
+    held_for_quiet_hours: z
+      .number()
+      .int()
+      .describe(
+        "Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.",
       ),
   })
   .meta({ id: 'CampaignSummary' });

@@ -517,6 +517,10 @@ export type Campaign = {
      * Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.
      */
     expired_at: string;
+    /**
+     * Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.
+     */
+    paused_until: string;
 };
 
 export type CampaignSummary = {
@@ -538,6 +542,10 @@ export type CampaignSummary = {
      * Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.
      */
     opt_outs: number;
+    /**
+     * Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.
+     */
+    held_for_quiet_hours: number;
 };
 
 export type GroupRef = {

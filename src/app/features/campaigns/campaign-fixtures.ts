@@ -54,6 +54,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     stopped_at: '',
     stopped_by: null,
     expired_at: '',
+    paused_until: '',
     ...overrides,
   };
 }

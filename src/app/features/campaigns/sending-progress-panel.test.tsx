@@ -7,7 +7,18 @@ import { SendingProgressPanel } from './sending-progress-panel';
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
 
 /** Halfway through a throttled day (09:00–17:00 BST), 9,600 messages written. */
-const HALFWAY = { recipients: 9600, queued: 5000, submitted: 300, delivered: 4000, failed: 200, unsent: 100, clicks: 1234, in_doubt: 0, opt_outs: 17 };
+const HALFWAY = {
+  recipients: 9600,
+  queued: 5000,
+  submitted: 300,
+  delivered: 4000,
+  failed: 200,
+  unsent: 100,
+  clicks: 1234,
+  in_doubt: 0,
+  opt_outs: 17,
+  held_for_quiet_hours: 0,
+};
 
 function counts() {
   const list = screen.getByRole('list', { name: 'Message counts' });
@@ -87,7 +98,7 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign({ status: 2, finished_sending_at: '2026-03-02 09:00:04' })}
-        summary={{ recipients: 3, queued: 0, submitted: 1, delivered: 2, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 }}
+        summary={{ recipients: 3, queued: 0, submitted: 1, delivered: 2, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 }}
         countedAt={at('2026-03-02 09:00:05')}
         timeZone={ZONE}
         sendRate={3}
@@ -104,7 +115,7 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign()}
-        summary={{ recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 }}
+        summary={{ recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 }}
         countedAt={at('2026-03-01 10:00:00')}
         timeZone={ZONE}
         sendRate={null}

@@ -4,7 +4,7 @@ import { campaign, ZONE } from './campaign-fixtures';
 import { LIVE_REFRESH_MS, refreshIntervals, sendRate } from './sending-progress';
 
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
-const PENDING = { recipients: 3, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 };
+const PENDING = { recipients: 3, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 };
 const SENDING = { ...PENDING, queued: 1, submitted: 1, delivered: 1 };
 const AWAITING = { ...PENDING, submitted: 3 };
 const DONE = { ...PENDING, delivered: 2, failed: 1 };

@@ -38,7 +38,9 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
     if (path === '/campaigns') return json(page([current(), campaign({ uuid: 'b0b0b0b0-0000-4000-8000-000000000002', name: 'Quiet update' })]));
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
-      return json({ data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
+      return json({
+        data: { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 },
+      });
     const read = campaignPageReads(path, { contacts: 12 });
     if (read) return read;
     return json(page([]));

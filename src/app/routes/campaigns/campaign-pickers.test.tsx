@@ -73,7 +73,9 @@ function serve() {
       });
     if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
-      return json({ data: { recipients: 6, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
+      return json({
+        data: { recipients: 6, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 },
+      });
     if (path === '/users/me') return json({ data: currentUser('editor', { app_timezone: ZONE }) });
     return json(page([]));
   });

@@ -35,7 +35,9 @@ function serve(current: () => Campaign, onStop: () => Campaign = () => STOPPED, 
     if (path === '/campaigns') return json(page(list));
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
-      return json({ data: { recipients: 3, queued: 2, submitted: 1, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 } });
+      return json({
+        data: { recipients: 3, queued: 2, submitted: 1, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0, held_for_quiet_hours: 0 },
+      });
     const read = campaignPageReads(path);
     if (read) return read;
     return json(page([]));

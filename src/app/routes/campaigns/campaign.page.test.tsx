@@ -11,7 +11,18 @@ import CampaignPage from './campaign.page';
 
 const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
 
-const PENDING_COUNTS: CampaignSummary = { recipients: 12, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 };
+const PENDING_COUNTS: CampaignSummary = {
+  recipients: 12,
+  queued: 0,
+  submitted: 0,
+  delivered: 0,
+  failed: 0,
+  unsent: 0,
+  clicks: 0,
+  in_doubt: 0,
+  opt_outs: 0,
+  held_for_quiet_hours: 0,
+};
 
 function serve(current: () => Campaign, onPut?: () => Response, counts: () => CampaignSummary = () => PENDING_COUNTS) {
   signIn();
@@ -113,7 +124,18 @@ describe('the campaign page', { timeout: 20_000 }, () => {
     it('refreshes the progress by itself, and stops asking once every message is sent', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
       let current = campaign({ is_locked: true, status: 1, started_sending_at: '2026-03-02 09:00:00' });
-      let counts: CampaignSummary = { recipients: 3, queued: 2, submitted: 1, delivered: 0, failed: 0, unsent: 0, clicks: 0, in_doubt: 0, opt_outs: 0 };
+      let counts: CampaignSummary = {
+        recipients: 3,
+        queued: 2,
+        submitted: 1,
+        delivered: 0,
+        failed: 0,
+        unsent: 0,
+        clicks: 0,
+        in_doubt: 0,
+        opt_outs: 0,
+        held_for_quiet_hours: 0,
+      };
       const fetchMock = serve(
         () => current,
         undefined,
