@@ -180,7 +180,7 @@ describe('quiet hours', () => {
 
   describe('that follow their settings (issue 32, point 6)', () => {
     /** A team of its own (London, quiet 21:00–08:00), a template and a group of `numbers`: a campaign to them at `send` (London). */
-    async function teamCampaign(name: string, numbers: string[], send: string, expiry: string) {
+    async function teamCampaign(name: string, numbers: string[], send: string, expiry: string, overrides: Record<string, unknown> = {}) {
       const owner = await t.user({ team: name });
       const as = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => call(method, url, body, owner.token);
       await as('PUT', '/team/settings', { time_zone: 'Europe/London', quiet_hours: { start: '21:00', end: '08:00' } });
@@ -194,6 +194,7 @@ describe('quiet hours', () => {
         template_uuid: templateUuid,
         scheduled_send_date: send,
         expiry_date: expiry,
+        ...overrides,
       });
       expect(created.statusCode, created.body).toBe(201);
       return { as, uuid: created.json().data.uuid as string };
@@ -270,6 +271,31 @@ describe('quiet hours', () => {
         { to: newYork, at: '2026-06-02T12:30:00.000Z' },
         { to: losAngeles, at: '2026-06-02T15:00:01.000Z' },
       ]);
+      await gateway.close();
+    });
+
+    // Seen red: without `pausedUntil` (campaigns.service.ts) the campaign read as sending, paused_until "".
+    it('says until when a planned pause holds a sending campaign', async () => {
+      clock.set('2026-06-01T08:00:00Z');
+      const numbers = ['447700900621', '447700900622', '447700900623', '447700900624'];
+      const { as, uuid } = await teamCampaign('Lunch break', numbers, '2026-06-01 10:00:00', '2026-06-01 20:00:00', {
+        throttled: true,
+        scheduled_finish_date: '2026-06-01 16:00:00',
+        pauses: [
+          { start_at: '2026-06-01 12:00:00', end_at: '2026-06-01 13:00:00' },
+          { start_at: '2026-06-01 13:00:00', end_at: '2026-06-01 13:30:00' },
+        ],
+      });
+      const { engine, gateway } = engineWith();
+      clock.set('2026-06-01T09:00:00Z');
+      await engine.tick();
+      const pausedUntil = async () => (await as('GET', `/campaigns/${uuid}`)).json().data as { status: number; paused_until: string };
+      expect(await pausedUntil()).toMatchObject({ status: 1, paused_until: '' });
+      // 12:15 in London: inside the first pause, which the second one prolongs without a gap.
+      clock.set('2026-06-01T11:15:00Z');
+      expect(await pausedUntil()).toMatchObject({ status: 1, paused_until: '2026-06-01 13:30:00' });
+      clock.set('2026-06-01T12:30:00Z');
+      expect((await as('GET', '/campaigns/')).json().data.find((c: { uuid: string }) => c.uuid === uuid).paused_until).toBe('');
       await gateway.close();
     });
   });

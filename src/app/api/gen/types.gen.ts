@@ -638,7 +638,7 @@ export type CampaignReview = {
      */
     starts_at: string;
     /**
-     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).
+     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.
      */
     finishes_at: string;
     /**
@@ -646,7 +646,7 @@ export type CampaignReview = {
      */
     quiet_hours: QuietHours | null;
     /**
-     * Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own).
+     * Periods between the start and the finish in which quiet hours hold some recipients, in their own zones (those of every zone of the audience, merged); times in the service's zone.
      */
     quiet_periods: Array<{
         /**
@@ -657,6 +657,36 @@ export type CampaignReview = {
          * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
          */
         end_at: string;
+    }>;
+    /**
+     * Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.
+     */
+    quiet_zones: Array<{
+        /**
+         * The recipients' time zone (from their number: its country, or its area code in the United States, Canada and Australia).
+         */
+        zone: string;
+        /**
+         * Recipients in that zone.
+         */
+        recipients: number;
+        /**
+         * It is quiet hours there when the campaign starts: they wait for them to end.
+         */
+        held_at_start: boolean;
+        /**
+         * That zone's quiet periods between the start and the finish; times in the service's zone.
+         */
+        periods: Array<{
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            start_at: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            end_at: string;
+        }>;
     }>;
     /**
      * One per `{{field}}` of the template, in order of appearance.
