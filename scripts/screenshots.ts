@@ -148,7 +148,10 @@ async function seed(page: Page, receiverUrl: string) {
   await api.put('/team/settings', { quiet_hours: { start: '21:00', end: '08:00' } });
   const travellers = await api.post('/contact-groups/', { name: 'Customers abroad' });
   await api.put(`/contact-groups/${travellers.uuid}/add-contacts`, {
-    contacts: ['+61291234567', '+61298765432', '+81312345678', '+12125550143', '+13105550143', '+33612345678'].map((phone_number) => ({ phone_number })),
+    contacts: ['+61291234567', '+61298765432', '+81312345678', '+12125550143', '+13105550143', '+33612345678'].map((phone_number, index) => ({
+      phone_number,
+      custom_fields: { first_name: FIRST_NAMES[index % FIRST_NAMES.length], city: CITIES[index % CITIES.length] },
+    })),
   });
   const abroad = await campaign('Worldwide launch', 1_000, { included_contact_groups: [travellers.uuid] });
   // A throttled campaign inside a planned pause.
