@@ -144,6 +144,28 @@ async function seed(page: Page, receiverUrl: string) {
     if (summary.recipients > 0 && summary.delivered >= summary.recipients - 2) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // Quiet hours (21:00–08:00 in each recipient's zone) and a campaign to five zones: at any hour some are at night, held.
+  await api.put('/team/settings', { quiet_hours: { start: '21:00', end: '08:00' } });
+  const travellers = await api.post('/contact-groups/', { name: 'Customers abroad' });
+  await api.put(`/contact-groups/${travellers.uuid}/add-contacts`, {
+    contacts: ['+61291234567', '+61298765432', '+81312345678', '+12125550143', '+13105550143', '+33612345678'].map((phone_number, index) => ({
+      phone_number,
+      custom_fields: { first_name: FIRST_NAMES[index % FIRST_NAMES.length], city: CITIES[index % CITIES.length] },
+    })),
+  });
+  const abroad = await campaign('Worldwide launch', 1_000, { included_contact_groups: [travellers.uuid] });
+  // A throttled campaign inside a planned pause.
+  const paused = await campaign('Weekend drip', 1_000, {
+    throttled: true,
+    scheduled_finish_date: at(6 * 3_600_000),
+    pauses: [{ start_at: at(4_000), end_at: at(3 * 3_600_000) }],
+  });
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const abroadNow = await api.get<{ held_for_quiet_hours: number }>(`/campaigns/${abroad.uuid}/summary`);
+    const pausedNow = await api.get<{ paused_until: string }>(`/campaigns/${paused.uuid}`);
+    if (abroadNow.held_for_quiet_hours > 0 && pausedNow.paused_until !== '') break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
   // A campaign scheduled under the approval threshold whose group then grew: the engine holds it at its start.
   const withFields = (slice: string[]) =>
     slice.map((phone_number, index) => ({
@@ -172,6 +194,8 @@ async function seed(page: Page, receiverUrl: string) {
     template: template.uuid,
     campaign: sent.uuid,
     heldCampaign: held.uuid,
+    quietCampaign: abroad.uuid,
+    pausedCampaign: paused.uuid,
     number: numbers[0]!.slice(1),
     eventEndpoint: endpoint.uuid,
     eventDelivery: test.uuid,
@@ -208,6 +232,8 @@ async function main(): Promise<void> {
       ['campaign-click-report', `/campaigns/${ids.campaign}?report=clicks`],
       ['campaign-new', '/campaigns/new'],
       ['campaign-held', `/campaigns/${ids.heldCampaign}`],
+      ['campaign-quiet-hours', `/campaigns/${ids.quietCampaign}`],
+      ['campaign-paused', `/campaigns/${ids.pausedCampaign}`],
       ['templates', '/templates'],
       ['template-edit', `/templates/${ids.template}`],
       ['contact-groups', '/contact-groups'],

@@ -80,3 +80,12 @@ function inAudience(includedGroupIds: number[], excludedGroupIds: number[]) {
   return sql`c.contact_group_id = ANY(${sql.param(includedGroupIds)}::bigint[])
                 AND NOT EXISTS (SELECT 1 FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(excludedGroupIds)}::bigint[]) AND x.phone_number = c.phone_number)`;
 }
+
+/**
+ * The audience's distinct numbers counted by their first six digits (which settle a number's time
+ * zone: `lib/phone-zones.ts`), with one number of each. Rows `prefix, sample, n`.
+ */
+export function prefixesOf(includedGroupIds: number[], excludedGroupIds: number[]) {
+  return sql`SELECT left(c.phone_number, 6) AS prefix, min(c.phone_number) AS sample, count(DISTINCT c.phone_number)::int AS n FROM contacts c
+              WHERE ${inAudience(includedGroupIds, excludedGroupIds)} GROUP BY 1`;
+}

@@ -129,6 +129,7 @@ describe('the sending engine', () => {
       bot_clicks: 0,
       in_doubt: 0,
       opt_outs: 0,
+      held_for_quiet_hours: 0,
     });
   });
 

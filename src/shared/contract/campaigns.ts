@@ -169,6 +169,9 @@ export const CampaignSchema = z
     expired_at: TimestampSchema.describe(
       'Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.',
     ),
+    paused_until: TimestampSchema.describe(
+      'Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.',
+    ),
   })
   .meta({ id: 'Campaign' });
 export type Campaign = z.infer<typeof CampaignSchema>;
@@ -200,6 +203,12 @@ export const CampaignSummarySchema = z
       .int()
       .describe(
         'Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.',
+      ),
+    held_for_quiet_hours: z
+      .number()
+      .int()
+      .describe(
+        "Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.",
       ),
   })
   .meta({ id: 'CampaignSummary' });
@@ -283,12 +292,26 @@ export const CampaignReviewSchema = z
       .describe("`total_parts` × the team's `price_per_segment`; null when the team has no price set."),
     starts_at: TimestampSchema.describe('When the first message leaves: the send time, or now for a send time past.'),
     finishes_at: TimestampSchema.describe(
-      "When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).",
+      "When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.",
     ),
     quiet_hours: QuietHoursSchema.nullable().describe("The team's quiet hours that apply to this campaign; null when off or ignored by it."),
     quiet_periods: z
       .array(z.object({ start_at: TimestampSchema, end_at: TimestampSchema }))
-      .describe("Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own)."),
+      .describe(
+        "Periods between the start and the finish in which quiet hours hold some recipients, in their own zones (those of every zone of the audience, merged); times in the service's zone.",
+      ),
+    quiet_zones: z
+      .array(
+        z.object({
+          zone: z.string().describe("The recipients' time zone (from their number: its country, or its area code in the United States, Canada and Australia)."),
+          recipients: z.number().int().describe('Recipients in that zone.'),
+          held_at_start: z.boolean().describe('It is quiet hours there when the campaign starts: they wait for them to end.'),
+          periods: z
+            .array(z.object({ start_at: TimestampSchema, end_at: TimestampSchema }))
+            .describe("That zone's quiet periods between the start and the finish; times in the service's zone."),
+        }),
+      )
+      .describe('Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.'),
     coverage: z.array(FieldCoverageSchema).describe('One per `{{field}}` of the template, in order of appearance.'),
     approval_required: z.boolean().describe("The team's approval threshold asks for another admin's approval before it starts."),
     confirm_threshold: z.number().int().describe("The team's confirm threshold."),

@@ -99,7 +99,7 @@ const quietHoursShape = {
 export const QuietHoursSchema = z.object(quietHoursShape).meta({
   id: 'QuietHours',
   description:
-    "Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).",
+    "Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country, or its area code in the United States, Canada and Australia; the team's `time_zone` for what neither places).",
 });
 
 const replyText = (label: string) =>

@@ -308,7 +308,7 @@ export type InvitationAccepted = {
 };
 
 /**
- * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country; the team's `time_zone` for countries of several zones).
+ * Herald extension. Nothing is sent to a recipient while it is quiet hours in the recipient's time zone (from the number's country, or its area code in the United States, Canada and Australia; the team's `time_zone` for what neither places).
  */
 export type QuietHours = {
     /**
@@ -529,6 +529,10 @@ export type Campaign = {
      * Herald extension. When the engine expired the campaign: what was still queued then became unsent (`pending`); "" otherwise. A campaign that expired before it started sent nothing.
      */
     expired_at: string;
+    /**
+     * Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.
+     */
+    paused_until: string;
 };
 
 export type CampaignSummary = {
@@ -561,6 +565,10 @@ export type CampaignSummary = {
      * Herald extension. Opt-outs this campaign led to: numbers that opted out (STOP, or by hand) while it was the last campaign they received from the team.
      */
     opt_outs: number;
+    /**
+     * Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.
+     */
+    held_for_quiet_hours: number;
 };
 
 export type GroupRef = {
@@ -661,7 +669,7 @@ export type CampaignReview = {
      */
     starts_at: string;
     /**
-     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours (in the team's zone).
+     * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.
      */
     finishes_at: string;
     /**
@@ -669,7 +677,7 @@ export type CampaignReview = {
      */
     quiet_hours: QuietHours | null;
     /**
-     * Quiet periods between the start and the finish, in the team's zone (numbers in other zones are held in their own).
+     * Periods between the start and the finish in which quiet hours hold some recipients, in their own zones (those of every zone of the audience, merged); times in the service's zone.
      */
     quiet_periods: Array<{
         /**
@@ -680,6 +688,36 @@ export type CampaignReview = {
          * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
          */
         end_at: string;
+    }>;
+    /**
+     * Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.
+     */
+    quiet_zones: Array<{
+        /**
+         * The recipients' time zone (from their number: its country, or its area code in the United States, Canada and Australia).
+         */
+        zone: string;
+        /**
+         * Recipients in that zone.
+         */
+        recipients: number;
+        /**
+         * It is quiet hours there when the campaign starts: they wait for them to end.
+         */
+        held_at_start: boolean;
+        /**
+         * That zone's quiet periods between the start and the finish; times in the service's zone.
+         */
+        periods: Array<{
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            start_at: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            end_at: string;
+        }>;
     }>;
     /**
      * One per `{{field}}` of the template, in order of appearance.

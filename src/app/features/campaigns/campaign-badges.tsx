@@ -10,7 +10,8 @@ const STATUS: Record<number, { label: string; color: string }> = {
   2: { label: 'Sent', color: 'teal' },
 };
 
-export type StatusCampaign = Pick<Campaign, 'status' | 'is_draft' | 'stopped_at' | 'expired_at' | 'started_sending_at'>;
+export type StatusCampaign = Pick<Campaign, 'status' | 'is_draft' | 'stopped_at' | 'expired_at' | 'started_sending_at'> &
+  Partial<Pick<Campaign, 'paused_until'>>;
 
 /**
  * What a person should read for the campaign's state: a draft is never sent, a stopped campaign was
@@ -23,6 +24,8 @@ export function campaignStatus(campaign: StatusCampaign, sent?: number): { label
   if (campaign.stopped_at) return { label: 'Stopped', color: 'red' };
   const nothingSent = sent !== undefined ? sent === 0 : campaign.started_sending_at === '';
   if (campaign.expired_at && nothingSent) return { label: 'Expired — nothing sent', color: 'gray' };
+  // Inside a planned pause a sending campaign sends nothing: say until when (HH:MM in the service's zone).
+  if (campaign.status === 1 && campaign.paused_until) return { label: `Paused until ${campaign.paused_until.slice(11, 16)}`, color: 'yellow' };
   return STATUS[campaign.status] ?? { label: `Status ${campaign.status}`, color: 'gray' };
 }
 
@@ -43,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
   Draft: <IconPencil size={10} aria-hidden />,
   Stopped: <IconPlayerStopFilled size={10} aria-hidden />,
 };
+const PAUSE_ICON = <IconPlayerPauseFilled size={10} aria-hidden />;
 
 /**
  * Status (docs/interface.md §3, read as {@link campaignStatus}), plus Paused for a throttled campaign
@@ -60,7 +64,13 @@ export function CampaignBadges({
   const expiredAfterSending = campaign.expired_at !== '' && !campaign.stopped_at && !campaign.is_draft && status.label !== 'Expired — nothing sent';
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge color={status.color} variant="light" styles={WHOLE} leftSection={ICONS[status.label]}>
+      <Badge
+        color={status.color}
+        variant="light"
+        styles={WHOLE}
+        leftSection={status.label.startsWith('Paused until') ? PAUSE_ICON : ICONS[status.label]}
+        title={status.label.startsWith('Paused until') ? `A planned pause: sending resumes at ${campaign.paused_until}` : undefined}
+      >
         {status.label}
       </Badge>
       {isManuallyPaused(campaign) && !campaign.stopped_at && (

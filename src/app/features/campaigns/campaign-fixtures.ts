@@ -54,6 +54,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     stopped_at: '',
     stopped_by: null,
     expired_at: '',
+    paused_until: '',
     ...overrides,
   };
 }
@@ -69,6 +70,7 @@ export function campaignReview(overrides: Partial<CampaignReview> = {}): Campaig
     finishes_at: '2030-03-02 09:00:01',
     quiet_hours: null,
     quiet_periods: [],
+    quiet_zones: [],
     coverage: [],
     approval_required: false,
     confirm_threshold: 1000,

@@ -161,8 +161,11 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
   );
 }
 
-/** The team's quiet hours and the quiet periods that fall between the start and the finish. */
-export function QuietHoursNote({ review }: { review: Pick<CampaignReview, 'quiet_hours' | 'quiet_periods'> }) {
+/**
+ * The team's quiet hours, and for each zone of the audience that they hold while it sends (each
+ * recipient's own zone, as the engine holds them) its recipients and quiet periods.
+ */
+export function QuietHoursNote({ review }: { review: Pick<CampaignReview, 'quiet_hours' | 'quiet_zones'> }) {
   if (!review.quiet_hours) return null;
   const { start, end, days } = review.quiet_hours;
   return (
@@ -175,16 +178,23 @@ export function QuietHoursNote({ review }: { review: Pick<CampaignReview, 'quiet
         <Badge variant="light" color="gray" size="sm">
           {days.length === 7 ? 'every day' : days.join(', ')}
         </Badge>
+        <Text size="xs" c="dimmed">
+          in each recipient’s own time zone
+        </Text>
       </Group>
-      {review.quiet_periods.length === 0 ? (
+      {review.quiet_zones.length === 0 ? (
         <Text size="sm" c="dimmed">
-          None falls while it sends.
+          None falls while it sends, in any recipient’s time zone.
         </Text>
       ) : (
-        <List size="sm" spacing={2} aria-label="Quiet periods while it sends">
-          {review.quiet_periods.map((period) => (
-            <List.Item key={period.start_at}>
-              Nothing is sent {formatTimestamp(period.start_at)} – {formatTimestamp(period.end_at)}
+        <List size="sm" spacing={4} aria-label="Quiet periods while it sends">
+          {review.quiet_zones.map((zone) => (
+            <List.Item key={zone.zone}>
+              <Text span size="sm" fw={600}>
+                {zone.zone}
+              </Text>{' '}
+              ({plural(zone.recipients, 'recipient', 'recipients')}){zone.held_at_start ? ', in quiet hours when it starts' : ''}: nothing is sent to them{' '}
+              {zone.periods.map((period) => `${formatTimestamp(period.start_at)} – ${formatTimestamp(period.end_at)}`).join(', ')}
             </List.Item>
           ))}
         </List>

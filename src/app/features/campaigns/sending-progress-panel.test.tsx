@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { render, screen, within } from '../../testing/render';
 import { campaign, CAMPAIGN_UUID, ZONE } from './campaign-fixtures';
+import { CampaignBadges } from './campaign-badges';
 import { SendingProgressPanel } from './sending-progress-panel';
 
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
@@ -25,6 +26,7 @@ const HALFWAY = {
   bot_clicks: 34,
   in_doubt: 0,
   opt_outs: 17,
+  held_for_quiet_hours: 0,
 };
 
 function counts() {
@@ -118,6 +120,7 @@ describe('the sending progress panel', () => {
           bot_clicks: 0,
           in_doubt: 0,
           opt_outs: 0,
+          held_for_quiet_hours: 0,
         }}
         countedAt={at('2026-03-02 09:00:05')}
         timeZone={ZONE}
@@ -147,6 +150,7 @@ describe('the sending progress panel', () => {
           bot_clicks: 0,
           in_doubt: 0,
           opt_outs: 0,
+          held_for_quiet_hours: 0,
         }}
         countedAt={at('2026-03-01 10:00:00')}
         timeZone={ZONE}
@@ -164,5 +168,29 @@ describe('the sending progress panel', () => {
     unmount();
     render(<SendingProgressPanel {...props} summary={{ ...HALFWAY, queued: 0, in_doubt: 7 }} />);
     expect(screen.getByRole('note')).toHaveTextContent('7 messages were interrupted on the way to the carrier');
+  });
+
+  // Issue 32, point 6. Seen red: with the rate line reading only `sendRate` (as before), the panel said "Sending 0
+  // messages a second" while two people waited for quiet hours; with `campaignStatus` ignoring `paused_until`, "Sending".
+  it('says how many people quiet hours hold, not "Sending 0 messages a second"', () => {
+    const props = { campaign: campaign({ status: 1 }), countedAt: at('2030-07-01 13:00:00'), timeZone: ZONE };
+    const held = { ...HALFWAY, queued: 2, held_for_quiet_hours: 2 };
+    const { unmount } = render(<SendingProgressPanel {...props} summary={held} sendRate={0} />);
+    const rate = screen.getByRole('group', { name: 'Send rate' });
+    expect(rate).toHaveTextContent('Nothing to send now: held for quiet hours (2 people)');
+    expect(rate).not.toHaveTextContent('Sending 0 messages a second');
+    unmount();
+    render(<SendingProgressPanel {...props} summary={{ ...held, held_for_quiet_hours: 1 }} sendRate={3} />);
+    expect(screen.getByRole('group', { name: 'Send rate' })).toHaveTextContent('Sending 3 messages a second · held for quiet hours (1 person)');
+  });
+
+  it('says "Paused until HH:MM" for a sending campaign inside a planned pause, "Sending" otherwise', () => {
+    const sending = campaign({ status: 1, throttled: true, scheduled_finish_date: '2030-07-01 17:00:00' });
+    const { unmount } = render(<CampaignBadges campaign={{ ...sending, paused_until: '2030-07-01 14:30:00' }} />);
+    expect(screen.getByText('Paused until 14:30')).toBeInTheDocument();
+    expect(screen.queryByText('Sending')).toBeNull();
+    unmount();
+    render(<CampaignBadges campaign={sending} />);
+    expect(screen.getByText('Sending')).toBeInTheDocument();
   });
 });

@@ -102,12 +102,23 @@ export function SendingProgressPanel({ campaign, summary, countedAt, timeZone, s
 
       {sending && (
         <Group gap="xl" role="group" aria-label="Send rate">
-          <Text size="sm">{sendRate === null ? 'Measuring the send rate…' : `Sending ${formatRate(sendRate)} messages a second`}</Text>
+          <Text size="sm">{rateLine(sendRate, summary.held_for_quiet_hours)}</Text>
           {plan && <PlanLine plan={plan} />}
         </Group>
       )}
     </Stack>
   );
+}
+
+/**
+ * The send rate in words. Messages held for quiet hours (in their recipients' zones) are said to be
+ * held, not "Sending 0 messages a second": "Sending 3 messages a second · held for quiet hours (2 people)".
+ */
+export function rateLine(sendRate: number | null, held: number): string {
+  const heldLine = held > 0 ? `held for quiet hours (${formatCount(held)} ${held === 1 ? 'person' : 'people'})` : '';
+  if (held > 0 && !(sendRate !== null && sendRate > 0)) return `Nothing to send now: ${heldLine}`;
+  const rate = sendRate === null ? 'Measuring the send rate…' : `Sending ${formatRate(sendRate)} messages a second`;
+  return held > 0 ? `${rate} · ${heldLine}` : rate;
 }
 
 /** Messages whose hand-over was interrupted: said plainly, because nobody can tell whether they went. */

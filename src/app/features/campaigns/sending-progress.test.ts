@@ -16,6 +16,7 @@ const PENDING = {
   bot_clicks: 0,
   in_doubt: 0,
   opt_outs: 0,
+  held_for_quiet_hours: 0,
 };
 const SENDING = { ...PENDING, queued: 1, submitted: 1, delivered: 1 };
 const AWAITING = { ...PENDING, submitted: 3 };

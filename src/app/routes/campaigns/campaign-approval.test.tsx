@@ -60,6 +60,7 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
           bot_clicks: 0,
           in_doubt: 0,
           opt_outs: 0,
+          held_for_quiet_hours: 0,
         },
       });
     const read = campaignPageReads(path, { contacts: 12 });

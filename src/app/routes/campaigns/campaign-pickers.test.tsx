@@ -86,6 +86,7 @@ function serve() {
           bot_clicks: 0,
           in_doubt: 0,
           opt_outs: 0,
+          held_for_quiet_hours: 0,
         },
       });
     if (path === '/users/me') return json({ data: currentUser('editor', { app_timezone: ZONE }) });

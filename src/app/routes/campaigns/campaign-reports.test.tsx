@@ -25,6 +25,7 @@ const SETTLED: CampaignSummary = {
   bot_clicks: 50,
   in_doubt: 0,
   opt_outs: 12,
+  held_for_quiet_hours: 0,
 };
 
 /** 650 clicks, the first 300 between 09:00 and 09:59, the rest between 11:00 and 11:59. */

@@ -34,6 +34,7 @@ function review(overrides: Partial<CampaignReview> = {}): CampaignReview {
     finishes_at: '2030-07-01 09:00:13',
     quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
     quiet_periods: [],
+    quiet_zones: [],
     coverage: [{ field: 'first_name', fallback: false, missing: 12, groups_without: [], blocking: false }],
     approval_required: false,
     confirm_threshold: 1000,

@@ -23,6 +23,7 @@ const PENDING_COUNTS: CampaignSummary = {
   bot_clicks: 0,
   in_doubt: 0,
   opt_outs: 0,
+  held_for_quiet_hours: 0,
 };
 
 function serve(current: () => Campaign, onPut?: () => Response, counts: () => CampaignSummary = () => PENDING_COUNTS) {
@@ -137,6 +138,7 @@ describe('the campaign page', { timeout: 20_000 }, () => {
         bot_clicks: 0,
         in_doubt: 0,
         opt_outs: 0,
+        held_for_quiet_hours: 0,
       };
       const fetchMock = serve(
         () => current,

@@ -102,8 +102,8 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
         ${numberUnsent(campaignId, sql`SELECT id FROM late`, 'quiet_hours', now)}`);
     } else {
       await tx.execute(sql`
-        INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
-        VALUES (${campaignId}, ${first}, ${last}, ${HELD_OWNER}, ${new Date(run.hold!)})`);
+        INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until, held_messages)
+        VALUES (${campaignId}, ${first}, ${last}, ${HELD_OWNER}, ${new Date(run.hold!)}, ${run.messages.length})`);
     }
   };
 
@@ -260,7 +260,7 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
             tx,
             TokenRowSchema,
             sql`
-            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false,
+            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false, held_messages = NULL,
                    first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
              WHERE id = ${batch.id} RETURNING token`,
           );

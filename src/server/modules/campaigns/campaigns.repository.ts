@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { CAMPAIGN_SORT, type SortFieldOf } from '../../../shared/contract';
 import { countOf, orderOf, readPage, teamRowCountOf, type ListOrder, type Page, type PageWindow } from '../../db/pages';
 import { containsText } from '../../db/search';
+import { HELD_OWNER } from '../../engine/store/unsent';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
 
 export type CampaignWrite = {
@@ -110,6 +111,7 @@ const CountsSchema = z.object({
   clicks: z.number(),
   humanClicks: z.number(),
   inDoubt: z.number(),
+  heldForQuietHours: z.number(),
 });
 
 /** The filters of `GET /campaigns/`; `search` is contained in the name, ignoring case. */
@@ -313,8 +315,11 @@ export function createCampaignsRepository(db: Db) {
       return row.deleted;
     },
 
-    /** The engine's counters (kept as messages move): one row read, whatever the campaign's size. */
-    async messageCounts(id: number): Promise<z.output<typeof CountsSchema>> {
+    /**
+     * The engine's counters (kept as messages move): one row read, whatever the campaign's size; and
+     * the messages its batches held for quiet hours hold now (a few rows: one a run of a zone).
+     */
+    async messageCounts(id: number, now: Date): Promise<z.output<typeof CountsSchema>> {
       return oneRowOf(
         db,
         CountsSchema,
@@ -325,7 +330,9 @@ export function createCampaignsRepository(db: Db) {
             FROM campaigns WHERE id = ${id})
         SELECT recipients AS total, recipients - submitted_count - delivered_count - failed_count - unsent_count AS queued,
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,
-               click_count AS clicks, human_click_count AS "humanClicks", in_doubt_count AS "inDoubt"
+               click_count AS clicks, human_click_count AS "humanClicks", in_doubt_count AS "inDoubt",
+               (SELECT coalesce(sum(b.held_messages), 0)::int FROM send_batches b
+                 WHERE b.campaign_id = c.id AND b.owner = ${HELD_OWNER} AND b.lease_until > ${now}) AS "heldForQuietHours"
           FROM c`,
       );
     },

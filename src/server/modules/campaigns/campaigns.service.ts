@@ -23,6 +23,21 @@ import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOver
 const SENDING = 1;
 const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
 
+/**
+ * When a sending campaign inside one of its planned pauses resumes: the end of that pause, or of
+ * the pauses that follow it without a gap. Null outside a pause (or when it is not sending).
+ */
+function pausedUntil(record: Pick<CampaignRecord, 'status' | 'stoppedAt' | 'pauses'>, now: Date): Date | null {
+  if (record.status !== SENDING || record.stoppedAt) return null;
+  let until: Date | null = null;
+  const pauses = [...record.pauses].sort((a, b) => a.startAt.getTime() - b.startAt.getTime());
+  for (const pause of pauses) {
+    const from = until ?? now;
+    if (pause.startAt <= from && pause.endAt > from) until = pause.endAt;
+  }
+  return until;
+}
+
 export function createCampaignsService(deps: {
   db: Db;
   campaigns: CampaignsRepository;
@@ -92,6 +107,7 @@ export function createCampaignsService(deps: {
     stopped_at: formatTimestamp(record.stoppedAt, zone),
     stopped_by: record.stoppedBy,
     expired_at: formatTimestamp(record.expiredAt, zone),
+    paused_until: formatTimestamp(pausedUntil(record, deps.clock.now()), zone),
   });
 
   /** Whether the team's approval threshold asks for approval of a campaign reaching these groups. */
@@ -463,20 +479,40 @@ export function createCampaignsService(deps: {
     async summary(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
       if (record.status !== 0) {
-        const [{ total, inDoubt, humanClicks, ...counts }, optOuts] = await Promise.all([
-          deps.campaigns.messageCounts(record.id),
+        const [{ total, inDoubt, humanClicks, heldForQuietHours, ...counts }, optOuts] = await Promise.all([
+          deps.campaigns.messageCounts(record.id, deps.clock.now()),
           deps.optOuts.countByCampaign([record.id]),
         ]);
         // People and link-preview bots apart, as the overview and the clicks report count them.
         const clicks = { human_clicks: humanClicks, bot_clicks: Math.max(0, counts.clicks - humanClicks) };
-        return { recipients: total, ...counts, ...clicks, in_doubt: inDoubt, opt_outs: optOuts.get(record.id) ?? 0 };
+        return {
+          recipients: total,
+          ...counts,
+          ...clicks,
+          in_doubt: inDoubt,
+          opt_outs: optOuts.get(record.id) ?? 0,
+          held_for_quiet_hours: record.status === SENDING ? heldForQuietHours : 0,
+        };
       }
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);
         recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
       }
-      return { recipients, queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0, clicks: 0, human_clicks: 0, bot_clicks: 0, in_doubt: 0, opt_outs: 0 };
+      return {
+        recipients,
+        queued: 0,
+        submitted: 0,
+        delivered: 0,
+        failed: 0,
+        unsent: 0,
+        clicks: 0,
+        human_clicks: 0,
+        bot_clicks: 0,
+        in_doubt: 0,
+        opt_outs: 0,
+        held_for_quiet_hours: 0,
+      };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { fieldConflictsOf, recipientsOf } from '../../db/audience';
+import { fieldConflictsOf, prefixesOf, recipientsOf } from '../../db/audience';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { GSM_BASIC_CHARACTERS, GSM_EXTENSION_CHARACTERS } from '../../../shared/sms/gsm-charset';
 
@@ -85,6 +85,11 @@ export function createReviewRepository(db: Db) {
         g AS (SELECT length(t) + length(regexp_replace(t, ${NOT_EXTENSION}, '', 'g')) AS len, t ~ ${NOT_GSM} AS wide, custom_fields FROM k)
         SELECT DISTINCT ON (len, wide) count(*) OVER (PARTITION BY len, wide)::int AS n, custom_fields AS fields FROM g ORDER BY len, wide`,
       );
+    },
+
+    /** The audience's numbers by their first six digits: one number of each prefix, and how many share it. */
+    async prefixes(included: number[], excluded: number[]) {
+      return rowsOf(db, z.object({ prefix: z.string(), sample: z.string(), n: z.number() }), prefixesOf(included, excluded));
     },
 
     /** Per field, the recipients whose value is missing or empty. */

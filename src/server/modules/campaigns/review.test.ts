@@ -32,16 +32,17 @@ const campaignBody = (templateUuid: string, overrides: Record<string, unknown> =
   ...overrides,
 });
 
+async function group(name: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) {
+  const uuid = (await call('POST', '/contact-groups/', { name })).json().data.uuid as string;
+  if (contacts.length > 0) expect((await call('PUT', `/contact-groups/${uuid}/add-contacts`, { contacts })).statusCode).toBe(200);
+  groups[name] = uuid;
+}
+
 beforeAll(async () => {
   // One message a second, so a few recipients reach into quiet hours.
   t = await createTestApp({ SMS_RATE_LIMIT: '1' }, { clock });
   admin = await t.user({ team: 'Reviewers' });
   await call('PUT', '/team/settings', { price_per_segment: 0.05, currency: 'GBP', confirm_threshold: 3, quiet_hours: { start: '21:00', end: '08:00' } });
-  const group = async (name: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) => {
-    const uuid = (await call('POST', '/contact-groups/', { name })).json().data.uuid as string;
-    if (contacts.length > 0) expect((await call('PUT', `/contact-groups/${uuid}/add-contacts`, { contacts })).statusCode).toBe(200);
-    groups[name] = uuid;
-  };
   await group('A', [
     { phone_number: '07700900501', custom_fields: { 'First Name': 'Ada' } },
     { phone_number: '07700900502', custom_fields: { 'First Name': 'Bo' } },
@@ -77,6 +78,9 @@ describe('the review', () => {
       finishes_at: '2026-06-02 08:00:04',
       quiet_hours: { start: '21:00', end: '08:00', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
       quiet_periods: [{ start_at: '2026-06-01 21:00:00', end_at: '2026-06-02 08:00:00' }],
+      quiet_zones: [
+        { zone: 'Europe/London', recipients: 7, held_at_start: false, periods: [{ start_at: '2026-06-01 21:00:00', end_at: '2026-06-02 08:00:00' }] },
+      ],
       coverage: [{ field: 'First Name', fallback: true, missing: 3, groups_without: [{ uuid: groups.E, name: 'E' }], conflicting: 0, blocking: false }],
       approval_required: false,
       confirm_threshold: 3,
@@ -90,6 +94,29 @@ describe('the review', () => {
     const created = await call('POST', '/campaigns/', campaignBody(uuid));
     expect(created.statusCode).toBe(201);
     expect((await call('GET', `/campaigns/${created.json().data.uuid}/review`)).json().data).toEqual(expected);
+  });
+
+  it('says which recipients quiet hours hold in their own zone, and when the last can go (issue 32, point 6)', async () => {
+    // Seen red: with the audience's zones left out (the team's zone for all, as before), the review of a campaign to a
+    // Briton and a Frenchman at 20:30 in London said no quiet period fell while it sent, and that it finished at 20:30:02.
+    await group('Neighbours', [{ phone_number: '07700900510' }, { phone_number: '+33612345678' }]);
+    const uuid = await template('Bonsoir!');
+    const preview = await call(
+      'POST',
+      '/campaigns/preview',
+      campaignBody(uuid, { included_contact_groups: [groups.Neighbours], excluded_contact_groups: [], scheduled_send_date: '2026-06-01 20:30:00' }),
+    );
+    expect(preview.statusCode, preview.body).toBe(200);
+    // 21:30 in Paris: the Frenchman waits until 08:00 there, 07:00 in London (the service's zone).
+    expect(preview.json().data).toMatchObject({
+      recipients: { total: 2 },
+      starts_at: '2026-06-01 20:30:00',
+      finishes_at: '2026-06-02 07:00:01',
+      quiet_periods: [{ start_at: '2026-06-01 20:00:00', end_at: '2026-06-02 07:00:00' }],
+      quiet_zones: [
+        { zone: 'Europe/Paris', recipients: 1, held_at_start: true, periods: [{ start_at: '2026-06-01 20:00:00', end_at: '2026-06-02 07:00:00' }] },
+      ],
+    });
   });
 
   it('sends through quiet hours when an admin says so, and only then', async () => {

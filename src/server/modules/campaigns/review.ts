@@ -1,6 +1,7 @@
 import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
 import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-hours';
 import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shared/sms';
+import { zoneOfNumber } from '../../lib/phone-zones';
 import { formatTimestamp } from '../../lib/time';
 import type { ReviewRepository, FieldToken } from './review.repository';
 
@@ -90,6 +91,17 @@ export function finishAfter(start: number, count: number, perSecond: number, qui
   return at + left;
 }
 
+/** Periods in order, those that overlap or touch made one. */
+function mergedPeriods(periods: Array<{ start: number; end: number }>) {
+  const merged: Array<{ start: number; end: number }> = [];
+  for (const period of [...periods].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && period.start <= last.end) last.end = Math.max(last.end, period.end);
+    else merged.push({ ...period });
+  }
+  return merged;
+}
+
 /** The SMS parts a body makes for each shape of the audience, rendered as the engine renders. */
 function measuredShapes(
   tokens: ReturnType<typeof parseShorthands>,
@@ -139,7 +151,8 @@ export function createCampaignReview(deps: {
     const fields = fieldsAgainstGroups(subject.body, groups);
     const tokens = parseShorthands(subject.body);
     const fieldTokens = fieldTokensOf(subject.body, fields);
-    const [counts, shapes, missing, conflicts, links, tests] = await Promise.all([
+    const quiet = settings.quietHours && !subject.ignoreQuietHours ? settings.quietHours : null;
+    const [counts, shapes, missing, conflicts, links, tests, prefixes] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
       deps.review.missing(
@@ -154,6 +167,7 @@ export function createCampaignReview(deps: {
       ),
       deps.linkSamples(subject.teamId, subject.templateUuid),
       subject.campaignId === undefined ? Promise.resolve([]) : deps.review.testSends(subject.campaignId),
+      quiet ? deps.review.prefixes(subject.includedGroupIds, excluded) : Promise.resolve([]),
     ]);
 
     // Each shape measured on one recipient of it, rendered as the engine renders.
@@ -162,11 +176,29 @@ export function createCampaignReview(deps: {
 
     const now = deps.now().getTime();
     const start = Math.max(subject.send.getTime(), now);
-    const quiet = settings.quietHours && !subject.ignoreQuietHours ? settings.quietHours : null;
     const horizon = start + 30 * 86_400_000;
-    const periods = quiet ? quietPeriods(quiet, settings.timeZone, start, horizon) : [];
-    const finish =
-      subject.throttled && subject.finish ? Math.max(subject.finish.getTime(), start) : finishAfter(start, counts.total, deps.config.smsRateLimit, periods);
+    // Quiet hours apply in each recipient's own zone (as the engine holds them): the audience by zone.
+    const byZone = new Map<string, number>();
+    for (const row of prefixes) {
+      const recipientZone = zoneOfNumber(row.sample, settings.timeZone);
+      byZone.set(recipientZone, (byZone.get(recipientZone) ?? 0) + row.n);
+    }
+    const throttledFinish = subject.throttled && subject.finish ? Math.max(subject.finish.getTime(), start) : null;
+    const zones = [...byZone].map(([name, recipients]) => {
+      const periods = quiet ? quietPeriods(quiet, name, start, horizon) : [];
+      // When the zone's last recipient can go: at the gateway's rate, past its own quiet periods.
+      return { name, recipients, periods, finish: throttledFinish ?? finishAfter(start, recipients, deps.config.smsRateLimit, periods) };
+    });
+    // The last message leaves when the gateway's rate allows and, in each zone, once its quiet periods let its recipients go.
+    const finish = throttledFinish ?? Math.max(finishAfter(start, counts.total, deps.config.smsRateLimit, []), ...zones.map((z) => z.finish));
+    const formatPeriod = (period: { start: number; end: number }) => ({
+      start_at: formatTimestamp(new Date(period.start), zone),
+      end_at: formatTimestamp(new Date(period.end), zone),
+    });
+    const quietZones = zones
+      .map((z) => ({ ...z, periods: z.periods.filter((period) => period.start < z.finish) }))
+      .filter((z) => z.periods.length > 0)
+      .sort((a, b) => b.recipients - a.recipients || a.name.localeCompare(b.name));
 
     const coverage: FieldCoverage[] = fields.map((field, index) => ({
       field: field.name,
@@ -195,9 +227,13 @@ export function createCampaignReview(deps: {
       starts_at: formatTimestamp(new Date(start), zone),
       finishes_at: formatTimestamp(new Date(finish), zone),
       quiet_hours: quiet,
-      quiet_periods: periods
-        .filter((period) => period.start < finish)
-        .map((period) => ({ start_at: formatTimestamp(new Date(period.start), zone), end_at: formatTimestamp(new Date(period.end), zone) })),
+      quiet_periods: mergedPeriods(quietZones.flatMap((z) => z.periods)).map(formatPeriod),
+      quiet_zones: quietZones.map((z) => ({
+        zone: z.name,
+        recipients: z.recipients,
+        held_at_start: z.periods.some((period) => period.start <= start && start < period.end),
+        periods: z.periods.map(formatPeriod),
+      })),
       coverage,
       approval_required: threshold !== null && (threshold === 0 || counts.total >= threshold),
       confirm_threshold: settings.confirmThreshold,
