@@ -1,26 +1,12 @@
-import {
-  Autocomplete,
-  Button,
-  Divider,
-  Fieldset,
-  Grid,
-  Group,
-  Input,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  type SwitchProps,
-  TextInput,
-} from '@mantine/core';
+import { Button, Divider, Fieldset, Grid, Group, Input, SegmentedControl, SimpleGrid, Stack, Switch, Text, type SwitchProps, TextInput } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch, type Control } from 'react-hook-form';
-import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
+import type { CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
 import { ServerSearchMultiSelect, ServerSearchSelect } from '../../components/server-search';
 import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
+import { SenderField } from '../../components/sender-field';
 import { CampaignLockAlert } from './campaign-lock-alert';
 import {
   campaignErrors,
@@ -290,26 +276,15 @@ export function CampaignForm({
                   control={control}
                   name="sender"
                   render={({ field }) => (
-                    <Autocomplete
-                      {...field}
-                      onChange={(text) => {
-                        field.onChange(text);
-                        onSearch?.sender?.(text);
-                      }}
-                      label="Sender"
-                      description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
-                      placeholder="e.g. HeraldShop"
-                      data={[...senders]}
-                      withAsterisk
-                      autoComplete="off"
+                    <SenderField
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      name={field.name}
+                      senders={senders}
+                      onSearch={onSearch?.sender}
                       error={errorOf('sender')}
-                      rightSection={
-                        <Text size="xs" c={field.value.length > SENDER_MAX ? 'red' : 'dimmed'} aria-hidden>
-                          {field.value.length}/{SENDER_MAX}
-                        </Text>
-                      }
-                      rightSectionWidth={48}
-                      rightSectionPointerEvents="none"
                     />
                   )}
                 />

@@ -1,14 +1,15 @@
-import { Autocomplete, Checkbox, Fieldset, Grid, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, Grid, Stack, Tabs, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useController, useForm, useWatch, type Control } from 'react-hook-form';
-import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
+import { TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
 import { replacePlainUrl, shorthandNames, type PlainUrl } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { SenderField } from '../../components/sender-field';
 import { AudienceSegments, type AudienceSegmentsProps } from './audience-segments';
 import { draftMessage, type MessageDraft } from './message-draft';
 import { MessagePreview } from './message-preview';
@@ -189,26 +190,15 @@ export function TemplateForm({
                   control={control}
                   name="sender"
                   render={({ field }) => (
-                    <Autocomplete
-                      {...field}
-                      onChange={(text) => {
-                        field.onChange(text);
-                        onSenderSearch?.(text);
-                      }}
-                      label="Sender"
-                      description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
-                      placeholder="e.g. HeraldShop"
-                      data={[...senders]}
-                      withAsterisk
-                      autoComplete="off"
+                    <SenderField
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      name={field.name}
+                      senders={senders}
+                      onSearch={onSenderSearch}
                       error={errors.sender?.message}
-                      rightSection={
-                        <Text size="xs" c={field.value.length > SENDER_MAX ? 'red' : 'dimmed'} aria-hidden>
-                          {field.value.length}/{SENDER_MAX}
-                        </Text>
-                      }
-                      rightSectionWidth={48}
-                      rightSectionPointerEvents="none"
                     />
                   )}
                 />
