@@ -1,7 +1,7 @@
 import { Alert, Autocomplete, Stack, Text } from '@mantine/core';
 import { IconMessageOff } from '@tabler/icons-react';
 import type { Ref } from 'react';
-import { SENDER_MAX, SENDER_MIN } from '../../../shared/contract';
+import { SENDER_MAX, SENDER_MIN } from '../../shared/contract';
 
 /** The installation's short code: every team may send as it, and replies (STOP, HELP) reach it. */
 export const SHORT_CODE_SENDER = '88440';
@@ -16,7 +16,7 @@ export function isAlphanumericSender(sender: string): boolean {
 export function NoRepliesNotice({ sender }: { sender: string }) {
   if (!isAlphanumericSender(sender)) return null;
   return (
-    <Alert color="yellow" variant="light" p="xs" icon={<IconMessageOff size={16} aria-hidden />} title="Recipients cannot reply to this sender">
+    <Alert role="note" color="yellow" variant="light" p="xs" icon={<IconMessageOff size={16} aria-hidden />} title="Recipients cannot reply to this sender">
       <Text size="xs">
         “{sender.trim()}” is alphanumeric: a reply to it goes nowhere, so texting STOP or HELP back does not work. Offer another way in the message, for example
         “Text STOP to {SHORT_CODE_SENDER}”, or send as {SHORT_CODE_SENDER}.

@@ -19,8 +19,9 @@ import {
   type CampaignFormValues,
 } from './campaign-form-values';
 import { PauseEditor } from './pause-editor';
+import { proposePause } from './pause-proposal';
 import { RecipientEstimate } from './recipient-estimate';
-import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
+import { serviceTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
 
@@ -214,10 +215,9 @@ export function CampaignForm({
       }
     });
 
-  const nextPauseStart = () => {
-    const { pauses, scheduled_send_date } = getValues();
-    const last = pauses.at(-1)?.end_at;
-    return last ? shiftTimestamp(last, DURATIONS.hour, timeZone) || last : shiftTimestamp(scheduled_send_date, DURATIONS.hour, timeZone);
+  const pauseProposal = () => {
+    const { pauses, scheduled_send_date, scheduled_finish_date } = getValues();
+    return proposePause(scheduled_send_date, scheduled_finish_date, pauses, timeZone);
   };
 
   const excludedOptions = excludedGroups.map((group) => ({ ...group, disabled: values.included_contact_groups.includes(group.value) }));
@@ -405,7 +405,7 @@ export function CampaignForm({
                       readOnly={frozen}
                       onEdited={() => setFollows((current) => ({ ...current, finish: false }))}
                     />
-                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={frozen} />
+                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} proposal={pauseProposal} readOnly={frozen} />
                     <SendingTimeline
                       send={values.scheduled_send_date}
                       finish={values.scheduled_finish_date}
