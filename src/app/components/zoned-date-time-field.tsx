@@ -232,7 +232,7 @@ export function ZonedDateTimeField({
         const refused = draft === null || draft.trim() === '' ? null : refusalOf(draft);
         setRefusal(refused);
         if (refused === null) setDraft(null);
-        else if (value !== draft) change(draft);
+        else if (draft !== null && value !== draft) change(draft);
         onBlur?.();
       }}
       readOnly={readOnly}
