@@ -103,7 +103,7 @@ describe('the template editor', () => {
     await user.type(body, 'Sale now on');
     await user.click(screen.getByRole('button', { name: 'Create template' }));
 
-    expect(onSubmit).toHaveBeenCalledWith({ name: 'Spring sale', sender: 'ABC', body: 'Sale now on', force_utf8: false });
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Spring sale', sender: 'ABC', body: 'Sale now on', force_utf8: false }, []);
   });
 
   it('is read-only and says why when a sending campaign locks the template', () => {
