@@ -22,10 +22,10 @@ test('a marketer writes a template, links it, and wires a keyword to a webhook',
   const body = page.getByRole('textbox', { name: 'Message' });
   const counter = page.getByTestId('segment-counter');
   await body.pressSequentially('Hi {{first_name}}, spring is here');
-  await expect(page.getByText('GSM_7BIT', { exact: true })).toBeVisible();
+  await expect(page.getByText('GSM-7', { exact: true })).toBeVisible();
   await expect(counter).toHaveText('1 segment · 20/160');
   await body.pressSequentially(' 🌷');
-  await expect(page.getByText('UTF16', { exact: true })).toBeVisible();
+  await expect(page.getByText('Unicode', { exact: true })).toBeVisible();
   await expect(counter).toHaveText('1 segment · 23/70');
   await body.pressSequentially(' Our biggest sale of the year starts now, come early!');
   await expect(counter).toHaveText('2 segments · 76/134');
@@ -33,13 +33,13 @@ test('a marketer writes a template, links it, and wires a keyword to a webhook',
 
   // Curly quotes pasted from a document: one click makes the text GSM again.
   await body.fill('Hi {{first_name}}, the “Spring sale” starts now – don’t miss it: ::SALE::');
-  await expect(page.getByText('UTF16', { exact: true })).toBeVisible();
+  await expect(page.getByText('Unicode', { exact: true })).toBeVisible();
   await expect(page.getByRole('listitem', { name: /U\+201C/ })).toBeVisible();
   await expect(page.getByText('::SALE:: names no link of this template; it will be sent as a blank space.')).toBeVisible();
   await screenshot(page, 'template-editor-non-gsm');
   await page.getByRole('button', { name: 'Replace look-alikes' }).click();
   await expect(body).toHaveValue('Hi {{first_name}}, the "Spring sale" starts now - don\'t miss it: ::SALE::');
-  await expect(page.getByText('GSM_7BIT', { exact: true })).toBeVisible();
+  await expect(page.getByText('GSM-7', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Replace look-alikes' })).toBeHidden();
 
   await page.getByRole('button', { name: 'Create template' }).click();
@@ -111,7 +111,7 @@ test('a marketer writes a template, links it, and wires a keyword to a webhook',
   const templates = page.getByRole('table', { name: 'Templates' });
   const row = templates.getByRole('row').filter({ hasText: 'Spring sale' });
   await expect(row).toContainText('88440');
-  await expect(row).toContainText('GSM_7BIT');
+  await expect(row).toContainText('GSM-7');
   await screenshot(page, 'templates-list');
 
   // A webhook: its signing secret is shown once.

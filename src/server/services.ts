@@ -39,7 +39,7 @@ import { createReportLinks } from './modules/reports/report-links';
 import { createReportsRepository } from './modules/reports/reports.repository';
 import { createReportsService } from './modules/reports/reports.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
-import { createSendersService } from './modules/senders/senders.service';
+import { createSenderRule, createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
 import { createTeamsService } from './modules/teams/teams.service';
 import { createTemplatesRepository } from './modules/templates/templates.repository';
@@ -115,7 +115,9 @@ export function createServices(
     config,
     forgetTokenOwners: tokenOwners.forget,
   });
-  const senders = createSendersService({ senders: createSendersRepository(db, clock), config });
+  const sendersRepository = createSendersRepository(db, clock);
+  const senders = createSendersService({ senders: sendersRepository, config });
+  const senderRule = createSenderRule(sendersRepository);
   const vanityDomainsRepository = createVanityDomainsRepository(db, clock);
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
   const webhooksRepository = createWebhooksRepository(db, clock);
@@ -168,6 +170,7 @@ export function createServices(
     firstRecipient: contacts.firstRecipientOf,
     // Bound when called: the campaigns service is made below.
     audienceSegments: (auth, body, links, groupUuids) => campaigns.audienceSegments(auth, body, links, groupUuids),
+    senderRule,
     config,
   });
 
@@ -197,6 +200,7 @@ export function createServices(
     optOuts: optOutsRepository,
     users: usersRepository,
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
+    senderRule,
     clock,
     config,
     events: options.logger ? createCampaignEventLog({ db, log: options.logger, clock }) : undefined,

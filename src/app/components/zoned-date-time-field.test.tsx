@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '../testing/render';
-import { ZonedDateTimeField } from './zoned-date-time-field';
+import { parseTypedTimestamp, UNREAD_TIME_MESSAGE, ZonedDateTimeField } from './zoned-date-time-field';
 
 function Field({ timeZone, initial = '', onValue, clearable }: { timeZone: string; initial?: string; onValue: (value: string) => void; clearable?: boolean }) {
   const [value, setValue] = useState(initial);
@@ -81,5 +81,43 @@ describe('a date and time in the service’s zone', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Clear Send at' }));
     expect(onValue).toHaveBeenLastCalledWith('');
     expect(screen.getByRole('textbox', { name: /Send at/ })).toHaveValue('');
+  });
+
+  // Issue 32: a date typed as people write it is understood, or refused with a message and kept,
+  // never silently put back. Seen red with the field as it was: "28/11/2026 10:00" was never taken
+  // and, on leaving the field, the text went back to the old value without a word.
+  it('understands a date typed in the locale’s order, and reads the other order when only it is a real day', () => {
+    expect(parseTypedTimestamp('28/11/2026 10:00', 'Europe/London', 'en-GB')).toBe('2026-11-28 10:00:00');
+    expect(parseTypedTimestamp('01/02/2026 10:00', 'Europe/London', 'en-GB')).toBe('2026-02-01 10:00:00');
+    expect(parseTypedTimestamp('01/02/2026 10:00', 'Europe/London', 'en-US')).toBe('2026-01-02 10:00:00');
+    expect(parseTypedTimestamp('28/11/2026 10:00', 'Europe/London', 'en-US')).toBe('2026-11-28 10:00:00');
+    expect(parseTypedTimestamp('11/28/2026 10:30 pm', 'Europe/London', 'en-US')).toBe('2026-11-28 22:30:00');
+    expect(parseTypedTimestamp('28.11.2026, 09:05', 'Europe/Berlin', 'de-DE')).toBe('2026-11-28 09:05:00');
+    expect(parseTypedTimestamp('31/02/2026 10:00', 'Europe/London', 'en-GB')).toBeNull();
+    expect(parseTypedTimestamp('28/11/2026 25:00', 'Europe/London', 'en-GB')).toBeNull();
+  });
+
+  it('takes "28/11/2026 10:00" typed in the field', async () => {
+    const onValue = vi.fn();
+    const { user } = render(<Field timeZone="Europe/London" initial="2026-11-20 09:00:00" onValue={onValue} />);
+    const field = screen.getByRole('textbox', { name: /Send at/ });
+    await user.clear(field);
+    await user.type(field, '28/11/2026 10:00');
+    expect(onValue).toHaveBeenLastCalledWith('2026-11-28 10:00:00');
+    await user.tab();
+    expect(field).toHaveValue('2026-11-28 10:00');
+  });
+
+  it('keeps text it cannot read when the field is left, says how to type it, and does not keep the old time', async () => {
+    const onValue = vi.fn();
+    const { user } = render(<Field timeZone="Europe/London" initial="2026-11-20 09:00:00" onValue={onValue} />);
+    const field = screen.getByRole('textbox', { name: /Send at/ });
+    await user.clear(field);
+    await user.type(field, '28/13/2026 10:00');
+    await user.tab();
+    expect(field).toHaveValue('28/13/2026 10:00');
+    expect(screen.getByText(UNREAD_TIME_MESSAGE)).toBeInTheDocument();
+    // The form holds the text, so its own rules refuse it rather than send the old time.
+    expect(onValue).toHaveBeenLastCalledWith('28/13/2026 10:00');
   });
 });

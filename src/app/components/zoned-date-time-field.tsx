@@ -8,15 +8,58 @@ import { serviceTimestamp, zoneLabel } from '../lib/service-zone';
 
 /** What may be typed: `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS`, as the service writes it. */
 const TYPED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+/** Or as people write it: `28/11/2026 10:00`, `11/28/2026 10:00 pm`, `28.11.2026, 10:00` (day and month in the locale's order). */
+const LOCAL = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}),?\s+(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i;
 const CLOCK = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
 const DEFAULT_TIME = '09:00:00';
+export const UNREAD_TIME_MESSAGE = 'Type the date and time as 28/11/2026 10:00 or 2026-11-28 10:00.';
 
-/** A typed local time, as `YYYY-MM-DD HH:MM:SS`, when it names a real moment in the zone (not a skipped spring-forward hour). */
-export function parseTypedTimestamp(text: string, timeZone: string): string | null {
-  const match = TYPED.exec(text.trim());
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Whether the locale writes the month before the day (en-US: 11/28/2026). */
+function monthFirst(locale: string): boolean {
+  const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' }).formatToParts(new Date(2026, 10, 28));
+  return parts.findIndex((part) => part.type === 'month') < parts.findIndex((part) => part.type === 'day');
+}
+
+/** A date in the locale's order as `YYYY-MM-DD HH:MM:SS`; the other order when only it names a real day. */
+function fromLocalForm(text: string, locale: string): string | null {
+  const match = LOCAL.exec(text);
   if (!match) return null;
-  const timestamp = `${match[1]} ${match[2]}:${match[3]}:${match[4] ?? '00'}`;
-  return parseTimestamp(timestamp, timeZone) ? timestamp : null;
+  const [a, b, year, hour, minute, second = '00', meridiem] = match.slice(1).map((part) => part ?? undefined) as string[];
+  let hours = Number(hour);
+  if (meridiem) {
+    if (hours < 1 || hours > 12) return null;
+    hours = (hours % 12) + (meridiem.toLowerCase().startsWith('p') ? 12 : 0);
+  }
+  if (hours > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  const realDay = (month: number, day: number) => {
+    const date = new Date(Date.UTC(Number(year), month - 1, day));
+    return month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  };
+  const readings: Array<[number, number]> = monthFirst(locale)
+    ? [
+        [Number(a), Number(b)],
+        [Number(b), Number(a)],
+      ]
+    : [
+        [Number(b), Number(a)],
+        [Number(a), Number(b)],
+      ];
+  const reading = readings.find(([month, day]) => realDay(month, day));
+  return reading ? `${year}-${two(reading[0])}-${two(reading[1])} ${two(hours)}:${minute}:${second}` : null;
+}
+
+/**
+ * A typed local time, as `YYYY-MM-DD HH:MM:SS`, when it names a real moment in the zone (not a
+ * skipped spring-forward hour): the service's form, or the day, month and year in the order of
+ * `locale` (the browser's) with a time.
+ */
+export function parseTypedTimestamp(text: string, timeZone: string, locale: string = navigator.language): string | null {
+  const trimmed = text.trim();
+  const match = TYPED.exec(trimmed);
+  const timestamp = match ? `${match[1]} ${match[2]}:${match[3]}:${match[4] ?? '00'}` : fromLocalForm(trimmed, locale);
+  return timestamp && parseTimestamp(timestamp, timeZone) ? timestamp : null;
 }
 
 interface ZonedDateTimeFieldProps {
@@ -61,8 +104,9 @@ export function ZonedDateTimeField({
   minDate,
   onEdited,
 }: ZonedDateTimeFieldProps) {
-  // What is being typed; null shows the value (a text that names no moment is dropped on blur).
+  // What is being typed; null shows the value. A text that names no moment stays on blur, refused with a message.
   const [draft, setDraft] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [picking, setPicking] = useState(false);
   const zone = zoneLabel(timeZone, value);
   const day = value.slice(0, 10);
@@ -78,14 +122,22 @@ export function ZonedDateTimeField({
     onEdited?.(next);
   };
   const allowedDay = (timestamp: string) => !minDate || timestamp.slice(0, 10) >= minDate;
+  const parsedDraft = (text: string) => parseTypedTimestamp(text, timeZone);
+  /** Why typed text is not taken (it names no moment, or a day before minDate); null when it is. */
+  const refusalOf = (text: string) => {
+    const parsed = parsedDraft(text);
+    if (!parsed) return UNREAD_TIME_MESSAGE;
+    return allowedDay(parsed) ? null : `Pick a day from ${minDate} on: nothing is planned in the past.`;
+  };
 
   const typed = (text: string) => {
     setDraft(text);
+    setRefusal(null);
     if (text.trim() === '') {
       if (clearable && value !== '') change('');
       return;
     }
-    const next = parseTypedTimestamp(text, timeZone);
+    const next = parsedDraft(text);
     if (next && allowedDay(next)) change(next);
   };
 
@@ -95,6 +147,7 @@ export function ZonedDateTimeField({
     const valid = parseTimestamp(next, timeZone) !== null;
     setTimeRefused(!valid);
     setDraft(null);
+    setRefusal(null);
     if (valid) change(next);
   };
 
@@ -174,11 +227,16 @@ export function ZonedDateTimeField({
       value={draft ?? value.slice(0, 16)}
       onChange={(event) => typed(event.currentTarget.value)}
       onBlur={() => {
-        setDraft(null);
+        // Text that names no moment is never silently replaced by the old value: it stays, refused,
+        // and the form holds it too (so it cannot be saved as the time it showed before).
+        const refused = draft === null || draft.trim() === '' ? null : refusalOf(draft);
+        setRefusal(refused);
+        if (refused === null) setDraft(null);
+        else if (draft !== null && value !== draft) change(draft);
         onBlur?.();
       }}
       readOnly={readOnly}
-      error={error}
+      error={refusal ?? error}
       autoComplete="off"
       spellCheck={false}
       rightSection={

@@ -483,7 +483,7 @@ export const listTemplates = <ThrowOnError extends boolean = false>(options?: Op
 /**
  * Create a template
  *
- * The sender must be 3 to 11 characters; the body at most 1,600 characters.
+ * The sender must be 3 to 11 characters, and for an editor one of the team's senders or 88440 (an admin's new sender joins the team's list); the body at most 1,600 characters.
  */
 export const createTemplate = <ThrowOnError extends boolean = false>(options: Options<CreateTemplateData, ThrowOnError>) => (options.client ?? client).post<CreateTemplateResponses, CreateTemplateErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -549,7 +549,7 @@ export const showTemplate = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Edit a template
  *
- * Refused with 423 while a campaign that uses the template is sending.
+ * Refused with 423 while a campaign that uses the template is sending. The sender as on create.
  */
 export const updateTemplate = <ThrowOnError extends boolean = false>(options: Options<UpdateTemplateData, ThrowOnError>) => (options.client ?? client).put<UpdateTemplateResponses, UpdateTemplateErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1512,7 +1512,7 @@ export const listCampaigns = <ThrowOnError extends boolean = false>(options?: Op
 /**
  * Create a campaign (throttled with `throttled: true`)
  *
- * Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.
+ * Status 0. Rules (422 naming the field): sender 3–11, and for an editor one of the team’s senders or 88440 (an admin’s new sender joins the team’s list); template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.
  */
 export const createCampaign = <ThrowOnError extends boolean = false>(options: Options<CreateCampaignData, ThrowOnError>) => (options.client ?? client).post<CreateCampaignResponses, CreateCampaignErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1531,7 +1531,7 @@ export const createCampaign = <ThrowOnError extends boolean = false>(options: Op
 /**
  * A one-recipient test campaign
  *
- * Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).
+ * Status 0, no excluded groups; the sender as for a campaign (an editor: one of the team’s senders or 88440); `custom_fields` are the recipient’s (without them, no personalisation).
  */
 export const sendTestCampaign = <ThrowOnError extends boolean = false>(options: Options<SendTestCampaignData, ThrowOnError>) => (options.client ?? client).post<SendTestCampaignResponses, SendTestCampaignErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

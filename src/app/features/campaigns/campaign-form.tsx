@@ -1,26 +1,12 @@
-import {
-  Autocomplete,
-  Button,
-  Divider,
-  Fieldset,
-  Grid,
-  Group,
-  Input,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  type SwitchProps,
-  TextInput,
-} from '@mantine/core';
+import { Button, Divider, Fieldset, Grid, Group, Input, SegmentedControl, SimpleGrid, Stack, Switch, Text, type SwitchProps, TextInput } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, get, useForm, useWatch, type Control } from 'react-hook-form';
-import { SENDER_MAX, SENDER_MIN, type CampaignInput } from '../../../shared/contract';
+import type { CampaignInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { FormError } from '../../components/form-error';
 import { ServerSearchMultiSelect, ServerSearchSelect } from '../../components/server-search';
 import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
+import { SenderField } from '../../components/sender-field';
 import { CampaignLockAlert } from './campaign-lock-alert';
 import {
   campaignErrors,
@@ -33,8 +19,9 @@ import {
   type CampaignFormValues,
 } from './campaign-form-values';
 import { PauseEditor } from './pause-editor';
+import { proposePause } from './pause-proposal';
 import { RecipientEstimate } from './recipient-estimate';
-import { DURATIONS, serviceTimestamp, shiftTimestamp } from '../../lib/service-zone';
+import { serviceTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
 
@@ -228,10 +215,9 @@ export function CampaignForm({
       }
     });
 
-  const nextPauseStart = () => {
-    const { pauses, scheduled_send_date } = getValues();
-    const last = pauses.at(-1)?.end_at;
-    return last ? shiftTimestamp(last, DURATIONS.hour, timeZone) || last : shiftTimestamp(scheduled_send_date, DURATIONS.hour, timeZone);
+  const pauseProposal = () => {
+    const { pauses, scheduled_send_date, scheduled_finish_date } = getValues();
+    return proposePause(scheduled_send_date, scheduled_finish_date, pauses, timeZone);
   };
 
   const excludedOptions = excludedGroups.map((group) => ({ ...group, disabled: values.included_contact_groups.includes(group.value) }));
@@ -290,26 +276,15 @@ export function CampaignForm({
                   control={control}
                   name="sender"
                   render={({ field }) => (
-                    <Autocomplete
-                      {...field}
-                      onChange={(text) => {
-                        field.onChange(text);
-                        onSearch?.sender?.(text);
-                      }}
-                      label="Sender"
-                      description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
-                      placeholder="e.g. HeraldShop"
-                      data={[...senders]}
-                      withAsterisk
-                      autoComplete="off"
+                    <SenderField
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      name={field.name}
+                      senders={senders}
+                      onSearch={onSearch?.sender}
                       error={errorOf('sender')}
-                      rightSection={
-                        <Text size="xs" c={field.value.length > SENDER_MAX ? 'red' : 'dimmed'} aria-hidden>
-                          {field.value.length}/{SENDER_MAX}
-                        </Text>
-                      }
-                      rightSectionWidth={48}
-                      rightSectionPointerEvents="none"
                     />
                   )}
                 />
@@ -430,7 +405,7 @@ export function CampaignForm({
                       readOnly={frozen}
                       onEdited={() => setFollows((current) => ({ ...current, finish: false }))}
                     />
-                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} nextStart={nextPauseStart} readOnly={frozen} />
+                    <PauseEditor control={control} timeZone={timeZone} errorOf={errorOf} proposal={pauseProposal} readOnly={frozen} />
                     <SendingTimeline
                       send={values.scheduled_send_date}
                       finish={values.scheduled_finish_date}

@@ -3,7 +3,6 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, type Control } from 'react-hook-form';
 import { MAX_PAUSES, type CampaignInput } from '../../../shared/contract';
 import type { CampaignFormValues } from './campaign-form-values';
-import { DURATIONS, shiftTimestamp } from '../../lib/service-zone';
 import { ZonedDateTimeInput } from '../../components/zoned-date-time-field';
 
 interface PauseEditorProps {
@@ -11,20 +10,17 @@ interface PauseEditorProps {
   timeZone: string;
   /** The message for a request field (`pauses.1`, `pauses.1.end_at`, `pauses`), as the service would give it. */
   errorOf: (field: string) => string | undefined;
-  /** Where a new pause starts: after the last one, or an hour after the send date. */
-  nextStart: () => string;
+  /** The pause "Add pause" proposes: inside the sending window, clear of the other pauses. */
+  proposal: () => { start_at: string; end_at: string };
   readOnly?: boolean;
 }
 
 /** Periods in which a throttled campaign sends nothing: one row of start and end each. */
-export function PauseEditor({ control, timeZone, errorOf, nextStart, readOnly }: PauseEditorProps) {
+export function PauseEditor({ control, timeZone, errorOf, proposal, readOnly }: PauseEditorProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'pauses' });
   const listError = errorOf('pauses');
 
-  const addPause = () => {
-    const start = nextStart();
-    append({ start_at: start, end_at: shiftTimestamp(start, DURATIONS.hour, timeZone) }, { shouldFocus: true });
-  };
+  const addPause = () => append(proposal(), { shouldFocus: true });
 
   return (
     <Stack gap="xs" role="group" aria-label="Pauses">

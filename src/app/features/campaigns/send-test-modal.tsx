@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Campaign } from '../../api/gen/types.gen';
 import { isApiError } from '../../api/api-error';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { NoRepliesNotice } from '../../components/sender-field';
 import { useSendTestCampaign } from './campaign-mutations';
 import { DURATIONS, serviceTimestamp } from '../../lib/service-zone';
 
@@ -65,6 +66,7 @@ export function SendTestModal({ campaign, fieldNames, timeZone, opened, onClose 
           <Text size="sm" c="dimmed">
             One message with this campaign’s template and sender, to one number, about a minute from now.
           </Text>
+          <NoRepliesNotice sender={campaign.sender} />
           <TextInput
             label="Phone number"
             description="International (+44…) or national form."

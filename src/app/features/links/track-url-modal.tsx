@@ -1,9 +1,9 @@
 import { Modal, Text } from '@mantine/core';
+import { SHORT_CODE_LENGTH, type LinkInput } from '../../../shared/contract';
 import { suggestLinkName, type PlainUrl } from '../../../shared/sms';
+import { ApiError } from '../../api/api-error';
 import type { VanityDomain } from '../../api/gen/types.gen';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { LinkForm } from './link-form';
-import { useCreateLink } from './link-mutations';
 
 interface TrackUrlModalProps {
   /** The address to track; the modal is closed while null. */
@@ -12,14 +12,16 @@ interface TrackUrlModalProps {
   vanityDomains: readonly VanityDomain[];
   /** Names the template's links already have, so the suggested one is new. */
   takenNames: readonly string[];
-  /** The link exists: the caller puts `::name::` where the address was. */
-  onTracked: (url: PlainUrl, name: string) => void;
+  /** The link to add when the template is saved, with a sample short link: the caller puts `::name::` where the address was. */
+  onTracked: (url: PlainUrl, link: LinkInput & { shortLink: string }) => void;
   onClose: () => void;
 }
 
-/** Adds a tracked link for an address typed into the body, its name suggested from the address. */
+/**
+ * Makes a tracked link of an address typed into the body, its name suggested from the address. The
+ * link is created with the template's next save, not here: an edit left unsaved leaves no link behind.
+ */
 export function TrackUrlModal({ url, templateUuid, vanityDomains, takenNames, onTracked, onClose }: TrackUrlModalProps) {
-  const creation = useCreateLink();
   const defaultDomain = vanityDomains.find((domain) => domain.is_default) ?? vanityDomains[0];
   return (
     <Modal opened={url !== null} onClose={onClose} title="Track this link" size="lg">
@@ -30,7 +32,7 @@ export function TrackUrlModal({ url, templateUuid, vanityDomains, takenNames, on
             <Text span ff="monospace">
               ::NAME::
             </Text>{' '}
-            in the message; each recipient gets their own short link to it. Save the template afterwards to keep the change.
+            in the message; each recipient gets their own short link to it. The link is added when you save the template.
           </Text>
           <LinkForm
             key={url.text}
@@ -42,15 +44,13 @@ export function TrackUrlModal({ url, templateUuid, vanityDomains, takenNames, on
             }}
             vanityDomains={vanityDomains}
             submitLabel="Add link and use it"
-            onSubmit={(input) =>
-              creation.mutateAsync(input, {
-                onSuccess: (created) => {
-                  notifySuccess(`The link ${created.name} was added and put in the message.`);
-                  onTracked(url, created.name);
-                },
-                onError: (error) => notifyFailure('The link could not be added', error),
-              })
-            }
+            onSubmit={(input) => {
+              if (takenNames.some((name) => name.toLowerCase() === input.name.toLowerCase()))
+                return Promise.reject(new ApiError(422, 'The given data was invalid.', { name: ['The template already has a link of this name.'] }));
+              const base = vanityDomains.find((domain) => domain.uuid === input.vanity_domain_uuid)?.url_base ?? `${window.location.origin}/l`;
+              onTracked(url, { ...input, shortLink: `${base}/${'x'.repeat(SHORT_CODE_LENGTH)}` });
+              return Promise.resolve();
+            }}
             onCancel={onClose}
           />
         </>

@@ -16,7 +16,7 @@ import type { Link, VanityDomain } from '../../api/gen/types.gen';
 export type MessagePiece =
   | { kind: 'text'; sent: string }
   | { kind: 'link'; name: string; sent: string }
-  | { kind: 'field'; name: string; sent: string }
+  | { kind: 'field'; name: string; sent: string; fallback?: string }
   | { kind: 'missing-link'; name: string; sent: string };
 
 /** A character that forces UTF16, with its position as a person counts (1-based code points). */
@@ -62,7 +62,8 @@ function piecesOf(body: string, shortLinks: Record<string, string>): MessagePiec
   return parseShorthands(body).map((token): MessagePiece => {
     if (token.kind === 'text') return { kind: 'text', sent: token.raw };
     // Without a contact, a field is sent as its fallback, or as the one space it renders as.
-    if (token.kind === 'field') return { kind: 'field', name: token.name, sent: token.fallback ?? ' ' };
+    if (token.kind === 'field')
+      return { kind: 'field', name: token.name, sent: token.fallback ?? ' ', ...(token.fallback === undefined ? {} : { fallback: token.fallback }) };
     const url = lookup(shortLinks, token.name);
     return url === undefined ? { kind: 'missing-link', name: token.name, sent: ' ' } : { kind: 'link', name: token.name, sent: url };
   });

@@ -28,9 +28,10 @@ function Piece({ piece }: { piece: MessagePiece }) {
           bg="var(--mantine-color-indigo-light)"
           c="var(--mantine-color-indigo-light-color)"
           style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-indigo-3)' }}
-          title="Filled from the contact's field"
+          title={piece.fallback === undefined ? "Filled from the contact's field" : `The contact's ${piece.name}, or this when they have none`}
         >
-          {`{${piece.name}}`}
+          {/* With a fallback, the preview shows what a contact without the field reads. */}
+          {piece.fallback === undefined ? `{${piece.name}}` : piece.sent}
         </Text>
       );
     case 'missing-link':

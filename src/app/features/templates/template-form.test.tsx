@@ -24,7 +24,7 @@ describe('the template editor', () => {
     await user.paste('a'.repeat(159));
     await user.type(body, 'b');
     expect(screen.getByText('1 segment · 160/160')).toBeInTheDocument();
-    expect(screen.getByText('GSM_7BIT')).toBeInTheDocument();
+    expect(screen.getByText('GSM-7')).toBeInTheDocument();
 
     await user.type(body, 'c');
     expect(screen.getByText('2 segments · 161/306')).toBeInTheDocument();
@@ -34,14 +34,14 @@ describe('the template editor', () => {
     expect(within(preview).getByRole('group', { name: 'Segment 2 of 2' })).toHaveTextContent(/^Segment 2a{6}bc$/);
   });
 
-  it('switches to UTF16 and a 70-character capacity when an emoji is typed', async () => {
+  it('switches to Unicode and a 70-character capacity when an emoji is typed', async () => {
     const { user, body } = renderEditor();
 
     await user.type(body, 'Hi');
     expect(screen.getByText('1 segment · 2/160')).toBeInTheDocument();
     await user.paste(' 😀');
 
-    expect(screen.getByText('UTF16')).toBeInTheDocument();
+    expect(screen.getByText('Unicode')).toBeInTheDocument();
     // The emoji is two UTF-16 units, as the handset counts it.
     expect(screen.getByText('1 segment · 5/70')).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: '😀 (U+1F600) at position 4' })).toBeInTheDocument();
@@ -51,15 +51,15 @@ describe('the template editor', () => {
     const { user, body } = renderEditor();
 
     await user.type(body, '“Hello”');
-    expect(screen.getByText('UTF16')).toBeInTheDocument();
+    expect(screen.getByText('Unicode')).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: '“ (U+201C) at position 1' })).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: '” (U+201D) at position 7' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Replace look-alikes' }));
 
     expect(body).toHaveValue('"Hello"');
-    expect(screen.getByText('GSM_7BIT')).toBeInTheDocument();
-    expect(screen.queryByText('UTF16')).not.toBeInTheDocument();
+    expect(screen.getByText('GSM-7')).toBeInTheDocument();
+    expect(screen.queryByText('Unicode')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Replace look-alikes' })).not.toBeInTheDocument();
   });
 
@@ -103,7 +103,7 @@ describe('the template editor', () => {
     await user.type(body, 'Sale now on');
     await user.click(screen.getByRole('button', { name: 'Create template' }));
 
-    expect(onSubmit).toHaveBeenCalledWith({ name: 'Spring sale', sender: 'ABC', body: 'Sale now on', force_utf8: false });
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Spring sale', sender: 'ABC', body: 'Sale now on', force_utf8: false }, []);
   });
 
   it('is read-only and says why when a sending campaign locks the template', () => {
@@ -122,5 +122,26 @@ describe('the template editor', () => {
     expect(screen.getByText('This template is used by a campaign that is sending; it can be edited when the campaign has finished.')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Name' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+  });
+
+  // Issue 32: the live preview shows a field's fallback as a contact without the field reads it.
+  // Seen red with the preview as it was: it showed the chip "{first_name}", not "there".
+  it('shows a field with a fallback as its fallback in the live preview', async () => {
+    const { user, body } = renderEditor();
+    await user.click(body);
+    await user.paste('Hi {{first_name|there}}, and {{city}}!');
+    const preview = screen.getByRole('region', { name: 'Message preview' });
+    expect(preview).toHaveTextContent('Hi there, and {city}!');
+    expect(within(preview).getByTitle("The contact's first_name, or this when they have none")).toHaveTextContent(/^there$/);
+  });
+
+  it('warns that nobody can reply to an alphanumeric sender, and not for a number', async () => {
+    const { user } = renderEditor();
+    const sender = screen.getByRole('combobox', { name: /Sender/ });
+    await user.type(sender, '88440');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    await user.clear(sender);
+    await user.type(sender, 'HeraldShop');
+    expect(screen.getByRole('note')).toHaveTextContent('texting STOP or HELP back does not work');
   });
 });

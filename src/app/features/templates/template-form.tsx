@@ -1,14 +1,16 @@
-import { Autocomplete, Checkbox, Fieldset, Grid, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, Grid, Stack, Tabs, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconDeviceMobile, IconServer } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useController, useForm, useWatch, type Control } from 'react-hook-form';
-import { SENDER_MAX, SENDER_MIN, TemplateInputSchema, type TemplateInput } from '../../../shared/contract';
+import { TemplateInputSchema, type LinkInput, type TemplateInput } from '../../../shared/contract';
 import { replacePlainUrl, shorthandNames, type PlainUrl } from '../../../shared/sms';
 import { isApiError } from '../../api/api-error';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
+import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import { applyServerFieldErrors } from '../../lib/server-field-errors';
+import { SenderField } from '../../components/sender-field';
 import { AudienceSegments, type AudienceSegmentsProps } from './audience-segments';
 import { draftMessage, type MessageDraft } from './message-draft';
 import { MessagePreview } from './message-preview';
@@ -24,10 +26,16 @@ export interface LinkTrackerProps {
   url: PlainUrl | null;
   /** Names the template's links already have. */
   takenNames: readonly string[];
-  /** The link exists: the form puts `::name::` where the address was. */
-  onTracked: (url: PlainUrl, name: string) => void;
+  /** The link to add: the form puts `::name::` where the address was, and the link is created when the template is saved. */
+  onTracked: (url: PlainUrl, link: PendingLink) => void;
   onClose: () => void;
 }
+
+/** A link tracked in the editor, created only when the template is saved (so an abandoned edit leaves none behind). */
+export type PendingLink = LinkInput & {
+  /** A short link as long as the real one, for the preview and the counters. */
+  shortLink: string;
+};
 
 export type TemplateAudience = Pick<AudienceSegmentsProps, 'templateUuid' | 'groups' | 'knownGroups' | 'onGroupSearch' | 'defaultGroups'>;
 
@@ -55,8 +63,11 @@ interface TemplateFormProps {
   /** Shown above the save button while the form can be saved (e.g. the scheduled campaigns a save changes). */
   saveNotice?: ReactNode;
   submitLabel: string;
-  /** Saves the template; a rejection carrying 422 field errors shows them on the fields. */
-  onSubmit: (input: TemplateInput) => Promise<unknown>;
+  /**
+   * Saves the template, and first the links tracked since the last save that the body still uses
+   * (`newLinks`); a rejection carrying 422 field errors shows them on the fields.
+   */
+  onSubmit: (input: TemplateInput, newLinks: readonly LinkInput[]) => Promise<unknown>;
   onCancel?: () => void;
 }
 
@@ -127,7 +138,7 @@ export function TemplateForm({
   defaultValues = EMPTY,
   senders,
   onSenderSearch,
-  shortLinks,
+  shortLinks: savedShortLinks,
   fieldSuggestions = [],
   linksEmptyMessage,
   locked = false,
@@ -146,8 +157,9 @@ export function TemplateForm({
     setError,
     setValue,
     getValues,
+    reset,
     control,
-    formState: { errors, isSubmitting },
+    formState: { errors, isSubmitting, isDirty },
   } = useForm<TemplateInput>({
     resolver: zodResolver(TemplateInputSchema),
     // The sender's 3–11 rule and the body limit are shown while typing, not only on submit.
@@ -157,11 +169,23 @@ export function TemplateForm({
 
   // The link's modal sits outside the template's <form>: a form in a portal still submits its React parents.
   const [tracking, setTracking] = useState<PlainUrl | null>(null);
+  // Links tracked since the last save: in the preview and the counters now, created on save.
+  const [pendingLinks, setPendingLinks] = useState<readonly PendingLink[]>([]);
+  const shortLinks = useMemo(
+    () =>
+      pendingLinks.length === 0 ? savedShortLinks : { ...savedShortLinks, ...Object.fromEntries(pendingLinks.map((link) => [link.name, link.shortLink])) },
+    [savedShortLinks, pendingLinks],
+  );
   const linkNames = useMemo(() => Object.keys(shortLinks), [shortLinks]);
 
   const submit = handleSubmit(async (input) => {
     try {
-      await onSubmit(input);
+      const used = shorthandNames(input.body).links.map((name) => name.toLowerCase());
+      const newLinks = pendingLinks.filter((link) => used.includes(link.name.toLowerCase())).map(({ shortLink: _sample, ...link }) => link);
+      await onSubmit(input, newLinks);
+      // Saved: nothing is left to lose, and the links exist now.
+      setPendingLinks([]);
+      reset(getValues());
     } catch (error) {
       if (isApiError(error) && error.status === 423) setError('root', { type: 'server', message: TEMPLATE_LOCKED_MESSAGE });
       else applyServerFieldErrors(error, FIELDS, setError);
@@ -189,26 +213,15 @@ export function TemplateForm({
                   control={control}
                   name="sender"
                   render={({ field }) => (
-                    <Autocomplete
-                      {...field}
-                      onChange={(text) => {
-                        field.onChange(text);
-                        onSenderSearch?.(text);
-                      }}
-                      label="Sender"
-                      description={`Pick one of your senders or type one: ${SENDER_MIN} to ${SENDER_MAX} letters, digits, spaces or . - _ &`}
-                      placeholder="e.g. HeraldShop"
-                      data={[...senders]}
-                      withAsterisk
-                      autoComplete="off"
+                    <SenderField
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={field.ref}
+                      name={field.name}
+                      senders={senders}
+                      onSearch={onSenderSearch}
                       error={errors.sender?.message}
-                      rightSection={
-                        <Text size="xs" c={field.value.length > SENDER_MAX ? 'red' : 'dimmed'} aria-hidden>
-                          {field.value.length}/{SENDER_MAX}
-                        </Text>
-                      }
-                      rightSectionWidth={48}
-                      rightSectionPointerEvents="none"
                     />
                   )}
                 />
@@ -232,13 +245,15 @@ export function TemplateForm({
             {!locked && !readOnly && saveNotice}
             <FormError message={errors.root?.message} />
             {!locked && !readOnly && <FormActions submitLabel={submitLabel} submitting={isSubmitting} onCancel={onCancel} />}
+            <UnsavedChangesGuard when={(isDirty || pendingLinks.length > 0) && !isSubmitting && !locked && !readOnly} what="this template" />
           </Stack>
         </form>
         {renderLinkTracker?.({
           url: tracking,
           takenNames: linkNames,
-          onTracked: (url, name) => {
-            setValue('body', replacePlainUrl(getValues('body'), url.text, `::${name}::`), { shouldDirty: true, shouldValidate: true });
+          onTracked: (url, link) => {
+            setPendingLinks((links) => [...links, link]);
+            setValue('body', replacePlainUrl(getValues('body'), url.text, `::${link.name}::`), { shouldDirty: true, shouldValidate: true });
             setTracking(null);
           },
           onClose: () => setTracking(null),

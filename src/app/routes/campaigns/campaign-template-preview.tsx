@@ -3,6 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { measure } from '../../../shared/sms';
 import { ErrorState } from '../../components/error-state';
+import { encodingLabel } from '../../features/templates/encoding-badge';
 import { templateQueries } from '../../features/templates/template-queries';
 
 /** The picked template as Herald renders it (real short links; fields blank without a contact). */
@@ -25,7 +26,7 @@ export function CampaignTemplatePreview({ templateUuid, sender }: { templateUuid
         </Text>
         <Group gap={6}>
           <Badge variant="light" color="gray" size="sm">
-            {measurement.encoding}
+            {encodingLabel(measurement.encoding)}
           </Badge>
           <Badge variant="light" size="sm">
             {measurement.segments} {measurement.segments === 1 ? 'segment' : 'segments'}

@@ -3,12 +3,14 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
-import type { TemplateInput } from '../../../shared/contract';
+import type { LinkInput, TemplateInput } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
 import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
+import { LEAVE_ON_PURPOSE } from '../../components/unsaved-changes-guard';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
+import { useCreateLink, useDeleteLink } from '../../features/links/link-mutations';
 import { LinksPanel } from '../../features/links/links-panel';
 import { TrackUrlModal } from '../../features/links/track-url-modal';
 import { ScheduledCampaignsNotice } from '../../features/templates/scheduled-campaigns-notice';
@@ -49,17 +51,37 @@ export default function TemplateEditPage() {
     [uuid, contactGroups, knownGroups, onGroupSearch, latestGroups],
   );
   const backToList = () => void navigate(paths.templates.list.getHref());
-  const confirmDeletion = useConfirmTemplateDeletion(backToList);
+  // After a deletion there is nothing left to save: no "leave without saving?" question.
+  const confirmDeletion = useConfirmTemplateDeletion(() => void navigate(paths.templates.list.getHref(), { state: LEAVE_ON_PURPOSE }));
+  const createLink = useCreateLink();
+  const deleteLink = useDeleteLink();
   const canEdit = useTeamRole().can('edit');
 
-  const save = (input: TemplateInput) =>
-    update.mutateAsync(input, {
-      onSuccess: (saved) => notifySuccess(`The template ${saved.name} was saved.`),
-      onError: (error) =>
-        isApiError(error) && error.status === 423
-          ? notifyFailureMessage('The template is locked', TEMPLATE_LOCKED_MESSAGE)
-          : notifyFailure('The template could not be saved', error),
-    });
+  /** The links tracked in the editor are created first; if the template is then not saved, they are deleted again. */
+  const save = async (input: TemplateInput, newLinks: readonly LinkInput[]) => {
+    const created: string[] = [];
+    try {
+      for (const link of newLinks) {
+        try {
+          created.push((await createLink.mutateAsync(link)).uuid);
+        } catch (error) {
+          notifyFailure(`The link ${link.name} could not be added, so the template was not saved`, error);
+          // Not the template's fields: the message is in the notice.
+          throw new Error('link not added', { cause: error });
+        }
+      }
+      return await update.mutateAsync(input, {
+        onSuccess: (saved) => notifySuccess(`The template ${saved.name} was saved.`),
+        onError: (error) =>
+          isApiError(error) && error.status === 423
+            ? notifyFailureMessage('The template is locked', TEMPLATE_LOCKED_MESSAGE)
+            : notifyFailure('The template could not be saved', error),
+      });
+    } catch (error) {
+      await Promise.allSettled(created.map((linkUuid) => deleteLink.mutateAsync(linkUuid)));
+      throw error;
+    }
+  };
 
   return (
     <>

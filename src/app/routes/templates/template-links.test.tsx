@@ -43,15 +43,11 @@ function renderEditor(tracking?: { templateUuid: string; vanityDomains: VanityDo
 afterEach(() => vi.unstubAllGlobals());
 
 describe('plain web addresses in the template editor', () => {
-  it('turns an address into a tracked link: the link is created and ::NAME:: takes the address’s place', async () => {
+  it('turns an address into a tracked link: ::NAME:: takes the address’s place, and the link goes with the next save', async () => {
     signIn();
-    const created: unknown[] = [];
-    mockApi(async (request, url) => {
-      if (request.method === 'POST' && url.pathname === '/api/2.0/links') {
-        const input = (await request.json()) as { name: string; destination: string };
-        created.push(input);
-        return json({ data: { uuid: 'link-1', template_uuid: TEMPLATE_UUID, vanity_domain_uuid: DOMAIN.uuid, ...input } }, 201);
-      }
+    const posted: unknown[] = [];
+    mockApi((request, url) => {
+      if (request.method === 'POST') posted.push(url.pathname);
       return json({ data: [] });
     });
     const { user, body, onSubmit } = renderEditor({ templateUuid: TEMPLATE_UUID, vanityDomains: [DOMAIN] }, { SALE: 'https://go.herald.test/aB3dE' });
@@ -70,12 +66,18 @@ describe('plain web addresses in the template editor', () => {
     expect(within(dialog).getByRole('textbox', { name: /destination/i })).toHaveValue('https://shop.example.com/sale');
     await user.click(within(dialog).getByRole('button', { name: 'Add link and use it' }));
 
-    await vi.waitFor(() => expect(created).toHaveLength(1));
     await vi.waitFor(() => expect(body).toHaveValue('Spring sale: ::SALE2::. Again: ::SALE2::'));
-    expect(created).toEqual([{ template_uuid: TEMPLATE_UUID, vanity_domain_uuid: DOMAIN.uuid, name: 'SALE2', destination: 'https://shop.example.com/sale' }]);
     expect(screen.queryByRole('alert', { name: /plain web address/i })).not.toBeInTheDocument();
-    // The link's own form is submitted, not the template's: the change waits for "Save changes".
+    // The link's own form is submitted, not the template's, and nothing is created before the save.
     expect(onSubmit).not.toHaveBeenCalled();
+    expect(posted).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await vi.waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ body: 'Spring sale: ::SALE2::. Again: ::SALE2::' }), [
+        { template_uuid: TEMPLATE_UUID, vanity_domain_uuid: DOMAIN.uuid, name: 'SALE2', destination: 'https://shop.example.com/sale' },
+      ]),
+    );
   });
 
   it('before the template exists, says the address can be tracked once it is created', async () => {

@@ -57,7 +57,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         tags,
         summary: 'Create a campaign (throttled with `throttled: true`)',
         description:
-          'Status 0. Rules (422 naming the field): sender 3–11; template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.',
+          'Status 0. Rules (422 naming the field): sender 3–11, and for an editor one of the team’s senders or 88440 (an admin’s new sender joins the team’s list); template and groups the team’s; send before expiry; throttled: finish after send and not after expiry; pauses inside [send, finish], each ending after it starts, not overlapping, at most 50.',
         body: CampaignInputSchema,
         response: { 201: dataOf(CampaignSchema), ...errorsOf(401, 422) },
       },
@@ -73,7 +73,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         operationId: 'sendTestCampaign',
         tags,
         summary: 'A one-recipient test campaign',
-        description: 'Status 0, no excluded groups; `custom_fields` are the recipient’s (without them, no personalisation).',
+        description:
+          'Status 0, no excluded groups; the sender as for a campaign (an editor: one of the team’s senders or 88440); `custom_fields` are the recipient’s (without them, no personalisation).',
         body: SendTestInputSchema,
         response: { 201: dataOf(CampaignSchema), ...errorsOf(401, 422, 429) },
       },

@@ -18,6 +18,7 @@ import type { ReviewRepository } from './review.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { approvalDecisionMail, approvalRequestMail } from '../../lib/approval-mails';
+import type { SenderRule } from '../senders/senders.service';
 import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOverAudience, type ReviewSubject } from './review';
 
 const SENDING = 1;
@@ -52,6 +53,8 @@ export function createCampaignsService(deps: {
   optOuts: Pick<OptOutsRepository, 'countByCampaign'>;
   /** Sample short links of a template's links (the templates service's). */
   linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
+  /** Which senders the caller may use (the senders module's). */
+  senderRule: Pick<SenderRule, 'refusal' | 'adopt'>;
   clock: Clock;
   config: { appTimezone: string; defaultCountry: string; publicUrl: string; smsRateLimit: number };
   /** The log lines of a campaign paused, resumed or stopped by someone (never throws). */
@@ -199,6 +202,8 @@ export function createCampaignsService(deps: {
       throw new ForbiddenError("Only an admin may let a campaign send through the team's quiet hours.");
     const { times, errors } = checkCampaignTimes(input, zone);
     if (times && times.expiry <= deps.clock.now()) (errors.expiry_date ??= []).push('The expiry date must be in the future.');
+    const senderRefused = await deps.senderRule.refusal(auth, input.sender);
+    if (senderRefused) errors.sender = [senderRefused];
     const template = await deps.templates.find(auth.teamId, input.template_uuid);
     if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
     const includedGroupIds = await groupIds(auth, input.included_contact_groups, 'included_contact_groups', errors);
@@ -239,13 +244,13 @@ export function createCampaignsService(deps: {
 
     async create(auth: AuthContext, input: CampaignInput) {
       const write = await resolve(auth, { ...input, manually_paused: undefined });
-      return present(
-        await deps.db.transaction(async (tx) => {
-          const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId);
-          await askApprovers(tx, auth, record);
-          return record;
-        }),
-      );
+      const created = await deps.db.transaction(async (tx) => {
+        const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId);
+        await askApprovers(tx, auth, record);
+        return record;
+      });
+      await deps.senderRule.adopt(auth, write.sender);
+      return present(created);
     },
 
     /** The same body for normal and throttled campaigns; refused with 423 once locked. */
@@ -259,6 +264,7 @@ export function createCampaignsService(deps: {
         return written;
       });
       if (!updated) throw new LockedError(LOCKED);
+      await deps.senderRule.adopt(auth, write.sender);
       return present(updated);
     },
 
@@ -348,6 +354,8 @@ export function createCampaignsService(deps: {
       const template = await deps.templates.find(auth.teamId, input.template_uuid);
       if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
       if (number.ok) await checkTestNumbers(auth, [{ number: number.number, field: 'contact_number' }], errors);
+      const senderRefused = await deps.senderRule.refusal(auth, input.sender);
+      if (senderRefused) errors.sender = [senderRefused];
       if (Object.keys(errors).length > 0 || !times || !template || !number.ok) throw new ValidationError(errors);
       const write: CampaignWrite = {
         templateId: template.id,
@@ -366,7 +374,9 @@ export function createCampaignsService(deps: {
         ignoreQuietHours: false,
       };
       const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
-      return present(await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId, test)));
+      const created = await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId, test));
+      await deps.senderRule.adopt(auth, write.sender);
+      return present(created);
     },
 
     /**

@@ -27,6 +27,23 @@ export function createSendersRepository(db: Db, clock: Clock) {
       return row;
     },
 
+    /** Whether the team has this sender (exactly as written: handsets show it as it is). */
+    async has(teamId: number, sender: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: senders.id })
+        .from(senders)
+        .where(and(eq(senders.teamId, teamId), eq(senders.sender, sender)));
+      return row !== undefined;
+    },
+
+    /** Adds the sender to the team's list unless it is there already (an admin's new sender, used in a template or campaign). */
+    async register(teamId: number, sender: string): Promise<void> {
+      await db
+        .insert(senders)
+        .values({ teamId, sender, ...stampsOf(clock) })
+        .onConflictDoNothing();
+    },
+
     async insert(teamId: number, sender: string): Promise<SenderRow> {
       const [row] = await db
         .insert(senders)

@@ -4,10 +4,37 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
+import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import { formatTimestamp } from '../../lib/time';
 import type { SenderRow, SendersRepository } from './senders.repository';
 
 const TAKEN = 'The sender has already been taken.';
+export const UNKNOWN_SENDER = `The sender must be one of the team's senders or ${SHORT_CODE_SENDER}. Ask an admin to add it under Senders.`;
+
+/**
+ * Who may send as what (templates, campaigns and test sends): an editor only as one of the team's
+ * senders or the installation's short code; an admin as any valid sender, which their use adds
+ * to the team's list (so every sender in use is on it, and editors may then use it too).
+ */
+export function createSenderRule(senders: Pick<SendersRepository, 'has' | 'register'>) {
+  const known = async (auth: AuthContext, sender: string) => sender === SHORT_CODE_SENDER || (await senders.has(auth.teamId, sender));
+  /** The refusal (for the `sender` field) of a sender this caller may not use; undefined when allowed. */
+  const refusal = async (auth: AuthContext, sender: string): Promise<string | undefined> =>
+    auth.role === 'admin' || (await known(auth, sender)) ? undefined : UNKNOWN_SENDER;
+  return {
+    refusal,
+    /** Throws 422 naming `sender` when the caller may not use it. */
+    async check(auth: AuthContext, sender: string): Promise<void> {
+      const refused = await refusal(auth, sender);
+      if (refused) throw ValidationError.field('sender', refused);
+    },
+    /** After an allowed use is written: an admin's new sender joins the team's list. */
+    async adopt(auth: AuthContext, sender: string): Promise<void> {
+      if (auth.role === 'admin' && !(await known(auth, sender))) await senders.register(auth.teamId, sender);
+    },
+  };
+}
+export type SenderRule = ReturnType<typeof createSenderRule>;
 
 export function createSendersService(deps: { senders: SendersRepository; config: { publicUrl: string; appTimezone: string } }) {
   const present = (row: SenderRow): Sender => ({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 
 let t: TestApp;
@@ -133,5 +134,85 @@ describe('senders', () => {
     const list = (await t.request('GET', '/api/2.0/senders/?per_page=100', { token: stranger.token })).json().data as Array<{ sender: string }>;
     expect(list.map((s) => s.sender)).not.toContain('Secret');
     expect((await t.request('GET', url, { token: owner.token })).json().data.sender).toBe('Secret');
+  });
+});
+
+// Issue 32: senders are a list. An editor sends only as one of the team's senders or 88440 (422
+// naming `sender` otherwise); an admin may use a new one, which joins the list. Seen red with the
+// rule's check removed from templates and campaigns (the editor's "HSBC" answered 201).
+describe('who may send as what', () => {
+  let editorToken: string;
+  let template: string;
+  let group: string;
+  const campaign = (sender: string) => ({
+    name: 'Sale',
+    sender,
+    scheduled_send_date: '2099-06-02 09:00:00',
+    expiry_date: '2099-06-03 09:00:00',
+    included_contact_groups: [group],
+    excluded_contact_groups: [],
+    template_uuid: template,
+  });
+  const listed = async () =>
+    ((await t.request('GET', '/api/2.0/senders/?per_page=100', { token: owner.token })).json().data as Array<{ sender: string }>).map((s) => s.sender);
+  const refusal = { sender: ["The sender must be one of the team's senders or 88440. Ask an admin to add it under Senders."] };
+
+  beforeAll(async () => {
+    const member = await t.user();
+    await t.services.users.addToTeam(member.email, 'Acme & Sons Trading Ltd', 'editor');
+    const userId = (await t.services.usersRepository.findByEmail(member.email))!.id;
+    const teamId = (await t.services.teamsRepository.findByUuid(owner.teamUuid))!.id;
+    editorToken = (await t.services.tokens.issue(userId, 'personal', 'editor', { teamId })).token;
+    template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'T', body: 'Hello', sender: '88440' } })).json().data.uuid;
+    group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'G' } })).json().data.uuid;
+  });
+
+  it("refuses an editor's template, campaign and test send as a sender the team does not have, naming sender; nothing is written", async () => {
+    const before = (await t.database.pool.query('SELECT (SELECT count(*) FROM templates) + (SELECT count(*) FROM campaigns) AS n')).rows[0].n;
+    const attempts = [
+      ['POST', '/api/2.0/templates/', { name: 'Bank', body: 'Your account', sender: 'HSBC' }],
+      ['PUT', `/api/2.0/templates/${template}`, { name: 'T', body: 'Hello', sender: 'HSBC' }],
+      ['POST', '/api/2.0/campaigns/', campaign('HSBC')],
+      ['POST', '/api/2.0/campaigns/send-test', { ...campaign('HSBC'), scheduled_send_date: '2099-06-02 09:00:00', contact_number: '+447700900123' }],
+    ] as const;
+    for (const [method, url, body] of attempts) {
+      const response = await t.request(method, url, { token: editorToken, body });
+      expect(response.statusCode, `${method} ${url}`).toBe(422);
+      expect(response.json().error).toMatchObject({ code: 422, message: 'The given data was invalid.', errors: refusal });
+    }
+    const after = (await t.database.pool.query('SELECT (SELECT count(*) FROM templates) + (SELECT count(*) FROM campaigns) AS n')).rows[0].n;
+    expect(after).toBe(before);
+    expect(await listed()).not.toContain('HSBC');
+  });
+
+  it('lets an editor use 88440 and the senders on the list', async () => {
+    const shortCode = await t.request('POST', '/api/2.0/templates/', { token: editorToken, body: { name: 'Short', body: 'Hi', sender: '88440' } });
+    expect(shortCode.statusCode).toBe(201);
+    const named = await t.request('POST', '/api/2.0/campaigns/', { token: editorToken, body: campaign('AcmeSonsTra') });
+    expect(named.statusCode, named.body).toBe(201);
+  });
+
+  it("lets an admin use a new sender, which joins the team's list (then editors may use it)", async () => {
+    expect(await listed()).not.toContain('NewBrand');
+    const created = await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'New', body: 'Hi', sender: 'NewBrand' } });
+    expect(created.statusCode).toBe(201);
+    expect((await listed()).filter((s) => s === 'NewBrand')).toEqual(['NewBrand']);
+    const byEditor = await t.request('POST', '/api/2.0/campaigns/', { token: editorToken, body: campaign('NewBrand') });
+    expect(byEditor.statusCode, byEditor.body).toBe(201);
+    // Used again by the admin: still one row.
+    expect((await t.request('POST', '/api/2.0/campaigns/', { token: owner.token, body: campaign('NewBrand') })).statusCode).toBe(201);
+    expect((await listed()).filter((s) => s === 'NewBrand')).toEqual(['NewBrand']);
+  });
+
+  it('gives the refusal over a real socket', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/2.0`;
+    const response = await fetch(`${base}/templates/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editorToken}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ name: 'Bank', body: 'Your account', sender: 'HSBC' }),
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error.errors).toEqual(refusal);
   });
 });

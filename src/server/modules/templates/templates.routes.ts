@@ -48,7 +48,8 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
         operationId: 'createTemplate',
         tags,
         summary: 'Create a template',
-        description: 'The sender must be 3 to 11 characters; the body at most 1,600 characters.',
+        description:
+          "The sender must be 3 to 11 characters, and for an editor one of the team's senders or 88440 (an admin's new sender joins the team's list); the body at most 1,600 characters.",
         body: TemplateInputSchema,
         response: { 201: dataOf(TemplateSchema), ...errorsOf(401, 422) },
       },
@@ -113,7 +114,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
         operationId: 'updateTemplate',
         tags,
         summary: 'Edit a template',
-        description: 'Refused with 423 while a campaign that uses the template is sending.',
+        description: 'Refused with 423 while a campaign that uses the template is sending. The sender as on create.',
         params: TemplateParamsSchema,
         body: TemplateInputSchema,
         response: { 200: dataOf(TemplateSchema), ...errorsOf(401, 404, 422, 423) },

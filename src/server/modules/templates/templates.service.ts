@@ -11,6 +11,7 @@ import type { LinksService } from '../links/links.service';
 import type { ContactsService } from '../contacts/contacts.service';
 import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
 import type { VanityDomainsService } from '../vanity-domains/vanity-domains.service';
+import type { SenderRule } from '../senders/senders.service';
 import type { TemplateRow, TemplatesRepository } from './templates.repository';
 
 /** A stable, realistic short code for previews (real codes are made per recipient at send time). */
@@ -46,6 +47,8 @@ export function createTemplatesService(deps: {
   urlBase: VanityDomainsService['urlBase'];
   contactFields: ContactsService['fieldsOf'];
   firstRecipient: ContactsService['firstRecipientOf'];
+  /** Which senders the caller may use (the senders module's). */
+  senderRule: Pick<SenderRule, 'check' | 'adopt'>;
   config: { appTimezone: string };
 }) {
   const zone = deps.config.appTimezone;
@@ -104,12 +107,22 @@ export function createTemplatesService(deps: {
 
     show: async (auth: AuthContext, uuid: string) => presentOne(await find(auth, uuid)),
 
-    create: async (auth: AuthContext, input: TemplateInput) => presentOne(await deps.templates.insert(auth.teamId, fieldsOf(input))),
+    async create(auth: AuthContext, input: TemplateInput) {
+      const fields = fieldsOf(input);
+      await deps.senderRule.check(auth, fields.sender);
+      const row = await deps.templates.insert(auth.teamId, fields);
+      await deps.senderRule.adopt(auth, fields.sender);
+      return presentOne(row);
+    },
 
     async update(auth: AuthContext, uuid: string, input: TemplateInput) {
       const row = await find(auth, uuid);
       if ((await deps.templates.lockedAmong([row.id])).has(row.id)) throw new LockedError(TEMPLATE_LOCKED);
-      return presentOne(await deps.templates.update(row.id, fieldsOf(input)));
+      const fields = fieldsOf(input);
+      await deps.senderRule.check(auth, fields.sender);
+      const updated = await deps.templates.update(row.id, fields);
+      await deps.senderRule.adopt(auth, fields.sender);
+      return presentOne(updated);
     },
 
     async delete(auth: AuthContext, uuid: string) {
