@@ -20,6 +20,12 @@ const SECRET = /password|secret|^token$|^headers$|authorization|api[-_]?key/i;
 const NOISE = new Set(['updated_at', 'created_at', 'links', 'is_locked', 'uuid']);
 const LONG = '(not shown)';
 
+/**
+ * The routes that read with a POST (their body is too large or too rich for a query) and change
+ * nothing: they are not changes, so they are not recorded. Named here, in one place, by operationId.
+ */
+export const READS_BY_POST: ReadonlySet<string> = new Set(['previewCampaign', 'previewContactImport']);
+
 /** A value small enough to keep as it is: scalars, short texts, short lists of short texts. */
 function small(value: unknown): boolean {
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return true;
@@ -95,7 +101,7 @@ const dataOf = (payload: unknown): Record<string, unknown> | undefined => {
 
 /**
  * The audit trail, kept in one place from the route table: every request of the API that may change
- * something (not a GET, not a computation open to readers, not public) is recorded when it succeeds,
+ * something (not a GET, not a computation open to readers, not a read by POST, not public) is recorded when it succeeds,
  * and when an edit is refused as locked (423) — who (the user or the API token), the action (the
  * route's operationId), the resource and the fields it changed, before and after. The before is the
  * resource's own GET, read just before a PUT or DELETE of it or of an action on it (`…/approve`).
@@ -117,6 +123,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
       access !== undefined &&
       access !== 'public' &&
       access !== 'read' &&
+      !READS_BY_POST.has(String(request.routeOptions.schema?.operationId)) &&
       request.auth !== null &&
       // A replayed answer (Idempotency-Key) changed nothing: its first request was recorded.
       request.idempotency?.replayed !== true

@@ -4,7 +4,8 @@
  * another team's events never shown; and a table that refuses to be changed.
  *
  * Seen red: with `registerAuditTrail` left out of app.ts, no change was listed; with the SECRET rule
- * in http/audit-trail.ts emptied, the webhook's `X-Api-Key` header value appeared in the log.
+ * in http/audit-trail.ts emptied, the webhook's `X-Api-Key` header value appeared in the log; with
+ * READS_BY_POST emptied, `previewCampaign` and `previewContactImport` were listed as events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
@@ -119,6 +120,31 @@ describe('the audit log', () => {
     expect(events[1]!.changes).toEqual({ manually_paused: { before: null, after: true } });
   });
 
+  it('does not record reads that use a POST (previews): they change nothing', async () => {
+    const group = (await call('POST', '/contact-groups/', admin.token, { name: 'Previewed' })).json().data.uuid;
+    const template = (await call('POST', '/templates/', admin.token, { name: 'P', body: 'Hi', sender: 'Acme' })).json().data.uuid;
+    const preview = await call('POST', '/campaigns/preview', admin.token, {
+      name: 'Not saved',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 12:00:00',
+      expiry_date: '2026-06-02 12:00:00',
+      included_contact_groups: [group],
+      excluded_contact_groups: [],
+      template_uuid: template,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const importPreview = await t.request('POST', `${API}/contact-groups/${group}/imports/preview`, {
+      token: admin.token,
+      body: 'phone_number,name\n+447700900123,Ann\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(importPreview.statusCode, importPreview.body).toBe(200);
+    expect(await eventsOf('&action=previewCampaign')).toEqual([]);
+    expect(await eventsOf('&action=previewContactImport')).toEqual([]);
+    // The changes around them still are.
+    expect((await eventsOf(`&resource_uuid=${group}`)).map((event) => event.action)).toEqual(['createContactGroup']);
+  });
+
   it('filters by actor, action and time, and pages newest first', async () => {
     // Part of a name, in any case: the API token called `test`, and the addresses at herald.test.
     const byName = await eventsOf('&actor=TES');
@@ -146,7 +172,7 @@ describe('the audit log', () => {
       .split('\r\n');
     expect(lines[0]).toBe('time,actor_kind,actor_uuid,actor,action,resource_type,resource_uuid,changes,ip');
     expect(lines.slice(1).every((line) => line.includes(',createTemplate,template,'))).toBe(true);
-    expect(lines.length).toBe(3);
+    expect(lines.length).toBe(4);
   });
 
   it('shows a team only its own events, to every role, and the table refuses to change', async () => {
