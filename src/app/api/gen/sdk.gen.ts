@@ -21,7 +21,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * Sign in with e-mail and password
  *
- * Returns a bearer token (valid 30 days, revoked by sign-out) and the user. Limited to 10 attempts a minute per address.
+ * Returns a bearer token (valid 30 days, revoked by sign-out) and the user. After 10 failed attempts in a row (LOGIN_RATE_LIMIT_PER_MINUTE) for one e-mail address from one client address, the next attempt from that address waits 30 s after the last failure, twice as long after each further failure, up to 15 minutes (429 with Retry-After); a sign-in that succeeds clears the count. The same address signing in from elsewhere is never held up by them.
  */
 export const login = <ThrowOnError extends boolean = false>(options: Options<LoginData, ThrowOnError>) => (options.client ?? client).post<LoginResponses, LoginErrors, ThrowOnError>({
     url: '/api/2.0/auth/login',

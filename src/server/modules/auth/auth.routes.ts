@@ -27,7 +27,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'login',
         tags: ['Users and teams'],
         summary: 'Sign in with e-mail and password',
-        description: 'Returns a bearer token (valid 30 days, revoked by sign-out) and the user. Limited to 10 attempts a minute per address.',
+        description:
+          'Returns a bearer token (valid 30 days, revoked by sign-out) and the user. After 10 failed attempts in a row (LOGIN_RATE_LIMIT_PER_MINUTE) for one e-mail address from one client address, the next attempt from that address waits 30 s after the last failure, twice as long after each further failure, up to 15 minutes (429 with Retry-After); a sign-in that succeeds clears the count. The same address signing in from elsewhere is never held up by them.',
         security: [],
         body: LoginRequestSchema,
         response: { 200: dataOf(LoginResultSchema), ...errorsOf(401, 422, 429) },

@@ -13,7 +13,7 @@ import { isUniqueViolation, type Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
+import type { Passwords } from '../../lib/passwords';
 import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
@@ -29,6 +29,7 @@ const INVALID_LINK = 'This invitation link is not valid: it was used, withdrawn 
 /** Members of a team, their roles, invitations by e-mail, and the team's settings. */
 export function createMembersService(deps: {
   db: Db;
+  passwords: Pick<Passwords, 'hash'>;
   members: MembersRepository;
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'insert'>;
   teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'updateSettings'>;
@@ -162,7 +163,7 @@ export function createMembersService(deps: {
           user = await deps.users.insert(tx, {
             email: row.email,
             name: input.name!,
-            passwordHash: await hashPassword(input.password!),
+            passwordHash: await deps.passwords.hash(input.password!),
             currentTeamId: row.teamId,
           });
         }
