@@ -2727,6 +2727,10 @@ export type ChangePasswordData = {
     body: {
         current_password: string;
         new_password: string;
+        /**
+         * Herald extension. `true`: every API token of the account (in every team) is revoked too. Off by default.
+         */
+        revoke_api_tokens?: boolean;
     };
     path?: never;
     query?: never;
@@ -2827,6 +2831,10 @@ export type ConfirmPasswordResetData = {
          * The new password, at least 12 characters.
          */
         password: string;
+        /**
+         * Herald extension. Every API token of the account (in every team) is revoked too: on by default after a reset, since whoever knew the old password may have made one. `false` keeps them.
+         */
+        revoke_api_tokens?: boolean;
     };
     path?: never;
     query?: never;
@@ -3160,6 +3168,56 @@ export type RemoveMemberResponses = {
 };
 
 export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
+
+export type ShowMemberData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The member's user identifier.
+         */
+        user_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/team/members/{user_uuid}';
+};
+
+export type ShowMemberErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowMemberError = ShowMemberErrors[keyof ShowMemberErrors];
+
+export type ShowMemberResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Member;
+    };
+};
+
+export type ShowMemberResponse = ShowMemberResponses[keyof ShowMemberResponses];
 
 export type UpdateMemberData = {
     /**

@@ -135,7 +135,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         tags: ['Users and teams'],
         summary: "Change the caller's password",
         description:
-          'Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working. The new password has at least 12 characters.',
+          'Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working unless `revoke_api_tokens` is true (then every API token of the account, in every team, is revoked too). The new password has at least 12 characters.',
         body: PasswordChangeSchema,
         response: { 204: z.null().describe('Changed.'), ...errorsOf(401, 403, 422, 429) },
       },
@@ -175,7 +175,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'confirmPasswordReset',
         tags: ['Users and teams'],
         summary: 'Set a new password with a reset link',
-        description: 'The link works once; every dashboard session of the account is signed out. A used or expired link is 404.',
+        description:
+          'The link works once; every dashboard session of the account is signed out, and every API token of the account too unless `revoke_api_tokens` is false. A used or expired link is 404.',
         security: [],
         body: PasswordResetConfirmSchema,
         response: { 204: z.null().describe('The password is changed.'), ...errorsOf(404, 422, 429) },

@@ -27,7 +27,7 @@ export function createAuthService(deps: {
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPhoneNumber' | 'setPasswordHash'>;
   usersService: Pick<UsersService, 'current'>;
   tokens: Pick<TokensService, 'issue' | 'authenticate' | 'revokeCurrent'>;
-  tokensRepository: Pick<TokensRepository, 'revokeSessions'>;
+  tokensRepository: Pick<TokensRepository, 'revokeSessions' | 'revokePersonalTokens'>;
   resets: PasswordResetsRepository;
   loginFailures: LoginFailuresRepository;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
@@ -137,7 +137,7 @@ export function createAuthService(deps: {
       return deps.usersService.current(auth);
     },
 
-    /** A new password, given the current one; every other session of the user is signed out (API tokens stay). */
+    /** A new password, given the current one; every other session of the user is signed out; API tokens too when asked (`revoke_api_tokens`). */
     async changePassword(auth: AuthContext, input: PasswordChange): Promise<void> {
       const user = await deps.users.findById(auth.userId);
       if (!user) throw new NotFoundError();
@@ -147,6 +147,7 @@ export function createAuthService(deps: {
       await deps.db.transaction(async (tx) => {
         await deps.users.setPasswordHash(tx, auth.userId, hash);
         await deps.tokensRepository.revokeSessions(tx, auth.userId, auth.tokenKind === 'session' ? auth.tokenId : null);
+        if (input.revoke_api_tokens === true) await deps.tokensRepository.revokePersonalTokens(tx, auth.userId);
         await deps.resets.useAll(tx, auth.userId);
       });
       deps.forgetTokenOwners();
@@ -177,6 +178,8 @@ export function createAuthService(deps: {
         await deps.users.setPasswordHash(tx, reset.userId, hash);
         await deps.resets.useAll(tx, reset.userId);
         await deps.tokensRepository.revokeSessions(tx, reset.userId, null);
+        // Whoever knew the old password may have made a token with it: gone too, unless the request keeps them.
+        if (input.revoke_api_tokens !== false) await deps.tokensRepository.revokePersonalTokens(tx, reset.userId);
         const user = await deps.users.findById(reset.userId, tx);
         await deps.audit.record(
           {

@@ -86,6 +86,13 @@ export function createMembersService(deps: {
       return { items: rows.map(presentMember), total };
     },
 
+    /** One member (the audit log reads it before a role change or a removal, to record the role it had). */
+    async showMember(auth: AuthContext, userUuid: string): Promise<Member> {
+      const member = await deps.members.findMember(deps.db, auth.teamId, userUuid);
+      if (!member) throw new NotFoundError('The requested member was not found.');
+      return presentMember(member);
+    },
+
     setRole: (auth: AuthContext, userUuid: string, role: Role) => changeMember(auth, userUuid, { role }) as Promise<Member>,
 
     remove: async (auth: AuthContext, userUuid: string): Promise<void> => void (await changeMember(auth, userUuid, 'remove')),
