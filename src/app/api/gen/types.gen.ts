@@ -993,6 +993,9 @@ export type Webhook = {
     uuid: string;
     name: string;
     url: string;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -1017,6 +1020,9 @@ export type WebhookWithSecret = {
     uuid: string;
     name: string;
     url: string;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -2267,6 +2273,9 @@ export type EventEndpoint = {
     url: string;
     description: string;
     events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -2301,6 +2310,9 @@ export type EventEndpointWithSecret = {
     url: string;
     description: string;
     events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
