@@ -40,6 +40,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
+import type { ScryptCost } from './lib/passwords';
 import { createServices, type Services } from './services';
 
 export type AppDeps = {
@@ -49,6 +50,8 @@ export type AppDeps = {
   secretKey: Buffer;
   /** Time as the services read it (tests move it); the system clock by default. */
   clock?: Clock;
+  /** The scrypt cost of new password hashes; production's (lib/passwords.ts) unless the test app passes a cheaper one. */
+  passwordCost?: ScryptCost;
   /** Folder of the built dashboard; defaults to dist/app. */
   dashboardDir?: string;
   /** false: no log (tests); a logger: the process's own (main.ts makes it first); else one made from the config. */
@@ -103,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const services = createServices(database, config, {
     secretKey: deps.secretKey,
     clock: deps.clock,
+    passwordCost: deps.passwordCost,
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
     logger: app.log,
   });

@@ -8,6 +8,8 @@ import { createFirstAdmin } from './first-admin';
 import { loadSecretKey } from './lib/secret-box';
 import { systemClock } from './lib/time';
 import { recoverInterruptedImports } from './modules/imports/imports.service';
+import { sealStoredHeaders } from './db/stored-headers';
+import { createSecretBox } from './lib/secret-box';
 import { createLogger } from './observability/logger';
 import { roleFromArgs, sends, servesHttp } from './roles';
 import { createWorkers } from './workers';
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
   const secretKey = await loadSecretKey(config);
   const { app, services, metrics } = await buildApp({ config, database, secretKey, logger: log });
   for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);
+  const sealedHeaders = await sealStoredHeaders(database.db, createSecretBox(secretKey));
+  if (sealedHeaders > 0) app.log.info(`sealed the custom header values of ${sealedHeaders} webhook(s) and event endpoint(s)`);
   const recovered = await recoverInterruptedImports(database.db, systemClock);
   if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
   const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createWebhookCaller } from './gateways/webhooks/webhook-caller';
+import { createPasswords, type ScryptCost } from './lib/passwords';
 import { createSecretBox } from './lib/secret-box';
 import { systemClock, type Clock } from './lib/time';
 import { createSharedRateLimiter } from './db/rate-counters';
@@ -9,6 +10,7 @@ import { createAccountMailRepository } from './modules/account-mail/account-mail
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
+import { createLoginFailuresRepository } from './modules/auth/login-failures.repository';
 import { createPasswordResetsRepository } from './modules/auth/password-resets.repository';
 import { createMembersRepository } from './modules/members/members.repository';
 import { createMembersService } from './modules/members/members.service';
@@ -62,11 +64,19 @@ import { createEventOutbox } from './modules/event-endpoints/event-outbox';
 export function createServices(
   database: Database,
   config: Config,
-  options: { secretKey: Buffer; clock?: Clock; log?: (error: unknown) => void; logger?: Pick<FastifyBaseLogger, 'info' | 'warn'> },
+  options: {
+    secretKey: Buffer;
+    clock?: Clock;
+    log?: (error: unknown) => void;
+    logger?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+    /** The scrypt cost of new password hashes: production's (PASSWORD_COST) unless the test app passes a cheaper one. */
+    passwordCost?: ScryptCost;
+  },
 ) {
   const { db } = database;
   const clock = options.clock ?? systemClock;
   const secrets = createSecretBox(options.secretKey);
+  const passwords = createPasswords(options.passwordCost);
   const webhookCaller = createWebhookCaller({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, now: () => clock.now() });
   const teamsRepository = createTeamsRepository(db, clock);
   const usersRepository = createUsersRepository(db, clock);
@@ -76,6 +86,7 @@ export function createServices(
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({
     db,
+    passwords,
     users: usersRepository,
     teams: teamsRepository,
     teamsService: teams,
@@ -90,11 +101,13 @@ export function createServices(
   const accountMail = createAccountMailRepository(db, clock);
   const auth = createAuthService({
     db,
+    passwords,
     users: usersRepository,
     usersService: users,
     tokens,
     tokensRepository,
     resets: createPasswordResetsRepository(clock),
+    loginFailures: createLoginFailuresRepository(clock),
     outbox: accountMail,
     limiter,
     audit: auditRepository,
@@ -106,6 +119,7 @@ export function createServices(
   const membersRepository = createMembersRepository(db, clock);
   const members = createMembersService({
     db,
+    passwords,
     members: membersRepository,
     users: usersRepository,
     teams: teamsRepository,

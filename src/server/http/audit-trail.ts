@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false`: the resource is not read before the change (its GET would put what is being erased into the log). */
     auditBefore?: false;
+    /** A read that takes contacts' data out of Herald (a group's CSV, a contact's data, a report's CSV or NDJSON): recorded like a change. */
+    auditExport?: true;
   }
 }
 
@@ -19,6 +21,12 @@ const SECRET = /password|secret|^token$|^headers$|authorization|api[-_]?key/i;
 /** Fields that change with every write and say nothing of it. */
 const NOISE = new Set(['updated_at', 'created_at', 'links', 'is_locked', 'uuid']);
 const LONG = '(not shown)';
+
+/**
+ * The routes that read with a POST (their body is too large or too rich for a query) and change
+ * nothing: they are not changes, so they are not recorded. Named here, in one place, by operationId.
+ */
+export const READS_BY_POST: ReadonlySet<string> = new Set(['previewCampaign', 'previewContactImport']);
 
 /** A value small enough to keep as it is: scalars, short texts, short lists of short texts. */
 function small(value: unknown): boolean {
@@ -77,6 +85,14 @@ export function resourceTypeOf(pattern: string): string {
   return noun.replace(/-/g, '_').replace(/(?<!s)s$/, '');
 }
 
+/** What an export was asked for (a report's filters), as the query said it: the rows it took are in the route's resource. */
+const exportFilters = (request: FastifyRequest): AuditChanges =>
+  Object.fromEntries(
+    Object.entries((request.query ?? {}) as Record<string, unknown>)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => [field, { after: small(value) ? value : LONG }]),
+  );
+
 const uuidParam = (request: FastifyRequest): string | null => {
   const params = (request.params ?? {}) as Record<string, string>;
   const name = Object.keys(params).find((key) => key.endsWith('uuid'));
@@ -95,11 +111,13 @@ const dataOf = (payload: unknown): Record<string, unknown> | undefined => {
 
 /**
  * The audit trail, kept in one place from the route table: every request of the API that may change
- * something (not a GET, not a computation open to readers, not public) is recorded when it succeeds,
+ * something (not a GET, not a computation open to readers, not a read by POST, not public) is recorded when it succeeds,
  * and when an edit is refused as locked (423) — who (the user or the API token), the action (the
  * route's operationId), the resource and the fields it changed, before and after. The before is the
  * resource's own GET, read just before a PUT or DELETE of it or of an action on it (`…/approve`).
- * Sign-ins are recorded where they are checked (the auth service). Secrets are never recorded.
+ * Exports (routes with `auditExport`: contacts' data leaving Herald) are recorded too, with the
+ * filters asked for; a contact's own export names no number. Sign-ins are recorded where they are
+ * checked (the auth service). Secrets are never recorded.
  */
 export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<AuditRepository, 'record' | 'actorOf'>; log: (error: unknown) => void }): void {
   const readable = new Set<string>();
@@ -110,6 +128,8 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
 
   const audited = (request: FastifyRequest): boolean => {
     const access = request.routeOptions.config?.access;
+    if (request.routeOptions.config?.auditExport === true)
+      return request.method === 'GET' && request.auth !== null && request.routeOptions.url?.startsWith('/api/2.0/') === true;
     return (
       request.routeOptions.url?.startsWith('/api/2.0/') === true &&
       request.method !== 'GET' &&
@@ -117,6 +137,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
       access !== undefined &&
       access !== 'public' &&
       access !== 'read' &&
+      !READS_BY_POST.has(String(request.routeOptions.schema?.operationId)) &&
       request.auth !== null &&
       // A replayed answer (Idempotency-Key) changed nothing: its first request was recorded.
       request.idempotency?.replayed !== true
@@ -177,7 +198,9 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
           status === 423
             ? null
             : {
-                ...changesBetween(before, after, { created: request.method === 'POST' && before === undefined }),
+                ...(request.method === 'GET'
+                  ? exportFilters(request)
+                  : changesBetween(before, after, { created: request.method === 'POST' && before === undefined })),
                 ...Object.fromEntries(Object.entries(request.auditNotes ?? {}).map(([field, value]) => [field, { after: value }])),
               },
         ip: request.ip,

@@ -11,6 +11,7 @@
  * entry in REQUEST_BODIES, or a uuid-like body field with no case in BODY_REFERENCES fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_FORMATS, REPORT_TYPES } from '../../shared/contract';
 import { normaliseRouteKey, routesOfDocument, routesOfRouter, type ApiMethod, type ApiRoute, type OpenApiDocument } from '../testing/api-routes';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
 import { startWebhookReceiver } from '../testing/webhook-receiver';
@@ -93,8 +94,13 @@ const HIDDEN_ROUTES: Record<string, string> = {
   [`GET ${API}/openapi.json`]: 'The API description itself: public, holds no team data.',
 };
 
-/** GET routes A's snapshot leaves out because they change state. */
-const STATEFUL_GETS = new Set([`GET ${API}/users/switch/team/{team_uuid}`]);
+/** GET routes A's snapshot leaves out because they change state (a switch; exports, which the audit log records). */
+const STATEFUL_GETS = new Set([
+  `GET ${API}/users/switch/team/{team_uuid}`,
+  `GET ${API}/contact-groups/{contact_group_uuid}/export.csv`,
+  `GET ${API}/contacts/{phone_number}/export`,
+  ...REPORT_TYPES.flatMap((type) => REPORT_FORMATS.map((format) => `GET ${API}/reporting/{campaign_uuid}/${type}.${format}`)),
+]);
 
 const campaignBody = (team: { template: string; group: string }, overrides: Record<string, unknown> = {}) => ({
   name: 'Summer sale',

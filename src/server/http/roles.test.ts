@@ -37,6 +37,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/auth/password-reset': 'public',
   'POST /api/2.0/auth/password-reset/confirm': 'public',
   'GET /api/2.0/team/members': 'read',
+  'GET /api/2.0/team/members/{user_uuid}': 'read',
   'PUT /api/2.0/team/members/{user_uuid}': 'admin',
   'DELETE /api/2.0/team/members/{user_uuid}': 'admin',
   'GET /api/2.0/team/invitations': 'admin',

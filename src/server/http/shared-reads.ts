@@ -82,7 +82,8 @@ export function registerSharedReads(app: FastifyInstance): void {
     const handler = route.handler as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
     route.handler = async function sharedRead(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       if (!request.auth) return handler.call(this, request, reply);
-      const key = `${request.auth.teamId} ${request.method} ${request.url}`;
+      // By role and scope too: an answer may show an admin's full token more (webhook header values, masked to others).
+      const key = `${request.auth.teamId} ${request.auth.role} ${request.auth.scope} ${request.method} ${request.url}`;
       const body = await batches.run(key, async () => Buffer.from(reply.serialize(await handler.call(this, request, reply)) as string));
       return reply.type(JSON_TYPE).send(body);
     } as RouteHandlerMethod;

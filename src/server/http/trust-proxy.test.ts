@@ -3,7 +3,11 @@
  * the setting trusts it; without it, a forged X-Forwarded-For changes nothing. Seen in what the audit
  * log records and in the per-address limit of unauthenticated calls.
  *
- * Seen red: with `trustProxy` fixed to false in app.ts, the trusted app recorded the proxy's address.
+ * Over https (the proxy's X-Forwarded-Proto, trusted) every answer carries HSTS; over http, or with
+ * the header forged to an app that trusts no proxy, none does.
+ *
+ * Seen red: with `trustProxy` fixed to false in app.ts, the trusted app recorded the proxy's address;
+ * with the Strict-Transport-Security line removed from security-headers.ts, the https answers had none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp } from '../testing/test-app';
@@ -57,5 +61,18 @@ describe('TRUST_PROXY', () => {
     // Without trust, every client behind the proxy shares the proxy's address (and its limit).
     expect(await statuses(direct, '203.0.113.21')).toEqual([401, 401, 401, 429]);
     expect(await statuses(direct, '203.0.113.22')).toEqual([429, 429, 429, 429]);
+  });
+
+  it('sends HSTS when served over https, and only then', async () => {
+    const hstsOf = async (t: TestApp, url: string, proto?: string) => {
+      const response = await t.app.inject({ method: 'GET', url, remoteAddress: '10.0.0.4', headers: proto ? { 'x-forwarded-proto': proto } : {} });
+      return response.headers['strict-transport-security'];
+    };
+    expect(await hstsOf(proxied, '/api/2.0/auth/me', 'https')).toBe('max-age=31536000');
+    expect(await hstsOf(proxied, '/healthz', 'https')).toBe('max-age=31536000');
+    expect(await hstsOf(proxied, '/api/2.0/auth/me', 'http')).toBeUndefined();
+    expect(await hstsOf(proxied, '/api/2.0/auth/me')).toBeUndefined();
+    // A forged header to a service that trusts no proxy is plain http.
+    expect(await hstsOf(direct, '/api/2.0/auth/me', 'https')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase, withDatabaseName, type Database } from '../db/client';
+import type { ScryptCost } from '../lib/passwords';
 import type { Clock } from '../lib/time';
 import type { Services } from '../services';
 
@@ -19,6 +20,9 @@ export function createTestClock(start: string | Date) {
 }
 
 export const TEST_PUBLIC_URL = 'http://herald.test';
+
+/** The scrypt cost of the test app's passwords (production's, N=2^17, is 128 times dearer): tests only. */
+export const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -58,7 +62,7 @@ async function createDatabaseFromTemplate(name: string): Promise<void> {
 /** A fresh database (copied from the migrated template) and an app built on it, per test file. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { dashboardDir?: string; clock?: Clock; secretKey?: Buffer } = {},
+  options: { dashboardDir?: string; clock?: Clock; secretKey?: Buffer; passwordCost?: ScryptCost } = {},
 ): Promise<TestApp> {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
@@ -71,6 +75,8 @@ export async function createTestApp(
     // Given: another app on the same database (a second process) signs and checks links with it too.
     secretKey: options.secretKey ?? randomBytes(32),
     clock: options.clock,
+    // Tests make many users: their passwords are hashed cheaply unless a test asks for production's cost.
+    passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
     logger: process.env.HERALD_TEST_LOG !== undefined,
     dashboardDir: options.dashboardDir ?? '/nonexistent',
   });

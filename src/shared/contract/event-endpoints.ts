@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { httpUrl, optionalString } from './fields';
-import { WebhookHeadersSchema } from './webhooks';
+import { MASKED_HEADERS, WebhookHeadersSchema } from './webhooks';
 
 /** What an event endpoint can receive (docs/events.md says what each carries). */
 export const EVENT_TYPES = [
@@ -63,7 +63,7 @@ export const EventEndpointSchema = z
     url: z.string(),
     description: z.string(),
     events: z.array(EventTypeSchema),
-    headers: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).describe(MASKED_HEADERS),
     enabled: z.boolean(),
     failing_since: TimestampSchema.describe('When calls began to fail (empty while they succeed); after 24 hours of failures the endpoint is disabled.'),
     disabled_reason: z.string().nullable().describe('Why Herald disabled the endpoint; null when it did not.'),

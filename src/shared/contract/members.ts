@@ -228,6 +228,10 @@ export const PasswordChangeSchema = z
       .min(1, 'The current password field is required.')
       .max(1024),
     new_password: newPasswordField('new_password'),
+    revoke_api_tokens: z
+      .boolean({ error: 'The revoke api tokens field must be true or false.' })
+      .optional()
+      .describe('Herald extension. `true`: every API token of the account (in every team) is revoked too. Off by default.'),
   })
   .describe('The current password, and the new one; the caller’s other sessions are signed out.');
 export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
@@ -239,6 +243,12 @@ export const PasswordResetConfirmSchema = z
   .object({
     token: linkSecretField,
     password: newPasswordField('password').describe(`The new password, at least ${PASSWORD_MIN} characters.`),
+    revoke_api_tokens: z
+      .boolean({ error: 'The revoke api tokens field must be true or false.' })
+      .optional()
+      .describe(
+        'Herald extension. Every API token of the account (in every team) is revoked too: on by default after a reset, since whoever knew the old password may have made one. `false` keeps them.',
+      ),
   })
   .describe('Sets a new password with a reset link; every session of the account is signed out.');
 export type PasswordResetConfirm = z.infer<typeof PasswordResetConfirmSchema>;

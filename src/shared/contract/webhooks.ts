@@ -27,6 +27,10 @@ export const WebhookHeadersSchema = z
     'Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.',
   );
 
+/** How stored custom headers are shown (they carry credentials). */
+export const MASKED_HEADERS =
+  'The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.';
+
 export const WebhookInputSchema = z
   .object({
     name: requiredString('name', 255),
@@ -50,7 +54,7 @@ export const WebhookSchema = z
     uuid: UuidSchema,
     name: z.string(),
     url: z.string(),
-    headers: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).describe(MASKED_HEADERS),
     links: ResourceLinksSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

@@ -1062,6 +1062,9 @@ export type Webhook = {
     uuid: string;
     name: string;
     url: string;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -1086,6 +1089,9 @@ export type WebhookWithSecret = {
     uuid: string;
     name: string;
     url: string;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -2353,6 +2359,9 @@ export type EventEndpoint = {
     url: string;
     description: string;
     events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -2387,6 +2396,9 @@ export type EventEndpointWithSecret = {
     url: string;
     description: string;
     events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    /**
+     * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
+     */
     headers: {
         [key: string]: string;
     };
@@ -2813,6 +2825,10 @@ export type ChangePasswordData = {
     body: {
         current_password: string;
         new_password: string;
+        /**
+         * Herald extension. `true`: every API token of the account (in every team) is revoked too. Off by default.
+         */
+        revoke_api_tokens?: boolean;
     };
     path?: never;
     query?: never;
@@ -2913,6 +2929,10 @@ export type ConfirmPasswordResetData = {
          * The new password, at least 12 characters.
          */
         password: string;
+        /**
+         * Herald extension. Every API token of the account (in every team) is revoked too: on by default after a reset, since whoever knew the old password may have made one. `false` keeps them.
+         */
+        revoke_api_tokens?: boolean;
     };
     path?: never;
     query?: never;
@@ -3246,6 +3266,56 @@ export type RemoveMemberResponses = {
 };
 
 export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
+
+export type ShowMemberData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The member's user identifier.
+         */
+        user_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/team/members/{user_uuid}';
+};
+
+export type ShowMemberErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowMemberError = ShowMemberErrors[keyof ShowMemberErrors];
+
+export type ShowMemberResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Member;
+    };
+};
+
+export type ShowMemberResponse = ShowMemberResponses[keyof ShowMemberResponses];
 
 export type UpdateMemberData = {
     /**

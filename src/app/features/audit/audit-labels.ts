@@ -100,6 +100,26 @@ export const AUDIT_ACTION_GROUPS: readonly { group: string; actions: readonly (r
       ['requestClicksReport', 'E-mailed clicks report'],
     ],
   },
+  {
+    group: 'Exports',
+    actions: [
+      ['exportContactGroup', 'Exported contact group (CSV)'],
+      ['exportContact', 'Downloaded a contact’s data'],
+      ...(
+        [
+          ['Delivery', 'delivery'],
+          ['AltDelivery', 'alternative delivery'],
+          ['Recipient', 'recipients'],
+          ['Sent', 'sent'],
+          ['Unsent', 'unsent'],
+          ['Clicks', 'clicks'],
+        ] as const
+      ).flatMap(([title, name]) => [
+        [`stream${title}ReportCsv`, `Downloaded ${name} report (CSV)`] as const,
+        [`stream${title}ReportNdjson`, `Downloaded ${name} report (NDJSON)`] as const,
+      ]),
+    ],
+  },
 ];
 
 const ACTION_LABELS = new Map(AUDIT_ACTION_GROUPS.flatMap(({ actions }) => actions));

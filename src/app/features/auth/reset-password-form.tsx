@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -16,10 +16,11 @@ import { useConfirmPasswordReset } from './account-mutations';
 interface ResetPasswordValues {
   password: string;
   confirm_password: string;
+  revoke_api_tokens: boolean;
 }
 
 const schema = z
-  .object({ password: PasswordResetConfirmSchema.shape.password, confirm_password: z.string() })
+  .object({ password: PasswordResetConfirmSchema.shape.password, confirm_password: z.string(), revoke_api_tokens: z.boolean() })
   .refine((values) => values.confirm_password === values.password, { path: ['confirm_password'], message: 'The two passwords do not match.' });
 
 /** A used, expired or mangled link: say so, and offer the way to a new one. */
@@ -51,11 +52,11 @@ export function ResetPasswordForm({ token, onReset }: ResetPasswordFormProps) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordValues>({ resolver: zodResolver(schema), defaultValues: { password: '', confirm_password: '' } });
+  } = useForm<ResetPasswordValues>({ resolver: zodResolver(schema), defaultValues: { password: '', confirm_password: '', revoke_api_tokens: true } });
 
-  const submit = handleSubmit(async ({ password }) => {
+  const submit = handleSubmit(async ({ password, revoke_api_tokens }) => {
     try {
-      await confirm.mutateAsync({ token, password });
+      await confirm.mutateAsync({ token, password, revoke_api_tokens });
       onReset();
     } catch (error) {
       if (isApiError(error) && error.status === 404) setInvalidLink(true);
@@ -83,6 +84,11 @@ export function ResetPasswordForm({ token, onReset }: ResetPasswordFormProps) {
           withAsterisk
           error={errors.confirm_password?.message}
           {...register('confirm_password')}
+        />
+        <Checkbox
+          label="Also revoke my API tokens"
+          description="In every team. Keep this on unless you are sure nobody else knew your password."
+          {...register('revoke_api_tokens')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth mt="xs">
           Set new password

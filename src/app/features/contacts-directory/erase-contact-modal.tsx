@@ -54,7 +54,14 @@ function EraseContactForm({ phoneNumber, optedOut, teamName, onClose, onErased }
             A random token replaces it in the messages, clicks, inbound messages, replies and opt-out history, and the message texts go. Reports keep their
             totals.
           </List.Item>
-          {optedOut && <List.Item>It stays in default_optouts, without its fields, so that it is never texted again.</List.Item>}
+          {optedOut ? (
+            <List.Item>
+              <strong>It opted out, so it stays suppressed:</strong> the number stays in default_optouts, without its fields, and is never texted again, even if
+              it is imported again.
+            </List.Item>
+          ) : (
+            <List.Item>It has not opted out: if it is added to a group again later, it can be texted again.</List.Item>
+          )}
         </List>
         <Text size="sm" c="dimmed">
           If the person asked for a copy of their data, download it first.

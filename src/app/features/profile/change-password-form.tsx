@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -14,7 +14,7 @@ interface ChangePasswordValues extends PasswordChange {
   confirm_password: string;
 }
 
-const DEFAULTS: ChangePasswordValues = { current_password: '', new_password: '', confirm_password: '' };
+const DEFAULTS: ChangePasswordValues = { current_password: '', new_password: '', confirm_password: '', revoke_api_tokens: false };
 
 // The service's rules, and the new password typed twice: a typo would otherwise lock the user out.
 const schema = PasswordChangeSchema.extend({ confirm_password: z.string() }).refine((values) => values.confirm_password === values.new_password, {
@@ -28,7 +28,7 @@ interface ChangePasswordFormProps {
 }
 
 export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
-  const [changed, setChanged] = useState(false);
+  const [changed, setChanged] = useState<{ tokensRevoked: boolean } | null>(null);
   const {
     register,
     handleSubmit,
@@ -37,12 +37,12 @@ export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordValues>({ resolver: zodResolver(schema), defaultValues: DEFAULTS });
 
-  const submit = handleSubmit(async ({ current_password, new_password }) => {
-    setChanged(false);
+  const submit = handleSubmit(async ({ current_password, new_password, revoke_api_tokens }) => {
+    setChanged(null);
     try {
-      await onSubmit({ current_password, new_password });
+      await onSubmit({ current_password, new_password, revoke_api_tokens: revoke_api_tokens === true });
       reset(DEFAULTS);
-      setChanged(true);
+      setChanged({ tokensRevoked: revoke_api_tokens === true });
     } catch (error) {
       if (!applyServerFieldErrors(error, ['current_password', 'new_password'], setError)) {
         setError('root.server', { message: describeError(error) });
@@ -56,7 +56,8 @@ export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
         <FormError message={errors.root?.server?.message} />
         {changed && (
           <Alert color="teal" variant="light" icon={<IconCircleCheck />} title="Your password was changed" role="status">
-            Your other dashboard sessions were signed out; this one stays signed in, and your API tokens keep working.
+            Your other dashboard sessions were signed out; this one stays signed in.{' '}
+            {changed.tokensRevoked ? 'Your API tokens were revoked: make new ones where you need them.' : 'Your API tokens keep working.'}
           </Alert>
         )}
         <PasswordField
@@ -80,6 +81,11 @@ export function ChangePasswordForm({ onSubmit }: ChangePasswordFormProps) {
           withAsterisk
           error={errors.confirm_password?.message}
           {...register('confirm_password')}
+        />
+        <Checkbox
+          label="Also revoke my API tokens"
+          description="In every team. Choose this if someone else may have known your password."
+          {...register('revoke_api_tokens')}
         />
         <Group>
           <Button type="submit" loading={isSubmitting}>

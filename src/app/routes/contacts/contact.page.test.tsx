@@ -7,8 +7,9 @@
  *
  * Seen red: with `can('admin')` changed to `can('edit')` in contact.page.tsx (the editor saw both
  * actions), with sameDigits always true (the erase button worked before the number was typed), with
- * the dialog's Alert removed (the 409's sentence was nowhere), and with contactExportFileName
- * answering "contact.json" (the file no longer said whose data it held).
+ * the dialog's Alert removed (the 409's sentence was nowhere), with contactExportFileName
+ * answering "contact.json" (the file no longer said whose data it held), and with the opted-out line
+ * of the erase dialog removed (nothing said the number stays suppressed).
  */
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -207,7 +208,9 @@ describe('a contact’s page', { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Erase this contact' }));
     const dialog = await screen.findByRole('dialog', { name: 'Erase this contact' });
     expect(dialog).toHaveTextContent('Erase +447700900123 from Acme? This cannot be undone.');
-    expect(dialog).toHaveTextContent('It stays in default_optouts, without its fields, so that it is never texted again.');
+    expect(dialog).toHaveTextContent(
+      'It opted out, so it stays suppressed: the number stays in default_optouts, without its fields, and is never texted again, even if it is imported again.',
+    );
     const erase = within(dialog).getByRole('button', { name: 'Erase contact' });
     expect(erase).toBeDisabled();
     const confirmation = within(dialog).getByRole('textbox', { name: 'Type +447700900123 to confirm' });

@@ -96,13 +96,15 @@ describe('the reset link', () => {
     expect(screen.getByRole('heading', { name: 'Choose a new password', level: 1 })).toBeInTheDocument();
     await user.type(passwordField('New password'), 'a-much-longer-password');
     await user.type(passwordField('New password again'), 'a-much-longer-password');
+    // On by default after a reset: whoever knew the old password may have made a token.
+    expect(screen.getByRole('checkbox', { name: /Also revoke my API tokens/ })).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
 
     expect(await screen.findByRole('heading', { name: 'Sign in to Herald' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Your password was changed. Sign in with your new password.');
     const request = fetchMock.mock.calls[0]![0];
     expect(new URL(request.url).pathname).toBe('/api/2.0/auth/password-reset/confirm');
-    expect(await request.json()).toEqual({ token: 's3cret-from-the-link', password: 'a-much-longer-password' });
+    expect(await request.json()).toEqual({ token: 's3cret-from-the-link', password: 'a-much-longer-password', revoke_api_tokens: true });
   });
 
   it('checks the new password’s length and that it was typed the same twice, before calling the service', async () => {

@@ -158,6 +158,22 @@ describe('the profile page', () => {
     const request = fetchMock.mock.calls[0]![0];
     expect(request.method).toBe('PUT');
     expect(new URL(request.url).pathname).toBe('/api/2.0/users/me/password');
-    expect(await request.json()).toEqual({ current_password: 'correct-horse-battery', new_password: 'a-much-longer-password' });
+    expect(await request.json()).toEqual({ current_password: 'correct-horse-battery', new_password: 'a-much-longer-password', revoke_api_tokens: false });
+    expect(done).toHaveTextContent('Your API tokens keep working.');
+  });
+
+  it('revokes the API tokens too when asked', async () => {
+    const { user, fetchMock, passwordForm } = renderProfile(() => new Response(null, { status: 204 }));
+    const field = passwordField(passwordForm);
+    await user.type(field('Current password'), 'correct-horse-battery');
+    await user.type(field('New password'), 'a-much-longer-password');
+    await user.type(field('New password again'), 'a-much-longer-password');
+    const revoke = within(passwordForm).getByRole('checkbox', { name: /Also revoke my API tokens/ });
+    expect(revoke).not.toBeChecked();
+    await user.click(revoke);
+    await user.click(within(passwordForm).getByRole('button', { name: 'Change password' }));
+
+    expect(await within(passwordForm).findByRole('status')).toHaveTextContent('Your API tokens were revoked');
+    expect(await fetchMock.mock.calls[0]![0].json()).toMatchObject({ revoke_api_tokens: true });
   });
 });

@@ -47,7 +47,7 @@ export default function ProfilePage() {
                 Password
               </Title>
               <Text size="sm" c="dimmed">
-                Changing it signs you out everywhere else in the dashboard; API tokens keep working.
+                Changing it signs you out everywhere else in the dashboard; API tokens keep working unless you choose to revoke them.
               </Text>
             </div>
             <ChangePasswordForm onSubmit={(input) => changePassword.mutateAsync(input)} />

@@ -4,7 +4,9 @@
  * another team's events never shown; and a table that refuses to be changed.
  *
  * Seen red: with `registerAuditTrail` left out of app.ts, no change was listed; with the SECRET rule
- * in http/audit-trail.ts emptied, the webhook's `X-Api-Key` header value appeared in the log.
+ * in http/audit-trail.ts emptied, the webhook's `X-Api-Key` header value appeared in the log; with
+ * READS_BY_POST emptied, `previewCampaign` and `previewContactImport` were listed as events; with
+ * the `auditExport` branch of `audited` removed, no export was listed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
@@ -119,6 +121,76 @@ describe('the audit log', () => {
     expect(events[1]!.changes).toEqual({ manually_paused: { before: null, after: true } });
   });
 
+  it('does not record reads that use a POST (previews): they change nothing', async () => {
+    const group = (await call('POST', '/contact-groups/', admin.token, { name: 'Previewed' })).json().data.uuid;
+    const template = (await call('POST', '/templates/', admin.token, { name: 'P', body: 'Hi', sender: 'Acme' })).json().data.uuid;
+    const preview = await call('POST', '/campaigns/preview', admin.token, {
+      name: 'Not saved',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 12:00:00',
+      expiry_date: '2026-06-02 12:00:00',
+      included_contact_groups: [group],
+      excluded_contact_groups: [],
+      template_uuid: template,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const importPreview = await t.request('POST', `${API}/contact-groups/${group}/imports/preview`, {
+      token: admin.token,
+      body: 'phone_number,name\n+447700900123,Ann\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(importPreview.statusCode, importPreview.body).toBe(200);
+    expect(await eventsOf('&action=previewCampaign')).toEqual([]);
+    expect(await eventsOf('&action=previewContactImport')).toEqual([]);
+    // The changes around them still are.
+    expect((await eventsOf(`&resource_uuid=${group}`)).map((event) => event.action)).toEqual(['createContactGroup']);
+  });
+
+  it('records exports of contacts (a group CSV, a contact, a report stream) by whoever took them, viewers included', async () => {
+    await t.services.users.addToTeam(stranger.email, 'Audited Co', 'viewer');
+    const team = (await t.services.teamsRepository.findByName('Audited Co'))!;
+    const strangerId = (await t.services.usersRepository.findByEmail(stranger.email))!.id;
+    const viewer = (await t.services.tokens.issue(strangerId, 'personal', 'viewer export', { teamId: team.id })).token;
+    const group = (await call('POST', '/contact-groups/', admin.token, { name: 'Exported' })).json().data.uuid;
+    await call('PUT', `/contact-groups/${group}/add-contacts`, admin.token, { contacts: [{ phone_number: '+447700900321' }] });
+    const template = (await call('POST', '/templates/', admin.token, { name: 'E', body: 'Hi', sender: 'Acme' })).json().data.uuid;
+    const campaign = (
+      await call('POST', '/campaigns/', admin.token, {
+        name: 'Reported',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-03 12:00:00',
+        expiry_date: '2026-06-04 12:00:00',
+        included_contact_groups: [group],
+        excluded_contact_groups: [],
+        template_uuid: template,
+      })
+    ).json().data.uuid;
+
+    expect((await call('GET', `/contact-groups/${group}/export.csv`, viewer)).statusCode).toBe(200);
+    expect((await call('GET', `/reporting/${campaign}/delivery.csv?status=Failed`, viewer)).statusCode).toBe(200);
+    expect((await call('GET', `/reporting/${campaign}/recipient.ndjson`, viewer)).statusCode).toBe(200);
+    expect((await call('GET', '/contacts/447700900321/export', admin.token)).statusCode).toBe(200);
+
+    expect((await eventsOf('&action=exportContactGroup'))[0]).toMatchObject({
+      actor: { kind: 'token', name: 'viewer export' },
+      resource_type: 'contact_group',
+      resource_uuid: group,
+    });
+    expect((await eventsOf('&action=streamDeliveryReportCsv'))[0]).toMatchObject({
+      resource_type: 'report',
+      resource_uuid: campaign,
+      changes: { status: { after: 'Failed' } },
+    });
+    expect((await eventsOf('&action=streamRecipientReportNdjson'))[0]).toMatchObject({ resource_uuid: campaign });
+    const [contact] = await eventsOf('&action=exportContact');
+    expect(contact).toMatchObject({ actor: { kind: 'token', uuid: admin.userUuid }, resource_type: 'contact' });
+    // The number is not written into the log.
+    expect(JSON.stringify(contact)).not.toContain('900321');
+    // A refused export (a viewer may not download a contact's data) changed nothing and is not an export.
+    expect((await call('GET', '/contacts/447700900321/export', viewer)).statusCode).toBe(403);
+    expect(await eventsOf('&action=exportContact')).toHaveLength(1);
+  });
+
   it('filters by actor, action and time, and pages newest first', async () => {
     // Part of a name, in any case: the API token called `test`, and the addresses at herald.test.
     const byName = await eventsOf('&actor=TES');
@@ -146,7 +218,7 @@ describe('the audit log', () => {
       .split('\r\n');
     expect(lines[0]).toBe('time,actor_kind,actor_uuid,actor,action,resource_type,resource_uuid,changes,ip');
     expect(lines.slice(1).every((line) => line.includes(',createTemplate,template,'))).toBe(true);
-    expect(lines.length).toBe(3);
+    expect(lines.length).toBe(5);
   });
 
   it('shows a team only its own events, to every role, and the table refuses to change', async () => {

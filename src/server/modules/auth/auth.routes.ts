@@ -27,7 +27,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'login',
         tags: ['Users and teams'],
         summary: 'Sign in with e-mail and password',
-        description: 'Returns a bearer token (valid 30 days, revoked by sign-out) and the user. Limited to 10 attempts a minute per address.',
+        description:
+          'Returns a bearer token (valid 30 days, revoked by sign-out) and the user. After 10 failed attempts in a row (LOGIN_RATE_LIMIT_PER_MINUTE) for one e-mail address from one client address, the next attempt from that address waits 30 s after the last failure, twice as long after each further failure, up to 15 minutes (429 with Retry-After); a sign-in that succeeds clears the count. The same address signing in from elsewhere is never held up by them.',
         security: [],
         body: LoginRequestSchema,
         response: { 200: dataOf(LoginResultSchema), ...errorsOf(401, 422, 429) },
@@ -134,7 +135,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         tags: ['Users and teams'],
         summary: "Change the caller's password",
         description:
-          'Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working. The new password has at least 12 characters.',
+          'Needs the current password. Every other dashboard session of the user is signed out; API tokens keep working unless `revoke_api_tokens` is true (then every API token of the account, in every team, is revoked too). The new password has at least 12 characters.',
         body: PasswordChangeSchema,
         response: { 204: z.null().describe('Changed.'), ...errorsOf(401, 403, 422, 429) },
       },
@@ -174,7 +175,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; users: Users
         operationId: 'confirmPasswordReset',
         tags: ['Users and teams'],
         summary: 'Set a new password with a reset link',
-        description: 'The link works once; every dashboard session of the account is signed out. A used or expired link is 404.',
+        description:
+          'The link works once; every dashboard session of the account is signed out, and every API token of the account too unless `revoke_api_tokens` is false. A used or expired link is 404.',
         security: [],
         body: PasswordResetConfirmSchema,
         response: { 204: z.null().describe('The password is changed.'), ...errorsOf(404, 422, 429) },

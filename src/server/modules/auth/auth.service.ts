@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { SharedRateLimiter } from '../../db/rate-counters';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../../lib/errors';
-import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords';
+import type { Passwords } from '../../lib/passwords';
 import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import type { Clock } from '../../lib/time';
@@ -13,6 +13,7 @@ import type { TokensRepository } from '../tokens/tokens.repository';
 import type { TokensService } from '../tokens/tokens.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
+import type { LoginFailuresRepository } from './login-failures.repository';
 import type { PasswordResetsRepository } from './password-resets.repository';
 
 const RESET_MINUTES = 60;
@@ -22,11 +23,13 @@ const INVALID_RESET = 'This password reset link is not valid: it was used, or it
 
 export function createAuthService(deps: {
   db: Db;
+  passwords: Passwords;
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'setName' | 'setPhoneNumber' | 'setPasswordHash'>;
   usersService: Pick<UsersService, 'current'>;
   tokens: Pick<TokensService, 'issue' | 'authenticate' | 'revokeCurrent'>;
-  tokensRepository: Pick<TokensRepository, 'revokeSessions'>;
+  tokensRepository: Pick<TokensRepository, 'revokeSessions' | 'revokePersonalTokens'>;
   resets: PasswordResetsRepository;
+  loginFailures: LoginFailuresRepository;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   limiter: SharedRateLimiter;
   audit: Pick<AuditRepository, 'record'>;
@@ -37,8 +40,13 @@ export function createAuthService(deps: {
   /** Where a reset e-mail that could not be queued is reported (the request was already answered). */
   log: (error: unknown) => void;
 }) {
-  const limitAttempts = async (email: string) => {
-    const verdict = await deps.limiter.hit([{ key: `login:${email.trim().toLowerCase()}`, max: deps.config.loginRateLimitPerMinute }]);
+  /**
+   * Sign-in attempts are throttled per e-mail address and client address together, with a wait that
+   * grows with each failure: guesses from one place slow down, while the owner of the address, signing
+   * in from elsewhere, is never locked out by them.
+   */
+  const limitAttempts = async (email: string, ip: string | null) => {
+    const verdict = await deps.loginFailures.attempt(deps.db, email.trim().toLowerCase(), ip ?? '', deps.config.loginRateLimitPerMinute);
     if (!verdict.allowed) throw new TooManyRequestsError(verdict.retryAfterSeconds, 'Too many sign-in attempts. Try again later.');
   };
 
@@ -79,10 +87,10 @@ export function createAuthService(deps: {
      * process. Each attempt is in the audit log: a failed one in the team the address works in.
      */
     async login(input: LoginRequest, ip: string | null) {
-      await limitAttempts(input.email);
+      await limitAttempts(input.email, ip);
       const user = await deps.users.findByEmail(input.email);
       // Verify against a decoy when the user is unknown, so timing does not tell which addresses exist.
-      const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
+      const valid = await deps.passwords.verify(input.password, user?.passwordHash ?? (await deps.passwords.decoyHash()));
       if (!user || !valid) {
         await deps.audit.record({
           teamId: user?.currentTeamId ?? null,
@@ -95,6 +103,9 @@ export function createAuthService(deps: {
         });
         throw new UnauthenticatedError('These credentials do not match our records.');
       }
+      await deps.loginFailures.cleared(deps.db, input.email.trim().toLowerCase(), ip ?? '');
+      // A hash made with older, cheaper parameters is replaced now that the password is known.
+      if (deps.passwords.needsRehash(user.passwordHash)) await deps.users.setPasswordHash(deps.db, user.id, await deps.passwords.hash(input.password));
       const { token } = await deps.tokens.issue(user.id, 'session', 'Dashboard sign-in');
       const auth = await deps.tokens.authenticate(token);
       if (!auth) throw new UnauthenticatedError('You are not a member of any team. Ask an admin of a team to invite you.');
@@ -126,16 +137,17 @@ export function createAuthService(deps: {
       return deps.usersService.current(auth);
     },
 
-    /** A new password, given the current one; every other session of the user is signed out (API tokens stay). */
+    /** A new password, given the current one; every other session of the user is signed out; API tokens too when asked (`revoke_api_tokens`). */
     async changePassword(auth: AuthContext, input: PasswordChange): Promise<void> {
       const user = await deps.users.findById(auth.userId);
       if (!user) throw new NotFoundError();
-      if (!(await verifyPassword(input.current_password, user.passwordHash)))
+      if (!(await deps.passwords.verify(input.current_password, user.passwordHash)))
         throw ValidationError.field('current_password', 'The current password is not correct.');
-      const hash = await hashPassword(input.new_password);
+      const hash = await deps.passwords.hash(input.new_password);
       await deps.db.transaction(async (tx) => {
         await deps.users.setPasswordHash(tx, auth.userId, hash);
         await deps.tokensRepository.revokeSessions(tx, auth.userId, auth.tokenKind === 'session' ? auth.tokenId : null);
+        if (input.revoke_api_tokens === true) await deps.tokensRepository.revokePersonalTokens(tx, auth.userId);
         await deps.resets.useAll(tx, auth.userId);
       });
       deps.forgetTokenOwners();
@@ -159,13 +171,15 @@ export function createAuthService(deps: {
 
     /** Sets the new password with a reset link; the link, and every session of the user, stop working. */
     async confirmReset(input: PasswordResetConfirm, ip: string | null): Promise<void> {
-      const hash = await hashPassword(input.password);
+      const hash = await deps.passwords.hash(input.password);
       await deps.db.transaction(async (tx) => {
         const reset = await deps.resets.find(tx, tokenDigest(input.token));
         if (!reset || reset.usedAt !== null || reset.expiresAt.getTime() <= deps.clock.now().getTime()) throw new NotFoundError(INVALID_RESET);
         await deps.users.setPasswordHash(tx, reset.userId, hash);
         await deps.resets.useAll(tx, reset.userId);
         await deps.tokensRepository.revokeSessions(tx, reset.userId, null);
+        // Whoever knew the old password may have made a token with it: gone too, unless the request keeps them.
+        if (input.revoke_api_tokens !== false) await deps.tokensRepository.revokePersonalTokens(tx, reset.userId);
         const user = await deps.users.findById(reset.userId, tx);
         await deps.audit.record(
           {

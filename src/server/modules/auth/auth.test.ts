@@ -1,11 +1,20 @@
+/**
+ * Sign-in, sign-out, team switches and the sign-in throttle.
+ *
+ * Seen red: with the throttle keyed on the e-mail alone (the address left out of limitAttempts),
+ * Alice's own sign-in from another address was 429; with the rehash in auth.service.ts removed, Bob's
+ * stored hash still said N=2048 after he signed in.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
+import { createPasswords } from '../../lib/passwords';
+import { createTestApp, createTestClock, TEST_PASSWORD_COST, type TestApp, type TestUser } from '../../testing/test-app';
 
 let t: TestApp;
 let alice: TestUser;
+const clock = createTestClock(new Date());
 
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '5', APP_TIMEZONE: 'Asia/Tokyo' });
+  t = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '5', APP_TIMEZONE: 'Asia/Tokyo' }, { clock });
   alice = await t.user({ email: 'alice@herald.test', team: 'Alpha' });
 });
 afterAll(() => t.close());
@@ -72,6 +81,49 @@ describe('sign-in', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
     expect(last!.json().error).toMatchObject({ code: 429, message: 'Too many sign-in attempts. Try again later.' });
+  });
+
+  it('throttles failed sign-ins by e-mail and address together, with a growing wait, never the owner signing in from elsewhere', async () => {
+    const signIn = (password: string, address: string, email = alice.email) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/2.0/auth/login',
+        remoteAddress: address,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email, password }),
+      });
+    const statuses = async (count: number, address: string) => {
+      const codes: number[] = [];
+      for (let i = 0; i < count; i++) codes.push((await signIn('a-wrong-guess', address)).statusCode);
+      return codes;
+    };
+    expect(await statuses(6, '203.0.113.66')).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await signIn('a-wrong-guess', '203.0.113.66')).headers['retry-after']).toBe('30');
+    // Alice, from her own address, signs in at once; the guesser's other e-mails are not held either.
+    expect((await signIn(alice.password, '198.51.100.5')).statusCode).toBe(200);
+    expect((await signIn('a-wrong-guess', '203.0.113.66', 'someone-else@herald.test')).statusCode).toBe(401);
+    // The wait over, one more failure doubles it.
+    clock.advance(30_000);
+    expect(await statuses(2, '203.0.113.66')).toEqual([401, 429]);
+    expect((await signIn('a-wrong-guess', '203.0.113.66')).headers['retry-after']).toBe('60');
+    clock.advance(60_000);
+    // The right password after the wait signs in and clears the count: the next failure is free again.
+    expect((await signIn(alice.password, '203.0.113.66')).statusCode).toBe(200);
+    expect(await statuses(5, '203.0.113.66')).toEqual([401, 401, 401, 401, 401]);
+    clock.advance(3_600_000);
+  });
+
+  it('hashes a password made with older scrypt parameters again at sign-in', async () => {
+    const bob = await t.user({ email: 'bob@herald.test', team: 'Alpha' });
+    // Made with other parameters than the app's (production had N=2^15 before; the test app hashes cheaply).
+    const old = await createPasswords({ N: 2048, r: 8, p: 1 }).hash(bob.password);
+    await t.database.pool.query('UPDATE users SET password_hash = $1 WHERE email = $2', [old, bob.email]);
+    const signIn = () => t.request('POST', '/api/2.0/auth/login', { body: { email: bob.email, password: bob.password } });
+    expect((await signIn()).statusCode).toBe(200);
+    const { rows } = await t.database.pool.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [bob.email]);
+    expect(rows[0]!.password_hash.startsWith(`scrypt$${TEST_PASSWORD_COST.N}$8$1$`)).toBe(true);
+    expect(rows[0]!.password_hash).not.toBe(old);
+    expect((await signIn()).statusCode).toBe(200);
   });
 
   it('signs out by revoking the token used, at once', async () => {

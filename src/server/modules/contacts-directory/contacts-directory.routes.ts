@@ -62,7 +62,7 @@ export const contactsDirectoryRoutes: FastifyPluginAsyncZod<{ directory: Contact
   app.get(
     '/contacts/:phone_number/export',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', auditExport: true },
       schema: {
         operationId: 'exportContact',
         tags,

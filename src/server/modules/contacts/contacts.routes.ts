@@ -52,7 +52,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
   app.get(
     '/contact-groups/:contact_group_uuid/export.csv',
     {
-      config: { access: 'read' },
+      config: { access: 'read', auditExport: true },
       schema: {
         operationId: 'exportContactGroup',
         tags,

@@ -1,5 +1,6 @@
 import { TEST_EVENT_TYPE } from '../../../shared/contract';
 import type { WebhookCaller } from '../../gateways/webhooks/webhook-caller';
+import { openHeaders } from '../../lib/header-secrets';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Clock } from '../../lib/time';
 import type { DueDelivery, EventOutbox } from './event-outbox';
@@ -28,7 +29,7 @@ export function createEventDeliverer(deps: { outbox: EventOutbox; caller: Webhoo
     const secrets = [deps.secrets.open(due.secret_encrypted)];
     if (due.previous_secret_encrypted && due.previous_secret_until && due.previous_secret_until > deps.clock.now())
       secrets.push(deps.secrets.open(due.previous_secret_encrypted));
-    const outcome = await deps.caller({ url: due.url, headers: due.headers, secret: secrets, payload: due.payload, id: due.uuid });
+    const outcome = await deps.caller({ url: due.url, headers: openHeaders(deps.secrets, due.headers), secret: secrets, payload: due.payload, id: due.uuid });
     const test = due.type === TEST_EVENT_TYPE;
     const retryAt = outcome.error === null || test ? null : retryAtOf(due.attempts, deps.retryBaseMs, deps.clock.now(), due.retry_until);
     await deps.outbox.record(due, outcome, retryAt, !test);

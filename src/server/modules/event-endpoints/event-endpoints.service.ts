@@ -12,6 +12,7 @@ import { newSigningSecret } from '../../gateways/webhooks/webhook-caller';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
+import { headerReaderOf, maskHeaders, openHeaders, sealHeaders, type HeaderReader } from '../../lib/header-secrets';
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
 import type { Clock } from '../../lib/time';
@@ -32,12 +33,13 @@ export function createEventEndpointsService(deps: {
 }) {
   const time = (moment: Date | null) => (moment ? formatTimestamp(moment, deps.config.appTimezone) : '');
 
-  const present = (row: EndpointRow): EventEndpoint => ({
+  /** Header values in full only in the answer that creates them (`plain`); after that masked, by role. */
+  const present = (row: EndpointRow, shownTo: HeaderReader | 'plain'): EventEndpoint => ({
     uuid: row.uuid,
     url: row.url,
     description: row.description,
     events: row.events as EventType[],
-    headers: row.headers,
+    headers: shownTo === 'plain' ? openHeaders(deps.secrets, row.headers) : maskHeaders(deps.secrets, row.headers, shownTo),
     enabled: row.enabled,
     failing_since: time(row.failingSince),
     disabled_reason: row.disabledReason,
@@ -84,24 +86,32 @@ export function createEventEndpointsService(deps: {
   return {
     async list(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.endpoints.list(auth.teamId, window);
-      return { items: rows.map(present), total };
+      return { items: rows.map((row) => present(row, headerReaderOf(auth))), total };
     },
 
-    show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid)),
+    show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid), headerReaderOf(auth)),
 
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: EventEndpointInput) {
       const secret = newSigningSecret();
-      const row = await deps.endpoints.insert({ teamId: auth.teamId, createdBy: auth.userId, ...input, secretEncrypted: deps.secrets.seal(secret) });
-      return { ...present(row), secret };
+      const row = await deps.endpoints.insert({
+        teamId: auth.teamId,
+        createdBy: auth.userId,
+        ...input,
+        headers: sealHeaders(deps.secrets, input.headers),
+        secretEncrypted: deps.secrets.seal(secret),
+      });
+      return { ...present(row, 'plain'), secret };
     },
 
     /** A partial edit: fields left out keep their values. */
     async update(auth: AuthContext, uuid: string, patch: EventEndpointPatch) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      // A masked value sent back as it was read keeps the stored value.
+      if (patch.headers !== undefined) changes.headers = sealHeaders(deps.secrets, patch.headers, (await find(auth, uuid)).headers);
       const row = await deps.endpoints.update(auth.teamId, uuid, changes);
       if (!row) throw new NotFoundError();
-      return present(row);
+      return present(row, headerReaderOf(auth));
     },
 
     /** A new secret signs from now on; the old one signs beside it for 24 hours, so receivers can switch without losing a call. */
@@ -114,7 +124,7 @@ export function createEventEndpointsService(deps: {
         previousSecretUntil: new Date(deps.clock.now().getTime() + ROTATION_OVERLAP_MS),
       });
       if (!row) throw new NotFoundError();
-      return { ...present(row), secret };
+      return { ...present(row, headerReaderOf(auth)), secret };
     },
 
     async delete(auth: AuthContext, uuid: string) {

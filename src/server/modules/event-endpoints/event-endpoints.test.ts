@@ -86,11 +86,15 @@ describe('event endpoints: the API', () => {
   });
 
   it('registers an endpoint and shows its signing secret once, stored encrypted', async () => {
-    const created = await endpoint(admin, { url: 'https://hooks.example.com/herald', events: ['message.delivered'], headers: { 'X-Key': 'k1' } });
+    const created = await endpoint(admin, {
+      url: 'https://hooks.example.com/herald',
+      events: ['message.delivered'],
+      headers: { 'X-Key': 'crm-key-abcdefgh-9876' },
+    });
     expect(created).toMatchObject({
       url: 'https://hooks.example.com/herald',
       events: ['message.delivered'],
-      headers: { 'X-Key': 'k1' },
+      headers: { 'X-Key': 'crm-key-abcdefgh-9876' },
       enabled: true,
       description: '',
       failing_since: '',
@@ -102,6 +106,11 @@ describe('event endpoints: the API', () => {
     expect(shown.json().data).not.toHaveProperty('secret');
     const { rows } = await t.database.pool.query(`SELECT secret_encrypted FROM event_endpoints WHERE uuid = $1`, [created.uuid]);
     expect((rows[0].secret_encrypted as Buffer).toString('base64')).not.toContain(created.secret.slice(6, 30));
+    // The header value is a credential too: sealed in the row, masked once created (admins see its last 4 characters).
+    expect(shown.json().data.headers).toEqual({ 'X-Key': '********9876' });
+    const stored = await t.database.pool.query(`SELECT headers::text AS headers FROM event_endpoints WHERE uuid = $1`, [created.uuid]);
+    expect(stored.rows[0].headers).toContain('X-Key');
+    expect(stored.rows[0].headers).not.toContain('abcdefgh');
   });
 
   it.each([

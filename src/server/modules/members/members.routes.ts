@@ -45,6 +45,22 @@ export const membersRoutes: FastifyPluginAsyncZod<{ members: MembersService; pub
     },
   );
 
+  app.get(
+    '/team/members/:user_uuid',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'showMember',
+        tags,
+        summary: 'One member of the current team',
+        description: 'Herald extension. A member with their role, when they joined and when they last used Herald.',
+        params: userParams,
+        response: { 200: dataOf(MemberSchema), ...errorsOf(401, 404, 422) },
+      },
+    },
+    async (request) => ({ data: await members.showMember(callerOf(request), request.params.user_uuid) }),
+  );
+
   app.put(
     '/team/members/:user_uuid',
     {

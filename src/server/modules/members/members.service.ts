@@ -13,7 +13,7 @@ import { isUniqueViolation, type Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
+import type { Passwords } from '../../lib/passwords';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
@@ -44,6 +44,7 @@ function testNumbersOf(given: string[], defaultCountry: string): string[] {
 /** Members of a team, their roles, invitations by e-mail, and the team's settings. */
 export function createMembersService(deps: {
   db: Db;
+  passwords: Pick<Passwords, 'hash'>;
   members: MembersRepository;
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'insert'>;
   teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'updateSettings'>;
@@ -98,6 +99,13 @@ export function createMembersService(deps: {
     async listMembers(auth: AuthContext, window: PageWindow) {
       const { rows, total } = await deps.members.listMembers(auth.teamId, window);
       return { items: rows.map(presentMember), total };
+    },
+
+    /** One member (the audit log reads it before a role change or a removal, to record the role it had). */
+    async showMember(auth: AuthContext, userUuid: string): Promise<Member> {
+      const member = await deps.members.findMember(deps.db, auth.teamId, userUuid);
+      if (!member) throw new NotFoundError('The requested member was not found.');
+      return presentMember(member);
     },
 
     setRole: (auth: AuthContext, userUuid: string, role: Role) => changeMember(auth, userUuid, { role }) as Promise<Member>,
@@ -177,7 +185,7 @@ export function createMembersService(deps: {
           user = await deps.users.insert(tx, {
             email: row.email,
             name: input.name!,
-            passwordHash: await hashPassword(input.password!),
+            passwordHash: await deps.passwords.hash(input.password!),
             currentTeamId: row.teamId,
           });
         }

@@ -5,7 +5,10 @@
  * Seen red: with the admin lock in `members.repository.ts` `lockAdmins` turned into a plain count
  * (no FOR UPDATE), two admins demoting each other at once left the team with no admin; with
  * `markAccepted` removed from `accept`, the invitation link worked twice; with `revokeSessions`
- * removed from `changePassword`, the other session kept working.
+ * removed from `changePassword`, the other session kept working; without `showMember` (the member's
+ * GET the audit trail reads before a change), a role change was recorded without the role before;
+ * without `revokePersonalTokens` in auth.service.ts, the API tokens worked after a reset and after a
+ * change that asked for their revocation.
  */
 import path from 'node:path';
 import os from 'node:os';
@@ -175,8 +178,12 @@ describe('members', () => {
     const row = list.json().data.find((member: { email: string }) => member.email === editor.email);
     expect(row).toMatchObject({ uuid: editor.userUuid, role: 'editor', joined_at: expect.any(String), last_seen_at: expect.any(String) });
 
+    expect((await call('GET', `/team/members/${editor.userUuid}`, viewer.token)).json().data).toMatchObject({ uuid: editor.userUuid, role: 'editor' });
     const changed = await call('PUT', `/team/members/${editor.userUuid}`, admin.token, { role: 'viewer' });
     expect(changed.json().data.role).toBe('viewer');
+    // The audit log says which role the member had, not only the new one.
+    const [event] = (await call('GET', `/audit-events?action=updateMember&resource_uuid=${editor.userUuid}`, admin.token)).json().data;
+    expect(event).toMatchObject({ resource_type: 'member', changes: { role: { before: 'editor', after: 'viewer' } } });
     // The new role holds at once, for the tokens the member already has.
     expect((await call('POST', '/templates/', editor.token, { name: 'x', body: 'y', sender: 'Acme' })).statusCode).toBe(403);
     expect((await call('PUT', `/team/members/${editor.userUuid}`, viewer.token, { role: 'admin' })).statusCode).toBe(403);
@@ -258,6 +265,18 @@ describe('accounts', () => {
     expect((await call('GET', '/users/me', user.token)).statusCode).toBe(200); // an API token stays
     expect((await signIn(user.email, 'first-password-1')).statusCode).toBe(401);
     expect((await signIn(user.email, 'second-password-2')).statusCode).toBe(200);
+
+    // Asked for, a change revokes every API token of the account too; the session it is made with stays.
+    const revoking = { current_password: 'second-password-2', new_password: 'third-password-3', revoke_api_tokens: true };
+    expect((await call('PUT', '/users/me/password', here, revoking)).statusCode).toBe(204);
+    expect((await call('GET', '/users/me', user.token)).statusCode).toBe(401);
+    expect((await call('GET', '/users/me', here)).statusCode).toBe(200);
+    const notBoolean = await call('PUT', '/users/me/password', here, {
+      current_password: 'third-password-3',
+      new_password: 'fourth-password-4',
+      revoke_api_tokens: 'yes',
+    });
+    expect(notBoolean.json().error.errors).toEqual({ revoke_api_tokens: ['The revoke api tokens field must be true or false.'] });
   });
 
   it('resets a forgotten password with a single-use link valid an hour, and answers the same for unknown addresses', async () => {
@@ -279,6 +298,7 @@ describe('accounts', () => {
     expect(short.statusCode).toBe(422);
     expect((await call('POST', '/auth/password-reset/confirm', undefined, { token: secret, password: 'remembered-password' })).statusCode).toBe(204);
     expect((await call('GET', '/users/me', session)).statusCode).toBe(401); // every session signed out
+    expect((await call('GET', '/users/me', user.token)).statusCode).toBe(401); // and, by default after a reset, every API token
     expect((await signIn(user.email, 'remembered-password')).statusCode).toBe(200);
     expect((await call('POST', '/auth/password-reset/confirm', undefined, { token: secret, password: 'third-password-3' })).statusCode).toBe(404);
 
@@ -293,6 +313,16 @@ describe('accounts', () => {
       clock.advance(-(3_600_000 + 1000));
     }
     expect((await signIn(user.email, 'remembered-password')).statusCode).toBe(200);
+
+    // `revoke_api_tokens: false` keeps the account's API tokens.
+    const kept = (await t.services.tokens.issue((await t.services.usersRepository.findByEmail(user.email))!.id, 'personal', 'kept')).token;
+    await call('POST', '/auth/password-reset', undefined, { email: user.email });
+    await t.services.auth.settled();
+    const keeping = linkIn((await mailTo(user.email))[2]!.text, 'reset-password');
+    expect(
+      (await call('POST', '/auth/password-reset/confirm', undefined, { token: keeping, password: 'remembered-password', revoke_api_tokens: false })).statusCode,
+    ).toBe(204);
+    expect((await call('GET', '/users/me', kept)).statusCode).toBe(200);
   });
 });
 

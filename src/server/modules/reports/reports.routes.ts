@@ -152,7 +152,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
       app.get(
         `/reporting/:campaign_uuid/${type}.${format}`,
         {
-          config: { access: 'read' },
+          config: { access: 'read', auditExport: true },
           schema: {
             operationId: `stream${title}Report${stream.operation}`,
             tags,

@@ -135,6 +135,11 @@ export function createTokensRepository(db: Db, clock: Clock) {
          WHERE user_id = ${userId} AND kind = 'session' AND revoked_at IS NULL AND id IS DISTINCT FROM ${keepTokenId}`);
     },
 
+    /** Every API token of the user, in every team (a password change or reset that asks for it). */
+    async revokePersonalTokens(conn: Conn, userId: number): Promise<void> {
+      await conn.execute(sql`UPDATE api_tokens SET revoked_at = ${clock.now()} WHERE user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
+    },
+
     async revokeById(tokenId: number): Promise<void> {
       await db
         .update(apiTokens)

@@ -2,7 +2,7 @@ import { PASSWORD_MIN, type CurrentUser } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
+import type { Passwords } from '../../lib/passwords';
 import { formatTimestamp } from '../../lib/time';
 import type { AuthContext } from '../../http/auth';
 import type { Role, TeamsRepository } from '../teams/teams.repository';
@@ -16,6 +16,7 @@ export type NewUser = { email: string; password: string; name?: string; teamName
 
 export function createUsersService(deps: {
   db: Db;
+  passwords: Pick<Passwords, 'hash'>;
   users: UsersRepository;
   teams: TeamsRepository;
   teamsService: Pick<TeamsService, 'findOrCreate'>;
@@ -49,7 +50,7 @@ export function createUsersService(deps: {
       const email = input.email.trim();
       if (!EMAIL.test(email) || email.length > 254) throw ValidationError.field('email', 'The email must be a valid email address.');
       if (input.password.length < PASSWORD_MIN) throw ValidationError.field('password', `The password must be at least ${PASSWORD_MIN} characters.`);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await deps.passwords.hash(input.password);
       try {
         return await deps.db.transaction(async (tx) => {
           const { team } = await deps.teamsService.findOrCreate(input.teamName, tx);

@@ -4,6 +4,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
+import { headerReaderOf, maskHeaders, openHeaders, sealHeaders, type HeaderReader } from '../../lib/header-secrets';
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
 import type { AttemptRecord, WebhookRow, WebhooksRepository } from './webhooks.repository';
@@ -15,11 +16,12 @@ export function createWebhooksService(deps: {
   clock: { now(): Date };
   config: { publicUrl: string; appTimezone: string };
 }) {
-  const present = (row: WebhookRow): Webhook => ({
+  /** Header values in full only in the answer that creates them (`plain`); after that masked, by role. */
+  const present = (row: WebhookRow, shownTo: HeaderReader | 'plain'): Webhook => ({
     uuid: row.uuid,
     name: row.name,
     url: row.url,
-    headers: row.headers,
+    headers: shownTo === 'plain' ? openHeaders(deps.secrets, row.headers) : maskHeaders(deps.secrets, row.headers, shownTo),
     links: selfLinks(deps.config.publicUrl, 'webhooks', row.uuid),
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
@@ -38,7 +40,12 @@ export function createWebhooksService(deps: {
 
   /** One signed call, logged whatever its outcome (never retried: docs/interface.md §6). */
   const call = async (row: WebhookRow, event: string, payload: unknown, inboundMessageId: number | null) => {
-    const outcome = await deps.caller({ url: row.url, headers: row.headers, secret: deps.secrets.open(row.secretEncrypted), payload });
+    const outcome = await deps.caller({
+      url: row.url,
+      headers: openHeaders(deps.secrets, row.headers),
+      secret: deps.secrets.open(row.secretEncrypted),
+      payload,
+    });
     return deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId });
   };
 
@@ -51,10 +58,10 @@ export function createWebhooksService(deps: {
   return {
     async list(auth: AuthContext, window: PageWindow, search?: string) {
       const { rows, total } = await deps.webhooks.list(auth.teamId, window, search);
-      return { items: rows.map(present), total };
+      return { items: rows.map((row) => present(row, headerReaderOf(auth))), total };
     },
 
-    show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid)),
+    show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid), headerReaderOf(auth)),
 
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: WebhookInput) {
@@ -63,25 +70,28 @@ export function createWebhooksService(deps: {
         teamId: auth.teamId,
         name: input.name,
         url: input.url,
-        headers: input.headers,
+        headers: sealHeaders(deps.secrets, input.headers),
         secretEncrypted: deps.secrets.seal(secret),
       });
-      return { ...present(row), secret };
+      return { ...present(row, 'plain'), secret };
     },
 
     /** A partial edit: fields left out keep their values. */
     async update(auth: AuthContext, uuid: string, patch: WebhookPatch) {
-      const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const { headers, ...rest } = patch;
+      const changes: Parameters<WebhooksRepository['update']>[2] = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+      // A masked value sent back as it was read keeps the stored value.
+      if (headers !== undefined) changes.headers = sealHeaders(deps.secrets, headers, (await find(auth, uuid)).headers);
       const row = await deps.webhooks.update(auth.teamId, uuid, changes);
       if (!row) throw new NotFoundError();
-      return present(row);
+      return present(row, headerReaderOf(auth));
     },
 
     async rotateSecret(auth: AuthContext, uuid: string) {
       const secret = newSigningSecret();
       const row = await deps.webhooks.update(auth.teamId, uuid, { secretEncrypted: deps.secrets.seal(secret) });
       if (!row) throw new NotFoundError();
-      return { ...present(row), secret };
+      return { ...present(row, headerReaderOf(auth)), secret };
     },
 
     /** Calls the webhooks (by id) at once, each independently; returns each attempt. */

@@ -1,12 +1,26 @@
+/**
+ * Webhooks: the shape of docs/interface.md §2.3, the signing secret, the custom headers (credentials:
+ * sealed at rest, shown in full only when created, then masked — the last 4 characters to admins,
+ * nothing to other roles or read-only tokens; a masked value sent back keeps the stored one).
+ *
+ * Seen red: with `present` showing `openHeaders` to every role, the viewer's answer held the bearer
+ * value; with `sealHeaders` storing values as given, the row held it in clear; without the mask check
+ * in `sealHeaders`, a PUT echoing the masked value stored the mask.
+ */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealStoredHeaders } from '../../db/stored-headers';
+import { createSecretBox } from '../../lib/secret-box';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
+import { startWebhookReceiver } from '../../testing/webhook-receiver';
 
+const secretKey = randomBytes(32);
 let t: TestApp;
 let owner: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { secretKey });
   owner = await t.user();
   stranger = await t.user();
 });
@@ -24,7 +38,57 @@ describe('webhooks', () => {
     expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const shown = (await t.request('GET', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token })).json().data;
     expect(shown).not.toHaveProperty('secret');
-    expect(shown.headers).toEqual(valid.headers);
+    // After creation, masked: the values are credentials.
+    expect(shown.headers).toEqual({ Authorization: '********', 'X-Team': '********' });
+  });
+
+  it('keeps header values sealed, shows them masked to admins and not at all to other roles, and keeps a masked value sent back', async () => {
+    const receiver = await startWebhookReceiver();
+    const secretHeaders = { Authorization: 'Bearer crm-token-0123456789-wxyz', 'X-Team': 'marketing' };
+    const webhook = (await create({ ...valid, url: receiver.url, headers: secretHeaders })).json().data;
+    expect(webhook.headers).toEqual(secretHeaders); // in full in the answer that creates them, like a token
+    const { rows } = await t.database.pool.query(`SELECT headers::text AS headers FROM webhooks WHERE uuid = $1`, [webhook.uuid]);
+    expect(rows[0].headers).toContain('Authorization');
+    expect(rows[0].headers).not.toContain('crm-token');
+    expect(rows[0].headers).not.toContain('marketing');
+
+    const asAdmin = (await t.request('GET', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token })).json().data;
+    expect(asAdmin.headers).toEqual({ Authorization: '********wxyz', 'X-Team': '********' });
+    await t.services.users.addToTeam(stranger.email, (await t.services.teamsRepository.findByUuid(owner.teamUuid))!.name, 'viewer');
+    const team = (await t.services.teamsRepository.findByUuid(owner.teamUuid))!;
+    const strangerId = (await t.services.usersRepository.findByEmail(stranger.email))!.id;
+    const viewer = (await t.services.tokens.issue(strangerId, 'personal', 'viewer', { teamId: team.id })).token;
+    const ownerId = (await t.services.usersRepository.findByEmail(owner.email))!.id;
+    const readOnly = (await t.services.tokens.issue(ownerId, 'personal', 'read only', { teamId: team.id, scope: 'read_only' })).token;
+    for (const token of [viewer, readOnly]) {
+      const shown = await t.request('GET', `/api/2.0/webhooks/${webhook.uuid}`, { token });
+      const listed = await t.request('GET', '/api/2.0/webhooks/?per_page=100', { token });
+      for (const body of [shown.body, listed.body]) {
+        expect(body).not.toContain('crm-token');
+        expect(body).not.toContain('wxyz');
+        expect(body).not.toContain('marketing');
+      }
+      expect(shown.json().data.headers).toEqual({ Authorization: '********', 'X-Team': '********' });
+    }
+
+    // The dashboard's form sends back what it read: the masked values keep the stored ones; a new value replaces its own.
+    const edited = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, {
+      token: owner.token,
+      body: { headers: { Authorization: '********wxyz', 'X-Team': 'sales-team-000042' } },
+    });
+    expect(edited.json().data.headers).toEqual({ Authorization: '********wxyz', 'X-Team': '********0042' });
+    // What the receiver gets: the stored value, opened, not the mask.
+    expect((await t.request('POST', `/api/2.0/webhooks/${webhook.uuid}/test`, { token: owner.token })).statusCode).toBe(200);
+    expect(receiver.calls).toHaveLength(1);
+    expect(receiver.calls[0]!.headers).toMatchObject({ authorization: 'Bearer crm-token-0123456789-wxyz', 'x-team': 'sales-team-000042' });
+
+    // A value stored in clear by an older release is sealed at the next start, and still sent as it was.
+    await t.database.pool.query(`UPDATE webhooks SET headers = '{"X-Legacy": "legacy-clear-value-1234"}'::jsonb WHERE uuid = $1`, [webhook.uuid]);
+    expect(await sealStoredHeaders(t.database.db, createSecretBox(secretKey))).toBe(1);
+    expect((await t.database.pool.query(`SELECT headers::text AS h FROM webhooks WHERE uuid = $1`, [webhook.uuid])).rows[0].h).not.toContain('legacy-clear');
+    await t.request('POST', `/api/2.0/webhooks/${webhook.uuid}/test`, { token: owner.token });
+    expect(receiver.calls[1]!.headers['x-legacy']).toBe('legacy-clear-value-1234');
+    await receiver.close();
   });
 
   it('stores the secret encrypted, not in clear', async () => {
@@ -86,7 +150,7 @@ describe('webhooks', () => {
     const webhook = (await create(valid)).json().data;
     const renamed = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, { token: owner.token, body: { name: 'Renamed' } });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.json().data).toMatchObject({ name: 'Renamed', url: valid.url, headers: valid.headers });
+    expect(renamed.json().data).toMatchObject({ name: 'Renamed', url: valid.url, headers: { Authorization: '********', 'X-Team': '********' } });
     const moved = await t.request('PUT', `/api/2.0/webhooks/${webhook.uuid}`, {
       token: owner.token,
       body: { url: 'https://other.example.com/x', headers: {} },
