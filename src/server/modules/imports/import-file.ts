@@ -7,6 +7,7 @@ import { isStorableText } from '../../../shared/contract';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { decodeSample, mapColumns, readWith, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
+import { WorkbookTooLargeError } from './workbook-limits';
 import { xlsxRows, XlsxError, type SheetRow } from './xlsx-rows';
 
 // A record larger than this is a broken file (an unclosed quote swallowing the rest), and the
@@ -304,7 +305,11 @@ const SHEET_SAMPLE_ROWS = 60;
 const SHEET_ROWS_AT_ONCE = 1000;
 
 const sheetProblem = (error: unknown) =>
-  error instanceof XlsxError ? new ImportFileError(`The file is not a workbook Herald can read: ${error.message}.`) : error;
+  error instanceof XlsxError
+    ? new ImportFileError(`The file is not a workbook Herald can read: ${error.message}.`)
+    : error instanceof WorkbookTooLargeError
+      ? new ImportFileError(error.message)
+      : error;
 
 /** The first rows of a workbook's sheet and how they map; the row generator goes on after them. */
 async function readSheetLayout(body: Readable, options: ImportOptions & FileContext) {
