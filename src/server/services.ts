@@ -73,6 +73,8 @@ export function createServices(
   const tokensRepository = createTokensRepository(db, clock);
 
   const teams = createTeamsService({ db, teams: teamsRepository });
+  /** The country a team's national numbers are read in: its own, else the installation's. */
+  const countryOf = async (teamId: number) => (await teamsRepository.defaultCountryOf(teamId)) ?? config.defaultCountry;
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({
     db,
@@ -142,6 +144,7 @@ export function createServices(
     contactGroups: contactGroupsRepository,
     optOuts: optOutsRepository,
     present: contactGroups.present,
+    countryOf,
     config,
   });
   const imports = createImportsService({
@@ -150,6 +153,7 @@ export function createServices(
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
     optOuts: optOutsRepository,
+    countryOf,
     config,
   });
   const keywordsRepository = createKeywordsRepository(db, clock);
@@ -209,6 +213,7 @@ export function createServices(
     db,
     directory: createContactsDirectoryRepository(db, clock),
     optOutHistory: optOuts.list,
+    countryOf,
     clock,
     config,
   });

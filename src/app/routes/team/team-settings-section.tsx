@@ -13,9 +13,11 @@ import { QuietHoursForm } from '../../features/team/quiet-hours-form';
 import { describeConfirmThreshold } from '../../features/team/sending-safety';
 import { SendingSafetyForm } from '../../features/team/sending-safety-form';
 import { SettingsSummary } from '../../features/team/settings-summary';
+import { PhoneNumbersForm } from '../../features/team/phone-numbers-form';
 import { useUpdateTeamSettings } from '../../features/team/team-mutations';
 import { teamQueries } from '../../features/team/team-queries';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { countryName } from '../../../shared/phone/phone-countries';
 
 /** What each card saves, and how it tells that it did (or not). */
 const CARDS = {
@@ -29,6 +31,10 @@ const CARDS = {
     success: (s: TeamSettings) => `${describeQuietHours(s.quiet_hours)} Team time zone: ${s.time_zone}.`,
   },
   replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
+  country: {
+    failure: 'The default country could not be saved',
+    success: (s: TeamSettings) => `National numbers are read as numbers of ${countryName(s.default_country)}.`,
+  },
 } as const;
 
 /** The team's settings, one card a subject: admins change each on its own, everyone else reads them. */
@@ -90,6 +96,17 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
                   { label: 'Team time zone', value: settings.data.time_zone },
                 ]}
               />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="phone-numbers"
+            title="Phone numbers"
+            intro="The country of numbers written without their country code, such as 07700 900123: imports start from it, and search reads numbers in it."
+          >
+            {canChange ? (
+              <PhoneNumbersForm settings={settings.data} onSubmit={saverOf('country')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Default country', value: countryName(settings.data.default_country) }]} />
             )}
           </SettingsCard>
           <SettingsCard

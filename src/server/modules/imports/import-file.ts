@@ -6,6 +6,7 @@ import iconv from 'iconv-lite';
 import { isStorableText } from '../../../shared/contract';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { numberWarning } from '../../lib/phone-warnings';
 import { decodeSample, mapColumns, readWith, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
 import { WorkbookTooLargeError } from './workbook-limits';
 import { xlsxRows, XlsxError, type SheetRow } from './xlsx-rows';
@@ -395,7 +396,14 @@ export function previewRows(layout: FileLayout, defaultCountry: string, count: n
   return layout.sample.slice(first, first + count).map((cells, index) => {
     const row = layout.rowNumbers?.[index + first] ?? index + first + 1;
     const checked = checkRow(cells, row, columns, defaultCountry);
-    return { row, cells, phone_number: checked.ok ? checked.phoneNumber : null, problem: checked.ok ? null : checked.reason };
+    const cell = cells[columns.phone] ?? '';
+    return {
+      row,
+      cells,
+      phone_number: checked.ok ? checked.phoneNumber : null,
+      problem: checked.ok ? null : checked.reason,
+      warning: cell.trim() === '' ? null : numberWarning(cell, defaultCountry),
+    };
   });
 }
 

@@ -35,7 +35,7 @@ export function createMembersService(deps: {
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   audit: Pick<AuditRepository, 'record'>;
   clock: Clock;
-  config: { appTimezone: string; publicUrl: string };
+  config: { appTimezone: string; publicUrl: string; defaultCountry: string };
   /** Forgets who tokens are: a member's role or membership changed. */
   forgetTokenOwners: () => void;
 }) {
@@ -194,6 +194,7 @@ export function createMembersService(deps: {
         currency: team.currency,
         time_zone: team.timeZone ?? deps.config.appTimezone,
         quiet_hours: team.quietHours,
+        default_country: team.defaultCountry ?? deps.config.defaultCountry,
         opt_out_reply: team.optOutReply,
         opt_in_reply: team.optInReply,
         help_reply: team.helpReply,
@@ -209,6 +210,7 @@ export function createMembersService(deps: {
         currency: input.currency,
         timeZone: input.time_zone,
         quietHours: input.quiet_hours,
+        defaultCountry: input.default_country,
         optOutReply: input.opt_out_reply,
         optInReply: input.opt_in_reply,
         helpReply: input.help_reply,
