@@ -16,6 +16,7 @@ const PROCESS_TESTS = [
   'src/server/split-roles.test.ts',
   'src/server/observability/logs.test.ts',
   'src/server/modules/event-endpoints/event-crash.test.ts',
+  'src/server/modules/imports/workbook-bomb.test.ts',
 ];
 
 export default defineConfig({

@@ -83,6 +83,8 @@ export function createServices(
   const tokensRepository = createTokensRepository(db, clock);
 
   const teams = createTeamsService({ db, teams: teamsRepository });
+  /** The country a team's national numbers are read in: its own, else the installation's. */
+  const countryOf = async (teamId: number) => (await teamsRepository.defaultCountryOf(teamId)) ?? config.defaultCountry;
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({
     db,
@@ -158,6 +160,7 @@ export function createServices(
     contactGroups: contactGroupsRepository,
     optOuts: optOutsRepository,
     present: contactGroups.present,
+    countryOf,
     config,
   });
   const imports = createImportsService({
@@ -166,6 +169,7 @@ export function createServices(
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
     optOuts: optOutsRepository,
+    countryOf,
     config,
   });
   const keywordsRepository = createKeywordsRepository(db, clock);
@@ -227,6 +231,7 @@ export function createServices(
     db,
     directory: createContactsDirectoryRepository(db, clock),
     optOutHistory: optOuts.list,
+    countryOf,
     clock,
     config,
   });

@@ -9,6 +9,7 @@ export const NEW_TEAM_SETTINGS: TeamSettings = {
   currency: 'EUR',
   time_zone: 'Europe/London',
   quiet_hours: null,
+  default_country: 'GB',
   opt_out_reply: '',
   opt_in_reply: '',
   help_reply: '',

@@ -26,6 +26,8 @@ export const teams = pgTable('teams', {
   /** null: the service's APP_TIMEZONE. */
   timeZone: text('time_zone'),
   quietHours: jsonb('quiet_hours').$type<QuietHours>(),
+  /** null: the service's DEFAULT_COUNTRY (0038). */
+  defaultCountry: text('default_country'),
   // The texts' defaults are the migration's (0026): an insert leaves these columns out.
   optOutReply: text('opt_out_reply').notNull().default(''),
   optInReply: text('opt_in_reply').notNull().default(''),

@@ -18,6 +18,7 @@ const MAX_NATIONAL_LENGTH = 17;
 /**
  * E.164 digits without `+` (`447700900123`), the form every number is stored and matched in.
  * National numbers are read in `defaultCountry` (UK `07…` -> `447…`); `00` and `+` prefixes are international.
+ * A leading `'` (a spreadsheet's mark of a number kept as text) is not part of the number.
  * A number is accepted when it is valid for its country, or when it is well-formed and as long as
  * a subscriber number (9+ digits): allocation changes faster than any table (and 07700 900xxx,
  * reserved for examples, must work), so the carrier has the last word on those.
@@ -28,7 +29,11 @@ const MAX_NATIONAL_LENGTH = 17;
  * libphonenumber itself. `phone-numbers.test.ts` checks that both give the same answer.
  */
 export function normalizePhoneNumber(input: string, defaultCountry: string): NormalizedPhoneNumber {
-  const text = input.trim().replace(/^00(?=[1-9])/, '+');
+  // A leading apostrophe is how Excel (and Shopify's exports) keep a number as text: '+447700900401.
+  const text = input
+    .trim()
+    .replace(/^'\s*/, '')
+    .replace(/^00(?=[1-9])/, '+');
   if (text === '') return { ok: false, reason: 'is empty' };
   if (/[^\d\s()+.\-/]/.test(text)) return { ok: false, reason: REASONS.NOT_A_NUMBER! };
   // A bare number long enough to carry a country code (447…) is read as international.
@@ -176,4 +181,20 @@ export function acceptedQuickly(digits: string, international: boolean, defaultC
     }
   }
   return acceptedLength(nationalNumber, plan.codePlan) ? plan.callingCode + nationalNumber : undefined;
+}
+
+/**
+ * What a search for a number looks for in stored numbers (E.164 digits without `+`), or undefined
+ * when the text is not a number. A whole number, however a person writes it ("07700 900001",
+ * "+44 7700 900001", "0044 7700 900001", "'+447700900001"), is read as an import would read it, in
+ * the team's country (`country`, asked only then); a part of one loses its leading zeros (the
+ * national or international prefix), so "07700 900" finds 447700900….
+ */
+export async function phoneSearch(text: string, country: () => Promise<string>): Promise<string | undefined> {
+  const cleaned = text.trim().replace(/^'/, '');
+  const digits = cleaned.replace(/[\s+\-()./]/g, '');
+  if (!/^\d+$/.test(digits)) return undefined;
+  const whole = normalizePhoneNumber(cleaned, await country());
+  if (whole.ok) return whole.number;
+  return digits.replace(/^0+(?=\d)/, '');
 }

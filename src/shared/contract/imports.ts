@@ -117,7 +117,7 @@ export const ImportOptionsQuerySchema = z.object({
     .regex(/^[A-Za-z]{2}$/, 'The default country must be a two-letter country code, e.g. GB.')
     .transform((code) => code.toUpperCase())
     .optional()
-    .describe("Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted."),
+    .describe("Two-letter country code national numbers (without a country code) are read in; the team's default country (team settings) when omitted."),
 });
 export type ImportOptionsQuery = z.infer<typeof ImportOptionsQuerySchema>;
 
@@ -164,6 +164,12 @@ export const ImportPreviewSchema = z
           cells: z.array(z.string()),
           phone_number: z.string().nullable().describe('The number as it would be stored; null when the row would be left out.'),
           problem: z.string().nullable().describe('Why the row would be left out; null otherwise.'),
+          warning: z
+            .string()
+            .nullable()
+            .describe(
+              'Herald extension. Something to check about the number: a landline (it cannot receive texts), or a national number that fits another country better than `default_country`; null otherwise.',
+            ),
         }),
       )
       .describe('The first rows (at most 20) as they would be imported.'),

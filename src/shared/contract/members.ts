@@ -4,6 +4,7 @@ import { TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, typeError, unstorableMessage } from './fields';
 import { QUIET_TIME_PATTERN, WEEKDAYS } from '../schedule/quiet-hours';
 import { canonicalTimeZone } from '../time/time-zones';
+import { PHONE_COUNTRIES } from '../phone/phone-countries';
 
 /** The shortest password Herald accepts for a new or changed password. */
 export const PASSWORD_MIN = 12;
@@ -128,6 +129,11 @@ export const TeamSettingsSchema = z
     currency: z.string().describe('ISO 4217 code of `price_per_segment`.'),
     time_zone: z.string().describe("The team's time zone: quiet hours of numbers whose country has several zones are kept in it."),
     quiet_hours: QuietHoursSchema.nullable().describe('null: off.'),
+    default_country: z
+      .string()
+      .describe(
+        "The two-letter code (ISO 3166) of the country the team's national numbers are read in: imports (the wizard's choice starts from it) and search.",
+      ),
     opt_out_reply: z.string().describe('Sent once to a number that opts out (STOP and its synonyms); empty: no reply.'),
     opt_in_reply: z.string().describe('Sent to a number that opts back in (START, UNSTOP); empty: no reply.'),
     help_reply: z.string().describe('Sent in answer to HELP; empty: no reply.'),
@@ -193,6 +199,13 @@ export const TeamSettingsInputSchema = z
       .optional()
       .describe('An IANA time zone name.'),
     quiet_hours: QuietHoursInputSchema.nullable().optional().describe('Quiet hours; null turns them off.'),
+    default_country: z
+      .string({ error: 'The default country must be a string.' })
+      .trim()
+      .toUpperCase()
+      .refine((code) => (PHONE_COUNTRIES as readonly string[]).includes(code), 'The default country must be a two-letter country code, such as GB or DE.')
+      .optional()
+      .describe('The two-letter code (ISO 3166) of the country national numbers are read in; unchanged when absent.'),
     opt_out_reply: replyText('opt out reply').optional(),
     opt_in_reply: replyText('opt in reply').optional(),
     help_reply: replyText('help reply').optional(),

@@ -355,6 +355,10 @@ export type TeamSettings = {
      */
     quiet_hours: QuietHours | null;
     /**
+     * The two-letter code (ISO 3166) of the country the team's national numbers are read in: imports (the wizard's choice starts from it) and search.
+     */
+    default_country: string;
+    /**
      * Sent once to a number that opts out (STOP and its synonyms); empty: no reply.
      */
     opt_out_reply: string;
@@ -1431,6 +1435,10 @@ export type ContactImportPreview = {
          * Why the row would be left out; null otherwise.
          */
         problem: string | null;
+        /**
+         * Herald extension. Something to check about the number: a landline (it cannot receive texts), or a national number that fits another country better than `default_country`; null otherwise.
+         */
+        warning: string | null;
     }>;
 };
 
@@ -3699,6 +3707,10 @@ export type UpdateTeamSettingsData = {
             end: string;
             days?: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
         } | null;
+        /**
+         * The two-letter code (ISO 3166) of the country national numbers are read in; unchanged when absent.
+         */
+        default_country?: string;
         opt_out_reply?: string;
         opt_in_reply?: string;
         help_reply?: string;
@@ -7460,7 +7472,7 @@ export type ImportContactsData = {
          */
         sheet?: string;
         /**
-         * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
+         * Two-letter country code national numbers (without a country code) are read in; the team's default country (team settings) when omitted.
          */
         default_country?: string;
         /**
@@ -7562,7 +7574,7 @@ export type PreviewContactImportData = {
          */
         sheet?: string;
         /**
-         * Two-letter country code national numbers (without a country code) are read in; the service's DEFAULT_COUNTRY when omitted.
+         * Two-letter country code national numbers (without a country code) are read in; the team's default country (team settings) when omitted.
          */
         default_country?: string;
     };

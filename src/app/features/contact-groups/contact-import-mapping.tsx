@@ -1,6 +1,8 @@
 import { Badge, Checkbox, Group, ScrollArea, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ContactImportPreview } from '../../api/gen/types.gen';
+import { CountrySelect } from '../../components/country-select';
 import type { ContactImportOptions } from './contact-import-mutations';
 
 /** The delimiters the service reads, as a picker offers them. */
@@ -49,6 +51,7 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
   const found =
     preview.phone_column.found_by === 'header' ? 'found by its header' : preview.phone_column.found_by === 'content' ? 'found by its numbers' : 'as chosen';
   const leftOut = preview.rows.filter((row) => row.problem !== null).length;
+  const warned = preview.rows.filter((row) => row.warning !== null).length;
 
   return (
     <Stack gap="md">
@@ -92,16 +95,13 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
           allowDeselect={false}
           w={200}
         />
-        <TextInput
+        <CountrySelect
           label="National numbers of"
-          description="Two-letter country code"
           value={country}
-          maxLength={2}
-          w={170}
-          onChange={(event) => {
-            const code = event.currentTarget.value.toUpperCase();
+          w={260}
+          onChange={(code) => {
             setCountry(code);
-            if (/^[A-Z]{2}$/.test(code) && code !== preview.default_country) change({ default_country: code });
+            if (code !== preview.default_country) change({ default_country: code });
           }}
         />
       </Group>
@@ -148,6 +148,11 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
                       Left out: {row.problem}
                     </Text>
                   )}
+                  {row.warning && (
+                    <Text size="sm" c="orange">
+                      <IconAlertTriangle size={14} aria-hidden style={{ verticalAlign: 'text-bottom' }} /> {row.warning}
+                    </Text>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -155,8 +160,9 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
         </Table>
       </ScrollArea>
       <Text size="sm" c="dimmed">
-        The first {preview.rows.length} rows{leftOut > 0 ? `; ${leftOut} of them would be left out` : ''}. Every row is checked when the file is imported, and
-        the rows left out are listed with their reasons.
+        The first {preview.rows.length} rows{leftOut > 0 ? `; ${leftOut} of them would be left out` : ''}
+        {warned > 0 ? `; ${warned} ${warned === 1 ? 'number has' : 'numbers have'} a warning to check` : ''}. Every row is checked when the file is imported,
+        and the rows left out are listed with their reasons.
       </Text>
     </Stack>
   );

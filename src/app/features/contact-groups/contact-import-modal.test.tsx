@@ -38,8 +38,8 @@ const PREVIEW: ContactImportPreview = {
     { position: 3, header: 'Notes', field: 'notes' },
   ],
   rows: [
-    { row: 2, cells: ['+447700900123', 'Ada', 'vip'], phone_number: '447700900123', problem: null },
-    { row: 3, cells: ['12345', 'Grace', ''], phone_number: null, problem: 'The phone number is too short.' },
+    { row: 2, cells: ['+447700900123', 'Ada', 'vip'], phone_number: '447700900123', problem: null, warning: null },
+    { row: 3, cells: ['12345', 'Grace', ''], phone_number: null, problem: 'The phone number is too short.', warning: null },
   ],
 };
 

@@ -13,11 +13,13 @@ import { QuietHoursForm } from '../../features/team/quiet-hours-form';
 import { describeConfirmThreshold } from '../../features/team/sending-safety';
 import { SendingSafetyForm } from '../../features/team/sending-safety-form';
 import { SettingsSummary } from '../../features/team/settings-summary';
+import { PhoneNumbersForm } from '../../features/team/phone-numbers-form';
 import { useUpdateTeamSettings } from '../../features/team/team-mutations';
 import { teamQueries } from '../../features/team/team-queries';
 import { describeTestNumbers } from '../../features/team/test-numbers';
 import { TestNumbersForm } from '../../features/team/test-numbers-form';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { countryName } from '../../../shared/phone/phone-countries';
 
 /** What each card saves, and how it tells that it did (or not). */
 const CARDS = {
@@ -32,6 +34,10 @@ const CARDS = {
   },
   replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
   tests: { failure: 'The test numbers could not be saved', success: (s: TeamSettings) => describeTestNumbers(s.test_numbers) },
+  country: {
+    failure: 'The default country could not be saved',
+    success: (s: TeamSettings) => `National numbers are read as numbers of ${countryName(s.default_country)}.`,
+  },
 } as const;
 
 /** The team's settings, one card a subject: admins change each on its own, everyone else reads them. */
@@ -82,7 +88,7 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
           <SettingsCard
             id="quiet-hours"
             title="Quiet hours"
-            intro="Quiet hours apply in each recipient’s local time, from their number’s country; for countries with several time zones, the team time zone is used."
+            intro="Quiet hours apply in each recipient’s local time, from their number: its area code in the US, Canada and Australia, else its country; where neither places it, the team time zone is used."
           >
             {canChange ? (
               <QuietHoursForm settings={settings.data} onSubmit={saverOf('quiet')} />
@@ -93,6 +99,17 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
                   { label: 'Team time zone', value: settings.data.time_zone },
                 ]}
               />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="phone-numbers"
+            title="Phone numbers"
+            intro="The country of numbers written without their country code, such as 07700 900123: imports start from it, and search reads numbers in it."
+          >
+            {canChange ? (
+              <PhoneNumbersForm settings={settings.data} onSubmit={saverOf('country')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Default country', value: countryName(settings.data.default_country) }]} />
             )}
           </SettingsCard>
           <SettingsCard

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
-import { containsText } from '../../db/search';
+import { containsFoldedText, containsText } from '../../db/search';
 import type { Clock } from '../../lib/time';
 
 const FieldsSchema = z.record(z.string(), z.string());
@@ -79,7 +79,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
   const matching = (teamId: number, search?: DirectorySearch): SQL => {
     const conditions: SQL[] = [sql`g.team_id = ${teamId}`];
     if (search) {
-      const text = sql`EXISTS (SELECT 1 FROM jsonb_each_text(c.custom_fields) f WHERE ${containsText(sql`f.value`, search.text)})`;
+      const text = sql`EXISTS (SELECT 1 FROM jsonb_each_text(c.custom_fields) f WHERE ${containsFoldedText(sql`f.value`, search.text)})`;
       conditions.push(search.digits ? sql`(${containsText(sql`c.phone_number`, search.digits)} OR ${text})` : text);
     }
     return sql`SELECT DISTINCT c.phone_number FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id WHERE ${sql.join(conditions, sql` AND `)}`;

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
-import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { OptOutsService } from '../opt-outs/opt-outs.service';
 import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
@@ -30,14 +30,16 @@ export function createContactsDirectoryService(deps: {
   db: Db;
   directory: ContactsDirectoryRepository;
   optOutHistory: OptOutsService['list'];
+  /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
+  countryOf: (teamId: number) => Promise<string>;
   clock: Clock;
-  config: { appTimezone: string; defaultCountry: string };
+  config: { appTimezone: string };
 }) {
   const time = (moment: Date | null) => formatTimestamp(moment, deps.config.appTimezone);
 
   /** The number as stored, or 404: a number that cannot be read is one the team holds nothing about. */
-  const numberOf = (input: string): string => {
-    const normalized = normalizePhoneNumber(input, deps.config.defaultCountry);
+  const numberOf = async (auth: AuthContext, input: string): Promise<string> => {
+    const normalized = normalizePhoneNumber(input, await deps.countryOf(auth.teamId));
     if (!normalized.ok) throw new NotFoundError();
     return normalized.number;
   };
@@ -72,14 +74,13 @@ export function createContactsDirectoryService(deps: {
   return {
     async search(auth: AuthContext, window: PageWindow, search?: string): Promise<{ items: DirectoryContact[]; total: number }> {
       const text = search ?? '';
-      const digits = text.replace(/[\s+\-()]/g, '');
-      const matching = text === '' ? undefined : { text, digits: /^\d+$/.test(digits) ? digits : undefined };
+      const matching = text === '' ? undefined : { text, digits: await phoneSearch(text, () => deps.countryOf(auth.teamId)) };
       const { rows, total } = await deps.directory.list(auth.teamId, window, matching);
       return { items: rows.map((row) => ({ phone_number: row.phoneNumber, groups: row.groups })), total };
     },
 
     async detail(auth: AuthContext, input: string): Promise<ContactDetail> {
-      const phoneNumber = numberOf(input);
+      const phoneNumber = await numberOf(auth, input);
       const [groups, messages, clicks, inboundMessages, events] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
         deps.directory.messages(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
@@ -101,7 +102,7 @@ export function createContactsDirectoryService(deps: {
 
     /** Everything the team holds about the number, complete. */
     async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
-      const phoneNumber = numberOf(input);
+      const phoneNumber = await numberOf(auth, input);
       const [groups, messages, clicks, inboundMessages, replies, events] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
         deps.directory.messages(auth.teamId, phoneNumber),
@@ -141,7 +142,7 @@ export function createContactsDirectoryService(deps: {
      * number stays in default_optouts, bare: suppressing it is what keeps it from being texted again.
      */
     async erase(auth: AuthContext, input: string): Promise<ContactErasure> {
-      const phoneNumber = numberOf(input);
+      const phoneNumber = await numberOf(auth, input);
       const token = `erased-${randomBytes(8).toString('hex')}`;
       return deps.db.transaction(async (tx) => {
         const locked = await deps.directory.lockGroups(tx, auth.teamId, phoneNumber);

@@ -8,6 +8,8 @@
  *   second team counted A's numbers and found A's group uuids ("another team's contacts" failed);
  * - the erasure's replacement: with the messages' `phone_number = ${token}` set back to the number in
  *   `anonymise`, "the number appears nowhere" found the number in A's messages;
+ * - number formats and accents (issue 32): with the digits searched as typed, "07700 900402" found
+ *   nothing; with `containsText` instead of `containsFoldedText`, "chloe" found nothing;
  * - the audit without the number: without `auditBefore: false` on the DELETE route, the audit trail
  *   read the contact before erasing it and the erasure's audit event held the number.
  */
@@ -114,7 +116,7 @@ beforeAll(async () => {
     [
       { phone_number: '07700900401', custom_fields: { first_name: 'Ada', city: 'Leeds' } },
       { phone_number: '07700900402', custom_fields: { first_name: 'Bo', city: 'York' } },
-      { phone_number: '07700900403', custom_fields: { first_name: 'Cy 50%_off', city: 'Hull' } },
+      { phone_number: '07700900403', custom_fields: { first_name: 'Cy 50%_off', city: 'Chloé-sur-Mer' } },
     ],
     ['first_name', 'city'],
   );
@@ -165,6 +167,19 @@ describe('GET /contacts', () => {
     expect(await numbers('50%_')).toEqual(['447700900403']);
     expect(await numbers('nobody')).toEqual([]);
     expect(await numbers('')).toHaveLength(3);
+  });
+
+  it('finds a number in any national or international format, and text without its accents (issue 32, point 8)', async () => {
+    const numbers = async (search: string) =>
+      (await call(owner, 'GET', `/contacts?search=${encodeURIComponent(search)}`)).json().data.map((c: { phone_number: string }) => c.phone_number);
+    for (const written of ['07700 900402', '07700900402', '+44 7700 900402', '0044 7700 900402', "'+447700900402", '(07700) 900-402'])
+      expect(await numbers(written), written).toEqual([BO]);
+    // Part of a national number: its leading 0 is the national prefix, not a digit of the stored number.
+    expect(await numbers('07700 90040')).toEqual([ADA, BO, '447700900403']);
+    expect(await numbers('chloe')).toEqual(['447700900403']);
+    expect(await numbers('CHLOÉ')).toEqual(['447700900403']);
+    // Decomposed (as macOS writes it): e + a combining accent.
+    expect(await numbers('Chloe\u0301')).toEqual(['447700900403']);
   });
 
   it('pages with the house envelope', async () => {

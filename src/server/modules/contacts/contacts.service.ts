@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { csvLine } from '../../lib/csv';
 import { formatTimestamp } from '../../lib/time';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
@@ -33,7 +33,9 @@ export function createContactsService(deps: {
   contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid' | 'optoutsId'>;
   optOuts: Pick<OptOutsRepository, 'recordChange' | 'recordFlush'>;
   present: ContactGroupsService['present'];
-  config: { appTimezone: string; defaultCountry: string };
+  /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
+  countryOf: (teamId: number) => Promise<string>;
+  config: { appTimezone: string };
 }) {
   const presentContact = (record: ContactRecord): Contact => ({
     phone_number: record.phoneNumber,
@@ -51,10 +53,11 @@ export function createContactsService(deps: {
   const reload = async (auth: AuthContext, row: ContactGroupRow) => deps.present((await deps.contactGroups.find(auth.teamId, row.uuid))!);
 
   /** Every number normalised; one bad number refuses the whole request, naming each bad row and why. */
-  const normalizeAll = (numbers: string[], field: (index: number) => string): string[] => {
+  const normalizeAll = async (auth: AuthContext, numbers: string[], field: (index: number) => string): Promise<string[]> => {
+    const country = await deps.countryOf(auth.teamId);
     const errors: Record<string, string[]> = {};
     const normalized = numbers.map((input, index) => {
-      const result = normalizePhoneNumber(input, deps.config.defaultCountry);
+      const result = normalizePhoneNumber(input, country);
       if (result.ok) return result.number;
       errors[field(index)] = [`The phone number ${JSON.stringify(input)} ${result.reason}.`];
       return '';
@@ -102,14 +105,15 @@ export function createContactsService(deps: {
   return {
     async list(auth: AuthContext, groupUuid: string, window: PageWindow, search?: string) {
       const group = await findGroup(auth, groupUuid);
-      const digits = search?.replace(/\D/g, '');
-      const { rows, total } = await deps.contacts.list(group.id, window, digits || undefined);
+      const digits = search ? await phoneSearch(search, () => deps.countryOf(auth.teamId)) : undefined;
+      const { rows, total } = await deps.contacts.list(group.id, window, digits);
       return { items: rows.map(presentContact), total };
     },
 
     async add(auth: AuthContext, groupUuid: string, contacts: Array<{ phone_number: string; custom_fields?: Record<string, string> }>) {
       const group = await findGroup(auth, groupUuid);
-      const numbers = normalizeAll(
+      const numbers = await normalizeAll(
+        auth,
         contacts.map((c) => c.phone_number),
         (i) => `contacts.${i}.phone_number`,
       );
@@ -124,7 +128,7 @@ export function createContactsService(deps: {
     /** Numbers taken out of default_optouts by hand opt back in: each is recorded, with the reason given. */
     async remove(auth: AuthContext, groupUuid: string, phoneNumbers: string[], reason?: string) {
       const group = await findGroup(auth, groupUuid);
-      const numbers = [...new Set(normalizeAll(phoneNumbers, (i) => `phone_numbers.${i}`))];
+      const numbers = [...new Set(await normalizeAll(auth, phoneNumbers, (i) => `phone_numbers.${i}`))];
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
         if (isOptouts(group)) await deps.optOuts.recordChange(tx, group.id, 'opt_in', numbers, handActor(auth, reason));
@@ -174,7 +178,7 @@ export function createContactsService(deps: {
 
     /** A new group of these numbers, made whole or not at all. */
     async bulk(auth: AuthContext, input: { name: string; description?: string | null; contacts: string[] }) {
-      const numbers = normalizeAll(input.contacts, (i) => `contacts.${i}`);
+      const numbers = await normalizeAll(auth, input.contacts, (i) => `contacts.${i}`);
       const group = await deps.db.transaction(async (tx) => {
         const created = await deps.contactGroups.insert(auth.teamId, { name: input.name, description: input.description ?? null, headers: [] }, tx);
         const inserted = await deps.contacts.upsert(tx, created.id, distinct(numbers.map((phoneNumber) => ({ phoneNumber, customFields: {} }))));
@@ -208,7 +212,7 @@ export function createContactsService(deps: {
 
     /** Custom fields of the team's contact with this number, for a preview. */
     async fieldsOf(auth: AuthContext, phoneNumber: string): Promise<{ phoneNumber: string; fields: Record<string, string> } | undefined> {
-      const normalized = normalizePhoneNumber(phoneNumber, deps.config.defaultCountry);
+      const normalized = normalizePhoneNumber(phoneNumber, await deps.countryOf(auth.teamId));
       if (!normalized.ok) return undefined;
       const contact = await deps.contacts.latestOfTeam(auth.teamId, normalized.number);
       return contact && { phoneNumber: contact.phoneNumber, fields: contact.customFields };

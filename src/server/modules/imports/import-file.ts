@@ -6,7 +6,9 @@ import iconv from 'iconv-lite';
 import { isStorableText } from '../../../shared/contract';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { numberWarning } from '../../lib/phone-warnings';
 import { decodeSample, mapColumns, readWith, sniffDelimiter, sniffEncoding, type Delimiter, type Mapping } from './sniff';
+import { WorkbookTooLargeError } from './workbook-limits';
 import { xlsxRows, XlsxError, type SheetRow } from './xlsx-rows';
 
 // A record larger than this is a broken file (an unclosed quote swallowing the rest), and the
@@ -304,7 +306,11 @@ const SHEET_SAMPLE_ROWS = 60;
 const SHEET_ROWS_AT_ONCE = 1000;
 
 const sheetProblem = (error: unknown) =>
-  error instanceof XlsxError ? new ImportFileError(`The file is not a workbook Herald can read: ${error.message}.`) : error;
+  error instanceof XlsxError
+    ? new ImportFileError(`The file is not a workbook Herald can read: ${error.message}.`)
+    : error instanceof WorkbookTooLargeError
+      ? new ImportFileError(error.message)
+      : error;
 
 /** The first rows of a workbook's sheet and how they map; the row generator goes on after them. */
 async function readSheetLayout(body: Readable, options: ImportOptions & FileContext) {
@@ -390,7 +396,14 @@ export function previewRows(layout: FileLayout, defaultCountry: string, count: n
   return layout.sample.slice(first, first + count).map((cells, index) => {
     const row = layout.rowNumbers?.[index + first] ?? index + first + 1;
     const checked = checkRow(cells, row, columns, defaultCountry);
-    return { row, cells, phone_number: checked.ok ? checked.phoneNumber : null, problem: checked.ok ? null : checked.reason };
+    const cell = cells[columns.phone] ?? '';
+    return {
+      row,
+      cells,
+      phone_number: checked.ok ? checked.phoneNumber : null,
+      problem: checked.ok ? null : checked.reason,
+      warning: cell.trim() === '' ? null : numberWarning(cell, defaultCountry),
+    };
   });
 }
 

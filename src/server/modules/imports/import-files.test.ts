@@ -12,6 +12,9 @@
  * spellings, the Telephone,Mobile Number file took the landline (the first column of numbers);
  * without `fieldNameOf`, `First Name` stayed a field with a space; without the UTF-16 byte order
  * mark check, the UTF-16 file's phone column was not found.
+ * Issue 32: without the apostrophe dropped in normalizePhoneNumber, both Shopify rows were left out;
+ * without the check of the rows written, the import of no valid row answered `completed`; with the
+ * service's DEFAULT_COUNTRY instead of the team's, 0151 23456789 was read as British and left out.
  */
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,8 +207,8 @@ describe('the preview', () => {
         { position: 4, header: 'Notes', field: null },
       ],
       rows: [
-        { row: 2, cells: ['07700 900171', 'Zoë', '', 'x'], phone_number: '447700900171', problem: null },
-        { row: 3, cells: ['call me', 'Al', '', 'y'], phone_number: null, problem: 'The phone number is not a phone number.' },
+        { row: 2, cells: ['07700 900171', 'Zoë', '', 'x'], phone_number: '447700900171', problem: null, warning: null },
+        { row: 3, cells: ['call me', 'Al', '', 'y'], phone_number: null, problem: 'The phone number is not a phone number.', warning: null },
       ],
     });
     expect(await importCount(group)).toBe(0);
@@ -220,5 +223,65 @@ describe('the preview', () => {
     const { data } = await response.json();
     expect(data.rows).toHaveLength(20);
     expect(data.rows[0]).toMatchObject({ row: 2, phone_number: '447709000000' });
+  });
+});
+
+describe('phone numbers as people write them (issue 32, point 8)', () => {
+  const settings = (group: Group, body: unknown) =>
+    fetch(`${base}/team/settings`, { method: 'PUT', headers: { ...headers(group), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it("imports numbers kept as text with Excel's leading apostrophe, as Shopify exports them", async () => {
+    const group = await newGroup('Shopify');
+    const response = await post(group, "Phone,First Name\n'+447700900401,Ann\n' 07700 900402,Bo\n");
+    expect((await response.json()).data).toMatchObject({ status: 'completed', rows_valid: 2, rows_invalid: 0 });
+    expect(await contactsOf(group)).toEqual([
+      ['447700900401', { first_name: 'Ann' }],
+      ['447700900402', { first_name: 'Bo' }],
+    ]);
+  });
+
+  it('ends an import that wrote no contact as failed, with its error report, never completed', async () => {
+    const group = await newGroup('Nothing');
+    const response = await post(group, 'Phone,Name\nnot a number,Ann\n12,Bo\n');
+    expect(response.status).toBe(201);
+    const { data } = await response.json();
+    expect(data).toMatchObject({ status: 'failed', rows_total: 2, rows_valid: 0, rows_invalid: 2, contacts_added: 0 });
+    expect(data.error).toMatch(/^Nothing was imported: none of the 2 rows/);
+    expect((await get(group, `/imports`)).data[0]).toMatchObject({ status: 'failed' });
+    expect((await (await fetch(`${base}/contact-imports/${data.uuid}/errors`, { headers: headers(group) })).json()).meta.total).toBe(2);
+    expect(await contactsOf(group)).toEqual([]);
+    // A file with a header and no row wrote nothing either.
+    const empty = (await (await post(group, 'Phone,Name\n')).json()).data;
+    expect(empty).toMatchObject({ status: 'failed', error: 'Nothing was imported: the file has no rows after its header.' });
+  });
+
+  it("reads national numbers in the team's default country, which the preview starts from; a name is no country", async () => {
+    const group = await newGroup('Berlin');
+    const refused = await settings(group, { default_country: 'Germany' });
+    expect(refused.status).toBe(422);
+    expect(Object.keys((await refused.json()).error.errors)).toEqual(['default_country']);
+    const saved = await settings(group, { default_country: 'de' });
+    expect((await saved.json()).data.default_country).toBe('DE');
+
+    const file = 'Handy\n0151 23456789\n';
+    const preview = (await (await post(group, file, {}, 'imports/preview')).json()).data;
+    expect(preview).toMatchObject({ default_country: 'DE', rows: [{ phone_number: '4915123456789', problem: null, warning: null }] });
+    expect((await (await post(group, file)).json()).data).toMatchObject({ status: 'completed', contacts_added: 1 });
+    expect(await contactsOf(group)).toEqual([['4915123456789', {}]]);
+    // The wizard's choice still wins over the team's.
+    const british = (await (await post(group, 'Phone\n07700 900123\n', { default_country: 'GB' }, 'imports/preview')).json()).data;
+    expect(british.rows[0].phone_number).toBe('447700900123');
+  });
+
+  it('warns in the preview about a national number of another country and about landlines', async () => {
+    const group = await newGroup('Mixed');
+    const file = 'Phone\n0151 23456789\n(201) 555-0123\n+44 20 7946 0000\n07700 900123\n';
+    const { rows } = (await (await post(group, file, { default_country: 'GB' }, 'imports/preview')).json()).data;
+    expect(rows.map((row: { warning: string | null }) => row.warning)).toEqual([
+      expect.stringMatching(/^Not a number of United Kingdom, but a national number of .*Germany/),
+      expect.stringMatching(/^A landline in United Kingdom, but a mobile number of .*United States/),
+      'A landline: it cannot receive text messages.',
+      null,
+    ]);
   });
 });

@@ -21,6 +21,10 @@ const BATCH_ROWS = 5_000;
 const MODIFYING = 'The group is being imported into or changed; try again when that has finished.';
 const SERVER_FAILURE = 'The import failed on the server; the group is unchanged. Import the file again.';
 export const INTERRUPTED = 'The import was interrupted by a restart; import the file again.';
+const nothingImported = (rows: number) =>
+  rows === 0
+    ? 'Nothing was imported: the file has no rows after its header.'
+    : `Nothing was imported: none of the ${rows === 1 ? 'row' : `${rows} rows`} of the file could be, as the error report says.`;
 
 export type CsvUpload = {
   body: Readable;
@@ -47,7 +51,9 @@ export function createImportsService(deps: {
   contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
   contactGroups: Pick<ContactGroupsRepository, 'find'>;
   optOuts: Pick<OptOutsRepository, 'recordImport'>;
-  config: { publicUrl: string; appTimezone: string; defaultCountry: string };
+  /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
+  countryOf: (teamId: number) => Promise<string>;
+  config: { publicUrl: string; appTimezone: string };
 }) {
   const link = (rel: string, uri: string) => ({ rel, uri: `${deps.config.publicUrl}/api/2.0/contact-imports/${uri}` });
   const percent = (row: ContactImportRow): number | null => {
@@ -123,11 +129,12 @@ export function createImportsService(deps: {
     }
     await flush();
     await writing;
+    return progress;
   }
 
   /** The caller's options in the file reader's terms, the default country checked. */
-  const readOptions = (options: ImportOptionsQuery = {}): ImportOptions & { defaultCountry: string } => {
-    const defaultCountry = options.default_country ?? deps.config.defaultCountry;
+  const readOptions = (options: ImportOptionsQuery = {}, teamCountry: string): ImportOptions & { defaultCountry: string } => {
+    const defaultCountry = options.default_country ?? teamCountry;
     if (!isSupportedCountry(defaultCountry))
       throw ValidationError.field('default_country', `The default country ${defaultCountry} is not a country code Herald knows.`);
     return {
@@ -145,10 +152,11 @@ export function createImportsService(deps: {
 
     /** How the file would be imported, from its first part: nothing is written (the import wizard's first step). */
     async preview(auth: AuthContext, groupUuid: string, body: Readable, format: FileFormat, options?: ImportOptionsQuery): Promise<ImportPreview> {
-      const group = await findGroup(auth, groupUuid);
       let read: ReturnType<typeof readOptions>;
+      let group: Awaited<ReturnType<typeof findGroup>>;
       try {
-        read = readOptions(options);
+        group = await findGroup(auth, groupUuid);
+        read = readOptions(options, await deps.countryOf(auth.teamId));
       } catch (error) {
         body.resume();
         throw error;
@@ -177,10 +185,11 @@ export function createImportsService(deps: {
      * import's advisory lock, which tells recovery it is alive.
      */
     async importCsv(auth: AuthContext, groupUuid: string, upload: CsvUpload): Promise<ContactImport> {
-      const group = await findGroup(auth, groupUuid);
       let read: ReturnType<typeof readOptions>;
+      let group: Awaited<ReturnType<typeof findGroup>>;
       try {
-        read = readOptions(upload.options);
+        group = await findGroup(auth, groupUuid);
+        read = readOptions(upload.options, await deps.countryOf(auth.teamId));
       } catch (error) {
         upload.body.resume();
         throw error;
@@ -205,7 +214,12 @@ export function createImportsService(deps: {
           });
         });
         importId = created.id;
-        await receive(conn, created.id, file.rows, file.bytesRead);
+        const received = await receive(conn, created.id, file.rows, file.bytesRead);
+        // Nothing to write is no success: the import ends failed, its error report saying why row by row.
+        if (received.rowsValid === 0) {
+          await conn.transaction((tx) => deps.imports.fail(tx, created.id, nothingImported(received.rowsTotal)));
+          return present(await deps.imports.byId(created.id));
+        }
         await deps.imports.markMerging(conn, created.id);
         await conn.transaction(async (tx) => {
           // default_optouts is also written by STOP while Modifying: locked before the merge, and each

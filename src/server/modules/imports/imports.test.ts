@@ -40,6 +40,7 @@ const serviceWith = (imports: ImportsRepository = createImportsRepository(t.data
     contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),
     optOuts: t.services.optOutsRepository,
+    countryOf: async () => t.config.defaultCountry,
     config: t.config,
   });
 const importFile = (group: string, csv: string | Readable) =>

@@ -1,13 +1,15 @@
 /**
  * The rows of one sheet of an XLSX workbook, streamed: exceljs reads the zip as it arrives and
  * hands over one row at a time (the shared strings are kept, the rows are not), so a workbook of
- * 100,000 rows is read in flat memory. Cells become the text a person sees: numbers in full
+ * 100,000 rows is read in flat memory. What it keeps whole (the shared strings, a row) is bounded
+ * by the limits of workbook-limits.ts, which watch the same bytes as they come. Cells become the text a person sees: numbers in full
  * (447700900123, not 4.477E+11), dates as `YYYY-MM-DD` (with the time when there is one), rich text
  * joined, a formula's result.
  */
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ValidationError } from '../../lib/errors';
+import { watchWorkbook, WorkbookTooLargeError, type WorkbookLimits } from './workbook-limits';
 
 /** A row of the sheet read, with its number in the sheet and the sheet's name. */
 export type SheetRow = { row: number; cells: string[]; sheet: string };
@@ -33,8 +35,21 @@ export function cellText(value: ExcelJS.CellValue | undefined): string {
  * The rows of the sheet named `sheet` (any case), else of the first sheet in the file. Rows with no
  * cell at all are skipped, as Excel keeps none for them; each row keeps its number in the sheet.
  */
-export async function* xlsxRows(body: Readable, sheet: string | undefined): AsyncGenerator<SheetRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(body, {
+export async function* xlsxRows(body: Readable, sheet: string | undefined, limits?: WorkbookLimits): AsyncGenerator<SheetRow> {
+  // The upload goes to exceljs and to the watch together: piped to both, it flows as fast as the slower takes it.
+  const watch = watchWorkbook(limits);
+  const input = new PassThrough();
+  body.pipe(input);
+  body.pipe(watch.input);
+  const stop = () => {
+    body.unpipe(input);
+    body.unpipe(watch.input);
+    // exceljs's zip reader then sees the end of its input and gives up.
+    if (!input.writableEnded) input.end();
+  };
+  // Every step of exceljs is raced with the watch: past a limit, its pending read is left behind.
+  const guarded = <T>(step: Promise<T>) => Promise.race([step, watch.failed]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -43,22 +58,33 @@ export async function* xlsxRows(body: Readable, sheet: string | undefined): Asyn
   });
   let found = false;
   const names: string[] = [];
+  const worksheets = reader[Symbol.asyncIterator]();
   try {
-    for await (const worksheet of reader) {
+    for (let next = await guarded(worksheets.next()); !next.done; next = await guarded(worksheets.next())) {
+      const worksheet = next.value as ExcelJS.stream.xlsx.WorksheetReader & AsyncIterable<ExcelJS.Row>;
       const name = (worksheet as unknown as { name?: string }).name ?? '';
       names.push(name);
       const wanted = !found && (sheet === undefined || name.toLowerCase() === sheet.trim().toLowerCase());
-      for await (const row of worksheet) {
+      const rows = worksheet[Symbol.asyncIterator]();
+      for (let row = await guarded(rows.next()); !row.done; row = await guarded(rows.next())) {
         // The other sheets are read through (the zip is one stream) but not kept.
         if (!wanted) continue;
-        const values = row.values as ExcelJS.CellValue[];
-        yield { row: row.number, sheet: name, cells: Array.from({ length: Math.max(0, values.length - 1) }, (_, index) => cellText(values[index + 1])) };
+        const values = row.value.values as ExcelJS.CellValue[];
+        yield {
+          row: row.value.number,
+          sheet: name,
+          cells: Array.from({ length: Math.max(0, values.length - 1) }, (_, index) => cellText(values[index + 1])),
+        };
       }
       if (wanted) found = true;
     }
   } catch (error) {
-    if (error instanceof ValidationError) throw error;
+    stop();
+    if (error instanceof ValidationError || error instanceof WorkbookTooLargeError) throw error;
     throw new XlsxError(error instanceof Error ? error.message : String(error));
+  } finally {
+    // Left early (the caller had the rows it wanted): the rest of the upload is not read here.
+    if (!body.readableEnded) stop();
   }
   if (!found)
     throw sheet === undefined

@@ -332,6 +332,7 @@ const DEFAULT_SETTINGS = {
   currency: 'EUR',
   time_zone: 'Europe/London',
   quiet_hours: null,
+  default_country: 'GB',
   opt_out_reply: 'You will receive no more messages from us. Reply START to subscribe again.',
   opt_in_reply: 'You are subscribed again. Reply STOP to unsubscribe.',
   help_reply: 'Reply STOP to unsubscribe.',

@@ -16,6 +16,8 @@ export type TeamSettingsRecord = {
   /** null: the service's APP_TIMEZONE. */
   timeZone: string | null;
   quietHours: QuietHours | null;
+  /** null: the service's DEFAULT_COUNTRY. */
+  defaultCountry: string | null;
   optOutReply: string;
   optInReply: string;
   helpReply: string;
@@ -85,6 +87,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           currency: teams.currency,
           timeZone: teams.timeZone,
           quietHours: teams.quietHours,
+          defaultCountry: teams.defaultCountry,
           optOutReply: teams.optOutReply,
           optInReply: teams.optInReply,
           helpReply: teams.helpReply,
@@ -94,6 +97,12 @@ export function createTeamsRepository(db: Db, clock: Clock) {
         .where(eq(teams.id, teamId));
       if (!team) throw new Error(`team ${teamId} not found`);
       return { ...team, pricePerSegment: team.pricePerSegment === null ? null : Number(team.pricePerSegment) };
+    },
+
+    /** The country the team's national numbers are read in; null: the service's DEFAULT_COUNTRY. */
+    async defaultCountryOf(teamId: number): Promise<string | null> {
+      const [team] = await db.select({ defaultCountry: teams.defaultCountry }).from(teams).where(eq(teams.id, teamId));
+      return team?.defaultCountry ?? null;
     },
 
     /** Changes the settings the caller gives (a field left out keeps its value). */
