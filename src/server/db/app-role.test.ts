@@ -8,7 +8,7 @@
  * Seen red: with the REVOKE on audit_events left out of grantAppRole (db/roles.ts), UPDATE and
  * DELETE reached the trigger ("audit events cannot be changed or deleted"), not "permission denied".
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app';
 
