@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_MIGRATION_URL: z.string().min(1).optional(),
   APP_TIMEZONE: z
     .string()
     .default('Europe/London')
@@ -96,6 +97,8 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   dataDir: path.resolve(e.DATA_DIR),
   databaseUrl: e.DATABASE_URL,
+  /** The schema owner's connection (migrations, backup, restore) when DATABASE_URL is an application role; unset: DATABASE_URL is both. */
+  databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
   appTimezone: e.APP_TIMEZONE,
   defaultCountry: e.DEFAULT_COUNTRY,
   smsGateway: e.SMS_GATEWAY,

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, freePort, processesIn, runCli, runHerald, waitForHealthy, type HeraldProcess } from './testing/processes';
 
@@ -19,6 +20,10 @@ import { childEnv, freePort, processesIn, runCli, runHerald, waitForHealthy, typ
 // cases in one run left PostgreSQL running and herald.pid behind (the second delivery is a race: the
 // kernel merges it with the first when both arrive before Herald handles one). `npm start --silent`, the production start
 // through npm, writes nothing but Herald's JSON lines on stdout.
+//
+// The embedded database's roles (issue 32): Herald serves as `herald_app`, which cannot change or
+// delete audit events; a data folder without that role (an older release's) gets it at the next
+// start. Seen red: with openDatabase serving on the superuser's URL, Herald's sessions were `postgres`.
 let dataDir: string;
 let port: number;
 let env: NodeJS.ProcessEnv;
@@ -34,6 +39,19 @@ async function login(email: string, password: string): Promise<number> {
     body: JSON.stringify({ email, password }),
   });
   return response.status;
+}
+
+/** One statement on the embedded server, as `user` (the superuser `postgres` or the app role `herald_app`, whose password is the same file's). */
+async function asRole<T extends pg.QueryResultRow>(user: string, statement: string): Promise<pg.QueryResult<T>> {
+  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(lines[3]), user, password, database: 'postgres' });
+  await client.connect();
+  try {
+    return await client.query<T>(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 function postmasterPid(): Promise<number | undefined> {
@@ -101,11 +119,29 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect((await fetch(url('/healthz'))).status).toBe(200);
   });
 
+  it('serves as herald_app, a role that cannot change or delete audit events', async () => {
+    const sessions = await asRole<{ user: string }>(
+      'postgres',
+      "SELECT DISTINCT usename AS user FROM pg_stat_activity WHERE datname = 'postgres' AND pid <> pg_backend_pid()",
+    );
+    expect(sessions.rows.map((r) => r.user)).toEqual(['herald_app']);
+    expect((await asRole<{ n: number }>('herald_app', 'SELECT count(*)::int AS n FROM audit_events')).rows[0]!.n).toBeGreaterThan(0);
+    for (const statement of ["UPDATE audit_events SET action = 'nothing'", 'DELETE FROM audit_events']) {
+      const error = (await asRole('herald_app', statement).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as pg.DatabaseError | undefined;
+      expect({ code: error?.code, message: error?.message }).toEqual({ code: '42501', message: 'permission denied for table audit_events' });
+    }
+  });
+
   it('survives kill -9: the next start adopts the orphaned database and keeps the data', async () => {
     const orphan = await postmasterPid();
     herald.child.kill('SIGKILL');
     await herald.exited;
     expect(orphan && alive(orphan)).toBe(true);
+    // As an older release left its data folder: no application role; the next start makes it.
+    await asRole('postgres', 'DROP OWNED BY herald_app; DROP ROLE herald_app');
 
     herald = start();
     await waitForHealthy(port, herald);

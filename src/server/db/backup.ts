@@ -37,9 +37,9 @@ export type BackupResult = {
 /** Files of DATA_DIR a backup carries besides the database: the secret key (report CSVs are rows of the database). */
 const dataDirFiles = (withKey: boolean): string[] => (withKey ? ['secret.key'] : []);
 
-/** The server a backup or restore talks to: DATABASE_URL, or the embedded one of DATA_DIR (borrowed when it runs). */
+/** The server a backup or restore talks to, as the schema's owner: DATABASE_MIGRATION_URL (else DATABASE_URL), or the embedded one of DATA_DIR (borrowed when it runs). */
 export async function databaseUrlOf(config: Config, options: { mustExist: boolean }): Promise<{ url: string; stop(): Promise<void> }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
+  if (config.databaseUrl) return { url: config.databaseMigrationUrl ?? config.databaseUrl, stop: async () => undefined };
   if (options.mustExist) {
     const version = path.join(config.dataDir, 'postgres', 'PG_VERSION');
     if (!(await fs.stat(version).catch(() => undefined))) throw new Error(`There is no Herald database in DATA_DIR (${config.dataDir}): nothing to back up.`);

@@ -14,6 +14,8 @@ type Owner = { uid: number; gid: number } | undefined;
 export type EmbeddedDatabase = {
   /** Connection URL of the server's maintenance database `postgres`. */
   url: string;
+  /** The superuser's password (DATA_DIR/postgres.password); the application role `herald_app` logs in with it too. */
+  password: string;
   /** true when this process started (or adopted) the server and must stop it. */
   owned: boolean;
   stop(): Promise<void>;
@@ -193,12 +195,13 @@ export async function startEmbeddedPostgres(
   }
   if (!password) throw new Error(`The database password file ${passwordFile} is missing; the data folder is incomplete.`);
 
+  const secret: string = password;
   const urlFor = (port: number) => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 
   const adopted = await runningServer(pgdata);
   if (adopted) {
-    if (options.borrow) return { url: urlFor(adopted.port), owned: false, stop: async () => undefined };
-    return { url: urlFor(adopted.port), owned: true, stop: () => stopServer(adopted.pid) };
+    if (options.borrow) return { url: urlFor(adopted.port), password: secret, owned: false, stop: async () => undefined };
+    return { url: urlFor(adopted.port), password: secret, owned: true, stop: () => stopServer(adopted.pid) };
   }
 
   const port = options.port ?? (await freePort());
@@ -208,5 +211,5 @@ export async function startEmbeddedPostgres(
   });
   const started = await runningServer(pgdata);
   if (!started) throw new Error('PostgreSQL did not start; see postgres/server.log in the data folder.');
-  return { url: urlFor(started.port), owned: true, stop: () => stopServer(started.pid) };
+  return { url: urlFor(started.port), password: secret, owned: true, stop: () => stopServer(started.pid) };
 }

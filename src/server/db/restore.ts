@@ -119,7 +119,7 @@ export async function restore(config: Config, file: string): Promise<RestoreResu
     }
     await checkSecretKey(config, manifest);
     return await (config.databaseUrl
-      ? restoreExternal(config, config.databaseUrl, source, manifest, backupFile)
+      ? restoreExternal(config, config.databaseMigrationUrl ?? config.databaseUrl, source, manifest, backupFile)
       : restoreEmbedded(config, source, manifest, backupFile));
   } finally {
     backupFile.close();

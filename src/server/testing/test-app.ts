@@ -4,7 +4,11 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { connectDatabase, withDatabaseName, type Database } from '../db/client';
+import { openDatabase } from '../db/open';
 import type { ScryptCost } from '../lib/passwords';
 import type { Clock } from '../lib/time';
 import type { Services } from '../services';
@@ -40,6 +44,17 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
+/** One statement on the test run's server, as its superuser. */
+async function onTestServer(statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
 async function createDatabaseFromTemplate(name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: inject('databaseUrl') });
   await admin.connect();
@@ -62,11 +77,28 @@ async function createDatabaseFromTemplate(name: string): Promise<void> {
 /** A fresh database (copied from the migrated template) and an app built on it, per test file. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { dashboardDir?: string; clock?: Clock; secretKey?: Buffer; passwordCost?: ScryptCost } = {},
+  options: { dashboardDir?: string; clock?: Clock; secretKey?: Buffer; passwordCost?: ScryptCost; appRole?: boolean } = {},
 ): Promise<TestApp> {
   const name = `herald_test_${randomUUID().replace(/-/g, '')}`;
   await createDatabaseFromTemplate(name);
-  const database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
+  // appRole: the app connects as its own login role (DATABASE_URL), opened as production opens it
+  // with the run's superuser as DATABASE_MIGRATION_URL (the owner), which grants that role its rights.
+  const role = options.appRole ? `${name}_app` : undefined;
+  let database: Database;
+  if (role) {
+    const password = randomBytes(18).toString('base64url');
+    await onTestServer(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    const ownerUrl = withDatabaseName(inject('databaseUrl'), name);
+    const appUrl = new URL(ownerUrl);
+    appUrl.username = role;
+    appUrl.password = password;
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-app-role-'));
+    const opened = await openDatabase(loadConfig({ DATABASE_URL: appUrl.toString(), DATABASE_MIGRATION_URL: ownerUrl, DATA_DIR: dataDir }));
+    await fs.rm(dataDir, { recursive: true, force: true });
+    database = { ...opened, close: () => opened.shutdown() };
+  } else {
+    database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 5 });
+  }
   // HERALD_TEST_LOG=error shows what a failing request logged (5xx bodies hide it by design).
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: process.env.HERALD_TEST_LOG ?? 'silent', ...env });
   const { app, services } = await buildApp({
@@ -106,10 +138,8 @@ export async function createTestApp(
     async close() {
       await app.close();
       await database.close();
-      const admin = new pg.Client({ connectionString: inject('databaseUrl') });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await onTestServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (role) await onTestServer(`DROP ROLE IF EXISTS ${role}`);
     },
   };
 }
