@@ -10,11 +10,12 @@ import { render, screen, within } from '../../testing/render';
 import { campaign, CAMPAIGN_UUID, ZONE } from './campaign-fixtures';
 import { CampaignBadges } from './campaign-badges';
 import { SendingProgressPanel } from './sending-progress-panel';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
 
 /** Halfway through a throttled day (09:00–17:00 BST), 9,600 messages written. */
-const HALFWAY = {
+const HALFWAY = summaryOf({
   recipients: 9600,
   queued: 5000,
   submitted: 300,
@@ -24,10 +25,8 @@ const HALFWAY = {
   clicks: 1234,
   human_clicks: 1200,
   bot_clicks: 34,
-  in_doubt: 0,
   opt_outs: 17,
-  held_for_quiet_hours: 0,
-};
+});
 
 function counts() {
   const list = screen.getByRole('list', { name: 'Message counts' });
@@ -108,20 +107,7 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign({ status: 2, finished_sending_at: '2026-03-02 09:00:04' })}
-        summary={{
-          recipients: 3,
-          queued: 0,
-          submitted: 1,
-          delivered: 2,
-          failed: 0,
-          unsent: 0,
-          clicks: 0,
-          human_clicks: 0,
-          bot_clicks: 0,
-          in_doubt: 0,
-          opt_outs: 0,
-          held_for_quiet_hours: 0,
-        }}
+        summary={summaryOf({ recipients: 3, submitted: 1, delivered: 2 })}
         countedAt={at('2026-03-02 09:00:05')}
         timeZone={ZONE}
         sendRate={3}
@@ -138,20 +124,7 @@ describe('the sending progress panel', () => {
     render(
       <SendingProgressPanel
         campaign={campaign()}
-        summary={{
-          recipients: 12,
-          queued: 0,
-          submitted: 0,
-          delivered: 0,
-          failed: 0,
-          unsent: 0,
-          clicks: 0,
-          human_clicks: 0,
-          bot_clicks: 0,
-          in_doubt: 0,
-          opt_outs: 0,
-          held_for_quiet_hours: 0,
-        }}
+        summary={summaryOf({ recipients: 12 })}
         countedAt={at('2026-03-01 10:00:00')}
         timeZone={ZONE}
         sendRate={null}

@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { campaign, ZONE } from './campaign-fixtures';
 import { LIVE_REFRESH_MS, refreshIntervals, sendRate } from './sending-progress';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const at = (timestamp: string) => parseTimestamp(timestamp, ZONE)!.getTime();
-const PENDING = {
-  recipients: 3,
-  queued: 0,
-  submitted: 0,
-  delivered: 0,
-  failed: 0,
-  unsent: 0,
-  clicks: 0,
-  human_clicks: 0,
-  bot_clicks: 0,
-  in_doubt: 0,
-  opt_outs: 0,
-  held_for_quiet_hours: 0,
-};
+const PENDING = summaryOf({ recipients: 3 });
 const SENDING = { ...PENDING, queued: 1, submitted: 1, delivered: 1 };
 const AWAITING = { ...PENDING, submitted: 3 };
 const DONE = { ...PENDING, delivered: 2, failed: 1 };

@@ -18,6 +18,7 @@ import { render, screen, within } from '../../testing/render';
 import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import CampaignPage from './campaign.page';
 import CampaignsListPage from './campaigns-list.page';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const ME = { uuid: currentUser('admin').uuid, name: currentUser('admin').name };
 const BOB = { uuid: '44444444-4444-4444-8444-444444444444', name: 'Bob Marley' };
@@ -48,20 +49,7 @@ function serve(current: () => Campaign, onPut: (request: Request, path: string) 
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({
-        data: {
-          recipients: 12,
-          queued: 0,
-          submitted: 0,
-          delivered: 0,
-          failed: 0,
-          unsent: 0,
-          clicks: 0,
-          human_clicks: 0,
-          bot_clicks: 0,
-          in_doubt: 0,
-          opt_outs: 0,
-          held_for_quiet_hours: 0,
-        },
+        data: summaryOf({ recipients: 12 }),
       });
     const read = campaignPageReads(path, { contacts: 12 });
     if (read) return read;

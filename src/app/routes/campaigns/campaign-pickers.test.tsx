@@ -15,6 +15,7 @@ import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor } from '../../testing/render';
 import CampaignNewPage from './campaign-new.page';
 import CampaignPage from './campaign.page';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const uuidOf = (kind: 'a' | 'b', index: number) => `5d1c6a70-0000-4000-8${kind}00-${String(index).padStart(12, '0')}`;
 
@@ -74,20 +75,7 @@ function serve() {
     if (path === '/campaigns/preview' || path === `/campaigns/${CAMPAIGN_UUID}/review`) return json({ data: campaignReview() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({
-        data: {
-          recipients: 6,
-          queued: 0,
-          submitted: 0,
-          delivered: 0,
-          failed: 0,
-          unsent: 0,
-          clicks: 0,
-          human_clicks: 0,
-          bot_clicks: 0,
-          in_doubt: 0,
-          opt_outs: 0,
-          held_for_quiet_hours: 0,
-        },
+        data: summaryOf({ recipients: 6 }),
       });
     if (path === '/users/me') return json({ data: currentUser('editor', { app_timezone: ZONE }) });
     return json(page([]));

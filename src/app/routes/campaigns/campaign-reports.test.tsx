@@ -12,21 +12,18 @@ import { reportPage, reportSummary } from '../../features/reports/report-fixture
 import { json, mockApi, page, signIn } from '../../testing/mock-api';
 import { render, screen, waitFor, within } from '../../testing/render';
 import CampaignReports from './campaign-reports';
+import { summaryOf } from '../../testing/campaign-summary';
 
-const SETTLED: CampaignSummary = {
+const SETTLED: CampaignSummary = summaryOf({
   recipients: 1000,
-  queued: 0,
-  submitted: 0,
   delivered: 950,
   failed: 40,
   unsent: 10,
   clicks: 650,
   human_clicks: 600,
   bot_clicks: 50,
-  in_doubt: 0,
   opt_outs: 12,
-  held_for_quiet_hours: 0,
-};
+});
 
 /** 650 clicks, the first 300 between 09:00 and 09:59, the rest between 11:00 and 11:59. */
 function click(index: number): ClicksReportRow {

@@ -19,6 +19,7 @@ import { render, screen, within } from '../../testing/render';
 import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import CampaignPage from './campaign.page';
 import CampaignsListPage from './campaigns-list.page';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const SENDING = campaign({ status: 1, is_locked: true, started_sending_at: '2026-03-02 09:00:00' });
 const STOPPED: Campaign = { ...SENDING, status: 2, stopped_at: '2026-03-02 09:12:00', stopped_by: { uuid: 'u', name: 'Ada Lovelace' } };
@@ -36,20 +37,7 @@ function serve(current: () => Campaign, onStop: () => Campaign = () => STOPPED, 
     if (path === `/campaigns/${CAMPAIGN_UUID}`) return json({ data: current() });
     if (path === `/campaigns/${CAMPAIGN_UUID}/summary`)
       return json({
-        data: {
-          recipients: 3,
-          queued: 2,
-          submitted: 1,
-          delivered: 0,
-          failed: 0,
-          unsent: 0,
-          clicks: 0,
-          human_clicks: 0,
-          bot_clicks: 0,
-          in_doubt: 0,
-          opt_outs: 0,
-          held_for_quiet_hours: 0,
-        },
+        data: summaryOf({ recipients: 3, queued: 2, submitted: 1 }),
       });
     const read = campaignPageReads(path);
     if (read) return read;

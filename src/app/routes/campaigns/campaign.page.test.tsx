@@ -8,23 +8,11 @@ import { render, screen } from '../../testing/render';
 import { campaignPageReads } from '../../features/campaigns/campaign-page-reads';
 import { reportSummary } from '../../features/reports/report-fixtures';
 import CampaignPage from './campaign.page';
+import { summaryOf } from '../../testing/campaign-summary';
 
 const SERVICE_LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
 
-const PENDING_COUNTS: CampaignSummary = {
-  recipients: 12,
-  queued: 0,
-  submitted: 0,
-  delivered: 0,
-  failed: 0,
-  unsent: 0,
-  clicks: 0,
-  human_clicks: 0,
-  bot_clicks: 0,
-  in_doubt: 0,
-  opt_outs: 0,
-  held_for_quiet_hours: 0,
-};
+const PENDING_COUNTS: CampaignSummary = summaryOf({ recipients: 12 });
 
 function serve(current: () => Campaign, onPut?: () => Response, counts: () => CampaignSummary = () => PENDING_COUNTS) {
   signIn();
@@ -126,20 +114,7 @@ describe('the campaign page', { timeout: 20_000 }, () => {
     it('refreshes the progress by itself, and stops asking once every message is sent', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
       let current = campaign({ is_locked: true, status: 1, started_sending_at: '2026-03-02 09:00:00' });
-      let counts: CampaignSummary = {
-        recipients: 3,
-        queued: 2,
-        submitted: 1,
-        delivered: 0,
-        failed: 0,
-        unsent: 0,
-        clicks: 0,
-        human_clicks: 0,
-        bot_clicks: 0,
-        in_doubt: 0,
-        opt_outs: 0,
-        held_for_quiet_hours: 0,
-      };
+      let counts: CampaignSummary = summaryOf({ recipients: 3, queued: 2, submitted: 1 });
       const fetchMock = serve(
         () => current,
         undefined,
