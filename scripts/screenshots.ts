@@ -253,6 +253,7 @@ async function main(): Promise<void> {
       ['vanity-domains', '/vanity-domains'],
       ['team', '/team'],
       ['team-test-numbers', '/team'],
+      ['team-phone-numbers', '/team'],
       ['api-tokens', '/api-tokens'],
       ['audit', '/audit'],
       ['profile', '/profile'],
@@ -281,9 +282,10 @@ async function main(): Promise<void> {
                 tabs.scrollIntoView({ block: 'start' });
                 window.scrollBy(0, -80);
               });
-          // The team's test numbers are its last settings card.
-          if (name === 'team-test-numbers')
-            await page.getByRole('heading', { name: 'Test numbers' }).evaluate((heading) => {
+          // The team's test numbers are its last settings card; its default country has a card of its own.
+          const card = { 'team-test-numbers': 'Test numbers', 'team-phone-numbers': 'Phone numbers' }[name];
+          if (card)
+            await page.getByRole('heading', { name: card, exact: true }).evaluate((heading) => {
               heading.scrollIntoView({ block: 'start' });
               window.scrollBy(0, -80);
             });
