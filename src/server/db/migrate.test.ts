@@ -1,7 +1,7 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase, withDatabaseName, type Database } from './client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './client';
 import { migrate, migrationFiles, SchemaNewerThanCodeError } from './migrate';
+import { emptyDatabase } from '../testing/empty-database';
 
 // Migrations on an empty database of the test run's server: each applied once and reported, and a
 // database newer than the code refused before anything runs (seen red without checkSchemaKnown:
@@ -9,21 +9,12 @@ import { migrate, migrationFiles, SchemaNewerThanCodeError } from './migrate';
 const name = `herald_migrate_${process.pid}`;
 let database: Database;
 
-async function onServer(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
-  await admin.connect();
-  await admin.query(statement).finally(() => admin.end());
-}
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await onServer(`CREATE DATABASE ${name}`);
-  database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 2 });
+  ({ database, drop } = await emptyDatabase(name));
 });
-afterAll(async () => {
-  await database.close();
-  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-});
+afterAll(() => drop());
 
 describe('migrate', () => {
   it('applies every migration once, reports each with its time, and records it', async () => {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withDatabaseName } from '../db/client';
 import { formatTimestamp } from '../lib/time';
-import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../testing/processes';
+import { childEnv, freePort, runHerald, waitForHealthy, signInToken, type HeraldProcess } from '../testing/processes';
 
 // Load (issue #8): 200 clients for 60 s of mixed reads and writes against a Herald process while it
 // sends a 100,000-recipient campaign. What must hold is that nothing fails; the latencies are printed
@@ -63,12 +63,7 @@ beforeAll(async () => {
     }),
   );
   await waitForHealthy(port, herald);
-  const login = await fetch(`http://127.0.0.1:${port}/api/2.0/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@load.test', password: 'load-password-1' }),
-  });
-  token = (await login.json()).data.token;
+  token = await signInToken(port, 'admin@load.test', 'load-password-1');
 }, 120_000);
 afterAll(async () => {
   herald?.child.kill('SIGTERM');

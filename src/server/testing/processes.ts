@@ -87,15 +87,20 @@ export async function waitForHealthy(port: number, process: HeraldProcess, timeo
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON answers field by field
 export type ApiCall = (method: string, route: string, body?: unknown) => Promise<any>;
 
-/** Signs in to a Herald process on `port` with a password and returns a client of its API under /api/2.0. */
-export async function signIn(port: number, email: string, password: string): Promise<ApiCall> {
+/** Signs in to a Herald process on `port` with a password: the bearer token of the session. */
+export async function signInToken(port: number, email: string, password: string): Promise<string> {
   const login = await fetch(`http://localhost:${port}/api/2.0/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
   });
   if (!login.ok) throw new Error(`sign-in as ${email} answered ${login.status}`);
-  const token: string = (await login.json()).data.token;
+  return (await login.json()).data.token;
+}
+
+/** Signs in to a Herald process on `port` with a password and returns a client of its API under /api/2.0. */
+export async function signIn(port: number, email: string, password: string): Promise<ApiCall> {
+  const token = await signInToken(port, email, password);
   return async (method, route, body) => {
     const response = await fetch(`http://localhost:${port}/api/2.0${route}`, {
       method,

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XLSX_CONTENT_TYPE } from '../../../shared/contract/imports';
 import { withDatabaseName } from '../../db/client';
-import { childEnv, freePort, onServer, runHerald, waitForHealthy, type HeraldProcess } from '../../testing/processes';
+import { childEnv, freePort, onServer, runHerald, waitForHealthy, signInToken, type HeraldProcess } from '../../testing/processes';
 import { workbookOf } from '../../testing/workbook-zip';
 
 const MB = 1_000_000;
@@ -70,12 +70,7 @@ beforeAll(async () => {
     }),
   );
   await waitForHealthy(port, herald);
-  const login = await fetch(`http://127.0.0.1:${port}/api/2.0/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@bomb.test', password: 'bomb-password-1' }),
-  });
-  token = (await login.json()).data.token;
+  token = await signInToken(port, 'admin@bomb.test', 'bomb-password-1');
 }, 120_000);
 afterAll(async () => {
   herald?.child.kill('SIGTERM');

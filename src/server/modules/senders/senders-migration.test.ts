@@ -1,7 +1,7 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase, withDatabaseName, type Database } from '../../db/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client';
 import { migrate, migrationFiles, readMigration } from '../../db/migrate';
+import { emptyDatabase } from '../../testing/empty-database';
 
 // Migration 0037 on a database of the releases before it, holding the data they let anyone write:
 // templates and campaigns sending as senders not on the team's list. Seen red with the migration's
@@ -10,21 +10,12 @@ const name = `herald_senders_migration_${process.pid}`;
 const MIGRATION = '0037_senders_in_use.sql';
 let database: Database;
 
-async function onServer(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
-  await admin.connect();
-  await admin.query(statement).finally(() => admin.end());
-}
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await onServer(`CREATE DATABASE ${name}`);
-  database = connectDatabase(withDatabaseName(inject('databaseUrl'), name), { max: 2 });
+  ({ database, drop } = await emptyDatabase(name));
 });
-afterAll(async () => {
-  await database.close();
-  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-});
+afterAll(() => drop());
 
 describe(MIGRATION, () => {
   it('registers, for each team, the senders its templates and campaigns already send as, once each', async () => {
