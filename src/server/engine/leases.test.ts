@@ -183,11 +183,16 @@ describe('leases', { timeout: 60_000 }, () => {
     await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
 
     const survivor = engineWith(countingGateway(simulator, { ledger }));
-    await vi.waitFor(async () => {
-      await survivor.tick();
-      await survivor.flushReceipts();
-      expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
-    });
+    // A receipt stored while the survivor's settle of the same message is still uncommitted waits
+    // in early_receipts until the tick's sweep retries it (5 s later), so this may take that long.
+    await vi.waitFor(
+      async () => {
+        await survivor.tick();
+        await survivor.flushReceipts();
+        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
+      },
+      { timeout: 20_000, interval: 200 },
+    );
     expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
     expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
   });
