@@ -1,18 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import { firstRowOf, rowsOf } from '../../db/rows';
+import { rowsOf } from '../../db/rows';
 import type { ExpiryStore } from '../engine-store';
 import { settleEarlyReceipts } from './receipts';
 import { HELD_OWNER } from './unsent';
+import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
 
 /** A receipt waits this long for its submission's record before it is dropped (it names nothing Herald sent). */
 const EARLY_RECEIPT_MAX_AGE_MS = 3_600_000;
 /** Early receipts older than this are tried again each pass (a submission recorded in a race with them). */
 const EARLY_RECEIPT_RETRY_MS = 5_000;
 
-const IdRowSchema = z.object({ id: z.number() });
-const ExpiredRowSchema = z.object({ id: z.number(), cut: z.boolean() });
 const DeadBatchRowSchema = z.object({ first: z.number(), last: z.number(), submitting: z.boolean() });
 const GatewayIdRowSchema = z.object({ gateway_id: z.string() });
 
@@ -35,18 +34,7 @@ export function createExpiryStore(db: Db): ExpiryStore {
       for (;;) {
         const id = await db.transaction(async (tx) => {
           // SKIP LOCKED: a campaign being claimed, or settled, is expired on the next pass.
-          const campaign = await firstRowOf(
-            tx,
-            ExpiredRowSchema,
-            sql`
-            UPDATE campaigns u SET expired_at = coalesce(u.expired_at, ${now}), next_sequence = u.message_count + 1, updated_at = ${now}
-              FROM (SELECT c.id, c.expired_at IS NULL AND c.status = 1 AS cut FROM campaigns c
-                     WHERE c.expiry_date <= ${now} AND c.status IN (1, 2) AND c.id <> ALL(${sql.param(done)}::bigint[])
-                       AND (c.expired_at IS NULL OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND b.lease_until < ${now}))
-                     ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED) pick
-             WHERE u.id = pick.id
-            RETURNING u.id, pick.cut`,
-          );
+          const campaign = await campaignLifecycle.expireNext(tx, now, done);
           if (!campaign) return undefined;
           // Batches of dead owners only (a live one is locked while it settles, or renews its lease).
           const dead = await dropBatches(tx, campaign.id, sql`lease_until < ${now}`);
@@ -114,17 +102,7 @@ async function sweepStopped(db: Db, now: Date): Promise<void> {
   const done: number[] = [];
   for (;;) {
     const id = await db.transaction(async (tx) => {
-      const campaign = await firstRowOf(
-        tx,
-        IdRowSchema,
-        sql`
-        UPDATE campaigns SET stop_swept = true, next_sequence = message_count + 1, audience_after = NULL, updated_at = ${now}
-         WHERE id = (SELECT c.id FROM campaigns c
-                      WHERE c.status = 1 AND c.stopped_at IS NOT NULL AND c.id <> ALL(${sql.param(done)}::bigint[])
-                        AND (NOT c.stop_swept OR EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id AND (b.lease_until < ${now} OR b.owner = ${HELD_OWNER})))
-                      ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      );
+      const campaign = await campaignLifecycle.sweepNextStopped(tx, now, done);
       if (!campaign) return undefined;
       const dropped = await dropBatches(tx, campaign.id, sql`(lease_until < ${now} OR owner = ${HELD_OWNER})`);
       const doubtful = dropped.filter((batch) => batch.submitting);

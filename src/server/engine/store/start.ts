@@ -6,6 +6,7 @@ import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
+import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
 
 export type AudienceSizes = {
   /** Recipients written when a campaign that is not throttled starts: enough for its first batches at once. */
@@ -40,7 +41,6 @@ const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
 const LockedRowSchema = z.object({ ok: z.boolean() });
 const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number() });
 const ExpiredRowSchema = z.object({ expired: z.boolean(), stopped: z.boolean() });
-const IdRowSchema = z.object({ id: z.number() });
 const WantedRowSchema = z.object({ wanted: z.boolean() });
 const TotalRowSchema = z.object({ total: z.number() });
 
@@ -105,12 +105,7 @@ async function heldForApproval(tx: Tx, campaign: DueCampaign, now: Date, mail: A
   const approved = campaign.approval_status === 'approved' ? campaign.approval_recipients : undefined;
   if (total < campaign.threshold || (approved !== undefined && approved !== null && total <= approved)) return false;
   const notice = heldNotice(total, campaign.threshold, approved);
-  // Whoever made the campaign (or last asked) still may not approve it: another admin must.
-  await tx.execute(sql`
-    UPDATE campaigns SET approval_status = 'pending', approval_requested_by = ${campaign.requester}, approval_requested_at = ${now},
-                         approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL,
-                         approval_notice = ${notice}, updated_at = ${now}
-     WHERE id = ${campaign.id}`);
+  await campaignLifecycle.holdForApproval(tx, campaign.id, campaign.requester, notice, now);
   const { subject, body } = approvalHeldMail({ uuid: campaign.uuid, name: campaign.name, scheduledSendDate: campaign.scheduled_send_date }, notice, mail);
   // In the account e-mail outbox, from the transaction that held it (like an approval request).
   await tx.execute(sql`
@@ -152,7 +147,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
           if (await heldForApproval(tx, campaign, now, mail)) return null;
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
-          await tx.execute(sql`UPDATE campaigns SET status = 1, started_sending_at = ${now}, updated_at = ${now} WHERE id = ${campaign.id}`);
+          await campaignLifecycle.startSending(tx, campaign.id, now);
           let start: { written: number; after: string | null };
           if (campaign.is_test) {
             const inserted = await tx.execute(sql`
@@ -235,17 +230,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
     },
 
     /** Status 2 once every recipient was written, every message claimed and every batch settled (and a stop swept). */
-    async finishDone(now: Date): Promise<number[]> {
-      const rows = await rowsOf(
-        db,
-        IdRowSchema,
-        sql`
-        UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
-         WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
-           AND (c.stopped_at IS NULL OR c.stop_swept)
-        RETURNING c.id`,
-      );
-      return rows.map((row) => row.id);
+    finishDone(now: Date): Promise<number[]> {
+      return campaignLifecycle.finishDone(db, now);
     },
   };
 }

@@ -7,6 +7,7 @@ import { countOf, orderOf, readPage, teamRowCountOf, type ListOrder, type Page, 
 import { containsText } from '../../db/search';
 import { HELD_OWNER } from '../../engine/store/unsent';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
+import { campaignLifecycle } from './lifecycle';
 
 export type CampaignWrite = {
   templateId: number;
@@ -26,9 +27,6 @@ export type CampaignWrite = {
   /** Sends through the team's quiet hours. */
   ignoreQuietHours: boolean;
 };
-
-/** `recipients`: the audience an approval covers (counted as it is given); null for a rejection. */
-export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null; recipients: number | null };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
 const SELECT = sql`
@@ -97,8 +95,6 @@ const CampaignRecordSchema = z.object({
 export type CampaignRecord = z.output<typeof CampaignRecordSchema>;
 
 const IdSchema = z.object({ id: z.number() });
-const StoppedSchema = z.object({ done: z.boolean(), wasStopped: z.boolean(), draft: z.boolean() });
-const ToggledSchema = z.object({ paused: z.boolean().nullable(), updated_at: MomentSchema.nullable(), throttled: z.boolean() });
 // bigint[] elements arrive as text (the int8 parser is for single values).
 const GroupIdsSchema = z.object({ kind: z.string(), ids: z.array(z.coerce.number()) });
 const CountsSchema = z.object({
@@ -186,15 +182,16 @@ export function createCampaignsRepository(db: Db) {
       createdBy: number,
       test?: { phoneNumber: string; customFields: Record<string, string>; testOf?: number },
     ): Promise<CampaignRecord> {
+      // Draft, scheduled or awaiting approval: the lifecycle says which columns hold it.
+      const state = campaignLifecycle.initialState(write, now);
       const { id } = await oneRowOf(
         tx,
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               approval_status, approval_requested_by, approval_requested_at, is_draft, ignore_quiet_hours, test_of, created_by, created_at, updated_at)
+                               ${state.columns}, ignore_quiet_hours, test_of, created_by, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${write.approval.status}, ${write.approval.requestedBy},
-                ${write.approval.status === 'pending' ? now : null}, ${write.isDraft}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -211,6 +208,8 @@ export function createCampaignsRepository(db: Db) {
      * statements, so the caller gives a transaction.
      */
     async update(tx: Tx, id: number, write: CampaignWrite, manuallyPaused: boolean | null | undefined, now: Date): Promise<CampaignRecord | undefined> {
+      // The draft flag, the pause and the approval asked for again, and whether it is still editable: the lifecycle's.
+      const state = campaignLifecycle.editedState(write, manuallyPaused, now);
       const rows = await rowsOf(
         tx,
         IdSchema,
@@ -218,14 +217,8 @@ export function createCampaignsRepository(db: Db) {
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-               manually_paused = ${manuallyPaused === undefined ? sql`manually_paused` : manuallyPaused}, updated_at = ${now},
-               is_draft = ${write.isDraft}, ignore_quiet_hours = ${write.ignoreQuietHours},
-               -- An edit asks for approval again: what was approved is not what will go out.
-               approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
-               approval_requested_at = ${write.approval.status === 'pending' ? now : null},
-               approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL, approval_notice = NULL
-         -- Editable until its send time; a draft, and one that waits for approval or was rejected, stays editable after it.
-         WHERE id = ${id} AND status = 0 AND (scheduled_send_date > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))
+               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours}, ${state.set}
+         WHERE id = ${id} AND ${state.editable}
         RETURNING id`,
       );
       if (rows.length === 0) return undefined;
@@ -233,74 +226,8 @@ export function createCampaignsRepository(db: Db) {
       return one(sql`c.id = ${id}`, tx);
     },
 
-    /**
-     * Flips the manual pause in one statement (null → true → false → true …), so two toggles at once
-     * flip it twice rather than both reading the same value. Only a throttled campaign that has not
-     * finished sending can be toggled: `refused` says which rule stopped it, read from the same row.
-     */
-    async togglePaused(id: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'not_throttled' | 'finished' }> {
-      const row = await firstRowOf(
-        db,
-        ToggledSchema,
-        sql`
-        WITH flipped AS (
-          UPDATE campaigns SET manually_paused = manually_paused IS NOT TRUE, updated_at = ${now},
-                 -- Resuming restarts the throttle plan: what is left is spread over the open time left.
-                 resumed_at = CASE WHEN manually_paused IS TRUE THEN ${now}::timestamptz ELSE resumed_at END,
-                 anchor_sequence = CASE WHEN manually_paused IS TRUE THEN next_sequence ELSE anchor_sequence END
-           WHERE id = ${id} AND throttled AND status IN (0, 1) AND stopped_at IS NULL
-          RETURNING manually_paused, updated_at)
-        SELECT f.manually_paused AS paused, f.updated_at, c.throttled FROM campaigns c LEFT JOIN flipped f ON true WHERE c.id = ${id}`,
-      );
-      if (!row || row.paused === null) return { refused: row?.throttled ? 'finished' : 'not_throttled' };
-      // The flag this toggle wrote (a toggle right after it may already have flipped it again).
-      const record = (await one(sql`c.id = ${id}`))!;
-      return { record: { ...record, manuallyPaused: row.paused, updatedAt: row.updated_at! } };
-    },
-
-    /**
-     * Stops a campaign that is pending or sending, in one statement: a pending one is finished at once
-     * (status 2, nothing was written); a sending one claims nothing more (its next sequence moves past
-     * its last message, its audience is no longer written) and the engine makes what is still queued
-     * unsent (`stopped`) at its next step. undefined, and nothing changes, when it was not pending or
-     * sending, was stopped already or is a draft; `refused` then says which.
-     */
-    async stop(id: number, userId: number, now: Date): Promise<{ record: CampaignRecord } | { refused: 'finished' | 'stopped' | 'draft' }> {
-      const row = await firstRowOf(
-        db,
-        StoppedSchema,
-        sql`
-        WITH stopped AS (
-          UPDATE campaigns
-             SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL,
-                 next_sequence = CASE WHEN status = 1 THEN message_count + 1 ELSE next_sequence END,
-                 finished_sending_at = CASE WHEN status = 0 THEN ${now}::timestamptz ELSE finished_sending_at END,
-                 status = CASE WHEN status = 0 THEN 2 ELSE status END
-           WHERE id = ${id} AND status IN (0, 1) AND stopped_at IS NULL AND NOT is_draft
-          RETURNING id)
-        SELECT EXISTS (SELECT 1 FROM stopped) AS done, c.stopped_at IS NOT NULL AS "wasStopped", c.is_draft AS draft FROM campaigns c WHERE c.id = ${id}`,
-      );
-      if (!row?.done) return { refused: row?.wasStopped ? 'stopped' : row?.draft ? 'draft' : 'finished' };
-      return { record: (await one(sql`c.id = ${id}`))! };
-    },
-
-    /**
-     * Records an admin's decision on a campaign waiting for approval, in one statement: only a pending
-     * campaign that has not started is decided (undefined otherwise, and nothing changes). The notice
-     * of a campaign held at its start has then been answered.
-     */
-    async decide(conn: Conn, id: number, decision: ApprovalDecision, now: Date): Promise<CampaignRecord | undefined> {
-      const rows = await rowsOf(
-        conn,
-        IdSchema,
-        sql`
-        UPDATE campaigns SET approval_status = ${decision.status}, approval_decided_by = ${decision.decidedBy}, approval_decided_at = ${now},
-               approval_comment = ${decision.comment}, approval_recipients = ${decision.recipients}, approval_notice = NULL, updated_at = ${now}
-         WHERE id = ${id} AND status = 0 AND approval_status = 'pending'
-        RETURNING id`,
-      );
-      return rows.length === 0 ? undefined : one(sql`c.id = ${id}`, conn);
-    },
+    /** A campaign by its id, read on the connection or transaction given (after a lifecycle transition, in its transaction). */
+    byId: (conn: Conn, id: number): Promise<CampaignRecord | undefined> => one(sql`c.id = ${id}`, conn),
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */
     async deleteUnlessSending(id: number): Promise<boolean> {

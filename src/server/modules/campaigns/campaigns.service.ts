@@ -20,6 +20,7 @@ import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
 import { approvalDecisionMail, approvalRequestMail } from '../../lib/approval-mails';
 import type { SenderRule } from '../senders/senders.service';
 import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOverAudience, type ReviewSubject } from './review';
+import { campaignLifecycle } from './lifecycle';
 
 const SENDING = 1;
 const LOCKED = 'The campaign is locked: its send time has passed or it is sending, so it can no longer be edited.';
@@ -288,12 +289,13 @@ export function createCampaignsService(deps: {
         recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
       }
       const decided = await deps.db.transaction(async (tx) => {
-        const written = await deps.campaigns.decide(
+        const moved = await campaignLifecycle.decide(
           tx,
           record.id,
           { status, decidedBy: auth.userId, comment: input.comment || null, recipients },
           deps.clock.now(),
         );
+        const written = moved ? await deps.campaigns.byId(tx, record.id) : undefined;
         if (written) await tellDecision(tx, auth, written);
         return written;
       });
@@ -314,7 +316,7 @@ export function createCampaignsService(deps: {
      */
     async stop(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
-      const stopped = await deps.campaigns.stop(record.id, auth.userId, deps.clock.now());
+      const stopped = await campaignLifecycle.stop(deps.db, record.id, auth.userId, deps.clock.now());
       if ('refused' in stopped) {
         throw new ConflictError(
           {
@@ -324,14 +326,15 @@ export function createCampaignsService(deps: {
           }[stopped.refused],
         );
       }
+      const written = (await deps.campaigns.byId(deps.db, record.id))!;
       await deps.events?.('stopped', [record.id], auth.userEmail);
-      return present(stopped.record);
+      return present(written);
     },
 
     /** null → true → false → true …; only throttled campaigns that have not finished sending (409 otherwise). */
     async togglePaused(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
-      const toggled = await deps.campaigns.togglePaused(record.id, deps.clock.now());
+      const toggled = await campaignLifecycle.togglePaused(deps.db, record.id, deps.clock.now());
       if ('refused' in toggled) {
         throw new ConflictError(
           toggled.refused === 'not_throttled'
@@ -339,8 +342,10 @@ export function createCampaignsService(deps: {
             : 'The campaign has finished sending; there is nothing left to pause or resume.',
         );
       }
-      await deps.events?.(toggled.record.manuallyPaused ? 'paused' : 'resumed', [record.id], auth.userEmail);
-      return present(toggled.record);
+      // The flag this toggle wrote (a toggle right after it may already have flipped it again).
+      const written = { ...(await deps.campaigns.byId(deps.db, record.id))!, manuallyPaused: toggled.paused, updatedAt: toggled.updatedAt };
+      await deps.events?.(toggled.paused ? 'paused' : 'resumed', [record.id], auth.userEmail);
+      return present(written);
     },
 
     /** A one-recipient campaign through the same path as any other (docs/interface.md §4.6 send-test). */
