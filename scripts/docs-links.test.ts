@@ -7,6 +7,12 @@
 // that ignores it). Two scratch files, not yet tracked, failed the second test: a Markdown file and a
 // source comment, each naming a document in the folder outside the repository. The code's imports of
 // src/shared (`from '../../shared/contract'`) pass. With the four undone, the tests pass.
+//
+// Every file or folder a document names in backticks (`src/server/...`, `engine/store/claims.ts`,
+// `scripts/...`, `migrations/*.sql`) exists: a short path resolves to any file or folder of the
+// repository whose path ends with it. Seen red: docs/engine.md naming `engine/store/claimz.ts` failed
+// naming the document and the path, and so did ARCHITECTURE.md's `<name>.handlers.ts` (a pattern that
+// matches no file); with both undone it passes.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,6 +76,65 @@ function pointsOutside(file: string, reference: string): boolean {
 
 /** What precedes a module specifier: `from '`, `import('`, `vi.mock('`, `require('`. */
 const IMPORT_BEFORE = /(?:\bfrom\s*|\b(?:import|require|vi\.mock)\(\s*)['"]$/;
+
+/** A backticked path that names nothing in the repository on purpose, with the reason. */
+const EXAMPLE_PATHS = new Map([
+  ['herald-api.d.ts', "docs/api.md: the file an integrator's openapi-typescript writes, outside Herald"],
+  ['herald-example.ts', 'docs/api.md: where an integrator saves the example the page shows'],
+  ['prometheus.yml', "docs/operations.md: the operator's Prometheus configuration"],
+]);
+
+const SOURCE_EXTENSION = /\.(ts|tsx|mts|mjs|cjs|js|json|md|sql|css|yaml|yml|sh|html)$/;
+const FOLDER_NAMES = new Set([...DIRECTORIES].map((directory) => directory.split('/').at(-1)!));
+
+/** Backticked spans that look like a path of the repository (not URLs, MIME types, DATA_DIR's files or host paths). */
+function namedPaths(markdown: string): string[] {
+  const text = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const paths: string[] = [];
+  for (const match of text.matchAll(/`([^`\n]+)`/g)) {
+    const span = match[1]!.replace(/^\.\//, '');
+    if (/[\s:=,@…{]/.test(span) || span.startsWith('/') || /^[A-Z][A-Z0-9_]*\//.test(span)) continue;
+    const first = span.split('/')[0]!;
+    if (SOURCE_EXTENSION.test(span) || (span.includes('/') && (FOLDER_NAMES.has(first) || FILE_SET.has(first)))) paths.push(span);
+  }
+  return paths;
+}
+
+/** Whether a named path (or a pattern with `<name>` and `*`) is a file or folder of the repository, or ends one's path. */
+function exists(document: string, named: string): boolean {
+  const bare = named.replace(/\/$/, '');
+  const pattern = new RegExp(
+    `(^|/)${bare
+      .split(/(<[^>]+>|\*)/)
+      .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
+  const relative = path.posix.normalize(path.posix.join(path.posix.dirname(document), bare));
+  return (
+    FILE_SET.has(relative) || DIRECTORIES.has(relative) || FILES.some((file) => pattern.test(file)) || [...DIRECTORIES].some((folder) => pattern.test(folder))
+  );
+}
+
+describe('documented paths', () => {
+  it('finds the paths it checks, short and long', () => {
+    const named = namedPaths(fs.readFileSync(path.join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
+    expect(named).toEqual(expect.arrayContaining(['src/server/testing', 'http/auth.ts', 'db/schema.ts', 'scripts/lint-rules.test.ts', 'migrations/*.sql']));
+    expect(named).not.toContain('/api/2.0');
+  });
+
+  it('names only files and folders that exist, in README.md, BENCHMARKS.md, SECURITY.md and docs/', () => {
+    const missing: string[] = [];
+    for (const document of DOCUMENTS)
+      for (const named of namedPaths(fs.readFileSync(path.join(ROOT, document), 'utf8')))
+        if (!EXAMPLE_PATHS.has(named) && !exists(document, named)) missing.push(`${document}: \`${named}\``);
+    expect([...new Set(missing)]).toEqual([]);
+    const named = new Set(DOCUMENTS.flatMap((document) => namedPaths(fs.readFileSync(path.join(ROOT, document), 'utf8'))));
+    expect(
+      [...EXAMPLE_PATHS.keys()].filter((example) => !named.has(example)),
+      'allowed examples no document names any more',
+    ).toEqual([]);
+  });
+});
 
 describe('documentation links', () => {
   it('finds the documents it checks', () => {

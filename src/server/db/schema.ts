@@ -1,10 +1,27 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import type { QuietHours } from '../../shared/schedule/quiet-hours';
 
-// The tables the query builder reads and writes, described as db/migrations/*.sql create them (the
-// SQL files are the database's truth; this file covers only what Drizzle queries touch). Raw
-// statements do not lean on it: each parses its rows with a zod schema at the repository edge (rows.ts).
+// Every table of the database, described as db/migrations/*.sql create them: columns with their
+// types, nullability and defaults, keys, single-column unique constraints and foreign keys (indexes
+// and checks are the migrations' alone). The SQL files are the database's truth; schema.test.ts
+// compares this file with the migrated database, both ways, and names what to add or change.
+// Drizzle's query builder uses these descriptions; raw statements do not lean on them: each parses
+// its rows with a zod schema at the repository edge (rows.ts).
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -15,23 +32,23 @@ const stamps = () => ({
 
 export const teams = pgTable('teams', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   name: text('name').notNull(),
   /** Campaigns of at least this many recipients need an admin's approval (0: all; null: none). */
   approvalThreshold: integer('approval_threshold'),
   confirmThreshold: integer('confirm_threshold').notNull().default(1000),
-  /** numeric(12, 5): read as text by node-postgres. */
-  pricePerSegment: numeric('price_per_segment'),
+  /** Read as text by node-postgres. */
+  pricePerSegment: numeric('price_per_segment', { precision: 12, scale: 5 }),
   currency: text('currency').notNull().default('EUR'),
   /** null: the service's APP_TIMEZONE. */
   timeZone: text('time_zone'),
   quietHours: jsonb('quiet_hours').$type<QuietHours>(),
   /** null: the service's DEFAULT_COUNTRY (0038). */
   defaultCountry: text('default_country'),
-  // The texts' defaults are the migration's (0026): an insert leaves these columns out.
-  optOutReply: text('opt_out_reply').notNull().default(''),
-  optInReply: text('opt_in_reply').notNull().default(''),
-  helpReply: text('help_reply').notNull().default(''),
+  // Migration 0026's texts: an insert leaves these columns out.
+  optOutReply: text('opt_out_reply').notNull().default('You will receive no more messages from us. Reply START to subscribe again.'),
+  optInReply: text('opt_in_reply').notNull().default('You are subscribed again. Reply STOP to unsubscribe.'),
+  helpReply: text('help_reply').notNull().default('Reply STOP to unsubscribe.'),
   /** Numbers members may send tests to besides their own (E.164 digits; migration 0036). */
   testNumbers: text('test_numbers')
     .array()
@@ -42,13 +59,13 @@ export const teams = pgTable('teams', {
 
 export const users = pgTable('users', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   email: text('email').notNull(),
   name: text('name').notNull(),
   passwordHash: text('password_hash').notNull(),
   /** Where the member's test sends go by default. */
   phoneNumber: text('phone_number'),
-  currentTeamId: bigint('current_team_id', { mode: 'number' }).references(() => teams.id),
+  currentTeamId: bigint('current_team_id', { mode: 'number' }).references(() => teams.id, { onDelete: 'set null' }),
   ...stamps(),
 });
 
@@ -57,10 +74,10 @@ export const memberships = pgTable(
   {
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
-      .references(() => users.id),
+      .references(() => users.id, { onDelete: 'cascade' }),
     teamId: bigint('team_id', { mode: 'number' })
       .notNull()
-      .references(() => teams.id),
+      .references(() => teams.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'editor', 'viewer'] }).notNull(),
     createdAt: moment('created_at').notNull().defaultNow(),
   },
@@ -69,20 +86,20 @@ export const memberships = pgTable(
 
 export const apiTokens = pgTable('api_tokens', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   userId: bigint('user_id', { mode: 'number' })
     .notNull()
-    .references(() => users.id),
+    .references(() => users.id, { onDelete: 'cascade' }),
   kind: text('kind', { enum: ['personal', 'session'] }).notNull(),
   /** The team the token acts in, fixed when it is made (a session's moves with its switch-team). */
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   scope: text('scope', { enum: ['full', 'read_only'] })
     .notNull()
     .default('full'),
   name: text('name').notNull(),
-  tokenHash: bytea('token_hash').notNull(),
+  tokenHash: bytea('token_hash').notNull().unique(),
   hint: text('hint').notNull(),
   expiresAt: moment('expires_at'),
   lastUsedAt: moment('last_used_at'),
@@ -92,10 +109,10 @@ export const apiTokens = pgTable('api_tokens', {
 
 export const senders = pgTable('senders', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   sender: text('sender').notNull(),
   status: text('status').notNull().default('1'),
   ...stamps(),
@@ -103,10 +120,10 @@ export const senders = pgTable('senders', {
 
 export const contactGroups = pgTable('contact_groups', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   description: text('description'),
   deletable: boolean('deletable').notNull().default(true),
@@ -132,10 +149,10 @@ export const contacts = pgTable(
 
 export const vanityDomains = pgTable('vanity_domains', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   /** null: the service's own link domain (PUBLIC_URL/l). */
   domain: text('domain'),
   status: text('status').notNull().default('1'),
@@ -144,10 +161,10 @@ export const vanityDomains = pgTable('vanity_domains', {
 
 export const templates = pgTable('templates', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   body: text('body').notNull(),
   sender: text('sender').notNull(),
@@ -156,13 +173,13 @@ export const templates = pgTable('templates', {
 
 export const links = pgTable('links', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   templateId: bigint('template_id', { mode: 'number' })
     .notNull()
-    .references(() => templates.id),
+    .references(() => templates.id, { onDelete: 'cascade' }),
   vanityDomainId: bigint('vanity_domain_id', { mode: 'number' })
     .notNull()
     .references(() => vanityDomains.id),
@@ -173,10 +190,10 @@ export const links = pgTable('links', {
 
 export const webhooks = pgTable('webhooks', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   url: text('url').notNull(),
   headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
@@ -186,10 +203,10 @@ export const webhooks = pgTable('webhooks', {
 
 export const keywords = pgTable('keywords', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   keyword: text('keyword').notNull(),
   message: text('message').notNull().default(''),
   help: text('help').notNull().default(''),
@@ -204,10 +221,10 @@ export const keywordContactGroups = pgTable(
   {
     keywordId: bigint('keyword_id', { mode: 'number' })
       .notNull()
-      .references(() => keywords.id),
+      .references(() => keywords.id, { onDelete: 'cascade' }),
     contactGroupId: bigint('contact_group_id', { mode: 'number' })
       .notNull()
-      .references(() => contactGroups.id),
+      .references(() => contactGroups.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
   },
   (table) => [primaryKey({ columns: [table.keywordId, table.contactGroupId] })],
@@ -218,10 +235,10 @@ export const keywordWebhooks = pgTable(
   {
     keywordId: bigint('keyword_id', { mode: 'number' })
       .notNull()
-      .references(() => keywords.id),
+      .references(() => keywords.id, { onDelete: 'cascade' }),
     webhookId: bigint('webhook_id', { mode: 'number' })
       .notNull()
-      .references(() => webhooks.id),
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
   },
   (table) => [primaryKey({ columns: [table.keywordId, table.webhookId] })],
@@ -229,10 +246,10 @@ export const keywordWebhooks = pgTable(
 
 export const campaigns = pgTable('campaigns', {
   id: id(),
-  uuid: uuid('uuid').notNull().defaultRandom(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
   teamId: bigint('team_id', { mode: 'number' })
     .notNull()
-    .references(() => teams.id),
+    .references(() => teams.id, { onDelete: 'cascade' }),
   templateId: bigint('template_id', { mode: 'number' })
     .notNull()
     .references(() => templates.id),
@@ -250,10 +267,584 @@ export const campaigns = pgTable('campaigns', {
   approvalStatus: text('approval_status', { enum: ['not_required', 'pending', 'approved', 'rejected'] })
     .notNull()
     .default('not_required'),
-  approvalRequestedBy: bigint('approval_requested_by', { mode: 'number' }).references(() => users.id),
+  approvalRequestedBy: bigint('approval_requested_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   approvalRequestedAt: moment('approval_requested_at'),
-  approvalDecidedBy: bigint('approval_decided_by', { mode: 'number' }).references(() => users.id),
+  approvalDecidedBy: bigint('approval_decided_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   approvalDecidedAt: moment('approval_decided_at'),
   approvalComment: text('approval_comment'),
+  /** The recipients the approval covered (0036), and why a start waits for approval again. */
+  approvalRecipients: integer('approval_recipients'),
+  approvalNotice: text('approval_notice'),
+  createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  isDraft: boolean('is_draft').notNull().default(false),
+  ignoreQuietHours: boolean('ignore_quiet_hours').notNull().default(false),
+  /** A send test: the campaign it tested. */
+  testOf: bigint('test_of', { mode: 'number' }).references((): AnyPgColumn => campaigns.id, { onDelete: 'cascade' }),
+  resumedAt: moment('resumed_at'),
+  expiredAt: moment('expired_at'),
+  stoppedAt: moment('stopped_at'),
+  stoppedBy: bigint('stopped_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  stopSwept: boolean('stop_swept').notNull().default(false),
+  // The engine's place in the audience: messages written (numbered from 1), the next to claim, and
+  // where the next chunk of the audience starts (engine.md).
+  messageCount: integer('message_count').notNull().default(0),
+  nextSequence: integer('next_sequence').notNull().default(1),
+  anchorSequence: integer('anchor_sequence').notNull().default(1),
+  audienceAfter: text('audience_after'),
+  audienceEstimate: integer('audience_estimate'),
+  // The counters the summary reads, kept by the engine and the click recorder.
+  unsentCount: integer('unsent_count').notNull().default(0),
+  submittedCount: integer('submitted_count').notNull().default(0),
+  deliveredCount: integer('delivered_count').notNull().default(0),
+  failedCount: integer('failed_count').notNull().default(0),
+  inDoubtCount: integer('in_doubt_count').notNull().default(0),
+  segmentsSubmitted: bigint('segments_submitted', { mode: 'number' }).notNull().default(0),
+  clickCount: integer('click_count').notNull().default(0),
+  humanClickCount: integer('human_click_count').notNull().default(0),
+  humanClickerCount: integer('human_clicker_count').notNull().default(0),
   ...stamps(),
+});
+
+// Teams and access.
+
+/** A single-use link to join a team (only its SHA-256 digest is kept), valid 7 days. */
+export const teamInvitations = pgTable('team_invitations', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  role: text('role', { enum: ['admin', 'editor', 'viewer'] }).notNull(),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  invitedBy: bigint('invited_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  createdAt: moment('created_at').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  acceptedAt: moment('accepted_at'),
+});
+
+/** A single-use password reset link (digest only), valid an hour. */
+export const passwordResets = pgTable('password_resets', {
+  id: id(),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  createdAt: moment('created_at').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  usedAt: moment('used_at'),
+});
+
+/** Request, report, send-test and sign-in limits: one counter per key and minute, shared by every process. UNLOGGED. */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: moment('window_start').notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
+);
+
+/** The sign-in throttle: failed sign-ins per e-mail address and client address. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    failures: integer('failures').notNull(),
+    lastFailedAt: moment('last_failed_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.email, table.address] })],
+);
+
+/** An Idempotency-Key's first answer, kept 24 hours per caller and replayed (http/idempotency.ts). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: bigint('team_id', { mode: 'number' })
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: bytea('fingerprint').notNull(),
+    lockedUntil: moment('locked_until'),
+    responseStatus: smallint('response_status'),
+    responseHeaders: jsonb('response_headers'),
+    responseBody: bytea('response_body'),
+    createdAt: moment('created_at').notNull(),
+    expiresAt: moment('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.teamId, table.key] })],
+);
+
+/** Each team's row count of the resources it lists (a list's `total`), kept by triggers. */
+export const teamRowCounts = pgTable(
+  'team_row_counts',
+  {
+    teamId: bigint('team_id', { mode: 'number' }).notNull(),
+    resource: text('resource').notNull(),
+    rowCount: bigint('row_count', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.teamId, table.resource] })],
+);
+
+/** The overview's counts per team and hour, kept by triggers. */
+export const teamHourlyCounts = pgTable(
+  'team_hourly_counts',
+  {
+    teamId: bigint('team_id', { mode: 'number' }).notNull(),
+    hour: moment('hour').notNull(),
+    sent: bigint('sent', { mode: 'number' }).notNull().default(0),
+    delivered: bigint('delivered', { mode: 'number' }).notNull().default(0),
+    failed: bigint('failed', { mode: 'number' }).notNull().default(0),
+    unsent: bigint('unsent', { mode: 'number' }).notNull().default(0),
+    segments: bigint('segments', { mode: 'number' }).notNull().default(0),
+    humanClicks: bigint('human_clicks', { mode: 'number' }).notNull().default(0),
+    humanClickers: bigint('human_clickers', { mode: 'number' }).notNull().default(0),
+    inbound: bigint('inbound', { mode: 'number' }).notNull().default(0),
+    optOuts: bigint('opt_outs', { mode: 'number' }).notNull().default(0),
+    campaignOptOuts: bigint('campaign_opt_outs', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.teamId, table.hour] })],
+);
+
+/** The audit log: written, never changed (a trigger refuses UPDATE and DELETE). The team is a plain number so no cascade deletes events. */
+export const auditEvents = pgTable('audit_events', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' }),
+  actorKind: text('actor_kind', { enum: ['user', 'token', 'anonymous'] }).notNull(),
+  actorUuid: uuid('actor_uuid'),
+  actorName: text('actor_name').notNull(),
+  action: text('action').notNull(),
+  resourceType: text('resource_type'),
+  resourceUuid: uuid('resource_uuid'),
+  changes: jsonb('changes'),
+  ip: text('ip'),
+  createdAt: moment('created_at').notNull(),
+});
+
+// E-mail and reports.
+
+/** The outbox of invitations, resets, approval requests and decisions, written in the change's transaction. */
+export const accountEmails = pgTable('account_emails', {
+  id: id(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  createdAt: moment('created_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: moment('next_attempt_at').notNull(),
+  sentAt: moment('sent_at'),
+  givenUpAt: moment('given_up_at'),
+  lastError: text('last_error'),
+});
+
+/** A report a user asked to have e-mailed: the CSV job and its signed link. */
+export const reportJobs = pgTable('report_jobs', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  campaignId: bigint('campaign_id', { mode: 'number' })
+    .notNull()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  type: text('type', { enum: ['clicks', 'delivery', 'alt_delivery', 'recipient', 'sent', 'unsent'] }).notNull(),
+  status: text('status', { enum: ['queued', 'writing', 'mailing', 'sent', 'failed'] })
+    .notNull()
+    .default('queued'),
+  email: text('email').notNull(),
+  fileName: text('file_name'),
+  rowCount: integer('row_count'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: moment('next_attempt_at').notNull().defaultNow(),
+  leaseUntil: moment('lease_until'),
+  error: text('error'),
+  linkExpiresAt: moment('link_expires_at'),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+  leaseToken: bigint('lease_token', { mode: 'number' }),
+  fileAttempt: bigint('file_attempt', { mode: 'number' }),
+  fileBytes: bigint('file_bytes', { mode: 'number' }),
+  publicUrl: text('public_url'),
+  filters: jsonb('filters').notNull().default({}),
+});
+
+/** A report CSV in parts of about a megabyte, under the attempt that wrote them. */
+export const reportFileParts = pgTable(
+  'report_file_parts',
+  {
+    jobId: bigint('job_id', { mode: 'number' })
+      .notNull()
+      .references(() => reportJobs.id, { onDelete: 'cascade' }),
+    attempt: bigint('attempt', { mode: 'number' }).notNull(),
+    part: integer('part').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.jobId, table.attempt, table.part] })],
+);
+
+/** The call log of keyword webhooks. */
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  webhookId: bigint('webhook_id', { mode: 'number' })
+    .notNull()
+    .references(() => webhooks.id, { onDelete: 'cascade' }),
+  inboundMessageId: bigint('inbound_message_id', { mode: 'number' }).references(() => inboundMessages.id, { onDelete: 'set null' }),
+  event: text('event').notNull(),
+  url: text('url').notNull(),
+  statusCode: integer('status_code'),
+  latencyMs: integer('latency_ms').notNull(),
+  error: text('error'),
+  createdAt: moment('created_at').notNull().defaultNow(),
+});
+
+// Events.
+
+/** Where a team's events go, with their secrets (sealed) and the failure state. */
+export const eventEndpoints = pgTable('event_endpoints', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  url: text('url').notNull(),
+  description: text('description').notNull().default(''),
+  events: text('events').array().notNull(),
+  headers: jsonb('headers').notNull().default({}),
+  enabled: boolean('enabled').notNull().default(true),
+  secretEncrypted: bytea('secret_encrypted').notNull(),
+  previousSecretEncrypted: bytea('previous_secret_encrypted'),
+  previousSecretUntil: moment('previous_secret_until'),
+  failingSince: moment('failing_since'),
+  disabledReason: text('disabled_reason'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
+/** Events committed by triggers with their change and not yet handed to endpoints. */
+export const eventOutbox = pgTable('event_outbox', {
+  id: id(),
+  teamId: bigint('team_id', { mode: 'number' }).notNull(),
+  type: text('type').notNull(),
+  data: jsonb('data').notNull(),
+  occurredAt: moment('occurred_at').notNull().defaultNow(),
+});
+
+/** One signed call's worth of events for one endpoint, retried until taken or too old. */
+export const eventDeliveries = pgTable('event_deliveries', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  endpointId: bigint('endpoint_id', { mode: 'number' })
+    .notNull()
+    .references(() => eventEndpoints.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  payload: jsonb('payload').notNull(),
+  itemCount: integer('item_count').notNull().default(1),
+  status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+    .notNull()
+    .default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: moment('next_attempt_at').notNull(),
+  retryUntil: moment('retry_until').notNull(),
+  lastStatusCode: integer('last_status_code'),
+  lastError: text('last_error'),
+  createdAt: moment('created_at').notNull(),
+  finishedAt: moment('finished_at'),
+});
+
+/** Each call of a delivery, with its status and latency. */
+export const eventDeliveryAttempts = pgTable('event_delivery_attempts', {
+  id: id(),
+  deliveryId: bigint('delivery_id', { mode: 'number' })
+    .notNull()
+    .references(() => eventDeliveries.id, { onDelete: 'cascade' }),
+  statusCode: integer('status_code'),
+  latencyMs: integer('latency_ms').notNull(),
+  error: text('error'),
+  createdAt: moment('created_at').notNull(),
+});
+
+// Audiences.
+
+/** A CSV or workbook import into a group: streamed into the staging rows, merged in one transaction. */
+export const contactImports = pgTable('contact_imports', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  contactGroupId: bigint('contact_group_id', { mode: 'number' })
+    .notNull()
+    .references(() => contactGroups.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['receiving', 'merging', 'completed', 'failed'] })
+    .notNull()
+    .default('receiving'),
+  fileName: text('file_name'),
+  headers: jsonb('headers').notNull().default([]),
+  bytesTotal: bigint('bytes_total', { mode: 'number' }),
+  bytesReceived: bigint('bytes_received', { mode: 'number' }).notNull().default(0),
+  rowsTotal: integer('rows_total').notNull().default(0),
+  rowsValid: integer('rows_valid').notNull().default(0),
+  rowsInvalid: integer('rows_invalid').notNull().default(0),
+  contactsAdded: integer('contacts_added').notNull().default(0),
+  contactsUpdated: integer('contacts_updated').notNull().default(0),
+  contactsUnchanged: integer('contacts_unchanged').notNull().default(0),
+  error: text('error'),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+  finishedAt: moment('finished_at'),
+  contactsOptedOut: integer('contacts_opted_out').notNull().default(0),
+});
+
+/** Staging: the valid rows of imports under way. UNLOGGED, with no key: read once by the merge. */
+export const contactImportRows = pgTable('contact_import_rows', {
+  importId: bigint('import_id', { mode: 'number' }).notNull(),
+  rowNumber: integer('row_number').notNull(),
+  phoneNumber: text('phone_number').notNull(),
+  customFields: jsonb('custom_fields').notNull(),
+});
+
+/** Rows an import refused, for its report. */
+export const contactImportErrors = pgTable(
+  'contact_import_errors',
+  {
+    importId: bigint('import_id', { mode: 'number' })
+      .notNull()
+      .references(() => contactImports.id, { onDelete: 'cascade' }),
+    rowNumber: integer('row_number').notNull(),
+    value: text('value').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.importId, table.rowNumber] })],
+);
+
+// Campaigns.
+
+/** The groups a campaign sends to (included) and skips (excluded), in order. */
+export const campaignGroups = pgTable(
+  'campaign_groups',
+  {
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    contactGroupId: bigint('contact_group_id', { mode: 'number' })
+      .notNull()
+      .references(() => contactGroups.id),
+    kind: text('kind', { enum: ['included', 'excluded'] }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.campaignId, table.contactGroupId, table.kind] })],
+);
+
+/** A throttled campaign's pauses. */
+export const campaignPauses = pgTable('campaign_pauses', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  campaignId: bigint('campaign_id', { mode: 'number' })
+    .notNull()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  startAt: moment('start_at').notNull(),
+  endAt: moment('end_at').notNull(),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+});
+
+/** The one recipient of a send test. */
+export const campaignTestRecipients = pgTable('campaign_test_recipients', {
+  campaignId: bigint('campaign_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  customFields: jsonb('custom_fields').notNull().default({}),
+});
+
+// Sending.
+
+/** One row per recipient of a sending campaign, numbered by `sequence`: the engine's checkpoint. No foreign key (0015). */
+export const messages = pgTable('messages', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+  sequence: integer('sequence').notNull(),
+  phoneNumber: text('phone_number').notNull(),
+  customFields: jsonb('custom_fields').notNull().default({}),
+  status: text('status', { enum: ['queued', 'submitted', 'delivered', 'failed', 'unsent'] })
+    .notNull()
+    .default('queued'),
+  reason: text('reason'),
+  body: text('body'),
+  gatewayId: text('gateway_id'),
+  submittedBy: text('submitted_by'),
+  submittedAt: moment('submitted_at'),
+  finishedAt: moment('finished_at'),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  contactGroupId: bigint('contact_group_id', { mode: 'number' }),
+  unsentSequence: integer('unsent_sequence'),
+});
+
+/** A claimed range of a campaign's messages under a lease and a fencing token. */
+export const sendBatches = pgTable('send_batches', {
+  id: id(),
+  campaignId: bigint('campaign_id', { mode: 'number' })
+    .notNull()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  firstSequence: integer('first_sequence').notNull(),
+  lastSequence: integer('last_sequence').notNull(),
+  owner: text('owner').notNull(),
+  leaseUntil: moment('lease_until').notNull(),
+  token: bigint('token', { mode: 'number' })
+    .notNull()
+    .default(sql`nextval('send_batch_tokens')`),
+  submitting: boolean('submitting').notNull().default(false),
+  heldMessages: integer('held_messages'),
+});
+
+/** The gateway-wide rate cap (SMS_RATE_LIMIT): each second's sends granted from one row. */
+export const gatewayRate = pgTable('gateway_rate', {
+  second: moment('second').primaryKey(),
+  used: integer('used').notNull().default(0),
+});
+
+/** A receipt that came before the record of its submission, waiting for it. */
+export const earlyReceipts = pgTable('early_receipts', {
+  gatewayId: text('gateway_id').primaryKey(),
+  status: text('status', { enum: ['delivered', 'failed'] }).notNull(),
+  reason: text('reason'),
+  receivedAt: moment('received_at').notNull(),
+});
+
+/** Per-recipient short codes of tracked links. */
+export const shortLinks = pgTable('short_links', {
+  code: text('code').primaryKey(),
+  messageId: bigint('message_id', { mode: 'number' })
+    .notNull()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  linkId: bigint('link_id', { mode: 'number' }).references(() => links.id, { onDelete: 'set null' }),
+  linkName: text('link_name').notNull(),
+  destination: text('destination').notNull(),
+  createdAt: moment('created_at').notNull().defaultNow(),
+});
+
+/** Clicks on short links, with the device parsed from the user agent. */
+export const linkClicks = pgTable('link_clicks', {
+  id: id(),
+  code: text('code')
+    .notNull()
+    .references(() => shortLinks.code, { onDelete: 'cascade' }),
+  clickedAt: moment('clicked_at').notNull().defaultNow(),
+  userAgent: text('user_agent'),
+  ip: text('ip'),
+  deviceType: text('device_type'),
+  osVersion: text('os_version'),
+  browserVersion: text('browser_version'),
+  isBot: boolean('is_bot').notNull().default(false),
+  campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+  sequence: integer('sequence').notNull(),
+});
+
+/** Keyword replies waiting for, or handed to, the SMS gateway. */
+export const outboundReplies = pgTable('outbound_replies', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  inboundMessageId: bigint('inbound_message_id', { mode: 'number' }).references(() => inboundMessages.id, { onDelete: 'set null' }),
+  toNumber: text('to_number').notNull(),
+  sender: text('sender').notNull(),
+  body: text('body').notNull(),
+  status: text('status', { enum: ['queued', 'submitted', 'failed'] })
+    .notNull()
+    .default('queued'),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+  leaseUntil: moment('lease_until'),
+  gatewayId: text('gateway_id'),
+  reason: text('reason'),
+});
+
+// Inbound.
+
+/** Inbound messages and what the keyword pipeline did with them. */
+export const inboundMessages = pgTable('inbound_messages', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' }).references(() => teams.id, { onDelete: 'cascade' }),
+  fromNumber: text('from_number').notNull(),
+  body: text('body').notNull(),
+  source: text('source', { enum: ['gateway', 'api'] }).notNull(),
+  keywordId: bigint('keyword_id', { mode: 'number' }).references(() => keywords.id, { onDelete: 'set null' }),
+  keyword: text('keyword'),
+  optedOut: boolean('opted_out').notNull().default(false),
+  actions: jsonb('actions').notNull().default([]),
+  receivedAt: moment('received_at').notNull().defaultNow(),
+});
+
+/** The gateway's delivery keys of inbound messages, so a redelivery within an hour is stored once. */
+export const inboundDeliveries = pgTable('inbound_deliveries', {
+  key: text('key').primaryKey(),
+  inboundMessageId: bigint('inbound_message_id', { mode: 'number' }).references(() => inboundMessages.id, { onDelete: 'set null' }),
+  receivedAt: moment('received_at').notNull(),
+});
+
+/** The opt-out history: every entry to and exit from a team's `default_optouts`. */
+export const optOutEvents = pgTable('opt_out_events', {
+  id: id(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  kind: text('kind', { enum: ['opt_out', 'opt_in'] }).notNull(),
+  source: text('source', { enum: ['keyword', 'import', 'dashboard', 'api'] }).notNull(),
+  campaignId: bigint('campaign_id', { mode: 'number' }).references(() => campaigns.id, { onDelete: 'set null' }),
+  userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  reason: text('reason'),
+  createdAt: moment('created_at').notNull(),
+});
+
+// The simulator gateway's own tables (gateways/sms/).
+
+/** What the simulator "delivered", keyed by client reference. */
+export const simulatorDeliveries = pgTable('simulator_deliveries', {
+  clientRef: text('client_ref').primaryKey(),
+  gatewayId: text('gateway_id').notNull(),
+  toNumber: text('to_number').notNull(),
+  fromName: text('from_name').notNull(),
+  body: text('body').notNull(),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  submissions: integer('submissions').notNull().default(1),
+});
+
+/** The simulator's receipts, kept until the engine has stored them. */
+export const simulatorPendingReceipts = pgTable('simulator_pending_receipts', {
+  id: bigint('id', { mode: 'number' })
+    .primaryKey()
+    .default(sql`nextval('simulator_pending_receipts_id_seq')`),
+  gatewayIds: text('gateway_ids').array().notNull(),
+  failed: boolean('failed').array().notNull(),
+  dueAt: moment('due_at').notNull(),
+});
+
+/** The newest batch token a recall fenced each client reference with. */
+export const simulatorFences = pgTable('simulator_fences', {
+  clientRef: text('client_ref').primaryKey(),
+  fence: bigint('fence', { mode: 'number' }).notNull(),
+});
+
+// Migrations.
+
+/** The migrations applied (made by migrate.ts itself, not by a migration). */
+export const schemaMigrations = pgTable('schema_migrations', {
+  name: text('name').primaryKey(),
+  appliedAt: moment('applied_at').notNull().defaultNow(),
 });
