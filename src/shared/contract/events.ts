@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './event-endpoints';
+import { TEST_EVENT_TYPE, type EventType } from './event-endpoints';
 import { REPORT_TYPES, DELIVERY_STATUSES, UNSENT_REASONS } from './reports';
 
 /*
  * The bodies Herald POSTs to event endpoints (docs/events.md): one schema per event type, the envelope
  * `{type, timestamp, data}` with that type's `data`. They are the truth about what a call carries: the
  * triggers of the database write the events (migrations 0034 and 0041), event-endpoints.test.ts parses
- * every body its receivers get with `EventSchema`, and the OpenAPI document publishes each as a webhook
+ * every body its receivers get with `EventPayloadSchema`, and the OpenAPI document publishes each as a webhook
  * (http/openapi.ts). Every object is strict: a field the schema does not name is an error, as is one
  * it names and the body lacks.
  */
@@ -22,8 +22,8 @@ const EventCampaignRefSchema = z
 
 // Messages -------------------------------------------------------------------------------------
 
-const MESSAGE_STATUSES = ['submitted', 'delivered', 'failed', 'unsent'] as const;
-type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The states a message event reports: `message.<status>`. */
+type MessageStatus = 'submitted' | 'delivered' | 'failed' | 'unsent';
 
 const messageOf = <S extends MessageStatus>(status: S) =>
   z.strictObject({
