@@ -3014,7 +3014,7 @@ export type InboundReceivedEvent = {
             from: string;
             body: string;
             /**
-             * The keyword it matched; null when it was sent to one of the team’s numbers and matched none.
+             * The keyword it matched; null when it matched none.
              */
             keyword: string | null;
             /**
@@ -3078,7 +3078,7 @@ export type ImportFinishedEvent = {
              */
             contacts_unchanged: number;
             /**
-             * Rows left out because the number has opted out.
+             * Numbers of the file in the team’s default_optouts: imported like the others, left out of campaigns while they stay opted out.
              */
             contacts_opted_out: number;
             /**
