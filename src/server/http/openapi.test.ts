@@ -11,10 +11,16 @@
  * - Paths are documented without a trailing slash (Redocly's no-path-trailing-slash), and the
  *   interface's spelling with one still answers alike: a spec client's URLs keep working.
  *
+ * - Issue 33: the calls to event endpoints are OpenAPI 3.1 `webhooks`, one per event type keyed by
+ *   the type, each body the type's zod schema (src/shared/contract/events.ts) as a component, with the
+ *   Standard Webhooks headers.
+ *
  * Seen red: with `documentedPath` returning the URL as it is (12 no-path-trailing-slash errors, and
  * the documented-path check), with `servers` removed (no-empty-servers), with the unused-schema
  * pruning removed (the `*Input` warnings), with `errorStatusesOf` answering [] (the error answers
  * check), and with `ignoreTrailingSlash: false` in app.ts (the spelling with a slash answered 404).
+ * With the webhooks left out of `transformObject` the webhooks check failed; with the pruning not
+ * visiting them, their `$ref`s were unresolved (no-unresolved-refs) and the check failed.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -23,6 +29,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EVENT_SCHEMAS, EVENT_TYPES, TEST_EVENT_TYPE } from '../../shared/contract';
 import { routesOfDocument, type ApiRoute, type OpenApiDocument } from '../testing/api-routes';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
@@ -99,6 +106,33 @@ describe('the document', () => {
   it('writes no path with a trailing slash', () => {
     expect(Object.keys(document.paths).filter((documented) => documented.endsWith('/'))).toEqual([]);
     expect(Object.keys(document.paths)).toContain(`${API}/campaigns`);
+  });
+});
+
+describe('the event webhooks', () => {
+  type Webhook = {
+    post: Operation & { operationId: string; summary: string; requestBody: { content: Record<string, { schema: { $ref: string } }> } };
+  };
+  type Component = { properties: Record<string, unknown>; required: string[]; additionalProperties: unknown };
+
+  it('publishes one webhook per event type, its body that type’s schema, signed with the Standard Webhooks headers', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const webhooks = document.webhooks as Record<string, Webhook>;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      const ref = post.requestBody.content['application/json']!.schema.$ref;
+      expect(ref).toBe(`#/components/schemas/${EVENT_SCHEMAS[type as keyof typeof EVENT_SCHEMAS].meta()!.id}`);
+      const body = document.components.schemas[ref.split('/').pop()!] as Component;
+      expect(body.properties.type).toEqual({ type: 'string', const: type });
+      expect(body.required).toEqual(['type', 'timestamp', 'data']);
+      expect(body.additionalProperties).toBe(false);
+      expect(post.summary).toEqual(expect.any(String));
+      expect(post.security).toEqual([]);
+      expect(post.parameters).toEqual(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => expect.objectContaining({ in: 'header', name, required: true })),
+      );
+      expect(Object.keys(post.responses)).toContain('2XX');
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema } from '../../shared/contract';
+import { ErrorBodySchema, EVENT_SCHEMAS, EVENT_SUMMARIES } from '../../shared/contract';
 import { hasEtag } from './etags';
 import type { Access } from './auth';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session-cookies';
@@ -111,7 +111,7 @@ function documentRoute(input: SwaggerTransformInput) {
 
 type JsonObject = { [key: string]: unknown };
 
-/** The component schemas the operations reach (through other schemas too); the others are left out of the document. */
+/** The component schemas the operations and webhooks reach (through other schemas too); the others are left out of the document. */
 function withoutUnusedSchemas(document: JsonObject): JsonObject {
   const components = (document.components ?? {}) as { schemas?: Record<string, unknown> };
   const schemas = components.schemas ?? {};
@@ -130,7 +130,58 @@ function withoutUnusedSchemas(document: JsonObject): JsonObject {
     }
   };
   visit(document.paths);
+  visit(document.webhooks);
   return { ...document, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))) } };
+}
+
+/** The Standard Webhooks headers of every call to an event endpoint (docs/events.md, Signatures). */
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    description:
+      'The delivery’s identifier (its `uuid` in the API): the same on every attempt of the delivery, so a receiver drops one it has already handled.',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  { name: 'webhook-timestamp', description: 'When the attempt was signed, in Unix seconds.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` and the base64 HMAC-SHA256 of `webhook-id`, `.`, `webhook-timestamp`, `.` and the raw body, under the bytes of the endpoint’s secret (`whsec_…`). During the 24 hours after a rotation, two such signatures separated by a space, one per secret. Any Standard Webhooks library checks it.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+  },
+];
+
+const operationIdOf = (type: string) => type.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase()) + 'Event';
+
+/**
+ * The calls Herald makes to event endpoints, one webhook per event type keyed by the type: its body
+ * (the type's schema in src/shared/contract/events.ts, a component the transform object wrote from the
+ * zod registry), the signature headers, and what the receiver's answer means. Integrators generate
+ * their types from these.
+ */
+function eventWebhooks(): JsonObject {
+  return Object.fromEntries(
+    Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          operationId: operationIdOf(type),
+          summary: EVENT_SUMMARIES[type],
+          description: `${schema.meta()?.description ?? ''} Signed per Standard Webhooks: the headers below.`,
+          tags: ['Events'],
+          // No bearer token: the signature headers prove the call is Herald's.
+          security: [],
+          parameters: SIGNATURE_HEADERS.map((header) => ({ in: 'header', required: true, ...header })),
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema.meta()?.id}` } } } },
+          responses: {
+            '2XX': { description: 'Taken: the delivery is done. Answer within `WEBHOOK_TIMEOUT_MS` (10 s).' },
+            '4XX': { description: 'Not taken: retried with back-off for 24 hours from the first attempt, like any other answer but a 2xx (or none in time).' },
+            '5XX': { description: 'Not taken: retried, as for a 4xx.' },
+          },
+        },
+      },
+    ]),
+  );
 }
 
 /** Registers the OpenAPI generator; must come before the routes it documents. */
@@ -161,7 +212,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
     transform: documentRoute as unknown as typeof jsonSchemaTransform,
-    transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input) as JsonObject) as ReturnType<typeof jsonSchemaTransformObject>,
+    transformObject: (input) =>
+      withoutUnusedSchemas({ ...(jsonSchemaTransformObject(input) as JsonObject), webhooks: eventWebhooks() }) as ReturnType<typeof jsonSchemaTransformObject>,
   });
 }
 

@@ -4,6 +4,8 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
+export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -2548,6 +2550,609 @@ export type EventDeliveryDetail = {
      * Every attempt, oldest first.
      */
     attempt_log: Array<EventDeliveryAttempt>;
+};
+
+/**
+ * A campaign, by identifier and name.
+ */
+export type EventCampaignRef = {
+    /**
+     * Identifier of the campaign.
+     */
+    uuid: string;
+    name: string;
+};
+
+/**
+ * The body of a `message.submitted` call: messages handed to the SMS gateway.
+ */
+export type MessageSubmittedEvent = {
+    type: 'message.submitted';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) messages of the campaign, all of this status.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            status: 'submitted';
+            /**
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             */
+            reason: string | null;
+            /**
+             * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `message.delivered` call: delivery receipts of messages.
+ */
+export type MessageDeliveredEvent = {
+    type: 'message.delivered';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) messages of the campaign, all of this status.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            status: 'delivered';
+            /**
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             */
+            reason: string | null;
+            /**
+             * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `message.failed` call: messages refused by the gateway, failed by their receipt, or in doubt after a crash.
+ */
+export type MessageFailedEvent = {
+    type: 'message.failed';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) messages of the campaign, all of this status.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            status: 'failed';
+            /**
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             */
+            reason: string | null;
+            /**
+             * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `message.unsent` call: messages never sent: opted out, expired, stopped, or in quiet hours until the expiry.
+ */
+export type MessageUnsentEvent = {
+    type: 'message.unsent';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) messages of the campaign, all of this status.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            status: 'unsent';
+            /**
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             */
+            reason: string | null;
+            /**
+             * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `campaign.started` call: a campaign begins sending.
+ */
+export type CampaignStartedEvent = {
+    type: 'campaign.started';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: {
+            /**
+             * Identifier of the campaign.
+             */
+            uuid: string;
+            name: string;
+            /**
+             * 0 pending, 1 sending, 2 sent.
+             */
+            status: 1;
+            /**
+             * The campaign’s recipients: its messages, or, of a large audience still being written beside the sending, the audience’s count.
+             */
+            recipients: number;
+            /**
+             * Messages handed to the gateway and awaiting a receipt.
+             */
+            submitted: number;
+            /**
+             * Messages delivered.
+             */
+            delivered: number;
+            /**
+             * Messages that failed.
+             */
+            failed: number;
+            /**
+             * Messages never sent.
+             */
+            unsent: number;
+        };
+    };
+};
+
+/**
+ * The body of a `campaign.paused` call: a person pauses a throttled campaign.
+ */
+export type CampaignPausedEvent = {
+    type: 'campaign.paused';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: {
+            /**
+             * Identifier of the campaign.
+             */
+            uuid: string;
+            name: string;
+            /**
+             * 0 pending, 1 sending, 2 sent.
+             */
+            status: 0 | 1 | 2;
+            /**
+             * The campaign’s recipients: its messages, or, of a large audience still being written beside the sending, the audience’s count.
+             */
+            recipients: number;
+            /**
+             * Messages handed to the gateway and awaiting a receipt.
+             */
+            submitted: number;
+            /**
+             * Messages delivered.
+             */
+            delivered: number;
+            /**
+             * Messages that failed.
+             */
+            failed: number;
+            /**
+             * Messages never sent.
+             */
+            unsent: number;
+        };
+    };
+};
+
+/**
+ * The body of a `campaign.resumed` call: a person resumes a throttled campaign.
+ */
+export type CampaignResumedEvent = {
+    type: 'campaign.resumed';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: {
+            /**
+             * Identifier of the campaign.
+             */
+            uuid: string;
+            name: string;
+            /**
+             * 0 pending, 1 sending, 2 sent.
+             */
+            status: 0 | 1 | 2;
+            /**
+             * The campaign’s recipients: its messages, or, of a large audience still being written beside the sending, the audience’s count.
+             */
+            recipients: number;
+            /**
+             * Messages handed to the gateway and awaiting a receipt.
+             */
+            submitted: number;
+            /**
+             * Messages delivered.
+             */
+            delivered: number;
+            /**
+             * Messages that failed.
+             */
+            failed: number;
+            /**
+             * Messages never sent.
+             */
+            unsent: number;
+        };
+    };
+};
+
+/**
+ * The body of a `campaign.stopped` call: a person stops a campaign: the rest will not be sent.
+ */
+export type CampaignStoppedEvent = {
+    type: 'campaign.stopped';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: {
+            /**
+             * Identifier of the campaign.
+             */
+            uuid: string;
+            name: string;
+            /**
+             * 0 pending, 1 sending, 2 sent.
+             */
+            status: 0 | 1 | 2;
+            /**
+             * The campaign’s recipients: its messages, or, of a large audience still being written beside the sending, the audience’s count.
+             */
+            recipients: number;
+            /**
+             * Messages handed to the gateway and awaiting a receipt.
+             */
+            submitted: number;
+            /**
+             * Messages delivered.
+             */
+            delivered: number;
+            /**
+             * Messages that failed.
+             */
+            failed: number;
+            /**
+             * Messages never sent.
+             */
+            unsent: number;
+        };
+    };
+};
+
+/**
+ * The body of a `campaign.finished` call: nothing more of a campaign will go (status 2): its final counts.
+ */
+export type CampaignFinishedEvent = {
+    type: 'campaign.finished';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: {
+            /**
+             * Identifier of the campaign.
+             */
+            uuid: string;
+            name: string;
+            /**
+             * 0 pending, 1 sending, 2 sent.
+             */
+            status: 2;
+            /**
+             * The campaign’s recipients: its messages, or, of a large audience still being written beside the sending, the audience’s count.
+             */
+            recipients: number;
+            /**
+             * Messages handed to the gateway and awaiting a receipt.
+             */
+            submitted: number;
+            /**
+             * Messages delivered.
+             */
+            delivered: number;
+            /**
+             * Messages that failed.
+             */
+            failed: number;
+            /**
+             * Messages never sent.
+             */
+            unsent: number;
+        };
+    };
+};
+
+/**
+ * The body of a `contact.opted_out` call: a number opts out.
+ */
+export type ContactOptedOutEvent = {
+    type: 'contact.opted_out';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        /**
+         * E.164 digits without `+`.
+         */
+        phone_number: string;
+        /**
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+         */
+        source: 'keyword' | 'import' | 'dashboard' | 'api';
+        /**
+         * Why a number was taken out of default_optouts by hand, when given.
+         */
+        reason: string | null;
+        /**
+         * For an opt-out, the team’s campaign whose message last went to the number; null when none did.
+         */
+        campaign: EventCampaignRef | null;
+        /**
+         * RFC 3339 in UTC, with milliseconds (`2026-06-01T09:06:00.000Z`).
+         */
+        at: string;
+    };
+};
+
+/**
+ * The body of a `contact.opted_in` call: a number opts back in.
+ */
+export type ContactOptedInEvent = {
+    type: 'contact.opted_in';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        /**
+         * E.164 digits without `+`.
+         */
+        phone_number: string;
+        /**
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+         */
+        source: 'keyword' | 'import' | 'dashboard' | 'api';
+        /**
+         * Why a number was taken out of default_optouts by hand, when given.
+         */
+        reason: string | null;
+        /**
+         * For an opt-out, the team’s campaign whose message last went to the number; null when none did.
+         */
+        campaign: EventCampaignRef | null;
+        /**
+         * RFC 3339 in UTC, with milliseconds (`2026-06-01T09:06:00.000Z`).
+         */
+        at: string;
+    };
+};
+
+/**
+ * The body of a `inbound.received` call: a message to one of the team’s keywords or numbers.
+ */
+export type InboundReceivedEvent = {
+    type: 'inbound.received';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        inbound_message: {
+            /**
+             * Identifier of the inbound message.
+             */
+            uuid: string;
+            /**
+             * The sender’s number.
+             */
+            from: string;
+            body: string;
+            /**
+             * The keyword it matched; null when it matched none.
+             */
+            keyword: string | null;
+            /**
+             * Whether it opted the sender out.
+             */
+            opted_out: boolean;
+            /**
+             * RFC 3339 in UTC, with milliseconds (`2026-06-01T09:06:00.000Z`).
+             */
+            received_at: string;
+        };
+    };
+};
+
+/**
+ * The body of a `import.finished` call: a contact import completed or failed.
+ */
+export type ImportFinishedEvent = {
+    type: 'import.finished';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        import: {
+            /**
+             * Identifier of the import.
+             */
+            uuid: string;
+            status: 'completed' | 'failed';
+            file_name: string | null;
+            contact_group: {
+                /**
+                 * Identifier of the contact group.
+                 */
+                uuid: string;
+                name: string;
+            };
+            /**
+             * Rows read.
+             */
+            rows_total: number;
+            /**
+             * Rows with a valid number.
+             */
+            rows_valid: number;
+            /**
+             * Rows refused.
+             */
+            rows_invalid: number;
+            /**
+             * Contacts added to the group.
+             */
+            contacts_added: number;
+            /**
+             * Contacts whose fields changed.
+             */
+            contacts_updated: number;
+            /**
+             * Contacts already there as they were.
+             */
+            contacts_unchanged: number;
+            /**
+             * Numbers of the file in the team’s default_optouts: imported like the others, left out of campaigns while they stay opted out.
+             */
+            contacts_opted_out: number;
+            /**
+             * Why it failed; null when it completed.
+             */
+            error: string | null;
+            /**
+             * RFC 3339 in UTC, with milliseconds (`2026-06-01T09:06:00.000Z`).
+             */
+            finished_at: string;
+        };
+    };
+};
+
+/**
+ * The body of a `report.ready` call: a report’s CSV is written (its e-mail may still be on the way).
+ */
+export type ReportReadyEvent = {
+    type: 'report.ready';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        report_job: {
+            /**
+             * Identifier of the report job.
+             */
+            uuid: string;
+            type: 'delivery' | 'alt_delivery' | 'recipient' | 'sent' | 'unsent' | 'clicks';
+            /**
+             * The filters it was asked with; `{}`: the whole report.
+             */
+            filters: {
+                status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
+                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+                search?: string;
+            };
+            /**
+             * Rows in the CSV.
+             */
+            row_count: number;
+            campaign: EventCampaignRef;
+            /**
+             * When `download_url` stops working. RFC 3339, UTC.
+             */
+            link_expires_at: string;
+            /**
+             * The signed link to the CSV: no token needed.
+             */
+            download_url: string;
+        };
+    };
+};
+
+/**
+ * The body of a `event_endpoint.test` call: a test call, made when an admin asks for one (`POST /event-endpoints/{endpoint_uuid}/test`) and never otherwise.
+ */
+export type EventEndpointTestEvent = {
+    type: 'event_endpoint.test';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        endpoint: {
+            /**
+             * Identifier of the event endpoint.
+             */
+            uuid: string;
+            url: string;
+        };
+        message: string;
+    };
 };
 
 export type LoginData = {
@@ -10486,3 +11091,138 @@ export type GetOverviewResponses = {
 };
 
 export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];
+
+export type MessageSubmittedEventWebhookPayload = MessageSubmittedEvent;
+
+export type MessageSubmittedEventWebhookRequest = {
+    body: MessageSubmittedEventWebhookPayload;
+    key: 'message.submitted';
+    path?: never;
+    query?: never;
+};
+
+export type MessageDeliveredEventWebhookPayload = MessageDeliveredEvent;
+
+export type MessageDeliveredEventWebhookRequest = {
+    body: MessageDeliveredEventWebhookPayload;
+    key: 'message.delivered';
+    path?: never;
+    query?: never;
+};
+
+export type MessageFailedEventWebhookPayload = MessageFailedEvent;
+
+export type MessageFailedEventWebhookRequest = {
+    body: MessageFailedEventWebhookPayload;
+    key: 'message.failed';
+    path?: never;
+    query?: never;
+};
+
+export type MessageUnsentEventWebhookPayload = MessageUnsentEvent;
+
+export type MessageUnsentEventWebhookRequest = {
+    body: MessageUnsentEventWebhookPayload;
+    key: 'message.unsent';
+    path?: never;
+    query?: never;
+};
+
+export type CampaignStartedEventWebhookPayload = CampaignStartedEvent;
+
+export type CampaignStartedEventWebhookRequest = {
+    body: CampaignStartedEventWebhookPayload;
+    key: 'campaign.started';
+    path?: never;
+    query?: never;
+};
+
+export type CampaignPausedEventWebhookPayload = CampaignPausedEvent;
+
+export type CampaignPausedEventWebhookRequest = {
+    body: CampaignPausedEventWebhookPayload;
+    key: 'campaign.paused';
+    path?: never;
+    query?: never;
+};
+
+export type CampaignResumedEventWebhookPayload = CampaignResumedEvent;
+
+export type CampaignResumedEventWebhookRequest = {
+    body: CampaignResumedEventWebhookPayload;
+    key: 'campaign.resumed';
+    path?: never;
+    query?: never;
+};
+
+export type CampaignStoppedEventWebhookPayload = CampaignStoppedEvent;
+
+export type CampaignStoppedEventWebhookRequest = {
+    body: CampaignStoppedEventWebhookPayload;
+    key: 'campaign.stopped';
+    path?: never;
+    query?: never;
+};
+
+export type CampaignFinishedEventWebhookPayload = CampaignFinishedEvent;
+
+export type CampaignFinishedEventWebhookRequest = {
+    body: CampaignFinishedEventWebhookPayload;
+    key: 'campaign.finished';
+    path?: never;
+    query?: never;
+};
+
+export type ContactOptedOutEventWebhookPayload = ContactOptedOutEvent;
+
+export type ContactOptedOutEventWebhookRequest = {
+    body: ContactOptedOutEventWebhookPayload;
+    key: 'contact.opted_out';
+    path?: never;
+    query?: never;
+};
+
+export type ContactOptedInEventWebhookPayload = ContactOptedInEvent;
+
+export type ContactOptedInEventWebhookRequest = {
+    body: ContactOptedInEventWebhookPayload;
+    key: 'contact.opted_in';
+    path?: never;
+    query?: never;
+};
+
+export type InboundReceivedEventWebhookPayload = InboundReceivedEvent;
+
+export type InboundReceivedEventWebhookRequest = {
+    body: InboundReceivedEventWebhookPayload;
+    key: 'inbound.received';
+    path?: never;
+    query?: never;
+};
+
+export type ImportFinishedEventWebhookPayload = ImportFinishedEvent;
+
+export type ImportFinishedEventWebhookRequest = {
+    body: ImportFinishedEventWebhookPayload;
+    key: 'import.finished';
+    path?: never;
+    query?: never;
+};
+
+export type ReportReadyEventWebhookPayload = ReportReadyEvent;
+
+export type ReportReadyEventWebhookRequest = {
+    body: ReportReadyEventWebhookPayload;
+    key: 'report.ready';
+    path?: never;
+    query?: never;
+};
+
+export type EventEndpointTestEventWebhookPayload = EventEndpointTestEvent;
+
+export type EventEndpointTestEventWebhookRequest = {
+    body: EventEndpointTestEventWebhookPayload;
+    key: 'event_endpoint.test';
+    path?: never;
+    query?: never;
+};

@@ -10,13 +10,18 @@
  *
  * Issue 32: with migration 0041's deferred `campaign.started` trigger taken out (the event built, as
  * before, from the row of the start's first statement), `recipients` read 0 in both started tests.
+ *
+ * Issue 33: every body a receiver gets is parsed with the event's zod schema (src/shared/contract/events.ts,
+ * strict: a field missing or extra fails), and the last test checks that all fourteen types and the
+ * test call were. Seen red: with `phone_number` renamed in the schema's message, and with an extra
+ * field in migration 0034's `import.finished` trigger, `bodiesOf` threw naming the field.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../../shared/contract';
+import { EVENT_TYPES, EventPayloadSchema, TEST_EVENT_TYPE } from '../../../shared/contract';
 import { createEngineStore } from '../../engine/store/postgres-store';
 import { createStartStore } from '../../engine/store/start';
 import { createMailer } from '../../gateways/mail/mailer';
@@ -75,8 +80,20 @@ async function endpoint(user: TestUser, body: Record<string, unknown>): Promise<
   return response.json().data;
 }
 
-/** Every call the receiver got, its signature checked with `secret`, as bodies. */
-const bodiesOf = (calls: ReceivedCall[], secret: string) => calls.map((call) => verifiedBody(secret, call) as Payload);
+/** The types of the bodies parsed by `parsedBody` in this file: the last test checks that every one was. */
+const parsedTypes = new Set<string>();
+
+/** The body of a call, its signature checked with `secret`, parsed with its event type's schema (it throws on any difference). */
+function parsedBody(secret: string, call: ReceivedCall): Payload {
+  const body = verifiedBody(secret, call) as Payload;
+  const parsed = EventPayloadSchema.safeParse(body);
+  if (!parsed.success) throw new Error(`A ${body.type} body does not match its schema: ${parsed.error.message}\n${JSON.stringify(body)}`);
+  parsedTypes.add(parsed.data.type);
+  return body;
+}
+
+/** Every call the receiver got, its signature checked with `secret`, as bodies (each parsed with its event's schema). */
+const bodiesOf = (calls: ReceivedCall[], secret: string) => calls.map((call) => parsedBody(secret, call));
 const typesOf = (bodies: Payload[]) => bodies.map((body) => body.type);
 
 describe('event endpoints: the API', () => {
@@ -161,6 +178,7 @@ describe('event endpoints: the API', () => {
     const call = ok.calls[0]!;
     expect(call.headers['x-api-key']).toBe('k-9');
     expect(call.headers['webhook-id']).toBe(delivery.uuid);
+    parsedBody(created.secret, call);
     expect(verifiedBody(created.secret, call)).toEqual({
       type: 'event_endpoint.test',
       timestamp: '2026-06-01T08:00:00.000Z',
@@ -363,6 +381,38 @@ describe('event endpoints: what a team pushes', () => {
     await worker().runOnce();
     expect(typesOf(bodiesOf(ok.calls, mine.secret)).sort()).toEqual(['campaign.paused', 'campaign.resumed', 'campaign.stopped']);
   });
+
+  it('pushes the messages a stop leaves unsent', async () => {
+    const owner = await t.user();
+    const mine = await endpoint(owner, { url: ok.url, events: ['message.unsent', 'campaign.stopped'] });
+    const post = async (url: string, body: unknown) => {
+      const response = await t.request('POST', `/api/2.0${url}`, { token: owner.token, body });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data.uuid as string;
+    };
+    const template = await post('/templates/', { name: 'Halted', body: 'Hello', sender: 'Acme' });
+    const group = await post('/contact-groups/', { name: 'Three' });
+    const contacts = [1, 2, 3].map((n) => ({ phone_number: `0770090080${n}` }));
+    expect((await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } })).statusCode).toBe(200);
+    const campaign = await post('/campaigns/', {
+      name: 'Halted',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 09:00:00',
+      expiry_date: '2026-06-01 12:00:00',
+      included_contact_groups: [group],
+      template_uuid: template,
+    });
+    // Started (its messages written and queued), then stopped before any is claimed: the engine's sweep makes them unsent.
+    expect(await createStartStore(t.database.db).startDue(clock.now())).toHaveLength(1);
+    expect((await t.request('PUT', `/api/2.0/campaigns/${campaign}/stop`, { token: owner.token })).statusCode).toBe(200);
+    await createEngineStore(t.database.db).expire(clock.now());
+    await worker().runOnce();
+    const bodies = bodiesOf(ok.calls, mine.secret);
+    expect(typesOf(bodies).sort()).toEqual(['campaign.stopped', 'message.unsent', 'message.unsent']);
+    const unsent = bodies.filter((body) => body.type === 'message.unsent').flatMap((body) => body.data.messages as Array<Record<string, unknown>>);
+    expect(unsent.map((message) => message.phone_number).sort()).toEqual(['447700900801', '447700900802', '447700900803']);
+    expect(unsent.every((message) => message.status === 'unsent' && message.reason === 'stopped')).toBe(true);
+  });
 });
 
 describe('event endpoints: retries, leases and failing receivers', () => {
@@ -492,5 +542,12 @@ describe('event endpoints: retries, leases and failing receivers', () => {
     await worker().runOnce();
     expect(ok.calls).toHaveLength(1);
     expect(await count()).toBe(0);
+  });
+});
+
+describe('event endpoints: the payloads', () => {
+  // Runs last: the tests above drove every type through the database's triggers to a receiver.
+  it('parsed a body of every event type, and of the test call, with its schema', () => {
+    expect([...parsedTypes].sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
   });
 });
