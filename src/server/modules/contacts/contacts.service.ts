@@ -127,10 +127,11 @@ export function createContactsService(deps: {
       const numbers = [...new Set(await normalizeAll(auth, phoneNumbers, (i) => `phone_numbers.${i}`))];
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        // From default_optouts the suppression list takes them, each recorded; the group is touched either way.
-        const removed = isOptouts(group) ? 0 : await deps.contacts.remove(tx, group.id, numbers);
-        if (isOptouts(group)) await deps.suppressions.remove(tx, group.id, handActor(auth, reason), numbers);
-        await deps.contacts.adjustGroup(tx, group.id, -removed);
+        if (isOptouts(group)) {
+          await deps.suppressions.remove(tx, group.id, handActor(auth, reason), numbers);
+          // Touched as any group is by a removal, even when none of the numbers was on the list.
+          await deps.contacts.adjustGroup(tx, group.id, 0);
+        } else await deps.contacts.adjustGroup(tx, group.id, -(await deps.contacts.remove(tx, group.id, numbers)));
       });
       return reload(auth, group);
     },
