@@ -26,7 +26,7 @@ import { contactsDirectoryRoutes } from './modules/contacts-directory/contacts-d
 import { overviewRoutes } from './modules/overview/overview.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
-import { optOutsRoutes } from './modules/opt-outs/opt-outs.routes';
+import { suppressionsRoutes } from './modules/suppressions/suppressions.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { membersRoutes } from './modules/members/members.routes';
@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(contactsDirectoryRoutes, { directory: services.contactsDirectory, publicUrl });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
-      await api.register(optOutsRoutes, { optOuts: services.optOuts, publicUrl });
+      await api.register(suppressionsRoutes, { suppressions: services.suppressions, publicUrl });
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });
       await api.register(overviewRoutes, { overview: services.overview });

@@ -33,8 +33,9 @@ import { createInboundService } from './modules/inbound/inbound.service';
 import { createKeywordsRepository } from './modules/keywords/keywords.repository';
 import { createKeywordsService } from './modules/keywords/keywords.service';
 import { createLinksRepository } from './modules/links/links.repository';
-import { createOptOutsRepository } from './modules/opt-outs/opt-outs.repository';
-import { createOptOutsService } from './modules/opt-outs/opt-outs.service';
+import { createSuppressionsRepository } from './modules/suppressions/suppressions.repository';
+import { createSuppressions } from './modules/suppressions/suppressions.service';
+import { optOutsOfCampaign } from './modules/suppressions/suppressions.sql';
 import { createLinksService } from './modules/links/links.service';
 import { createTrackedLinks } from './modules/links/tracked-links.service';
 import { createReportLinks } from './modules/reports/report-links';
@@ -82,7 +83,10 @@ export function createServices(
   const usersRepository = createUsersRepository(db, clock);
   const tokensRepository = createTokensRepository(db, clock);
 
-  const teams = createTeamsService({ db, teams: teamsRepository });
+  // The suppression list (opt-outs): the one owner, which teams, inbound, imports, contacts, campaigns, reports and the directory call.
+  const contactsRepository = createContactsRepository(db, clock);
+  const suppressions = createSuppressions({ repository: createSuppressionsRepository(db, clock), contacts: contactsRepository, config });
+  const teams = createTeamsService({ db, teams: teamsRepository, suppressions });
   /** The country a team's national numbers are read in: its own, else the installation's. */
   const countryOf = async (teamId: number) => (await teamsRepository.defaultCountryOf(teamId)) ?? config.defaultCountry;
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
@@ -150,15 +154,13 @@ export function createServices(
     config,
   });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
-  const optOutsRepository = createOptOutsRepository(db, clock);
-  const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, config });
-  const contactsRepository = createContactsRepository(db, clock);
+  const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, suppressions, config });
   const contacts = createContactsService({
     db,
     contacts: contactsRepository,
     recipients: createRecipientsRepository(db),
     contactGroups: contactGroupsRepository,
-    optOuts: optOutsRepository,
+    suppressions,
     present: contactGroups.present,
     countryOf,
     config,
@@ -168,7 +170,7 @@ export function createServices(
     imports: createImportsRepository(db, clock),
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
-    optOuts: optOutsRepository,
+    suppressions,
     countryOf,
     config,
   });
@@ -198,7 +200,7 @@ export function createServices(
     keywords: keywordsRepository,
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
-    optOuts: optOutsRepository,
+    suppressions,
     teams: teamsRepository,
     webhooks,
     clock,
@@ -215,7 +217,7 @@ export function createServices(
     members: membersRepository,
     outbox: accountMail,
     review: createReviewRepository(db),
-    optOuts: optOutsRepository,
+    suppressions,
     users: usersRepository,
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
     senderRule,
@@ -226,17 +228,16 @@ export function createServices(
 
   const trackedLinks = createTrackedLinks({ db, clock });
 
-  const optOuts = createOptOutsService({ optOuts: optOutsRepository, config });
   const contactsDirectory = createContactsDirectoryService({
     db,
     directory: createContactsDirectoryRepository(db, clock),
-    optOutHistory: optOuts.list,
+    suppressions,
     countryOf,
     clock,
     config,
   });
 
-  const reportsRepository = createReportsRepository(db, config.appTimezone);
+  const reportsRepository = createReportsRepository(db, config.appTimezone, optOutsOfCampaign);
   const reportLinks = createReportLinks({ secretKey: options.secretKey, publicUrl: config.publicUrl });
   const reports = createReportsService({
     reports: reportsRepository,
@@ -280,8 +281,7 @@ export function createServices(
     imports,
     usersRepository,
     teamsRepository,
-    optOutsRepository,
-    optOuts,
+    suppressions,
     contactsDirectory,
   };
 }

@@ -6,6 +6,7 @@ import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import type { BatchOutcome, ClaimedBatch, ClaimedMessage, ClaimStore, InDoubtPolicy, Lease, SendingCampaign } from '../engine-store';
 import { HELD_OWNER, numberUnsent } from './unsent';
+import { suppressedAmong, suppressionListOfCampaign } from '../../modules/suppressions/suppressions.sql';
 import { quietUntil, type QuietHours } from '../../../shared/schedule/quiet-hours';
 import { QuietHoursSchema } from '../../../shared/contract';
 import { zoneOfNumber } from '../../lib/phone-zones';
@@ -129,15 +130,12 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
     messages: Array<ClaimedMessage & { sequence: number }>,
     now: Date,
   ): Promise<ClaimedBatch> => {
-    // The batch's numbers looked up in the team's default_optouts (its group-and-number index; the
+    // The batch's numbers looked up in the team's suppression list (its index by number; the
     // numbers are in hand): almost always none, and then nothing else is read or written.
     const { rows: found } = await withoutPlans(
       tx,
       ['enable_seqscan'],
-      sql`
-      SELECT c.phone_number AS phone FROM contacts c
-       WHERE c.contact_group_id = (SELECT g.id FROM contact_groups g JOIN campaigns k ON k.team_id = g.team_id WHERE k.id = ${campaignId} AND g.system_role = 'optouts')
-         AND c.phone_number = ANY(${arrayParam(messages.map((m) => m.phoneNumber))}::text[])`,
+      suppressedAmong(suppressionListOfCampaign(campaignId), sql`${arrayParam(messages.map((m) => m.phoneNumber))}::text[]`),
     );
     const opted = parseRows(PhoneRowSchema, found);
     if (opted.length === 0) return { ...lease, messages: messages.map(({ sequence: _, ...message }) => message) };

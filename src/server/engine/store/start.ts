@@ -7,6 +7,7 @@ import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
+import { suppressionListOf } from '../../modules/suppressions/suppressions.sql';
 
 export type AudienceSizes = {
   /** Recipients written when a campaign that is not throttled starts: enough for its first batches at once. */
@@ -52,7 +53,7 @@ async function audienceGroups(tx: Tx, campaignId: number, teamId: number): Promi
     sql`
     SELECT coalesce(array_agg(contact_group_id ORDER BY position) FILTER (WHERE kind = 'included'), '{}') AS included,
            coalesce(array_agg(contact_group_id) FILTER (WHERE kind = 'excluded'), '{}') ||
-             ARRAY(SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts') AS excluded
+             ARRAY(${suppressionListOf(teamId)}) AS excluded
       FROM campaign_groups WHERE campaign_id = ${campaignId}`,
   );
   return { included: groups.included.map(Number), excluded: groups.excluded.map(Number) };

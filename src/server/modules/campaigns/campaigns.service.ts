@@ -16,7 +16,7 @@ import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { CampaignListFilters, CampaignRecord, CampaignWrite, CampaignsRepository } from './campaigns.repository';
 import type { ReviewRepository } from './review.repository';
 import type { UsersRepository } from '../users/users.repository';
-import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import { approvalDecisionMail, approvalRequestMail } from '../../lib/approval-mails';
 import type { SenderRule } from '../senders/senders.service';
 import { blockingMessage, createCampaignReview, fieldsAgainstGroups, measureOverAudience, type ReviewSubject } from './review';
@@ -44,14 +44,14 @@ export function createCampaignsService(deps: {
   db: Db;
   campaigns: CampaignsRepository;
   templates: Pick<TemplatesRepository, 'find'>;
-  contactGroups: Pick<ContactGroupsRepository, 'idsByUuid' | 'optoutsId'>;
+  contactGroups: Pick<ContactGroupsRepository, 'idsByUuid'>;
   recipients: Pick<RecipientsRepository, 'count'>;
   teams: Pick<TeamsRepository, 'settingsOf' | 'testNumbersOf'>;
   members: Pick<MembersRepository, 'admins'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   review: ReviewRepository;
   users: Pick<UsersRepository, 'findById'>;
-  optOuts: Pick<OptOutsRepository, 'countByCampaign'>;
+  suppressions: Pick<Suppressions, 'listOf' | 'countByCampaign'>;
   /** Sample short links of a template's links (the templates service's). */
   linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
   /** Which senders the caller may use (the senders module's). */
@@ -119,7 +119,7 @@ export function createCampaignsService(deps: {
     const { approvalThreshold } = await deps.teams.settingsOf(auth.teamId);
     if (approvalThreshold === null) return { status: 'not_required', requestedBy: null };
     const needed =
-      approvalThreshold === 0 || (await deps.recipients.count(included, [...excluded, await deps.contactGroups.optoutsId(auth.teamId)])) >= approvalThreshold;
+      approvalThreshold === 0 || (await deps.recipients.count(included, [...excluded, await deps.suppressions.listOf(auth.teamId)])) >= approvalThreshold;
     if (!needed) return { status: 'not_required', requestedBy: null };
     // An approval nobody could give would hold the campaign for ever: say so now.
     const approvers = (await deps.members.admins(deps.db, auth.teamId)).filter((admin) => admin.userId !== auth.userId);
@@ -286,7 +286,7 @@ export function createCampaignsService(deps: {
       let recipients: number | null = null;
       if (status === 'approved') {
         const groups = await deps.campaigns.groupIds(record.id);
-        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
+        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.suppressions.listOf(auth.teamId)]);
       }
       const decided = await deps.db.transaction(async (tx) => {
         const moved = await campaignLifecycle.decide(
@@ -413,7 +413,7 @@ export function createCampaignsService(deps: {
         const number = normalizePhoneNumber(contact, deps.config.defaultCountry);
         const groups = await deps.campaigns.groupIds(record.id);
         const found = number.ok
-          ? await deps.review.recipientFields(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)], number.number)
+          ? await deps.review.recipientFields(groups.included, [...groups.excluded, await deps.suppressions.listOf(auth.teamId)], number.number)
           : undefined;
         if (found) fields = found;
         else errors.contact_phone_number = [number.ok ? `${contact} is not a recipient of this campaign.` : `The contact phone number ${number.reason}.`];
@@ -449,7 +449,7 @@ export function createCampaignsService(deps: {
       const errors: Record<string, string[]> = {};
       const included = await groupIds(auth, groupUuids, 'contact_groups', errors);
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      return measureOverAudience(deps.review, { body, includedGroupIds: included, excludedGroupIds: [await deps.contactGroups.optoutsId(auth.teamId)], links });
+      return measureOverAudience(deps.review, { body, includedGroupIds: included, excludedGroupIds: [await deps.suppressions.listOf(auth.teamId)], links });
     },
 
     /** What a saved campaign will do, from its audience now (the dashboard's review step). */
@@ -463,7 +463,7 @@ export function createCampaignsService(deps: {
         body: template.body,
         includedGroupIds: groups.included,
         excludedGroupIds: groups.excluded,
-        optoutsId: await deps.contactGroups.optoutsId(auth.teamId),
+        optoutsId: await deps.suppressions.listOf(auth.teamId),
         send: record.scheduledSendDate,
         finish: record.scheduledFinishDate,
         throttled: record.throttled,
@@ -482,7 +482,7 @@ export function createCampaignsService(deps: {
         body: template.body,
         includedGroupIds: write.includedGroupIds,
         excludedGroupIds: write.excludedGroupIds,
-        optoutsId: await deps.contactGroups.optoutsId(auth.teamId),
+        optoutsId: await deps.suppressions.listOf(auth.teamId),
         send: write.scheduledSendDate,
         finish: write.scheduledFinishDate,
         throttled: write.throttled,
@@ -496,7 +496,7 @@ export function createCampaignsService(deps: {
       if (record.status !== 0) {
         const [{ total, inDoubt, humanClicks, heldForQuietHours, ...counts }, optOuts] = await Promise.all([
           deps.campaigns.messageCounts(record.id, deps.clock.now()),
-          deps.optOuts.countByCampaign([record.id]),
+          deps.suppressions.countByCampaign([record.id]),
         ]);
         // People and link-preview bots apart, as the overview and the clicks report count them.
         const clicks = { human_clicks: humanClicks, bot_clicks: Math.max(0, counts.clicks - humanClicks) };
@@ -512,7 +512,7 @@ export function createCampaignsService(deps: {
       let recipients = 1;
       if (!record.isTest) {
         const groups = await deps.campaigns.groupIds(record.id);
-        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.contactGroups.optoutsId(auth.teamId)]);
+        recipients = await deps.recipients.count(groups.included, [...groups.excluded, await deps.suppressions.listOf(auth.teamId)]);
       }
       return {
         recipients,

@@ -63,16 +63,6 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
       return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined);
     },
 
-    /** The team's default_optouts group. */
-    async optoutsId(teamId: number): Promise<number> {
-      const [row] = await db
-        .select({ id: contactGroups.id })
-        .from(contactGroups)
-        .where(and(eq(contactGroups.teamId, teamId), eq(contactGroups.systemRole, 'optouts')));
-      if (!row) throw new Error(`team ${teamId} has no default_optouts group`);
-      return row.id;
-    },
-
     /** Keywords that add numbers to the group, by name. */
     async keywordsAddingTo(groupId: number): Promise<string[]> {
       const rows = await db

@@ -4,9 +4,14 @@ import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp } from '../../lib/time';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { ContactGroupRow, ContactGroupsRepository } from './contact-groups.repository';
 
-export function createContactGroupsService(deps: { contactGroups: ContactGroupsRepository; config: { publicUrl: string; appTimezone: string } }) {
+export function createContactGroupsService(deps: {
+  contactGroups: ContactGroupsRepository;
+  suppressions: Pick<Suppressions, 'isList'>;
+  config: { publicUrl: string; appTimezone: string };
+}) {
   const present = (row: ContactGroupRow): ContactGroup => ({
     uuid: row.uuid,
     name: row.name,
@@ -42,7 +47,7 @@ export function createContactGroupsService(deps: { contactGroups: ContactGroupsR
     /** default_optouts keeps its name; fields left out keep their values. */
     async update(auth: AuthContext, uuid: string, input: ContactGroupInput) {
       const row = await find(auth, uuid);
-      if (row.systemRole === 'optouts') throw new ConflictError('The default_optouts group cannot be renamed or changed.');
+      if (deps.suppressions.isList(row)) throw new ConflictError('The default_optouts group cannot be renamed or changed.');
       const changes = {
         name: input.name,
         ...(input.description !== undefined ? { description: input.description } : {}),

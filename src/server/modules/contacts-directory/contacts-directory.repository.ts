@@ -61,7 +61,7 @@ export type ReplyRow = z.output<typeof ReplyRowSchema>;
 export type DirectorySearch = { digits?: string; text: string };
 
 /** How many rows of each kind an erasure anonymised. */
-export type Anonymised = { messages: number; clicks: number; inbound: number; replies: number; optOutEvents: number };
+export type Anonymised = { messages: number; clicks: number; inbound: number; replies: number };
 
 const limitOf = (cap: number | undefined): SQL => (cap === undefined ? sql`` : sql`LIMIT ${cap}`);
 
@@ -102,12 +102,13 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
       });
     },
 
-    memberships: (conn: Conn, teamId: number, phoneNumber: string): Promise<MembershipRow[]> =>
+    /** The groups of the team that hold the number; `optouts` for the team's suppression list (`listId`). */
+    memberships: (conn: Conn, teamId: number, phoneNumber: string, listId: number): Promise<MembershipRow[]> =>
       rowsOf(
         conn,
         MembershipRowSchema,
         sql`
-        SELECT g.uuid::text AS uuid, g.name, g.system_role IS NOT DISTINCT FROM 'optouts' AS optouts, c.custom_fields AS "customFields", c.created_at AS "createdAt"
+        SELECT g.uuid::text AS uuid, g.name, g.id = ${listId} AS optouts, c.custom_fields AS "customFields", c.created_at AS "createdAt"
           FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
          WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber} ORDER BY g.name, g.id`,
       ),
@@ -157,7 +158,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
          WHERE team_id = ${teamId} AND to_number = ${phoneNumber} ORDER BY created_at DESC, id DESC`,
       ),
 
-    /** Whether the team holds anything about the number beyond its groups (sent messages, inbound, replies, history). */
+    /** Whether the team holds anything about the number beyond its groups (sent messages, inbound, replies, test sends; the opt-out history is the suppression list's). */
     async holdsRecords(conn: Conn, teamId: number, phoneNumber: string): Promise<boolean> {
       const { held } = await oneRowOf(
         conn,
@@ -166,7 +167,6 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         SELECT EXISTS (SELECT 1 FROM messages m JOIN campaigns k ON k.id = m.campaign_id WHERE m.phone_number = ${phoneNumber} AND k.team_id = ${teamId})
             OR EXISTS (SELECT 1 FROM inbound_messages WHERE team_id = ${teamId} AND from_number = ${phoneNumber})
             OR EXISTS (SELECT 1 FROM outbound_replies WHERE team_id = ${teamId} AND to_number = ${phoneNumber})
-            OR EXISTS (SELECT 1 FROM opt_out_events WHERE team_id = ${teamId} AND phone_number = ${phoneNumber})
             OR EXISTS (SELECT 1 FROM campaign_test_recipients r JOIN campaigns k ON k.id = r.campaign_id WHERE r.phone_number = ${phoneNumber} AND k.team_id = ${teamId})
             AS held`,
       );
@@ -203,18 +203,18 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
     },
 
     /**
-     * Takes the number out of every group of the team but default_optouts, each group's count moved
-     * by what left it; in default_optouts it stays, without its custom fields. Returns the groups left
-     * and whether it stays opted out.
+     * Takes the number out of every group of the team but its suppression list (`listId`, the group
+     * default_optouts), each group's count moved by what left it; on the list it stays, without its
+     * custom fields. Returns the groups left and whether it stays opted out.
      */
-    async leaveGroups(tx: Tx, teamId: number, phoneNumber: string): Promise<{ groupsLeft: number; keptAsOptOut: boolean }> {
+    async leaveGroups(tx: Tx, teamId: number, phoneNumber: string, listId: number): Promise<{ groupsLeft: number; keptAsOptOut: boolean }> {
       const { groupsLeft } = await oneRowOf(
         tx,
         z.object({ groupsLeft: z.number() }),
         sql`
         WITH removed AS (
           DELETE FROM contacts c USING contact_groups g
-           WHERE g.id = c.contact_group_id AND g.team_id = ${teamId} AND g.system_role IS DISTINCT FROM 'optouts' AND c.phone_number = ${phoneNumber}
+           WHERE g.id = c.contact_group_id AND g.team_id = ${teamId} AND g.id <> ${listId} AND c.phone_number = ${phoneNumber}
           RETURNING c.contact_group_id),
         moved AS (
           UPDATE contact_groups g SET contact_count = g.contact_count - r.n, updated_at = ${clock.now()}
@@ -223,8 +223,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         SELECT count(*)::int AS "groupsLeft" FROM moved`,
       );
       const kept = await tx.execute(sql`
-        UPDATE contacts c SET custom_fields = '{}'::jsonb FROM contact_groups g
-         WHERE g.id = c.contact_group_id AND g.team_id = ${teamId} AND g.system_role = 'optouts' AND c.phone_number = ${phoneNumber}`);
+        UPDATE contacts SET custom_fields = '{}'::jsonb WHERE contact_group_id = ${listId} AND phone_number = ${phoneNumber}`);
       return { groupsLeft, keptAsOptOut: (kept.rowCount ?? 0) > 0 };
     },
 
@@ -249,8 +248,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
       const inbound = await count(sql`
         UPDATE inbound_messages SET from_number = ${token}, body = '' WHERE team_id = ${teamId} AND from_number = ${phoneNumber}`);
       const replies = await count(sql`UPDATE outbound_replies SET to_number = ${token} WHERE team_id = ${teamId} AND to_number = ${phoneNumber}`);
-      const optOutEvents = await count(sql`UPDATE opt_out_events SET phone_number = ${token} WHERE team_id = ${teamId} AND phone_number = ${phoneNumber}`);
-      return { messages, clicks, inbound, replies, optOutEvents };
+      return { messages, clicks, inbound, replies };
     },
   };
 }

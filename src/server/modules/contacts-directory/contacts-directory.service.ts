@@ -7,13 +7,13 @@ import {
   type DirectoryContact,
   type OptOutEvent,
 } from '../../../shared/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
-import type { OptOutsService } from '../opt-outs/opt-outs.service';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
 
 const SENDING =
@@ -29,7 +29,7 @@ const EVENTS_PAGE = 1000;
 export function createContactsDirectoryService(deps: {
   db: Db;
   directory: ContactsDirectoryRepository;
-  optOutHistory: OptOutsService['list'];
+  suppressions: Pick<Suppressions, 'history' | 'listOf' | 'hasHistory' | 'anonymise'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   clock: Clock;
@@ -65,11 +65,15 @@ export function createContactsDirectoryService(deps: {
   const allEvents = async (auth: AuthContext, phoneNumber: string): Promise<OptOutEvent[]> => {
     const events: OptOutEvent[] = [];
     for (let offset = 0; ; offset += EVENTS_PAGE) {
-      const { items, total } = await deps.optOutHistory(auth, phoneNumber, { limit: EVENTS_PAGE, offset });
+      const { items, total } = await deps.suppressions.history(auth, phoneNumber, { limit: EVENTS_PAGE, offset });
       events.push(...items);
       if (items.length === 0 || events.length >= total) return events;
     }
   };
+
+  /** Whether the team holds anything about the number beyond its groups: records, or its opt-out history. */
+  const holdsRecords = async (conn: Db | Tx, teamId: number, phoneNumber: string) =>
+    (await deps.directory.holdsRecords(conn, teamId, phoneNumber)) || (await deps.suppressions.hasHistory(conn, teamId, phoneNumber));
 
   return {
     async search(auth: AuthContext, window: PageWindow, search?: string): Promise<{ items: DirectoryContact[]; total: number }> {
@@ -81,14 +85,15 @@ export function createContactsDirectoryService(deps: {
 
     async detail(auth: AuthContext, input: string): Promise<ContactDetail> {
       const phoneNumber = await numberOf(auth, input);
+      const listId = await deps.suppressions.listOf(auth.teamId);
       const [groups, messages, clicks, inboundMessages, events] = await Promise.all([
-        deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
+        deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
         deps.directory.clicks(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
         deps.directory.inbound(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
-        deps.optOutHistory(auth, phoneNumber, { limit: CONTACT_DETAIL_CAP, offset: 0 }),
+        deps.suppressions.history(auth, phoneNumber, { limit: CONTACT_DETAIL_CAP, offset: 0 }),
       ]);
-      if (groups.length === 0 && !(await deps.directory.holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
+      if (groups.length === 0 && !(await holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
       return {
         phone_number: phoneNumber,
         opted_out: groups.some((group) => group.optouts),
@@ -103,15 +108,16 @@ export function createContactsDirectoryService(deps: {
     /** Everything the team holds about the number, complete. */
     async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
       const phoneNumber = await numberOf(auth, input);
+      const listId = await deps.suppressions.listOf(auth.teamId);
       const [groups, messages, clicks, inboundMessages, replies, events] = await Promise.all([
-        deps.directory.memberships(deps.db, auth.teamId, phoneNumber),
+        deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber),
         deps.directory.clicks(auth.teamId, phoneNumber),
         deps.directory.inbound(auth.teamId, phoneNumber),
         deps.directory.replies(auth.teamId, phoneNumber),
         allEvents(auth, phoneNumber),
       ]);
-      if (groups.length === 0 && !(await deps.directory.holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
+      if (groups.length === 0 && !(await holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
       return {
         fileName: `contact-${phoneNumber}.json`,
         document: {
@@ -146,12 +152,14 @@ export function createContactsDirectoryService(deps: {
       const token = `erased-${randomBytes(8).toString('hex')}`;
       return deps.db.transaction(async (tx) => {
         const locked = await deps.directory.lockGroups(tx, auth.teamId, phoneNumber);
-        const held = (await deps.directory.memberships(tx, auth.teamId, phoneNumber)).length > 0;
-        if (!held && !(await deps.directory.holdsRecords(tx, auth.teamId, phoneNumber))) throw new NotFoundError();
+        const listId = await deps.suppressions.listOf(auth.teamId, tx);
+        const held = (await deps.directory.memberships(tx, auth.teamId, phoneNumber, listId)).length > 0;
+        if (!held && !(await holdsRecords(tx, auth.teamId, phoneNumber))) throw new NotFoundError();
         if (locked.modifying) throw new ConflictError(MODIFYING);
         if (await deps.directory.sendingTo(tx, auth.teamId, phoneNumber)) throw new ConflictError(SENDING);
-        const { groupsLeft, keptAsOptOut } = await deps.directory.leaveGroups(tx, auth.teamId, phoneNumber);
+        const { groupsLeft, keptAsOptOut } = await deps.directory.leaveGroups(tx, auth.teamId, phoneNumber, listId);
         const anonymised = await deps.directory.anonymise(tx, auth.teamId, phoneNumber, token);
+        const optOutEvents = await deps.suppressions.anonymise(tx, auth.teamId, phoneNumber, token);
         return {
           erased_as: token,
           groups_left: groupsLeft,
@@ -159,7 +167,7 @@ export function createContactsDirectoryService(deps: {
           clicks_anonymised: anonymised.clicks,
           inbound_anonymised: anonymised.inbound,
           replies_anonymised: anonymised.replies,
-          opt_out_events_anonymised: anonymised.optOutEvents,
+          opt_out_events_anonymised: optOutEvents,
           kept_as_opt_out: keptAsOptOut,
         };
       });

@@ -22,14 +22,14 @@ const ORDER: ListOrder<SortFieldOf<typeof CONTACT_SORT>> = { sort: CONTACT_SORT,
 
 export function createContactsRepository(db: Db, clock: Clock) {
   return {
-    /** Teams with the number in one of their groups (a STOP to the shared short code reaches each). */
+    /** Teams with the number in one of their own groups, system lists such as the suppression list aside (a STOP to the shared short code reaches each). */
     async teamsHolding(phoneNumber: string): Promise<number[]> {
       const rows = await rowsOf(
         db,
         z.object({ team_id: z.number() }),
         sql`
         SELECT DISTINCT g.team_id FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id
-         WHERE c.phone_number = ${phoneNumber} AND g.system_role IS DISTINCT FROM 'optouts' ORDER BY g.team_id`,
+         WHERE c.phone_number = ${phoneNumber} AND g.system_role IS NULL ORDER BY g.team_id`,
       );
       return rows.map((row) => row.team_id);
     },

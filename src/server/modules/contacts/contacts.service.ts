@@ -8,7 +8,7 @@ import { csvLine } from '../../lib/csv';
 import { formatTimestamp } from '../../lib/time';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
-import type { OptOutActor, OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { SuppressionActor, Suppressions } from '../suppressions/suppressions.service';
 import type { ContactRecord, ContactsRepository, NewContact, RecipientsRepository } from './contacts.repository';
 
 const MODIFYING = 'The group is being imported into; try again when the import has finished.';
@@ -30,8 +30,8 @@ export function createContactsService(deps: {
   db: Db;
   contacts: ContactsRepository;
   recipients: RecipientsRepository;
-  contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid' | 'optoutsId'>;
-  optOuts: Pick<OptOutsRepository, 'recordChange' | 'recordFlush'>;
+  contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid'>;
+  suppressions: Pick<Suppressions, 'isList' | 'listOf' | 'addContacts' | 'remove' | 'clear'>;
   present: ContactGroupsService['present'];
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
@@ -76,28 +76,24 @@ export function createContactsService(deps: {
   };
 
   /** A change of default_optouts by hand is the caller's: `dashboard` from a session, `api` from an API token. */
-  const handActor = (auth: AuthContext, reason?: string): OptOutActor => ({
+  const handActor = (auth: AuthContext, reason?: string): SuppressionActor => ({
     teamId: auth.teamId,
     source: auth.tokenKind === 'session' ? 'dashboard' : 'api',
     userId: auth.userId,
     reason: reason ?? null,
   });
-  const isOptouts = (group: ContactGroupRow) => group.systemRole === 'optouts';
+  const isOptouts = (group: ContactGroupRow) => deps.suppressions.isList(group);
 
-  /** Numbers new to default_optouts are recorded as opt-outs, in the write's transaction and before it (the group locked). */
-  const write = async (group: ContactGroupRow, contacts: NewContact[], actor: OptOutActor) =>
+  /** Into default_optouts, the suppression list adds them: numbers new to it are recorded as opt-outs, in the write's transaction (the group locked). */
+  const write = async (group: ContactGroupRow, contacts: NewContact[], actor: SuppressionActor) =>
     deps.db.transaction(async (tx) => {
       const locked = await deps.contacts.lockGroup(tx, group.id);
       if (locked.modifying) throw new ConflictError(MODIFYING);
       const rows = distinct(contacts);
-      if (isOptouts(group))
-        await deps.optOuts.recordChange(
-          tx,
-          group.id,
-          'opt_out',
-          rows.map((row) => row.phoneNumber),
-          actor,
-        );
+      if (isOptouts(group)) {
+        await deps.suppressions.addContacts(tx, group.id, actor, rows, withHeaders(locked.headers, contacts));
+        return;
+      }
       const inserted = await deps.contacts.upsert(tx, group.id, rows);
       await deps.contacts.adjustGroup(tx, group.id, inserted, withHeaders(locked.headers, contacts));
     });
@@ -131,9 +127,11 @@ export function createContactsService(deps: {
       const numbers = [...new Set(await normalizeAll(auth, phoneNumbers, (i) => `phone_numbers.${i}`))];
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        if (isOptouts(group)) await deps.optOuts.recordChange(tx, group.id, 'opt_in', numbers, handActor(auth, reason));
-        const removed = await deps.contacts.remove(tx, group.id, numbers);
-        await deps.contacts.adjustGroup(tx, group.id, -removed);
+        if (isOptouts(group)) {
+          await deps.suppressions.remove(tx, group.id, handActor(auth, reason), numbers);
+          // Touched as any group is by a removal, even when none of the numbers was on the list.
+          await deps.contacts.adjustGroup(tx, group.id, 0);
+        } else await deps.contacts.adjustGroup(tx, group.id, -(await deps.contacts.remove(tx, group.id, numbers)));
       });
       return reload(auth, group);
     },
@@ -143,8 +141,8 @@ export function createContactsService(deps: {
       const group = await findGroup(auth, groupUuid);
       await deps.db.transaction(async (tx) => {
         if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        if (isOptouts(group)) await deps.optOuts.recordFlush(tx, group.id, handActor(auth, reason));
-        await deps.contacts.emptyGroup(tx, group.id);
+        if (isOptouts(group)) await deps.suppressions.clear(tx, group.id, handActor(auth, reason));
+        else await deps.contacts.emptyGroup(tx, group.id);
       });
       return reload(auth, group);
     },
@@ -199,14 +197,14 @@ export function createContactsService(deps: {
       };
       const included = await resolve(input.included_contact_group_uuids, 'included_contact_group_uuids');
       const excluded = await resolve(input.excluded_contact_group_uuids, 'excluded_contact_group_uuids');
-      const optouts = await deps.contactGroups.optoutsId(auth.teamId);
+      const optouts = await deps.suppressions.listOf(auth.teamId);
       const { rows, total } = await deps.recipients.page(included, [...excluded, optouts], window);
       return { items: rows.map((phone_number) => ({ phone_number })), total };
     },
 
     /** The contact a template preview uses by default: the first recipient of its latest campaign. */
     async firstRecipientOf(auth: AuthContext, templateId: number): Promise<{ phoneNumber: string; fields: Record<string, string> } | undefined> {
-      const contact = await deps.contacts.firstRecipientOfLatestCampaign(auth.teamId, templateId, await deps.contactGroups.optoutsId(auth.teamId));
+      const contact = await deps.contacts.firstRecipientOfLatestCampaign(auth.teamId, templateId, await deps.suppressions.listOf(auth.teamId));
       return contact && { phoneNumber: contact.phoneNumber, fields: contact.customFields };
     },
 

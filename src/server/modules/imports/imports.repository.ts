@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
@@ -144,23 +144,8 @@ export function createImportsRepository(db: Db, clock: Clock) {
     },
 
     /** Completed with its counts; the group Ready again; the staged rows gone. */
-    /**
-     * How many distinct numbers of the staged file are in the team's default_optouts: nothing to
-     * look at (no scan of the staged rows) while the team has no opt-outs.
-     */
-    async countOptedOut(tx: Tx, importId: number, teamId: number): Promise<number> {
-      const row = await oneRowOf(
-        tx,
-        z.object({ n: z.number() }),
-        sql`
-        WITH optouts AS (SELECT id FROM contact_groups WHERE team_id = ${teamId} AND system_role = 'optouts' AND contact_count > 0)
-        SELECT count(DISTINCT r.phone_number)::int AS n
-          FROM optouts g
-          JOIN contacts o ON o.contact_group_id = g.id
-          JOIN contact_import_rows r ON r.import_id = ${importId} AND r.phone_number = o.phone_number`,
-      );
-      return row.n;
-    },
+    /** The staged file's numbers, as a statement (`phone_number`) others compose: the suppression list counts those it holds. */
+    stagedNumbers: (importId: number): SQL => sql`SELECT phone_number FROM contact_import_rows WHERE import_id = ${importId}`,
 
     async complete(tx: Tx, importId: number, groupId: number, counts: MergeCounts & { optedOut: number }): Promise<void> {
       await tx.execute(sql`

@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors'
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
-import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import { csvLine } from '../../lib/csv';
 import { ImportFileError, openImportFile, previewImportFile, previewRows, type CheckedRow, type FileFormat, type ImportOptions } from './import-file';
 import { delimiterName } from './sniff';
@@ -50,7 +50,7 @@ export function createImportsService(deps: {
   imports: ImportsRepository;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
   contactGroups: Pick<ContactGroupsRepository, 'find'>;
-  optOuts: Pick<OptOutsRepository, 'recordImport'>;
+  suppressions: Pick<Suppressions, 'isList' | 'recordImport' | 'countAmong'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   config: { publicUrl: string; appTimezone: string };
@@ -224,9 +224,13 @@ export function createImportsService(deps: {
         await conn.transaction(async (tx) => {
           // default_optouts is also written by STOP while Modifying: locked before the merge, and each
           // number new to it recorded as an opt-out (one INSERT … SELECT over the staged rows).
-          if (group.systemRole === 'optouts') {
+          if (deps.suppressions.isList(group)) {
             await deps.contacts.lockGroup(tx, group.id);
-            await deps.optOuts.recordImport(tx, group.id, created.id, { teamId: auth.teamId, source: 'import', userId: auth.userId });
+            await deps.suppressions.recordImport(tx, group.id, deps.imports.stagedNumbers(created.id), {
+              teamId: auth.teamId,
+              source: 'import',
+              userId: auth.userId,
+            });
           }
           const counts = await deps.imports.merge(tx, created.id, group.id, upload.emptyCellsClear ? file.headers : []);
           // Locked only now: the group is already Modifying, so nothing else writes its contacts; its headers may still be edited.
@@ -235,7 +239,7 @@ export function createImportsService(deps: {
           const added = file.headers.filter((name) => !known.has(name.toLowerCase()));
           await deps.contacts.adjustGroup(tx, group.id, counts.added, added.length > 0 ? [...headers, ...added] : undefined);
           // Numbers of the file that are opted out are imported but flagged (an import into default_optouts is all opt-outs).
-          const optedOut = group.systemRole === 'optouts' ? 0 : await deps.imports.countOptedOut(tx, created.id, auth.teamId);
+          const optedOut = deps.suppressions.isList(group) ? 0 : await deps.suppressions.countAmong(tx, auth.teamId, deps.imports.stagedNumbers(created.id));
           await deps.imports.complete(tx, created.id, group.id, { ...counts, optedOut });
         });
         return present(await deps.imports.byId(created.id));

@@ -39,7 +39,7 @@ const serviceWith = (imports: ImportsRepository = createImportsRepository(t.data
     imports,
     contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),
-    optOuts: t.services.optOutsRepository,
+    suppressions: t.services.suppressions,
     countryOf: async () => t.config.defaultCountry,
     config: t.config,
   });

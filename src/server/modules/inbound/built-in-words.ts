@@ -1,10 +1,9 @@
 import type { builtInWordOf } from '../../../shared/contract';
 import type { Tx } from '../../db/client';
 import type { normalizePhoneNumber } from '../../lib/phone-numbers';
-import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
-import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamsRepository } from '../teams/teams.repository';
 
 export type BuiltIn = ReturnType<typeof builtInWordOf>;
@@ -33,9 +32,8 @@ export type GroupOutcome = { changed: boolean; heldOut: boolean };
  */
 export function createBuiltInWords(deps: {
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
-  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'remove' | 'adjustGroup' | 'teamsHolding'>;
-  contactGroups: Pick<ContactGroupsRepository, 'optoutsId'>;
-  optOuts: Pick<OptOutsRepository, 'recordChange' | 'holds' | 'teamsOptedOut' | 'lastSenderOf'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
+  suppressions: Pick<Suppressions, 'listOf' | 'add' | 'remove' | 'check' | 'teamsSuppressing' | 'lastSenderOf'>;
   teams: Pick<TeamsRepository, 'settingsOf'>;
 }) {
   /**
@@ -53,10 +51,10 @@ export function createBuiltInWords(deps: {
       return holding.length > 0 ? holding : [null];
     }
     if (builtIn === 'opt_in') {
-      const optedOut = await deps.optOuts.teamsOptedOut(number);
+      const optedOut = await deps.suppressions.teamsSuppressing(number);
       if (optedOut.length > 0) return optedOut;
     }
-    const last = await deps.optOuts.lastSenderOf(number);
+    const last = await deps.suppressions.lastSenderOf(number);
     if (last !== undefined) return [last];
     const holding = await deps.contacts.teamsHolding(number);
     return holding.length === 1 ? holding : [null];
@@ -75,7 +73,7 @@ export function createBuiltInWords(deps: {
     return {
       teamId: owner,
       keyword,
-      optoutsId: readsOptouts && owner !== null && normalized.ok ? await deps.contactGroups.optoutsId(owner) : null,
+      optoutsId: readsOptouts && owner !== null && normalized.ok ? await deps.suppressions.listOf(owner) : null,
       targets: keyword ? await deps.keywords.targetIds(keyword.id) : { groupIds: [], webhookIds: [] },
       reply: reply.trim() === '' ? '' : reply,
     };
@@ -91,21 +89,20 @@ export function createBuiltInWords(deps: {
     if (optouts === null || p.teamId === null) return { changed: false, heldOut: false };
     const actor = { teamId: p.teamId, source: 'keyword' as const, userId: null };
     if (builtIn === 'opt_out' || builtIn === 'opt_in') {
-      const changed = (await deps.optOuts.recordChange(tx, optouts, builtIn, [phoneNumber], actor, at)) > 0;
-      if (changed && builtIn === 'opt_out') await deps.contacts.adjustGroup(tx, optouts, await deps.contacts.insertMissing(tx, optouts, [phoneNumber]));
-      if (changed && builtIn === 'opt_in') await deps.contacts.adjustGroup(tx, optouts, -(await deps.contacts.remove(tx, optouts, [phoneNumber])));
+      const change = builtIn === 'opt_out' ? deps.suppressions.add : deps.suppressions.remove;
+      const changed = (await change(tx, optouts, actor, [phoneNumber], at)) > 0;
       return { changed, heldOut: false };
     }
     if (!p.keyword) return { changed: false, heldOut: false };
     // An opted-out number stays out: a keyword does not subscribe it again (only START does), and
     // its reply is not sent to it (nothing is, but the opt-out confirmation).
-    if (await deps.optOuts.holds(tx, optouts, phoneNumber)) return { changed: false, heldOut: true };
+    if (await deps.suppressions.check(tx, optouts, phoneNumber)) return { changed: false, heldOut: true };
     if (!p.keyword.addContactToGroup) return { changed: false, heldOut: false };
     let changed = false;
     for (const groupId of [...new Set(p.targets.groupIds)].sort((a, b) => a - b)) {
       // A keyword that adds numbers to default_optouts opts them out: recorded like STOP.
-      if (groupId === optouts) changed = (await deps.optOuts.recordChange(tx, optouts, 'opt_out', [phoneNumber], actor, at)) > 0;
-      await deps.contacts.adjustGroup(tx, groupId, await deps.contacts.insertMissing(tx, groupId, [phoneNumber]));
+      if (groupId === optouts) changed = (await deps.suppressions.add(tx, optouts, actor, [phoneNumber], at)) > 0;
+      else await deps.contacts.adjustGroup(tx, groupId, await deps.contacts.insertMissing(tx, groupId, [phoneNumber]));
     }
     return { changed, heldOut: false };
   }

@@ -8,7 +8,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
-import type { OptOutsRepository } from '../opt-outs/opt-outs.repository';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamsRepository } from '../teams/teams.repository';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { WebhooksService } from '../webhooks/webhooks.service';
@@ -33,9 +33,9 @@ export function createInboundService(deps: {
   db: Db;
   inbound: InboundRepository;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
-  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'remove' | 'adjustGroup' | 'teamsHolding'>;
-  contactGroups: Pick<ContactGroupsRepository, 'optoutsId' | 'namesOf'>;
-  optOuts: Pick<OptOutsRepository, 'recordChange' | 'holds' | 'teamsOptedOut' | 'lastSenderOf'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
+  contactGroups: Pick<ContactGroupsRepository, 'namesOf'>;
+  suppressions: Pick<Suppressions, 'listOf' | 'add' | 'remove' | 'check' | 'teamsSuppressing' | 'lastSenderOf'>;
   teams: Pick<TeamsRepository, 'settingsOf'>;
   webhooks: Pick<WebhooksService, 'callAll'>;
   clock: Clock;
@@ -117,7 +117,7 @@ export function createInboundService(deps: {
     const plans = await Promise.all(teams.map((teamId) => builtIns.plan(teamId, normalized, words, builtIn)));
     const groupNames = await deps.contactGroups.namesOf([...new Set(plans.flatMap((p) => (p.keyword?.addContactToGroup ? p.targets.groupIds : [])))]);
     // One handset message gets one reply however many teams it reaches: the team whose campaign last went to the number, else the first.
-    const preferredTeam = plans.length > 1 && normalized.ok ? await deps.optOuts.lastSenderOf(normalized.number) : undefined;
+    const preferredTeam = plans.length > 1 && normalized.ok ? await deps.suppressions.lastSenderOf(normalized.number) : undefined;
     const now = deps.clock.now();
 
     const stored = await deps.db.transaction(async (tx) => {

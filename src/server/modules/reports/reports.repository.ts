@@ -164,14 +164,15 @@ const JOB_COLUMNS = sql`j.id, j.uuid, j.team_id AS "teamId", j.user_id AS "userI
  * Report rows straight from the engine's rows. Each read is an index range: messages by
  * (campaign, sequence), unsent messages by (campaign, unsent_sequence), clicks by (campaign, sequence).
  */
-export function createReportsRepository(db: Db, timeZone: string) {
+/** `optOutsOf`: the opt-outs a campaign led to, as a SQL count over the campaign's id (the suppression list's `optOutsOfCampaign`). */
+export function createReportsRepository(db: Db, timeZone: string, optOutsOf: (campaignId: SQL) => SQL) {
   const local = (column: ReturnType<typeof sql.raw>) => sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
 
   /**
    * A campaign's summary from `campaigns c`, read from its counters: its messages by state, its clicks
    * (`click_count`, and of them people's, not link-preview bots': `human_click_count`, with
    * `human_clicker_count` the messages — one per recipient — a person clicked at least once; kept as
-   * clicks come, migration 0030) and its opt-outs (opt_out_events_campaign_idx). `withExpired` adds the
+   * clicks come, migration 0030) and its opt-outs (`optOutsOf`, by index). `withExpired` adds the
    * delivery report's `Expired` rows: the unsent `pending` ones through the unsent index, and — only
    * for a campaign that expired with failures — the failed `Expired` ones, which only a read of all its
    * messages finds (about 1 s for a million messages on the loaded 2-core machine of the filter
@@ -184,7 +185,7 @@ export function createReportsRepository(db: Db, timeZone: string) {
     c.message_count AS messages, c.submitted_count + c.delivered_count + c.failed_count AS sent, c.delivered_count AS delivered,
     c.failed_count AS "failedCount", c.unsent_count AS unsent,
     c.click_count AS "clicksTotal", c.human_click_count AS "clicksHuman", c.human_clicker_count AS "uniqueHumanClickers",
-    (SELECT count(*)::int FROM opt_out_events e WHERE e.campaign_id = c.id AND e.kind = 'opt_out') AS "optOuts",
+    ${optOutsOf(sql`c.id`)} AS "optOuts",
     ${
       withExpired
         ? sql`(SELECT count(*)::int FROM messages m WHERE m.campaign_id = c.id AND m.unsent_sequence IS NOT NULL AND m.reason = 'pending')

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { contactGroups, memberships, senders, teams, vanityDomains } from '../../db/schema';
+import { memberships, senders, teams, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
 
@@ -43,7 +43,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
       return team;
     },
 
-    /** A team with what every team has from birth: its default senders, its default_optouts group and the service's link domain. */
+    /** A team with what every team has from birth: its default senders and the service's link domain (its suppression list is the suppressions module's). */
     async insertWithDefaults(tx: Tx, name: string, defaultSenders: string[]): Promise<TeamRow> {
       const stamps = stampsOf(clock);
       const [team] = await tx
@@ -54,14 +54,6 @@ export function createTeamsRepository(db: Db, clock: Clock) {
       if (defaultSenders.length > 0) {
         await tx.insert(senders).values(defaultSenders.map((sender) => ({ teamId: team.id, sender, ...stamps })));
       }
-      await tx.insert(contactGroups).values({
-        teamId: team.id,
-        name: 'default_optouts',
-        description: 'Numbers that asked not to receive messages; excluded from every campaign.',
-        deletable: false,
-        systemRole: 'optouts',
-        ...stamps,
-      });
       await tx.insert(vanityDomains).values({ teamId: team.id, domain: null, ...stamps });
       return team;
     },

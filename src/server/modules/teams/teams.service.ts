@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
 import { ValidationError } from '../../lib/errors';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamRow, TeamsRepository } from './teams.repository';
 
 /** Interface §2.6: every team sends as `88440` and as its name stripped to letters and digits, at most 11 characters. */
@@ -10,13 +11,17 @@ export function defaultSendersFor(teamName: string): string[] {
   return fromName.length >= 3 && fromName !== SHORT_CODE_SENDER ? [SHORT_CODE_SENDER, fromName] : [SHORT_CODE_SENDER];
 }
 
-export function createTeamsService(deps: { db: Db; teams: TeamsRepository }) {
+export function createTeamsService(deps: { db: Db; teams: TeamsRepository; suppressions: Pick<Suppressions, 'createList'> }) {
   return {
     /** Creates the team with its defaults; a name another team holds (any case) is refused. */
     async create(name: string, tx?: Tx): Promise<TeamRow> {
       const trimmed = name.trim();
       if (trimmed.length === 0 || trimmed.length > 100) throw ValidationError.field('name', 'The team name must be between 1 and 100 characters.');
-      const insert = (t: Tx) => deps.teams.insertWithDefaults(t, trimmed, defaultSendersFor(trimmed));
+      const insert = async (t: Tx) => {
+        const team = await deps.teams.insertWithDefaults(t, trimmed, defaultSendersFor(trimmed));
+        await deps.suppressions.createList(t, team.id);
+        return team;
+      };
       try {
         return tx ? await insert(tx) : await deps.db.transaction(insert);
       } catch (error) {

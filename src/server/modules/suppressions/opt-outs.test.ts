@@ -408,13 +408,13 @@ describe('opt-outs per campaign', () => {
     await inject('STOP', '07700900572');
     const ids = async (uuid: string) => Number((await t.database.pool.query('SELECT id FROM campaigns WHERE uuid = $1', [uuid])).rows[0].id);
     const [countedId, quietId] = [await ids(counted), await ids(quiet)];
-    const counts = await t.services.optOutsRepository.countByCampaign([countedId, quietId, 987_654]);
+    const counts = await t.services.suppressions.countByCampaign([countedId, quietId, 987_654]);
     expect([...counts]).toEqual([
       [countedId, 3],
       [quietId, 0],
       [987_654, 0],
     ]);
-    expect(await t.services.optOutsRepository.countByCampaign([])).toEqual(new Map());
+    expect(await t.services.suppressions.countByCampaign([])).toEqual(new Map());
   });
 });
 

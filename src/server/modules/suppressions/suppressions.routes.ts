@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorsOf, OptOutEventQuerySchema, OptOutEventSchema, pageOf, OPT_OUT_EVENT_SORT, pageQueryOf } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
-import type { OptOutsService } from './opt-outs.service';
+import type { Suppressions } from './suppressions.service';
 
-export const optOutsRoutes: FastifyPluginAsyncZod<{ optOuts: OptOutsService; publicUrl: string }> = async (app, { optOuts, publicUrl }) => {
+export const suppressionsRoutes: FastifyPluginAsyncZod<{ suppressions: Suppressions; publicUrl: string }> = async (app, { suppressions, publicUrl }) => {
   app.get(
     '/opt-out-events',
     {
@@ -20,7 +20,7 @@ export const optOutsRoutes: FastifyPluginAsyncZod<{ optOuts: OptOutsService; pub
       },
     },
     async (request) => {
-      const { items, total } = await optOuts.list(callerOf(request), request.query.phone_number, pageWindow(request.query));
+      const { items, total } = await suppressions.history(callerOf(request), request.query.phone_number, pageWindow(request.query));
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
   );

@@ -3,11 +3,16 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
-import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import type { Clock } from '../../lib/time';
+import { isSuppressed, suppressionListOf } from './suppressions.sql';
+
+type Conn = Db | Tx;
 
 /** Where an opt-out or opt-in came from: a handset's keyword, a CSV import, or a change by hand (dashboard or API token). */
 export type OptOutSource = 'keyword' | 'import' | 'dashboard' | 'api';
+/** Where a suppression came from (the opt-out history's `source`). */
+export type SuppressionSource = OptOutSource;
 export type OptOutKind = 'opt_out' | 'opt_in';
 
 /** Who changed default_optouts by hand, and why (an opt-in by hand carries a reason). */
@@ -52,8 +57,73 @@ const ORDER: ListOrder<SortFieldOf<typeof OPT_OUT_EVENT_SORT>> = {
   tiebreak: sql`e.id`,
 };
 
-export function createOptOutsRepository(db: Db, clock: Clock) {
+/**
+ * The suppression list's storage (a team's `default_optouts` group and the `opt_out_events`
+ * history): the only code, with suppressions.sql.ts, that names it. Reached through the
+ * `Suppressions` interface (suppressions.ts).
+ */
+export function createSuppressionsRepository(db: Db, clock: Clock) {
   return {
+    /** A new team's (empty) list: its default_optouts group, which the contact-group API shows and never lets go. */
+    async createList(tx: Tx, teamId: number): Promise<void> {
+      const now = clock.now();
+      await tx.execute(sql`
+        INSERT INTO contact_groups (team_id, name, description, deletable, system_role, created_at, updated_at)
+        VALUES (${teamId}, 'default_optouts', 'Numbers that asked not to receive messages; excluded from every campaign.', false, 'optouts', ${now}, ${now})`);
+    },
+
+    /** The team's list: the id of its default_optouts group. */
+    async listOf(teamId: number, conn: Conn = db): Promise<number> {
+      const row = await firstRowOf(conn, z.object({ id: z.number().nullable() }), sql`SELECT ${suppressionListOf(teamId)} AS id`);
+      if (row === undefined || row.id === null) throw new Error(`team ${teamId} has no default_optouts group`);
+      return row.id;
+    },
+
+    /** The numbers of `phoneNumbers` the list holds (one statement, however many). */
+    async holdsAmong(conn: Conn, listId: number, phoneNumbers: string[]): Promise<Set<string>> {
+      if (phoneNumbers.length === 0) return new Set();
+      const rows = await rowsOf(
+        conn,
+        z.object({ phone: z.string() }),
+        sql`SELECT DISTINCT u.phone FROM unnest(${sql.param(phoneNumbers)}::text[]) AS u(phone) WHERE ${isSuppressed(listId, sql`u.phone`)}`,
+      );
+      return new Set(rows.map((row) => row.phone));
+    },
+
+    /**
+     * How many distinct numbers of `numbers` (a statement whose rows have `phone_number`) the team's
+     * list holds: nothing is read of them while the list is empty.
+     */
+    async countAmong(conn: Conn, teamId: number, numbers: SQL): Promise<number> {
+      const row = await oneRowOf(
+        conn,
+        z.object({ n: z.number() }),
+        sql`
+        WITH optouts AS (SELECT id FROM contact_groups WHERE id = ${suppressionListOf(teamId)} AND contact_count > 0)
+        SELECT count(DISTINCT r.phone_number)::int AS n
+          FROM optouts g
+          JOIN contacts o ON o.contact_group_id = g.id
+          JOIN (${numbers}) r ON r.phone_number = o.phone_number`,
+      );
+      return row.n;
+    },
+
+    /** Whether the team's history holds the number. */
+    async hasHistory(conn: Conn, teamId: number, phoneNumber: string): Promise<boolean> {
+      const row = await firstRowOf(
+        conn,
+        z.object({ held: z.boolean() }),
+        sql`SELECT true AS held FROM opt_out_events WHERE team_id = ${teamId} AND phone_number = ${phoneNumber} LIMIT 1`,
+      );
+      return row !== undefined;
+    },
+
+    /** Replaces the number with `token` in the team's history (its erasure); returns the events changed. */
+    async anonymise(tx: Tx, teamId: number, phoneNumber: string, token: string): Promise<number> {
+      const result = await tx.execute(sql`UPDATE opt_out_events SET phone_number = ${token} WHERE team_id = ${teamId} AND phone_number = ${phoneNumber}`);
+      return result.rowCount ?? 0;
+    },
+
     /**
      * Events for the numbers among `phoneNumbers` that are about to enter (`opt_out`: not yet in
      * the group) or leave (`opt_in`: in it) default_optouts, in the caller's transaction, before
@@ -81,20 +151,21 @@ export function createOptOutsRepository(db: Db, clock: Clock) {
 
     /**
      * An opt-out event for every number of an import that default_optouts does not hold yet, read
-     * from the import's staged rows in one INSERT … SELECT (an import may have millions of rows):
-     * in the merge's transaction, before the merge, with the group locked.
+     * from the import's staged rows (`numbers`: a statement of `phone_number`) in one INSERT … SELECT
+     * (an import may have millions of rows): in the merge's transaction, before the merge, with the
+     * group locked.
      */
-    async recordImport(tx: Tx, groupId: number, importId: number, actor: OptOutActor, at: Date = clock.now()): Promise<number> {
+    async recordImport(tx: Tx, groupId: number, numbers: SQL, actor: OptOutActor, at: Date = clock.now()): Promise<number> {
       const result = await tx.execute(sql`
         ${INSERT}
         SELECT ${eventColumns(actor, 'opt_out', at)}
-          FROM (SELECT DISTINCT phone_number AS phone FROM contact_import_rows WHERE import_id = ${importId}) t
+          FROM (SELECT DISTINCT n.phone_number AS phone FROM (${numbers}) n) t
          WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.contact_group_id = ${groupId} AND c.phone_number = t.phone)`);
       return result.rowCount ?? 0;
     },
 
     /** Whether the group holds the number (in the caller's transaction). */
-    async holds(tx: Tx, groupId: number, phoneNumber: string): Promise<boolean> {
+    async holds(tx: Conn, groupId: number, phoneNumber: string): Promise<boolean> {
       const row = await firstRowOf(
         tx,
         z.object({ held: z.boolean() }),
@@ -166,4 +237,4 @@ export function createOptOutsRepository(db: Db, clock: Clock) {
     },
   };
 }
-export type OptOutsRepository = ReturnType<typeof createOptOutsRepository>;
+export type SuppressionsRepository = ReturnType<typeof createSuppressionsRepository>;
