@@ -257,3 +257,10 @@ export const campaigns = pgTable('campaigns', {
   approvalComment: text('approval_comment'),
   ...stamps(),
 });
+
+/** When each periodic job of the job runner (jobs/runner.ts) is next due, across processes (0042). */
+export const jobSchedules = pgTable('job_schedules', {
+  name: text('name').primaryKey(),
+  nextRunAt: moment('next_run_at').notNull(),
+  lastRunAt: moment('last_run_at').notNull(),
+});

@@ -20,3 +20,4 @@ export * from './contacts-directory';
 export * from './overview';
 export * from './event-endpoints';
 export * from './sorts';
+export * from './jobs';
