@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { createMailer } from '../gateways/mail/mailer';
+import { RATE_COUNTERS_SWEEP_MS, sweepRateCounters } from '../db/rate-counters';
 import { sweepIdempotencyKeys } from '../http/idempotency';
 import { systemClock } from '../lib/time';
 import { createAccountMailWorker } from '../modules/account-mail/account-mail.worker';
@@ -17,11 +18,12 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 
 /**
  * Herald's background jobs on its one runner. Every process runs the periodic ones (each once across
- * processes): the sweeps of idempotency keys, stored reports and old event deliveries, and, at its
- * start, the recovery of contact imports a restart interrupted. A process that sends (`queues`) also
+ * processes): the sweeps of idempotency keys and past rate-limit windows, and, at its start, the
+ * recovery of contact imports a restart interrupted. A process that sends (`queues`) also
  * works through the queues: report jobs (the CSV, then the e-mail with its signed link: SMTP, or
  * DATA_DIR/outbox without it), account e-mails (invitations, password resets, approval requests, from
- * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill).
+ * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill),
+ * and sweeps stored reports whose links have expired and old event deliveries.
  */
 export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
   const { config, database, services, log } = deps;
@@ -45,6 +47,11 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
         const deleted = await sweepIdempotencyKeys(database.db, systemClock);
         if (deleted > 0) log.info({ keys: deleted }, 'idempotency keys past their 24 hours deleted');
       },
+    },
+    {
+      name: 'rate_counters.sweep',
+      everyMs: RATE_COUNTERS_SWEEP_MS,
+      run: async () => void (await sweepRateCounters(database.db, systemClock)),
     },
   ];
   const queues: JobQueue[] = [];

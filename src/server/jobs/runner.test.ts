@@ -6,7 +6,8 @@
  *
  * Seen red: without `WHERE job_schedules.next_run_at <= now` in the runner's claim (runner.ts), the
  * periodic job ran twice, once in each runner; without `next_attempt_at <= now` (the lease) in
- * `account-mail.repository.ts` `claimDue`, both runners sent the dead runner's e-mail before its lease passed.
+ * `account-mail.repository.ts` `claimDue`, both runners sent the dead runner's e-mail before its lease passed;
+ * without the periodic job `idempotency_keys.sweep` (herald-jobs.ts), the expired key stayed.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { createMailer } from '../gateways/mail/mailer';
 import { createAccountMailWorker } from '../modules/account-mail/account-mail.worker';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
+import { createHeraldJobs } from './herald-jobs';
 import { RETRY_JITTER, retryAt, retryDelayMs } from './retry-policy';
 import { createJobRunner, type PeriodicJob } from './runner';
 
@@ -135,6 +137,23 @@ describe('periodic jobs', () => {
       { count: number },
     ];
     expect(count).toBe(0); // only at start: never on the shared schedule
+  });
+});
+
+describe("Herald's periodic jobs", () => {
+  it('delete idempotency keys past their 24 hours (once in onSend by chance), and keep the others', async () => {
+    const [{ id: userId, team: teamId }] = (
+      await t.database.db.execute(sql`SELECT m.user_id::int AS id, m.team_id::int AS team FROM memberships m ORDER BY m.user_id LIMIT 1`)
+    ).rows as [{ id: number; team: number }];
+    await t.database.db.execute(sql`
+      INSERT INTO idempotency_keys (user_id, team_id, key, fingerprint, created_at, expires_at)
+      VALUES (${userId}, ${teamId}, 'expired', '\\x00', now() - interval '25 hours', now() - interval '1 hour'),
+             (${userId}, ${teamId}, 'live', '\\x00', now() - interval '1 hour', now() + interval '23 hours')`);
+    const jobs = createHeraldJobs({ config: t.config, database: t.database, services: t.services, log: t.app.log, queues: false });
+    jobs.start();
+    await jobs.stop();
+    const keys = (await t.database.db.execute(sql`SELECT key FROM idempotency_keys WHERE key IN ('expired', 'live')`)).rows;
+    expect(keys).toEqual([{ key: 'live' }]);
   });
 });
 
