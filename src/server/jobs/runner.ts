@@ -31,6 +31,8 @@ export type JobRunnerOptions = {
 type Log = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 
 const ClaimedSchema = z.object({ name: z.string() });
+/** How often the periodic jobs' schedule is asked which are due. */
+const PERIODIC_CLAIM_MS = 5_000;
 
 /**
  * Herald's one job runner: one polling loop for every queue and periodic job of the process. Each
@@ -80,10 +82,14 @@ export function createJobRunner(deps: { db: Db; clock: Clock; log: Log; queues?:
     return new Set(rows.map((row) => row.name));
   };
 
+  let nextClaimAt = 0;
   const runPass = async (first: boolean) => {
     for (const queue of queues) track(`queue:${queue.name}`, () => queue.runDue(stopping), 'background jobs could not be run');
     const free = periodic.filter((job) => !busy.has(`periodic:${job.name}`));
-    const due = await claimDue(free);
+    // Periodic jobs are due a minute apart or more: their schedule is asked at most every few seconds.
+    const claiming = first || Date.now() >= nextClaimAt;
+    if (claiming) nextClaimAt = Date.now() + PERIODIC_CLAIM_MS;
+    const due = claiming ? await claimDue(free) : new Set<string>();
     for (const job of free) if (due.has(job.name) || (first && job.atStart)) track(`periodic:${job.name}`, () => job.run(), 'a periodic job failed');
   };
 
