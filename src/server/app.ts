@@ -38,6 +38,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
+import { jobsRoutes } from './jobs/jobs.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
 import type { ScryptCost } from './lib/passwords';
@@ -102,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Only JSON is read (and text/csv where an import takes it): a text/plain body is 415, not a string a schema then refuses.
   app.removeContentTypeParser('text/plain');
 
-  const metrics = createMetrics({ database, defaultZone: config.appTimezone });
+  const metrics = createMetrics({ database, defaultZone: config.appTimezone, clock: deps.clock });
   const services = createServices(database, config, {
     secretKey: deps.secretKey,
     clock: deps.clock,
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });
       await api.register(overviewRoutes, { overview: services.overview });
+      await api.register(jobsRoutes, { db: database.db, clock: deps.clock ?? systemClock, publicUrl, appTimezone: config.appTimezone });
     },
     { prefix: '/api/2.0' },
   );

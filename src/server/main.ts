@@ -6,10 +6,9 @@ import { isDatabaseUnavailable } from './db/client';
 import { openDatabase, type OpenedDatabase } from './db/open';
 import { createFirstAdmin } from './first-admin';
 import { loadSecretKey } from './lib/secret-box';
-import { systemClock } from './lib/time';
-import { recoverInterruptedImports } from './modules/imports/imports.service';
 import { sealStoredHeaders } from './db/stored-headers';
 import { createSecretBox } from './lib/secret-box';
+import { createHeraldJobs } from './jobs/herald-jobs';
 import { createLogger } from './observability/logger';
 import { roleFromArgs, sends, servesHttp } from './roles';
 import { createWorkers } from './workers';
@@ -53,8 +52,8 @@ async function main(): Promise<void> {
   for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);
   const sealedHeaders = await sealStoredHeaders(database.db, createSecretBox(secretKey));
   if (sealedHeaders > 0) app.log.info(`sealed the custom header values of ${sealedHeaders} webhook(s) and event endpoint(s)`);
-  const recovered = await recoverInterruptedImports(database.db, systemClock);
-  if (recovered > 0) app.log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
+  // Background jobs (jobs/): the periodic ones in every process, the queues in one that sends.
+  const jobs = createHeraldJobs({ config, database, services, log: app.log, queues: sends(role) });
   const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;
   // A worker has no HTTP port: it answers /healthz, /readyz and /metrics on METRICS_PORT.
   const metricsServer =
@@ -79,6 +78,7 @@ async function main(): Promise<void> {
     stoppingSince = Date.now();
     app.log.info(`${signal}: stopping`);
     await workers?.stop();
+    await jobs.stop();
     await metricsServer?.close().catch((error) => app.log.error(error));
     // A client that stopped reading its answer would hold the stop forever: after 10 s, its connection goes.
     const stuck = setTimeout(() => {
@@ -104,6 +104,7 @@ async function main(): Promise<void> {
           ? Object.assign(new Error(`Port ${config.metricsPort} is in use: stop what holds it or set METRICS_PORT.`), { code: 'METRICS_PORT_IN_USE' })
           : error;
       });
+    jobs.start();
     workers?.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,18 +1,13 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createEngine } from './engine/engine';
 import { createEngineStore } from './engine/store/postgres-store';
-import { createMailer } from './gateways/mail/mailer';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
-import { createAccountMailWorker } from './modules/account-mail/account-mail.worker';
-import { createReportWorker } from './modules/reports/report-worker';
-import { createEventDeliveryWorker } from './modules/event-endpoints/event-delivery.worker';
 import { createCampaignEventLog } from './observability/campaign-events';
 import { instrumentGateway } from './observability/instrumented-gateway';
 import type { Metrics } from './observability/metrics';
@@ -33,8 +28,9 @@ function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): 
 }
 
 /**
- * The SMS gateway with inbound messages wired to the keyword pipeline, the engine, and the report
- * worker and the account e-mails with their mailer, and the event endpoints' deliveries. Each finds its work in the database, so any number of processes run them.
+ * The SMS gateway with inbound messages wired to the keyword pipeline, and the engine. It finds its
+ * work in the database, so any number of processes run it. The other background work (reports,
+ * account e-mail, event deliveries, sweeps) is the job runner's (jobs/herald-jobs.ts).
  */
 export function createWorkers(deps: { config: Config; database: Database; services: Services; metrics: Metrics; log: FastifyBaseLogger }): Workers {
   const { config, database, services, log } = deps;
@@ -72,57 +68,13 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     lifecycle: campaignEvents,
   });
 
-  // Report jobs: the CSV, then the e-mail with its signed link (SMTP, or DATA_DIR/outbox without it).
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    outboxDir: path.join(config.dataDir, 'outbox'),
-    from: config.mailFrom,
-    log: (message, fields) => log.info(fields ?? {}, message),
-  });
-  const reportWorker = createReportWorker({
-    db: database.db,
-    reports: services.reportsRepository,
-    service: services.reports,
-    mailer,
-    clock: systemClock,
-    config,
-    log: (level, message, fields) => log[level](fields ?? {}, message),
-    options: { retryBaseMs: config.reportRetryMs },
-  });
-
-  // Invitations, password resets and approval requests, from the outbox their changes wrote.
-  const accountMailWorker = createAccountMailWorker({
-    outbox: services.accountMail,
-    mailer,
-    clock: systemClock,
-    log: (level, message, fields) => log[level](fields ?? {}, message),
-    options: { retryBaseMs: config.reportRetryMs },
-  });
-
-  // Events for the integrators' endpoints, from the outbox the database's triggers fill.
-  const eventWorker = createEventDeliveryWorker({
-    outbox: services.eventOutbox,
-    deliver: services.deliverEvent,
-    reportLinks: services.reportLinks,
-    log: (level, message, fields) => log[level](fields ?? {}, message),
-    // A call ends by WEBHOOK_TIMEOUT_MS: a delivery is another process's to take soon after, if this one died.
-    options: { batchSize: config.eventBatchSize, leaseMs: config.webhookTimeoutMs * 2 + 5_000 },
-  });
-
   return {
     start() {
       engine.start();
-      reportWorker.start();
-      accountMailWorker.start();
-      eventWorker.start();
     },
-    /** The batches in hand are handed over and recorded first; then the report and account mail workers, the mailer and the gateway stop. */
+    /** The batches in hand are handed over and recorded first; then the gateway stops. */
     async stop() {
       await engine.stop();
-      await reportWorker.stop();
-      await accountMailWorker.stop();
-      await eventWorker.stop();
-      await mailer.close();
       await gateway.close();
     },
   };

@@ -15,7 +15,6 @@ const HitsRowSchema = z.object({ key: z.string(), hits: z.number() });
  * request is limited by.
  */
 export function createSharedRateLimiter(db: Db, clock: Clock) {
-  let lastSweep = 0;
   return {
     /** Counts one hit on each key; refused when any key is past its `max` this minute. */
     async hit(checks: Array<{ key: string; max: number }>): Promise<LimitVerdict> {
@@ -29,11 +28,6 @@ export function createSharedRateLimiter(db: Db, clock: Clock) {
             ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_counters.hits + 1
             RETURNING key, hits`,
       );
-      // Past windows are cleared now and then by whichever process counts first.
-      if (now - lastSweep > WINDOW_MS) {
-        lastSweep = now;
-        await db.execute(sql`DELETE FROM rate_counters WHERE window_start < ${new Date(windowStart.getTime() - WINDOW_MS)}`);
-      }
       const hits = new Map(rows.map((row) => [row.key, row.hits]));
       const over = checks.some((check) => (hits.get(check.key) ?? 0) > check.max);
       if (!over) return { allowed: true };
@@ -42,3 +36,13 @@ export function createSharedRateLimiter(db: Db, clock: Clock) {
   };
 }
 export type SharedRateLimiter = ReturnType<typeof createSharedRateLimiter>;
+
+/** How often past windows are deleted: the periodic job `rate_counters.sweep` of the job runner (jobs/herald-jobs.ts). */
+export const RATE_COUNTERS_SWEEP_MS = WINDOW_MS;
+
+/** Deletes the windows before the last one (no request counts on them any more); how many. */
+export async function sweepRateCounters(db: Db, clock: Clock): Promise<number> {
+  const windowStart = Math.floor(clock.now().getTime() / WINDOW_MS) * WINDOW_MS;
+  const result = await db.execute(sql`DELETE FROM rate_counters WHERE window_start < ${new Date(windowStart - WINDOW_MS)}`);
+  return result.rowCount ?? 0;
+}

@@ -441,6 +441,8 @@ export const accountEmails = pgTable('account_emails', {
   sentAt: moment('sent_at'),
   givenUpAt: moment('given_up_at'),
   lastError: text('last_error'),
+  /** Until when a job runner holds it (set by the claim, cleared by the outcome). */
+  leasedUntil: moment('leased_until'),
 });
 
 /** A report a user asked to have e-mailed: the CSV job and its signed link. */
@@ -560,6 +562,8 @@ export const eventDeliveries = pgTable('event_deliveries', {
   lastError: text('last_error'),
   createdAt: moment('created_at').notNull(),
   finishedAt: moment('finished_at'),
+  /** Until when a job runner holds it (set by the claim, cleared by the outcome). */
+  leasedUntil: moment('leased_until'),
 });
 
 /** Each call of a delivery, with its status and latency. */
@@ -842,6 +846,13 @@ export const simulatorFences = pgTable('simulator_fences', {
 });
 
 // Migrations.
+
+/** When each periodic job of the job runner (src/server/jobs/) is next due, across processes. */
+export const jobSchedules = pgTable('job_schedules', {
+  name: text('name').primaryKey(),
+  nextRunAt: moment('next_run_at').notNull(),
+  lastRunAt: moment('last_run_at').notNull(),
+});
 
 /** The migrations applied (made by migrate.ts itself, not by a migration). */
 export const schemaMigrations = pgTable('schema_migrations', {

@@ -156,11 +156,21 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     await db.execute(sql`
       UPDATE idempotency_keys SET response_status = ${status}, response_headers = ${JSON.stringify(headers)}::jsonb, response_body = ${body}, locked_until = NULL
        WHERE user_id = ${userId} AND team_id = ${teamId} AND key = ${claim.key} AND response_status IS NULL`);
-    // Keys past their 24 hours go now and then, a few at a time.
-    if (Math.random() < 0.01)
-      await db.execute(
-        sql`DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency_keys WHERE expires_at <= ${clock.now()} LIMIT 1000))`,
-      );
     return payload;
   });
+}
+
+/**
+ * Deletes the keys past their 24 hours, a thousand a statement: the periodic job
+ * `idempotency_keys.sweep` of the job runner (jobs/herald-jobs.ts). How many.
+ */
+export async function sweepIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = await db.execute(
+      sql`DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency_keys WHERE expires_at <= ${clock.now()} LIMIT 1000))`,
+    );
+    deleted += result.rowCount ?? 0;
+    if ((result.rowCount ?? 0) < 1000) return deleted;
+  }
 }

@@ -90,6 +90,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/event-endpoints/{endpoint_uuid}/rotate-secret': 'admin',
   'POST /api/2.0/event-endpoints/{endpoint_uuid}/test': 'admin',
   'GET /api/2.0/event-endpoints/{endpoint_uuid}/deliveries': 'read',
+  'GET /api/2.0/jobs': 'admin',
   'GET /api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}': 'read',
   'POST /api/2.0/event-endpoints/{endpoint_uuid}/deliveries/{delivery_uuid}/redeliver': 'admin',
   'GET /api/2.0/keywords': 'read',

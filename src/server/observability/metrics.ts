@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client';
+import type { Clock } from '../lib/time';
 import { readServiceState, type ServiceState } from './service-state';
 
 /** What the metrics and readiness know of this process's SMS gateway (only a process that sends has one). */
@@ -19,7 +20,7 @@ const STATE_TIMEOUT_MS = 2_000;
  * - **this process's own**, counted in memory (HTTP request durations, gateway submit time, errors and
  *   bind state, the process defaults): each process reports its own, aggregated with `sum`.
  */
-export function createMetrics(deps: { database: Database; stateTimeoutMs?: number; defaultZone?: string }) {
+export function createMetrics(deps: { database: Database; stateTimeoutMs?: number; defaultZone?: string; clock?: Clock }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // prom-client's totals of active handles, requests and resources are gauges named like counters
@@ -74,6 +75,15 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registers: [stateRegistry],
     collect() {
       for (const [status, count] of Object.entries(current.eventDeliveries)) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: 'herald_jobs',
+    help: 'Background jobs by queue (report, account_mail, event_delivery, reply) and state: queued (waiting to run or for a retry), running (a worker holds it), failed (given up), from the database.',
+    labelNames: ['queue', 'state'] as const,
+    registers: [stateRegistry],
+    collect() {
+      for (const [queue, states] of Object.entries(current.jobs)) for (const [state, count] of Object.entries(states)) this.set({ queue, state }, count);
     },
   });
   new Gauge({
@@ -132,7 +142,10 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registry,
     /** The text a scrape reads (and its content type). */
     async render(): Promise<{ contentType: string; body: string }> {
-      const state = await withTimeout(readServiceState(deps.database.db, { timeoutMs, defaultZone: deps.defaultZone }), timeoutMs).catch(() => null);
+      const state = await withTimeout(
+        readServiceState(deps.database.db, { timeoutMs, defaultZone: deps.defaultZone, now: deps.clock?.now() }),
+        timeoutMs,
+      ).catch(() => null);
       const own = await registry.metrics();
       if (!state) return { contentType: registry.contentType, body: own };
       current = state;
@@ -166,6 +179,12 @@ const emptyState = (): ServiceState => ({
   inboundMessages: 0,
   importRows: 0,
   eventDeliveries: { outbox: 0, pending: 0, delivered: 0, failed: 0 },
+  jobs: {
+    report: { queued: 0, running: 0, failed: 0 },
+    account_mail: { queued: 0, running: 0, failed: 0 },
+    event_delivery: { queued: 0, running: 0, failed: 0 },
+    reply: { queued: 0, running: 0, failed: 0 },
+  },
 });
 
 /** `promise`, or a rejection once `ms` have passed without its answer. */

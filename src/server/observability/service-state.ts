@@ -4,10 +4,12 @@ import type { Db } from '../db/client';
 import { oneRowOf } from '../db/rows';
 import { quietUntil } from '../../shared/schedule/quiet-hours';
 import { HELD_OWNER } from '../engine/store/unsent';
+import { ALL_JOB_QUEUES, jobRows, type JobQueueName, type JobState } from '../jobs/jobs.repository';
 
 export const MESSAGE_STATUSES = ['queued', 'submitted', 'delivered', 'failed', 'unsent'] as const;
 export const REPORT_JOB_STATUSES = ['queued', 'writing', 'mailing', 'sent', 'failed'] as const;
 export const EVENT_DELIVERY_STATES = ['outbox', 'pending', 'delivered', 'failed'] as const;
+export const JOB_METRIC_STATES = ['queued', 'running', 'failed'] as const satisfies readonly JobState[];
 
 /** The service's state as the metrics report it: the same for every process on the database. */
 export type ServiceState = {
@@ -20,6 +22,8 @@ export type ServiceState = {
   importRows: number;
   /** Events committed and not yet made into deliveries (`outbox`), and the deliveries kept, by status. */
   eventDeliveries: Record<(typeof EVENT_DELIVERY_STATES)[number], number>;
+  /** The background jobs of every queue (jobs/jobs.repository.ts), by state. */
+  jobs: Record<JobQueueName, Record<JobState, number>>;
 };
 
 const QuietSchema = z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])) });
@@ -44,6 +48,7 @@ const StateRowSchema = z.object({
   inbound: z.coerce.number(),
   import_rows: z.coerce.number(),
   event_deliveries: z.record(z.string(), z.coerce.number()),
+  jobs: z.record(z.string(), z.coerce.number()),
 });
 
 /**
@@ -54,8 +59,9 @@ const StateRowSchema = z.object({
  * purpose is held, not queued: a campaign inside one of its planned pauses, a throttled campaign
  * inside its team's quiet hours (its plan pauses then), and runs the engine held for quiet hours in
  * their numbers' zones. Bounded by a statement timeout so a scrape never waits on a slow database for long.
+ * Jobs' leases are read on `now`, the clock they were taken on (the database's by default).
  */
-export async function readServiceState(db: Db, options: { timeoutMs?: number; defaultZone?: string } = {}): Promise<ServiceState> {
+export async function readServiceState(db: Db, options: { timeoutMs?: number; defaultZone?: string; now?: Date } = {}): Promise<ServiceState> {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const row = await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`));
@@ -88,7 +94,9 @@ export async function readServiceState(db: Db, options: { timeoutMs?: number; de
         (SELECT count(*) FROM inbound_messages) AS inbound,
         (SELECT coalesce(sum(rows_total), 0) FROM contact_imports) AS import_rows,
         (SELECT coalesce(json_object_agg(status, n), '{}') FROM (SELECT status, count(*) AS n FROM event_deliveries GROUP BY status
-                                                                 UNION ALL SELECT 'outbox', count(*) FROM event_outbox) d) AS event_deliveries`,
+                                                                 UNION ALL SELECT 'outbox', count(*) FROM event_outbox) d) AS event_deliveries,
+        (SELECT coalesce(json_object_agg(queue || ' ' || state, n), '{}')
+           FROM (SELECT queue, state, count(*) AS n FROM (${jobRows(options.now ?? sql`now()`)}) j GROUP BY queue, state) g) AS jobs`,
     );
   });
   const messages = Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, row.messages[status] ?? 0])) as ServiceState['messages'];
@@ -96,6 +104,9 @@ export async function readServiceState(db: Db, options: { timeoutMs?: number; de
   const eventDeliveries = Object.fromEntries(
     EVENT_DELIVERY_STATES.map((state) => [state, row.event_deliveries[state] ?? 0]),
   ) as ServiceState['eventDeliveries'];
+  const jobs = Object.fromEntries(
+    ALL_JOB_QUEUES.map((queue) => [queue, Object.fromEntries(JOB_METRIC_STATES.map((state) => [state, row.jobs[`${queue} ${state}`] ?? 0]))]),
+  ) as ServiceState['jobs'];
   let queueDepth = row.replies;
   let queueHeld = 0;
   for (const campaign of row.sending) {
@@ -108,5 +119,5 @@ export async function readServiceState(db: Db, options: { timeoutMs?: number; de
     queueHeld += held;
     queueDepth += campaign.queued - held;
   }
-  return { messages, queueDepth, queueHeld, reportJobs, inboundMessages: row.inbound, importRows: row.import_rows, eventDeliveries };
+  return { messages, queueDepth, queueHeld, reportJobs, inboundMessages: row.inbound, importRows: row.import_rows, eventDeliveries, jobs };
 }

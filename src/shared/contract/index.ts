@@ -21,3 +21,4 @@ export * from './overview';
 export * from './event-endpoints';
 export * from './sorts';
 export * from './events';
+export * from './jobs';

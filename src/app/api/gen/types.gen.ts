@@ -3155,6 +3155,40 @@ export type EventEndpointTestEvent = {
     };
 };
 
+/**
+ * A piece of background work of the team, not yet done or given up.
+ */
+export type Job = {
+    /**
+     * `report` (a report asked for by e-mail), `event_delivery` (a call to an event endpoint) or `reply` (a keyword reply the engine sends).
+     */
+    queue: 'report' | 'event_delivery' | 'reply';
+    /**
+     * The report job, event delivery or reply.
+     */
+    uuid: string;
+    /**
+     * `queued` (waiting to run, or for its retry), `running` (a worker holds it now) or `failed` (given up; failed event deliveries are kept 30 days).
+     */
+    state: 'queued' | 'running' | 'failed';
+    /**
+     * Attempts made so far (0 for a reply, which is not retried).
+     */
+    attempts: number;
+    /**
+     * Why the last attempt failed; null when none did.
+     */
+    last_error: string | null;
+    /**
+     * When a queued job is tried next (empty unless queued).
+     */
+    next_attempt_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
 export type LoginData = {
     /**
      * E-mail and password of a Herald user.
@@ -11091,6 +11125,64 @@ export type GetOverviewResponses = {
 };
 
 export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];
+
+export type ListJobsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only jobs of this queue.
+         */
+        queue?: 'report' | 'event_delivery' | 'reply';
+        /**
+         * Only jobs in this state.
+         */
+        state?: 'queued' | 'running' | 'failed';
+    };
+    url: '/api/2.0/jobs';
+};
+
+export type ListJobsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListJobsError = ListJobsErrors[keyof ListJobsErrors];
+
+export type ListJobsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Job>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListJobsResponse = ListJobsResponses[keyof ListJobsResponses];
 
 export type MessageSubmittedEventWebhookPayload = MessageSubmittedEvent;
 

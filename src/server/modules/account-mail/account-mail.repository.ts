@@ -36,7 +36,7 @@ export function createAccountMailRepository(db: Db, clock: Clock) {
         db,
         DueRowSchema,
         sql`
-        UPDATE account_emails e SET next_attempt_at = ${new Date(now.getTime() + leaseMs)}, attempts = e.attempts + 1
+        UPDATE account_emails e SET next_attempt_at = ${new Date(now.getTime() + leaseMs)}, leased_until = ${new Date(now.getTime() + leaseMs)}, attempts = e.attempts + 1
          WHERE e.id IN (SELECT id FROM account_emails WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ${now}
                          ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         RETURNING e.id::int AS id, e.to_address AS "to", e.subject, e.body, e.attempts`,
@@ -45,15 +45,15 @@ export function createAccountMailRepository(db: Db, clock: Clock) {
 
     /** Sent: the body (it may hold a single-use link) is not kept. */
     async sent(id: number): Promise<void> {
-      await db.execute(sql`UPDATE account_emails SET sent_at = ${clock.now()}, body = '', last_error = NULL WHERE id = ${id}`);
+      await db.execute(sql`UPDATE account_emails SET sent_at = ${clock.now()}, body = '', last_error = NULL, leased_until = NULL WHERE id = ${id}`);
     },
 
     /** Not sent: tried again at `retryAt`, or given up (and its body dropped) when that is null. */
     async failed(id: number, error: string, retryAt: Date | null): Promise<void> {
       await db.execute(
         retryAt
-          ? sql`UPDATE account_emails SET next_attempt_at = ${retryAt}, last_error = ${error} WHERE id = ${id}`
-          : sql`UPDATE account_emails SET given_up_at = ${clock.now()}, body = '', last_error = ${error} WHERE id = ${id}`,
+          ? sql`UPDATE account_emails SET next_attempt_at = ${retryAt}, last_error = ${error}, leased_until = NULL WHERE id = ${id}`
+          : sql`UPDATE account_emails SET given_up_at = ${clock.now()}, body = '', last_error = ${error}, leased_until = NULL WHERE id = ${id}`,
       );
     },
   };

@@ -1,21 +1,21 @@
 import type { Mailer } from '../../gateways/mail/mailer';
-import { createPollingLoop } from '../../lib/polling-loop';
 import type { Clock } from '../../lib/time';
+import type { JobQueue } from '../../jobs/runner';
+import { retryAt as retryAtOf, type RetryPolicy } from '../../jobs/retry-policy';
 import type { AccountMailRepository } from './account-mail.repository';
 
 export type AccountMailWorkerOptions = {
-  /** How often the outbox is looked at (default 1 s). */
-  pollMs?: number;
-  /** First wait after a failed attempt, doubled each time up to an hour (default 30 s). */
+  /** First wait after a failed attempt, doubled each time up to an hour, a tenth either way (default 30 s). */
   retryBaseMs?: number;
   /** Attempts before an e-mail is given up (default 12, about a day of back-off). */
   maxAttempts?: number;
 };
 
 /**
- * Sends the account e-mails the outbox holds (invitations, password resets, approval requests). A
- * refused or unreachable mail server is tried again with back-off; a process that dies while sending
- * leaves the e-mail to be taken again once its lease has passed.
+ * The queue `account_mail` of the job runner (jobs/runner.ts): sends the account e-mails the outbox
+ * holds (invitations, password resets, approval requests). A refused or unreachable mail server is
+ * tried again by the one retry policy; a process that dies while sending leaves the e-mail to be
+ * taken again once its lease has passed.
  */
 export function createAccountMailWorker(deps: {
   outbox: AccountMailRepository;
@@ -24,9 +24,7 @@ export function createAccountMailWorker(deps: {
   log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   options?: AccountMailWorkerOptions;
 }) {
-  const pollMs = deps.options?.pollMs ?? 1_000;
-  const retryBaseMs = deps.options?.retryBaseMs ?? 30_000;
-  const maxAttempts = deps.options?.maxAttempts ?? 12;
+  const policy: RetryPolicy = { baseMs: deps.options?.retryBaseMs ?? 30_000, capMs: 3_600_000, maxAttempts: deps.options?.maxAttempts ?? 12 };
   const LEASE_MS = 120_000;
 
   async function runOnce(): Promise<number> {
@@ -38,8 +36,7 @@ export function createAccountMailWorker(deps: {
         deps.log('info', 'account e-mail sent', { to: mail.to, subject: mail.subject });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const retryAt =
-          mail.attempts >= maxAttempts ? null : new Date(deps.clock.now().getTime() + Math.min(3_600_000, retryBaseMs * 2 ** (mail.attempts - 1)));
+        const retryAt = retryAtOf(mail.attempts, policy, deps.clock.now());
         await deps.outbox.failed(mail.id, reason, retryAt);
         deps.log(retryAt ? 'warn' : 'error', retryAt ? 'account e-mail not sent; tried again later' : 'account e-mail given up', { to: mail.to, reason });
       }
@@ -47,7 +44,18 @@ export function createAccountMailWorker(deps: {
     return due.length;
   }
 
-  const loop = createPollingLoop(runOnce, pollMs, (reason) => deps.log('error', 'the account e-mail outbox could not be read', { reason }));
-  return { runOnce, start: loop.start, stop: loop.stop };
+  const queue: JobQueue = {
+    name: 'account_mail',
+    async runDue(stopping) {
+      let taken = 0;
+      while (!stopping()) {
+        const n = await runOnce();
+        if (n === 0) break;
+        taken += n;
+      }
+      return taken;
+    },
+  };
+  return { runOnce, queue };
 }
 export type AccountMailWorker = ReturnType<typeof createAccountMailWorker>;

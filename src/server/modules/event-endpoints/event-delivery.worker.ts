@@ -1,11 +1,9 @@
-import { createPollingLoop } from '../../lib/polling-loop';
+import type { JobQueue, PeriodicJob } from '../../jobs/runner';
 import type { ReportLinks } from '../reports/report-links';
 import type { EventDeliverer } from './event-deliverer';
 import type { EventOutbox } from './event-outbox';
 
 export type EventDeliveryWorkerOptions = {
-  /** How often the outbox and the due deliveries are looked at (default 1 s). */
-  pollMs?: number;
   /** Most messages in one call of a message event (EVENT_BATCH_SIZE). */
   batchSize: number;
   /** Calls under way at once, per process (default 8). */
@@ -14,12 +12,13 @@ export type EventDeliveryWorkerOptions = {
   leaseMs?: number;
 };
 
+/** How often deliveries past their keeping are deleted (the periodic job `event_delivery.sweep`). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
  * Pushes events to the endpoints: takes what the triggers committed to the outbox into deliveries,
- * then calls those that are due, a few at once, until none are left, every `pollMs`. Any number of
- * processes run it: each takes its own events and deliveries (SKIP LOCKED), and a delivery whose
+ * then calls those that are due, a few at once, until none are left: the queue `event_delivery` of
+ * the job runner (jobs/runner.ts), which runs it every second. Any number of processes run it: each takes its own events and deliveries (SKIP LOCKED), and a delivery whose
  * process died is taken again once its lease has passed (the receiver sees the same `webhook-id`).
  */
 export function createEventDeliveryWorker(deps: {
@@ -29,10 +28,8 @@ export function createEventDeliveryWorker(deps: {
   log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   options: EventDeliveryWorkerOptions;
 }) {
-  const pollMs = deps.options.pollMs ?? 1_000;
   const concurrency = deps.options.concurrency ?? 8;
   const leaseMs = deps.options.leaseMs ?? 120_000;
-  let lastSweep = 0;
 
   /** A ready report's event carries its signed download link, which only the service can make. */
   const enrich = (event: { type: string; data: Record<string, unknown> }): Record<string, unknown> => {
@@ -42,11 +39,8 @@ export function createEventDeliveryWorker(deps: {
     return { report_job: { ...job, download_url } };
   };
 
-  const loop = createPollingLoop(runOnce, pollMs, (reason) => deps.log('error', 'events could not be delivered', { reason }));
-  const stopping = loop.stopping;
-
   /** One round: every committed event into deliveries, then the due deliveries, `concurrency` at a time. */
-  async function runOnce(): Promise<number> {
+  async function runOnce(stopping: () => boolean = () => false): Promise<number> {
     // A few events a transaction: one message event can list a whole engine batch (5,000 messages).
     while ((await deps.outbox.fanOut(50, deps.options.batchSize, enrich)) > 0 && !stopping());
     let calls = 0;
@@ -56,19 +50,19 @@ export function createEventDeliveryWorker(deps: {
       await Promise.all(due.map((delivery) => deps.deliver(delivery)));
       calls += due.length;
     }
-    if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
-      lastSweep = Date.now();
-      const swept = await deps.outbox.sweep();
-      if (swept > 0) deps.log('info', 'old event deliveries deleted', { deliveries: swept });
-    }
     return calls;
   }
 
-  return {
-    runOnce,
-    start: loop.start,
-    /** Waits for the calls under way: their outcomes are recorded before the process ends. */
-    stop: loop.stop,
+  const queue: JobQueue = { name: 'event_delivery', runDue: runOnce };
+  const sweep: PeriodicJob = {
+    name: 'event_delivery.sweep',
+    everyMs: SWEEP_EVERY_MS,
+    atStart: true,
+    async run() {
+      const swept = await deps.outbox.sweep();
+      if (swept > 0) deps.log('info', 'old event deliveries deleted', { deliveries: swept });
+    },
   };
+  return { runOnce: () => runOnce(), queue, sweep };
 }
 export type EventDeliveryWorker = ReturnType<typeof createEventDeliveryWorker>;

@@ -160,7 +160,7 @@ export function createEventOutbox(deps: { db: Db; clock: Clock; accountMail: Acc
         DueRowSchema,
         sql`
         WITH taken AS (
-          UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}
+          UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}, leased_until = ${new Date(now.getTime() + leaseMs)}
            WHERE d.id IN (SELECT d2.id FROM event_deliveries d2 WHERE ${which} ORDER BY d2.next_attempt_at, d2.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING d.id, d.uuid, d.endpoint_id, d.type, d.payload, d.attempts, d.retry_until)
         SELECT t.id::int AS id, t.uuid, t.endpoint_id::int AS endpoint_id, t.type, t.payload, t.attempts, t.retry_until, e.url, e.headers,
@@ -181,7 +181,7 @@ export function createEventOutbox(deps: { db: Db; clock: Clock; accountMail: Acc
       return db.transaction(async (tx) => {
         const written = await tx.execute(sql`
           UPDATE event_deliveries SET status = ${delivered ? 'delivered' : retryAt ? 'pending' : 'failed'},
-                 next_attempt_at = ${retryAt ?? now}, finished_at = ${delivered || !retryAt ? now : null},
+                 next_attempt_at = ${retryAt ?? now}, finished_at = ${delivered || !retryAt ? now : null}, leased_until = NULL,
                  last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}
            WHERE id = ${delivery.id} AND attempts = ${delivery.attempts} AND status = 'pending'`);
         if (written.rowCount !== 1) return false;

@@ -2,8 +2,11 @@ import type { Db } from '../../db/client';
 import type { Mailer } from '../../gateways/mail/mailer';
 import { reportFiltersInWords } from '../../../shared/contract';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import { holdLease, LeaseLost } from '../../jobs/lease';
+import { retryAt as retryAtOf, type RetryPolicy } from '../../jobs/retry-policy';
+import { createJobRunner, type JobQueue, type PeriodicJob } from '../../jobs/runner';
 import { REPORT_LINK_DAYS } from './report-links';
-import type { ClaimedReportJob, ReportJobRecord, ReportLease, ReportsRepository } from './reports.repository';
+import type { ClaimedReportJob, ReportJobRecord, ReportsRepository } from './reports.repository';
 import type { ReportsService } from './reports.service';
 
 const REPORT_NAMES = {
@@ -21,10 +24,11 @@ export type ReportWorkerOptions = {
    * worker renews it every third of that while it writes and mails.
    */
   leaseMs: number;
-  /** The first retry's delay; each next one doubles, up to an hour. */
+  /** The first retry's delay; each next one doubles, up to an hour, a tenth either way (jobs/retry-policy.ts). */
   retryBaseMs: number;
   /** Attempts (writing, then mailing) before the job is given up. */
   maxAttempts: number;
+  /** How often `start` (tests) looks for due jobs; the job runner's own poll in a process. */
   pollMs: number;
   /** How often stored reports whose links have expired (and parts no attempt can publish) are removed; also once at start. */
   sweepMs: number;
@@ -52,6 +56,10 @@ export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = {
  * need not be this one; the link is built on the public URL stored with the job by the API process
  * that received the request, not on this process's PUBLIC_URL. Reports are removed once their links
  * have expired (`sweep`, at start and every `sweepMs`).
+ *
+ * It is the queue `report` and the periodic job `report.sweep` of the job runner (jobs/runner.ts),
+ * which owns the polling, the leases' renewal and the retry policy; `start` and `stop` run it on a
+ * runner of its own (tests).
  */
 export function createReportWorker(deps: {
   db: Db;
@@ -64,9 +72,7 @@ export function createReportWorker(deps: {
   options?: Partial<ReportWorkerOptions>;
 }) {
   const options = { ...DEFAULT_REPORT_WORKER_OPTIONS, ...deps.options };
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
+  const policy: RetryPolicy = { baseMs: options.retryBaseMs, capMs: 3_600_000, maxAttempts: options.maxAttempts };
 
   const mail = async (job: ReportJobRecord, expiresAt: Date) => {
     const url = deps.service.linkFor(job, expiresAt);
@@ -100,7 +106,11 @@ export function createReportWorker(deps: {
 
   const runJob = async (job: ClaimedReportJob) => {
     const { lease } = job;
-    const held = holdJobLease({ reports: deps.reports, clock: deps.clock, lease, leaseMs: options.leaseMs, log: deps.log });
+    const held = holdLease({
+      renew: () => deps.reports.renew(lease, deps.clock.now(), options.leaseMs),
+      leaseMs: options.leaseMs,
+      onError: (error) => deps.log('warn', 'report job lease not renewed', { job: lease.jobId, error: error instanceof Error ? error.message : String(error) }),
+    });
     const lost = (step: string) => deps.log('warn', 'report job taken over by another worker; this attempt stops', { job: job.uuid, step, token: lease.token });
     try {
       if (job.status === 'writing') {
@@ -115,7 +125,7 @@ export function createReportWorker(deps: {
           // Not published (taken over, or the step failed): its parts go (never the published file's).
           if (!ours) await deps.service.discardCsv(csv);
         }
-        if (!ours) throw new LeaseLost();
+        if (!ours) throw new LeaseLost('the report job');
         job = {
           ...job,
           fileName: csv.fileName,
@@ -128,7 +138,7 @@ export function createReportWorker(deps: {
         };
       }
       // Still ours, and for a whole lease from now: time enough for the e-mail, which cannot be taken back.
-      if (!(await held.renewNow())) throw new LeaseLost();
+      if (!(await held.renewNow())) throw new LeaseLost('the report job');
       await mail(job, job.linkExpiresAt!);
       await held.stop();
       // Taken over during the e-mail itself (it outlasted a whole renewed lease): the newer attempt mails again.
@@ -140,8 +150,8 @@ export function createReportWorker(deps: {
       const detail = error instanceof Error ? error.message : String(error);
       // What the user sees: the mail server's answer, but never a path or system detail of this machine.
       const reason = job.status === 'writing' ? 'The CSV file could not be written on the server.' : detail;
-      const giveUp = job.attempts >= options.maxAttempts;
-      const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + Math.min(3_600_000, options.retryBaseMs * 2 ** (job.attempts - 1)));
+      const retryAt = retryAtOf(job.attempts, policy, deps.clock.now());
+      const giveUp = retryAt === null;
       if (!(await deps.reports.attemptFailed(lease, reason, retryAt, deps.clock.now()))) return lost(job.status);
       deps.log('warn', giveUp ? 'report job given up' : 'report job will be retried', { job: job.uuid, step: job.status, error: detail, retryAt });
     } finally {
@@ -149,14 +159,16 @@ export function createReportWorker(deps: {
     }
   };
 
-  /** Runs every job due now, one after the other. */
-  const runDue = async () => {
-    for (;;) {
-      if (stopped) return;
+  /** Runs every job due now, one after the other; how many. */
+  const runDue = async (stopping: () => boolean = () => false): Promise<number> => {
+    let ran = 0;
+    while (!stopping()) {
       const job = await deps.reports.claimJob(deps.clock.now(), options.leaseMs);
-      if (!job) return;
+      if (!job) break;
       await runJob(job);
+      ran += 1;
     }
+    return ran;
   };
 
   /**
@@ -175,88 +187,25 @@ export function createReportWorker(deps: {
       deps.log('warn', 'stored reports not swept', { error: error instanceof Error ? error.message : String(error) });
     }
   };
-  let nextSweepAt = 0;
-
-  const loop = () => {
-    if (stopped) return;
-    const sweepNow = Date.now() >= nextSweepAt;
-    if (sweepNow) nextSweepAt = Date.now() + options.sweepMs;
-    const pass = sweepNow ? sweep().then(runDue) : runDue();
-    running = pass
-      .catch((error: unknown) => deps.log('warn', 'report worker pass failed', { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, options.pollMs);
-      });
-  };
+  const queue: JobQueue = { name: 'report', runDue };
+  const periodic: PeriodicJob = { name: 'report.sweep', everyMs: options.sweepMs, atStart: true, run: sweep };
+  const runner = createJobRunner({
+    db: deps.db,
+    clock: deps.clock,
+    log: (level, message, fields) => deps.log(level === 'info' ? 'info' : 'warn', message, fields),
+    queues: [queue],
+    periodic: [periodic],
+    options: { pollMs: options.pollMs },
+  });
 
   return {
-    runDue,
+    runDue: () => runDue(),
     sweep,
-    start(): void {
-      stopped = false;
-      loop();
-    },
+    queue,
+    periodic,
+    start: runner.start,
     /** Stops taking jobs and waits for the one in hand. */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
-}
-
-/** The job was claimed by another worker since this attempt claimed it: the attempt stops, and records nothing. */
-class LeaseLost extends Error {
-  constructor() {
-    super('the report job was taken over by another worker');
-  }
-}
-
-/**
- * Keeps a job's lease while its worker writes and mails: renews it every third of the lease on the
- * job clock, and aborts `signal` when a renewal is refused (the lease ran out and another worker
- * claimed the job). A renewal that fails (the database is unreachable) is logged and tried again at
- * the next tick: the fenced steps still stop the attempt if the job was taken over meanwhile.
- * `stop()` waits for a renewal under way, so none lands after the job's last step.
- */
-function holdJobLease(deps: {
-  reports: Pick<ReportsRepository, 'renew'>;
-  clock: Clock;
-  lease: ReportLease;
-  leaseMs: number;
-  log: (level: 'info' | 'warn', message: string, fields?: Record<string, unknown>) => void;
-}): { signal: AbortSignal; renewNow(): Promise<boolean>; stop(): Promise<void> } {
-  const controller = new AbortController();
-  let renewing: Promise<boolean> | undefined;
-
-  const renew = async (): Promise<boolean> => {
-    const ours = await deps.reports.renew(deps.lease, deps.clock.now(), deps.leaseMs);
-    if (!ours) controller.abort(new LeaseLost());
-    return ours;
-  };
-  const tick = () => {
-    if (renewing || controller.signal.aborted) return;
-    renewing = renew()
-      .catch((error: unknown) => {
-        deps.log('warn', 'report job lease not renewed', { job: deps.lease.jobId, error: error instanceof Error ? error.message : String(error) });
-        return true;
-      })
-      .finally(() => (renewing = undefined));
-  };
-
-  const interval = setInterval(tick, Math.max(10, Math.floor(deps.leaseMs / 3)));
-  interval.unref();
-  return {
-    signal: controller.signal,
-    async renewNow() {
-      await renewing;
-      return renew();
-    },
-    async stop() {
-      clearInterval(interval);
-      await renewing;
-    },
+    stop: runner.stop,
   };
 }
 
