@@ -1,5 +1,5 @@
 import { Badge, Paper, Table, Text } from '@mantine/core';
-import { formatTimestamp } from '../lib/dates';
+import { formatCount, formatTimestamp } from '../lib/format';
 import { TableScroll } from './table-scroll';
 
 /** One signed call to a receiver (a webhook's, an event endpoint's) and its answer. */
@@ -71,7 +71,7 @@ export function CallAttemptsTable({ label, attempts, withEvent = false }: CallAt
                   <HttpStatusBadge statusCode={attempt.status_code} />
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {attempt.latency_ms.toLocaleString('en-GB')} ms
+                  {formatCount(attempt.latency_ms)} ms
                 </Table.Td>
                 <Table.Td maw={380}>
                   {attempt.error ? (

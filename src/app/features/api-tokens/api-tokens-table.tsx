@@ -1,7 +1,7 @@
 import { Badge, Button, Code, Group, Paper, Table, Text } from '@mantine/core';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import type { ApiToken } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { TableScroll } from '../../components/table-scroll';
 
 export const API_TOKEN_COLUMNS = ['Name', 'Team', 'Token', 'Expires', 'Last used', 'Created', 'Actions'] as const;

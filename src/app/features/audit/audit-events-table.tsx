@@ -1,19 +1,18 @@
 import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconKey, IconLock, IconUserQuestion } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { AuditEvent } from '../../api/gen/types.gen';
 import { paths } from '../../paths';
 import { AuditChanges } from './audit-changes';
 import { ACTOR_KIND_LABELS, eventLabel, isRefused, resourceHref, resourceLabel } from './audit-labels';
 import { TableScroll } from '../../components/table-scroll';
+import { formatTimestamp } from '../../lib/format';
 
 export const AUDIT_COLUMNS = ['Time', 'Who', 'Action', 'Resource', 'Changes', 'IP address'] as const;
 
 /** The event's moment, already in the service's zone, to the second (an audit needs the order of close events). */
 export function formatEventTime(timestamp: string): string {
-  const parsed = dayjs(timestamp);
-  return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
+  return formatTimestamp(timestamp, timestamp, { seconds: true });
 }
 
 const shortUuid = (uuid: string) => uuid.slice(0, 8);

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine
 import { IconGauge, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Campaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { CampaignBadges } from './campaign-badges';
 import { TableScroll } from '../../components/table-scroll';

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Group, Paper, Table, Text, Tooltip } from '@
 import { IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ContactGroup } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { ContactGroupStatusBadge } from './contact-group-status-badge';
 import { TableScroll } from '../../components/table-scroll';
@@ -49,7 +49,7 @@ export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps
                     {group.description || 'No description'}
                   </Text>
                 </Table.Td>
-                <Table.Td ta="right">{group.number_of_contacts.toLocaleString('en-GB')}</Table.Td>
+                <Table.Td ta="right">{formatCount(group.number_of_contacts)}</Table.Td>
                 <Table.Td>
                   <ContactGroupStatusBadge status={group.status} />
                 </Table.Td>

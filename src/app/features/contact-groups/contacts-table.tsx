@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine
 import { IconUserMinus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Contact } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { TableScroll } from '../../components/table-scroll';

@@ -5,9 +5,10 @@ import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useFlushContactGroup } from './contact-group-mutations';
 import { OptOutRemovalForm } from './opt-out-removal-form';
+import { formatCount } from '../../lib/format';
 
 function contactsCount(count: number): string {
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'contact' : 'contacts'}`;
+  return `${formatCount(count)} ${count === 1 ? 'contact' : 'contacts'}`;
 }
 
 /**

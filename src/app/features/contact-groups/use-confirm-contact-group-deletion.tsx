@@ -2,6 +2,7 @@ import type { ContactGroup } from '../../api/gen/types.gen';
 import { useConfirmAction } from '../../components/use-confirm-action';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useDeleteContactGroup } from './contact-group-mutations';
+import { formatCount } from '../../lib/format';
 
 /** Asks before deleting; the service refuses (409) while a keyword adds to the group, and its message says which. */
 export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
@@ -11,8 +12,8 @@ export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
     title: 'Delete contact group',
     message: (
       <>
-        Delete the group <strong>{group.name}</strong> and its {group.number_of_contacts.toLocaleString('en-GB')}{' '}
-        {group.number_of_contacts === 1 ? 'contact' : 'contacts'}? This cannot be undone.
+        Delete the group <strong>{group.name}</strong> and its {formatCount(group.number_of_contacts)} {group.number_of_contacts === 1 ? 'contact' : 'contacts'}
+        ? This cannot be undone.
       </>
     ),
     confirmLabel: 'Delete group',

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { EventDelivery } from '../../api/gen/types.gen';
 import { HttpStatusBadge } from '../../components/call-attempts-table';
 import { TableScroll } from '../../components/table-scroll';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { EventDeliveryStatusBadge } from './event-delivery-status-badge';
 
 export const EVENT_DELIVERY_COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Finished'] as const;
@@ -44,7 +44,7 @@ export function EventDeliveriesTable({ deliveries, hrefOf }: EventDeliveriesTabl
                     </Anchor>
                     {delivery.type.startsWith('message.') && (
                       <Text size="xs" c="dimmed">
-                        {delivery.item_count.toLocaleString('en-GB')} {delivery.item_count === 1 ? 'message' : 'messages'}
+                        {formatCount(delivery.item_count)} {delivery.item_count === 1 ? 'message' : 'messages'}
                       </Text>
                     )}
                   </Stack>

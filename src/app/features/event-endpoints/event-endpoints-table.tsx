@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Paper, Stack, Table, Text, Tooltip, VisuallyHidde
 import { Link } from 'react-router';
 import type { EventEndpoint } from '../../api/gen/types.gen';
 import { TableScroll } from '../../components/table-scroll';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { EventEndpointStatusBadge } from './event-endpoint-status';
 

@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, Table, Text } from '@mantine/core';
 import type { InboundMessage } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { InboundActionsList } from './inbound-actions-list';
 import { TableScroll } from '../../components/table-scroll';

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Keyword } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { TableScroll } from '../../components/table-scroll';
 

@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Code, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Link, VanityDomain } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { TableScroll } from '../../components/table-scroll';
 
 export const LINK_COLUMNS = ['Shorthand', 'Destination', 'Domain', 'Updated', 'Actions'] as const;

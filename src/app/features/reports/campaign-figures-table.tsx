@@ -1,7 +1,7 @@
 import { Anchor, Checkbox, Paper, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CampaignReportListItem } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, formatRate } from './report-format';
 import { TableScroll } from '../../components/table-scroll';

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Sender } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { SenderStatusBadge } from './sender-status-badge';
 import { TableScroll } from '../../components/table-scroll';

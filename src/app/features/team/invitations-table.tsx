@@ -1,6 +1,6 @@
 import { Button, Paper, Table } from '@mantine/core';
 import type { Invitation } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { RoleBadge } from './role-badge';
 import { TableScroll } from '../../components/table-scroll';
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Paper, Select, Table, Text } from '@mantine/core';
 import type { Member } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import type { Role } from '../../lib/roles';
 import { isRole, ROLE_OPTIONS } from './member-roles';
 import { RoleBadge } from './role-badge';

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Group, Paper, Table, Text, Tooltip } from '@
 import { IconLock, IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Template, VanityDomain } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { EncodingBadge } from './encoding-badge';
 import { draftMessage, sampleShortLinks } from './message-draft';

@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Code, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { VanityDomain } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { TableScroll } from '../../components/table-scroll';
 
 export const VANITY_DOMAIN_COLUMNS = ['Domain', 'Short links start with', 'Created', 'Actions'] as const;

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine
 import { IconHistory, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Webhook } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { HeaderNames } from '../../components/header-names';
 import { TableScroll } from '../../components/table-scroll';
