@@ -1,6 +1,5 @@
 import type { ContactGroup } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteContactGroup } from './contact-group-mutations';
 import { formatCount } from '../../lib/format';
 
@@ -8,7 +7,7 @@ import { formatCount } from '../../lib/format';
 export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
   const deletion = useDeleteContactGroup();
 
-  return useConfirmAction((group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) => ({
+  return useConfirmedMutation(deletion, (group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) => ({
     title: 'Delete contact group',
     message: (
       <>
@@ -17,13 +16,9 @@ export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
       </>
     ),
     confirmLabel: 'Delete group',
-    onConfirm: () =>
-      deletion.mutate(group.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The contact group ${group.name} was deleted.`);
-          onDeleted?.();
-        },
-        onError: (error) => notifyFailure(`The contact group ${group.name} could not be deleted`, error),
-      }),
+    variables: group.uuid,
+    success: `The contact group ${group.name} was deleted.`,
+    onSuccess: () => onDeleted?.(),
+    failure: `The contact group ${group.name} could not be deleted`,
   }));
 }

@@ -4,7 +4,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { CampaignReportSummary } from '../../api/gen/types.gen';
 import { ErrorState } from '../../components/error-state';
-import { formatCount, formatTimestamp } from '../../lib/format';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, formatRate } from './report-format';
 import { reportQueries } from './report-queries';
