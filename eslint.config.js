@@ -59,6 +59,18 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, ...noImport('server') },
   },
+  {
+    // Figures and times are written by lib/format.ts alone, in the browser's language (docs/ARCHITECTURE.md).
+    files: ['src/app/**'],
+    ignores: ['src/app/lib/format.ts', '**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.object.name='Intl']", message: 'Format with src/app/lib/format.ts (the browser’s language).' },
+        { selector: 'CallExpression[callee.property.name=/^toLocale/]', message: 'Format with src/app/lib/format.ts (the browser’s language).' },
+      ],
+    },
+  },
   // Scripts the dashboard's page loads as they are (public/color-scheme.js, before the first paint).
   { files: ['public/**/*.js'], languageOptions: { globals: { ...globals.browser }, sourceType: 'script' } },
   {

@@ -25,6 +25,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
+    // The dashboard writes figures and times in the browser's language: the journeys read en-GB.
+    locale: 'en-GB',
     launchOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS },
   },
   // The sweep of every page (accessibility.spec.ts) seeds a sent campaign and a pending invitation in

@@ -215,7 +215,8 @@ async function main(): Promise<void> {
   try {
     server = await startHerald(dataDir);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // The dashboard writes figures and times in the browser's language: a British team's, as the seed is.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
     const page = await context.newPage();
     await page.goto(`${ORIGIN}/`);
     await page.getByRole('textbox', { name: 'E-mail' }).fill(ADMIN.email);
@@ -297,7 +298,7 @@ async function main(): Promise<void> {
     }
     // The sign-in page, signed out.
     if (chosen('sign-in')) {
-      const signedOut = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const signedOut = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
       const signIn = await signedOut.newPage();
       for (const scheme of SCHEMES) {
         await signIn.emulateMedia({ colorScheme: scheme });

@@ -1,6 +1,6 @@
-import { Badge, Paper, Table, Text } from '@mantine/core';
-import { formatTimestamp } from '../lib/dates';
-import { TableScroll } from './table-scroll';
+import { Badge, Text } from '@mantine/core';
+import { formatCount, formatTimestamp } from '../lib/format';
+import { DataTable, type DataColumn } from './data-table';
 
 /** One signed call to a receiver (a webhook's, an event endpoint's) and its answer. */
 export interface CallAttempt {
@@ -43,52 +43,52 @@ interface CallAttemptsTableProps {
 }
 
 export function CallAttemptsTable({ label, attempts, withEvent = false }: CallAttemptsTableProps) {
+  const columns: DataColumn<CallAttempt & { index: number }>[] = [
+    { key: 'Time', header: 'Time', cellProps: { style: { whiteSpace: 'nowrap' } }, cell: (attempt) => formatTimestamp(attempt.created_at) },
+    ...(withEvent
+      ? [
+          {
+            key: 'Event',
+            header: 'Event',
+            cell: (attempt: CallAttempt) => (
+              <Text size="sm" ff="monospace">
+                {attempt.event}
+              </Text>
+            ),
+          },
+        ]
+      : []),
+    { key: 'Status', header: 'Status', cell: (attempt) => <HttpStatusBadge statusCode={attempt.status_code} /> },
+    {
+      key: 'Latency',
+      header: 'Latency',
+      align: 'right',
+      cellProps: { style: { whiteSpace: 'nowrap' } },
+      cell: (attempt) => `${formatCount(attempt.latency_ms)} ms`,
+    },
+    {
+      key: 'Error',
+      header: 'Error',
+      cellProps: { maw: 380 },
+      cell: (attempt) =>
+        attempt.error ? (
+          <Text size="sm" c="red">
+            {attempt.error}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            None
+          </Text>
+        ),
+    },
+  ];
   return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={withEvent ? 720 : 560}>
-        <Table aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              {callAttemptColumns(withEvent).map((column) => (
-                <Table.Th key={column} ta={column === 'Latency' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {attempts.map((attempt, index) => (
-              <Table.Tr key={`${attempt.created_at}-${index}`}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(attempt.created_at)}</Table.Td>
-                {withEvent && (
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {attempt.event}
-                    </Text>
-                  </Table.Td>
-                )}
-                <Table.Td>
-                  <HttpStatusBadge statusCode={attempt.status_code} />
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {attempt.latency_ms.toLocaleString('en-GB')} ms
-                </Table.Td>
-                <Table.Td maw={380}>
-                  {attempt.error ? (
-                    <Text size="sm" c="red">
-                      {attempt.error}
-                    </Text>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      None
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={attempts.map((attempt, index) => ({ ...attempt, index }))}
+      rowKey={(attempt) => `${attempt.created_at}-${attempt.index}`}
+      minWidth={withEvent ? 720 : 560}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useContext, useEffect } from 'react';
 import { UNSAFE_DataRouterContext, useBlocker } from 'react-router';
+import { useConfirmAction } from './use-confirm-action';
 
 /** Navigation state of a leave that is meant (after deleting what was edited): the guard lets it through. */
 export const LEAVE_ON_PURPOSE = { leaveOnPurpose: true } as const;
@@ -13,25 +12,18 @@ function LeaveDialog({ when, what }: { when: boolean; what: string }) {
     ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname && !onPurpose(nextLocation.state),
   );
   const blocked = blocker.state === 'blocked';
+  const confirmLeave = useConfirmAction(() => ({
+    title: 'Leave without saving?',
+    message: `Your changes to ${what} are not saved. If you leave now, they are lost.`,
+    confirmLabel: 'Leave without saving',
+    cancelLabel: 'Stay on this page',
+    // Escape or the close button stays on the page, as the cancel button does.
+    onConfirm: () => blocker.proceed?.(),
+    onCancel: () => blocker.reset?.(),
+  }));
   useEffect(() => {
-    if (!blocked) return;
-    // One answer only: the dialog closed by Escape or its close button stays on the page.
-    let answered = false;
-    const answer = (leave: boolean) => {
-      if (answered) return;
-      answered = true;
-      if (leave) blocker.proceed?.();
-      else blocker.reset?.();
-    };
-    modals.openConfirmModal({
-      title: 'Leave without saving?',
-      children: <Text size="sm">Your changes to {what} are not saved. If you leave now, they are lost.</Text>,
-      labels: { confirm: 'Leave without saving', cancel: 'Stay on this page' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => answer(true),
-      onCancel: () => answer(false),
-      onClose: () => answer(false),
-    });
+    if (blocked) confirmLeave();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per blocked navigation; confirmLeave is made anew each render
   }, [blocked, blocker, what]);
   return null;
 }

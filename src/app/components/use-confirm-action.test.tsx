@@ -1,7 +1,8 @@
 import { Button } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '../testing/render';
-import { useConfirmAction, type ConfirmActionOptions } from './use-confirm-action';
+import { useConfirmAction, useConfirmedMutation, type ConfirmActionOptions } from './use-confirm-action';
 
 interface Group {
   name: string;
@@ -68,5 +69,57 @@ describe('the confirmation of a destructive action', () => {
     await rotation.user.click(screen.getByRole('button', { name: 'Remove all contacts' }));
     const orange = await screen.findByRole('button', { name: 'Rotate secret' });
     expect(orange.getAttribute('style')).toContain('--mantine-color-orange-filled');
+  });
+});
+
+/** A deletion through the one confirm-then-call helper; `call` stands for the service. */
+function DeleteButton({ call, onDeleted }: { call: (uuid: string) => Promise<{ name: string }>; onDeleted: () => void }) {
+  const deletion = useMutation({ mutationFn: call });
+  const confirm = useConfirmedMutation(deletion, (sender: { uuid: string; name: string }) => ({
+    title: 'Delete sender',
+    message: `Delete the sender ${sender.name}?`,
+    confirmLabel: 'Delete sender',
+    variables: sender.uuid,
+    success: (deleted) => `The sender ${deleted.name} was deleted.`,
+    failure: `The sender ${sender.name} could not be deleted`,
+    onSuccess: onDeleted,
+  }));
+  return <Button onClick={() => confirm({ uuid: 's-1', name: 'AcmeShop' })}>Delete AcmeShop</Button>;
+}
+
+describe('a confirmed call to the service', () => {
+  it('calls only once confirmed, with the subject’s variables, then says it is done', async () => {
+    const call = vi.fn(async (_uuid: string) => ({ name: 'AcmeShop' }));
+    const onDeleted = vi.fn();
+    const { user } = render(<DeleteButton call={call} onDeleted={onDeleted} />);
+
+    await user.click(screen.getByRole('button', { name: 'Delete AcmeShop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete sender' });
+    expect(call).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete sender' }));
+
+    expect(await screen.findByText('The sender AcmeShop was deleted.')).toBeInTheDocument();
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(call.mock.calls[0]![0]).toBe('s-1');
+    expect(onDeleted).toHaveBeenCalledTimes(1);
+  });
+
+  it('calls nothing when dismissed, and shows the service’s refusal under its own title', async () => {
+    const call = vi.fn(async (): Promise<{ name: string }> => {
+      throw new Error('Templates still use it.');
+    });
+    const onDeleted = vi.fn();
+    const { user } = render(<DeleteButton call={call} onDeleted={onDeleted} />);
+
+    await user.click(screen.getByRole('button', { name: 'Delete AcmeShop' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete sender' })).not.toBeInTheDocument());
+    expect(call).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Delete AcmeShop' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Delete sender' })).getByRole('button', { name: 'Delete sender' }));
+    expect(await screen.findByText('The sender AcmeShop could not be deleted')).toBeInTheDocument();
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(onDeleted).not.toHaveBeenCalled();
   });
 });

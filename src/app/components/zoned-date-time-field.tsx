@@ -18,6 +18,8 @@ const two = (n: number) => String(n).padStart(2, '0');
 
 /** Whether the locale writes the month before the day (en-US: 11/28/2026). */
 function monthFirst(locale: string): boolean {
+  // Reads the locale's order to parse what was typed; it writes nothing.
+  // eslint-disable-next-line no-restricted-syntax
   const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' }).formatToParts(new Date(2026, 10, 28));
   return parts.findIndex((part) => part.type === 'month') < parts.findIndex((part) => part.type === 'day');
 }

@@ -1,4 +1,5 @@
 import { formatTimestamp, parseTimestamp } from '../../shared/time/local-timestamps';
+import { zoneName } from './format';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,10 +19,7 @@ export function shiftTimestamp(timestamp: string, offset: number, timeZone: stri
 
 /** The zone's short name at that moment, e.g. `BST` in summer and `GMT` in winter for Europe/London. */
 export function zoneAbbreviation(timeZone: string, moment: Date = new Date()): string {
-  const part = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' })
-    .formatToParts(moment)
-    .find((candidate) => candidate.type === 'timeZoneName');
-  return part?.value ?? timeZone;
+  return zoneName(timeZone, moment, 'short') ?? timeZone;
 }
 
 /** "Europe/London, BST": the zone a field's time is read in, named for the time in it (or now). */

@@ -6,6 +6,9 @@ import { configureApiClient } from '../api/client';
 import { endSession } from '../lib/session';
 
 configureApiClient();
+// The dashboard writes figures and times in the browser's language (lib/format.ts); jsdom's is en-US.
+// The tests read as a British team does, as Playwright's browser (its config) and the screenshots do.
+Object.defineProperty(window.navigator, 'language', { configurable: true, get: () => 'en-GB' });
 // findBy… and waitFor wait up to 4 s (1 s by default): a loaded machine renders Mantine's forms slowly.
 configure({ asyncUtilTimeout: 4_000 });
 

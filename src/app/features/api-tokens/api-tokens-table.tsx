@@ -1,8 +1,8 @@
-import { Badge, Button, Code, Group, Paper, Table, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Text } from '@mantine/core';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import type { ApiToken } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
-import { TableScroll } from '../../components/table-scroll';
+import { DataTable, type DataColumn } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 
 export const API_TOKEN_COLUMNS = ['Name', 'Team', 'Token', 'Expires', 'Last used', 'Created', 'Actions'] as const;
 
@@ -34,59 +34,48 @@ function Expiry({ expiresAt, timeZone, readAt }: { expiresAt: string; timeZone: 
 }
 
 export function ApiTokensTable({ tokens, teamNames, timeZone, readAt, onRevoke }: ApiTokensTableProps) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={860}>
-        <Table aria-label="API tokens">
-          <Table.Thead>
-            <Table.Tr>
-              {API_TOKEN_COLUMNS.map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((token) => (
-              <Table.Tr key={token.uuid}>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Text size="sm" fw={500}>
-                      {token.name}
-                    </Text>
-                    {token.scope === 'read_only' && (
-                      <Badge color="gray" variant="light" size="sm" style={{ flexShrink: 0 }}>
-                        Read-only
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  {teamNames.get(token.team_uuid) ?? (
-                    <Code fz="xs" title="A team you are no longer in">
-                      {token.team_uuid}
-                    </Code>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Code>{token.hint}</Code>
-                </Table.Td>
-                <Table.Td>
-                  <Expiry expiresAt={token.expires_at} timeZone={timeZone} readAt={readAt} />
-                </Table.Td>
-                <Table.Td>{formatTimestamp(token.last_used_at, 'Never')}</Table.Td>
-                <Table.Td>{formatTimestamp(token.created_at)}</Table.Td>
-                <Table.Td ta="right">
-                  <Button size="xs" variant="subtle" color="red" onClick={() => onRevoke(token)} aria-label={`Revoke ${token.name}`}>
-                    Revoke
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  const columns: DataColumn<ApiToken>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (token) => (
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" fw={500}>
+            {token.name}
+          </Text>
+          {token.scope === 'read_only' && (
+            <Badge color="gray" variant="light" size="sm" style={{ flexShrink: 0 }}>
+              Read-only
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    {
+      key: 'team',
+      header: 'Team',
+      cell: (token) =>
+        teamNames.get(token.team_uuid) ?? (
+          <Code fz="xs" title="A team you are no longer in">
+            {token.team_uuid}
+          </Code>
+        ),
+    },
+    { key: 'token', header: 'Token', cell: (token) => <Code>{token.hint}</Code> },
+    { key: 'expires', header: 'Expires', cell: (token) => <Expiry expiresAt={token.expires_at} timeZone={timeZone} readAt={readAt} /> },
+    { key: 'last_used', header: 'Last used', cell: (token) => formatTimestamp(token.last_used_at, 'Never') },
+    { key: 'created', header: 'Created', cell: (token) => formatTimestamp(token.created_at) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      // A word, not an icon: revoking is the one thing a token's row does.
+      cell: (token) => (
+        <Button size="xs" variant="subtle" color="red" onClick={() => onRevoke(token)} aria-label={`Revoke ${token.name}`}>
+          Revoke
+        </Button>
+      ),
+    },
+  ];
+  return <DataTable label="API tokens" columns={columns} rows={tokens} rowKey={(token) => token.uuid} minWidth={860} />;
 }

@@ -1,13 +1,12 @@
 import type { ApiToken } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useRevokeApiToken } from './api-token-mutations';
 
 /** Asks before revoking: whatever uses the token stops working at once. */
 export function useConfirmTokenRevocation() {
   const revocation = useRevokeApiToken();
 
-  return useConfirmAction((token: Pick<ApiToken, 'uuid' | 'name'>) => ({
+  return useConfirmedMutation(revocation, (token: Pick<ApiToken, 'uuid' | 'name'>) => ({
     title: 'Revoke API token',
     message: (
       <>
@@ -15,10 +14,8 @@ export function useConfirmTokenRevocation() {
       </>
     ),
     confirmLabel: 'Revoke token',
-    onConfirm: () =>
-      revocation.mutate(token.uuid, {
-        onSuccess: () => notifySuccess(`The token ${token.name} was revoked.`),
-        onError: (error) => notifyFailure(`The token ${token.name} could not be revoked`, error),
-      }),
+    variables: token.uuid,
+    success: `The token ${token.name} was revoked.`,
+    failure: `The token ${token.name} could not be revoked`,
   }));
 }

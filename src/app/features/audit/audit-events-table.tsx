@@ -1,19 +1,18 @@
-import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { IconKey, IconLock, IconUserQuestion } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { AuditEvent } from '../../api/gen/types.gen';
 import { paths } from '../../paths';
 import { AuditChanges } from './audit-changes';
 import { ACTOR_KIND_LABELS, eventLabel, isRefused, resourceHref, resourceLabel } from './audit-labels';
-import { TableScroll } from '../../components/table-scroll';
+import { DataTable, type DataColumn } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 
 export const AUDIT_COLUMNS = ['Time', 'Who', 'Action', 'Resource', 'Changes', 'IP address'] as const;
 
 /** The event's moment, already in the service's zone, to the second (an audit needs the order of close events). */
 export function formatEventTime(timestamp: string): string {
-  const parsed = dayjs(timestamp);
-  return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
+  return formatTimestamp(timestamp, timestamp, { seconds: true });
 }
 
 const shortUuid = (uuid: string) => uuid.slice(0, 8);
@@ -107,48 +106,41 @@ interface AuditEventsTableProps {
   resourceUuid?: string;
 }
 
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+
 export function AuditEventsTable({ events, resourceUuid }: AuditEventsTableProps) {
+  const columns: DataColumn<AuditEvent>[] = [
+    { key: 'Time', header: 'Time', headerProps: NO_WRAP, cellProps: NO_WRAP, cell: (event) => <Text size="sm">{formatEventTime(event.created_at)}</Text> },
+    { key: 'Who', header: 'Who', headerProps: NO_WRAP, cellProps: { miw: 150, maw: 220 }, cell: (event) => <Actor actor={event.actor} /> },
+    { key: 'Action', header: 'Action', headerProps: NO_WRAP, cell: (event) => <Action event={event} /> },
+    {
+      key: 'Resource',
+      header: 'Resource',
+      headerProps: NO_WRAP,
+      cellProps: NO_WRAP,
+      cell: (event) => <Resource event={event} showHistory={event.resource_uuid !== resourceUuid} />,
+    },
+    { key: 'Changes', header: 'Changes', headerProps: NO_WRAP, cellProps: { miw: 240, maw: 420 }, cell: (event) => <AuditChanges changes={event.changes} /> },
+    {
+      key: 'IP address',
+      header: 'IP address',
+      headerProps: NO_WRAP,
+      cell: (event) => (
+        <Text size="xs" ff="monospace">
+          {event.ip || '—'}
+        </Text>
+      ),
+    },
+  ];
   return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={900}>
-        <Table aria-label="Audit events" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {AUDIT_COLUMNS.map((column) => (
-                <Table.Th key={column} style={{ whiteSpace: 'nowrap' }}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {events.map((event) => (
-              <Table.Tr key={event.uuid} style={{ verticalAlign: 'top' }}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Text size="sm">{formatEventTime(event.created_at)}</Text>
-                </Table.Td>
-                <Table.Td miw={150} maw={220}>
-                  <Actor actor={event.actor} />
-                </Table.Td>
-                <Table.Td>
-                  <Action event={event} />
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Resource event={event} showHistory={event.resource_uuid !== resourceUuid} />
-                </Table.Td>
-                <Table.Td miw={240} maw={420}>
-                  <AuditChanges changes={event.changes} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="xs" ff="monospace">
-                    {event.ip || '—'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label="Audit events"
+      columns={columns}
+      rows={events}
+      rowKey={(event) => event.uuid}
+      rowProps={() => ({ style: { verticalAlign: 'top' } })}
+      tableProps={{ verticalSpacing: 'sm' }}
+      minWidth={900}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Paper, Stack, Text, Textarea, Title } from
 import { IconAlertTriangle, IconCheck, IconHourglassHigh, IconX } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import type { Approval, Campaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import type { Role } from '../../lib/roles';
 import type { ApprovalVerdict } from './campaign-mutations';
 
@@ -204,8 +204,8 @@ function DecidedApproval({ campaign, viewer, canEdit }: Omit<CampaignApprovalPan
       </Text>
       {approved && approval.recipients !== null && (
         <Text size="sm">
-          The approval covers {approval.recipients.toLocaleString('en-GB')} recipients: if the audience has grown past that when sending starts, nothing is sent
-          and it waits for an approval again.
+          The approval covers {formatCount(approval.recipients)} recipients: if the audience has grown past that when sending starts, nothing is sent and it
+          waits for an approval again.
         </Text>
       )}
       <Comment comment={approval.comment} />

@@ -1,7 +1,7 @@
 import { Alert, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { Campaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 
 /** Why a locked campaign cannot be edited (docs/interface.md §3 rule 2), in the campaign's own terms. */
 export function lockReason(campaign: Pick<Campaign, 'status' | 'scheduled_send_date' | 'approval' | 'stopped_at' | 'stopped_by' | 'expired_at'>): string {

@@ -2,18 +2,12 @@ import { Alert, Badge, Code, Group, List, Paper, SimpleGrid, Stack, Table, Text,
 import { IconAlertTriangle, IconArrowsSplit, IconMoon, IconUserCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatMoney, formatTimestamp, plural } from '../../lib/format';
 
-const count = new Intl.NumberFormat('en-GB');
-const fmt = (value: number) => count.format(value);
-const plural = (value: number, one: string, other: string) => `${fmt(value)} ${value === 1 ? one : other}`;
+const fmt = formatCount;
 
 export function formatCost(cost: NonNullable<CampaignReview['cost']>): string {
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency: cost.currency, maximumFractionDigits: 4 }).format(cost.amount);
-  } catch {
-    return `${cost.amount} ${cost.currency}`;
-  }
+  return formatMoney(cost.amount, cost.currency, { maximumFractionDigits: 4 });
 }
 
 /** Included − duplicates − excluded − opted out = total, as a small sum a person can check. */

@@ -3,7 +3,7 @@ import { IconFlask } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { CampaignReview } from '../../../shared/contract';
 import { isApiError } from '../../api/api-error';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { useSendCampaignTests } from './campaign-mutations';
 

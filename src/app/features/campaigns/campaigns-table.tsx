@@ -1,11 +1,11 @@
-import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Group, Text } from '@mantine/core';
 import { IconGauge, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Campaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { CampaignBadges } from './campaign-badges';
-import { TableScroll } from '../../components/table-scroll';
 
 export const CAMPAIGN_COLUMNS = ['Name', 'Status', 'Scheduled', 'Recipients', 'Sender', 'Actions'] as const;
 
@@ -33,59 +33,41 @@ function Recipients({ campaign, groupNames }: { campaign: Campaign; groupNames: 
 }
 
 export function CampaignsTable({ campaigns, groupNames, onDelete }: CampaignsTableProps) {
+  const columns: DataColumn<Campaign>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (campaign) => (
+        <>
+          <Anchor component={Link} to={paths.campaigns.detail.getHref(campaign.uuid)} size="sm" fw={500}>
+            {campaign.name}
+          </Anchor>
+          {campaign.throttled && (
+            <Group gap={4} c="dimmed">
+              <IconGauge size={12} aria-hidden />
+              <Text size="xs">Throttled until {formatTimestamp(campaign.scheduled_finish_date)}</Text>
+            </Group>
+          )}
+        </>
+      ),
+    },
+    { key: 'status', header: 'Status', cell: (campaign) => <CampaignBadges campaign={campaign} /> },
+    { key: 'scheduled', header: 'Scheduled', cell: (campaign) => <Text size="sm">{formatTimestamp(campaign.scheduled_send_date)}</Text> },
+    { key: 'recipients', header: 'Recipients', cell: (campaign) => <Recipients campaign={campaign} groupNames={groupNames} /> },
+    { key: 'sender', header: 'Sender', cell: (campaign) => campaign.sender },
+  ];
+  const actions: RowAction<Campaign>[] = onDelete
+    ? [{ label: 'Delete', name: (campaign) => `Delete ${campaign.name}`, icon: <IconTrash size={18} />, color: 'red', onClick: onDelete }]
+    : [];
   return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={820}>
-        <Table aria-label="Campaigns" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {CAMPAIGN_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {campaigns.map((campaign) => (
-              <Table.Tr key={campaign.uuid}>
-                <Table.Td>
-                  <Anchor component={Link} to={paths.campaigns.detail.getHref(campaign.uuid)} size="sm" fw={500}>
-                    {campaign.name}
-                  </Anchor>
-                  {campaign.throttled && (
-                    <Group gap={4} c="dimmed">
-                      <IconGauge size={12} aria-hidden />
-                      <Text size="xs">Throttled until {formatTimestamp(campaign.scheduled_finish_date)}</Text>
-                    </Group>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <CampaignBadges campaign={campaign} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{formatTimestamp(campaign.scheduled_send_date)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Recipients campaign={campaign} groupNames={groupNames} />
-                </Table.Td>
-                <Table.Td>{campaign.sender}</Table.Td>
-                {onDelete && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${campaign.name}`} onClick={() => onDelete(campaign)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label="Campaigns"
+      columns={columns}
+      rows={campaigns}
+      rowKey={(campaign) => campaign.uuid}
+      actions={actions}
+      tableProps={{ verticalSpacing: 'sm' }}
+      minWidth={820}
+    />
   );
 }

@@ -4,10 +4,10 @@ import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/api-error';
 import { campaignQueries } from './campaign-queries';
+import { formatCount } from '../../lib/format';
 
 /** Asks once the groups have stopped changing for this long, not per click. */
 const DEBOUNCE_MS = 400;
-const numberFormat = new Intl.NumberFormat('en-GB');
 
 interface RecipientEstimateProps {
   included: readonly string[];
@@ -37,7 +37,7 @@ export function RecipientEstimate({ included, excluded }: RecipientEstimateProps
           ) : (
             <Group gap="xs">
               <Text size="lg" fw={700} data-testid="recipient-estimate">
-                {estimate.data === undefined ? 'Counting…' : `≈ ${numberFormat.format(estimate.data)} ${estimate.data === 1 ? 'recipient' : 'recipients'}`}
+                {estimate.data === undefined ? 'Counting…' : `≈ ${formatCount(estimate.data)} ${estimate.data === 1 ? 'recipient' : 'recipients'}`}
               </Text>
               {estimate.isFetching && <Loader size="xs" aria-label="Counting recipients" />}
             </Group>

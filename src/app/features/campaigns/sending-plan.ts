@@ -1,4 +1,5 @@
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
+import { formatMomentIn } from '../../lib/format';
 
 export interface TimelineSpan {
   /** A pause of the campaign wins over quiet hours where both hold. */
@@ -85,16 +86,9 @@ function merge(gaps: Gap[]): Gap[] {
     }, []);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** "3 Jun, 14:30" in the zone. */
 function formatIn(moment: number, timeZone: string): string {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter.format(new Date(moment));
+  return formatMomentIn(moment, timeZone);
 }
 
 /** "6 h 30 min" */

@@ -1,6 +1,6 @@
 import { Alert, Badge, Box, ColorSwatch, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { comparePlan, formatCount, formatRate, LIVE_REFRESH_MS, sendingCounts, type PlanComparison, type SendingCounts } from './sending-progress';
 
 type PanelCampaign = Pick<Campaign, 'status' | 'throttled' | 'scheduled_send_date' | 'scheduled_finish_date' | 'pauses' | 'finished_sending_at'> &

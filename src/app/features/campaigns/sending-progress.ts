@@ -1,6 +1,7 @@
 import type { Campaign, CampaignSummary } from '../../api/gen/types.gen';
 import { openTime, plannedCount, type Window } from '../../../shared/schedule/throttle';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
+import { formatCount, formatNumber } from '../../lib/format';
 
 /** How often a live campaign page asks again while messages move. */
 export const LIVE_REFRESH_MS = 2_000;
@@ -149,12 +150,9 @@ export function comparePlan(campaign: ThrottledPlan, counts: Pick<SendingCounts,
   return { planned, sent: counts.sent, difference, standing, plannedRate: open > 0 ? (counts.recipients * 1000) / open : 0 };
 }
 
-/** 12,345 — the dashboard writes en-GB throughout. */
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-GB');
-}
+export { formatCount };
 
 /** 1.5 — a rate to one decimal. */
 export function formatRate(value: number): string {
-  return value.toLocaleString('en-GB', { maximumFractionDigits: 1 });
+  return formatNumber(value, 1);
 }

@@ -1,13 +1,12 @@
 import type { Campaign } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteCampaign } from './campaign-mutations';
 
 /** Asks before deleting; the service refuses (423) while the campaign is sending, and its sentence is the toast. */
 export function useConfirmCampaignDeletion(onDeleted?: () => void) {
   const deletion = useDeleteCampaign();
 
-  return useConfirmAction((campaign: Pick<Campaign, 'uuid' | 'name'>) => ({
+  return useConfirmedMutation(deletion, (campaign: Pick<Campaign, 'uuid' | 'name'>) => ({
     title: 'Delete campaign',
     message: (
       <>
@@ -15,13 +14,9 @@ export function useConfirmCampaignDeletion(onDeleted?: () => void) {
       </>
     ),
     confirmLabel: 'Delete campaign',
-    onConfirm: () =>
-      deletion.mutate(campaign.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The campaign ${campaign.name} was deleted.`);
-          onDeleted?.();
-        },
-        onError: (error) => notifyFailure(`The campaign ${campaign.name} could not be deleted`, error),
-      }),
+    variables: campaign.uuid,
+    success: `The campaign ${campaign.name} was deleted.`,
+    onSuccess: () => onDeleted?.(),
+    failure: `The campaign ${campaign.name} could not be deleted`,
   }));
 }

@@ -1,13 +1,12 @@
 import type { Campaign } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useStopCampaign } from './campaign-mutations';
 
 /** Asks before stopping, saying what a stop does and what it keeps; the service's sentence is the toast when it refuses (409). */
 export function useConfirmCampaignStop(uuid: string) {
   const stop = useStopCampaign(uuid);
 
-  const confirm = useConfirmAction((campaign: Pick<Campaign, 'name' | 'status'>) => ({
+  const confirm = useConfirmedMutation(stop, (campaign: Pick<Campaign, 'name' | 'status'>) => ({
     title: 'Stop sending',
     message: (
       <>
@@ -18,11 +17,9 @@ export function useConfirmCampaignStop(uuid: string) {
     ),
     confirmLabel: 'Stop sending',
     cancelLabel: 'Keep sending',
-    onConfirm: () =>
-      stop.mutate(undefined, {
-        onSuccess: (stopped) => notifySuccess(`${stopped.name} is stopped: nothing more is sent.`),
-        onError: (error) => notifyFailure(`${campaign.name} could not be stopped`, error),
-      }),
+    variables: undefined,
+    success: (stopped) => `${stopped.name} is stopped: nothing more is sent.`,
+    failure: `${campaign.name} could not be stopped`,
   }));
   return { confirm, stopping: stop.isPending };
 }

@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state';
 import { campaignQueries } from './campaign-queries';
 import { CampaignReviewPanel } from './campaign-review-panel';
 import { CampaignTestSends } from './campaign-test-sends';
+import { formatCount } from '../../lib/format';
 
 interface ReviewOptions {
   /** A saved campaign: its review (with its test sends) when the form holds what is saved; else a preview of the form. */
@@ -155,7 +156,7 @@ export function useReviewBeforeScheduling({ saved, timeZone, ownNumber, saveDraf
           {shown.data.confirm_required && (
             <TextInput
               label={`Type ${total} to confirm the number of recipients`}
-              description={`It goes to ${new Intl.NumberFormat('en-GB').format(total)} people: type the number to schedule it.`}
+              description={`It goes to ${formatCount(total)} people: type the number to schedule it.`}
               autoComplete="off"
               inputMode="numeric"
               value={typed}

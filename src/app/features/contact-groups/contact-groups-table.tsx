@@ -1,11 +1,11 @@
-import { ActionIcon, Anchor, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ContactGroup } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { ContactGroupStatusBadge } from './contact-group-status-badge';
-import { TableScroll } from '../../components/table-scroll';
 
 export const CONTACT_GROUP_COLUMNS = ['Name', 'Description', 'Contacts', 'Status', 'Updated', 'Actions'] as const;
 
@@ -15,67 +15,59 @@ interface ContactGroupsTableProps {
   onDelete?: (group: ContactGroup) => void;
 }
 
+const COLUMNS: DataColumn<ContactGroup>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (group) => (
+      <Group gap="xs" wrap="nowrap">
+        <Anchor component={Link} to={paths.contactGroups.detail.getHref(group.uuid)} size="sm" fw={500}>
+          {group.name}
+        </Anchor>
+        {!group.deletable && (
+          <Badge size="xs" variant="outline" color="gray" tt="none">
+            Opt-outs
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  {
+    key: 'description',
+    header: 'Description',
+    cellProps: { maw: 320 },
+    cell: (group) => (
+      <Text size="sm" c={group.description ? undefined : 'dimmed'} lineClamp={2}>
+        {group.description || 'No description'}
+      </Text>
+    ),
+  },
+  { key: 'contacts', header: 'Contacts', align: 'right', cell: (group) => formatCount(group.number_of_contacts) },
+  { key: 'status', header: 'Status', cell: (group) => <ContactGroupStatusBadge status={group.status} /> },
+  { key: 'updated', header: 'Updated', cell: (group) => formatTimestamp(group.updated_at) },
+];
+
 export function ContactGroupsTable({ groups, onDelete }: ContactGroupsTableProps) {
+  const actions: RowAction<ContactGroup>[] = onDelete
+    ? [{ label: 'Delete', name: (group) => `Delete ${group.name}`, icon: <IconTrash size={18} />, color: 'red', onClick: onDelete }]
+    : [];
   return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={720}>
-        <Table aria-label="Contact groups">
-          <Table.Thead>
-            <Table.Tr>
-              {CONTACT_GROUP_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : column === 'Contacts' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {groups.map((group) => (
-              <Table.Tr key={group.uuid}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Anchor component={Link} to={paths.contactGroups.detail.getHref(group.uuid)} size="sm" fw={500}>
-                      {group.name}
-                    </Anchor>
-                    {!group.deletable && (
-                      <Badge size="xs" variant="outline" color="gray" tt="none">
-                        Opt-outs
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td maw={320}>
-                  <Text size="sm" c={group.description ? undefined : 'dimmed'} lineClamp={2}>
-                    {group.description || 'No description'}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{group.number_of_contacts.toLocaleString('en-GB')}</Table.Td>
-                <Table.Td>
-                  <ContactGroupStatusBadge status={group.status} />
-                </Table.Td>
-                <Table.Td>{formatTimestamp(group.updated_at)}</Table.Td>
-                {onDelete && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      {group.deletable ? (
-                        <Tooltip label="Delete">
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${group.name}`} onClick={() => onDelete(group)}>
-                            <IconTrash size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : (
-                        <Text size="xs" c="dimmed">
-                          Kept by every team
-                        </Text>
-                      )}
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label="Contact groups"
+      columns={COLUMNS}
+      rows={groups}
+      rowKey={(group) => group.uuid}
+      actions={actions}
+      actionsInstead={(group) =>
+        group.deletable ? undefined : (
+          <Group gap={4} justify="flex-end" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              Kept by every team
+            </Text>
+          </Group>
+        )
+      }
+      minWidth={720}
+    />
   );
 }

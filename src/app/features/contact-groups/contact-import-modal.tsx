@@ -10,6 +10,7 @@ import { ContactImportMapping, DELIMITER_OPTIONS, type FieldEdits } from './cont
 import { useImportContacts, type ContactImportOptions } from './contact-import-mutations';
 import { contactImportPreviewQuery, contactImportQueries, IMPORT_POLL_MS, isImportUnderWay } from './contact-import-queries';
 import { ContactImportResult } from './contact-import-result';
+import { formatCount } from '../../lib/format';
 
 interface ContactImportModalProps {
   group: Pick<ContactGroup, 'uuid' | 'name'>;
@@ -144,7 +145,7 @@ function ContactImportFlow({ group, onClose }: { group: Pick<ContactGroup, 'uuid
   if (pending) {
     const total = progress?.total ?? file?.size ?? 0;
     const percent = total > 0 ? Math.min(100, Math.round(((progress?.loaded ?? 0) / total) * 100)) : 0;
-    const rowsRead = underWay ? `${underWay.rows_total.toLocaleString('en-GB')} rows read so far.` : '';
+    const rowsRead = underWay ? `${formatCount(underWay.rows_total)} rows read so far.` : '';
     return (
       <Stack gap="md" aria-live="polite">
         {uploaded ? (

@@ -8,11 +8,12 @@ import { notifyFailure } from '../../lib/notify';
 import { downloadContactImportErrorReport } from './contact-import-mutations';
 import { contactImportQueries } from './contact-import-queries';
 import { TableScroll } from '../../components/table-scroll';
+import { formatCount } from '../../lib/format';
 
 const ERRORS_PER_PAGE = 10;
 
 function count(value: number): string {
-  return value.toLocaleString('en-GB');
+  return formatCount(value);
 }
 
 function Figure({ label, value, color }: { label: string; value: number; color?: string }) {

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ContactImport } from '../../api/gen/types.gen';
 import { ErrorState } from '../../components/error-state';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { contactGroupKeys } from './contact-group-queries';
 import { contactImportQueries, isImportUnderWay } from './contact-import-queries';
 import { ContactImportStatusBadge } from './contact-import-status-badge';
@@ -12,7 +12,7 @@ import { TableScroll } from '../../components/table-scroll';
 const IMPORTS_PER_PAGE = 5;
 
 function count(value: number): string {
-  return value.toLocaleString('en-GB');
+  return formatCount(value);
 }
 
 function Progress({ contactImport }: { contactImport: ContactImport }) {

@@ -1,13 +1,14 @@
 import { modals } from '@mantine/modals';
 import { OPTOUTS_GROUP } from '../../../shared/contract';
 import type { ContactGroup } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
+import { notifySuccess } from '../../lib/notify';
 import { useFlushContactGroup } from './contact-group-mutations';
 import { OptOutRemovalForm } from './opt-out-removal-form';
+import { formatCount } from '../../lib/format';
 
 function contactsCount(count: number): string {
-  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'contact' : 'contacts'}`;
+  return `${formatCount(count)} ${count === 1 ? 'contact' : 'contacts'}`;
 }
 
 /**
@@ -17,7 +18,7 @@ function contactsCount(count: number): string {
 export function useConfirmContactFlush(group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) {
   const flush = useFlushContactGroup(group.uuid);
 
-  const confirm = useConfirmAction(() => ({
+  const confirm = useConfirmedMutation(flush, () => ({
     title: 'Remove all contacts',
     message: (
       <>
@@ -26,11 +27,9 @@ export function useConfirmContactFlush(group: Pick<ContactGroup, 'uuid' | 'name'
     ),
     confirmLabel: `Remove ${contactsCount(group.number_of_contacts)}`,
     cancelLabel: 'Keep them',
-    onConfirm: () =>
-      flush.mutate(undefined, {
-        onSuccess: () => notifySuccess(`Every contact of ${group.name} was removed.`),
-        onError: (error) => notifyFailure(`The contacts of ${group.name} could not be removed`, error),
-      }),
+    variables: undefined,
+    success: `Every contact of ${group.name} was removed.`,
+    failure: `The contacts of ${group.name} could not be removed`,
   }));
 
   const askReason = () => {

@@ -1,28 +1,24 @@
 import type { ContactGroup } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteContactGroup } from './contact-group-mutations';
+import { formatCount } from '../../lib/format';
 
 /** Asks before deleting; the service refuses (409) while a keyword adds to the group, and its message says which. */
 export function useConfirmContactGroupDeletion(onDeleted?: () => void) {
   const deletion = useDeleteContactGroup();
 
-  return useConfirmAction((group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) => ({
+  return useConfirmedMutation(deletion, (group: Pick<ContactGroup, 'uuid' | 'name' | 'number_of_contacts'>) => ({
     title: 'Delete contact group',
     message: (
       <>
-        Delete the group <strong>{group.name}</strong> and its {group.number_of_contacts.toLocaleString('en-GB')}{' '}
-        {group.number_of_contacts === 1 ? 'contact' : 'contacts'}? This cannot be undone.
+        Delete the group <strong>{group.name}</strong> and its {formatCount(group.number_of_contacts)} {group.number_of_contacts === 1 ? 'contact' : 'contacts'}
+        ? This cannot be undone.
       </>
     ),
     confirmLabel: 'Delete group',
-    onConfirm: () =>
-      deletion.mutate(group.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The contact group ${group.name} was deleted.`);
-          onDeleted?.();
-        },
-        onError: (error) => notifyFailure(`The contact group ${group.name} could not be deleted`, error),
-      }),
+    variables: group.uuid,
+    success: `The contact group ${group.name} was deleted.`,
+    onSuccess: () => onDeleted?.(),
+    failure: `The contact group ${group.name} could not be deleted`,
   }));
 }

@@ -1,8 +1,8 @@
 import { modals } from '@mantine/modals';
 import { OPTOUTS_GROUP } from '../../../shared/contract';
 import type { Contact, ContactGroup } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
+import { notifySuccess } from '../../lib/notify';
 import { useRemoveContacts } from './contact-group-mutations';
 import { OptOutRemovalForm } from './opt-out-removal-form';
 import { formatPhoneNumber } from '../../lib/phone-number';
@@ -14,7 +14,7 @@ import { formatPhoneNumber } from '../../lib/phone-number';
 export function useConfirmContactRemoval(group: Pick<ContactGroup, 'uuid' | 'name'>) {
   const removal = useRemoveContacts(group.uuid);
 
-  const confirm = useConfirmAction((contact: Pick<Contact, 'phone_number'>) => {
+  const confirm = useConfirmedMutation(removal, (contact: Pick<Contact, 'phone_number'>) => {
     const number = formatPhoneNumber(contact.phone_number);
     return {
       title: 'Remove contact',
@@ -24,14 +24,9 @@ export function useConfirmContactRemoval(group: Pick<ContactGroup, 'uuid' | 'nam
         </>
       ),
       confirmLabel: 'Remove contact',
-      onConfirm: () =>
-        removal.mutate(
-          { phoneNumbers: [contact.phone_number] },
-          {
-            onSuccess: () => notifySuccess(`${number} was removed from ${group.name}.`),
-            onError: (error) => notifyFailure(`${number} could not be removed`, error),
-          },
-        ),
+      variables: { phoneNumbers: [contact.phone_number] },
+      success: `${number} was removed from ${group.name}.`,
+      failure: `${number} could not be removed`,
     };
   });
 

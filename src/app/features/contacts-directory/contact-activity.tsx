@@ -1,7 +1,7 @@
 import { Anchor, Badge, Paper, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { ContactDetail } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { MessageStatusBadge } from './message-status-badge';
 import { WHOLE_BADGE } from './opt-out-badge';

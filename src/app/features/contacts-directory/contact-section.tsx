@@ -1,5 +1,6 @@
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useId, type ReactNode } from 'react';
+import { formatCount } from '../../lib/format';
 
 interface ContactSectionProps {
   title: string;
@@ -21,7 +22,7 @@ export function ContactSection({ title, total, shown, empty, children }: Contact
           {title}
         </Title>
         <Badge variant="light" color="gray" aria-label={`${total} in all`}>
-          {total.toLocaleString('en-GB')}
+          {formatCount(total)}
         </Badge>
       </Group>
       {total === 0 ? (
@@ -35,7 +36,7 @@ export function ContactSection({ title, total, shown, empty, children }: Contact
           {children}
           {shown < total && (
             <Text size="sm" c="dimmed">
-              The newest {shown.toLocaleString('en-GB')} of {total.toLocaleString('en-GB')}; the data download holds them all.
+              The newest {formatCount(shown)} of {formatCount(total)}; the data download holds them all.
             </Text>
           )}
         </>

@@ -3,7 +3,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ContactDetail } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { OptedOutBadge } from './opt-out-badge';
 import { describeOptOutEvent, latestOptOutEvent } from './opt-out-words';
@@ -21,7 +21,7 @@ function Fact({ label, wide = false, children }: { label: string; wide?: boolean
 
 const count = (value: number) => (
   <Text size="xl" fw={700}>
-    {value.toLocaleString('en-GB')}
+    {formatCount(value)}
   </Text>
 );
 

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import type { EventDeliveryDetail } from '../../api/gen/types.gen';
 import { CallAttemptsTable } from '../../components/call-attempts-table';
 import { ErrorState } from '../../components/error-state';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { EventDeliveryStatusBadge } from './event-delivery-status-badge';
 import { useRedeliverEvent } from './event-endpoint-mutations';

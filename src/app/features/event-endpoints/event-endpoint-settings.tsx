@@ -1,7 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import type { EventEndpoint } from '../../api/gen/types.gen';
 import { HeaderNames } from '../../components/header-names';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { EventEndpointStatusBadge } from './event-endpoint-status';
 import { EVENT_TYPE_GROUPS } from './event-types';
 import { Fact } from '../../components/fact';

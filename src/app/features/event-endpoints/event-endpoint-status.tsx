@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconPlugConnectedX } from '@tabler/icons-react';
 import type { EventEndpoint } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 
 type Status = Pick<EventEndpoint, 'enabled' | 'disabled_reason' | 'failing_since'>;
 

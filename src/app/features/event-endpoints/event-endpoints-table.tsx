@@ -1,8 +1,8 @@
-import { Anchor, Badge, Group, Paper, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 import type { EventEndpoint } from '../../api/gen/types.gen';
-import { TableScroll } from '../../components/table-scroll';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { EventEndpointStatusBadge } from './event-endpoint-status';
 
@@ -31,45 +31,29 @@ function EventTypes({ events }: { events: readonly string[] }) {
   );
 }
 
+const COLUMNS: DataColumn<EventEndpoint>[] = [
+  {
+    key: 'endpoint',
+    header: 'Endpoint',
+    cellProps: { maw: 380 },
+    cell: (endpoint) => (
+      <Stack gap={2}>
+        <Anchor component={Link} to={paths.eventEndpoints.detail.getHref(endpoint.uuid)} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {endpoint.url}
+        </Anchor>
+        {endpoint.description && (
+          <Text size="xs" c="dimmed">
+            {endpoint.description}
+          </Text>
+        )}
+      </Stack>
+    ),
+  },
+  { key: 'events', header: 'Events', cell: (endpoint) => <EventTypes events={endpoint.events} /> },
+  { key: 'status', header: 'Status', cell: (endpoint) => <EventEndpointStatusBadge endpoint={endpoint} /> },
+  { key: 'updated', header: 'Updated', cellProps: { style: { whiteSpace: 'nowrap' } }, cell: (endpoint) => formatTimestamp(endpoint.updated_at) },
+];
+
 export function EventEndpointsTable({ endpoints }: { endpoints: readonly EventEndpoint[] }) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={760}>
-        <Table aria-label="Event endpoints">
-          <Table.Thead>
-            <Table.Tr>
-              {EVENT_ENDPOINT_COLUMNS.map((column) => (
-                <Table.Th key={column}>{column}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {endpoints.map((endpoint) => (
-              <Table.Tr key={endpoint.uuid}>
-                <Table.Td maw={380}>
-                  <Stack gap={2}>
-                    <Anchor component={Link} to={paths.eventEndpoints.detail.getHref(endpoint.uuid)} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                      {endpoint.url}
-                    </Anchor>
-                    {endpoint.description && (
-                      <Text size="xs" c="dimmed">
-                        {endpoint.description}
-                      </Text>
-                    )}
-                  </Stack>
-                </Table.Td>
-                <Table.Td>
-                  <EventTypes events={endpoint.events} />
-                </Table.Td>
-                <Table.Td>
-                  <EventEndpointStatusBadge endpoint={endpoint} />
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(endpoint.updated_at)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  return <DataTable label="Event endpoints" columns={COLUMNS} rows={endpoints} rowKey={(endpoint) => endpoint.uuid} minWidth={760} />;
 }

@@ -1,6 +1,5 @@
 import type { EventEndpoint, EventEndpointWithSecret } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteEventEndpoint, useRotateEventEndpointSecret } from './event-endpoint-mutations';
 
 type Subject = Pick<EventEndpoint, 'uuid' | 'url'>;
@@ -8,7 +7,7 @@ type Subject = Pick<EventEndpoint, 'uuid' | 'url'>;
 /** Asks before rotating: the new secret signs from now on, the old one beside it for 24 hours. */
 export function useConfirmEventEndpointSecretRotation(onRotated: (endpoint: EventEndpointWithSecret) => void) {
   const rotation = useRotateEventEndpointSecret();
-  return useConfirmAction((endpoint: Subject) => ({
+  return useConfirmedMutation(rotation, (endpoint: Subject) => ({
     title: 'Rotate signing secret',
     message: (
       <>
@@ -19,18 +18,16 @@ export function useConfirmEventEndpointSecretRotation(onRotated: (endpoint: Even
     confirmLabel: 'Rotate secret',
     cancelLabel: 'Cancel',
     color: 'orange',
-    onConfirm: () =>
-      rotation.mutate(endpoint.uuid, {
-        onSuccess: onRotated,
-        onError: (error) => notifyFailure('The signing secret could not be rotated', error),
-      }),
+    variables: endpoint.uuid,
+    onSuccess: onRotated,
+    failure: 'The signing secret could not be rotated',
   }));
 }
 
 /** Asks before deleting: the deliveries still pending are dropped with the endpoint. */
 export function useConfirmEventEndpointDeletion(onDeleted: () => void) {
   const deletion = useDeleteEventEndpoint();
-  return useConfirmAction((endpoint: Subject) => ({
+  return useConfirmedMutation(deletion, (endpoint: Subject) => ({
     title: 'Delete event endpoint',
     message: (
       <>
@@ -39,13 +36,9 @@ export function useConfirmEventEndpointDeletion(onDeleted: () => void) {
       </>
     ),
     confirmLabel: 'Delete endpoint',
-    onConfirm: () =>
-      deletion.mutate(endpoint.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The event endpoint ${endpoint.url} was deleted.`);
-          onDeleted();
-        },
-        onError: (error) => notifyFailure('The event endpoint could not be deleted', error),
-      }),
+    variables: endpoint.uuid,
+    success: `The event endpoint ${endpoint.url} was deleted.`,
+    onSuccess: () => onDeleted(),
+    failure: 'The event endpoint could not be deleted',
   }));
 }

@@ -1,10 +1,9 @@
-import { ActionIcon, Badge, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import type { Keyword } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
-import { TableScroll } from '../../components/table-scroll';
 
 export const KEYWORD_COLUMNS = ['Keyword', 'Reply', 'Adds to groups', 'Calls webhooks', 'Updated', 'Actions'] as const;
 
@@ -37,60 +36,48 @@ function Targets({ enabled, uuids, names }: { enabled: boolean; uuids: readonly 
 }
 
 export function KeywordsTable({ keywords, groupNames, webhookNames, onDelete }: KeywordsTableProps) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={760}>
-        <Table aria-label="Keywords">
-          <Table.Thead>
-            <Table.Tr>
-              {KEYWORD_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keywords.map((keyword) => (
-              <Table.Tr key={keyword.uuid}>
-                <Table.Td>
-                  <Text size="sm" fw={600} ff="monospace">
-                    {keyword.keyword}
-                  </Text>
-                </Table.Td>
-                <Table.Td maw={280}>
-                  <Text size="sm" c={keyword.message ? undefined : 'dimmed'} lineClamp={2}>
-                    {keyword.message || 'No reply'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Targets enabled={keyword.add_contact_to_group} uuids={keyword.contact_groups_uuid} names={groupNames} />
-                </Table.Td>
-                <Table.Td>
-                  <Targets enabled={keyword.call_webhook} uuids={keyword.webhooks_uuid} names={webhookNames} />
-                </Table.Td>
-                <Table.Td>{formatTimestamp(keyword.updated_at)}</Table.Td>
-                {onDelete && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon component={Link} to={paths.keywords.edit.getHref(keyword.uuid)} variant="subtle" aria-label={`Edit ${keyword.keyword}`}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${keyword.keyword}`} onClick={() => onDelete(keyword)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  const columns: DataColumn<Keyword>[] = [
+    {
+      key: 'keyword',
+      header: 'Keyword',
+      cell: (keyword) => (
+        <Text size="sm" fw={600} ff="monospace">
+          {keyword.keyword}
+        </Text>
+      ),
+    },
+    {
+      key: 'reply',
+      header: 'Reply',
+      cellProps: { maw: 280 },
+      cell: (keyword) => (
+        <Text size="sm" c={keyword.message ? undefined : 'dimmed'} lineClamp={2}>
+          {keyword.message || 'No reply'}
+        </Text>
+      ),
+    },
+    {
+      key: 'groups',
+      header: 'Adds to groups',
+      cell: (keyword) => <Targets enabled={keyword.add_contact_to_group} uuids={keyword.contact_groups_uuid} names={groupNames} />,
+    },
+    {
+      key: 'webhooks',
+      header: 'Calls webhooks',
+      cell: (keyword) => <Targets enabled={keyword.call_webhook} uuids={keyword.webhooks_uuid} names={webhookNames} />,
+    },
+    { key: 'updated', header: 'Updated', cell: (keyword) => formatTimestamp(keyword.updated_at) },
+  ];
+  const actions: RowAction<Keyword>[] = onDelete
+    ? [
+        {
+          label: 'Edit',
+          name: (keyword) => `Edit ${keyword.keyword}`,
+          icon: <IconPencil size={18} />,
+          href: (keyword) => paths.keywords.edit.getHref(keyword.uuid),
+        },
+        { label: 'Delete', name: (keyword) => `Delete ${keyword.keyword}`, icon: <IconTrash size={18} />, color: 'red', onClick: onDelete },
+      ]
+    : [];
+  return <DataTable label="Keywords" columns={columns} rows={keywords} rowKey={(keyword) => keyword.uuid} actions={actions} minWidth={760} />;
 }

@@ -1,13 +1,12 @@
 import type { Keyword } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteKeyword } from './keyword-mutations';
 
 /** Asks before deleting a keyword: texts with it are no longer answered. */
 export function useConfirmKeywordDeletion(onDeleted?: () => void) {
   const deletion = useDeleteKeyword();
 
-  return useConfirmAction((keyword: Pick<Keyword, 'uuid' | 'keyword'>) => ({
+  return useConfirmedMutation(deletion, (keyword: Pick<Keyword, 'uuid' | 'keyword'>) => ({
     title: 'Delete keyword',
     message: (
       <>
@@ -15,13 +14,9 @@ export function useConfirmKeywordDeletion(onDeleted?: () => void) {
       </>
     ),
     confirmLabel: 'Delete keyword',
-    onConfirm: () =>
-      deletion.mutate(keyword.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The keyword ${keyword.keyword} was deleted.`);
-          onDeleted?.();
-        },
-        onError: (error) => notifyFailure(`The keyword ${keyword.keyword} could not be deleted`, error),
-      }),
+    variables: keyword.uuid,
+    success: `The keyword ${keyword.keyword} was deleted.`,
+    onSuccess: () => onDeleted?.(),
+    failure: `The keyword ${keyword.keyword} could not be deleted`,
   }));
 }

@@ -1,8 +1,8 @@
-import { ActionIcon, Anchor, Code, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Code, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Link, VanityDomain } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
-import { TableScroll } from '../../components/table-scroll';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 
 export const LINK_COLUMNS = ['Shorthand', 'Destination', 'Domain', 'Updated', 'Actions'] as const;
 
@@ -16,61 +16,37 @@ interface LinksTableProps {
 }
 
 export function LinksTable({ links, vanityDomains, readOnly, actions }: LinksTableProps) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={640}>
-        <Table aria-label="Links">
-          <Table.Thead>
-            <Table.Tr>
-              {LINK_COLUMNS.filter((column) => actions || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {links.map((link) => (
-              <Table.Tr key={link.uuid}>
-                <Table.Td>
-                  <Code fw={600}>::{link.name}::</Code>
-                </Table.Td>
-                <Table.Td maw={280}>
-                  <Anchor href={link.destination} target="_blank" rel="noreferrer noopener" size="sm" truncate="end" display="block">
-                    {link.destination}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{vanityDomains.find((domain) => domain.uuid === link.vanity_domain_uuid)?.url_base ?? '—'}</Text>
-                </Table.Td>
-                <Table.Td>{formatTimestamp(link.updated_at)}</Table.Td>
-                {actions && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon variant="subtle" aria-label={`Edit link ${link.name}`} onClick={() => actions.onEdit(link)} disabled={readOnly}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Delete link ${link.name}`}
-                          onClick={() => actions.onDelete(link)}
-                          disabled={readOnly}
-                        >
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  const columns: DataColumn<Link>[] = [
+    { key: 'name', header: 'Shorthand', cell: (link) => <Code fw={600}>::{link.name}::</Code> },
+    {
+      key: 'destination',
+      header: 'Destination',
+      cellProps: { maw: 280 },
+      cell: (link) => (
+        <Anchor href={link.destination} target="_blank" rel="noreferrer noopener" size="sm" truncate="end" display="block">
+          {link.destination}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'domain',
+      header: 'Domain',
+      cell: (link) => <Text size="sm">{vanityDomains.find((domain) => domain.uuid === link.vanity_domain_uuid)?.url_base ?? '—'}</Text>,
+    },
+    { key: 'updated', header: 'Updated', cell: (link) => formatTimestamp(link.updated_at) },
+  ];
+  const rowActions: RowAction<Link>[] = actions
+    ? [
+        { label: 'Edit', name: (link) => `Edit link ${link.name}`, icon: <IconPencil size={18} />, onClick: actions.onEdit, disabled: readOnly },
+        {
+          label: 'Delete',
+          name: (link) => `Delete link ${link.name}`,
+          icon: <IconTrash size={18} />,
+          color: 'red',
+          onClick: actions.onDelete,
+          disabled: readOnly,
+        },
+      ]
+    : [];
+  return <DataTable label="Links" columns={columns} rows={links} rowKey={(link) => link.uuid} actions={rowActions} minWidth={640} />;
 }

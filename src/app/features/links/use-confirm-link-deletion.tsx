@@ -1,13 +1,12 @@
 import type { Link } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteLink } from './link-mutations';
 
 /** Asks before deleting: a `::NAME::` left in the message is then sent as a blank space. */
 export function useConfirmLinkDeletion() {
   const deletion = useDeleteLink();
 
-  return useConfirmAction((link: Pick<Link, 'uuid' | 'name'>) => ({
+  return useConfirmedMutation(deletion, (link: Pick<Link, 'uuid' | 'name'>) => ({
     title: 'Delete link',
     message: (
       <>
@@ -15,10 +14,8 @@ export function useConfirmLinkDeletion() {
       </>
     ),
     confirmLabel: 'Delete link',
-    onConfirm: () =>
-      deletion.mutate(link.uuid, {
-        onSuccess: () => notifySuccess(`The link ${link.name} was deleted.`),
-        onError: (error) => notifyFailure(`The link ${link.name} could not be deleted`, error),
-      }),
+    variables: link.uuid,
+    success: `The link ${link.name} was deleted.`,
+    failure: `The link ${link.name} could not be deleted`,
   }));
 }

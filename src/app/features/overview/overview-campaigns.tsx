@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Progress, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { OverviewApprovalRequest, OverviewScheduledCampaign, OverviewSendingCampaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, plural } from './overview-format';
 import { LIVE_REFRESH_MS } from './overview-queries';

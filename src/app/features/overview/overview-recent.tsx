@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { ReportType } from '../../../shared/contract';
 import type { OverviewImport, OverviewReportJob } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, plural } from './overview-format';
 import { EmptyNote, Item, ItemList, OverviewSection, SectionLink } from './overview-section';

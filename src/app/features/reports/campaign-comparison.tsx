@@ -4,7 +4,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { CampaignReportSummary } from '../../api/gen/types.gen';
 import { ErrorState } from '../../components/error-state';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, formatRate } from './report-format';
 import { reportQueries } from './report-queries';
@@ -39,7 +39,7 @@ export function difference(measure: Measure, first: CampaignReportSummary, secon
   const change = b - a;
   if (measure.kind === 'rate') {
     const points = Math.round(change * 1000) / 10;
-    return points === 0 ? '0 pts' : `${points > 0 ? '+' : '−'}${Math.abs(points).toLocaleString('en-GB')} pts`;
+    return points === 0 ? '0 pts' : `${points > 0 ? '+' : '−'}${formatCount(Math.abs(points))} pts`;
   }
   return change === 0 ? '0' : `${change > 0 ? '+' : '−'}${formatCount(Math.abs(change))}`;
 }

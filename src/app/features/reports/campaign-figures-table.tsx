@@ -1,10 +1,10 @@
-import { Anchor, Checkbox, Paper, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CampaignReportListItem } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { formatCount, formatRate } from './report-format';
-import { TableScroll } from '../../components/table-scroll';
 
 /** The headers of the Reports page's campaigns table (its skeleton's too). */
 export const CAMPAIGN_FIGURES_COLUMNS = ['Compare', 'Campaign', 'Started', 'Sent', 'Delivered', 'Click rate', 'Opt-out rate'];
@@ -27,57 +27,74 @@ interface CampaignFiguresTableProps {
  */
 export function CampaignFiguresTable({ campaigns, chosen, onToggle, busy = false }: CampaignFiguresTableProps) {
   const full = chosen.length >= COMPARED;
+  const picked = (campaign: CampaignReportListItem) => chosen.includes(campaign.campaign_uuid);
+  const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+  const columns: DataColumn<CampaignReportListItem>[] = [
+    {
+      key: 'Compare',
+      header: 'Compare',
+      headerProps: NO_WRAP,
+      cell: (campaign) => (
+        <Checkbox
+          aria-label={`Compare ${campaign.name}`}
+          checked={picked(campaign)}
+          disabled={full && !picked(campaign)}
+          onChange={() => onToggle(campaign.campaign_uuid)}
+        />
+      ),
+    },
+    {
+      key: 'Campaign',
+      header: 'Campaign',
+      headerProps: NO_WRAP,
+      cell: (campaign) => (
+        <>
+          <Anchor component={Link} to={paths.campaigns.detail.getHref(campaign.campaign_uuid, { report: 'delivery' })} fw={500}>
+            {campaign.name}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {campaign.status === 1 ? 'Sending' : `From ${campaign.sender}`}
+          </Text>
+        </>
+      ),
+    },
+    { key: 'Started', header: 'Started', headerProps: NO_WRAP, cellProps: NO_WRAP, cell: (campaign) => formatTimestamp(campaign.started_sending_at) },
+    { key: 'Sent', header: 'Sent', align: 'right', headerProps: NO_WRAP, cell: (campaign) => formatCount(campaign.sent) },
+    {
+      key: 'Delivered',
+      header: 'Delivered',
+      align: 'right',
+      headerProps: NO_WRAP,
+      cellProps: (campaign) => ({ title: `${formatCount(campaign.delivered)} of ${formatCount(campaign.sent)} sent` }),
+      cell: (campaign) => formatRate(campaign.delivery_rate),
+    },
+    {
+      key: 'Click rate',
+      header: 'Click rate',
+      align: 'right',
+      headerProps: NO_WRAP,
+      cellProps: (campaign) => ({ title: `${formatCount(campaign.unique_human_clickers)} people clicked` }),
+      cell: (campaign) => formatRate(campaign.click_rate),
+    },
+    {
+      key: 'Opt-out rate',
+      header: 'Opt-out rate',
+      align: 'right',
+      headerProps: NO_WRAP,
+      cellProps: (campaign) => ({ title: `${formatCount(campaign.opt_outs)} opt-outs` }),
+      cell: (campaign) => formatRate(campaign.opt_out_rate),
+    },
+  ];
   return (
-    <Paper withBorder radius="md" style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
-      <TableScroll minWidth={720}>
-        <Table aria-label="Campaign figures" aria-busy={busy} highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              {CAMPAIGN_FIGURES_COLUMNS.map((header, index) => (
-                <Table.Th key={header} ta={index >= 3 ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
-                  {header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {campaigns.map((campaign) => {
-              const picked = chosen.includes(campaign.campaign_uuid);
-              return (
-                <Table.Tr key={campaign.campaign_uuid} bg={picked ? 'var(--mantine-primary-color-light)' : undefined}>
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`Compare ${campaign.name}`}
-                      checked={picked}
-                      disabled={full && !picked}
-                      onChange={() => onToggle(campaign.campaign_uuid)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.campaigns.detail.getHref(campaign.campaign_uuid, { report: 'delivery' })} fw={500}>
-                      {campaign.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed">
-                      {campaign.status === 1 ? 'Sending' : `From ${campaign.sender}`}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(campaign.started_sending_at)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(campaign.sent)}</Table.Td>
-                  <Table.Td ta="right" title={`${formatCount(campaign.delivered)} of ${formatCount(campaign.sent)} sent`}>
-                    {formatRate(campaign.delivery_rate)}
-                  </Table.Td>
-                  <Table.Td ta="right" title={`${formatCount(campaign.unique_human_clickers)} people clicked`}>
-                    {formatRate(campaign.click_rate)}
-                  </Table.Td>
-                  <Table.Td ta="right" title={`${formatCount(campaign.opt_outs)} opt-outs`}>
-                    {formatRate(campaign.opt_out_rate)}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label="Campaign figures"
+      columns={columns}
+      rows={campaigns}
+      rowKey={(campaign) => campaign.campaign_uuid}
+      rowProps={(campaign) => ({ bg: picked(campaign) ? 'var(--mantine-primary-color-light)' : undefined })}
+      tableProps={{ highlightOnHover: true }}
+      busy={busy}
+      minWidth={720}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import type { ReportType } from '../../../shared/contract';
 import type { Campaign } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 
 export type ReportCampaign = Pick<Campaign, 'status' | 'scheduled_send_date' | 'expiry_date'>;
 

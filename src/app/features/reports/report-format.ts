@@ -1,10 +1,7 @@
-import dayjs from 'dayjs';
 import { TIMESTAMP_PATTERN } from '../../../shared/time/local-timestamps';
+import { formatCount, formatTimestamp } from '../../lib/format';
 
-/** 12,345 — the dashboard writes en-GB throughout. */
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-GB');
-}
+export { formatCount };
 
 /** "Rows 16–30 of 1,234": the rows on screen, out of the whole report. */
 export function rowRange(meta: { from: number | null; to: number | null; total: number }): string {
@@ -17,9 +14,7 @@ export function rowRange(meta: { from: number | null; to: number | null; total: 
  * (a report is read for the order of events); anything else is shown as it came.
  */
 export function formatReportTime(timestamp: string): string {
-  if (!TIMESTAMP_PATTERN.test(timestamp)) return timestamp;
-  const parsed = dayjs(timestamp);
-  return parsed.isValid() ? parsed.format('D MMM YYYY, HH:mm:ss') : timestamp;
+  return TIMESTAMP_PATTERN.test(timestamp) ? formatTimestamp(timestamp, timestamp, { seconds: true }) : timestamp;
 }
 
 const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{2})(\d{2})$/;
@@ -32,8 +27,8 @@ export function formatOffsetTime(iso: string): string {
   const match = ISO_WITH_OFFSET.exec(iso);
   if (!match) return iso;
   const [, date, time, hours, minutes] = match;
-  const wall = dayjs(`${date} ${time}`);
-  return wall.isValid() ? `${wall.format('D MMM YYYY, HH:mm')} (UTC${hours}:${minutes})` : iso;
+  const wall = formatTimestamp(`${date} ${time}`, iso);
+  return wall === `${date} ${time}` ? iso : `${wall} (UTC${hours}:${minutes})`;
 }
 
 export interface FieldPair {
@@ -55,8 +50,8 @@ export function fieldPairs(names: string, values: string): FieldPair[] {
   }));
 }
 
-/** Rates are written by the dashboard's one formatter (lib/rates.ts): "66.7%", "<0.1%", "—". */
-export { formatRate } from '../../lib/rates';
+/** Rates are written by the dashboard's one formatter (lib/format.ts): "66.7%", "<0.1%", "—". */
+export { formatPercent as formatRate } from '../../lib/format';
 
 /** Why a message was not delivered, in words, for the reasons the engine itself writes; a carrier's status stays as it came. */
 const FAILURE_REASONS: Record<string, string> = {

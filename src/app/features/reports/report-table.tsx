@@ -1,8 +1,8 @@
-import { Badge, Paper, Table, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import type { ReportType } from '../../../shared/contract';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { REPORT_DEFINITIONS, type CellKind, type ReportColumn } from './report-columns';
 import { describeFailureReason, fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
-import { TableScroll } from '../../components/table-scroll';
 
 type Row = Record<string, string | number | null>;
 
@@ -113,40 +113,27 @@ function alignOf(column: ReportColumn<Row>): 'right' | undefined {
 /** One page of a report: its CSV columns under readable headers, numbers and dates made readable. */
 export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableProps) {
   const { label, columns } = REPORT_DEFINITIONS[type] as { label: string; columns: ReportColumn<Row>[] };
+  const tableColumns = columns.map((column): DataColumn<{ row: Row; index: number }> => ({
+    key: column.header,
+    header: column.header,
+    align: alignOf(column),
+    headerProps: { style: { whiteSpace: 'nowrap' } },
+    cellProps: { style: column.kind === 'phone' || column.kind === 'time' || column.kind === 'offset-time' ? { whiteSpace: 'nowrap' } : undefined },
+    cell: ({ row }) =>
+      column.kind === 'fields' ? (
+        <FieldPairs names={String(row[column.names] ?? '')} values={String(row[column.values] ?? '')} />
+      ) : (
+        <Cell kind={column.kind} value={row[column.key] ?? null} timeZone={timeZone} />
+      ),
+  }));
   return (
-    <Paper withBorder radius="md" style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}>
-      <TableScroll minWidth={760}>
-        <Table aria-label={`${label} report`} aria-busy={busy}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column.header} ta={alignOf(column)} style={{ whiteSpace: 'nowrap' }}>
-                  {column.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(rows as readonly Row[]).map((row, index) => (
-              <Table.Tr key={index}>
-                {columns.map((column) => (
-                  <Table.Td
-                    key={column.header}
-                    ta={alignOf(column)}
-                    style={column.kind === 'phone' || column.kind === 'time' || column.kind === 'offset-time' ? { whiteSpace: 'nowrap' } : undefined}
-                  >
-                    {column.kind === 'fields' ? (
-                      <FieldPairs names={String(row[column.names] ?? '')} values={String(row[column.values] ?? '')} />
-                    ) : (
-                      <Cell kind={column.kind} value={row[column.key] ?? null} timeZone={timeZone} />
-                    )}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label={`${label} report`}
+      columns={tableColumns}
+      rows={(rows as readonly Row[]).map((row, index) => ({ row, index }))}
+      rowKey={({ index }) => String(index)}
+      busy={busy}
+      minWidth={760}
+    />
   );
 }

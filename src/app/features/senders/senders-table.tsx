@@ -1,11 +1,10 @@
-import { ActionIcon, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import type { Sender } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { SenderStatusBadge } from './sender-status-badge';
-import { TableScroll } from '../../components/table-scroll';
 
 export const SENDER_COLUMNS = ['Sender', 'Status', 'Created', 'Updated', 'Actions'] as const;
 
@@ -15,54 +14,27 @@ interface SendersTableProps {
   onDelete?: (sender: Sender) => void;
 }
 
+const COLUMNS: DataColumn<Sender>[] = [
+  {
+    key: 'sender',
+    header: 'Sender',
+    cell: (sender) => (
+      <Text size="sm" fw={500}>
+        {sender.sender}
+      </Text>
+    ),
+  },
+  { key: 'status', header: 'Status', cell: (sender) => <SenderStatusBadge status={sender.status} /> },
+  { key: 'created', header: 'Created', cell: (sender) => formatTimestamp(sender.created_at) },
+  { key: 'updated', header: 'Updated', cell: (sender) => formatTimestamp(sender.updated_at) },
+];
+
 export function SendersTable({ senders, onDelete }: SendersTableProps) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={560}>
-        <Table aria-label="Senders">
-          <Table.Thead>
-            <Table.Tr>
-              {SENDER_COLUMNS.filter((column) => onDelete || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {senders.map((sender) => (
-              <Table.Tr key={sender.uuid}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {sender.sender}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <SenderStatusBadge status={sender.status} />
-                </Table.Td>
-                <Table.Td>{formatTimestamp(sender.created_at)}</Table.Td>
-                <Table.Td>{formatTimestamp(sender.updated_at)}</Table.Td>
-                {onDelete && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon component={Link} to={paths.senders.edit.getHref(sender.uuid)} variant="subtle" aria-label={`Edit ${sender.sender}`}>
-                          <IconPencil size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${sender.sender}`} onClick={() => onDelete(sender)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  const actions: RowAction<Sender>[] = onDelete
+    ? [
+        { label: 'Edit', name: (sender) => `Edit ${sender.sender}`, icon: <IconPencil size={18} />, href: (sender) => paths.senders.edit.getHref(sender.uuid) },
+        { label: 'Delete', name: (sender) => `Delete ${sender.sender}`, icon: <IconTrash size={18} />, color: 'red', onClick: onDelete },
+      ]
+    : [];
+  return <DataTable label="Senders" columns={COLUMNS} rows={senders} rowKey={(sender) => sender.uuid} actions={actions} />;
 }

@@ -1,13 +1,12 @@
 import type { Sender } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteSender } from './sender-mutations';
 
 /** Asks before deleting a sender (it cannot be undone), then deletes it and says how it went. */
 export function useConfirmSenderDeletion(onDeleted?: () => void) {
   const deletion = useDeleteSender();
 
-  return useConfirmAction((sender: Pick<Sender, 'uuid' | 'sender'>) => ({
+  return useConfirmedMutation(deletion, (sender: Pick<Sender, 'uuid' | 'sender'>) => ({
     title: 'Delete sender',
     message: (
       <>
@@ -15,13 +14,9 @@ export function useConfirmSenderDeletion(onDeleted?: () => void) {
       </>
     ),
     confirmLabel: 'Delete sender',
-    onConfirm: () =>
-      deletion.mutate(sender.uuid, {
-        onSuccess: () => {
-          notifySuccess(`The sender ${sender.sender} was deleted.`);
-          onDeleted?.();
-        },
-        onError: (error) => notifyFailure(`The sender ${sender.sender} could not be deleted`, error),
-      }),
+    variables: sender.uuid,
+    success: `The sender ${sender.sender} was deleted.`,
+    onSuccess: () => onDeleted?.(),
+    failure: `The sender ${sender.sender} could not be deleted`,
   }));
 }

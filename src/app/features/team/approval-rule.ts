@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatCount } from '../../lib/format';
 
 /**
  * The team's approval rule as the settings card offers it: three choices over one number, the
@@ -30,10 +31,10 @@ export function thresholdOf({ rule, threshold }: ApprovalRuleValues): number | n
 export function describeApprovalRule(threshold: number | null): string {
   if (threshold === null) return 'No approval needed: campaigns start at their send time.';
   if (threshold === 0) return 'Every campaign needs another admin’s approval before it starts.';
-  return `Campaigns of at least ${threshold.toLocaleString('en-GB')} recipients need another admin’s approval before they start.`;
+  return `Campaigns of at least ${formatCount(threshold)} recipients need another admin’s approval before they start.`;
 }
 
-const NUMBER_MESSAGE = `Enter a whole number of recipients from 1 to ${MAX_THRESHOLD.toLocaleString('en-GB')}.`;
+const NUMBER_MESSAGE = `Enter a whole number of recipients from 1 to ${formatCount(MAX_THRESHOLD)}.`;
 
 export const approvalRuleSchema = z
   .object({ rule: z.enum(['none', 'every', 'threshold']), threshold: z.union([z.number(), z.string()]) })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
+import { currencyName, formatCount, formatMoney } from '../../lib/format';
 
 /** The codes offered first; a team's saved code outside them is offered too. */
 const COMMON_CURRENCIES = [
@@ -35,9 +36,8 @@ const COMMON_CURRENCIES = [
 export const MAX_PRICE = 1000;
 
 export function currencyOptions(current: string): { value: string; label: string }[] {
-  const names = new Intl.DisplayNames('en-GB', { type: 'currency' });
   const codes = COMMON_CURRENCIES.includes(current) || !current ? COMMON_CURRENCIES : [current, ...COMMON_CURRENCIES];
-  return codes.map((code) => ({ value: code, label: `${code} · ${names.of(code) ?? code}` }));
+  return codes.map((code) => ({ value: code, label: `${code} · ${currencyName(code)}` }));
 }
 
 export interface CostEstimateValues {
@@ -61,14 +61,10 @@ export function describeCostEstimate({ price_per_segment: price, currency }: Pic
 }
 
 export function formatPrice(price: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 5 }).format(price);
-  } catch {
-    return `${price} ${currency}`;
-  }
+  return formatMoney(price, currency, { minimumFractionDigits: 2, maximumFractionDigits: 5 });
 }
 
-const PRICE_MESSAGE = `Enter a price from 0 to ${MAX_PRICE.toLocaleString('en-GB')}, with at most 5 decimals, or leave it empty.`;
+const PRICE_MESSAGE = `Enter a price from 0 to ${formatCount(MAX_PRICE)}, with at most 5 decimals, or leave it empty.`;
 
 export const costEstimateSchema = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { approvalRuleOf, approvalRuleSchema, MAX_THRESHOLD, thresholdOf, type ApprovalRuleValues } from './approval-rule';
+import { formatCount } from '../../lib/format';
 
 /** The "Sending safety" card: when scheduling asks to type the recipient count, and which campaigns wait for approval. */
 export interface SendingSafetyValues extends ApprovalRuleValues {
@@ -18,10 +19,10 @@ export function sendingSafetyInput(values: SendingSafetyValues): Pick<TeamSettin
 
 export function describeConfirmThreshold(threshold: number): string {
   if (threshold === 0) return 'Scheduling any campaign asks to type its number of recipients first.';
-  return `Scheduling a campaign of at least ${threshold.toLocaleString('en-GB')} recipients asks to type that number first.`;
+  return `Scheduling a campaign of at least ${formatCount(threshold)} recipients asks to type that number first.`;
 }
 
-const CONFIRM_MESSAGE = `Enter a whole number of recipients from 0 to ${MAX_THRESHOLD.toLocaleString('en-GB')}.`;
+const CONFIRM_MESSAGE = `Enter a whole number of recipients from 0 to ${formatCount(MAX_THRESHOLD)}.`;
 
 export const sendingSafetySchema = z
   .object({ confirm_threshold: z.union([z.number(), z.string()]), rule: z.enum(['none', 'every', 'threshold']), threshold: z.union([z.number(), z.string()]) })

@@ -1,3 +1,5 @@
+import { zoneName } from '../../lib/format';
+
 interface ZoneOption {
   value: string;
   label: string;
@@ -17,8 +19,7 @@ export function timeZoneOptions(current: string): ZoneOption[] {
 /** "GMT+1", "GMT-4:30", "GMT" as the zone is now. */
 function offsetOf(zone: string): string {
   try {
-    const parts = new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'shortOffset' }).formatToParts(new Date());
-    return parts.find((part) => part.type === 'timeZoneName')?.value ?? zone;
+    return zoneName(zone, new Date(), 'shortOffset') ?? zone;
   } catch {
     return zone;
   }

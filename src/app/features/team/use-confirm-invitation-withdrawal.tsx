@@ -1,13 +1,12 @@
 import type { Invitation } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useWithdrawInvitation } from './team-mutations';
 
 /** Asks before withdrawing an invitation: its link stops working. */
 export function useConfirmInvitationWithdrawal() {
   const withdrawal = useWithdrawInvitation();
 
-  return useConfirmAction((invitation: Pick<Invitation, 'uuid' | 'email'>) => ({
+  return useConfirmedMutation(withdrawal, (invitation: Pick<Invitation, 'uuid' | 'email'>) => ({
     title: 'Withdraw invitation',
     message: (
       <>
@@ -15,10 +14,8 @@ export function useConfirmInvitationWithdrawal() {
       </>
     ),
     confirmLabel: 'Withdraw invitation',
-    onConfirm: () =>
-      withdrawal.mutate(invitation.uuid, {
-        onSuccess: () => notifySuccess(`The invitation to ${invitation.email} was withdrawn.`),
-        onError: (error) => notifyFailure(`The invitation to ${invitation.email} could not be withdrawn`, error),
-      }),
+    variables: invitation.uuid,
+    success: `The invitation to ${invitation.email} was withdrawn.`,
+    failure: `The invitation to ${invitation.email} could not be withdrawn`,
   }));
 }

@@ -1,13 +1,12 @@
 import type { Member } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useRemoveMember } from './team-mutations';
 
 /** Asks before removing a member: their sign-ins and API tokens of the team stop working at once. */
 export function useConfirmMemberRemoval(teamName: string) {
   const removal = useRemoveMember();
 
-  return useConfirmAction((member: Pick<Member, 'uuid' | 'name' | 'email'>) => ({
+  return useConfirmedMutation(removal, (member: Pick<Member, 'uuid' | 'name' | 'email'>) => ({
     title: 'Remove member',
     message: (
       <>
@@ -16,10 +15,8 @@ export function useConfirmMemberRemoval(teamName: string) {
       </>
     ),
     confirmLabel: 'Remove member',
-    onConfirm: () =>
-      removal.mutate(member.uuid, {
-        onSuccess: () => notifySuccess(`${member.name} was removed from ${teamName}.`),
-        onError: (error) => notifyFailure(`${member.name} could not be removed`, error),
-      }),
+    variables: member.uuid,
+    success: `${member.name} was removed from ${teamName}.`,
+    failure: `${member.name} could not be removed`,
   }));
 }

@@ -5,11 +5,10 @@ import { useMemo, useState } from 'react';
 import { describeError } from '../../api/api-error';
 import { ServerSearchMultiSelect } from '../../components/server-search';
 import { templateUsageQueries, type AudienceMeasureInput } from './template-usage-queries';
+import { formatCount, formatList } from '../../lib/format';
 
 /** Asks once the body and the groups have stopped changing for this long, not per keystroke. */
 const DEBOUNCE_MS = 500;
-const numberFormat = new Intl.NumberFormat('en-GB');
-const listFormat = new Intl.ListFormat('en-GB', { type: 'conjunction' });
 const EMPTY_FIELDS_HINT = "The count above assumes empty fields (each sent as its fallback or one space). Pick a group to count with its contacts' values.";
 
 export interface AudienceGroup {
@@ -34,18 +33,18 @@ export interface AudienceSegmentsProps {
 }
 
 function plural(count: number, one: string, many: string): string {
-  return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /** "1–3 SMS parts, typically 1", or "2 SMS parts each" when every recipient gets the same. */
 function partsRange({ min, typical, max }: { min: number; typical: number; max: number }): string {
   if (min === max) return `${plural(min, 'SMS part', 'SMS parts')}${min === 1 ? '' : ' each'}`;
-  return `${numberFormat.format(min)}–${numberFormat.format(max)} SMS parts, typically ${numberFormat.format(typical)}`;
+  return `${formatCount(min)}–${formatCount(max)} SMS parts, typically ${formatCount(typical)}`;
 }
 
 function groupNames(chosen: readonly string[], names: ReadonlyMap<string, string>): string {
   if (chosen.length > 3) return `${chosen.length} groups`;
-  return listFormat.format(chosen.map((uuid) => names.get(uuid) ?? 'a deleted group'));
+  return formatList(chosen.map((uuid) => names.get(uuid) ?? 'a deleted group'));
 }
 
 /** Under the segment counter: the SMS parts the body makes for the real recipients of some groups, as the service renders them. */

@@ -2,8 +2,7 @@ import { Group, Text } from '@mantine/core';
 import { TEMPLATE_BODY_MAX } from '../../../shared/contract';
 import type { SmsMeasurement } from '../../../shared/sms';
 import { EncodingBadge } from './encoding-badge';
-
-const number = new Intl.NumberFormat('en-GB');
+import { formatCount } from '../../lib/format';
 
 /** "2 segments · 161/306": characters used over the capacity of the segments used. */
 export function segmentSummary({ segments, length, per_segment }: SmsMeasurement): string {
@@ -27,7 +26,7 @@ export function SegmentCounter({ measurement, characters }: SegmentCounterProps)
         </Text>
       </Group>
       <Text size="xs" c={overLimit ? 'red' : 'dimmed'}>
-        {number.format(characters)} / {number.format(TEMPLATE_BODY_MAX)} characters
+        {formatCount(characters)} / {formatCount(TEMPLATE_BODY_MAX)} characters
       </Text>
     </Group>
   );

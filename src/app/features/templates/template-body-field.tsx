@@ -10,6 +10,7 @@ import type { MessageDraft } from './message-draft';
 import { NonGsmCharacters } from './non-gsm-characters';
 import { PlainUrlsNotice } from './plain-urls-notice';
 import { SegmentCounter } from './segment-counter';
+import { formatCount } from '../../lib/format';
 
 interface TemplateBodyFieldProps {
   value: string;
@@ -66,7 +67,7 @@ export function TemplateBodyField({
       <Textarea
         ref={ref}
         label="Message"
-        description={`Up to ${TEMPLATE_BODY_MAX.toLocaleString('en-GB')} characters. {{field}} is filled from each contact; ::NAME:: becomes a tracked short link.`}
+        description={`Up to ${formatCount(TEMPLATE_BODY_MAX)} characters. {{field}} is filled from each contact; ::NAME:: becomes a tracked short link.`}
         placeholder="Hi {{first_name}}, our sale ends Sunday: ::SALE::"
         withAsterisk
         autosize

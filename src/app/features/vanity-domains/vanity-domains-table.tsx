@@ -1,8 +1,8 @@
-import { ActionIcon, Badge, Code, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Code, Group, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { VanityDomain } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
-import { TableScroll } from '../../components/table-scroll';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 
 export const VANITY_DOMAIN_COLUMNS = ['Domain', 'Short links start with', 'Created', 'Actions'] as const;
 
@@ -12,66 +12,49 @@ interface VanityDomainsTableProps {
   actions?: { onEdit: (domain: VanityDomain) => void; onDelete: (domain: VanityDomain) => void };
 }
 
+const COLUMNS: DataColumn<VanityDomain>[] = [
+  {
+    key: 'domain',
+    header: 'Domain',
+    cell: (domain) => (
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm" fw={500}>
+          {domain.domain}
+        </Text>
+        {domain.is_default && (
+          <Badge variant="light" color="indigo" size="sm">
+            Herald&apos;s own domain
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { key: 'url_base', header: 'Short links start with', cell: (domain) => <Code>{domain.url_base}/…</Code> },
+  { key: 'created', header: 'Created', cell: (domain) => formatTimestamp(domain.created_at) },
+];
+
 export function VanityDomainsTable({ domains, actions }: VanityDomainsTableProps) {
+  const rowActions: RowAction<VanityDomain>[] = actions
+    ? [
+        { label: 'Edit', name: (domain) => `Edit ${domain.domain}`, icon: <IconPencil size={18} />, onClick: actions.onEdit },
+        { label: 'Delete', name: (domain) => `Delete ${domain.domain}`, icon: <IconTrash size={18} />, color: 'red', onClick: actions.onDelete },
+      ]
+    : [];
   return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={640}>
-        <Table aria-label="Vanity domains">
-          <Table.Thead>
-            <Table.Tr>
-              {VANITY_DOMAIN_COLUMNS.filter((column) => actions || column !== 'Actions').map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {domains.map((domain) => (
-              <Table.Tr key={domain.uuid}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Text size="sm" fw={500}>
-                      {domain.domain}
-                    </Text>
-                    {domain.is_default && (
-                      <Badge variant="light" color="indigo" size="sm">
-                        Herald&apos;s own domain
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Code>{domain.url_base}/…</Code>
-                </Table.Td>
-                <Table.Td>{formatTimestamp(domain.created_at)}</Table.Td>
-                {actions && (
-                  <Table.Td>
-                    {domain.is_default ? (
-                      <Text size="xs" c="dimmed" ta="right">
-                        Built in, cannot be changed
-                      </Text>
-                    ) : (
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Tooltip label="Edit">
-                          <ActionIcon variant="subtle" aria-label={`Edit ${domain.domain}`} onClick={() => actions.onEdit(domain)}>
-                            <IconPencil size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label="Delete">
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${domain.domain}`} onClick={() => actions.onDelete(domain)}>
-                            <IconTrash size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    )}
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
+    <DataTable
+      label="Vanity domains"
+      columns={COLUMNS}
+      rows={domains}
+      rowKey={(domain) => domain.uuid}
+      actions={rowActions}
+      actionsInstead={(domain) =>
+        domain.is_default ? (
+          <Text size="xs" c="dimmed" ta="right">
+            Built in, cannot be changed
+          </Text>
+        ) : undefined
+      }
+      minWidth={640}
+    />
   );
 }

@@ -1,13 +1,12 @@
 import type { Webhook, WebhookWithSecret } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useRotateWebhookSecret } from './webhook-mutations';
 
 /** Asks before rotating: the old secret stops signing at once, so the endpoint must be updated too. */
 export function useConfirmSecretRotation(onRotated: (webhook: WebhookWithSecret) => void) {
   const rotation = useRotateWebhookSecret();
 
-  return useConfirmAction((webhook: Pick<Webhook, 'uuid' | 'name'>) => ({
+  return useConfirmedMutation(rotation, (webhook: Pick<Webhook, 'uuid' | 'name'>) => ({
     title: 'Rotate signing secret',
     message: (
       <>
@@ -17,10 +16,8 @@ export function useConfirmSecretRotation(onRotated: (webhook: WebhookWithSecret)
     confirmLabel: 'Rotate secret',
     cancelLabel: 'Cancel',
     color: 'orange',
-    onConfirm: () =>
-      rotation.mutate(webhook.uuid, {
-        onSuccess: onRotated,
-        onError: (error) => notifyFailure(`The secret of ${webhook.name} could not be rotated`, error),
-      }),
+    variables: webhook.uuid,
+    onSuccess: onRotated,
+    failure: `The secret of ${webhook.name} could not be rotated`,
   }));
 }

@@ -1,13 +1,12 @@
 import type { Webhook } from '../../api/gen/types.gen';
-import { useConfirmAction } from '../../components/use-confirm-action';
-import { notifyFailure, notifySuccess } from '../../lib/notify';
+import { useConfirmedMutation } from '../../components/use-confirm-action';
 import { useDeleteWebhook } from './webhook-mutations';
 
 /** Asks before deleting; the service refuses (409) while a keyword calls the webhook, and its message names them. */
 export function useConfirmWebhookDeletion() {
   const deletion = useDeleteWebhook();
 
-  return useConfirmAction((webhook: Pick<Webhook, 'uuid' | 'name'>) => ({
+  return useConfirmedMutation(deletion, (webhook: Pick<Webhook, 'uuid' | 'name'>) => ({
     title: 'Delete webhook',
     message: (
       <>
@@ -15,10 +14,8 @@ export function useConfirmWebhookDeletion() {
       </>
     ),
     confirmLabel: 'Delete webhook',
-    onConfirm: () =>
-      deletion.mutate(webhook.uuid, {
-        onSuccess: () => notifySuccess(`The webhook ${webhook.name} was deleted.`),
-        onError: (error) => notifyFailure(`The webhook ${webhook.name} could not be deleted`, error),
-      }),
+    variables: webhook.uuid,
+    success: `The webhook ${webhook.name} was deleted.`,
+    failure: `The webhook ${webhook.name} could not be deleted`,
   }));
 }

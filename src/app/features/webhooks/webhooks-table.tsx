@@ -1,11 +1,11 @@
-import { ActionIcon, Anchor, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { IconHistory, IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Webhook } from '../../api/gen/types.gen';
-import { formatTimestamp } from '../../lib/dates';
+import { DataTable, type DataColumn, type RowAction } from '../../components/data-table';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { HeaderNames } from '../../components/header-names';
-import { TableScroll } from '../../components/table-scroll';
 
 export const WEBHOOK_COLUMNS = ['Name', 'URL', 'Headers', 'Updated', 'Actions'] as const;
 
@@ -15,80 +15,51 @@ interface WebhooksTableProps {
   actions?: { onEdit: (webhook: Webhook) => void; onRotateSecret: (webhook: Webhook) => void; onDelete: (webhook: Webhook) => void };
 }
 
+const COLUMNS: DataColumn<Webhook>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (webhook) => (
+      <Anchor component={Link} to={paths.webhooks.deliveries.getHref(webhook.uuid)} size="sm" fw={500}>
+        {webhook.name}
+      </Anchor>
+    ),
+  },
+  {
+    key: 'url',
+    header: 'URL',
+    cellProps: { maw: 320 },
+    cell: (webhook) => (
+      <Text size="sm" truncate="end" title={webhook.url}>
+        {webhook.url}
+      </Text>
+    ),
+  },
+  { key: 'headers', header: 'Headers', cell: (webhook) => <HeaderNames headers={webhook.headers} /> },
+  { key: 'updated', header: 'Updated', cell: (webhook) => formatTimestamp(webhook.updated_at) },
+];
+
 export function WebhooksTable({ webhooks, actions }: WebhooksTableProps) {
-  return (
-    <Paper withBorder radius="md">
-      <TableScroll minWidth={720}>
-        <Table aria-label="Webhooks">
-          <Table.Thead>
-            <Table.Tr>
-              {WEBHOOK_COLUMNS.map((column) => (
-                <Table.Th key={column} ta={column === 'Actions' ? 'right' : undefined}>
-                  {column}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {webhooks.map((webhook) => (
-              <Table.Tr key={webhook.uuid}>
-                <Table.Td>
-                  <Anchor component={Link} to={paths.webhooks.deliveries.getHref(webhook.uuid)} size="sm" fw={500}>
-                    {webhook.name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td maw={320}>
-                  <Text size="sm" truncate="end" title={webhook.url}>
-                    {webhook.url}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <HeaderNames headers={webhook.headers} />
-                </Table.Td>
-                <Table.Td>{formatTimestamp(webhook.updated_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Deliveries">
-                      <ActionIcon
-                        component={Link}
-                        to={paths.webhooks.deliveries.getHref(webhook.uuid)}
-                        variant="subtle"
-                        aria-label={`Deliveries of ${webhook.name}`}
-                      >
-                        <IconHistory size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    {actions && (
-                      <>
-                        <Tooltip label="Edit">
-                          <ActionIcon variant="subtle" aria-label={`Edit ${webhook.name}`} onClick={() => actions.onEdit(webhook)}>
-                            <IconPencil size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label="Rotate secret">
-                          <ActionIcon
-                            variant="subtle"
-                            color="orange"
-                            aria-label={`Rotate the secret of ${webhook.name}`}
-                            onClick={() => actions.onRotateSecret(webhook)}
-                          >
-                            <IconKey size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label="Delete">
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${webhook.name}`} onClick={() => actions.onDelete(webhook)}>
-                            <IconTrash size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      </>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableScroll>
-    </Paper>
-  );
+  const rowActions: RowAction<Webhook>[] = [
+    {
+      label: 'Deliveries',
+      name: (webhook) => `Deliveries of ${webhook.name}`,
+      icon: <IconHistory size={18} />,
+      href: (webhook) => paths.webhooks.deliveries.getHref(webhook.uuid),
+    },
+    ...(actions
+      ? ([
+          { label: 'Edit', name: (webhook) => `Edit ${webhook.name}`, icon: <IconPencil size={18} />, onClick: actions.onEdit },
+          {
+            label: 'Rotate secret',
+            name: (webhook) => `Rotate the secret of ${webhook.name}`,
+            icon: <IconKey size={18} />,
+            color: 'orange',
+            onClick: actions.onRotateSecret,
+          },
+          { label: 'Delete', name: (webhook) => `Delete ${webhook.name}`, icon: <IconTrash size={18} />, color: 'red', onClick: actions.onDelete },
+        ] satisfies RowAction<Webhook>[])
+      : []),
+  ];
+  return <DataTable label="Webhooks" columns={COLUMNS} rows={webhooks} rowKey={(webhook) => webhook.uuid} actions={rowActions} minWidth={720} />;
 }

@@ -30,7 +30,7 @@ import { sendingCounts } from '../../features/campaigns/sending-progress';
 import { useLiveCampaign } from '../../features/campaigns/use-live-campaign';
 import { reportQueries } from '../../features/reports/report-queries';
 import { parseReportParams } from '../../features/reports/use-report-params';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { notifyFailure, notifyFailureMessage, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
 import { approvalNotice } from './approval-notice';

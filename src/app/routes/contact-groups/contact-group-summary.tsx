@@ -1,7 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ContactGroup } from '../../api/gen/types.gen';
 import { ContactGroupStatusBadge } from '../../features/contact-groups/contact-group-status-badge';
-import { formatTimestamp } from '../../lib/dates';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { Fact } from '../../components/fact';
 
 /** The group's counts and state, above its contacts. */
@@ -11,7 +11,7 @@ export function ContactGroupSummary({ group }: { group: ContactGroup }) {
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         <Fact label="Contacts">
           <Text size="xl" fw={700}>
-            {group.number_of_contacts.toLocaleString('en-GB')}
+            {formatCount(group.number_of_contacts)}
           </Text>
         </Fact>
         <Fact label="Status">

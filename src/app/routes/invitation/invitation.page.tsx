@@ -11,7 +11,7 @@ import { JoinTeamForm, type NewAccount } from '../../features/team/join-team-for
 import { withArticle } from '../../features/team/member-roles';
 import { useAcceptInvitation } from '../../features/team/team-mutations';
 import { invitationLinkQueries } from '../../features/team/team-queries';
-import { formatTimestamp } from '../../lib/dates';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import type { SignInState } from '../sign-in/sign-in.page';
 

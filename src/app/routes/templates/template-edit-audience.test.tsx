@@ -121,7 +121,8 @@ describe('the template editor, against real audiences', () => {
     expect(items[0]).toHaveTextContent('sends 1 Jul 2030, 09:00');
     expect(within(items[1]!).getByRole('link', { name: 'Autumn teaser' })).toHaveAttribute('href', '/campaigns/5a000000-0000-4000-8000-000000000003');
     expect(items[1]).toHaveTextContent('Draft');
-    expect(items[1]).toHaveTextContent('not scheduled yet, set for 1 Sep 2030, 10:30');
+    // Dates are written in the browser's language (lib/format.ts): the tests' en-GB shortens September to "Sept".
+    expect(items[1]).toHaveTextContent('not scheduled yet, set for 1 Sept 2030, 10:30');
     // The notice sits above the save button.
     const save = screen.getByRole('button', { name: 'Save changes' });
     expect(notice.compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
