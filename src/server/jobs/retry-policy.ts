@@ -1,7 +1,8 @@
 /**
  * The one retry policy of Herald's background jobs: after a failed attempt, the job waits `baseMs`
- * doubled for each attempt before it, at most `capMs`, a tenth either way at random (jobs that failed
- * together, say when the mail server was down, are not all tried again at the same moment). A job is
+ * doubled for each attempt before it, at most `capMs`, and up to a tenth sooner at random (jobs that
+ * failed together, say when the mail server was down, are not all tried again at the same moment; the
+ * jitter only shortens a wait, so no retry comes later than its documented delay). A job is
  * given up after `maxAttempts` attempts, or once its next attempt would fall past its `until`.
  * Each queue states its policy as these parameters (docs/operations.md, "Background jobs").
  */
@@ -14,13 +15,13 @@ export type RetryPolicy = {
   maxAttempts?: number;
 };
 
-/** How far either way of its exponential delay a retry lands, at random. */
+/** How much sooner than its exponential delay a retry may come, at random. */
 export const RETRY_JITTER = 0.1;
 
-/** The wait after the `attempts`-th failed attempt (1: the first): exponential, capped, with jitter. */
+/** The wait after the `attempts`-th failed attempt (1: the first): exponential, capped, up to a tenth shorter at random. */
 export function retryDelayMs(attempts: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const exponential = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
-  return exponential * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random());
+  return exponential * (1 - RETRY_JITTER * random());
 }
 
 /**

@@ -5,7 +5,7 @@ import { retryAt as retryAtOf, type RetryPolicy } from '../../jobs/retry-policy'
 import type { AccountMailRepository } from './account-mail.repository';
 
 export type AccountMailWorkerOptions = {
-  /** First wait after a failed attempt, doubled each time up to an hour, a tenth either way (default 30 s). */
+  /** First wait after a failed attempt, doubled each time up to an hour, up to a tenth sooner at random (default 30 s). */
   retryBaseMs?: number;
   /** Attempts before an e-mail is given up (default 12, about a day of back-off). */
   maxAttempts?: number;

@@ -8,7 +8,7 @@ import type { DueDelivery, EventOutbox } from './event-outbox';
 
 /**
  * When a failed delivery is tried again (jobs/retry-policy.ts): EVENT_RETRY_MS doubled each time, at
- * most two hours, a tenth either way; given up once that is past its `retry_until` (24 hours).
+ * most two hours, up to a tenth sooner at random; given up once that is past its `retry_until` (24 hours).
  */
 const eventRetryPolicy = (baseMs: number): RetryPolicy => ({ baseMs, capMs: 2 * 3_600_000 });
 

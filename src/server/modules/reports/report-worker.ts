@@ -24,7 +24,7 @@ export type ReportWorkerOptions = {
    * worker renews it every third of that while it writes and mails.
    */
   leaseMs: number;
-  /** The first retry's delay; each next one doubles, up to an hour, a tenth either way (jobs/retry-policy.ts). */
+  /** The first retry's delay; each next one doubles, up to an hour, up to a tenth sooner at random (jobs/retry-policy.ts). */
   retryBaseMs: number;
   /** Attempts (writing, then mailing) before the job is given up. */
   maxAttempts: number;
