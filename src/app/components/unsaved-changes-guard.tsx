@@ -21,10 +21,10 @@ function LeaveDialog({ when, what }: { when: boolean; what: string }) {
     onConfirm: () => blocker.proceed?.(),
     onCancel: () => blocker.reset?.(),
   }));
+  // Once per blocked navigation (confirmLeave is the same function on every render).
   useEffect(() => {
     if (blocked) confirmLeave();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per blocked navigation; confirmLeave is made anew each render
-  }, [blocked, blocker, what]);
+  }, [blocked, confirmLeave]);
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { Text, type MantineColor } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { UseMutationResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { notifyFailure, notifySuccess } from '../lib/notify';
 
 export interface ConfirmActionOptions {
@@ -23,11 +23,17 @@ export interface ConfirmActionOptions {
 
 /**
  * Asks before a destructive action. `describe` words the dialog for one subject (a sender, a
- * token…); the returned function opens it, and nothing runs until the person confirms.
+ * token…); the returned function opens it, and nothing runs until the person confirms. The
+ * function is the same on every render (it words the dialog with the latest `describe`), so an
+ * effect may depend on it.
  */
 export function useConfirmAction<TSubject = void>(describe: (subject: TSubject) => ConfirmActionOptions): (subject: TSubject) => void {
-  return (subject) => {
-    const { title, message, confirmLabel, cancelLabel = 'Keep it', color = 'red', onConfirm, onCancel } = describe(subject);
+  const latest = useRef(describe);
+  useEffect(() => {
+    latest.current = describe;
+  });
+  return useCallback((subject: TSubject) => {
+    const { title, message, confirmLabel, cancelLabel = 'Keep it', color = 'red', onConfirm, onCancel } = latest.current(subject);
     // One answer only: the dialog also closes (onClose) after either button.
     let answered = false;
     const answer = (action: (() => void) | undefined) => () => {
@@ -44,7 +50,7 @@ export function useConfirmAction<TSubject = void>(describe: (subject: TSubject) 
       onCancel: answer(onCancel),
       onClose: answer(onCancel),
     });
-  };
+  }, []);
 }
 
 /** A confirmation whose action is a call to the service: what to send, and what to say after. */

@@ -4,6 +4,7 @@ import { IconCalendarClock } from '@tabler/icons-react';
 import { useState, type Ref } from 'react';
 import { useController, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
 import { parseTimestamp } from '../../shared/time/local-timestamps';
+import { writesMonthFirst } from '../lib/format';
 import { serviceTimestamp, zoneLabel } from '../lib/service-zone';
 
 /** What may be typed: `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS`, as the service writes it. */
@@ -15,14 +16,6 @@ const DEFAULT_TIME = '09:00:00';
 export const UNREAD_TIME_MESSAGE = 'Type the date and time as 28/11/2026 10:00 or 2026-11-28 10:00.';
 
 const two = (n: number) => String(n).padStart(2, '0');
-
-/** Whether the locale writes the month before the day (en-US: 11/28/2026). */
-function monthFirst(locale: string): boolean {
-  // Reads the locale's order to parse what was typed; it writes nothing.
-  // eslint-disable-next-line no-restricted-syntax
-  const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' }).formatToParts(new Date(2026, 10, 28));
-  return parts.findIndex((part) => part.type === 'month') < parts.findIndex((part) => part.type === 'day');
-}
 
 /** A date in the locale's order as `YYYY-MM-DD HH:MM:SS`; the other order when only it names a real day. */
 function fromLocalForm(text: string, locale: string): string | null {
@@ -39,7 +32,7 @@ function fromLocalForm(text: string, locale: string): string | null {
     const date = new Date(Date.UTC(Number(year), month - 1, day));
     return month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   };
-  const readings: Array<[number, number]> = monthFirst(locale)
+  const readings: Array<[number, number]> = writesMonthFirst(locale)
     ? [
         [Number(a), Number(b)],
         [Number(b), Number(a)],

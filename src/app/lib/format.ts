@@ -157,3 +157,9 @@ export function zoneName(timeZone: string, moment: Date, style: 'short' | 'short
     .formatToParts(moment)
     .find((part) => part.type === 'timeZoneName')?.value;
 }
+
+/** Whether `locale` writes a date's month before its day (en-US: 11/28/2026): how typed dates are read. */
+export function writesMonthFirst(locale: string): boolean {
+  const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' }).formatToParts(new Date(2026, 10, 28));
+  return parts.findIndex((part) => part.type === 'month') < parts.findIndex((part) => part.type === 'day');
+}
