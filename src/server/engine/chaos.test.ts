@@ -61,7 +61,11 @@ import { SmppPeer } from '../testing/smpp-peer';
 //    resends to the idempotent simulator: submissions = 2; restored exactly afterwards). Red once in
 //    CI without fences: one batch of 50 went twice, its old owner's hand-over landing after its
 //    successor's recall had found nothing; recall and submit now carry the batch token as a fence
-//    (gateways/sms/simulator.test.ts shows both halves of it failing without it).
+//    (gateways/sms/simulator.test.ts shows both halves of it failing without it). Red once more in
+//    CI with fences: a batch of 50 went twice after a second owner took it over in doubt and was
+//    killed (or gave it back at its second's end) before asking: the takeover had cleared its
+//    `submitting` mark, so the third owner sent it without asking. The mark now holds until the
+//    batch is asked about and settled (leases.test.ts shows both paths failing without it).
 // 6. No Herald process dies by itself (an unhandled 'error' event or exception): only those the test
 //    killed, or a start refused while PostgreSQL was down. Red when written: the restart crashed one to
 //    three running processes a run (`Unhandled 'error' event` of a pg client checked out of the pool).

@@ -60,12 +60,25 @@ export function createEngine(deps: {
     return receipts.add(group.map((receipt) => ({ ...receipt, at })));
   });
 
+  /** Asks a gateway that can tell which of `items` it took: those are submitted, the rest was never sent (and, under `fence`, never will be by an older owner). */
+  async function ask<T extends { id: number; sms: OutgoingSms }>(items: T[], fence?: string) {
+    const taken = new Map((await gateway.recall!(items.map((item) => item.sms.clientRef), fence)).map((entry) => [entry.clientRef, entry.gatewayId]));
+    const submitted: Array<T & { gatewayId: string }> = [];
+    const notSent: T[] = [];
+    for (const item of items) {
+      const gatewayId = taken.get(item.sms.clientRef);
+      if (gatewayId === undefined) notSent.push(item);
+      else submitted.push({ ...item, gatewayId });
+    }
+    return { submitted, notSent };
+  }
+
   /**
-   * Hands messages to the gateway and sorts them by what became of each. Messages already in doubt
-   * (`askFirst`), and those the hand-over leaves in doubt, are recalled from a gateway that can tell:
-   * what it took is submitted, the rest was never sent.
+   * Hands messages to the gateway and sorts them by what became of each. Those the hand-over leaves
+   * in doubt are asked about from a gateway that can tell: what it took is submitted, the rest was
+   * never sent.
    */
-  async function submitAll<T extends { id: number; sms: OutgoingSms }>(items: T[], lease?: { signal: AbortSignal; fence: string }, askFirst = false) {
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(toSend: T[], lease?: { signal: AbortSignal; fence: string }) {
     const signal = lease?.signal;
     const fence = lease?.fence;
     const outcome = {
@@ -74,27 +87,7 @@ export function createEngine(deps: {
       notSent: [] as T[],
       inDoubt: [] as T[],
     };
-    const recall = async (doubtful: T[]) => {
-      const taken = new Map(
-        (
-          await gateway.recall!(
-            doubtful.map((item) => item.sms.clientRef),
-            fence,
-          )
-        ).map((entry) => [entry.clientRef, entry.gatewayId]),
-      );
-      for (const item of doubtful) {
-        const gatewayId = taken.get(item.sms.clientRef);
-        if (gatewayId === undefined) outcome.notSent.push(item);
-        else outcome.submitted.push({ ...item, gatewayId });
-      }
-    };
-    let toSend = items;
-    if (askFirst && gateway.recall && items.length > 0) {
-      await recall(items);
-      toSend = outcome.notSent.splice(0);
-    }
-    // Aborted before anything left (the recall took the lease's time): nothing is handed over.
+    // Aborted before anything left (the lease was lost meanwhile): nothing is handed over.
     if (signal?.aborted) {
       outcome.notSent.push(...toSend);
       return outcome;
@@ -115,8 +108,11 @@ export function createEngine(deps: {
       else if ('rejected' in result) outcome.rejected.push({ ...item, reason: result.rejected });
       else outcome.notSent.push(item);
     }
-    if (doubtful.length > 0 && gateway.recall) await recall(doubtful);
-    else outcome.inDoubt.push(...doubtful);
+    if (doubtful.length > 0 && gateway.recall) {
+      const asked = await ask(doubtful, fence);
+      outcome.submitted.push(...asked.submitted);
+      outcome.notSent.push(...asked.notSent);
+    } else outcome.inDoubt.push(...doubtful);
     return outcome;
   }
 
@@ -154,9 +150,20 @@ export function createEngine(deps: {
         body: renderTokens(tokens, { fields: message.customFields, links: links.get(message.id) }),
       },
     }));
+    // A batch taken over from an owner that died handing it over (it stays marked so until settled)
+    // is asked about before anything else happens to it: whatever follows — sent, or given back for
+    // want of rate — then concerns only what the gateway certainly does not have, and the fence keeps
+    // the dead owner's late hand-over out.
+    const asked = claimed.inDoubt && gateway.recall ? await ask(items, claimed.token) : { submitted: [], notSent: items };
     // The rate grant is for one second: once it is over, the batch goes back unsent for the next tick's grant.
     if (!inGrant()) {
-      await settle(claimed, { submitted: [], rejected: [], notSent: batch.map(({ id }) => id), inDoubt: [] });
+      const submitted = asked.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
+      receipts.hold(submitted.map((message) => message.gatewayId));
+      try {
+        await settle(claimed, { submitted, rejected: [], notSent: asked.notSent.map(({ id }) => id), inDoubt: [] });
+      } finally {
+        receipts.release(submitted.map((message) => message.gatewayId));
+      }
       return false;
     }
     // The durable mark that these messages are being handed over: from here, a crash leaves them in doubt.
@@ -166,7 +173,8 @@ export function createEngine(deps: {
     }
     const lease = holdLease({ store, clock, lease: claimed, leaseMs: options.leaseMs, expiryDate: campaign.expiryDate, log: deps.log });
     try {
-      const outcome = await submitAll(items, { signal: lease.signal, fence: claimed.token }, claimed.inDoubt === true);
+      const outcome = await submitAll(asked.notSent, { signal: lease.signal, fence: claimed.token });
+      outcome.submitted.unshift(...asked.submitted);
       const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
       receipts.hold(submitted.map((message) => message.gatewayId));
       try {

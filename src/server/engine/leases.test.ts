@@ -11,8 +11,14 @@
  *   owner's settle answered 'settled' and overwrote the new owner's messages.
  * - "in doubt, fail": with `submitting` ignored on takeover (claims.ts), the batch was sent again:
  *   the ledger counted 2 for each of the 5 in-doubt messages.
- * - "recall": with the recall skipped (engine.ts, `askFirst` ignored), the three messages the dead
+ * - "recall": with the ask skipped (engine.ts, `claimed.inDoubt` ignored), the three messages the dead
  *   worker had handed over were handed over again.
+ * - "dies after taking an in-doubt batch over": with the takeover clearing `submitting` (claims.ts,
+ *   as before CI's chaos run sent a batch of 50 twice), the next owner sent the batch without asking
+ *   and the ledger counted the three handed-over messages twice.
+ * - "second ends just after it took an in-doubt batch over": with the engine giving the batch back
+ *   before asking (engine.ts, the ask after the grant check), the next tick sent it without asking:
+ *   the same three, twice.
  * - "expiry": with the live-batch exclusion removed from the expiry (expiry.ts), the messages in
  *   flight were marked unsent though the carrier had them, and their receipts sat in early_receipts.
  */
@@ -193,6 +199,70 @@ describe('leases', { timeout: 60_000 }, () => {
       },
       { timeout: 20_000, interval: 200 },
     );
+    expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
+    expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
+  });
+
+  it('a survivor that dies after taking an in-doubt batch over, before asking, leaves it in doubt: the next one asks, and none goes twice', async () => {
+    const { uuid, id } = await campaignDueNow();
+    const ledger = new GatewayLedger();
+    const simulator = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
+    const dying = await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
+    // Listening for the simulator's receipts from now on (of the three the first owner handed over).
+    const survivor = engineWith(countingGateway(simulator, { ledger }));
+    // The second owner takes the batch over (in doubt: it must ask) and dies before it does.
+    const store = createEngineStore(t.database.db);
+    const second = (await store.claim(id, 5, 'second', clock.now(), 1000, 'recall'))!;
+    expect([second.batchId, second.inDoubt]).toEqual([dying.batchId, true]);
+    clock.jump(1001);
+
+    await vi.waitFor(
+      async () => {
+        await survivor.tick();
+        await survivor.flushReceipts();
+        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
+    expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
+  });
+
+  it('a survivor whose second ends just after it took an in-doubt batch over gives back only what the gateway does not have', async () => {
+    const { uuid, id } = await campaignDueNow();
+    const ledger = new GatewayLedger();
+    const simulator = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
+    await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
+
+    // The rate grant's second ends right after the takeover: the batch goes back for the next grant.
+    const store = createEngineStore(t.database.db);
+    let jumped = false;
+    const survivor = createEngine({
+      store: {
+        ...store,
+        async claim(...args: Parameters<typeof store.claim>) {
+          const claimed = await store.claim(...args);
+          if (claimed?.inDoubt && !jumped) {
+            jumped = true;
+            clock.jump(1000);
+          }
+          return claimed;
+        },
+      },
+      gateway: countingGateway(simulator, { ledger }),
+      clock,
+      options: { tickMs: 100, batchSize: 5, rateLimitPerSecond: 10_000, leaseMs: 30_000, lanes: 1 },
+      urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+    });
+    await vi.waitFor(
+      async () => {
+        await survivor.tick();
+        await survivor.flushReceipts();
+        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect(jumped).toBe(true);
     expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
     expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
   });

@@ -233,6 +233,8 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
           );
           if (!batch) break;
           if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
+          // Under `recall` the batch stays marked as being handed over until its new owner settles what
+          // it asked: one that dies before asking leaves it in doubt for the next, not as never sent.
           const recall = batch.submitting && inDoubt === 'recall';
           let messages = await queuedIn(tx, campaignId, batch.first, batch.last, limit);
           if (messages.length > 0 && holdOf && !batch.submitting) {
@@ -258,7 +260,7 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
             tx,
             TokenRowSchema,
             sql`
-            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = false, held_messages = NULL,
+            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = ${recall}, held_messages = NULL,
                    first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
              WHERE id = ${batch.id} RETURNING token`,
           );
