@@ -9,6 +9,7 @@ import { createSharedRateLimiter } from './db/rate-counters';
 import { createAccountMailRepository } from './modules/account-mail/account-mail.repository';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
+import { createAuditTrail } from './modules/audit/audit-trail';
 import { createAuthService } from './modules/auth/auth.service';
 import { createLoginFailuresRepository } from './modules/auth/login-failures.repository';
 import { createPasswordResetsRepository } from './modules/auth/password-resets.repository';
@@ -104,6 +105,7 @@ export function createServices(
   const limiter = createSharedRateLimiter(db, clock);
   const auditRepository = createAuditRepository(db, clock);
   const audit = createAuditService({ audit: auditRepository, config });
+  const auditTrail = createAuditTrail({ audit: auditRepository });
   const accountMail = createAccountMailRepository(db, clock);
   const auth = createAuthService({
     db,
@@ -136,7 +138,7 @@ export function createServices(
     forgetTokenOwners: tokenOwners.forget,
   });
   const sendersRepository = createSendersRepository(db, clock);
-  const senders = createSendersService({ senders: sendersRepository, config });
+  const senders = createSendersService({ db, senders: sendersRepository, audit: auditTrail, config });
   const senderRule = createSenderRule(sendersRepository);
   const vanityDomainsRepository = createVanityDomainsRepository(db, clock);
   const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
@@ -267,6 +269,7 @@ export function createServices(
     members,
     audit,
     auditRepository,
+    auditTrail,
     senders,
     vanityDomains,
     webhooks,

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditChanges, AuditRecord, AuditRepository } from '../modules/audit/audit.repository';
+import type { Db } from '../db/client';
+import type { AuditChanges } from '../modules/audit/audit.repository';
+import { changesBetween, shown, type AuditTrail } from '../modules/audit/audit-trail';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,62 +18,11 @@ declare module 'fastify' {
   }
 }
 
-/** Fields never written to the audit log, whatever the resource (a webhook's headers carry credentials). */
-const SECRET = /password|secret|^token$|^headers$|authorization|api[-_]?key/i;
-/** Fields that change with every write and say nothing of it. */
-const NOISE = new Set(['updated_at', 'created_at', 'links', 'is_locked', 'uuid']);
-const LONG = '(not shown)';
-
 /**
  * The routes that read with a POST (their body is too large or too rich for a query) and change
  * nothing: they are not changes, so they are not recorded. Named here, in one place, by operationId.
  */
 export const READS_BY_POST: ReadonlySet<string> = new Set(['previewCampaign', 'previewContactImport']);
-
-/** A value small enough to keep as it is: scalars, short texts, short lists of short texts. */
-function small(value: unknown): boolean {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number') return true;
-  if (typeof value === 'string') return value.length <= 200;
-  return Array.isArray(value) && value.length <= 20 && value.every((item) => typeof item === 'string' && item.length <= 100);
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** Nested objects as dotted fields (`approval.status`), one level deep, so their small values show. */
-function flatten(resource: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!resource) return undefined;
-  const flat: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(resource)) {
-    if (isObject(value) && Object.keys(value).length <= 20) for (const [inner, innerValue] of Object.entries(value)) flat[`${key}.${inner}`] = innerValue;
-    else flat[key] = value;
-  }
-  return flat;
-}
-
-/** The fields that differ between the resource before and after, each with both values (or what stood in for them). */
-export function changesBetween(
-  resourceBefore: Record<string, unknown> | undefined,
-  resourceAfter: Record<string, unknown> | undefined,
-  options: { created: boolean } = { created: false },
-): AuditChanges {
-  const before = flatten(resourceBefore);
-  const after = flatten(resourceAfter);
-  const changes: AuditChanges = {};
-  for (const key of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
-    if (key.split('.').some((part) => SECRET.test(part)) || NOISE.has(key)) continue;
-    const had = before !== undefined && key in before;
-    const has = after !== undefined && key in after;
-    if (had && has && JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-    // A new resource shows what was given, not every empty field it starts with.
-    if (options.created && !had && has && (after[key] === '' || after[key] === null || (Array.isArray(after[key]) && (after[key] as unknown[]).length === 0)))
-      continue;
-    const change: { before?: unknown; after?: unknown } = {};
-    if (had) change.before = small(before[key]) ? before[key] : LONG;
-    if (has) change.after = small(after[key]) ? after[key] : LONG;
-    changes[key] = change;
-  }
-  return changes;
-}
 
 /** `campaign`, `contact_group`, `member`… from a route pattern such as `/api/2.0/team/members/:user_uuid`. */
 export function resourceTypeOf(pattern: string): string {
@@ -90,7 +41,7 @@ const exportFilters = (request: FastifyRequest): AuditChanges =>
   Object.fromEntries(
     Object.entries((request.query ?? {}) as Record<string, unknown>)
       .filter(([, value]) => value !== undefined)
-      .map(([field, value]) => [field, { after: small(value) ? value : LONG }]),
+      .map(([field, value]) => [field, { after: shown(value) }]),
   );
 
 const uuidParam = (request: FastifyRequest): string | null => {
@@ -110,26 +61,35 @@ const dataOf = (payload: unknown): Record<string, unknown> | undefined => {
 };
 
 /**
- * The audit trail, kept in one place from the route table: every request of the API that may change
- * something (not a GET, not a computation open to readers, not a read by POST, not public) is recorded when it succeeds,
- * and when an edit is refused as locked (423) — who (the user or the API token), the action (the
- * route's operationId), the resource and the fields it changed, before and after. The before is the
- * resource's own GET, read just before a PUT or DELETE of it or of an action on it (`…/approve`).
- * Exports (routes with `auditExport`: contacts' data leaving Herald) are recorded too, with the
- * filters asked for; a contact's own export names no number. Sign-ins are recorded where they are
- * checked (the auth service). Secrets are never recorded.
+ * The HTTP side of the audit trail (modules/audit/audit-trail.ts writes every event). Which requests
+ * are changes comes from the route table: every request of the API that may change something (not a
+ * GET, not a computation open to readers, not a read by POST, not public). Each gets its own copy of
+ * its AuthContext carrying the operation (the event's action) and the caller's address
+ * (`auth.request`); the service that makes the change records it in the change's own transaction.
+ * Here are recorded only what changes nothing: an edit refused as locked (423), and exports (routes
+ * with `auditExport`: contacts' data leaving Herald), with the filters asked for. Sign-ins are
+ * recorded where they are checked (the auth service).
+ *
+ * TRANSITIONAL, while services take the recording over: a successful change its service did not
+ * record is recorded here as before, from the resource's own GET read just before a PUT or DELETE
+ * and the answer, after the commit.
  */
-export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<AuditRepository, 'record' | 'actorOf'>; log: (error: unknown) => void }): void {
+export function registerAuditTrail(app: FastifyInstance, deps: { trail: AuditTrail; db: Db; log: (error: unknown) => void; strict?: boolean }): void {
   const readable = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) readable.add(route.url);
   });
 
-  const audited = (request: FastifyRequest): boolean => {
+  const isExport = (request: FastifyRequest): boolean =>
+    request.routeOptions.config?.auditExport === true &&
+    request.method === 'GET' &&
+    request.auth !== null &&
+    request.routeOptions.url?.startsWith('/api/2.0/') === true;
+
+  /** A request that may change something: its service records what it changed. */
+  const isChange = (request: FastifyRequest): boolean => {
     const access = request.routeOptions.config?.access;
-    if (request.routeOptions.config?.auditExport === true)
-      return request.method === 'GET' && request.auth !== null && request.routeOptions.url?.startsWith('/api/2.0/') === true;
     return (
       request.routeOptions.url?.startsWith('/api/2.0/') === true &&
       request.method !== 'GET' &&
@@ -138,11 +98,11 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
       access !== 'public' &&
       access !== 'read' &&
       !READS_BY_POST.has(String(request.routeOptions.schema?.operationId)) &&
-      request.auth !== null &&
-      // A replayed answer (Idempotency-Key) changed nothing: its first request was recorded.
-      request.idempotency?.replayed !== true
+      request.auth !== null
     );
   };
+
+  const operationOf = (request: FastifyRequest) => String(request.routeOptions.schema?.operationId ?? `${request.method} ${request.routeOptions.url}`);
 
   /** The GET route of the resource a route acts on: its own path, or the resource path it is an action of (`/campaigns/:uuid/approve`). */
   const readerOf = (pattern: string): { pattern: string; dropped: number } | null => {
@@ -158,8 +118,11 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
   };
 
   app.addHook('preHandler', async (request) => {
-    // A PUT or DELETE changes a resource that was there before; a POST makes one, or starts some work.
-    if (!audited(request) || (request.method !== 'PUT' && request.method !== 'DELETE')) return;
+    if (!isChange(request) && !isExport(request)) return;
+    // The request's own copy: a token's AuthContext is shared by its requests (it is cached).
+    request.auth = { ...request.auth!, request: { operation: operationOf(request), ip: request.ip, recorded: 0 } };
+    // TRANSITIONAL: the before of a change its service may not record.
+    if (!isChange(request) || (request.method !== 'PUT' && request.method !== 'DELETE')) return;
     if (request.routeOptions.config?.auditBefore === false) return;
     const reader = readerOf(request.routeOptions.url!);
     if (!reader) return;
@@ -174,39 +137,47 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: Pick<Aud
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!audited(request)) return payload;
+    const auth = request.auth;
+    // A replayed answer (Idempotency-Key) changed nothing: its first request was recorded.
+    if (!auth?.request || request.idempotency?.replayed === true) return payload;
     const status = reply.statusCode;
-    if (status >= 300 && status !== 423) return payload;
-    const auth = request.auth!;
     try {
-      const actor = await deps.audit.actorOf(auth.tokenId);
-      const after = status === 423 ? undefined : dataOf(payload);
+      if (isExport(request)) {
+        if (status < 300)
+          await deps.trail.record(deps.db, auth, {
+            resourceType: resourceTypeOf(request.routeOptions.url!),
+            resourceUuid: uuidParam(request),
+            changes: exportFilters(request),
+          });
+        return payload;
+      }
+      if (status === 423) {
+        // Refused: nothing changed (its transaction was rolled back), but the attempt is kept.
+        await deps.trail.record(deps.db, auth, {
+          action: `${auth.request.operation}.refused`,
+          resourceType: resourceTypeOf(request.routeOptions.url!),
+          resourceUuid: uuidParam(request),
+          changes: null,
+        });
+        return payload;
+      }
+      if (status >= 300 || auth.request.recorded > 0) return payload;
+      // TRANSITIONAL: HERALD_AUDIT_STRICT=1 (tests of converted modules) refuses the fallback.
+      if (deps.strict) throw new Error(`${auth.request.operation} changed data and its service recorded no audit event`);
+      // TRANSITIONAL: a change its service did not record, recorded after the commit as before.
+      const after = dataOf(payload);
       // An action's answer may be another resource (an import of a group): then only what it made is shown.
       const before = after === undefined || after.uuid === undefined || after.uuid === request.auditBefore?.uuid ? request.auditBefore : undefined;
-      const operation = String(request.routeOptions.schema?.operationId ?? `${request.method} ${request.routeOptions.url}`);
-      const record: AuditRecord = {
-        teamId: auth.teamId,
-        actor: actor
-          ? actor.kind === 'session'
-            ? { kind: 'user', uuid: actor.userUuid, name: actor.userName }
-            : { kind: 'token', uuid: actor.userUuid, name: actor.tokenName }
-          : { kind: 'user', uuid: auth.userUuid, name: '' },
-        action: status === 423 ? `${operation}.refused` : operation,
+      await deps.trail.record(deps.db, auth, {
         resourceType: resourceTypeOf(request.routeOptions.url!),
         resourceUuid: uuidParam(request) ?? (typeof after?.uuid === 'string' ? after.uuid : null),
-        changes:
-          status === 423
-            ? null
-            : {
-                ...(request.method === 'GET'
-                  ? exportFilters(request)
-                  : changesBetween(before, after, { created: request.method === 'POST' && before === undefined })),
-                ...Object.fromEntries(Object.entries(request.auditNotes ?? {}).map(([field, value]) => [field, { after: value }])),
-              },
-        ip: request.ip,
-      };
-      await deps.audit.record(record);
+        before,
+        after,
+        created: request.method === 'POST' && before === undefined,
+        notes: request.auditNotes,
+      });
     } catch (error) {
+      if (deps.strict) throw error;
       deps.log(error);
     }
     return payload;

@@ -21,7 +21,15 @@ export type AuthContext = {
   tokenKind: 'personal' | 'session';
   /** `read_only`: only GET requests. */
   scope: 'full' | 'read_only';
+  /** The request a change is made in, for the audit trail (set on the request's own copy by http/audit-trail.ts). */
+  request?: AuditedRequest;
 };
+
+/**
+ * What the audit trail needs of the request a change is made in: its operation (the route's
+ * operationId, the event's action), the caller's address, and how many events it has recorded.
+ */
+export type AuditedRequest = { operation: string; ip: string | null; recorded: number };
 
 export type Authenticator = { authenticate(token: string): Promise<AuthContext | null> };
 

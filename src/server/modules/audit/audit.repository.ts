@@ -100,9 +100,9 @@ export function createAuditRepository(db: Db, clock: Clock) {
     },
 
     /** Who a token is: its user (uuid, name) and, for an API token, its name. */
-    actorOf(tokenId: number) {
+    actorOf(tokenId: number, conn: Conn = db) {
       return firstRowOf(
-        db,
+        conn,
         z.object({ userUuid: z.string(), userName: z.string(), tokenName: z.string(), kind: z.enum(['personal', 'session']) }),
         sql`SELECT u.uuid::text AS "userUuid", u.name AS "userName", t.name AS "tokenName", t.kind FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ${tokenId}`,
       );

@@ -1,6 +1,7 @@
 import { SENDER_SORT, type SortFieldOf } from '../../../shared/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import { newestOfTeam, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { senders } from '../../db/schema';
@@ -22,8 +23,9 @@ export function createSendersRepository(db: Db, clock: Clock) {
     list: (teamId: number, window: PageWindow, search?: string) =>
       newestOfTeam(db, senders, teamId, window, search ? containsText(senders.sender, search) : undefined, ORDER),
 
-    async find(teamId: number, uuid: string): Promise<SenderRow | undefined> {
-      const [row] = await db.select().from(senders).where(ofTeam(teamId, uuid));
+    /** The sender; in a transaction (`conn`), locked until it ends. */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<SenderRow | undefined> {
+      const [row] = conn ? await conn.select().from(senders).where(ofTeam(teamId, uuid)).for('update') : await db.select().from(senders).where(ofTeam(teamId, uuid));
       return row;
     },
 
@@ -44,8 +46,8 @@ export function createSendersRepository(db: Db, clock: Clock) {
         .onConflictDoNothing();
     },
 
-    async insert(teamId: number, sender: string): Promise<SenderRow> {
-      const [row] = await db
+    async insert(conn: Conn, teamId: number, sender: string): Promise<SenderRow> {
+      const [row] = await conn
         .insert(senders)
         .values({ teamId, sender, ...stampsOf(clock) })
         .returning();
@@ -53,13 +55,13 @@ export function createSendersRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async update(teamId: number, uuid: string, sender: string): Promise<SenderRow | undefined> {
-      const [row] = await db.update(senders).set({ sender, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
+    async update(conn: Conn, teamId: number, uuid: string, sender: string): Promise<SenderRow | undefined> {
+      const [row] = await conn.update(senders).set({ sender, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
       return row;
     },
 
-    async delete(teamId: number, uuid: string): Promise<boolean> {
-      const rows = await db.delete(senders).where(ofTeam(teamId, uuid)).returning({ id: senders.id });
+    async delete(conn: Conn, teamId: number, uuid: string): Promise<boolean> {
+      const rows = await conn.delete(senders).where(ofTeam(teamId, uuid)).returning({ id: senders.id });
       return rows.length > 0;
     },
   };

@@ -1,11 +1,12 @@
 import type { Sender, SenderInput } from '../../../shared/contract';
-import { isUniqueViolation } from '../../db/client';
+import { isUniqueViolation, type Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { SenderRow, SendersRepository } from './senders.repository';
 
 const TAKEN = 'The sender has already been taken.';
@@ -36,7 +37,7 @@ export function createSenderRule(senders: Pick<SendersRepository, 'has' | 'regis
 }
 export type SenderRule = ReturnType<typeof createSenderRule>;
 
-export function createSendersService(deps: { senders: SendersRepository; config: { publicUrl: string; appTimezone: string } }) {
+export function createSendersService(deps: { db: Db; senders: SendersRepository; audit: AuditTrail; config: { publicUrl: string; appTimezone: string } }) {
   const present = (row: SenderRow): Sender => ({
     uuid: row.uuid,
     team_id: '',
@@ -66,17 +67,31 @@ export function createSendersService(deps: { senders: SendersRepository; config:
     },
 
     async create(auth: AuthContext, input: SenderInput): Promise<Sender> {
-      return present(await deps.senders.insert(auth.teamId, input.sender).catch(refuseDuplicate));
+      return deps.db.transaction(async (tx) => {
+        const sender = present(await deps.senders.insert(tx, auth.teamId, input.sender).catch(refuseDuplicate));
+        await deps.audit.record(tx, auth, { resourceType: 'sender', resourceUuid: sender.uuid, after: sender });
+        return sender;
+      });
     },
 
     async update(auth: AuthContext, uuid: string, input: SenderInput): Promise<Sender> {
-      const row = await deps.senders.update(auth.teamId, uuid, input.sender).catch(refuseDuplicate);
-      if (!row) throw new NotFoundError();
-      return present(row);
+      return deps.db.transaction(async (tx) => {
+        const before = await deps.senders.find(auth.teamId, uuid, tx);
+        if (!before) throw new NotFoundError();
+        const row = await deps.senders.update(tx, auth.teamId, uuid, input.sender).catch(refuseDuplicate);
+        if (!row) throw new NotFoundError();
+        const sender = present(row);
+        await deps.audit.record(tx, auth, { resourceType: 'sender', resourceUuid: uuid, before: present(before), after: sender });
+        return sender;
+      });
     },
 
     async delete(auth: AuthContext, uuid: string): Promise<void> {
-      if (!(await deps.senders.delete(auth.teamId, uuid))) throw new NotFoundError();
+      await deps.db.transaction(async (tx) => {
+        const before = await deps.senders.find(auth.teamId, uuid, tx);
+        if (!before || !(await deps.senders.delete(tx, auth.teamId, uuid))) throw new NotFoundError();
+        await deps.audit.record(tx, auth, { resourceType: 'sender', resourceUuid: uuid, before: present(before) });
+      });
     },
   };
 }

@@ -1,0 +1,79 @@
+/**
+ * The audit trail is written in the change's own transaction (issue 33, point 4): for each change a
+ * service records, an audit event that cannot be written undoes the change (the request fails and
+ * the resource is as it was), and a change that is made has its event, with the fields it changed.
+ * A trigger on audit_events refuses the one action under test, as a full disk or a lost connection
+ * would at that moment.
+ *
+ * HERALD_AUDIT_STRICT=1: a successful change its service did not record is an error here, so every
+ * operation listed is recorded by its service, not by the HTTP layer after the commit.
+ *
+ * Seen red: with senders.service.ts recording after its transaction (outside it), the refused event
+ * left the sender renamed; with its record removed, the strict check answered 500 for each change.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
+
+process.env.HERALD_AUDIT_STRICT = '1';
+
+const API = '/api/2.0';
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.user({ team: 'Atomic Co' });
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) => t.request(method, `${API}${url}`, { token: admin.token, body });
+
+/** Makes writing an audit event for `action` fail while `run` runs. */
+async function refusingAudit<T>(action: string, run: () => Promise<T>): Promise<T> {
+  const pool = t.database.pool;
+  await pool.query(`
+    CREATE OR REPLACE FUNCTION audit_refused() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'audit refused for the test'; END $$`);
+  await pool.query(`CREATE TRIGGER audit_refused BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.action = '${action}') EXECUTE FUNCTION audit_refused()`);
+  try {
+    return await run();
+  } finally {
+    await pool.query(`DROP TRIGGER audit_refused ON audit_events`);
+  }
+}
+
+const eventsOf = async (action: string) => {
+  const response = await call('GET', `/audit-events?per_page=100&action=${action}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data as Array<{ resource_type: string; resource_uuid: string; changes: Record<string, unknown> }>;
+};
+
+describe('the audit trail, in the change’s transaction', () => {
+  it('senders: a refused event undoes the create, the rename and the delete; each made change has its event', async () => {
+    // Create.
+    const refusedCreate = await refusingAudit('createSender', () => call('POST', '/senders/', { sender: 'Atomic' }));
+    expect(refusedCreate.statusCode).toBe(500);
+    const listed = async () => (await call('GET', '/senders/?per_page=100')).json().data.map((s: { sender: string }) => s.sender) as string[];
+    expect(await listed()).not.toContain('Atomic');
+    const created = await call('POST', '/senders/', { sender: 'Atomic' });
+    expect(created.statusCode).toBe(201);
+    const uuid = created.json().data.uuid as string;
+    expect(await eventsOf('createSender')).toEqual([expect.objectContaining({ resource_type: 'sender', resource_uuid: uuid, changes: { sender: { after: 'Atomic' }, status: { after: '1' } } })]);
+
+    // Rename.
+    const refusedUpdate = await refusingAudit('updateSender', () => call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' }));
+    expect(refusedUpdate.statusCode).toBe(500);
+    expect((await call('GET', `/senders/${uuid}`)).json().data.sender).toBe('Atomic');
+    expect((await call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' })).statusCode).toBe(200);
+    expect(await eventsOf('updateSender')).toEqual([
+      expect.objectContaining({ resource_uuid: uuid, changes: { sender: { before: 'Atomic', after: 'Atomic2' } } }),
+    ]);
+
+    // Delete.
+    const refusedDelete = await refusingAudit('deleteSender', () => call('DELETE', `/senders/${uuid}`));
+    expect(refusedDelete.statusCode).toBe(500);
+    expect((await call('GET', `/senders/${uuid}`)).statusCode).toBe(200);
+    expect((await call('DELETE', `/senders/${uuid}`)).statusCode).toBe(204);
+    expect(await eventsOf('deleteSender')).toEqual([expect.objectContaining({ resource_uuid: uuid, changes: { sender: { before: 'Atomic2' }, status: { before: '1' }, team_id: { before: '' } } })]);
+  });
+});
