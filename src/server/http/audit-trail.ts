@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import type { AuditChanges } from '../modules/audit/audit.repository';
-import { changesBetween, shown, type AuditTrail } from '../modules/audit/audit-trail';
+import { shown, type AuditTrail } from '../modules/audit/audit-trail';
 
 declare module 'fastify' {
   interface FastifyRequest {
