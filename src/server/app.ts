@@ -120,7 +120,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const stopListening = listenForAuthChanges(database.pool.options, services.tokenOwners, { warn: (message) => app.log.warn(message) });
   app.addHook('onClose', stopListening);
   app.addHook('onClose', () => services.auth.settled());
-  registerAuditTrail(app, { trail: services.auditTrail, db: database.db, strict: process.env.HERALD_AUDIT_STRICT === '1', log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded') });
+  registerAuditTrail(app, {
+    trail: services.auditTrail,
+    db: database.db,
+    strict: process.env.HERALD_AUDIT_STRICT === '1',
+    log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded'),
+  });
   // Before the routes: it documents the Idempotency-Key header on each POST as the route is added.
   registerIdempotency(app, { db: database.db, clock: deps.clock ?? systemClock });
   registerSharedReads(app);

@@ -62,7 +62,14 @@ export function createEngine(deps: {
 
   /** Asks a gateway that can tell which of `items` it took: those are submitted, the rest was never sent (and, under `fence`, never will be by an older owner). */
   async function ask<T extends { id: number; sms: OutgoingSms }>(items: T[], fence?: string) {
-    const taken = new Map((await gateway.recall!(items.map((item) => item.sms.clientRef), fence)).map((entry) => [entry.clientRef, entry.gatewayId]));
+    const taken = new Map(
+      (
+        await gateway.recall!(
+          items.map((item) => item.sms.clientRef),
+          fence,
+        )
+      ).map((entry) => [entry.clientRef, entry.gatewayId]),
+    );
     const submitted: Array<T & { gatewayId: string }> = [];
     const notSent: T[] = [];
     for (const item of items) {

@@ -58,7 +58,9 @@ describe('the audit trail, in the change’s transaction', () => {
     const created = await call('POST', '/senders/', { sender: 'Atomic' });
     expect(created.statusCode).toBe(201);
     const uuid = created.json().data.uuid as string;
-    expect(await eventsOf('createSender')).toEqual([expect.objectContaining({ resource_type: 'sender', resource_uuid: uuid, changes: { sender: { after: 'Atomic' }, status: { after: '1' } } })]);
+    expect(await eventsOf('createSender')).toEqual([
+      expect.objectContaining({ resource_type: 'sender', resource_uuid: uuid, changes: { sender: { after: 'Atomic' }, status: { after: '1' } } }),
+    ]);
 
     // Rename.
     const refusedUpdate = await refusingAudit('updateSender', () => call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' }));
@@ -74,6 +76,8 @@ describe('the audit trail, in the change’s transaction', () => {
     expect(refusedDelete.statusCode).toBe(500);
     expect((await call('GET', `/senders/${uuid}`)).statusCode).toBe(200);
     expect((await call('DELETE', `/senders/${uuid}`)).statusCode).toBe(204);
-    expect(await eventsOf('deleteSender')).toEqual([expect.objectContaining({ resource_uuid: uuid, changes: { sender: { before: 'Atomic2' }, status: { before: '1' }, team_id: { before: '' } } })]);
+    expect(await eventsOf('deleteSender')).toEqual([
+      expect.objectContaining({ resource_uuid: uuid, changes: { sender: { before: 'Atomic2' }, status: { before: '1' }, team_id: { before: '' } } }),
+    ]);
   });
 });

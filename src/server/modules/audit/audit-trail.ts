@@ -86,7 +86,9 @@ export function createAuditTrail(deps: { audit: Pick<AuditRepository, 'record' |
   const actorOf = async (auth: AuthContext, conn?: Conn): Promise<AuditRecord['actor']> => {
     const actor = await deps.audit.actorOf(auth.tokenId, conn);
     if (!actor) return { kind: 'user', uuid: auth.userUuid, name: '' };
-    return actor.kind === 'session' ? { kind: 'user', uuid: actor.userUuid, name: actor.userName } : { kind: 'token', uuid: actor.userUuid, name: actor.tokenName };
+    return actor.kind === 'session'
+      ? { kind: 'user', uuid: actor.userUuid, name: actor.userName }
+      : { kind: 'token', uuid: actor.userUuid, name: actor.tokenName };
   };
 
   return {

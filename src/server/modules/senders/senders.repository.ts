@@ -25,7 +25,9 @@ export function createSendersRepository(db: Db, clock: Clock) {
 
     /** The sender; in a transaction (`conn`), locked until it ends. */
     async find(teamId: number, uuid: string, conn?: Conn): Promise<SenderRow | undefined> {
-      const [row] = conn ? await conn.select().from(senders).where(ofTeam(teamId, uuid)).for('update') : await db.select().from(senders).where(ofTeam(teamId, uuid));
+      const [row] = conn
+        ? await conn.select().from(senders).where(ofTeam(teamId, uuid)).for('update')
+        : await db.select().from(senders).where(ofTeam(teamId, uuid));
       return row;
     },
 
