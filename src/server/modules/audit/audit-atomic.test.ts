@@ -12,6 +12,7 @@
  * left the sender renamed; with its record removed, the strict check answered 500 for each change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusingAudit } from '../../testing/audit';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
 
 process.env.HERALD_AUDIT_STRICT = '1';
@@ -28,20 +29,6 @@ afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) => t.request(method, `${API}${url}`, { token: admin.token, body });
 
-/** Makes writing an audit event for `action` fail while `run` runs. */
-async function refusingAudit<T>(action: string, run: () => Promise<T>): Promise<T> {
-  const pool = t.database.pool;
-  await pool.query(`
-    CREATE OR REPLACE FUNCTION audit_refused() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'audit refused for the test'; END $$`);
-  await pool.query(`CREATE TRIGGER audit_refused BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.action = '${action}') EXECUTE FUNCTION audit_refused()`);
-  try {
-    return await run();
-  } finally {
-    await pool.query(`DROP TRIGGER audit_refused ON audit_events`);
-  }
-}
-
 const eventsOf = async (action: string) => {
   const response = await call('GET', `/audit-events?per_page=100&action=${action}`);
   expect(response.statusCode, response.body).toBe(200);
@@ -51,7 +38,7 @@ const eventsOf = async (action: string) => {
 describe('the audit trail, in the change’s transaction', () => {
   it('senders: a refused event undoes the create, the rename and the delete; each made change has its event', async () => {
     // Create.
-    const refusedCreate = await refusingAudit('createSender', () => call('POST', '/senders/', { sender: 'Atomic' }));
+    const refusedCreate = await refusingAudit(t, 'createSender', () => call('POST', '/senders/', { sender: 'Atomic' }));
     expect(refusedCreate.statusCode).toBe(500);
     const listed = async () => (await call('GET', '/senders/?per_page=100')).json().data.map((s: { sender: string }) => s.sender) as string[];
     expect(await listed()).not.toContain('Atomic');
@@ -63,7 +50,7 @@ describe('the audit trail, in the change’s transaction', () => {
     ]);
 
     // Rename.
-    const refusedUpdate = await refusingAudit('updateSender', () => call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' }));
+    const refusedUpdate = await refusingAudit(t, 'updateSender', () => call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' }));
     expect(refusedUpdate.statusCode).toBe(500);
     expect((await call('GET', `/senders/${uuid}`)).json().data.sender).toBe('Atomic');
     expect((await call('PUT', `/senders/${uuid}`, { sender: 'Atomic2' })).statusCode).toBe(200);
@@ -72,7 +59,7 @@ describe('the audit trail, in the change’s transaction', () => {
     ]);
 
     // Delete.
-    const refusedDelete = await refusingAudit('deleteSender', () => call('DELETE', `/senders/${uuid}`));
+    const refusedDelete = await refusingAudit(t, 'deleteSender', () => call('DELETE', `/senders/${uuid}`));
     expect(refusedDelete.statusCode).toBe(500);
     expect((await call('GET', `/senders/${uuid}`)).statusCode).toBe(200);
     expect((await call('DELETE', `/senders/${uuid}`)).statusCode).toBe(204);
