@@ -6,7 +6,7 @@
  *
  * How each test was checked to fail without its protection. Each protection was removed on its own,
  * this file was run, it went red as described, and the code was restored:
- * - No token check (every `AND lease_token = …` dropped from reports.repository.ts): "fences every
+ * - No token check (every `AND lease_token = …` dropped from report-jobs.repository.ts): "fences every
  *   step" went red, because the stale claim's renew returned true. "taken over mid-write" went red:
  *   the taken-over worker published its file, marked the job sent and mailed it, and then the owning
  *   worker mailed again (2 e-mails). "renewal is refused" went red ('still writing': renewals were

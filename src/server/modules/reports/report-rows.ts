@@ -9,7 +9,7 @@ import type {
   UnsentReportRow,
 } from '../../../shared/contract';
 import { formatIsoWithOffset, localTimestampFormatter } from '../../../shared/time/local-timestamps';
-import type { ClickRow, MessageRow, ReportCampaign } from './reports.repository';
+import type { ClickRow, MessageRow, ReportCampaign } from './report-reads.repository';
 
 /**
  * The delivery reports' `Status` (docs/api-conventions.md): a receipt said delivered → `Success`; still

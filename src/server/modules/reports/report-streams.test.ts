@@ -15,13 +15,13 @@
  * - team scoping: with `c.team_id = …` left out of the repository's `campaign` (a campaign found by
  *   its uuid in any team), "is another team's 404" failed: the other team's token got 200 and the
  *   report (delivery.csv, the first it asked for).
- * - back-pressure: with the reads no longer held back (READ_AHEAD 1,000 in reports.service.ts), both
+ * - back-pressure: with the reads no longer held back (READ_AHEAD 1,000 in report-reading.ts), both
  *   tests of a client that stops reading failed: all 140 reads of the seven downloads ran.
  * - no connection held: with each download keeping a pool connection from its first read to the
  *   end (as a cursor would; a test-only change to the repository's `messages`), "holds no database
  *   connection" failed: 5 connections checked out while the downloads waited.
  * - errors before the first byte: with the first rows no longer read before the answer starts
- *   (`stream` in reports.service.ts), "is a 500 … when the first read fails" failed: 200.
+ *   (`reportStream` in report-reading.ts), "is a 500 … when the first read fails" failed: 200.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';

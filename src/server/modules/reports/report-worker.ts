@@ -6,7 +6,7 @@ import { holdLease, LeaseLost } from '../../jobs/lease';
 import { retryAt as retryAtOf, type RetryPolicy } from '../../jobs/retry-policy';
 import { createJobRunner, type JobQueue, type PeriodicJob } from '../../jobs/runner';
 import { REPORT_LINK_DAYS } from './report-links';
-import type { ClaimedReportJob, ReportJobRecord, ReportsRepository } from './reports.repository';
+import type { ClaimedReportJob, ReportJobRecord, ReportJobsRepository } from './report-jobs.repository';
 import type { ReportsService } from './reports.service';
 
 const REPORT_NAMES = {
@@ -63,7 +63,7 @@ export const DEFAULT_REPORT_WORKER_OPTIONS: ReportWorkerOptions = {
  */
 export function createReportWorker(deps: {
   db: Db;
-  reports: ReportsRepository;
+  reports: ReportJobsRepository;
   service: ReportsService;
   mailer: Mailer;
   clock: Clock;

@@ -268,7 +268,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; pub
       reply.header('content-disposition', `attachment; filename="${downloadName}"`);
       reply.header('cache-control', 'private, no-store');
       // A stream is sent as it is (no serialisation); the schema above documents what it carries.
-      // Read from the database part by part (reports.service.ts): a missing part cuts the download off.
+      // Read from the database part by part (report-downloads.ts): a missing part cuts the download off.
       return reply.send(stream as unknown as string);
     },
   );
