@@ -37,7 +37,7 @@ import { SmppPeer } from '../testing/smpp-peer';
 // 2. Counters: campaigns.message_count, submitted_count, delivered_count, failed_count, unsent_count
 //    and in_doubt_count equal a count(*) of the campaign's messages (in_doubt_count: those failed
 //    `in_doubt`; under `resend` it counts resends, which leave nothing to recount), nothing queued, and
-//    the unsent numbered 1…n. Red with the counter update of settleInDoubt (store/claims.ts) removed
+//    the unsent numbered 1…n. Red with the counter update of settleInDoubt (store/takeover.ts) removed
 //    for one run (restored exactly afterwards).
 // 3. Receipts: once the send is done and the processes are left alone, every message the SMSC accepted
 //    and Herald recorded as submitted becomes delivered (the peer delivers a receipt again until a
@@ -53,7 +53,7 @@ import { SmppPeer } from '../testing/smpp-peer';
 //    STOP lands may still go (the claim checks default_optouts; a hand-over a moment later is allowed),
 //    so such STOPs are only listed, and at least half of the STOPs must be stored ahead of the send or
 //    the run proves too little. Red with the opt-out check of the claim (withoutOptOuts in
-//    store/claims.ts) disabled for one run (restored exactly afterwards).
+//    store/opt-outs.ts) disabled for one run (restored exactly afterwards).
 // 5. Simulator, no exceptions: one simulator_deliveries row per recipient, every one with
 //    submissions = 1 (the ledger counts each hand-over, even one it recognises), every message
 //    submitted or delivered under the simulator's gateway id, nothing counted in doubt (it is asked,

@@ -7,13 +7,13 @@
  * How each test was shown to fail without its protection (each checked once, by hand):
  * - "a submit slower than the lease": with the renewal in lease-holder.ts disabled (no interval),
  *   the second engine took the first one's batch over and the ledger counted its 5 messages twice.
- * - "fencing": with the token check removed from settle's ownership query (claims.ts), the old
+ * - "fencing": with the token check removed from settle's ownership query (store/settle.ts), the old
  *   owner's settle answered 'settled' and overwrote the new owner's messages.
- * - "in doubt, fail": with `submitting` ignored on takeover (claims.ts), the batch was sent again:
+ * - "in doubt, fail": with `submitting` ignored on takeover (store/takeover.ts), the batch was sent again:
  *   the ledger counted 2 for each of the 5 in-doubt messages.
  * - "recall": with the ask skipped (engine.ts, `claimed.inDoubt` ignored), the three messages the dead
  *   worker had handed over were handed over again.
- * - "dies after taking an in-doubt batch over": with the takeover clearing `submitting` (claims.ts,
+ * - "dies after taking an in-doubt batch over": with the takeover clearing `submitting` (store/takeover.ts,
  *   as before CI's chaos run sent a batch of 50 twice), the next owner sent the batch without asking
  *   and the ledger counted the three handed-over messages twice.
  * - "second ends just after it took an in-doubt batch over": with the engine giving the batch back

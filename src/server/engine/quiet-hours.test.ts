@@ -2,7 +2,7 @@
  * Quiet hours in each recipient's own time (issue 19, point 3), driven on the test clock and counted
  * at the carrier: a ledger at the gateway's edge records every hand-over with the moment it came.
  *
- * Seen red: with the holds taken out of the claim (claims.ts `holdsOf` answering null), the French
+ * Seen red: with the holds taken out of the claim (store/quiet-holds.ts `holdsOf` answering null), the French
  * numbers were handed over at 21:30 in Paris; with the quiet periods left out of the throttle plan
  * (engine.ts), the plan sent one message in the first open hour instead of two.
  * Issue 32, point 6, seen red: without the trigger of migration 0040 (release_held_batches), the

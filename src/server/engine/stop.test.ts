@@ -3,7 +3,7 @@
  * ledger at the gateway's edge, so "nothing more was submitted" is what the carrier saw.
  *
  * Seen red: with the stop's guards on claims removed (the `stopped_at IS NULL` checks in `sending()`
- * and `claim()`, claims.ts, and the stop's move of `next_sequence`, `stop` in the campaign lifecycle,
+ * and `claim()`, store/sending.ts and store/claims.ts, and the stop's move of `next_sequence`, `stop` in the campaign lifecycle,
  * modules/campaigns/lifecycle.ts), the carrier received a second batch after the stop (8 messages,
  * not 4); with `AND NOT is_draft` removed from startDue (start.ts), the draft was sent (12); with the
  * stop sweep (expiry.ts `sweepStopped`) left out, the queued messages stayed queued and the campaign

@@ -95,7 +95,7 @@ function dropBatches(tx: Tx, campaignId: number, condition: SQL) {
  * unsent (`stopped`), numbered for the unsent report; batches of dead owners are dropped (what one of
  * them was handing over is failed `in_doubt`: nothing is sent after a stop, so it cannot be offered
  * again), and so are batches held for quiet hours. A live owner settles its own batch: what it did
- * not hand over is unsent too (claims.ts). `stop_swept` marks the sweep done, so the campaign can
+ * not hand over is unsent too (settle.ts). `stop_swept` marks the sweep done, so the campaign can
  * finish; it is repeated while dead or held batches are left.
  */
 async function sweepStopped(db: Db, now: Date): Promise<void> {
