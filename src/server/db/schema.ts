@@ -839,7 +839,7 @@ export const simulatorPendingReceipts = pgTable('simulator_pending_receipts', {
   dueAt: moment('due_at').notNull(),
 });
 
-/** The newest batch token a recall fenced each client reference with. */
+/** The simulator's own: the greatest attempt token (its fence) each client reference was asked about under. */
 export const simulatorFences = pgTable('simulator_fences', {
   clientRef: text('client_ref').primaryKey(),
   fence: bigint('fence', { mode: 'number' }).notNull(),

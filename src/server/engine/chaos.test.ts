@@ -57,12 +57,13 @@ import { SmppPeer } from '../testing/smpp-peer';
 // 5. Simulator, no exceptions: one simulator_deliveries row per recipient, every one with
 //    submissions = 1 (the ledger counts each hand-over, even one it recognises), every message
 //    submitted or delivered under the simulator's gateway id, nothing counted in doubt (it is asked,
-//    `recall`), counters as in 2. Red with the engine's use of `recall` turned off for one run (it then
+//    `taken`, under the in-doubt policy `ask`), counters as in 2. Red with the engine's use of `taken` turned off for one run (it then
 //    resends to the idempotent simulator: submissions = 2; restored exactly afterwards). Red once in
-//    CI without fences: one batch of 50 went twice, its old owner's hand-over landing after its
-//    successor's recall had found nothing; recall and submit now carry the batch token as a fence
-//    (gateways/sms/simulator.test.ts shows both halves of it failing without it). Red once more in
-//    CI with fences: a batch of 50 went twice after a second owner took it over in doubt and was
+//    CI before the simulator's fences: one batch of 50 went twice, its old owner's hand-over landing after its
+//    successor's question had found nothing; `taken` and `submit` now carry the batch token as the
+//    hand-over's `attempt`, which the simulator orders hand-overs by (its fences;
+//    gateways/sms/simulator.test.ts shows both halves of it failing without them). Red once more in
+//    CI with attempt tokens: a batch of 50 went twice after a second owner took it over in doubt and was
 //    killed (or gave it back at its second's end) before asking: the takeover had cleared its
 //    `submitting` mark, so the third owner sent it without asking. The mark now holds until the
 //    batch is asked about and settled (leases.test.ts shows both paths failing without it).

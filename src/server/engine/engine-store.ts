@@ -32,17 +32,18 @@ export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; cu
 export type Lease = { batchId: number; token: string };
 export type ClaimedBatch = Lease & {
   messages: ClaimedMessage[];
-  /** Taken over from an owner that died while handing it over, under `recall`: ask the gateway before sending. */
+  /** Taken over from an owner that died while handing it over, under `ask`: ask the gateway what it took before sending. */
   inDoubt?: boolean;
 };
 
 /**
  * What happens to a message whose submission is in doubt (it may or may not have been handed over):
  * `resend` offers it again (a duplicate is possible unless the gateway is idempotent), `fail` marks it
- * failed with reason `in_doubt` (never a duplicate; possibly never sent), `recall` asks the gateway,
- * which can tell what it took (nothing in doubt remains: not counted).
+ * failed with reason `in_doubt` (never a duplicate; possibly never sent), `ask` asks a gateway that
+ * can tell what it took (SmsGateway's `taken`; nothing in doubt remains: not counted). SMS_IN_DOUBT
+ * chooses between `fail` and `resend`; `ask` is chosen by the gateway's capability.
  */
-export type InDoubtPolicy = 'resend' | 'fail' | 'recall';
+export type InDoubtPolicy = 'resend' | 'fail' | 'ask';
 
 /** What became of a batch at the gateway, message by message (by message id). */
 export type BatchOutcome = {

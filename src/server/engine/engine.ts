@@ -47,7 +47,7 @@ export function createEngine(deps: {
   const { store, gateway, clock, options } = deps;
   // A gateway that can tell what it took is asked; an idempotent one sends a resubmitted message
   // once, so offering it again is safe; otherwise the configured policy (SMS_IN_DOUBT).
-  const inDoubt: InDoubtPolicy = gateway.recall ? 'recall' : gateway.idempotent ? 'resend' : (options.inDoubt ?? 'fail');
+  const inDoubt: InDoubtPolicy = gateway.taken ? 'ask' : gateway.idempotent ? 'resend' : (options.inDoubt ?? 'fail');
   const settleRetryMs = options.settleRetryMs ?? 600_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -60,13 +60,13 @@ export function createEngine(deps: {
     return receipts.add(group.map((receipt) => ({ ...receipt, at })));
   });
 
-  /** Asks a gateway that can tell which of `items` it took: those are submitted, the rest was never sent (and, under `fence`, never will be by an older owner). */
-  async function ask<T extends { id: number; sms: OutgoingSms }>(items: T[], fence?: string) {
+  /** Asks a gateway that can tell which of `items` it took: those are submitted, the rest was never sent (and, under `attempt`, never will be by an older owner where the gateway orders hand-overs by it). */
+  async function ask<T extends { id: number; sms: OutgoingSms }>(items: T[], attempt?: string) {
     const taken = new Map(
       (
-        await gateway.recall!(
+        await gateway.taken!(
           items.map((item) => item.sms.clientRef),
-          fence,
+          attempt,
         )
       ).map((entry) => [entry.clientRef, entry.gatewayId]),
     );
@@ -85,9 +85,9 @@ export function createEngine(deps: {
    * in doubt are asked about from a gateway that can tell: what it took is submitted, the rest was
    * never sent.
    */
-  async function submitAll<T extends { id: number; sms: OutgoingSms }>(toSend: T[], lease?: { signal: AbortSignal; fence: string }) {
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(toSend: T[], lease?: { signal: AbortSignal; attempt: string }) {
     const signal = lease?.signal;
-    const fence = lease?.fence;
+    const attempt = lease?.attempt;
     const outcome = {
       submitted: [] as Array<T & { gatewayId: string }>,
       rejected: [] as Array<T & { reason: string }>,
@@ -103,7 +103,7 @@ export function createEngine(deps: {
       toSend.length > 0
         ? await gateway.submit(
             toSend.map((item) => item.sms),
-            { signal, fence },
+            { signal, attempt },
           )
         : [];
     const byRef = new Map(results.map((result) => [result.clientRef, result]));
@@ -115,8 +115,8 @@ export function createEngine(deps: {
       else if ('rejected' in result) outcome.rejected.push({ ...item, reason: result.rejected });
       else outcome.notSent.push(item);
     }
-    if (doubtful.length > 0 && gateway.recall) {
-      const asked = await ask(doubtful, fence);
+    if (doubtful.length > 0 && gateway.taken) {
+      const asked = await ask(doubtful, attempt);
       outcome.submitted.push(...asked.submitted);
       outcome.notSent.push(...asked.notSent);
     } else outcome.inDoubt.push(...doubtful);
@@ -159,9 +159,9 @@ export function createEngine(deps: {
     }));
     // A batch taken over from an owner that died handing it over (it stays marked so until settled)
     // is asked about before anything else happens to it: whatever follows — sent, or given back for
-    // want of rate — then concerns only what the gateway certainly does not have, and the fence keeps
-    // the dead owner's late hand-over out.
-    const asked = claimed.inDoubt && gateway.recall ? await ask(items, claimed.token) : { submitted: [], notSent: items };
+    // want of rate — then concerns only what the gateway certainly does not have, and the batch's token
+    // (the attempt, greater than the dead owner's) keeps its late hand-over out.
+    const asked = claimed.inDoubt && gateway.taken ? await ask(items, claimed.token) : { submitted: [], notSent: items };
     // The rate grant is for one second: once it is over, the batch goes back unsent for the next tick's grant.
     if (!inGrant()) {
       const submitted = asked.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
@@ -180,7 +180,7 @@ export function createEngine(deps: {
     }
     const lease = holdLease({ store, clock, lease: claimed, leaseMs: options.leaseMs, expiryDate: campaign.expiryDate, log: deps.log });
     try {
-      const outcome = await submitAll(asked.notSent, { signal: lease.signal, fence: claimed.token });
+      const outcome = await submitAll(asked.notSent, { signal: lease.signal, attempt: claimed.token });
       outcome.submitted.unshift(...asked.submitted);
       const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
       receipts.hold(submitted.map((message) => message.gatewayId));

@@ -11,7 +11,7 @@
  *   owner's settle answered 'settled' and overwrote the new owner's messages.
  * - "in doubt, fail": with `submitting` ignored on takeover (store/takeover.ts), the batch was sent again:
  *   the ledger counted 2 for each of the 5 in-doubt messages.
- * - "recall": with the ask skipped (engine.ts, `claimed.inDoubt` ignored), the three messages the dead
+ * - "asked about in-doubt messages" (policy `ask`): with the ask skipped (engine.ts, `claimed.inDoubt` ignored), the three messages the dead
  *   worker had handed over were handed over again.
  * - "dies after taking an in-doubt batch over": with the takeover clearing `submitting` (store/takeover.ts,
  *   as before CI's chaos run sent a batch of 50 twice), the next owner sent the batch without asking
@@ -186,7 +186,7 @@ describe('leases', { timeout: 60_000 }, () => {
     const ledger = new GatewayLedger();
     const simulator = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
     // It hands over three of its five, and dies.
-    await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
+    await dieWhileHandingOver(id, 'ask', countingGateway(simulator, { ledger }), 3);
 
     const survivor = engineWith(countingGateway(simulator, { ledger }));
     // A receipt stored while the survivor's settle of the same message is still uncommitted waits
@@ -207,12 +207,12 @@ describe('leases', { timeout: 60_000 }, () => {
     const { uuid, id } = await campaignDueNow();
     const ledger = new GatewayLedger();
     const simulator = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
-    const dying = await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
+    const dying = await dieWhileHandingOver(id, 'ask', countingGateway(simulator, { ledger }), 3);
     // Listening for the simulator's receipts from now on (of the three the first owner handed over).
     const survivor = engineWith(countingGateway(simulator, { ledger }));
     // The second owner takes the batch over (in doubt: it must ask) and dies before it does.
     const store = createEngineStore(t.database.db);
-    const second = (await store.claim(id, 5, 'second', clock.now(), 1000, 'recall'))!;
+    const second = (await store.claim(id, 5, 'second', clock.now(), 1000, 'ask'))!;
     expect([second.batchId, second.inDoubt]).toEqual([dying.batchId, true]);
     clock.jump(1001);
 
@@ -232,7 +232,7 @@ describe('leases', { timeout: 60_000 }, () => {
     const { uuid, id } = await campaignDueNow();
     const ledger = new GatewayLedger();
     const simulator = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
-    await dieWhileHandingOver(id, 'recall', countingGateway(simulator, { ledger }), 3);
+    await dieWhileHandingOver(id, 'ask', countingGateway(simulator, { ledger }), 3);
 
     // The rate grant's second ends right after the takeover: the batch goes back for the next grant.
     const store = createEngineStore(t.database.db);

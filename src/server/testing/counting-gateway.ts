@@ -28,7 +28,7 @@ export class GatewayLedger {
  * ledger (shared by several engines when they share one carrier) before passing it to `inner`.
  * `delayMs` makes each hand-over slow (a carrier whose answers take that long); `idempotent: false`
  * makes a simulator pose as a carrier that can neither recognise a resubmission nor tell what it
- * took (no `recall`). A submission whose signal is already aborted hands over nothing (`notSent`).
+ * took (no `taken`). A submission whose signal is already aborted hands over nothing (`notSent`).
  */
 export function countingGateway(
   inner: SmsGateway,
@@ -40,7 +40,7 @@ export function countingGateway(
     ledger,
     batchLimit: inner.batchLimit,
     idempotent,
-    ...(inner.recall && idempotent !== false ? { recall: (refs: string[]) => inner.recall!(refs) } : {}),
+    ...(inner.taken && idempotent !== false ? { taken: (refs: string[]) => inner.taken!(refs) } : {}),
     async submit(batch, submitOptions): Promise<SubmitResult[]> {
       if (submitOptions?.signal?.aborted) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
       for (const message of batch) ledger.record(message);

@@ -108,7 +108,7 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
     UPDATE campaigns SET submitted_count = submitted_count + (SELECT count(*) FROM written WHERE status = 'submitted'),
                          failed_count = failed_count + (SELECT count(*) FROM written WHERE status = 'failed'),
                          segments_submitted = segments_submitted + (SELECT coalesce(sum(segments), 0) FROM written WHERE status = 'submitted'),
-                         in_doubt_count = in_doubt_count + ${inDoubt === 'recall' ? 0 : outcome.inDoubt.length}
+                         in_doubt_count = in_doubt_count + ${inDoubt === 'ask' ? 0 : outcome.inDoubt.length}
      WHERE id = ${campaignId}`,
   );
 }

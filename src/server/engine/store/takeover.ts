@@ -16,7 +16,7 @@ const TokenRowSchema = z.object({ token: z.number() });
 /**
  * A batch whose owner died while handing it over: its still-queued messages may or may not have
  * gone. `fail` marks them failed (`in_doubt`) and drops the batch (true); `resend` counts them and
- * lets the takeover offer them again (false); `recall` lets the takeover ask the gateway (false).
+ * lets the takeover offer them again (false); `ask` lets the takeover ask the gateway (false).
  */
 async function settleInDoubt(tx: Tx, campaignId: number, batch: Range, policy: InDoubtPolicy, now: Date): Promise<boolean> {
   const inRange = sql`campaign_id = ${campaignId} AND sequence BETWEEN ${batch.first} AND ${batch.last} AND status = 'queued'`;
@@ -29,7 +29,7 @@ async function settleInDoubt(tx: Tx, campaignId: number, batch: Range, policy: I
     await tx.execute(sql`DELETE FROM send_batches WHERE id = ${batch.id}`);
     return true;
   }
-  if (policy === 'recall') return false;
+  if (policy === 'ask') return false;
   await tx.execute(sql`
       UPDATE campaigns SET in_doubt_count = in_doubt_count + (SELECT count(*) FROM messages WHERE ${inRange}) WHERE id = ${campaignId}`);
   return false;
@@ -69,9 +69,9 @@ export async function takeOverDead(
     );
     if (!batch) return undefined;
     if (batch.submitting && (await settleInDoubt(tx, campaignId, batch, inDoubt, now))) continue;
-    // Under `recall` the batch stays marked as being handed over until its new owner settles what
+    // Under `ask` the batch stays marked as being handed over until its new owner settles what
     // it asked: one that dies before asking leaves it in doubt for the next, not as never sent.
-    const recall = batch.submitting && inDoubt === 'recall';
+    const asking = batch.submitting && inDoubt === 'ask';
     let messages = await queuedIn(tx, campaignId, batch.first, batch.last, limit);
     if (messages.length > 0 && holdOf && !batch.submitting) {
       // A batch taken over (or held, its quiet hours over): what leads it and waits is held again
@@ -96,17 +96,17 @@ export async function takeOverDead(
       tx,
       TokenRowSchema,
       sql`
-            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = ${recall}, held_messages = NULL,
+            UPDATE send_batches SET owner = ${owner}, lease_until = ${leaseUntil}, token = nextval('send_batch_tokens'), submitting = ${asking}, held_messages = NULL,
                    first_sequence = ${messages[0]!.sequence}, last_sequence = ${through}
              WHERE id = ${batch.id} RETURNING token`,
     );
     if (through < batch.last) {
-      // The rest of a batch to recall stays in doubt: whoever takes it asks the gateway too.
+      // The rest of a batch to ask about stays in doubt: whoever takes it asks the gateway too.
       await tx.execute(sql`
               INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until, submitting)
-              VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity', ${recall})`);
+              VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity', ${asking})`);
     }
     const claimed = await withoutOptOuts(tx, campaignId, { batchId: batch.id, token: String(taken.token) }, messages, now);
-    return recall ? { ...claimed, inDoubt: true } : claimed;
+    return asking ? { ...claimed, inDoubt: true } : claimed;
   }
 }

@@ -22,7 +22,10 @@ const PendingReceiptsRowSchema = z.object({ id: z.number(), gateway_ids: z.array
  * that would have delivered them — as an SMSC keeps what it could not deliver. Recalls under a fence
  * leave it in `simulator_fences`, and a hand-over under a smaller fence is refused for those
  * references: an engine that lost its lease mid-hand-over cannot send what its successor, told the
- * simulator had not taken it, sends itself.
+ * simulator had not taken it, sends itself. A fence is the attempt token of the SmsGateway port
+ * (a batch's lease token), a recall its `taken`: this ordering is the simulator's own guarantee,
+ * and its tables (`simulator_deliveries`, `simulator_fences`, `simulator_pending_receipts`) are its
+ * own; nothing else reads or writes them.
  */
 export function createSimulatorLedger(db: Db): SimulatorLedger {
   return {

@@ -96,8 +96,9 @@ describe('simulator receipts shared through the database', () => {
 /**
  * Fences (the chaos test's double hand-overs): an engine that lost its lease while its hand-over was
  * on the way must not send what its successor was told had not been taken. Counted at the edge: the
- * simulator's rows and their `submissions`. Shown able to fail: without the exclusive lock in
- * recall, the first test's recall answered nothing (the slow hand-over was not committed yet); without
+ * simulator's rows and their `submissions`. The gateway's `taken` is the simulator's recall, and a
+ * hand-over's `attempt` token its fence. Shown able to fail: without the exclusive lock in the
+ * ledger's recall, the first test's recall answered nothing (the slow hand-over was not committed yet); without
  * the `fenced` step of record, the second test's late hand-over was taken (a row, submissions 1,
  * then 2 with the successor's).
  */
@@ -120,9 +121,9 @@ describe('simulator fences, between an engine that lost its lease and its succes
     try {
       const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
       const successor = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
-      const handingOver = old.submit(batch, { fence: '10' });
+      const handingOver = old.submit(batch, { attempt: '10' });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const recalled = await successor.recall!(refs, '11');
+      const recalled = await successor.taken!(refs, '11');
       const handedOver = await handingOver;
       expect(recalled.map((entry) => entry.clientRef).sort()).toEqual([...refs].sort());
       const ids = new Map(handedOver.map((result) => [result.clientRef, 'gatewayId' in result ? result.gatewayId : null]));
@@ -139,15 +140,15 @@ describe('simulator fences, between an engine that lost its lease and its succes
     const refs = batch.map((message) => message.clientRef);
     const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
     const successor = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger: createSimulatorLedger(t.database.db) });
-    expect(await successor.recall!(refs, '21')).toEqual([]);
+    expect(await successor.taken!(refs, '21')).toEqual([]);
     // The old owner's hand-over arrives late: refused, nothing recorded.
-    expect(await old.submit(batch, { fence: '20' })).toEqual(refs.map((clientRef) => ({ clientRef, notSent: true })));
+    expect(await old.submit(batch, { attempt: '20' })).toEqual(refs.map((clientRef) => ({ clientRef, notSent: true })));
     expect(await submissions(refs)).toEqual([]);
-    const sent = await successor.submit(batch, { fence: '21' });
+    const sent = await successor.submit(batch, { attempt: '21' });
     expect(sent.every((result) => 'gatewayId' in result)).toBe(true);
     expect((await submissions(refs)).map((row) => row.submissions)).toEqual([1, 1]);
     // A later owner (a greater fence) may still hand over again: the simulator recognises it and says so.
-    await successor.submit(batch, { fence: '22' });
+    await successor.submit(batch, { attempt: '22' });
     expect((await submissions(refs)).map((row) => row.submissions)).toEqual([2, 2]);
     await Promise.all([old.close(), successor.close()]);
   });
@@ -156,9 +157,9 @@ describe('simulator fences, between an engine that lost its lease and its succes
     const ledger = createMemoryLedger();
     const old = createSimulatorGateway({ latencyMs: 60_000, failureRate: 0, ledger });
     const batch = [sms(25)];
-    expect(await old.recall!([batch[0]!.clientRef], '31')).toEqual([]);
-    expect(await old.submit(batch, { fence: '30' })).toEqual([{ clientRef: batch[0]!.clientRef, notSent: true }]);
-    expect(await old.submit(batch, { fence: '31' })).toEqual([{ clientRef: batch[0]!.clientRef, gatewayId: expect.any(String) }]);
+    expect(await old.taken!([batch[0]!.clientRef], '31')).toEqual([]);
+    expect(await old.submit(batch, { attempt: '30' })).toEqual([{ clientRef: batch[0]!.clientRef, notSent: true }]);
+    expect(await old.submit(batch, { attempt: '31' })).toEqual([{ clientRef: batch[0]!.clientRef, gatewayId: expect.any(String) }]);
     await old.close();
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DurableListener, InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitResult } from './sms-gateway';
+import type { DurableListener, InboundSms, OutgoingSms, Receipt, SmsGateway, SubmitOptions, SubmitResult } from './sms-gateway';
 
 /** Receipts recorded together (one submitted batch's), due at one time: `failed[i]` is `gatewayIds[i]`'s outcome. */
 export type DueReceipts = { gatewayIds: string[]; failed: boolean[]; dueAt: Date };
@@ -47,6 +47,10 @@ export type SimulatorOptions = {
  * Its receipts behave as an SMSC's: each is owed until a listener has stored it. One refused (the
  * database is away, the engine is stopping) or lost in a crash is delivered again, by this process
  * or, with a shared ledger, by any other one.
+ *
+ * It can tell what it took (`taken`), and orders hand-overs by their attempt token: once asked
+ * under an attempt, it refuses those references to a hand-over under a smaller one (its fences,
+ * simulator-ledger.ts), so its answer stays true.
  */
 export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & { sent: ReadonlyMap<string, OutgoingSms & { gatewayId: string }> } {
   const random = options.random ?? Math.random;
@@ -103,11 +107,12 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
   return {
     sent,
     idempotent: true,
-    async submit(batch: OutgoingSms[], submitOptions?: { signal?: AbortSignal; fence?: string }): Promise<SubmitResult[]> {
+    async submit(batch: OutgoingSms[], submitOptions?: SubmitOptions): Promise<SubmitResult[]> {
       if (submitOptions?.signal?.aborted || closed) return batch.map((message) => ({ clientRef: message.clientRef, notSent: true }));
       // The ledger tells which it has seen before (and their first gateway id), and which a newer owner recalled: it alone decides.
       const offered = batch.map((message) => ({ ...message, gatewayId: newGatewayId(), failed: random() < options.failureRate }));
-      const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs), submitOptions?.fence);
+      // The hand-over's attempt token is the simulator's fence (simulator_fences).
+      const recorded = await ledger.record(offered, new Date(Date.now() + options.latencyMs), submitOptions?.attempt);
       const byRef = new Map(recorded.map((entry) => [entry.clientRef, entry]));
       let anyNew = false;
       const results = batch.map((message): SubmitResult => {
@@ -122,8 +127,11 @@ export function createSimulatorGateway(options: SimulatorOptions): SmsGateway & 
       if (anyNew) wakeIn(options.latencyMs);
       return results;
     },
-    /** What it took of these, from its record (which outlives a crash of the process that handed them over). */
-    recall: (clientRefs: string[], fence?: string) => ledger.recall(clientRefs, fence),
+    /**
+     * What it took of these, from its record (which outlives a crash of the process that handed them
+     * over): the simulator's recall, the attempt token its fence.
+     */
+    taken: (clientRefs: string[], attempt?: string) => ledger.recall(clientRefs, attempt),
     onReceipts: (listener) => void receiptListeners.push(listener),
     onInbound: (listener) => void inboundListeners.push(listener),
     async close() {

@@ -27,17 +27,20 @@ export type InboundSms = { from: string; to: string; body: string; at: Date; key
  */
 export type DurableListener<T> = (value: T) => Promise<void>;
 
-/** The port the engine sends through: the simulator, SMPP, or anything else. */
+/**
+ * How one hand-over is made. `signal`: when it aborts (the engine lost its lease, or the campaign
+ * expired), messages not yet handed over come back `notSent`; those already on their way finish as
+ * usual. `attempt`: an opaque token naming this attempt at the messages, greater for each later
+ * attempt at the same ones (the engine's batch lease token: a batch taken over from an owner that
+ * died gets a greater one). A gateway may use it to keep an older attempt's late hand-over from
+ * landing after a newer attempt asked what it took (see `taken`), or ignore it.
+ */
+export type SubmitOptions = { signal?: AbortSignal; attempt?: string };
+
+/** The port the engine sends through: the simulator, SMPP, or any provider's adapter. */
 export type SmsGateway = {
-  /**
-   * Hands messages over. When `signal` aborts (the engine lost its lease, or the campaign expired),
-   * messages not yet handed over come back `notSent`; those already on their way finish as usual.
-   * `fence` is the batch's lease token, greater for each later owner of the same messages: a gateway
-   * that can recall (below) refuses, as `notSent`, a message recalled under a greater fence, so an
-   * owner that lost its lease while its hand-over was on the way cannot send what its successor
-   * was told had not been taken. Others ignore it.
-   */
-  submit(batch: OutgoingSms[], options?: { signal?: AbortSignal; fence?: string }): Promise<SubmitResult[]>;
+  /** Hands messages over (see SubmitOptions for the abort signal and the attempt token). */
+  submit(batch: OutgoingSms[], options?: SubmitOptions): Promise<SubmitResult[]>;
   /** Receipts come in groups: as many as arrived together (an SMPP deliver_sm carries one; the simulator hands over a batch's). */
   onReceipts(listener: DurableListener<Receipt[]>): void;
   onInbound(listener: DurableListener<InboundSms>): void;
@@ -56,12 +59,15 @@ export type SmsGateway = {
   /** True when the gateway recognises a resubmitted client reference and sends it once (the simulator). */
   readonly idempotent?: boolean;
   /**
-   * For a gateway that can tell: which of these client references it has already taken, with their
-   * gateway ids. The engine asks it about messages in doubt instead of guessing, so nothing is sent
-   * twice and nothing is left out. A gateway that answers should also deliver again the receipts of
-   * what it names that were never acknowledged (as an SMSC redelivers to the next bind). Under a
-   * `fence` the answer waits for hand-overs already under way and holds: from then on the gateway
-   * refuses these references under a smaller fence.
+   * A capability of a gateway that can tell which client references it has already taken: those of
+   * these it took, with their gateway ids (an HTTP provider can look a message up by the client
+   * reference Herald sets; the simulator keeps a ledger). The engine asks it about messages in doubt
+   * instead of guessing (its in-doubt policy `ask`), so nothing is sent twice and nothing is left
+   * out. `attempt` is that of the asking owner (greater than any earlier owner's, SubmitOptions); a
+   * gateway that orders hand-overs by it makes the answer final: it waits for hand-overs already
+   * under way and from then on refuses these references under a smaller attempt (the simulator's
+   * guarantee, simulator-ledger.ts). A gateway that answers should also deliver again the receipts
+   * of what it names that were never acknowledged (as an SMSC redelivers to the next bind).
    */
-  recall?(clientRefs: string[], fence?: string): Promise<Array<{ clientRef: string; gatewayId: string }>>;
+  taken?(clientRefs: string[], attempt?: string): Promise<Array<{ clientRef: string; gatewayId: string }>>;
 };
