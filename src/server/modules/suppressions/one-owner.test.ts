@@ -7,7 +7,7 @@
  * which count rows as the outside world sees them.
  *
  * Seen red: with the engine's claim given back its own lookup of default_optouts (the inline
- * `… AND g.system_role = 'optouts'` statement in engine/store/claims.ts), this test failed naming
+ * `… AND g.system_role = 'optouts'` statement, then in engine/store/claims.ts, now store/opt-outs.ts), this test failed naming
  * that file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
