@@ -156,9 +156,10 @@ export function createServices(
     config,
   });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
-  const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, suppressions, config });
+  const contactGroups = createContactGroupsService({ db, audit: auditTrail, contactGroups: contactGroupsRepository, suppressions, config });
   const contacts = createContactsService({
     db,
+    audit: auditTrail,
     contacts: contactsRepository,
     recipients: createRecipientsRepository(db),
     contactGroups: contactGroupsRepository,
@@ -169,6 +170,7 @@ export function createServices(
   });
   const imports = createImportsService({
     database,
+    audit: auditTrail,
     imports: createImportsRepository(db, clock),
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
@@ -232,6 +234,7 @@ export function createServices(
 
   const contactsDirectory = createContactsDirectoryService({
     db,
+    audit: auditTrail,
     directory: createContactsDirectoryRepository(db, clock),
     suppressions,
     countryOf,
