@@ -129,7 +129,7 @@ export function createMembersService(deps: {
       return { items: rows.map(presentMember), total };
     },
 
-    /** One member (the audit log reads it before a role change or a removal, to record the role it had). */
+    /** One member, as a role change or a removal records it before the change. */
     async showMember(auth: AuthContext, userUuid: string): Promise<Member> {
       const member = await deps.members.findMember(deps.db, auth.teamId, userUuid);
       if (!member) throw new NotFoundError('The requested member was not found.');
