@@ -60,7 +60,12 @@ export function createContactsService(deps: {
    * to it), and records it there: the group before and after, and what the request said besides
    * (`notes`: the reason numbers opt back in).
    */
-  const changeGroup = (auth: AuthContext, group: ContactGroupRow, change: (tx: Tx, locked: { headers: string[] }) => Promise<void>, notes?: Record<string, string>) =>
+  const changeGroup = (
+    auth: AuthContext,
+    group: ContactGroupRow,
+    change: (tx: Tx, locked: { headers: string[] }) => Promise<void>,
+    notes?: Record<string, string>,
+  ) =>
     deps.db.transaction(async (tx) => {
       const locked = await deps.contacts.lockGroup(tx, group.id);
       if (locked.modifying) throw new ConflictError(MODIFYING);

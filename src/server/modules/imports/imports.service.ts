@@ -106,7 +106,13 @@ export function createImportsService(deps: {
    */
   const recorded = async (tx: Tx, auth: AuthContext, groupUuid: string, importId: number): Promise<ContactImport> => {
     const contactImport = present(await deps.imports.byId(importId, tx));
-    await deps.audit.record(tx, auth, { action: 'importContacts', resourceType: 'contact_group', resourceUuid: groupUuid, after: contactImport, created: true });
+    await deps.audit.record(tx, auth, {
+      action: 'importContacts',
+      resourceType: 'contact_group',
+      resourceUuid: groupUuid,
+      after: contactImport,
+      created: true,
+    });
     return contactImport;
   };
 
