@@ -1,7 +1,7 @@
 /**
  * The audit trail is written in the change's own transaction (issue 33, point 4), for contacts,
- * contact groups, imports, the erasure of a number, members, invitations, team settings, API tokens
- * and event endpoints: an audit event that cannot be written undoes the change (the request fails
+ * contact groups, imports, the erasure of a number, members, invitations, team settings, API tokens,
+ * one's own account (name, password, signing out) and event endpoints: an audit event that cannot be written undoes the change (the request fails
  * and the data is as it was), and a change that is made has its event, with the fields it changed.
  * A trigger on audit_events refuses the one action under test, as a full disk or a lost connection
  * would at that moment.
@@ -254,6 +254,35 @@ describe('the audit trail, in the change’s transaction: the team', () => {
     expect((await call('DELETE', `/tokens/${created.uuid}`)).statusCode).toBe(204);
     expect((await call('GET', '/tokens/', undefined, created.token)).statusCode).toBe(401);
     expect(await eventsOf('revokeToken')).toEqual([expect.objectContaining({ resource_type: 'token', resource_uuid: created.uuid, changes: {} })]);
+  });
+
+  it('one’s own account: a refused event undoes a new name, a new password and signing out; each made change has its event', async () => {
+    const member = await t.user({ team: 'Atomic Contacts Co' });
+    const mine = (method: Method, url: string, body?: unknown) => call(method, url, body, member.token);
+    const nameOf = async () => (await mine('GET', '/users/me')).json().data.name;
+    const oldName = await nameOf();
+
+    await refused('updateCurrentUser', () => mine('PUT', '/users/me', { name: 'Atomic Name' }));
+    expect(await nameOf()).toBe(oldName);
+    expect((await mine('PUT', '/users/me', { name: 'Atomic Name' })).statusCode).toBe(200);
+    expect(await eventsOf('updateCurrentUser')).toEqual([
+      expect.objectContaining({ resource_type: 'user', resource_uuid: member.userUuid, changes: { name: { before: oldName, after: 'Atomic Name' } } }),
+    ]);
+
+    const hashOf = async () => (await t.database.pool.query(`SELECT password_hash FROM users WHERE uuid = $1`, [member.userUuid])).rows[0].password_hash;
+    const oldHash = await hashOf();
+    const change = { current_password: member.password, new_password: 'a-new-password-1234' };
+    await refused('changePassword', () => mine('PUT', '/users/me/password', change));
+    expect(await hashOf()).toBe(oldHash);
+    expect((await mine('PUT', '/users/me/password', change)).statusCode).toBe(204);
+    expect(await hashOf()).not.toBe(oldHash);
+    expect(await eventsOf('changePassword')).toEqual([expect.objectContaining({ resource_type: 'user', changes: {} })]);
+
+    await refused('logout', () => mine('POST', '/auth/logout'));
+    expect((await mine('GET', '/users/me')).statusCode).toBe(200);
+    expect((await mine('POST', '/auth/logout')).statusCode).toBe(204);
+    expect((await mine('GET', '/users/me')).statusCode).toBe(401);
+    expect(await eventsOf('logout')).toEqual([expect.objectContaining({ resource_type: 'session', changes: {} })]);
   });
 
   it('event endpoints: a refused event undoes the creation and the secret’s rotation; each made change has its event, without secrets', async () => {
