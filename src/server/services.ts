@@ -83,6 +83,9 @@ export function createServices(
   const teamsRepository = createTeamsRepository(db, clock);
   const usersRepository = createUsersRepository(db, clock);
   const tokensRepository = createTokensRepository(db, clock);
+  const auditRepository = createAuditRepository(db, clock);
+  const audit = createAuditService({ audit: auditRepository, config });
+  const auditTrail = createAuditTrail({ audit: auditRepository });
 
   // The suppression list (opt-outs): the one owner, which teams, inbound, imports, contacts, campaigns, reports and the directory call.
   const contactsRepository = createContactsRepository(db, clock);
@@ -101,11 +104,17 @@ export function createServices(
     config,
     forgetTokenOwners: tokenOwners.forget,
   });
-  const tokens = createTokensService({ tokens: tokensRepository, users: usersRepository, teams: teamsRepository, config, owners: tokenOwners, clock });
+  const tokens = createTokensService({
+    db,
+    audit: auditTrail,
+    tokens: tokensRepository,
+    users: usersRepository,
+    teams: teamsRepository,
+    config,
+    owners: tokenOwners,
+    clock,
+  });
   const limiter = createSharedRateLimiter(db, clock);
-  const auditRepository = createAuditRepository(db, clock);
-  const audit = createAuditService({ audit: auditRepository, config });
-  const auditTrail = createAuditTrail({ audit: auditRepository });
   const accountMail = createAccountMailRepository(db, clock);
   const auth = createAuthService({
     db,
@@ -119,6 +128,7 @@ export function createServices(
     outbox: accountMail,
     limiter,
     audit: auditRepository,
+    trail: auditTrail,
     clock,
     config,
     forgetTokenOwners: tokenOwners.forget,
@@ -133,6 +143,7 @@ export function createServices(
     teams: teamsRepository,
     outbox: accountMail,
     audit: auditRepository,
+    trail: auditTrail,
     clock,
     config,
     forgetTokenOwners: tokenOwners.forget,
@@ -148,6 +159,8 @@ export function createServices(
   const eventOutbox = createEventOutbox({ db, clock, accountMail, publicUrl: config.publicUrl });
   const deliverEvent = createEventDeliverer({ outbox: eventOutbox, caller: webhookCaller, secrets, clock, retryBaseMs: config.eventRetryMs });
   const eventEndpoints = createEventEndpointsService({
+    db,
+    audit: auditTrail,
     endpoints: createEventEndpointsRepository(db, clock),
     outbox: eventOutbox,
     deliver: deliverEvent,
@@ -156,9 +169,10 @@ export function createServices(
     config,
   });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
-  const contactGroups = createContactGroupsService({ contactGroups: contactGroupsRepository, suppressions, config });
+  const contactGroups = createContactGroupsService({ db, audit: auditTrail, contactGroups: contactGroupsRepository, suppressions, config });
   const contacts = createContactsService({
     db,
+    audit: auditTrail,
     contacts: contactsRepository,
     recipients: createRecipientsRepository(db),
     contactGroups: contactGroupsRepository,
@@ -169,6 +183,7 @@ export function createServices(
   });
   const imports = createImportsService({
     database,
+    audit: auditTrail,
     imports: createImportsRepository(db, clock),
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
@@ -232,6 +247,7 @@ export function createServices(
 
   const contactsDirectory = createContactsDirectoryService({
     db,
+    audit: auditTrail,
     directory: createContactsDirectoryRepository(db, clock),
     suppressions,
     countryOf,

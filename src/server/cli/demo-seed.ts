@@ -147,6 +147,8 @@ async function account(deps: DemoSeedDeps, input: typeof DEMO_DEFAULTS) {
     tokenId: 0,
     tokenKind: 'personal',
     scope: 'full',
+    // The services record each change they make in the audit log: the seed's are its own action.
+    request: { operation: 'demoSeed', ip: null, recorded: 0 },
   };
   await services.usersRepository.setCurrentTeam(user.id, team.id); // the dashboard opens on the demo team
   return { auth, email: user.email, team: team.name, created };

@@ -9,6 +9,7 @@ import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import type { Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { TokensRepository } from '../tokens/tokens.repository';
 import type { TokensService } from '../tokens/tokens.service';
 import type { UsersRepository } from '../users/users.repository';
@@ -32,7 +33,10 @@ export function createAuthService(deps: {
   loginFailures: LoginFailuresRepository;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
   limiter: SharedRateLimiter;
+  /** Sign-ins and password resets (of someone not signed in), recorded as such. */
   audit: Pick<AuditRepository, 'record'>;
+  /** What a signed-in user changes of their own account, recorded in its transaction. */
+  trail: AuditTrail;
   clock: Clock;
   config: { loginRateLimitPerMinute: number; publicUrl: string; defaultCountry: string };
   /** Forgets who tokens are: sessions were signed out. */
@@ -124,17 +128,24 @@ export function createAuthService(deps: {
     logout: (auth: AuthContext) => deps.tokens.revokeCurrent(auth),
 
     async updateProfile(auth: AuthContext, input: ProfileInput) {
+      let phoneNumber: string | null | undefined;
       if (input.phone_number !== undefined) {
         const text = input.phone_number.trim();
-        if (text === '') await deps.users.setPhoneNumber(auth.userId, null);
+        if (text === '') phoneNumber = null;
         else {
           const phone = normalizePhoneNumber(text, deps.config.defaultCountry);
           if (!phone.ok) throw ValidationError.field('phone_number', `The phone number ${phone.reason}.`);
-          await deps.users.setPhoneNumber(auth.userId, phone.number);
+          phoneNumber = phone.number;
         }
       }
-      await deps.users.setName(auth.userId, input.name);
-      return deps.usersService.current(auth);
+      return deps.db.transaction(async (tx) => {
+        const before = await deps.usersService.current(auth, tx);
+        if (phoneNumber !== undefined) await deps.users.setPhoneNumber(auth.userId, phoneNumber, tx);
+        await deps.users.setName(auth.userId, input.name, tx);
+        const after = await deps.usersService.current(auth, tx);
+        await deps.trail.record(tx, auth, { resourceType: 'user', resourceUuid: after.uuid, before, after });
+        return after;
+      });
     },
 
     /** A new password, given the current one; every other session of the user is signed out; API tokens too when asked (`revoke_api_tokens`). */
@@ -149,6 +160,8 @@ export function createAuthService(deps: {
         await deps.tokensRepository.revokeSessions(tx, auth.userId, auth.tokenKind === 'session' ? auth.tokenId : null);
         if (input.revoke_api_tokens === true) await deps.tokensRepository.revokePersonalTokens(tx, auth.userId);
         await deps.resets.useAll(tx, auth.userId);
+        // The password itself is never logged: the event says that it changed.
+        await deps.trail.record(tx, auth, { resourceType: 'user', resourceUuid: null, created: false });
       });
       deps.forgetTokenOwners();
     },

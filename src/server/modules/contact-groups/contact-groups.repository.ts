@@ -1,6 +1,7 @@
 import { CONTACT_GROUP_SORT, type SortFieldOf } from '../../../shared/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import { newestOfTeam, teamIdsByUuid, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywords } from '../../db/schema';
@@ -23,8 +24,10 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
     list: (teamId: number, window: PageWindow, search?: string) =>
       newestOfTeam(db, contactGroups, teamId, window, search ? containsText(contactGroups.name, search) : undefined, ORDER),
 
-    async find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> {
-      const [row] = await db.select().from(contactGroups).where(ofTeam(teamId, uuid));
+    /** The team's group; `lock`: held (`FOR UPDATE`) until `conn`'s transaction ends, the "before" of a change. */
+    async find(teamId: number, uuid: string, conn: Conn = db, lock = false): Promise<ContactGroupRow | undefined> {
+      const query = conn.select().from(contactGroups).where(ofTeam(teamId, uuid));
+      const [row] = lock ? await query.for('update') : await query;
       return row;
     },
 
@@ -37,8 +40,8 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async update(id: number, fields: Partial<ContactGroupFields>): Promise<ContactGroupRow> {
-      const [row] = await db
+    async update(id: number, fields: Partial<ContactGroupFields>, conn: Conn = db): Promise<ContactGroupRow> {
+      const [row] = await conn
         .update(contactGroups)
         .set({ ...fields, updatedAt: clock.now() })
         .where(eq(contactGroups.id, id))
@@ -47,8 +50,8 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async delete(id: number): Promise<void> {
-      await db.delete(contactGroups).where(eq(contactGroups.id, id));
+    async delete(id: number, conn: Conn = db): Promise<void> {
+      await conn.delete(contactGroups).where(eq(contactGroups.id, id));
     },
 
     /** Ids of the team's groups with these uuids (others' and unknown uuids are left out). */
@@ -64,8 +67,8 @@ export function createContactGroupsRepository(db: Db, clock: Clock) {
     },
 
     /** Keywords that add numbers to the group, by name. */
-    async keywordsAddingTo(groupId: number): Promise<string[]> {
-      const rows = await db
+    async keywordsAddingTo(groupId: number, conn: Conn = db): Promise<string[]> {
+      const rows = await conn
         .select({ keyword: keywords.keyword })
         .from(keywordContactGroups)
         .innerJoin(keywords, eq(keywords.id, keywordContactGroups.keywordId))

@@ -14,6 +14,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors';
 import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { Suppressions } from '../suppressions/suppressions.service';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
 
 const SENDING =
@@ -28,6 +29,7 @@ const EVENTS_PAGE = 1000;
  */
 export function createContactsDirectoryService(deps: {
   db: Db;
+  audit: AuditTrail;
   directory: ContactsDirectoryRepository;
   suppressions: Pick<Suppressions, 'history' | 'listOf' | 'hasHistory' | 'anonymise'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
@@ -160,7 +162,7 @@ export function createContactsDirectoryService(deps: {
         const { groupsLeft, keptAsOptOut } = await deps.directory.leaveGroups(tx, auth.teamId, phoneNumber, listId);
         const anonymised = await deps.directory.anonymise(tx, auth.teamId, phoneNumber, token);
         const optOutEvents = await deps.suppressions.anonymise(tx, auth.teamId, phoneNumber, token);
-        return {
+        const erasure: ContactErasure = {
           erased_as: token,
           groups_left: groupsLeft,
           messages_anonymised: anonymised.messages,
@@ -170,6 +172,9 @@ export function createContactsDirectoryService(deps: {
           opt_out_events_anonymised: optOutEvents,
           kept_as_opt_out: keptAsOptOut,
         };
+        // The log keeps what was done and the token that replaced the number, never the number: no "before", no uuid.
+        await deps.audit.record(tx, auth, { resourceType: 'contact', resourceUuid: null, after: erasure, created: false });
+        return erasure;
       });
     },
   };

@@ -108,7 +108,6 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
     },
     async (request) => {
       const { phone_numbers: phoneNumbers, reason } = request.body;
-      if (reason !== undefined) request.auditNotes = { reason };
       return { data: await contacts.remove(callerOf(request), request.params.contact_group_uuid, phoneNumbers, reason) };
     },
   );
@@ -130,7 +129,6 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ contacts: ContactsService; 
     },
     async (request) => {
       const { reason } = request.query;
-      if (reason !== undefined) request.auditNotes = { reason };
       return { data: await contacts.flush(callerOf(request), request.params.contact_group_uuid, reason) };
     },
   );

@@ -1,11 +1,12 @@
 import type { Contact } from '../../../shared/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { csvLine } from '../../lib/csv';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import type { SuppressionActor, Suppressions } from '../suppressions/suppressions.service';
@@ -28,6 +29,7 @@ const fileNameOf = (name: string, uuid: string): string => {
 
 export function createContactsService(deps: {
   db: Db;
+  audit: AuditTrail;
   contacts: ContactsRepository;
   recipients: RecipientsRepository;
   contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid'>;
@@ -50,7 +52,29 @@ export function createContactsService(deps: {
     return row;
   };
 
-  const reload = async (auth: AuthContext, row: ContactGroupRow) => deps.present((await deps.contactGroups.find(auth.teamId, row.uuid))!);
+  /** The group as its GET shows it, read in `tx` (the "before" or "after" of a change to its contacts). */
+  const reload = async (tx: Tx, auth: AuthContext, row: ContactGroupRow) => deps.present((await deps.contactGroups.find(auth.teamId, row.uuid, tx))!);
+
+  /**
+   * Runs `change` on the group in one transaction, the group locked (refused while an import writes
+   * to it), and records it there: the group before and after, and what the request said besides
+   * (`notes`: the reason numbers opt back in).
+   */
+  const changeGroup = (
+    auth: AuthContext,
+    group: ContactGroupRow,
+    change: (tx: Tx, locked: { headers: string[] }) => Promise<void>,
+    notes?: Record<string, string>,
+  ) =>
+    deps.db.transaction(async (tx) => {
+      const locked = await deps.contacts.lockGroup(tx, group.id);
+      if (locked.modifying) throw new ConflictError(MODIFYING);
+      const before = await reload(tx, auth, group);
+      await change(tx, locked);
+      const after = await reload(tx, auth, group);
+      await deps.audit.record(tx, auth, { resourceType: 'contact_group', resourceUuid: group.uuid, before, after, notes });
+      return after;
+    });
 
   /** Every number normalised; one bad number refuses the whole request, naming each bad row and why. */
   const normalizeAll = async (auth: AuthContext, numbers: string[], field: (index: number) => string): Promise<string[]> => {
@@ -85,18 +109,15 @@ export function createContactsService(deps: {
   const isOptouts = (group: ContactGroupRow) => deps.suppressions.isList(group);
 
   /** Into default_optouts, the suppression list adds them: numbers new to it are recorded as opt-outs, in the write's transaction (the group locked). */
-  const write = async (group: ContactGroupRow, contacts: NewContact[], actor: SuppressionActor) =>
-    deps.db.transaction(async (tx) => {
-      const locked = await deps.contacts.lockGroup(tx, group.id);
-      if (locked.modifying) throw new ConflictError(MODIFYING);
-      const rows = distinct(contacts);
-      if (isOptouts(group)) {
-        await deps.suppressions.addContacts(tx, group.id, actor, rows, withHeaders(locked.headers, contacts));
-        return;
-      }
-      const inserted = await deps.contacts.upsert(tx, group.id, rows);
-      await deps.contacts.adjustGroup(tx, group.id, inserted, withHeaders(locked.headers, contacts));
-    });
+  const write = async (tx: Tx, group: ContactGroupRow, headers: string[], contacts: NewContact[], actor: SuppressionActor) => {
+    const rows = distinct(contacts);
+    if (isOptouts(group)) {
+      await deps.suppressions.addContacts(tx, group.id, actor, rows, withHeaders(headers, contacts));
+      return;
+    }
+    const inserted = await deps.contacts.upsert(tx, group.id, rows);
+    await deps.contacts.adjustGroup(tx, group.id, inserted, withHeaders(headers, contacts));
+  };
 
   return {
     async list(auth: AuthContext, groupUuid: string, window: PageWindow, search?: string) {
@@ -113,38 +134,47 @@ export function createContactsService(deps: {
         contacts.map((c) => c.phone_number),
         (i) => `contacts.${i}.phone_number`,
       );
-      await write(
-        group,
-        contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })),
-        handActor(auth),
+      return changeGroup(auth, group, (tx, locked) =>
+        write(
+          tx,
+          group,
+          locked.headers,
+          contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })),
+          handActor(auth),
+        ),
       );
-      return reload(auth, group);
     },
 
     /** Numbers taken out of default_optouts by hand opt back in: each is recorded, with the reason given. */
     async remove(auth: AuthContext, groupUuid: string, phoneNumbers: string[], reason?: string) {
       const group = await findGroup(auth, groupUuid);
       const numbers = [...new Set(await normalizeAll(auth, phoneNumbers, (i) => `phone_numbers.${i}`))];
-      await deps.db.transaction(async (tx) => {
-        if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        if (isOptouts(group)) {
-          await deps.suppressions.remove(tx, group.id, handActor(auth, reason), numbers);
-          // Touched as any group is by a removal, even when none of the numbers was on the list.
-          await deps.contacts.adjustGroup(tx, group.id, 0);
-        } else await deps.contacts.adjustGroup(tx, group.id, -(await deps.contacts.remove(tx, group.id, numbers)));
-      });
-      return reload(auth, group);
+      return changeGroup(
+        auth,
+        group,
+        async (tx) => {
+          if (isOptouts(group)) {
+            await deps.suppressions.remove(tx, group.id, handActor(auth, reason), numbers);
+            // Touched as any group is by a removal, even when none of the numbers was on the list.
+            await deps.contacts.adjustGroup(tx, group.id, 0);
+          } else await deps.contacts.adjustGroup(tx, group.id, -(await deps.contacts.remove(tx, group.id, numbers)));
+        },
+        reason === undefined ? undefined : { reason },
+      );
     },
 
     /** Emptying default_optouts opts every number in it back in, each recorded with the reason given. */
     async flush(auth: AuthContext, groupUuid: string, reason?: string) {
       const group = await findGroup(auth, groupUuid);
-      await deps.db.transaction(async (tx) => {
-        if ((await deps.contacts.lockGroup(tx, group.id)).modifying) throw new ConflictError(MODIFYING);
-        if (isOptouts(group)) await deps.suppressions.clear(tx, group.id, handActor(auth, reason));
-        else await deps.contacts.emptyGroup(tx, group.id);
-      });
-      return reload(auth, group);
+      return changeGroup(
+        auth,
+        group,
+        async (tx) => {
+          if (isOptouts(group)) await deps.suppressions.clear(tx, group.id, handActor(auth, reason));
+          else await deps.contacts.emptyGroup(tx, group.id);
+        },
+        reason === undefined ? undefined : { reason },
+      );
     },
 
     /**
@@ -177,13 +207,14 @@ export function createContactsService(deps: {
     /** A new group of these numbers, made whole or not at all. */
     async bulk(auth: AuthContext, input: { name: string; description?: string | null; contacts: string[] }) {
       const numbers = await normalizeAll(auth, input.contacts, (i) => `contacts.${i}`);
-      const group = await deps.db.transaction(async (tx) => {
+      return deps.db.transaction(async (tx) => {
         const created = await deps.contactGroups.insert(auth.teamId, { name: input.name, description: input.description ?? null, headers: [] }, tx);
         const inserted = await deps.contacts.upsert(tx, created.id, distinct(numbers.map((phoneNumber) => ({ phoneNumber, customFields: {} }))));
         await deps.contacts.adjustGroup(tx, created.id, inserted);
-        return created;
+        const group = await reload(tx, auth, created);
+        await deps.audit.record(tx, auth, { resourceType: 'contact_group', resourceUuid: group.uuid, after: group });
+        return group;
       });
-      return reload(auth, group);
     },
 
     /** Included minus excluded minus default_optouts, distinct; every group uuid must be the team's. */

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
-import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import type { Clock } from '../../lib/time';
 
 const EndpointRowSchema = z.object({
@@ -90,7 +90,8 @@ function assignment(key: keyof EndpointChanges, value: unknown): SQL {
 
 /** A team's event endpoints and each one's deliveries: what the API reads and edits. */
 export function createEventEndpointsRepository(db: Db, clock: Clock) {
-  const findWhere = (where: SQL) => firstRowOf(db, EndpointRowSchema, sql`SELECT ${ENDPOINT_COLUMNS} FROM event_endpoints e WHERE ${where}`);
+  const findWhere = (where: SQL, conn: Conn = db, lock = false) =>
+    firstRowOf(conn, EndpointRowSchema, sql`SELECT ${ENDPOINT_COLUMNS} FROM event_endpoints e WHERE ${where}${lock ? sql` FOR UPDATE` : sql``}`);
 
   return {
     list(teamId: number, window: PageWindow): Promise<Page<EndpointRow>> {
@@ -105,22 +106,26 @@ export function createEventEndpointsRepository(db: Db, clock: Clock) {
       });
     },
 
-    find: (teamId: number, uuid: string) => findWhere(sql`e.team_id = ${teamId} AND e.uuid = ${uuid}`),
+    /** The team's endpoint; `lock`: held until `conn`'s transaction ends, the "before" of a change. */
+    find: (teamId: number, uuid: string, conn: Conn = db, lock = false) => findWhere(sql`e.team_id = ${teamId} AND e.uuid = ${uuid}`, conn, lock),
     findById: (id: number) => findWhere(sql`e.id = ${id}`),
 
-    async insert(row: {
-      teamId: number;
-      createdBy: number;
-      url: string;
-      description: string;
-      events: string[];
-      headers: Record<string, string>;
-      enabled: boolean;
-      secretEncrypted: Buffer;
-    }): Promise<EndpointRow> {
+    async insert(
+      row: {
+        teamId: number;
+        createdBy: number;
+        url: string;
+        description: string;
+        events: string[];
+        headers: Record<string, string>;
+        enabled: boolean;
+        secretEncrypted: Buffer;
+      },
+      conn: Conn = db,
+    ): Promise<EndpointRow> {
       const now = clock.now();
       const created = await firstRowOf(
-        db,
+        conn,
         EndpointRowSchema,
         sql`
         WITH e AS (
@@ -135,12 +140,12 @@ export function createEventEndpointsRepository(db: Db, clock: Clock) {
     },
 
     /** Enabling an endpoint clears its failure record: it starts afresh. */
-    update(teamId: number, uuid: string, changes: EndpointChanges): Promise<EndpointRow | undefined> {
+    update(teamId: number, uuid: string, changes: EndpointChanges, conn: Conn = db): Promise<EndpointRow | undefined> {
       const sets = (Object.entries(changes) as Array<[keyof EndpointChanges, unknown]>).map(([key, value]) => assignment(key, value));
       if (changes.enabled === true) sets.push(sql`failing_since = NULL, disabled_reason = NULL`);
       sets.push(sql`updated_at = ${clock.now()}`);
       return firstRowOf(
-        db,
+        conn,
         EndpointRowSchema,
         sql`
         WITH e AS (UPDATE event_endpoints SET ${sql.join(sets, sql`, `)} WHERE team_id = ${teamId} AND uuid = ${uuid} RETURNING *)
@@ -148,8 +153,8 @@ export function createEventEndpointsRepository(db: Db, clock: Clock) {
       );
     },
 
-    async delete(id: number): Promise<void> {
-      await db.execute(sql`DELETE FROM event_endpoints WHERE id = ${id}`);
+    async delete(id: number, conn: Conn = db): Promise<void> {
+      await conn.execute(sql`DELETE FROM event_endpoints WHERE id = ${id}`);
     },
 
     listDeliveries(endpointId: number, window: PageWindow, status?: string): Promise<Page<DeliveryRow>> {
@@ -164,25 +169,25 @@ export function createEventEndpointsRepository(db: Db, clock: Clock) {
       });
     },
 
-    findDelivery: (endpointId: number, uuid: string) =>
+    findDelivery: (endpointId: number, uuid: string, conn: Conn = db) =>
       firstRowOf(
-        db,
+        conn,
         DeliveryDetailRowSchema,
         sql`SELECT ${DELIVERY_COLUMNS}, d.payload FROM event_deliveries d WHERE d.endpoint_id = ${endpointId} AND d.uuid = ${uuid}`,
       ),
 
-    attemptsOf: (deliveryId: number) =>
+    attemptsOf: (deliveryId: number, conn: Conn = db) =>
       rowsOf(
-        db,
+        conn,
         AttemptRowSchema,
         sql`SELECT status_code AS "statusCode", latency_ms AS "latencyMs", error, created_at AS "createdAt"
               FROM event_delivery_attempts WHERE delivery_id = ${deliveryId} ORDER BY id`,
       ),
 
     /** Sends a delivery again from now, with a fresh 24 hours of retries (same body, same `webhook-id`). */
-    redeliver(deliveryId: number, retryUntil: Date): Promise<DeliveryRow | undefined> {
+    redeliver(deliveryId: number, retryUntil: Date, conn: Conn = db): Promise<DeliveryRow | undefined> {
       return firstRowOf(
-        db,
+        conn,
         DeliveryRowSchema,
         sql`
         WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = ${clock.now()}, retry_until = ${retryUntil}, finished_at = NULL

@@ -7,7 +7,9 @@ import {
   type EventEndpointPatch,
   type EventType,
 } from '../../../shared/contract';
+import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
+import type { Conn } from '../../db/rows';
 import { newSigningSecret } from '../../gateways/webhooks/webhook-caller';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError } from '../../lib/errors';
@@ -16,6 +18,7 @@ import { headerReaderOf, maskHeaders, openHeaders, sealHeaders, type HeaderReade
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
 import type { Clock } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { EventDeliverer } from './event-deliverer';
 import type { DeliveryRow, EndpointRow, EventEndpointsRepository } from './event-endpoints.repository';
 import { RETRY_FOR_MS, type EventOutbox } from './event-outbox';
@@ -24,6 +27,8 @@ import { RETRY_FOR_MS, type EventOutbox } from './event-outbox';
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 export function createEventEndpointsService(deps: {
+  db: Db;
+  audit: AuditTrail;
   endpoints: EventEndpointsRepository;
   outbox: EventOutbox;
   deliver: EventDeliverer;
@@ -61,16 +66,16 @@ export function createEventEndpointsService(deps: {
     finished_at: time(row.finishedAt),
   });
 
-  const find = async (auth: AuthContext, uuid: string) => {
-    const row = await deps.endpoints.find(auth.teamId, uuid);
+  const find = async (auth: AuthContext, uuid: string, conn: Conn = deps.db, lock = false) => {
+    const row = await deps.endpoints.find(auth.teamId, uuid, conn, lock);
     if (!row) throw new NotFoundError();
     return row;
   };
 
-  const detail = async (endpoint: EndpointRow, deliveryUuid: string): Promise<EventDeliveryDetail> => {
-    const row = await deps.endpoints.findDelivery(endpoint.id, deliveryUuid);
+  const detail = async (endpoint: EndpointRow, deliveryUuid: string, conn: Conn = deps.db): Promise<EventDeliveryDetail> => {
+    const row = await deps.endpoints.findDelivery(endpoint.id, deliveryUuid, conn);
     if (!row) throw new NotFoundError();
-    const attempts = await deps.endpoints.attemptsOf(row.id);
+    const attempts = await deps.endpoints.attemptsOf(row.id, conn);
     return {
       ...presentDelivery(row),
       payload: row.payload,
@@ -94,41 +99,73 @@ export function createEventEndpointsService(deps: {
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: EventEndpointInput) {
       const secret = newSigningSecret();
-      const row = await deps.endpoints.insert({
-        teamId: auth.teamId,
-        createdBy: auth.userId,
-        ...input,
-        headers: sealHeaders(deps.secrets, input.headers),
-        secretEncrypted: deps.secrets.seal(secret),
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.endpoints.insert(
+          {
+            teamId: auth.teamId,
+            createdBy: auth.userId,
+            ...input,
+            headers: sealHeaders(deps.secrets, input.headers),
+            secretEncrypted: deps.secrets.seal(secret),
+          },
+          tx,
+        );
+        const endpoint = { ...present(row, 'plain'), secret };
+        // The secret and the headers are left out of the log (audit-trail.ts).
+        await deps.audit.record(tx, auth, { resourceType: 'event_endpoint', resourceUuid: endpoint.uuid, after: endpoint });
+        return endpoint;
       });
-      return { ...present(row, 'plain'), secret };
     },
 
     /** A partial edit: fields left out keep their values. */
     async update(auth: AuthContext, uuid: string, patch: EventEndpointPatch) {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-      // A masked value sent back as it was read keeps the stored value.
-      if (patch.headers !== undefined) changes.headers = sealHeaders(deps.secrets, patch.headers, (await find(auth, uuid)).headers);
-      const row = await deps.endpoints.update(auth.teamId, uuid, changes);
-      if (!row) throw new NotFoundError();
-      return present(row, headerReaderOf(auth));
+      return deps.db.transaction(async (tx) => {
+        const current = await find(auth, uuid, tx, true);
+        // A masked value sent back as it was read keeps the stored value.
+        if (patch.headers !== undefined) changes.headers = sealHeaders(deps.secrets, patch.headers, current.headers);
+        const row = await deps.endpoints.update(auth.teamId, uuid, changes, tx);
+        if (!row) throw new NotFoundError();
+        const endpoint = present(row, headerReaderOf(auth));
+        await deps.audit.record(tx, auth, {
+          resourceType: 'event_endpoint',
+          resourceUuid: uuid,
+          before: present(current, headerReaderOf(auth)),
+          after: endpoint,
+        });
+        return endpoint;
+      });
     },
 
     /** A new secret signs from now on; the old one signs beside it for 24 hours, so receivers can switch without losing a call. */
     async rotateSecret(auth: AuthContext, uuid: string) {
-      const current = await find(auth, uuid);
       const secret = newSigningSecret();
-      const row = await deps.endpoints.update(auth.teamId, uuid, {
-        secretEncrypted: deps.secrets.seal(secret),
-        previousSecretEncrypted: current.secretEncrypted,
-        previousSecretUntil: new Date(deps.clock.now().getTime() + ROTATION_OVERLAP_MS),
+      return deps.db.transaction(async (tx) => {
+        const current = await find(auth, uuid, tx, true);
+        const row = await deps.endpoints.update(
+          auth.teamId,
+          uuid,
+          {
+            secretEncrypted: deps.secrets.seal(secret),
+            previousSecretEncrypted: current.secretEncrypted,
+            previousSecretUntil: new Date(deps.clock.now().getTime() + ROTATION_OVERLAP_MS),
+          },
+          tx,
+        );
+        if (!row) throw new NotFoundError();
+        const endpoint = { ...present(row, headerReaderOf(auth)), secret };
+        // An action, not an edit: the event shows the endpoint it left (the new secret is left out of the log).
+        await deps.audit.record(tx, auth, { resourceType: 'event_endpoint', resourceUuid: uuid, after: endpoint, created: true });
+        return endpoint;
       });
-      if (!row) throw new NotFoundError();
-      return { ...present(row, headerReaderOf(auth)), secret };
     },
 
     async delete(auth: AuthContext, uuid: string) {
-      await deps.endpoints.delete((await find(auth, uuid)).id);
+      await deps.db.transaction(async (tx) => {
+        const current = await find(auth, uuid, tx, true);
+        await deps.endpoints.delete(current.id, tx);
+        await deps.audit.record(tx, auth, { resourceType: 'event_endpoint', resourceUuid: uuid, before: present(current, headerReaderOf(auth)) });
+      });
     },
 
     /** An `event_endpoint.test` call, made at once (enabled or not) and never retried; the delivery it made. */
@@ -146,7 +183,12 @@ export function createEventEndpointsService(deps: {
       });
       const [due] = await deps.outbox.claimDue(1, 60_000, deliveryUuid);
       if (due) await deps.deliver(due);
-      return detail(endpoint, deliveryUuid);
+      // The call was made (no transaction undoes it): its event is written with the delivery as it ended, read in the same transaction.
+      return deps.db.transaction(async (tx) => {
+        const delivery = await detail(endpoint, deliveryUuid, tx);
+        await deps.audit.record(tx, auth, { resourceType: 'event_endpoint', resourceUuid: uuid, after: delivery, created: true });
+        return delivery;
+      });
     },
 
     async deliveries(auth: AuthContext, uuid: string, window: PageWindow, status?: string) {
@@ -160,11 +202,16 @@ export function createEventEndpointsService(deps: {
     /** Sends a delivery again (the same body and `webhook-id`), with a fresh 24 hours of retries. */
     async redeliver(auth: AuthContext, uuid: string, deliveryUuid: string) {
       const endpoint = await find(auth, uuid);
-      const row = await deps.endpoints.findDelivery(endpoint.id, deliveryUuid);
-      if (!row) throw new NotFoundError();
-      const again = await deps.endpoints.redeliver(row.id, new Date(deps.clock.now().getTime() + RETRY_FOR_MS));
-      if (!again) throw new NotFoundError();
-      return presentDelivery(again);
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.endpoints.findDelivery(endpoint.id, deliveryUuid, tx);
+        if (!row) throw new NotFoundError();
+        const again = await deps.endpoints.redeliver(row.id, new Date(deps.clock.now().getTime() + RETRY_FOR_MS), tx);
+        if (!again) throw new NotFoundError();
+        const delivery = presentDelivery(again);
+        // Recorded as a change of the endpoint (the route's first uuid), showing the delivery sent again.
+        await deps.audit.record(tx, auth, { resourceType: 'event_endpoint', resourceUuid: uuid, after: delivery, created: true });
+        return delivery;
+      });
     },
   };
 }

@@ -204,9 +204,9 @@ export function createImportsRepository(db: Db, clock: Clock) {
          WHERE i.team_id = ${teamId} AND i.uuid = ${uuid}`,
       ),
 
-    byId: (id: number): Promise<ContactImportRow> =>
+    byId: (id: number, conn: Conn = db): Promise<ContactImportRow> =>
       oneRowOf(
-        db,
+        conn,
         ContactImportRowSchema,
         sql`
         SELECT ${COLUMNS} FROM contact_imports i JOIN contact_groups g ON g.id = i.contact_group_id WHERE i.id = ${id}`,

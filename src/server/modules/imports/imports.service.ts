@@ -2,12 +2,13 @@ import type { Readable } from 'node:stream';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { IMPORT_MAX_BYTES, type ContactImport, type ImportOptionsQuery, type ImportPreview } from '../../../shared/contract/imports';
-import type { Database, Db } from '../../db/client';
+import type { Database, Db, Tx } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import * as schema from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { Suppressions } from '../suppressions/suppressions.service';
@@ -47,6 +48,7 @@ const emptyBatch = (): ImportBatch => ({
 
 export function createImportsService(deps: {
   database: Pick<Database, 'pool'>;
+  audit: AuditTrail;
   imports: ImportsRepository;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
   contactGroups: Pick<ContactGroupsRepository, 'find'>;
@@ -95,6 +97,23 @@ export function createImportsService(deps: {
     const row = await deps.imports.find(auth.teamId, uuid);
     if (!row) throw new NotFoundError();
     return row;
+  };
+
+  /**
+   * The import as it ended, recorded in the transaction that ends it: an import is a change of its
+   * group (the request's resource), shown by what it did. Named `importContacts` also when called
+   * outside a request.
+   */
+  const recorded = async (tx: Tx, auth: AuthContext, groupUuid: string, importId: number): Promise<ContactImport> => {
+    const contactImport = present(await deps.imports.byId(importId, tx));
+    await deps.audit.record(tx, auth, {
+      action: 'importContacts',
+      resourceType: 'contact_group',
+      resourceUuid: groupUuid,
+      after: contactImport,
+      created: true,
+    });
+    return contactImport;
   };
 
   /** Reads the file into staging, batch by batch; one batch is written while the next is read. */
@@ -216,12 +235,13 @@ export function createImportsService(deps: {
         importId = created.id;
         const received = await receive(conn, created.id, file.rows, file.bytesRead);
         // Nothing to write is no success: the import ends failed, its error report saying why row by row.
-        if (received.rowsValid === 0) {
-          await conn.transaction((tx) => deps.imports.fail(tx, created.id, nothingImported(received.rowsTotal)));
-          return present(await deps.imports.byId(created.id));
-        }
+        if (received.rowsValid === 0)
+          return await conn.transaction(async (tx) => {
+            await deps.imports.fail(tx, created.id, nothingImported(received.rowsTotal));
+            return recorded(tx, auth, groupUuid, created.id);
+          });
         await deps.imports.markMerging(conn, created.id);
-        await conn.transaction(async (tx) => {
+        return await conn.transaction(async (tx) => {
           // default_optouts is also written by STOP while Modifying: locked before the merge, and each
           // number new to it recorded as an opt-out (one INSERT … SELECT over the staged rows).
           if (deps.suppressions.isList(group)) {
@@ -241,8 +261,8 @@ export function createImportsService(deps: {
           // Numbers of the file that are opted out are imported but flagged (an import into default_optouts is all opt-outs).
           const optedOut = deps.suppressions.isList(group) ? 0 : await deps.suppressions.countAmong(tx, auth.teamId, deps.imports.stagedNumbers(created.id));
           await deps.imports.complete(tx, created.id, group.id, { ...counts, optedOut });
+          return recorded(tx, auth, groupUuid, created.id);
         });
-        return present(await deps.imports.byId(created.id));
       } catch (error) {
         file.close();
         if (importId === undefined) throw error;

@@ -36,6 +36,7 @@ afterAll(() => t.close());
 const serviceWith = (imports: ImportsRepository = createImportsRepository(t.database.db, systemClock)) =>
   createImportsService({
     database: t.database,
+    audit: t.services.auditTrail,
     imports,
     contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),

@@ -142,9 +142,9 @@ export function createMembersRepository(db: Db, clock: Clock) {
     },
 
     /** Withdraws a pending invitation: its link stops working. */
-    async withdraw(teamId: number, uuid: string): Promise<InvitationRow | undefined> {
+    async withdraw(teamId: number, uuid: string, conn: Conn = db): Promise<InvitationRow | undefined> {
       return firstRowOf(
-        db,
+        conn,
         InvitationRowSchema,
         sql`WITH gone AS (DELETE FROM team_invitations WHERE team_id = ${teamId} AND uuid::text = ${uuid} AND accepted_at IS NULL RETURNING *)
             SELECT ${invitationColumns} FROM gone i LEFT JOIN users inviter ON inviter.id = i.invited_by`,

@@ -10,6 +10,7 @@ import type {
   TeamSettingsInput,
 } from '../../../shared/contract';
 import { isUniqueViolation, type Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -19,6 +20,7 @@ import { linkSecret, tokenDigest } from '../../lib/secrets';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { AuditRepository } from '../audit/audit.repository';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { TeamSettingsRecord, TeamsRepository } from '../teams/teams.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { InvitationRow, MemberRow, MembersRepository } from './members.repository';
@@ -49,7 +51,10 @@ export function createMembersService(deps: {
   users: Pick<UsersRepository, 'findByEmail' | 'findById' | 'insert'>;
   teams: Pick<TeamsRepository, 'addMember' | 'settingsOf' | 'updateSettings'>;
   outbox: Pick<AccountMailRepository, 'enqueue'>;
+  /** An invitation accepted (by someone not yet signed in), recorded as such. */
   audit: Pick<AuditRepository, 'record'>;
+  /** Every change an admin makes, recorded in its transaction. */
+  trail: AuditTrail;
   clock: Clock;
   config: { appTimezone: string; publicUrl: string; defaultCountry: string };
   /** Forgets who tokens are: a member's role or membership changed. */
@@ -83,16 +88,39 @@ export function createMembersService(deps: {
       if (!member) throw new NotFoundError('The requested member was not found.');
       const losesAdmin = member.role === 'admin' && (change === 'remove' || change.role !== 'admin');
       if (losesAdmin && admins <= 1) throw new ConflictError(LAST_ADMIN);
+      const before = presentMember(member);
       if (change === 'remove') {
         await deps.members.remove(tx, auth.teamId, member.userId);
+        await deps.trail.record(tx, auth, { resourceType: 'member', resourceUuid: userUuid, before });
         return null;
       }
       await deps.members.setRole(tx, auth.teamId, member.userId, change.role);
-      return presentMember({ ...member, role: change.role });
+      const after = presentMember({ ...member, role: change.role });
+      await deps.trail.record(tx, auth, { resourceType: 'member', resourceUuid: userUuid, before, after });
+      return after;
     });
     // This process's requests see the change at once; other processes hear of it (auth_changed).
     deps.forgetTokenOwners();
     return changed;
+  }
+
+  /** The team's settings as their GET shows them, read in `conn` (`lock`: the "before" of a change). */
+  async function settingsIn(conn: Conn, auth: AuthContext, lock = false): Promise<TeamSettings> {
+    const team = await deps.teams.settingsOf(auth.teamId, conn, lock);
+    return {
+      name: team.name,
+      approval_threshold: team.approvalThreshold,
+      confirm_threshold: team.confirmThreshold,
+      price_per_segment: team.pricePerSegment,
+      currency: team.currency,
+      time_zone: team.timeZone ?? deps.config.appTimezone,
+      quiet_hours: team.quietHours,
+      default_country: team.defaultCountry ?? deps.config.defaultCountry,
+      opt_out_reply: team.optOutReply,
+      opt_in_reply: team.optInReply,
+      help_reply: team.helpReply,
+      test_numbers: team.testNumbers,
+    };
   }
 
   return {
@@ -101,7 +129,7 @@ export function createMembersService(deps: {
       return { items: rows.map(presentMember), total };
     },
 
-    /** One member (the audit log reads it before a role change or a removal, to record the role it had). */
+    /** One member, as a role change or a removal records it before the change. */
     async showMember(auth: AuthContext, userUuid: string): Promise<Member> {
       const member = await deps.members.findMember(deps.db, auth.teamId, userUuid);
       if (!member) throw new NotFoundError('The requested member was not found.');
@@ -119,9 +147,9 @@ export function createMembersService(deps: {
       const teamName = team.name;
       const inviterName = inviter?.name ?? 'A member';
       const secret = linkSecret();
-      const row = await deps.db.transaction(async (tx) => {
+      return deps.db.transaction(async (tx) => {
         if (await deps.members.isMemberByEmail(tx, auth.teamId, email)) throw ValidationError.field('email', 'This address is already a member of the team.');
-        const invitation = await deps.members.invite(tx, {
+        const row = await deps.members.invite(tx, {
           teamId: auth.teamId,
           email,
           role: input.role,
@@ -143,9 +171,10 @@ export function createMembersService(deps: {
             ].join('\n'),
           },
         ]);
+        const invitation = presentInvitation(row);
+        await deps.trail.record(tx, auth, { resourceType: 'invitation', resourceUuid: invitation.uuid, after: invitation });
         return invitation;
       });
-      return presentInvitation(row);
     },
 
     async listInvitations(auth: AuthContext, window: PageWindow) {
@@ -153,8 +182,12 @@ export function createMembersService(deps: {
       return { items: rows.map(presentInvitation), total };
     },
 
+    /** Withdraws an invitation; its event names it (an invitation has no GET to show it before). */
     async withdraw(auth: AuthContext, uuid: string): Promise<void> {
-      if (!(await deps.members.withdraw(auth.teamId, uuid))) throw new NotFoundError('The requested invitation was not found.');
+      await deps.db.transaction(async (tx) => {
+        if (!(await deps.members.withdraw(auth.teamId, uuid, tx))) throw new NotFoundError('The requested invitation was not found.');
+        await deps.trail.record(tx, auth, { resourceType: 'invitation', resourceUuid: uuid, created: false });
+      });
     },
 
     /** What a link invites to, for the page that accepts it; a used, withdrawn or expired link is unknown. */
@@ -207,23 +240,7 @@ export function createMembersService(deps: {
       });
     },
 
-    async settings(auth: AuthContext): Promise<TeamSettings> {
-      const team = await deps.teams.settingsOf(auth.teamId);
-      return {
-        name: team.name,
-        approval_threshold: team.approvalThreshold,
-        confirm_threshold: team.confirmThreshold,
-        price_per_segment: team.pricePerSegment,
-        currency: team.currency,
-        time_zone: team.timeZone ?? deps.config.appTimezone,
-        quiet_hours: team.quietHours,
-        default_country: team.defaultCountry ?? deps.config.defaultCountry,
-        opt_out_reply: team.optOutReply,
-        opt_in_reply: team.optInReply,
-        help_reply: team.helpReply,
-        test_numbers: team.testNumbers,
-      };
-    },
+    settings: (auth: AuthContext): Promise<TeamSettings> => settingsIn(deps.db, auth),
 
     async updateSettings(auth: AuthContext, input: TeamSettingsInput): Promise<TeamSettings> {
       const testNumbers = input.test_numbers === undefined ? undefined : testNumbersOf(input.test_numbers, deps.config.defaultCountry);
@@ -241,13 +258,18 @@ export function createMembersService(deps: {
         helpReply: input.help_reply,
         testNumbers,
       };
-      try {
-        await deps.teams.updateSettings(auth.teamId, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
-      } catch (error) {
-        if (isUniqueViolation(error, 'teams_name_key')) throw ValidationError.field('name', 'The name has already been taken.');
-        throw error;
-      }
-      return this.settings(auth);
+      return deps.db.transaction(async (tx) => {
+        const before = await settingsIn(tx, auth, true);
+        try {
+          await deps.teams.updateSettings(auth.teamId, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)), tx);
+        } catch (error) {
+          if (isUniqueViolation(error, 'teams_name_key')) throw ValidationError.field('name', 'The name has already been taken.');
+          throw error;
+        }
+        const after = await settingsIn(tx, auth);
+        await deps.trail.record(tx, auth, { resourceType: 'team', resourceUuid: null, before, after });
+        return after;
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import { rowsOf } from '../../db/rows';
+import { rowsOf, type Conn } from '../../db/rows';
 import { memberships, senders, teams, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
@@ -68,9 +68,9 @@ export function createTeamsRepository(db: Db, clock: Clock) {
         });
     },
 
-    /** The team's settings (the team of an authenticated caller exists). */
-    async settingsOf(teamId: number): Promise<TeamSettingsRecord> {
-      const [team] = await db
+    /** The team's settings (the team of an authenticated caller exists); `lock`: held until `conn`'s transaction ends. */
+    async settingsOf(teamId: number, conn: Conn = db, lock = false): Promise<TeamSettingsRecord> {
+      const query = conn
         .select({
           name: teams.name,
           approvalThreshold: teams.approvalThreshold,
@@ -87,6 +87,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
         })
         .from(teams)
         .where(eq(teams.id, teamId));
+      const [team] = lock ? await query.for('update') : await query;
       if (!team) throw new Error(`team ${teamId} not found`);
       return { ...team, pricePerSegment: team.pricePerSegment === null ? null : Number(team.pricePerSegment) };
     },
@@ -98,9 +99,9 @@ export function createTeamsRepository(db: Db, clock: Clock) {
     },
 
     /** Changes the settings the caller gives (a field left out keeps its value). */
-    async updateSettings(teamId: number, settings: Partial<TeamSettingsRecord>): Promise<void> {
+    async updateSettings(teamId: number, settings: Partial<TeamSettingsRecord>, conn: Conn = db): Promise<void> {
       const { pricePerSegment, ...rest } = settings;
-      await db
+      await conn
         .update(teams)
         .set({
           ...rest,
@@ -130,8 +131,8 @@ export function createTeamsRepository(db: Db, clock: Clock) {
       return rows.length > 0;
     },
 
-    async teamsOf(userId: number): Promise<Array<{ id: number; uuid: string; name: string; role: Role }>> {
-      return db
+    async teamsOf(userId: number, conn: Conn = db): Promise<Array<{ id: number; uuid: string; name: string; role: Role }>> {
+      return conn
         .select({ id: teams.id, uuid: teams.uuid, name: teams.name, role: memberships.role })
         .from(memberships)
         .innerJoin(teams, eq(teams.id, memberships.teamId))

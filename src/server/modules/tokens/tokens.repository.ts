@@ -51,17 +51,20 @@ const ORDER: ListOrder<SortFieldOf<typeof TOKEN_SORT>> = {
 
 export function createTokensRepository(db: Db, clock: Clock) {
   return {
-    async insert(token: {
-      userId: number;
-      teamId: number;
-      kind: TokenKind;
-      scope: TokenScope;
-      name: string;
-      tokenHash: Buffer;
-      hint: string;
-      expiresAt: Date | null;
-    }): Promise<TokenRow> {
-      const [row] = await db
+    async insert(
+      token: {
+        userId: number;
+        teamId: number;
+        kind: TokenKind;
+        scope: TokenScope;
+        name: string;
+        tokenHash: Buffer;
+        hint: string;
+        expiresAt: Date | null;
+      },
+      conn: Conn = db,
+    ): Promise<TokenRow> {
+      const [row] = await conn
         .insert(apiTokens)
         .values({ ...token, ...stampsOf(clock) })
         .returning();
@@ -119,8 +122,8 @@ export function createTokensRepository(db: Db, clock: Clock) {
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = ${userId} AND revoked_at IS NULL AND kind = 'personal'`),
       }),
 
-    async revokePersonal(userId: number, uuid: string): Promise<boolean> {
-      const rows = await db
+    async revokePersonal(userId: number, uuid: string, conn: Conn = db): Promise<boolean> {
+      const rows = await conn
         .update(apiTokens)
         .set({ revokedAt: clock.now() })
         .where(and(active(userId), eq(apiTokens.uuid, uuid)))
@@ -140,8 +143,8 @@ export function createTokensRepository(db: Db, clock: Clock) {
       await conn.execute(sql`UPDATE api_tokens SET revoked_at = ${clock.now()} WHERE user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
     },
 
-    async revokeById(tokenId: number): Promise<void> {
-      await db
+    async revokeById(tokenId: number, conn: Conn = db): Promise<void> {
+      await conn
         .update(apiTokens)
         .set({ revokedAt: clock.now() })
         .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));

@@ -1,4 +1,6 @@
 import type { ApiToken, ApiTokenInput } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
 import type { PageWindow } from '../../db/pages';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -7,11 +9,14 @@ import { formatTimestamp, parseTimestamp, type Clock } from '../../lib/time';
 import type { ListedToken, TokenKind, TokenRow, TokenScope, TokensRepository } from './tokens.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { TeamsRepository } from '../teams/teams.repository';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { OwnerCache } from './owner-cache';
 
 const SESSION_DAYS = 30;
 
 export function createTokensService(deps: {
+  db: Db;
+  audit: AuditTrail;
   tokens: TokensRepository;
   users: Pick<UsersRepository, 'findById'>;
   teams: Pick<TeamsRepository, 'teamsOf'>;
@@ -50,21 +55,24 @@ export function createTokensService(deps: {
       userId: number,
       kind: TokenKind,
       name: string,
-      options: { teamId?: number; scope?: TokenScope; expiresAt?: Date | null } = {},
+      options: { teamId?: number; scope?: TokenScope; expiresAt?: Date | null; conn?: Conn } = {},
     ): Promise<{ token: string; row: TokenRow }> {
       const token = generateToken();
       const teamId = options.teamId ?? (await defaultTeamOf(userId)).id;
       const expiresAt = kind === 'session' ? new Date(deps.clock.now().getTime() + SESSION_DAYS * 86_400_000) : (options.expiresAt ?? null);
-      const row = await deps.tokens.insert({
-        userId,
-        teamId,
-        kind,
-        scope: options.scope ?? 'full',
-        name,
-        tokenHash: tokenDigest(token),
-        hint: tokenHint(token),
-        expiresAt,
-      });
+      const row = await deps.tokens.insert(
+        {
+          userId,
+          teamId,
+          kind,
+          scope: options.scope ?? 'full',
+          name,
+          tokenHash: tokenDigest(token),
+          hint: tokenHint(token),
+          expiresAt,
+        },
+        options.conn,
+      );
       return { token, row };
     },
 
@@ -109,8 +117,13 @@ export function createTokensService(deps: {
         if (!expiresAt) throw ValidationError.field('expires_at', 'The expires at is not a valid date.');
         if (expiresAt <= deps.clock.now()) throw ValidationError.field('expires_at', 'The expires at must be a date in the future.');
       }
-      const { token, row } = await this.issue(auth.userId, 'personal', input.name, { teamId: auth.teamId, scope: input.scope, expiresAt });
-      return { ...present({ ...row, teamUuid: auth.teamUuid }), token };
+      return deps.db.transaction(async (tx) => {
+        const { token, row } = await this.issue(auth.userId, 'personal', input.name, { teamId: auth.teamId, scope: input.scope, expiresAt, conn: tx });
+        const created = { ...present({ ...row, teamUuid: auth.teamUuid }), token };
+        // The token itself is a secret: the audit trail leaves it out.
+        await deps.audit.record(tx, auth, { resourceType: 'token', resourceUuid: created.uuid, after: created });
+        return created;
+      });
     },
 
     async list(auth: AuthContext, window: PageWindow) {
@@ -118,15 +131,29 @@ export function createTokensService(deps: {
       return { items: rows.map(present), total };
     },
 
+    /** Revokes one of the caller's tokens; its event names it (a token has no GET to show it before). */
     async revoke(auth: AuthContext, uuid: string): Promise<void> {
-      const revoked = await deps.tokens.revokePersonal(auth.userId, uuid);
-      deps.owners.forget();
-      if (!revoked) throw new NotFoundError();
+      try {
+        await deps.db.transaction(async (tx) => {
+          if (!(await deps.tokens.revokePersonal(auth.userId, uuid, tx))) throw new NotFoundError();
+          await deps.audit.record(tx, auth, { resourceType: 'token', resourceUuid: uuid, created: false });
+        });
+      } finally {
+        // After the commit: a request authenticated meanwhile must not cache the token as still valid.
+        deps.owners.forget();
+      }
     },
 
+    /** Revokes the token the caller uses (signing out), recorded as the end of a session. */
     async revokeCurrent(auth: AuthContext): Promise<void> {
-      await deps.tokens.revokeById(auth.tokenId);
-      deps.owners.forget();
+      try {
+        await deps.db.transaction(async (tx) => {
+          await deps.tokens.revokeById(auth.tokenId, tx);
+          await deps.audit.record(tx, auth, { resourceType: 'session', resourceUuid: null, created: false });
+        });
+      } finally {
+        deps.owners.forget();
+      }
     },
   };
 }

@@ -33,12 +33,12 @@ export function createUsersRepository(db: Db, clock: Clock) {
       await tx.update(users).set({ currentTeamId: teamId, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
-    async setName(userId: number, name: string): Promise<void> {
-      await db.update(users).set({ name, updatedAt: clock.now() }).where(eq(users.id, userId));
+    async setName(userId: number, name: string, conn: Tx | Db = db): Promise<void> {
+      await conn.update(users).set({ name, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
-    async setPhoneNumber(userId: number, phoneNumber: string | null): Promise<void> {
-      await db.update(users).set({ phoneNumber, updatedAt: clock.now() }).where(eq(users.id, userId));
+    async setPhoneNumber(userId: number, phoneNumber: string | null, conn: Tx | Db = db): Promise<void> {
+      await conn.update(users).set({ phoneNumber, updatedAt: clock.now() }).where(eq(users.id, userId));
     },
 
     async setPasswordHash(tx: Tx | Db, userId: number, passwordHash: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { PASSWORD_MIN, type CurrentUser } from '../../../shared/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/client';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import type { Passwords } from '../../lib/passwords';
@@ -25,10 +25,10 @@ export function createUsersService(deps: {
   /** Forgets who tokens are (their team changes with a switch). */
   forgetTokenOwners: () => void;
 }) {
-  const present = async (userId: number, currentTeamId: number): Promise<CurrentUser> => {
-    const user = await deps.users.findById(userId);
+  const present = async (userId: number, currentTeamId: number, conn: Db | Tx = deps.db): Promise<CurrentUser> => {
+    const user = await deps.users.findById(userId, conn);
     if (!user) throw new NotFoundError();
-    const teams = await deps.teams.teamsOf(userId);
+    const teams = await deps.teams.teamsOf(userId, conn);
     const current = teams.find((team) => team.id === currentTeamId);
     if (!current) throw new NotFoundError();
     const summary = ({ uuid, name, role }: { uuid: string; name: string; role: Role }) => ({ uuid, name, role });
@@ -64,7 +64,8 @@ export function createUsersService(deps: {
       }
     },
 
-    current: (auth: AuthContext) => present(auth.userId, auth.teamId),
+    /** The caller as GET /users/me shows them; read in `conn` for the before and after of a change. */
+    current: (auth: AuthContext, conn?: Db | Tx) => present(auth.userId, auth.teamId, conn),
 
     /**
      * Switches the team of the session it is called with (GET /users/switch/team/{uuid}), and the team
