@@ -211,6 +211,7 @@ export function createServices(
 
   const campaigns = createCampaignsService({
     db,
+    audit: auditTrail,
     campaigns: createCampaignsRepository(db),
     templates: templatesRepository,
     contactGroups: contactGroupsRepository,

@@ -3,7 +3,7 @@ import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
 import { approvalDecisionMail, approvalRequestMail } from '../../lib/approval-mails';
 import { ConflictError, ForbiddenError, ValidationError } from '../../lib/errors';
-import { findCampaign, presentCampaign, type CampaignsDeps } from './campaign-records';
+import { findCampaign, presentCampaign, recordCampaignChange, type CampaignsDeps } from './campaign-records';
 import type { CampaignRecord, CampaignWrite } from './campaigns.repository';
 import { campaignLifecycle } from './lifecycle';
 
@@ -71,7 +71,7 @@ async function tellDecision(deps: Pick<CampaignsDeps, 'users' | 'outbox' | 'conf
  * after the campaign's expiry would send nothing, so it is refused too.
  */
 export async function decideCampaign(
-  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'recipients' | 'suppressions' | 'users' | 'outbox' | 'clock' | 'config'>,
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'recipients' | 'suppressions' | 'users' | 'outbox' | 'audit' | 'clock' | 'config'>,
   auth: AuthContext,
   uuid: string,
   status: 'approved' | 'rejected',
@@ -98,7 +98,9 @@ export async function decideCampaign(
       deps.clock.now(),
     );
     const written = moved ? await deps.campaigns.byId(tx, record.id) : undefined;
-    if (written) await tellDecision(deps, tx, auth, written);
+    if (!written) return undefined;
+    await tellDecision(deps, tx, auth, written);
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: presentCampaign(deps, written) });
     return written;
   });
   if (!decided) throw new ConflictError('The campaign is not waiting for approval.');

@@ -1,9 +1,11 @@
 import type { Campaign } from '../../../shared/contract';
 import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { CampaignEventLog } from '../../observability/campaign-events';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { RecipientsRepository } from '../contacts/contacts.repository';
@@ -41,6 +43,8 @@ export type CampaignsDeps = {
   config: { appTimezone: string; defaultCountry: string; publicUrl: string; smsRateLimit: number };
   /** The log lines of a campaign paused, resumed or stopped by someone (never throws). */
   events?: CampaignEventLog;
+  /** Each change is recorded in its own transaction (modules/audit/audit-trail.ts). */
+  audit: Pick<AuditTrail, 'record'>;
   /** The review of a campaign, built once from `review` and `linkSamples` (campaigns.service.ts). */
   reviewer: CampaignReviewer;
 };
@@ -137,4 +141,18 @@ export async function groupIdsOf(
   const ids = await deps.contactGroups.idsByUuid(auth.teamId, unique);
   if (ids.size !== unique.length) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
   return unique.map((uuid) => ids.get(uuid)!);
+}
+
+/**
+ * Records a change of the campaign `uuid` in the transaction `tx` that makes it: the campaign as
+ * the API showed it before (absent: the change made it) and shows it after (absent: deleted, or
+ * the answer is not the campaign).
+ */
+export function recordCampaignChange(
+  deps: Pick<CampaignsDeps, 'audit'>,
+  tx: Conn,
+  auth: AuthContext,
+  change: { uuid: string; before?: Campaign; after?: Campaign },
+): Promise<void> {
+  return deps.audit.record(tx, auth, { resourceType: 'campaign', resourceUuid: change.uuid, before: change.before, after: change.after });
 }

@@ -4,7 +4,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../../lib/errors';
 import { approvalFor, askApprovers } from './approvals';
-import { findCampaign, groupIdsOf, isLocked, LOCKED, presentCampaign, SENDING, type CampaignsDeps } from './campaign-records';
+import { findCampaign, groupIdsOf, isLocked, LOCKED, presentCampaign, recordCampaignChange, SENDING, type CampaignsDeps } from './campaign-records';
 import type { CampaignListFilters, CampaignRecord, CampaignWrite } from './campaigns.repository';
 import { campaignLifecycle } from './lifecycle';
 import { blockingMessage, fieldsAgainstGroups } from './review';
@@ -75,13 +75,14 @@ export async function showCampaign(deps: Pick<CampaignsDeps, 'campaigns' | 'cloc
   return presentCampaign(deps, await findCampaign(deps, auth, uuid));
 }
 
-type WriteDeps = Parameters<typeof resolveCampaign>[0] & Pick<CampaignsDeps, 'campaigns' | 'outbox'>;
+type WriteDeps = Parameters<typeof resolveCampaign>[0] & Pick<CampaignsDeps, 'campaigns' | 'outbox' | 'audit'>;
 
 export async function createCampaign(deps: WriteDeps, auth: AuthContext, input: CampaignInput): Promise<Campaign> {
   const write = await resolveCampaign(deps, auth, { ...input, manually_paused: undefined });
   const created = await deps.db.transaction(async (tx) => {
     const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId);
     await askApprovers(deps, tx, auth, record);
+    await recordCampaignChange(deps, tx, auth, { uuid: record.uuid, after: presentCampaign(deps, record) });
     return record;
   });
   await deps.senderRule.adopt(auth, write.sender);
@@ -95,7 +96,10 @@ export async function updateCampaign(deps: WriteDeps, auth: AuthContext, uuid: s
   const write = await resolveCampaign(deps, auth, input, record);
   const updated = await deps.db.transaction(async (tx) => {
     const written = await deps.campaigns.update(tx, record.id, write, input.manually_paused, deps.clock.now());
-    if (written) await askApprovers(deps, tx, auth, written);
+    if (!written) return undefined;
+    await askApprovers(deps, tx, auth, written);
+    // Before: the campaign as read for this edit (the statement above changes it only if it was still editable).
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: presentCampaign(deps, written) });
     return written;
   });
   if (!updated) throw new LockedError(LOCKED);
@@ -103,10 +107,20 @@ export async function updateCampaign(deps: WriteDeps, auth: AuthContext, uuid: s
   return presentCampaign(deps, updated);
 }
 
-export async function deleteCampaign(deps: Pick<CampaignsDeps, 'campaigns'>, auth: AuthContext, uuid: string): Promise<void> {
+export async function deleteCampaign(
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'audit' | 'clock' | 'config'>,
+  auth: AuthContext,
+  uuid: string,
+): Promise<void> {
   const record = await findCampaign(deps, auth, uuid);
-  if (record.status === SENDING || !(await deps.campaigns.deleteUnlessSending(record.id)))
-    throw new LockedError('The campaign is sending; pause it, or wait until it has finished, to delete it.');
+  const deleted =
+    record.status !== SENDING &&
+    (await deps.db.transaction(async (tx) => {
+      if (!(await deps.campaigns.deleteUnlessSending(tx, record.id))) return false;
+      await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record) });
+      return true;
+    }));
+  if (!deleted) throw new LockedError('The campaign is sending; pause it, or wait until it has finished, to delete it.');
 }
 
 /**
@@ -115,12 +129,18 @@ export async function deleteCampaign(deps: Pick<CampaignsDeps, 'campaigns'>, aut
  * what was submitted keeps its receipts.
  */
 export async function stopCampaign(
-  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'events' | 'clock' | 'config'>,
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'audit' | 'events' | 'clock' | 'config'>,
   auth: AuthContext,
   uuid: string,
 ): Promise<Campaign> {
   const record = await findCampaign(deps, auth, uuid);
-  const stopped = await campaignLifecycle.stop(deps.db, record.id, auth.userId, deps.clock.now());
+  const stopped = await deps.db.transaction(async (tx) => {
+    const outcome = await campaignLifecycle.stop(tx, record.id, auth.userId, deps.clock.now());
+    if ('refused' in outcome) return outcome;
+    const written = presentCampaign(deps, (await deps.campaigns.byId(tx, record.id))!);
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: written });
+    return { written };
+  });
   if ('refused' in stopped) {
     throw new ConflictError(
       {
@@ -130,19 +150,25 @@ export async function stopCampaign(
       }[stopped.refused],
     );
   }
-  const written = (await deps.campaigns.byId(deps.db, record.id))!;
   await deps.events?.('stopped', [record.id], auth.userEmail);
-  return presentCampaign(deps, written);
+  return stopped.written;
 }
 
 /** null → true → false → true …; only throttled campaigns that have not finished sending (409 otherwise). */
 export async function toggleCampaignPaused(
-  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'events' | 'clock' | 'config'>,
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'audit' | 'events' | 'clock' | 'config'>,
   auth: AuthContext,
   uuid: string,
 ): Promise<Campaign> {
   const record = await findCampaign(deps, auth, uuid);
-  const toggled = await campaignLifecycle.togglePaused(deps.db, record.id, deps.clock.now());
+  const toggled = await deps.db.transaction(async (tx) => {
+    const outcome = await campaignLifecycle.togglePaused(tx, record.id, deps.clock.now());
+    if ('refused' in outcome) return outcome;
+    // The flag this toggle wrote (a toggle right after it may already have flipped it again).
+    const written = presentCampaign(deps, { ...(await deps.campaigns.byId(tx, record.id))!, manuallyPaused: outcome.paused, updatedAt: outcome.updatedAt });
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: written });
+    return { ...outcome, written };
+  });
   if ('refused' in toggled) {
     throw new ConflictError(
       toggled.refused === 'not_throttled'
@@ -150,8 +176,6 @@ export async function toggleCampaignPaused(
         : 'The campaign has finished sending; there is nothing left to pause or resume.',
     );
   }
-  // The flag this toggle wrote (a toggle right after it may already have flipped it again).
-  const written = { ...(await deps.campaigns.byId(deps.db, record.id))!, manuallyPaused: toggled.paused, updatedAt: toggled.updatedAt };
   await deps.events?.(toggled.paused ? 'paused' : 'resumed', [record.id], auth.userEmail);
-  return presentCampaign(deps, written);
+  return toggled.written;
 }

@@ -3,7 +3,7 @@ import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
-import { findCampaign, presentCampaign, type CampaignsDeps } from './campaign-records';
+import { findCampaign, presentCampaign, recordCampaignChange, type CampaignsDeps } from './campaign-records';
 import type { CampaignRecord, CampaignWrite } from './campaigns.repository';
 
 /** Test sends: one-recipient campaigns, to the members' own numbers and the team's test numbers (anywhere for an admin). */
@@ -26,7 +26,7 @@ async function checkTestNumbers(
 
 /** A one-recipient campaign through the same path as any other (docs/interface.md §4.6 send-test). */
 export async function sendTestCampaign(
-  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'templates' | 'teams' | 'senderRule' | 'clock' | 'config'>,
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'templates' | 'teams' | 'senderRule' | 'audit' | 'clock' | 'config'>,
   auth: AuthContext,
   input: SendTestInput,
 ): Promise<Campaign> {
@@ -59,7 +59,11 @@ export async function sendTestCampaign(
     ignoreQuietHours: false,
   };
   const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
-  const created = await deps.db.transaction((tx) => deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId, test));
+  const created = await deps.db.transaction(async (tx) => {
+    const record = await deps.campaigns.insert(tx, auth.teamId, write, deps.clock.now(), auth.userId, test);
+    await recordCampaignChange(deps, tx, auth, { uuid: record.uuid, after: presentCampaign(deps, record) });
+    return record;
+  });
   await deps.senderRule.adopt(auth, write.sender);
   return presentCampaign(deps, created);
 }
@@ -70,7 +74,7 @@ export async function sendTestCampaign(
  * recipient's fields. Whatever the campaign's status; through quiet hours (they go to the team).
  */
 export async function sendCampaignTests(
-  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'teams' | 'users' | 'review' | 'suppressions' | 'clock' | 'config'>,
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'teams' | 'users' | 'review' | 'suppressions' | 'audit' | 'clock' | 'config'>,
   auth: AuthContext,
   uuid: string,
   input: TestSendInput,
@@ -124,6 +128,8 @@ export async function sendCampaignTests(
     const tests: CampaignRecord[] = [];
     for (const phoneNumber of new Set(numbers))
       tests.push(await deps.campaigns.insert(tx, auth.teamId, write, now, auth.userId, { phoneNumber, customFields: fields, testOf: record.id }));
+    // Recorded on the campaign tested; the answer is a list of new test campaigns, not the campaign, so no fields are shown.
+    await recordCampaignChange(deps, tx, auth, { uuid });
     return tests;
   });
   return created.map((test) => presentCampaign(deps, test));
