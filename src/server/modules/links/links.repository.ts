@@ -41,9 +41,10 @@ export function createLinksRepository(db: Db, clock: Clock) {
       return row && flatten(row);
     },
 
-    async ofTemplates(templateIds: number[]): Promise<LinkRecord[]> {
+    /** The links of the templates (in a transaction, `conn`, as it sees them). */
+    async ofTemplates(templateIds: number[], conn: Conn = db): Promise<LinkRecord[]> {
       if (templateIds.length === 0) return [];
-      return (await select(inArray(links.templateId, templateIds)).orderBy(links.id)).map(flatten);
+      return (await select(inArray(links.templateId, templateIds), conn).orderBy(links.id)).map(flatten);
     },
 
     /** Returns the new link's uuid. */

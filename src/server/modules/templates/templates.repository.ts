@@ -136,9 +136,9 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
     },
 
     /** Templates among `ids` that a sending campaign uses (they are locked). */
-    async lockedAmong(ids: number[]): Promise<Set<number>> {
+    async lockedAmong(ids: number[], conn: Conn = db): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
-      const rows = await db
+      const rows = await conn
         .selectDistinct({ templateId: campaigns.templateId })
         .from(campaigns)
         .where(and(inArray(campaigns.templateId, ids), eq(campaigns.status, SENDING)));

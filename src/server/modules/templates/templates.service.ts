@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
 import { fieldUses, measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
 import { isForeignKeyViolation, type Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, LockedError, NotFoundError, TEMPLATE_LOCKED, ValidationError } from '../../lib/errors';
@@ -71,8 +72,9 @@ export function createTemplatesService(deps: {
     };
   };
 
-  const presentOne = async (row: TemplateRow) => {
-    const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
+  /** In a transaction, `conn`: read in it (a read on another connection would wait for one while holding this one). */
+  const presentOne = async (row: TemplateRow, conn?: Conn) => {
+    const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id], conn), deps.templates.lockedAmong([row.id], conn)]);
     return present(row, links, locked.has(row.id));
   };
 
@@ -115,7 +117,7 @@ export function createTemplatesService(deps: {
       const fields = fieldsOf(input);
       await deps.senderRule.check(auth, fields.sender);
       const template = await deps.db.transaction(async (tx) => {
-        const created = await presentOne(await deps.templates.insert(tx, auth.teamId, fields));
+        const created = await presentOne(await deps.templates.insert(tx, auth.teamId, fields), tx);
         await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: created.uuid, after: created });
         return created;
       });
@@ -131,8 +133,8 @@ export function createTemplatesService(deps: {
       const template = await deps.db.transaction(async (tx) => {
         const current = await deps.templates.find(auth.teamId, uuid, tx);
         if (!current) throw new NotFoundError();
-        const before = await presentOne(current);
-        const updated = await presentOne(await deps.templates.update(tx, row.id, fields));
+        const before = await presentOne(current, tx);
+        const updated = await presentOne(await deps.templates.update(tx, row.id, fields), tx);
         await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: uuid, before, after: updated });
         return updated;
       });
@@ -147,15 +149,18 @@ export function createTemplatesService(deps: {
         return new ConflictError(`The template is used by ${campaigns} campaign${campaigns === 1 ? '' : 's'}; it cannot be deleted.`);
       };
       if ((await deps.templates.campaignCount(row.id)) > 0) throw await inUse();
-      await deps.db.transaction(async (tx) => {
-        const current = await deps.templates.find(auth.teamId, uuid, tx);
-        if (!current) throw new NotFoundError();
-        const before = await presentOne(current);
-        await deps.templates.delete(tx, row.id).catch(async (error) => {
+      await deps.db
+        .transaction(async (tx) => {
+          const current = await deps.templates.find(auth.teamId, uuid, tx);
+          if (!current) throw new NotFoundError();
+          const before = await presentOne(current, tx);
+          await deps.templates.delete(tx, row.id);
+          await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: uuid, before });
+        })
+        .catch(async (error) => {
+          // Counted after the rollback, on a connection of its own.
           throw isForeignKeyViolation(error) ? await inUse() : error;
         });
-        await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: uuid, before });
-      });
     },
 
     /**

@@ -88,14 +88,17 @@ export function createVanityDomainsService(deps: {
       };
       if ((await deps.vanityDomains.linkCount(row.id)) > 0) throw await inUse();
       // A link made meanwhile still holds the domain (foreign key): the same answer.
-      await deps.db.transaction(async (tx) => {
-        const current = await deps.vanityDomains.find(auth.teamId, uuid, tx);
-        if (!current) throw new NotFoundError();
-        await deps.vanityDomains.delete(tx, row.id).catch(async (error) => {
+      await deps.db
+        .transaction(async (tx) => {
+          const current = await deps.vanityDomains.find(auth.teamId, uuid, tx);
+          if (!current) throw new NotFoundError();
+          await deps.vanityDomains.delete(tx, row.id);
+          await deps.audit.record(tx, auth, { resourceType: 'vanity_domain', resourceUuid: uuid, before: present(current) });
+        })
+        .catch(async (error) => {
+          // Counted after the rollback, on a connection of its own.
           throw isForeignKeyViolation(error) ? await inUse() : error;
         });
-        await deps.audit.record(tx, auth, { resourceType: 'vanity_domain', resourceUuid: uuid, before: present(current) });
-      });
     },
   };
 }
