@@ -238,7 +238,7 @@ describe('the audit trail of templates, links, keywords, vanity domains, webhook
     await atomically('deleteVanityDomain', () => call('DELETE', `/vanity-domains/${uuid}`), domains, 204);
   });
 
-  it('webhooks: create, edit, rotate the secret and delete; the secret and headers never reach the log', async () => {
+  it('webhooks: create, edit, rotate the secret, test and delete; the secret and headers never reach the log', async () => {
     const names = async () => ((await data('/webhooks/?per_page=100')) as Array<{ name: string }>).map((row) => row.name).sort();
     const body = { name: 'CRM', url: 'https://crm.example.com/hook', headers: { 'X-Api-Key': 'very-secret-value' } };
     const create = await atomically('createWebhook', () => call('POST', '/webhooks/', body), names, 201);
@@ -257,6 +257,19 @@ describe('the audit trail of templates, links, keywords, vanity domains, webhook
       (await t.database.pool.query(`SELECT secret_encrypted FROM webhooks WHERE uuid = $1`, [uuid])).rows[0].secret_encrypted as Buffer;
     const rotate = await atomically('rotateWebhookSecret', () => call('POST', `/webhooks/${uuid}/rotate-secret`), secretOf, 200);
     expect(rotate.event.changes).not.toHaveProperty('secret');
+    // A test call (to a private address, refused at once: an attempt with its error): the attempt is kept only with its event.
+    expect((await call('PUT', `/webhooks/${uuid}`, { url: 'http://127.0.0.1:9/hook' })).statusCode).toBe(200);
+    const test = await atomically(
+      'testWebhook',
+      () => call('POST', `/webhooks/${uuid}/test`),
+      () => data(`/webhooks/${uuid}/attempts?per_page=100`),
+      200,
+    );
+    expect(test.event).toMatchObject({
+      resource_type: 'webhook',
+      resource_uuid: uuid,
+      changes: { event: { after: 'webhook.test' }, url: { after: 'http://127.0.0.1:9/hook' } },
+    });
     await atomically('deleteWebhook', () => call('DELETE', `/webhooks/${uuid}`), names, 204);
   });
 
