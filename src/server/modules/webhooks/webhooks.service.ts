@@ -45,15 +45,16 @@ export function createWebhooksService(deps: {
   });
 
   /**
-   * One signed call, logged whatever its outcome (never retried: docs/interface.md §6); the
-   * attempt is written in `conn` when given (opened after the call, so no transaction waits on it).
+   * One signed call, logged whatever its outcome (never retried: docs/interface.md §6). `writing`,
+   * when given, writes the attempt (in a transaction it opens after the call, so no transaction
+   * waits on the receiver).
    */
   const call = async (
     row: WebhookRow,
     event: string,
     payload: unknown,
     inboundMessageId: number | null,
-    conn?: (write: (conn: Conn) => Promise<AttemptRecord>) => Promise<AttemptRecord>,
+    writing?: (write: (conn: Conn) => Promise<AttemptRecord>) => Promise<AttemptRecord>,
   ) => {
     const outcome = await deps.caller({
       url: row.url,
@@ -61,8 +62,8 @@ export function createWebhooksService(deps: {
       secret: deps.secrets.open(row.secretEncrypted),
       payload,
     });
-    const write = (into?: Conn) => deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId }, into);
-    return conn ? conn(write) : write();
+    const write = (conn?: Conn) => deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId }, conn);
+    return writing ? writing(write) : write();
   };
 
   /** In a transaction (`conn`), the webhook is locked until it ends. */
