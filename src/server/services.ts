@@ -152,9 +152,9 @@ export function createServices(
   const senders = createSendersService({ db, senders: sendersRepository, audit: auditTrail, config });
   const senderRule = createSenderRule(sendersRepository);
   const vanityDomainsRepository = createVanityDomainsRepository(db, clock);
-  const vanityDomains = createVanityDomainsService({ vanityDomains: vanityDomainsRepository, config });
+  const vanityDomains = createVanityDomainsService({ db, audit: auditTrail, vanityDomains: vanityDomainsRepository, config });
   const webhooksRepository = createWebhooksRepository(db, clock);
-  const webhooks = createWebhooksService({ webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
+  const webhooks = createWebhooksService({ db, audit: auditTrail, webhooks: webhooksRepository, secrets, caller: webhookCaller, clock, config });
   // Event endpoints: the outbox the triggers fill, and one signed attempt of a delivery (the worker's and a test's).
   const eventOutbox = createEventOutbox({ db, clock, accountMail, publicUrl: config.publicUrl });
   const deliverEvent = createEventDeliverer({ outbox: eventOutbox, caller: webhookCaller, secrets, clock, retryBaseMs: config.eventRetryMs });
@@ -192,12 +192,28 @@ export function createServices(
     config,
   });
   const keywordsRepository = createKeywordsRepository(db, clock);
-  const keywords = createKeywordsService({ db, keywords: keywordsRepository, contactGroups: contactGroupsRepository, webhooks: webhooksRepository, config });
+  const keywords = createKeywordsService({
+    db,
+    audit: auditTrail,
+    keywords: keywordsRepository,
+    contactGroups: contactGroupsRepository,
+    webhooks: webhooksRepository,
+    config,
+  });
 
   const templatesRepository = createTemplatesRepository(db, clock);
   const linksRepository = createLinksRepository(db, clock);
-  const links = createLinksService({ links: linksRepository, templates: templatesRepository, vanityDomains: vanityDomainsRepository, config });
+  const links = createLinksService({
+    db,
+    audit: auditTrail,
+    links: linksRepository,
+    templates: templatesRepository,
+    vanityDomains: vanityDomainsRepository,
+    config,
+  });
   const templates = createTemplatesService({
+    db,
+    audit: auditTrail,
     templates: templatesRepository,
     links: linksRepository,
     presentLink: links.present,
@@ -213,6 +229,7 @@ export function createServices(
 
   const inbound = createInboundService({
     db,
+    audit: auditTrail,
     inbound: createInboundRepository(db),
     keywords: keywordsRepository,
     contacts: contactsRepository,
@@ -226,6 +243,7 @@ export function createServices(
 
   const campaigns = createCampaignsService({
     db,
+    audit: auditTrail,
     campaigns: createCampaignsRepository(db),
     templates: templatesRepository,
     contactGroups: contactGroupsRepository,

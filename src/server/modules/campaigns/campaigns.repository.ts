@@ -230,9 +230,9 @@ export function createCampaignsRepository(db: Db) {
     byId: (conn: Conn, id: number): Promise<CampaignRecord | undefined> => one(sql`c.id = ${id}`, conn),
 
     /** Deletes unless it is sending (checked in the statement itself), with its messages (no foreign key cascades them: 0015). */
-    async deleteUnlessSending(id: number): Promise<boolean> {
+    async deleteUnlessSending(conn: Conn, id: number): Promise<boolean> {
       const row = await oneRowOf(
-        db,
+        conn,
         z.object({ deleted: z.boolean() }),
         sql`
         WITH gone AS (DELETE FROM campaigns WHERE id = ${id} AND status <> 1 RETURNING id),

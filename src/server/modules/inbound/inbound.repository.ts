@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InboundActionSchema, type InboundAction, INBOUND_MESSAGE_SORT, type SortFieldOf } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
-import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 
 const InboundRecordSchema = z.object({
   id: z.number(),
@@ -91,8 +91,9 @@ export function createInboundRepository(db: Db) {
       await tx.execute(sql`UPDATE inbound_messages SET actions = ${JSON.stringify(actions)}::jsonb WHERE id = ${id}`);
     },
 
-    find: (id: number): Promise<InboundRecord> =>
-      oneRowOf(db, InboundRecordSchema, sql`SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id WHERE m.id = ${id}`),
+    /** The message (in a transaction, `conn`, as it sees it). */
+    find: (id: number, conn: Conn = db): Promise<InboundRecord> =>
+      oneRowOf(conn, InboundRecordSchema, sql`SELECT ${COLUMNS} FROM inbound_messages m LEFT JOIN keywords k ON k.id = m.keyword_id WHERE m.id = ${id}`),
 
     list: (teamId: number, window: PageWindow): Promise<Page<InboundRecord>> =>
       readPage({

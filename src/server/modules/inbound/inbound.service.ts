@@ -5,6 +5,7 @@ import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
@@ -31,6 +32,8 @@ export type ReceivedMessage = { from: string; body: string; source: 'gateway' | 
  */
 export function createInboundService(deps: {
   db: Db;
+  /** A message typed in the keyword tester is recorded in the transaction that stores it. */
+  audit: Pick<AuditTrail, 'record'>;
   inbound: InboundRepository;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
@@ -106,9 +109,14 @@ export function createInboundService(deps: {
    * so a crash or a database failure leaves all of it or none (and the gateway, told so, delivers it
    * again). A gateway delivery seen before (same `key`) stores nothing and returns what it stored
    * then. Webhooks are called after the commit (by the caller, through `webhooks`): never for a
-   * message that was not kept, and never twice for one.
+   * message that was not kept, and never twice for one. A message a member typed (`by`) is
+   * recorded in the audit trail in the same transaction, as it stands at the commit: the webhook
+   * calls made after it are not part of the change.
    */
-  async function store(message: ReceivedMessage): Promise<{ duplicateOf: number | null } | { firstId: number; webhooks: () => Promise<void> }> {
+  async function store(
+    message: ReceivedMessage,
+    by?: AuthContext,
+  ): Promise<{ duplicateOf: number | null } | { firstId: number; webhooks: () => Promise<void> }> {
     const normalized = normalizePhoneNumber(message.from, deps.config.defaultCountry);
     const words = message.body.match(WORD) ?? [];
     const builtIn = builtInWordOf(words[0]);
@@ -167,6 +175,10 @@ export function createInboundService(deps: {
         written.push({ id, plan: p, actions, webhooksAt });
       }
       if (message.key) await deps.inbound.recordDelivery(tx, message.key, written[0]!.id);
+      if (by) {
+        const after = present(await deps.inbound.find(written[0]!.id, tx));
+        await deps.audit.record(tx, by, { resourceType: 'inbound_message', resourceUuid: after.uuid, after });
+      }
       return { written, duplicateOf: undefined };
     });
 
@@ -204,9 +216,9 @@ export function createInboundService(deps: {
     }
   }
 
-  /** Typed in the keyword tester: stored, webhooks called, and the record with every action returned. */
-  async function receive(message: ReceivedMessage): Promise<InboundRecord> {
-    const stored = await store(message);
+  /** Typed in the keyword tester (by `by`, when a member): stored, webhooks called, and the record with every action returned. */
+  async function receive(message: ReceivedMessage, by?: AuthContext): Promise<InboundRecord> {
+    const stored = await store(message, by);
     if ('duplicateOf' in stored) throw new Error('a message without a delivery key cannot be a redelivery');
     await stored.webhooks();
     return deps.inbound.find(stored.firstId);
@@ -232,7 +244,7 @@ export function createInboundService(deps: {
     async inject(auth: AuthContext, input: { from: string; body: string }) {
       if (!normalizePhoneNumber(input.from, deps.config.defaultCountry).ok)
         throw ValidationError.field('from', `The from ${JSON.stringify(input.from)} is not a phone number.`);
-      return present(await receive({ ...input, source: 'api', teamId: auth.teamId }));
+      return present(await receive({ ...input, source: 'api', teamId: auth.teamId }, auth));
     },
 
     async list(auth: AuthContext, window: PageWindow) {

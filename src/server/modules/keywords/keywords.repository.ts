@@ -1,6 +1,7 @@
 import { KEYWORD_SORT, type SortFieldOf } from '../../../shared/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import { newestOfTeam, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
 import { contactGroups, keywordContactGroups, keywordWebhooks, keywords, webhooks } from '../../db/schema';
@@ -24,8 +25,11 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
     list: (teamId: number, window: PageWindow, search?: string) =>
       newestOfTeam(db, keywords, teamId, window, search ? containsText(keywords.keyword, search) : undefined, ORDER),
 
-    async find(teamId: number, uuid: string): Promise<KeywordRow | undefined> {
-      const [row] = await db.select().from(keywords).where(ofTeam(teamId, uuid));
+    /** The keyword; in a transaction (`conn`), locked until it ends. */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<KeywordRow | undefined> {
+      const [row] = conn
+        ? await conn.select().from(keywords).where(ofTeam(teamId, uuid)).for('update')
+        : await db.select().from(keywords).where(ofTeam(teamId, uuid));
       return row;
     },
 
@@ -57,18 +61,18 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
       if (webhookIds.length > 0) await tx.insert(keywordWebhooks).values(webhookIds.map((webhookId, position) => ({ keywordId, webhookId, position })));
     },
 
-    /** Group and webhook uuids of each keyword, in their stored order. */
-    async targetsOf(keywordIds: number[]): Promise<Map<number, KeywordTargets>> {
+    /** Group and webhook uuids of each keyword, in their stored order (in a transaction, `conn`, as it sees them). */
+    async targetsOf(keywordIds: number[], conn: Conn = db): Promise<Map<number, KeywordTargets>> {
       const targets = new Map<number, KeywordTargets>(keywordIds.map((id) => [id, { groups: [], webhooks: [] }]));
       if (keywordIds.length === 0) return targets;
       const [groups, hooks] = await Promise.all([
-        db
+        conn
           .select({ keywordId: keywordContactGroups.keywordId, uuid: contactGroups.uuid })
           .from(keywordContactGroups)
           .innerJoin(contactGroups, eq(contactGroups.id, keywordContactGroups.contactGroupId))
           .where(inArray(keywordContactGroups.keywordId, keywordIds))
           .orderBy(asc(keywordContactGroups.position)),
-        db
+        conn
           .select({ keywordId: keywordWebhooks.keywordId, uuid: webhooks.uuid })
           .from(keywordWebhooks)
           .innerJoin(webhooks, eq(webhooks.id, keywordWebhooks.webhookId))
@@ -107,8 +111,8 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
       return { groupIds: groups.map((g) => g.id), webhookIds: hooks.map((h) => h.id) };
     },
 
-    async delete(teamId: number, uuid: string): Promise<boolean> {
-      const rows = await db.delete(keywords).where(ofTeam(teamId, uuid)).returning({ id: keywords.id });
+    async delete(conn: Conn, teamId: number, uuid: string): Promise<boolean> {
+      const rows = await conn.delete(keywords).where(ofTeam(teamId, uuid)).returning({ id: keywords.id });
       return rows.length > 0;
     },
   };

@@ -1,17 +1,21 @@
 import { KeywordInputSchema, type Keyword, type KeywordInput, type KeywordPatch } from '../../../shared/contract';
 import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import { isUniqueViolation } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { WebhooksRepository } from '../webhooks/webhooks.repository';
 import type { KeywordRow, KeywordTargets, KeywordsRepository } from './keywords.repository';
 
 export function createKeywordsService(deps: {
   db: Db;
+  /** Each change is recorded in its own transaction. */
+  audit: Pick<AuditTrail, 'record'>;
   keywords: KeywordsRepository;
   contactGroups: Pick<ContactGroupsRepository, 'idsByUuid'>;
   webhooks: Pick<WebhooksRepository, 'idsByUuid'>;
@@ -32,7 +36,8 @@ export function createKeywordsService(deps: {
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
   });
 
-  const presentOne = async (row: KeywordRow) => present(row, (await deps.keywords.targetsOf([row.id])).get(row.id)!);
+  /** In a transaction (`conn`), as it sees the keyword's targets. */
+  const presentOne = async (row: KeywordRow, conn?: Conn) => present(row, (await deps.keywords.targetsOf([row.id], conn)).get(row.id)!);
 
   /** Every uuid must name one of the team's groups / webhooks: 422 on the field otherwise (no existence leak). */
   const resolveTargets = async (auth: AuthContext, input: KeywordInput) => {
@@ -76,14 +81,15 @@ export function createKeywordsService(deps: {
 
     async create(auth: AuthContext, input: KeywordInput) {
       const { groupIds, webhookIds } = await resolveTargets(auth, input);
-      const row = await deps.db
+      return deps.db
         .transaction(async (tx) => {
           const created = await deps.keywords.insert(tx, auth.teamId, fieldsOf(input));
           await deps.keywords.setTargets(tx, created.id, groupIds, webhookIds);
-          return created;
+          const after = await presentOne(created, tx);
+          await deps.audit.record(tx, auth, { resourceType: 'keyword', resourceUuid: after.uuid, after });
+          return after;
         })
         .catch(refuseTaken);
-      return presentOne(row);
     },
 
     /** Any field may change; the others keep their values, and the result obeys the create rules. */
@@ -101,18 +107,28 @@ export function createKeywordsService(deps: {
       });
       if (!merged.success) throw ValidationError.fromIssues(merged.error.issues);
       const { groupIds, webhookIds } = await resolveTargets(auth, merged.data);
-      const updated = await deps.db
+      return deps.db
         .transaction(async (tx) => {
+          const current = await deps.keywords.find(auth.teamId, uuid, tx);
+          if (!current) throw new NotFoundError();
+          const before = await presentOne(current, tx);
           const saved = await deps.keywords.update(tx, row.id, fieldsOf(merged.data));
           await deps.keywords.setTargets(tx, row.id, groupIds, webhookIds);
-          return saved;
+          const after = await presentOne(saved, tx);
+          await deps.audit.record(tx, auth, { resourceType: 'keyword', resourceUuid: uuid, before, after });
+          return after;
         })
         .catch(refuseTaken);
-      return presentOne(updated);
     },
 
     async delete(auth: AuthContext, uuid: string) {
-      if (!(await deps.keywords.delete(auth.teamId, uuid))) throw new NotFoundError();
+      await deps.db.transaction(async (tx) => {
+        const current = await deps.keywords.find(auth.teamId, uuid, tx);
+        if (!current) throw new NotFoundError();
+        const before = await presentOne(current, tx);
+        if (!(await deps.keywords.delete(tx, auth.teamId, uuid))) throw new NotFoundError();
+        await deps.audit.record(tx, auth, { resourceType: 'keyword', resourceUuid: uuid, before });
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { PageWindow } from '../../db/pages';
 import { links, templates, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -9,8 +10,8 @@ export type LinkRecord = typeof links.$inferSelect & { templateUuid: string; van
 type LinkFields = Pick<typeof links.$inferSelect, 'templateId' | 'vanityDomainId' | 'name' | 'destination'>;
 
 export function createLinksRepository(db: Db, clock: Clock) {
-  const select = (where: SQL | undefined) =>
-    db
+  const select = (where: SQL | undefined, conn: Conn = db) =>
+    conn
       .select({ link: links, templateUuid: templates.uuid, vanityDomainUuid: vanityDomains.uuid, vanityDomain: vanityDomains.domain })
       .from(links)
       .innerJoin(templates, eq(templates.id, links.templateId))
@@ -33,19 +34,22 @@ export function createLinksRepository(db: Db, clock: Clock) {
       return { rows: rows.map(flatten), total: total?.value ?? 0 };
     },
 
-    async find(teamId: number, uuid: string): Promise<LinkRecord | undefined> {
-      const [row] = await select(and(eq(links.teamId, teamId), eq(links.uuid, uuid)));
+    /** The link; in a transaction (`conn`), locked until it ends (the link's row only, not its template's or domain's). */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<LinkRecord | undefined> {
+      const where = and(eq(links.teamId, teamId), eq(links.uuid, uuid));
+      const [row] = conn ? await select(where, conn).for('update', { of: links }) : await select(where);
       return row && flatten(row);
     },
 
-    async ofTemplates(templateIds: number[]): Promise<LinkRecord[]> {
+    /** The links of the templates (in a transaction, `conn`, as it sees them). */
+    async ofTemplates(templateIds: number[], conn: Conn = db): Promise<LinkRecord[]> {
       if (templateIds.length === 0) return [];
-      return (await select(inArray(links.templateId, templateIds)).orderBy(links.id)).map(flatten);
+      return (await select(inArray(links.templateId, templateIds), conn).orderBy(links.id)).map(flatten);
     },
 
     /** Returns the new link's uuid. */
-    async insert(teamId: number, fields: LinkFields): Promise<string> {
-      const [row] = await db
+    async insert(conn: Conn, teamId: number, fields: LinkFields): Promise<string> {
+      const [row] = await conn
         .insert(links)
         .values({ teamId, ...fields, ...stampsOf(clock) })
         .returning({ uuid: links.uuid });
@@ -53,15 +57,15 @@ export function createLinksRepository(db: Db, clock: Clock) {
       return row.uuid;
     },
 
-    async update(id: number, fields: LinkFields): Promise<void> {
-      await db
+    async update(conn: Conn, id: number, fields: LinkFields): Promise<void> {
+      await conn
         .update(links)
         .set({ ...fields, updatedAt: clock.now() })
         .where(eq(links.id, id));
     },
 
-    async delete(id: number): Promise<void> {
-      await db.delete(links).where(eq(links.id, id));
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.delete(links).where(eq(links.id, id));
     },
   };
 }

@@ -1,9 +1,11 @@
 import type { Link, LinkInput } from '../../../shared/contract';
-import { isUniqueViolation } from '../../db/client';
+import { isUniqueViolation, type Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { LockedError, NotFoundError, TEMPLATE_LOCKED, ValidationError } from '../../lib/errors';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { TemplatesRepository } from '../templates/templates.repository';
 import type { VanityDomainsRepository } from '../vanity-domains/vanity-domains.repository';
 import type { LinkRecord, LinksRepository } from './links.repository';
@@ -24,6 +26,9 @@ function presentLink(record: LinkRecord, timeZone: string): Link {
 }
 
 export function createLinksService(deps: {
+  db: Db;
+  /** Each change is recorded in its own transaction. */
+  audit: Pick<AuditTrail, 'record'>;
   links: LinksRepository;
   templates: Pick<TemplatesRepository, 'find' | 'lockedAmong'>;
   vanityDomains: Pick<VanityDomainsRepository, 'find'>;
@@ -31,8 +36,9 @@ export function createLinksService(deps: {
 }) {
   const present = (record: LinkRecord) => presentLink(record, deps.config.appTimezone);
 
-  const find = async (auth: AuthContext, uuid: string) => {
-    const record = await deps.links.find(auth.teamId, uuid);
+  /** In a transaction (`conn`), the link is locked until it ends. */
+  const find = async (auth: AuthContext, uuid: string, conn?: Conn) => {
+    const record = await deps.links.find(auth.teamId, uuid, conn);
     if (!record) throw new NotFoundError();
     return record;
   };
@@ -77,21 +83,36 @@ export function createLinksService(deps: {
     show: async (auth: AuthContext, uuid: string) => present(await find(auth, uuid)),
 
     async create(auth: AuthContext, input: LinkInput) {
-      const uuid = await deps.links.insert(auth.teamId, await resolve(auth, input)).catch(refuseDuplicate);
-      return present(await find(auth, uuid));
+      const fields = await resolve(auth, input);
+      return deps.db.transaction(async (tx) => {
+        const uuid = await deps.links.insert(tx, auth.teamId, fields).catch(refuseDuplicate);
+        const created = present(await find(auth, uuid, tx));
+        await deps.audit.record(tx, auth, { resourceType: 'link', resourceUuid: uuid, after: created });
+        return created;
+      });
     },
 
     async update(auth: AuthContext, uuid: string, input: LinkInput) {
       const record = await find(auth, uuid);
       await refuseIfLocked(record.templateId);
-      await deps.links.update(record.id, await resolve(auth, input)).catch(refuseDuplicate);
-      return present(await find(auth, uuid));
+      const fields = await resolve(auth, input);
+      return deps.db.transaction(async (tx) => {
+        const before = present(await find(auth, uuid, tx));
+        await deps.links.update(tx, record.id, fields).catch(refuseDuplicate);
+        const after = present(await find(auth, uuid, tx));
+        await deps.audit.record(tx, auth, { resourceType: 'link', resourceUuid: uuid, before, after });
+        return after;
+      });
     },
 
     async delete(auth: AuthContext, uuid: string) {
       const record = await find(auth, uuid);
       await refuseIfLocked(record.templateId);
-      await deps.links.delete(record.id);
+      await deps.db.transaction(async (tx) => {
+        const before = present(await find(auth, uuid, tx));
+        await deps.links.delete(tx, record.id);
+        await deps.audit.record(tx, auth, { resourceType: 'link', resourceUuid: uuid, before });
+      });
     },
   };
 }

@@ -5,7 +5,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { TEMPLATE_SORT, type SortFieldOf } from '../../../shared/contract';
 import { countOf, orderOf, readPage, teamRowCountOf, type ListOrder, type Page, type PageWindow } from '../../db/pages';
 import { containsPattern, containsText } from '../../db/search';
-import { parseRows } from '../../db/rows';
+import { parseRows, type Conn } from '../../db/rows';
 import { campaigns, templates } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -104,13 +104,16 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
       };
     },
 
-    async find(teamId: number, uuid: string): Promise<TemplateRow | undefined> {
-      const [row] = await db.select().from(templates).where(ofTeam(teamId, uuid));
+    /** The template; in a transaction (`conn`), locked until it ends. */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<TemplateRow | undefined> {
+      const [row] = conn
+        ? await conn.select().from(templates).where(ofTeam(teamId, uuid)).for('update')
+        : await db.select().from(templates).where(ofTeam(teamId, uuid));
       return row;
     },
 
-    async insert(teamId: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db
+    async insert(conn: Conn, teamId: number, fields: TemplateFields): Promise<TemplateRow> {
+      const [row] = await conn
         .insert(templates)
         .values({ teamId, ...fields, ...stampsOf(clock) })
         .returning();
@@ -118,8 +121,8 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async update(id: number, fields: TemplateFields): Promise<TemplateRow> {
-      const [row] = await db
+    async update(conn: Conn, id: number, fields: TemplateFields): Promise<TemplateRow> {
+      const [row] = await conn
         .update(templates)
         .set({ ...fields, updatedAt: clock.now() })
         .where(eq(templates.id, id))
@@ -128,14 +131,14 @@ export function createTemplatesRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async delete(id: number): Promise<void> {
-      await db.delete(templates).where(eq(templates.id, id));
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.delete(templates).where(eq(templates.id, id));
     },
 
     /** Templates among `ids` that a sending campaign uses (they are locked). */
-    async lockedAmong(ids: number[]): Promise<Set<number>> {
+    async lockedAmong(ids: number[], conn: Conn = db): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
-      const rows = await db
+      const rows = await conn
         .selectDistinct({ templateId: campaigns.templateId })
         .from(campaigns)
         .where(and(inArray(campaigns.templateId, ids), eq(campaigns.status, SENDING)));

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, type Encoding, type Template, type TemplateInput } from '../../../shared/contract';
 import { fieldUses, measure, render, shorthandNames, stripForUtf8 } from '../../../shared/sms';
-import { isForeignKeyViolation } from '../../db/client';
+import { isForeignKeyViolation, type Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, LockedError, NotFoundError, TEMPLATE_LOCKED, ValidationError } from '../../lib/errors';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { LinkRecord, LinksRepository } from '../links/links.repository';
 import type { LinksService } from '../links/links.service';
 import type { ContactsService } from '../contacts/contacts.service';
@@ -32,6 +34,9 @@ function missingLinkWarnings(body: string, links: LinkRecord[]): string[] {
 }
 
 export function createTemplatesService(deps: {
+  db: Db;
+  /** Each change is recorded in its own transaction. */
+  audit: Pick<AuditTrail, 'record'>;
   /** The range of SMS parts a body makes over groups' recipients (the campaigns service's). */
   audienceSegments?: (
     auth: AuthContext,
@@ -67,8 +72,9 @@ export function createTemplatesService(deps: {
     };
   };
 
-  const presentOne = async (row: TemplateRow) => {
-    const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id]), deps.templates.lockedAmong([row.id])]);
+  /** In a transaction, `conn`: read in it (a read on another connection would wait for one while holding this one). */
+  const presentOne = async (row: TemplateRow, conn?: Conn) => {
+    const [links, locked] = await Promise.all([deps.links.ofTemplates([row.id], conn), deps.templates.lockedAmong([row.id], conn)]);
     return present(row, links, locked.has(row.id));
   };
 
@@ -110,9 +116,13 @@ export function createTemplatesService(deps: {
     async create(auth: AuthContext, input: TemplateInput) {
       const fields = fieldsOf(input);
       await deps.senderRule.check(auth, fields.sender);
-      const row = await deps.templates.insert(auth.teamId, fields);
+      const template = await deps.db.transaction(async (tx) => {
+        const created = await presentOne(await deps.templates.insert(tx, auth.teamId, fields), tx);
+        await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: created.uuid, after: created });
+        return created;
+      });
       await deps.senderRule.adopt(auth, fields.sender);
-      return presentOne(row);
+      return template;
     },
 
     async update(auth: AuthContext, uuid: string, input: TemplateInput) {
@@ -120,9 +130,16 @@ export function createTemplatesService(deps: {
       if ((await deps.templates.lockedAmong([row.id])).has(row.id)) throw new LockedError(TEMPLATE_LOCKED);
       const fields = fieldsOf(input);
       await deps.senderRule.check(auth, fields.sender);
-      const updated = await deps.templates.update(row.id, fields);
+      const template = await deps.db.transaction(async (tx) => {
+        const current = await deps.templates.find(auth.teamId, uuid, tx);
+        if (!current) throw new NotFoundError();
+        const before = await presentOne(current, tx);
+        const updated = await presentOne(await deps.templates.update(tx, row.id, fields), tx);
+        await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: uuid, before, after: updated });
+        return updated;
+      });
       await deps.senderRule.adopt(auth, fields.sender);
-      return presentOne(updated);
+      return template;
     },
 
     async delete(auth: AuthContext, uuid: string) {
@@ -132,9 +149,18 @@ export function createTemplatesService(deps: {
         return new ConflictError(`The template is used by ${campaigns} campaign${campaigns === 1 ? '' : 's'}; it cannot be deleted.`);
       };
       if ((await deps.templates.campaignCount(row.id)) > 0) throw await inUse();
-      await deps.templates.delete(row.id).catch(async (error) => {
-        throw isForeignKeyViolation(error) ? await inUse() : error;
-      });
+      await deps.db
+        .transaction(async (tx) => {
+          const current = await deps.templates.find(auth.teamId, uuid, tx);
+          if (!current) throw new NotFoundError();
+          const before = await presentOne(current, tx);
+          await deps.templates.delete(tx, row.id);
+          await deps.audit.record(tx, auth, { resourceType: 'template', resourceUuid: uuid, before });
+        })
+        .catch(async (error) => {
+          // Counted after the rollback, on a connection of its own.
+          throw isForeignKeyViolation(error) ? await inUse() : error;
+        });
     },
 
     /**

@@ -1,5 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Conn } from '../../db/rows';
 import { newestOfTeam, type PageWindow } from '../../db/pages';
 import { links, vanityDomains } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
@@ -12,8 +13,11 @@ export function createVanityDomainsRepository(db: Db, clock: Clock) {
   return {
     list: (teamId: number, window: PageWindow) => newestOfTeam(db, vanityDomains, teamId, window),
 
-    async find(teamId: number, uuid: string): Promise<VanityDomainRow | undefined> {
-      const [row] = await db.select().from(vanityDomains).where(ofTeam(teamId, uuid));
+    /** The domain; in a transaction (`conn`), locked until it ends. */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<VanityDomainRow | undefined> {
+      const [row] = conn
+        ? await conn.select().from(vanityDomains).where(ofTeam(teamId, uuid)).for('update')
+        : await db.select().from(vanityDomains).where(ofTeam(teamId, uuid));
       return row;
     },
 
@@ -31,8 +35,8 @@ export function createVanityDomainsRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async insert(teamId: number, domain: string): Promise<VanityDomainRow> {
-      const [row] = await db
+    async insert(conn: Conn, teamId: number, domain: string): Promise<VanityDomainRow> {
+      const [row] = await conn
         .insert(vanityDomains)
         .values({ teamId, domain, ...stampsOf(clock) })
         .returning();
@@ -40,13 +44,13 @@ export function createVanityDomainsRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async update(teamId: number, uuid: string, domain: string): Promise<VanityDomainRow | undefined> {
-      const [row] = await db.update(vanityDomains).set({ domain, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
+    async update(conn: Conn, teamId: number, uuid: string, domain: string): Promise<VanityDomainRow | undefined> {
+      const [row] = await conn.update(vanityDomains).set({ domain, updatedAt: clock.now() }).where(ofTeam(teamId, uuid)).returning();
       return row;
     },
 
-    async delete(id: number): Promise<void> {
-      await db.delete(vanityDomains).where(eq(vanityDomains.id, id));
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.delete(vanityDomains).where(eq(vanityDomains.id, id));
     },
 
     async linkCount(id: number): Promise<number> {

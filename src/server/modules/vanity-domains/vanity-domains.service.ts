@@ -1,15 +1,22 @@
 import type { VanityDomain, VanityDomainInput } from '../../../shared/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/client';
+import { isForeignKeyViolation, isUniqueViolation, type Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { VanityDomainRow, VanityDomainsRepository } from './vanity-domains.repository';
 
 const OWN_DOMAIN = "The service's own link domain cannot be changed or deleted.";
 
-export function createVanityDomainsService(deps: { vanityDomains: VanityDomainsRepository; config: { publicUrl: string; appTimezone: string } }) {
+export function createVanityDomainsService(deps: {
+  db: Db;
+  /** Each change is recorded in its own transaction. */
+  audit: Pick<AuditTrail, 'record'>;
+  vanityDomains: VanityDomainsRepository;
+  config: { publicUrl: string; appTimezone: string };
+}) {
   const ownBase = `${deps.config.publicUrl}/l`;
 
   /** What short links on the domain start with: PUBLIC_URL/l for the service's own, https://<domain> otherwise. */
@@ -53,14 +60,24 @@ export function createVanityDomainsService(deps: { vanityDomains: VanityDomainsR
     },
 
     async create(auth: AuthContext, input: VanityDomainInput) {
-      return present(await deps.vanityDomains.insert(auth.teamId, input.domain).catch(refuseDuplicate));
+      return deps.db.transaction(async (tx) => {
+        const after = present(await deps.vanityDomains.insert(tx, auth.teamId, input.domain).catch(refuseDuplicate));
+        await deps.audit.record(tx, auth, { resourceType: 'vanity_domain', resourceUuid: after.uuid, after });
+        return after;
+      });
     },
 
     async update(auth: AuthContext, uuid: string, input: VanityDomainInput) {
       await customDomain(auth, uuid);
-      const row = await deps.vanityDomains.update(auth.teamId, uuid, input.domain).catch(refuseDuplicate);
-      if (!row) throw new NotFoundError();
-      return present(row);
+      return deps.db.transaction(async (tx) => {
+        const current = await deps.vanityDomains.find(auth.teamId, uuid, tx);
+        if (!current) throw new NotFoundError();
+        const row = await deps.vanityDomains.update(tx, auth.teamId, uuid, input.domain).catch(refuseDuplicate);
+        if (!row) throw new NotFoundError();
+        const after = present(row);
+        await deps.audit.record(tx, auth, { resourceType: 'vanity_domain', resourceUuid: uuid, before: present(current), after });
+        return after;
+      });
     },
 
     async delete(auth: AuthContext, uuid: string) {
@@ -71,9 +88,17 @@ export function createVanityDomainsService(deps: { vanityDomains: VanityDomainsR
       };
       if ((await deps.vanityDomains.linkCount(row.id)) > 0) throw await inUse();
       // A link made meanwhile still holds the domain (foreign key): the same answer.
-      await deps.vanityDomains.delete(row.id).catch(async (error) => {
-        throw isForeignKeyViolation(error) ? await inUse() : error;
-      });
+      await deps.db
+        .transaction(async (tx) => {
+          const current = await deps.vanityDomains.find(auth.teamId, uuid, tx);
+          if (!current) throw new NotFoundError();
+          await deps.vanityDomains.delete(tx, row.id);
+          await deps.audit.record(tx, auth, { resourceType: 'vanity_domain', resourceUuid: uuid, before: present(current) });
+        })
+        .catch(async (error) => {
+          // Counted after the rollback, on a connection of its own.
+          throw isForeignKeyViolation(error) ? await inUse() : error;
+        });
     },
   };
 }

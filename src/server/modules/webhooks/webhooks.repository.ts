@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import type { WebhookOutcome } from '../../gateways/webhooks/webhook-caller';
 import { countOf, newestOfTeam, readPage, teamIdsByUuid, type Page, type PageWindow, type ListOrder } from '../../db/pages';
 import { containsText } from '../../db/search';
-import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
+import { MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import { keywordWebhooks, keywords, webhooks } from '../../db/schema';
 import { stampsOf, type Clock } from '../../lib/time';
 
@@ -37,13 +37,16 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
     list: (teamId: number, window: PageWindow, search?: string) =>
       newestOfTeam(db, webhooks, teamId, window, search ? containsText(webhooks.name, search) : undefined, ORDER),
 
-    async find(teamId: number, uuid: string): Promise<WebhookRow | undefined> {
-      const [row] = await db.select().from(webhooks).where(ofTeam(teamId, uuid));
+    /** The webhook; in a transaction (`conn`), locked until it ends. */
+    async find(teamId: number, uuid: string, conn?: Conn): Promise<WebhookRow | undefined> {
+      const [row] = conn
+        ? await conn.select().from(webhooks).where(ofTeam(teamId, uuid)).for('update')
+        : await db.select().from(webhooks).where(ofTeam(teamId, uuid));
       return row;
     },
 
-    async insert(row: Pick<WebhookRow, 'teamId' | 'name' | 'url' | 'headers' | 'secretEncrypted'>): Promise<WebhookRow> {
-      const [created] = await db
+    async insert(conn: Conn, row: Pick<WebhookRow, 'teamId' | 'name' | 'url' | 'headers' | 'secretEncrypted'>): Promise<WebhookRow> {
+      const [created] = await conn
         .insert(webhooks)
         .values({ ...row, ...stampsOf(clock) })
         .returning();
@@ -51,8 +54,8 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
       return created;
     },
 
-    async update(teamId: number, uuid: string, changes: WebhookChanges): Promise<WebhookRow | undefined> {
-      const [row] = await db
+    async update(conn: Conn, teamId: number, uuid: string, changes: WebhookChanges): Promise<WebhookRow | undefined> {
+      const [row] = await conn
         .update(webhooks)
         .set({ ...changes, updatedAt: clock.now() })
         .where(ofTeam(teamId, uuid))
@@ -60,8 +63,8 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    async delete(id: number): Promise<void> {
-      await db.delete(webhooks).where(eq(webhooks.id, id));
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.delete(webhooks).where(eq(webhooks.id, id));
     },
 
     /** Ids of the team's webhooks with these uuids (others' and unknown uuids are left out). */
@@ -72,9 +75,13 @@ export function createWebhooksRepository(db: Db, clock: Clock) {
       return db.select().from(webhooks).where(inArray(webhooks.id, ids));
     },
 
-    insertAttempt(webhookId: number, attempt: WebhookOutcome & { event: string; url: string; inboundMessageId: number | null }): Promise<AttemptRecord> {
+    insertAttempt(
+      webhookId: number,
+      attempt: WebhookOutcome & { event: string; url: string; inboundMessageId: number | null },
+      conn: Conn = db,
+    ): Promise<AttemptRecord> {
       return oneRowOf(
-        db,
+        conn,
         AttemptRecordSchema,
         sql`
         INSERT INTO webhook_attempts (webhook_id, inbound_message_id, event, url, status_code, latency_ms, error, created_at)

@@ -1,15 +1,21 @@
 import type { Webhook, WebhookAttempt, WebhookInput, WebhookPatch } from '../../../shared/contract';
 import { newSigningSecret, type WebhookCaller } from '../../gateways/webhooks/webhook-caller';
+import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
+import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import { headerReaderOf, maskHeaders, openHeaders, sealHeaders, type HeaderReader } from '../../lib/header-secrets';
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { AttemptRecord, WebhookRow, WebhooksRepository } from './webhooks.repository';
 
 export function createWebhooksService(deps: {
+  db: Db;
+  /** Each change is recorded in its own transaction. */
+  audit: Pick<AuditTrail, 'record'>;
   webhooks: WebhooksRepository;
   secrets: SecretBox;
   caller: WebhookCaller;
@@ -38,19 +44,31 @@ export function createWebhooksService(deps: {
     created_at: formatTimestamp(record.createdAt, deps.config.appTimezone),
   });
 
-  /** One signed call, logged whatever its outcome (never retried: docs/interface.md §6). */
-  const call = async (row: WebhookRow, event: string, payload: unknown, inboundMessageId: number | null) => {
+  /**
+   * One signed call, logged whatever its outcome (never retried: docs/interface.md §6). `writing`,
+   * when given, writes the attempt (in a transaction it opens after the call, so no transaction
+   * waits on the receiver).
+   */
+  const call = async (
+    row: WebhookRow,
+    event: string,
+    payload: unknown,
+    inboundMessageId: number | null,
+    writing?: (write: (conn: Conn) => Promise<AttemptRecord>) => Promise<AttemptRecord>,
+  ) => {
     const outcome = await deps.caller({
       url: row.url,
       headers: openHeaders(deps.secrets, row.headers),
       secret: deps.secrets.open(row.secretEncrypted),
       payload,
     });
-    return deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId });
+    const write = (conn?: Conn) => deps.webhooks.insertAttempt(row.id, { ...outcome, event, url: row.url, inboundMessageId }, conn);
+    return writing ? writing(write) : write();
   };
 
-  const find = async (auth: AuthContext, uuid: string) => {
-    const row = await deps.webhooks.find(auth.teamId, uuid);
+  /** In a transaction (`conn`), the webhook is locked until it ends. */
+  const find = async (auth: AuthContext, uuid: string, conn?: Conn) => {
+    const row = await deps.webhooks.find(auth.teamId, uuid, conn);
     if (!row) throw new NotFoundError();
     return row;
   };
@@ -66,32 +84,46 @@ export function createWebhooksService(deps: {
     /** The signing secret is returned this once; it is stored encrypted. */
     async create(auth: AuthContext, input: WebhookInput) {
       const secret = newSigningSecret();
-      const row = await deps.webhooks.insert({
-        teamId: auth.teamId,
-        name: input.name,
-        url: input.url,
-        headers: sealHeaders(deps.secrets, input.headers),
-        secretEncrypted: deps.secrets.seal(secret),
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.webhooks.insert(tx, {
+          teamId: auth.teamId,
+          name: input.name,
+          url: input.url,
+          headers: sealHeaders(deps.secrets, input.headers),
+          secretEncrypted: deps.secrets.seal(secret),
+        });
+        const after = { ...present(row, 'plain'), secret };
+        await deps.audit.record(tx, auth, { resourceType: 'webhook', resourceUuid: row.uuid, after });
+        return after;
       });
-      return { ...present(row, 'plain'), secret };
     },
 
     /** A partial edit: fields left out keep their values. */
     async update(auth: AuthContext, uuid: string, patch: WebhookPatch) {
       const { headers, ...rest } = patch;
-      const changes: Parameters<WebhooksRepository['update']>[2] = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
-      // A masked value sent back as it was read keeps the stored value.
-      if (headers !== undefined) changes.headers = sealHeaders(deps.secrets, headers, (await find(auth, uuid)).headers);
-      const row = await deps.webhooks.update(auth.teamId, uuid, changes);
-      if (!row) throw new NotFoundError();
-      return present(row, headerReaderOf(auth));
+      const changes: Parameters<WebhooksRepository['update']>[3] = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+      return deps.db.transaction(async (tx) => {
+        const current = await find(auth, uuid, tx);
+        // A masked value sent back as it was read keeps the stored value.
+        if (headers !== undefined) changes.headers = sealHeaders(deps.secrets, headers, current.headers);
+        const row = await deps.webhooks.update(tx, auth.teamId, uuid, changes);
+        if (!row) throw new NotFoundError();
+        const after = present(row, headerReaderOf(auth));
+        await deps.audit.record(tx, auth, { resourceType: 'webhook', resourceUuid: uuid, before: present(current, headerReaderOf(auth)), after });
+        return after;
+      });
     },
 
     async rotateSecret(auth: AuthContext, uuid: string) {
       const secret = newSigningSecret();
-      const row = await deps.webhooks.update(auth.teamId, uuid, { secretEncrypted: deps.secrets.seal(secret) });
-      if (!row) throw new NotFoundError();
-      return { ...present(row, headerReaderOf(auth)), secret };
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.webhooks.update(tx, auth.teamId, uuid, { secretEncrypted: deps.secrets.seal(secret) });
+        if (!row) throw new NotFoundError();
+        const after = { ...present(row, headerReaderOf(auth)), secret };
+        // An action by POST: recorded as what it answers (the secret is never written to the log).
+        await deps.audit.record(tx, auth, { resourceType: 'webhook', resourceUuid: uuid, after });
+        return after;
+      });
     },
 
     /** Calls the webhooks (by id) at once, each independently; returns each attempt. */
@@ -104,7 +136,15 @@ export function createWebhooksService(deps: {
     async sendTest(auth: AuthContext, uuid: string) {
       const row = await find(auth, uuid);
       const payload = { event: 'webhook.test', webhook: { uuid: row.uuid, name: row.name }, sent_at: deps.clock.now().toISOString() };
-      return presentAttempt(await call(row, 'webhook.test', payload, null));
+      // The attempt is written with its audit event (on the webhook; what it shows is the attempt).
+      const attempt = await call(row, 'webhook.test', payload, null, (write) =>
+        deps.db.transaction(async (tx) => {
+          const written = await write(tx);
+          await deps.audit.record(tx, auth, { resourceType: 'webhook', resourceUuid: uuid, after: presentAttempt(written) });
+          return written;
+        }),
+      );
+      return presentAttempt(attempt);
     },
 
     async attempts(auth: AuthContext, uuid: string, window: PageWindow) {
@@ -118,7 +158,11 @@ export function createWebhooksService(deps: {
       const callers = await deps.webhooks.keywordsCalling(row.id);
       if (callers.length > 0)
         throw new ConflictError(`The webhook is called by the keyword${callers.length === 1 ? '' : 's'} ${callers.join(', ')}; detach it first.`);
-      await deps.webhooks.delete(row.id);
+      await deps.db.transaction(async (tx) => {
+        const current = await find(auth, uuid, tx);
+        await deps.webhooks.delete(tx, row.id);
+        await deps.audit.record(tx, auth, { resourceType: 'webhook', resourceUuid: uuid, before: present(current, headerReaderOf(auth)) });
+      });
     },
   };
 }
