@@ -57,6 +57,8 @@ export type AppDeps = {
   dashboardDir?: string;
   /** false: no log (tests); a logger: the process's own (main.ts makes it first); else one made from the config. */
   logger?: boolean | FastifyBaseLogger;
+  /** A successful change whose service recorded no audit event fails the request (tests); otherwise it is logged. */
+  auditStrict?: boolean;
 };
 
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
@@ -123,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerAuditTrail(app, {
     trail: services.auditTrail,
     db: database.db,
-    strict: process.env.HERALD_AUDIT_STRICT === '1',
+    strict: deps.auditStrict === true,
     log: (error) => app.log.error({ err: error }, 'an audit event could not be recorded'),
   });
   // Before the routes: it documents the Idempotency-Key header on each POST as the route is added.

@@ -111,6 +111,8 @@ export async function createTestApp(
     passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
     logger: process.env.HERALD_TEST_LOG !== undefined,
     dashboardDir: options.dashboardDir ?? '/nonexistent',
+    // A route that changes data without recording it in the audit trail fails its tests.
+    auditStrict: true,
   });
   await app.ready();
   let users = 0;

@@ -5,7 +5,7 @@
  * it was), and a change that is made has its event, with the fields it changed. A trigger on
  * audit_events refuses the one action under test (testing/audit.ts), as a full disk would.
  *
- * HERALD_AUDIT_STRICT=1: a successful change its service did not record is an error here, so every
+ * The test app is strict (testing/test-app.ts): a successful change its service did not record fails, so every
  * operation below is recorded by its service, not by the HTTP layer after the commit. The contact
  * group a campaign needs and the approval it waits for are written in SQL: their own routes belong
  * to modules converted elsewhere.
@@ -18,8 +18,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusingAudit } from '../../testing/audit';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
-
-process.env.HERALD_AUDIT_STRICT = '1';
 
 const API = '/api/2.0';
 const TEAM = 'Atomic Campaigns Co';

@@ -6,7 +6,7 @@
  * A trigger on audit_events refuses the one action under test, as a full disk or a lost connection
  * would at that moment.
  *
- * HERALD_AUDIT_STRICT=1: a successful change its service did not record is an error here, so every
+ * The test app is strict (testing/test-app.ts): a successful change its service did not record fails, so every
  * operation used below is recorded by its service, not by the HTTP layer after the commit.
  *
  * Seen red: with contact-groups.service.ts recording a rename after its transaction (outside it),
@@ -19,8 +19,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusingAudit } from '../../testing/audit';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
-
-process.env.HERALD_AUDIT_STRICT = '1';
 
 const API = '/api/2.0';
 let t: TestApp;

@@ -82,9 +82,8 @@ export const contactsDirectoryRoutes: FastifyPluginAsyncZod<{ directory: Contact
   app.delete(
     '/contacts/:phone_number',
     {
-      // The audit log keeps the answer (the token that replaced the number), never the number: the service records
-      // no "before", and the HTTP layer reads none (its GET would show the number).
-      config: { access: 'admin', auditBefore: false },
+      // The audit log keeps the answer (the token that replaced the number), never the number: the service records no "before".
+      config: { access: 'admin' },
       schema: {
         operationId: 'eraseContact',
         tags,

@@ -10,8 +10,9 @@
  *   `anonymise`, "the number appears nowhere" found the number in A's messages;
  * - number formats and accents (issue 32): with the digits searched as typed, "07700 900402" found
  *   nothing; with `containsText` instead of `containsFoldedText`, "chloe" found nothing;
- * - the audit without the number: without `auditBefore: false` on the DELETE route, the audit trail
- *   read the contact before erasing it and the erasure's audit event held the number.
+ * - the audit without the number: without `auditBefore: false` on the DELETE route (when the HTTP
+ *   layer read each resource before a change), the audit trail read the contact before erasing it and
+ *   the erasure's audit event held the number; the erasure's service now records no "before".
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
