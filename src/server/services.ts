@@ -276,6 +276,8 @@ export function createServices(
   const reportsRepository = createReportsRepository(db, config.appTimezone, optOutsOfCampaign);
   const reportLinks = createReportLinks({ secretKey: options.secretKey, publicUrl: config.publicUrl });
   const reports = createReportsService({
+    db,
+    audit: auditTrail,
     reports: reportsRepository,
     users: usersRepository,
     links: reportLinks,

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ReportFilters, ReportJob, ReportType } from '../../../shared/contract';
+import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { UsersRepository } from '../users/users.repository';
 import { reportLinkOf, type ReportDownloads } from './report-downloads';
 import type { ClaimedReportJob, ReportJobRecord, ReportJobsRepository } from './report-jobs.repository';
@@ -16,6 +18,9 @@ import { campaignOf, reportText, rowChunks, type ReportReading } from './report-
  * and the sweep of what no link reaches any more.
  */
 export type ReportCsvJobs = {
+  db: Db;
+  /** Records the request of a report in the job's transaction. */
+  audit: AuditTrail;
   /** The reads a CSV is written from, and the job's own statements. */
   reading: ReportReading;
   jobs: ReportJobsRepository;
@@ -45,7 +50,7 @@ export type PartialCsv = { jobId: number; attempt: string; fileName: string; row
  * filtered page and stream do; the job keeps them, and the e-mail names them.
  */
 export async function requestReport(
-  deps: Pick<ReportCsvJobs, 'reading' | 'jobs' | 'users' | 'clock' | 'publicUrl'>,
+  deps: Pick<ReportCsvJobs, 'db' | 'audit' | 'reading' | 'jobs' | 'users' | 'clock' | 'publicUrl'>,
   auth: AuthContext,
   campaignUuid: string,
   type: ReportType,
@@ -54,11 +59,17 @@ export async function requestReport(
   const campaign = await campaignOf(deps.reading, auth, campaignUuid);
   const user = await deps.users.findById(auth.userId);
   if (!user) throw new NotFoundError();
-  // The link will be built on this process's public URL, whichever process writes the report.
-  return deps.jobs.insertJob(
-    { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, filters, email: user.email, publicUrl: deps.publicUrl },
-    deps.clock.now(),
-  );
+  return deps.db.transaction(async (tx) => {
+    // The link will be built on this process's public URL, whichever process writes the report.
+    const job = await deps.jobs.insertJob(
+      { teamId: auth.teamId, userId: auth.userId, campaignId: campaign.id, type, filters, email: user.email, publicUrl: deps.publicUrl },
+      deps.clock.now(),
+      tx,
+    );
+    // Recorded on the campaign's report, as the request names it (its answer has no body).
+    await deps.audit.record(tx, auth, { resourceType: 'report', resourceUuid: campaignUuid, changes: {} });
+    return job;
+  });
 }
 
 type Presenting = Pick<ReportCsvJobs, 'links' | 'clock' | 'zone'>;

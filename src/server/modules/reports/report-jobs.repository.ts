@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ReportJobFiltersSchema, ReportTypeSchema, type ReportFilters, type ReportType } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page } from '../../db/pages';
-import { firstRowOf, MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 
 const UuidRowSchema = z.object({ uuid: z.string() });
 
@@ -52,13 +52,14 @@ const JOB_COLUMNS = sql`j.id, j.uuid, j.team_id AS "teamId", j.user_id AS "userI
  */
 export function createReportJobsRepository(db: Db) {
   return {
-    /** Queues a job; its uuid. */
+    /** Queues a job (in the caller's transaction when given one); its uuid. */
     async insertJob(
       job: { teamId: number; userId: number; campaignId: number; type: ReportType; filters: ReportFilters; email: string; publicUrl: string },
       now: Date,
+      conn: Conn = db,
     ): Promise<string> {
       const row = await oneRowOf(
-        db,
+        conn,
         UuidRowSchema,
         sql`
         INSERT INTO report_jobs (team_id, user_id, campaign_id, type, filters, email, public_url, next_attempt_at, created_at, updated_at)

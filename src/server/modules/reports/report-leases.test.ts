@@ -159,6 +159,8 @@ function stalledWriter() {
   const writer = createReportsService({
     // A part a write: the header is stored before the stall, so each attempt's parts show at once.
     partChars: 1,
+    db: t.database.db,
+    audit: t.services.auditTrail,
     reports,
     users: t.services.usersRepository,
     links: createReportLinks({ secretKey: randomBytes(32), publicUrl: TEST_PUBLIC_URL }),

@@ -83,6 +83,8 @@ const otherWorker = () =>
     db: other.database.db,
     reports: other.services.reportsRepository,
     service: createReportsService({
+      db: other.database.db,
+      audit: other.services.auditTrail,
       reports: other.services.reportsRepository,
       users: other.services.usersRepository,
       links: createReportLinks({ secretKey, publicUrl: WORKER_URL }),

@@ -17,6 +17,8 @@ import {
   type ReportCsvJobs,
 } from './report-csv-jobs';
 import { downloadReport, reportLinkOf, type ReportDownloads } from './report-downloads';
+import type { Db } from '../../db/client';
+import type { AuditTrail } from '../audit/audit-trail';
 import type { ReportLinks } from './report-links';
 import { reportPage, reportStream, reportSummaries, reportSummary, type ReportReading } from './report-reading';
 import type { ClaimedReportJob, ReportJobRecord, ReportsRepository } from './reports.repository';
@@ -30,6 +32,8 @@ export type { PartialCsv } from './report-csv-jobs';
  * (report-downloads.ts).
  */
 export function createReportsService(deps: {
+  db: Db;
+  audit: AuditTrail;
   reports: ReportsRepository;
   users: Pick<UsersRepository, 'findById'>;
   links: ReportLinks;
@@ -41,6 +45,8 @@ export function createReportsService(deps: {
   const reading: ReportReading = { reports: deps.reports, zone: deps.config.appTimezone };
   const downloads: ReportDownloads = { reports: deps.reports, links: deps.links, clock: deps.clock };
   const csvJobs: ReportCsvJobs = {
+    db: deps.db,
+    audit: deps.audit,
     reading,
     jobs: deps.reports,
     users: deps.users,
