@@ -24,7 +24,7 @@ export interface DataColumn<Row> {
   /** Words, or more (a campaign's name as a link over its date); a sortable column's header is its button's name. */
   header: ReactNode;
   cell: (row: Row) => ReactNode;
-  /** The column names its row (a `th scope="row"`): the measure of a comparison, the field of a record. */
+  /** The column names its row (a `th scope="row"`): the figure of a comparison. */
   rowHeader?: boolean;
   /** The header is a button that asks for the rows in this column's order (`onSortChange`). */
   sortable?: boolean;
@@ -64,7 +64,7 @@ interface DataTableProps<Row> {
   columns: ReadonlyArray<DataColumn<Row>>;
   /** Undefined while loading. */
   rows: readonly Row[] | undefined;
-  /** The row's identity; its index for records that have none (two clicks on one link in one second). */
+  /** The row's identity; with its index for records that have no id of their own (a contact's clicks and opt-out events). */
   rowKey: (row: Row, index: number) => string;
   /** Absent or empty: no actions column. */
   actions?: ReadonlyArray<RowAction<Row>>;
@@ -141,8 +141,9 @@ function Actions<Row>({ row, actions }: { row: Row; actions: ReadonlyArray<RowAc
 
 /**
  * The dashboard's one table: a real `<table>` named by `label`, a header of `th scope="col"` (sortable
- * ones with `aria-sort` and a button), one row per item, the row's actions as named buttons at its end,
- * placeholder rows while loading, `empty` when there is nothing, and sideways scrolling on a phone.
+ * ones with `aria-sort` and a button), one row per item (named by a `th scope="row"` when a column is
+ * its `rowHeader`), the row's actions as named buttons at its end, placeholder rows while loading,
+ * `empty` when there is nothing, and sideways scrolling on a phone.
  */
 export function DataTable<Row>({
   label,
