@@ -2,7 +2,8 @@
  * The dashboard's one table: a real table with column headers, sortable ones announced by aria-sort,
  * row actions as named buttons in the keyboard's order, placeholder rows, the empty state instead.
  * Dropping `scope`/`aria-sort` from DataTable, or rendering the actions as icons without names,
- * turns these red (checked once).
+ * turns these red (checked once). A row-header column (a comparison's figures) is a `th scope="row"`
+ * that names its row: rendering it as a plain cell turns its test red (checked once).
  */
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -107,5 +108,29 @@ describe('DataTable', () => {
     rerender(<DataTable label="Fruit" columns={COLUMNS} rows={[]} rowKey={(fruit) => fruit.id} empty="No fruit yet" />);
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(screen.getByText('No fruit yet')).toBeInTheDocument();
+  });
+
+  it('names each row by its row-header column, under headers that may hold more than words', () => {
+    render(
+      <DataTable
+        label="Fruit compared"
+        columns={[
+          { key: 'name', header: 'Fruit', rowHeader: true, cell: (fruit: Fruit) => fruit.name },
+          { key: 'count', header: <a href="/baskets/1">Basket 1</a>, align: 'right', cell: (fruit: Fruit) => fruit.count },
+        ]}
+        rows={FRUITS}
+        rowKey={(_fruit, index) => String(index)}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Fruit compared' });
+    expect(within(table).getByRole('columnheader', { name: 'Basket 1' })).toContainElement(within(table).getByRole('link', { name: 'Basket 1' }));
+    const banana = within(table).getByRole('rowheader', { name: 'Banana' });
+    expect(banana).toHaveAttribute('scope', 'row');
+    expect(within(table).getByRole('row', { name: 'Banana 12' })).toContainElement(banana);
+    expect(
+      within(table)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['3', '12']);
   });
 });

@@ -21,8 +21,11 @@ import { TableScroll } from './table-scroll';
 export interface DataColumn<Row> {
   /** Unique among the columns; the sort key of a sortable column. */
   key: string;
-  header: string;
+  /** Words, or more (a campaign's name as a link over its date); a sortable column's header is its button's name. */
+  header: ReactNode;
   cell: (row: Row) => ReactNode;
+  /** The column names its row (a `th scope="row"`): the figure of a comparison. */
+  rowHeader?: boolean;
   /** The header is a button that asks for the rows in this column's order (`onSortChange`). */
   sortable?: boolean;
   align?: 'left' | 'center' | 'right';
@@ -61,7 +64,8 @@ interface DataTableProps<Row> {
   columns: ReadonlyArray<DataColumn<Row>>;
   /** Undefined while loading. */
   rows: readonly Row[] | undefined;
-  rowKey: (row: Row) => string;
+  /** The row's identity; with its index for records that have no id of their own (a contact's clicks and opt-out events). */
+  rowKey: (row: Row, index: number) => string;
   /** Absent or empty: no actions column. */
   actions?: ReadonlyArray<RowAction<Row>>;
   actionsHeader?: string;
@@ -137,8 +141,9 @@ function Actions<Row>({ row, actions }: { row: Row; actions: ReadonlyArray<RowAc
 
 /**
  * The dashboard's one table: a real `<table>` named by `label`, a header of `th scope="col"` (sortable
- * ones with `aria-sort` and a button), one row per item, the row's actions as named buttons at its end,
- * placeholder rows while loading, `empty` when there is nothing, and sideways scrolling on a phone.
+ * ones with `aria-sort` and a button), one row per item (named by a `th scope="row"` when a column is
+ * its `rowHeader`), the row's actions as named buttons at its end, placeholder rows while loading,
+ * `empty` when there is nothing, and sideways scrolling on a phone.
  */
 export function DataTable<Row>({
   label,
@@ -199,13 +204,21 @@ export function DataTable<Row>({
                   )}
                 </Table.Tr>
               ))
-            : rows.map((row) => (
-                <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
-                  {columns.map((column) => (
-                    <Table.Td key={column.key} ta={column.align} {...(typeof column.cellProps === 'function' ? column.cellProps(row) : column.cellProps)}>
-                      {column.cell(row)}
-                    </Table.Td>
-                  ))}
+            : rows.map((row, index) => (
+                <Table.Tr key={rowKey(row, index)} {...rowProps?.(row)}>
+                  {columns.map((column) => {
+                    const Cell = column.rowHeader ? Table.Th : Table.Td;
+                    return (
+                      <Cell
+                        key={column.key}
+                        scope={column.rowHeader ? 'row' : undefined}
+                        ta={column.align}
+                        {...(typeof column.cellProps === 'function' ? column.cellProps(row) : column.cellProps)}
+                      >
+                        {column.cell(row)}
+                      </Cell>
+                    );
+                  })}
                   {showActions && <Table.Td>{actionsInstead?.(row) ?? <Actions row={row} actions={actions!} />}</Table.Td>}
                 </Table.Tr>
               ))}

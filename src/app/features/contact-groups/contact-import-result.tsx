@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Pagination, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Pagination, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ContactImport } from '../../api/gen/types.gen';
+import type { ContactImport, ContactImportError } from '../../api/gen/types.gen';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { ErrorState } from '../../components/error-state';
 import { notifyFailure } from '../../lib/notify';
 import { downloadContactImportErrorReport } from './contact-import-mutations';
 import { contactImportQueries } from './contact-import-queries';
-import { TableScroll } from '../../components/table-scroll';
 import { formatCount } from '../../lib/format';
 
 const ERRORS_PER_PAGE = 10;
@@ -67,6 +67,20 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
   );
 }
 
+const ERROR_COLUMNS: DataColumn<ContactImportError>[] = [
+  { key: 'row', header: 'Row', width: 70, cell: (error) => error.row },
+  {
+    key: 'value',
+    header: 'Value',
+    cell: (error) => (
+      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+        {error.value || '(empty)'}
+      </Text>
+    ),
+  },
+  { key: 'reason', header: 'Reason', cell: (error) => error.reason },
+];
+
 function ContactImportErrors({ contactImport }: { contactImport: ContactImport }) {
   const [page, setPage] = useState(1);
   const errors = useQuery(contactImportQueries.errors(contactImport.uuid, { page, per_page: ERRORS_PER_PAGE }));
@@ -96,32 +110,15 @@ function ContactImportErrors({ contactImport }: { contactImport: ContactImport }
       {errors.isError ? (
         <ErrorState title="The rows left out could not be loaded." error={errors.error} onRetry={() => void errors.refetch()} />
       ) : (
-        <Paper withBorder radius="md">
-          <TableScroll minWidth={480}>
-            <Table aria-label="Rows left out" aria-busy={errors.isFetching || undefined}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={70}>Row</Table.Th>
-                  <Table.Th>Value</Table.Th>
-                  <Table.Th>Reason</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {errors.data?.data.map((error) => (
-                  <Table.Tr key={error.row}>
-                    <Table.Td>{error.row}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                        {error.value || '(empty)'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{error.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        </Paper>
+        // The previous page stays on screen, dimmed, while the next one loads.
+        <DataTable
+          label="Rows left out"
+          columns={ERROR_COLUMNS}
+          rows={errors.data?.data}
+          rowKey={(error) => String(error.row)}
+          busy={errors.isPlaceholderData}
+          minWidth={480}
+        />
       )}
       {errors.data && errors.data.meta.last_page > 1 && (
         <Group justify="space-between">

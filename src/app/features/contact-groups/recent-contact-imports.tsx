@@ -1,13 +1,13 @@
-import { Group, Pagination, Paper, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Group, Pagination, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ContactImport } from '../../api/gen/types.gen';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { ErrorState } from '../../components/error-state';
 import { formatCount, formatTimestamp } from '../../lib/format';
 import { contactGroupKeys } from './contact-group-queries';
 import { contactImportQueries, isImportUnderWay } from './contact-import-queries';
 import { ContactImportStatusBadge } from './contact-import-status-badge';
-import { TableScroll } from '../../components/table-scroll';
 
 const IMPORTS_PER_PAGE = 5;
 
@@ -23,6 +23,45 @@ function Progress({ contactImport }: { contactImport: ContactImport }) {
     </Text>
   );
 }
+
+/** The written counts of an import that did not complete are not known: a dash. */
+const written = (contactImport: ContactImport, value: number) => (contactImport.status === 'completed' ? count(value) : '—');
+
+const COLUMNS: DataColumn<ContactImport>[] = [
+  { key: 'started', header: 'Started', cell: (contactImport) => formatTimestamp(contactImport.created_at) },
+  {
+    key: 'file',
+    header: 'File',
+    cellProps: { maw: 260 },
+    cell: (contactImport) => (
+      <Text size="sm" truncate="end" c={contactImport.file_name ? undefined : 'dimmed'}>
+        {contactImport.file_name ?? 'No name'}
+      </Text>
+    ),
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (contactImport) => (
+      <>
+        {contactImport.status === 'failed' && contactImport.error ? (
+          <Tooltip label={contactImport.error} multiline w={320}>
+            <span tabIndex={0} aria-label={`Failed: ${contactImport.error}`}>
+              <ContactImportStatusBadge status={contactImport.status} />
+            </span>
+          </Tooltip>
+        ) : (
+          <ContactImportStatusBadge status={contactImport.status} />
+        )}
+        <Progress contactImport={contactImport} />
+      </>
+    ),
+  },
+  { key: 'rows', header: 'Rows', align: 'right', cell: (contactImport) => count(contactImport.rows_total) },
+  { key: 'added', header: 'Added', align: 'right', cell: (contactImport) => written(contactImport, contactImport.contacts_added) },
+  { key: 'updated', header: 'Updated', align: 'right', cell: (contactImport) => written(contactImport, contactImport.contacts_updated) },
+  { key: 'left_out', header: 'Left out', align: 'right', cell: (contactImport) => count(contactImport.rows_invalid) },
+];
 
 /**
  * An import may end while nobody waits for its request (the modal was closed, or another tab or an
@@ -61,51 +100,7 @@ export function RecentContactImports({ groupUuid }: { groupUuid: string }) {
         </Text>
       ) : (
         <>
-          <Paper withBorder radius="md">
-            <TableScroll minWidth={720}>
-              <Table aria-label="Recent imports">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Started</Table.Th>
-                    <Table.Th>File</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th ta="right">Rows</Table.Th>
-                    <Table.Th ta="right">Added</Table.Th>
-                    <Table.Th ta="right">Updated</Table.Th>
-                    <Table.Th ta="right">Left out</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {imports.data.data.map((contactImport) => (
-                    <Table.Tr key={contactImport.uuid}>
-                      <Table.Td>{formatTimestamp(contactImport.created_at)}</Table.Td>
-                      <Table.Td maw={260}>
-                        <Text size="sm" truncate="end" c={contactImport.file_name ? undefined : 'dimmed'}>
-                          {contactImport.file_name ?? 'No name'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {contactImport.status === 'failed' && contactImport.error ? (
-                          <Tooltip label={contactImport.error} multiline w={320}>
-                            <span tabIndex={0} aria-label={`Failed: ${contactImport.error}`}>
-                              <ContactImportStatusBadge status={contactImport.status} />
-                            </span>
-                          </Tooltip>
-                        ) : (
-                          <ContactImportStatusBadge status={contactImport.status} />
-                        )}
-                        <Progress contactImport={contactImport} />
-                      </Table.Td>
-                      <Table.Td ta="right">{count(contactImport.rows_total)}</Table.Td>
-                      <Table.Td ta="right">{contactImport.status === 'completed' ? count(contactImport.contacts_added) : '—'}</Table.Td>
-                      <Table.Td ta="right">{contactImport.status === 'completed' ? count(contactImport.contacts_updated) : '—'}</Table.Td>
-                      <Table.Td ta="right">{count(contactImport.rows_invalid)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </TableScroll>
-          </Paper>
+          <DataTable label="Recent imports" columns={COLUMNS} rows={imports.data.data} rowKey={(contactImport) => contactImport.uuid} minWidth={720} />
           {imports.data.meta.last_page > 1 && (
             <Group justify="flex-end">
               <Pagination

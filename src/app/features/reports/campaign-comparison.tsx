@@ -1,8 +1,9 @@
-import { Anchor, Button, Group, Paper, Skeleton, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Skeleton, Text, Title } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { CampaignReportSummary } from '../../api/gen/types.gen';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { ErrorState } from '../../components/error-state';
 import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
@@ -57,6 +58,62 @@ function show(measure: Measure, summary: CampaignReportSummary): string {
   return measure.kind === 'rate' ? formatRate(measure.value(summary)) : formatCount(measure.value(summary));
 }
 
+const boldRates = (measure: Measure) => ({ fw: measure.kind === 'rate' ? 700 : undefined });
+
+function CampaignHeader({ summary }: { summary: CampaignReportSummary }) {
+  return (
+    <>
+      <Anchor component={Link} to={paths.campaigns.detail.getHref(summary.campaign_uuid, { report: 'delivery' })} size="sm" fw={600}>
+        {summary.name}
+      </Anchor>
+      <Text size="xs" c="dimmed" fw={400}>
+        {formatTimestamp(summary.started_sending_at)}
+      </Text>
+    </>
+  );
+}
+
+/** A row a figure: its name, each campaign's value, and the change. */
+function comparisonColumns(first: CampaignReportSummary, second: CampaignReportSummary): DataColumn<Measure>[] {
+  return [
+    {
+      key: 'figure',
+      header: 'Figure',
+      rowHeader: true,
+      cellProps: (measure) => ({ fw: measure.kind === 'rate' ? 700 : 500 }),
+      cell: (measure) => (
+        <>
+          {measure.label}
+          {measure.hint && (
+            <Text size="xs" c="dimmed" fw={400} visibleFrom="sm">
+              {measure.hint}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    ...[first, second].map((summary): DataColumn<Measure> => ({
+      key: summary.campaign_uuid,
+      header: <CampaignHeader summary={summary} />,
+      align: 'right',
+      cellProps: boldRates,
+      cell: (measure) => show(measure, summary),
+    })),
+    {
+      key: 'change',
+      header: 'Change',
+      align: 'right',
+      headerProps: { title: 'The second campaign against the first' },
+      cellProps: { style: { whiteSpace: 'nowrap' } },
+      cell: (measure) => (
+        <Text span size="xs" c={differenceColor(measure, first, second)}>
+          {difference(measure, first, second)}
+        </Text>
+      ),
+    },
+  ];
+}
+
 interface CampaignComparisonProps {
   /** The two campaigns' uuids, in the order they were chosen. */
   uuids: readonly [string, string];
@@ -85,53 +142,15 @@ export function CampaignComparison({ uuids, onClear }: CampaignComparisonProps) 
         <Skeleton height={420} radius="md" />
       ) : (
         // Four narrow columns fit a phone: the figures' explanations show from the small breakpoint up.
-        <Table.ScrollContainer minWidth={0} type="native">
-          <Table aria-label="Comparison of two campaigns" striped horizontalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Figure</Table.Th>
-                {[first, second].map((summary) => (
-                  <Table.Th key={summary.campaign_uuid} ta="right">
-                    <Anchor component={Link} to={paths.campaigns.detail.getHref(summary.campaign_uuid, { report: 'delivery' })} size="sm" fw={600}>
-                      {summary.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed" fw={400}>
-                      {formatTimestamp(summary.started_sending_at)}
-                    </Text>
-                  </Table.Th>
-                ))}
-                <Table.Th ta="right" title="The second campaign against the first">
-                  Change
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {MEASURES.map((measure) => (
-                <Table.Tr key={measure.label}>
-                  <Table.Th scope="row" fw={measure.kind === 'rate' ? 700 : 500}>
-                    {measure.label}
-                    {measure.hint && (
-                      <Text size="xs" c="dimmed" fw={400} visibleFrom="sm">
-                        {measure.hint}
-                      </Text>
-                    )}
-                  </Table.Th>
-                  <Table.Td ta="right" fw={measure.kind === 'rate' ? 700 : undefined}>
-                    {show(measure, first)}
-                  </Table.Td>
-                  <Table.Td ta="right" fw={measure.kind === 'rate' ? 700 : undefined}>
-                    {show(measure, second)}
-                  </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    <Text span size="xs" c={differenceColor(measure, first, second)}>
-                      {difference(measure, first, second)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          label="Comparison of two campaigns"
+          columns={comparisonColumns(first, second)}
+          rows={MEASURES}
+          rowKey={(measure) => measure.label}
+          minWidth={0}
+          tableProps={{ striped: true, horizontalSpacing: 6 }}
+          withPanel={false}
+        />
       )}
     </Paper>
   );

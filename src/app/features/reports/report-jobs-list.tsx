@@ -1,21 +1,19 @@
-import { Anchor, Group, Pagination, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Group, Pagination, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { reportFiltersInWords } from '../../../shared/contract';
 import type { ReportJob } from '../../api/gen/types.gen';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { ErrorState } from '../../components/error-state';
-import { TableSkeleton } from '../../components/table-skeleton';
 import { paths } from '../../paths';
 import { REPORT_DEFINITIONS } from './report-columns';
 import { formatCount, formatReportTime } from './report-format';
 import { ReportJobStatusBadge } from './report-job-status-badge';
 import { reportJobQueries } from './report-queries';
-import { TableScroll } from '../../components/table-scroll';
 
 export const JOBS_PER_PAGE = 5;
-const JOB_COLUMNS = ['Report', 'Campaign', 'Status', 'Rows', 'Requested at', 'Link expires', 'Download'] as const;
 
 function Dimmed({ children }: { children: string }) {
   return (
@@ -61,6 +59,50 @@ function JobDownload({ job }: { job: ReportJob }) {
   return <Dimmed>{job.status === 'sent' ? 'Link expired' : '—'}</Dimmed>;
 }
 
+const nowrap = { style: { whiteSpace: 'nowrap' } } as const;
+
+function columns(timeZone: string | undefined): DataColumn<ReportJob>[] {
+  return [
+    {
+      key: 'report',
+      header: 'Report',
+      cell: (job) => (
+        <>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {REPORT_DEFINITIONS[job.type].label}
+          </Text>
+          {reportFiltersInWords(job.filters) && (
+            <Text size="xs" c="dimmed">
+              Only {reportFiltersInWords(job.filters)}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'campaign',
+      header: 'Campaign',
+      cellProps: { maw: 220 },
+      cell: (job) => (
+        <Anchor
+          component={Link}
+          to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type, ...job.filters })}
+          size="sm"
+          display="block"
+          truncate="end"
+        >
+          {job.campaign_name}
+        </Anchor>
+      ),
+    },
+    { key: 'status', header: 'Status', cell: (job) => <JobStatus job={job} /> },
+    { key: 'rows', header: 'Rows', align: 'right', cell: (job) => (job.row_count === null ? <Dimmed>—</Dimmed> : formatCount(job.row_count)) },
+    { key: 'requested', header: 'Requested at', cellProps: nowrap, cell: (job) => <JobTime timestamp={job.created_at} timeZone={timeZone} /> },
+    { key: 'expires', header: 'Link expires', cellProps: nowrap, cell: (job) => <JobTime timestamp={job.link_expires_at} timeZone={timeZone} /> },
+    { key: 'download', header: 'Download', cellProps: nowrap, cell: (job) => <JobDownload job={job} /> },
+  ];
+}
+
 interface ReportJobsListProps {
   /** Where the links are e-mailed: the signed-in user's address. */
   email: string | undefined;
@@ -83,7 +125,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
         </Text>
       </div>
       {jobs.isPending ? (
-        <TableSkeleton columns={JOB_COLUMNS} rows={2} />
+        <DataTable label="Report e-mails" columns={columns(timeZone)} rows={undefined} rowKey={(job) => job.uuid} loading loadingRows={2} minWidth={760} />
       ) : jobs.isError ? (
         <ErrorState title="Your report e-mails could not be loaded." error={jobs.error} onRetry={() => void jobs.refetch()} />
       ) : jobs.data.meta.total === 0 ? (
@@ -92,61 +134,7 @@ export function ReportJobsList({ email, timeZone }: ReportJobsListProps) {
         </Text>
       ) : (
         <>
-          <Paper withBorder radius="md">
-            <TableScroll minWidth={760}>
-              <Table aria-label="Report e-mails">
-                <Table.Thead>
-                  <Table.Tr>
-                    {JOB_COLUMNS.map((column) => (
-                      <Table.Th key={column} ta={column === 'Rows' ? 'right' : undefined}>
-                        {column}
-                      </Table.Th>
-                    ))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {jobs.data.data.map((job) => (
-                    <Table.Tr key={job.uuid}>
-                      <Table.Td>
-                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                          {REPORT_DEFINITIONS[job.type].label}
-                        </Text>
-                        {reportFiltersInWords(job.filters) && (
-                          <Text size="xs" c="dimmed">
-                            Only {reportFiltersInWords(job.filters)}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td maw={220}>
-                        <Anchor
-                          component={Link}
-                          to={paths.campaigns.detail.getHref(job.campaign_uuid, { report: job.type, ...job.filters })}
-                          size="sm"
-                          display="block"
-                          truncate="end"
-                        >
-                          {job.campaign_name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <JobStatus job={job} />
-                      </Table.Td>
-                      <Table.Td ta="right">{job.row_count === null ? <Dimmed>—</Dimmed> : formatCount(job.row_count)}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <JobTime timestamp={job.created_at} timeZone={timeZone} />
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <JobTime timestamp={job.link_expires_at} timeZone={timeZone} />
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <JobDownload job={job} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </TableScroll>
-          </Paper>
+          <DataTable label="Report e-mails" columns={columns(timeZone)} rows={jobs.data.data} rowKey={(job) => job.uuid} minWidth={760} />
           {jobs.data.meta.last_page > 1 && (
             <Group justify="flex-end">
               <Pagination
