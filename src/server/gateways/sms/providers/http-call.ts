@@ -49,13 +49,12 @@ export function httpCall(call: HttpCall): Promise<HttpCallResult> {
   return new Promise((resolve) => {
     let settled = false;
     let written = false;
-    let overall: NodeJS.Timeout | undefined;
-    let connecting: NodeJS.Timeout | undefined;
+    const timers: { overall?: NodeJS.Timeout; connecting?: NodeJS.Timeout } = {};
     const settle = (result: HttpCallResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(overall);
-      clearTimeout(connecting);
+      clearTimeout(timers.overall);
+      clearTimeout(timers.connecting);
       call.signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
@@ -74,12 +73,12 @@ export function httpCall(call: HttpCall): Promise<HttpCallResult> {
     const request = transport.request(target, { method: call.method, headers, agent: call.agent });
     request.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
 
-    overall = setTimeout(() => {
+    timers.overall = setTimeout(() => {
       fail(`no answer within ${call.timeoutMs} ms`);
       request.destroy();
     }, call.timeoutMs);
     if (call.connectTimeoutMs !== undefined) {
-      connecting = setTimeout(() => {
+      timers.connecting = setTimeout(() => {
         fail(`not connected within ${call.connectTimeoutMs} ms`);
         request.destroy();
       }, call.connectTimeoutMs);
@@ -96,7 +95,7 @@ export function httpCall(call: HttpCall): Promise<HttpCallResult> {
 
     request.on('socket', (socket) => {
       // A reused keep-alive socket is connected already.
-      const connected = () => clearTimeout(connecting);
+      const connected = () => clearTimeout(timers.connecting);
       if (!socket.connecting) connected();
       else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
     });
