@@ -5,8 +5,10 @@
  * A trigger on audit_events refuses the one action under test, as a full disk or a lost connection
  * would at that moment.
  *
- * The test app is strict (testing/test-app.ts): a successful change its service did not record fails, so every
- * operation listed is recorded by its service, not by the HTTP layer after the commit.
+ * The test app is strict (testing/test-app.ts): a successful change its service did not record
+ * fails, so every operation listed is recorded by its service, not by the HTTP layer after the
+ * commit. A trailing slash changes nothing (the HTTP layer once read "before" by the route's path,
+ * and missed it then).
  *
  * Seen red: with senders.service.ts recording after its transaction (outside it), the refused event
  * left the sender renamed; with its record removed, the strict check answered 500 for each change.
@@ -64,5 +66,12 @@ describe('the audit trail, in the change’s transaction', () => {
     expect(await eventsOf('deleteSender')).toEqual([
       expect.objectContaining({ resource_uuid: uuid, changes: { sender: { before: 'Atomic2' }, status: { before: '1' }, team_id: { before: '' } } }),
     ]);
+  });
+
+  it('an action called with a trailing slash is recorded like any other, with its before and after', async () => {
+    const uuid = (await call('POST', '/senders/', { sender: 'Slashed' })).json().data.uuid as string;
+    expect((await call('PUT', `/senders/${uuid}/`, { sender: 'Slashed2' })).statusCode).toBe(200);
+    const renamed = (await eventsOf('updateSender')).filter((event) => event.resource_uuid === uuid);
+    expect(renamed).toEqual([expect.objectContaining({ changes: { sender: { before: 'Slashed', after: 'Slashed2' } } })]);
   });
 });
