@@ -112,6 +112,22 @@ async function sendToTheEnd(engine: ReturnType<typeof engineWith>, uuid: string)
   await engine.flushReceipts();
 }
 
+/**
+ * Ticks `engine` until every message of campaign `id` is delivered. A receipt stored while the
+ * engine's settle of the same message is still uncommitted waits in early_receipts until the tick's
+ * sweep retries it (5 s later), so this may take that long.
+ */
+async function untilAllDelivered(engine: ReturnType<typeof createEngine>, id: number) {
+  await vi.waitFor(
+    async () => {
+      await engine.tick();
+      await engine.flushReceipts();
+      expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
+    },
+    { timeout: 20_000, interval: 200 },
+  );
+}
+
 describe('leases', { timeout: 60_000 }, () => {
   it('a submit slower than the lease: its owner renews, nobody takes it over, and every recipient gets one message', async () => {
     const { uuid, id } = await campaignDueNow();
@@ -189,16 +205,7 @@ describe('leases', { timeout: 60_000 }, () => {
     await dieWhileHandingOver(id, 'ask', countingGateway(simulator, { ledger }), 3);
 
     const survivor = engineWith(countingGateway(simulator, { ledger }));
-    // A receipt stored while the survivor's settle of the same message is still uncommitted waits
-    // in early_receipts until the tick's sweep retries it (5 s later), so this may take that long.
-    await vi.waitFor(
-      async () => {
-        await survivor.tick();
-        await survivor.flushReceipts();
-        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
-      },
-      { timeout: 20_000, interval: 200 },
-    );
+    await untilAllDelivered(survivor, id);
     expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
     expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
   });
@@ -216,14 +223,7 @@ describe('leases', { timeout: 60_000 }, () => {
     expect([second.batchId, second.inDoubt]).toEqual([dying.batchId, true]);
     clock.jump(1001);
 
-    await vi.waitFor(
-      async () => {
-        await survivor.tick();
-        await survivor.flushReceipts();
-        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
-      },
-      { timeout: 20_000, interval: 200 },
-    );
+    await untilAllDelivered(survivor, id);
     expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
     expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
   });
@@ -254,14 +254,7 @@ describe('leases', { timeout: 60_000 }, () => {
       options: { tickMs: 100, batchSize: 5, rateLimitPerSecond: 10_000, leaseMs: 30_000, lanes: 1 },
       urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
     });
-    await vi.waitFor(
-      async () => {
-        await survivor.tick();
-        await survivor.flushReceipts();
-        expect((await messages(id)).map((m) => m.status)).toEqual(Array(RECIPIENTS).fill('delivered'));
-      },
-      { timeout: 20_000, interval: 200 },
-    );
+    await untilAllDelivered(survivor, id);
     expect(jumped).toBe(true);
     expect([ledger.total, ledger.duplicates()]).toEqual([RECIPIENTS, []]);
     expect((await expectCountersTrue(uuid, id)).in_doubt).toBe(0);
