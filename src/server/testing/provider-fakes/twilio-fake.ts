@@ -93,6 +93,12 @@ export class TwilioFake extends FakeServer {
     };
   }
 
+  /** The next `times` calls get Twilio's concurrency refusal: 429, code 20429, with `Retry-After` when given. */
+  throttleNext(times: number, retryAfterSeconds?: number): void {
+    const answer = error(429, 20429, 'Too Many Requests');
+    this.failNext(times, retryAfterSeconds === undefined ? answer : { ...answer, headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+
   /** A callback as Twilio would send it: form fields and their `X-Twilio-Signature` (a wrong token when `forged`). */
   signed(url: string, fields: Record<string, string>, options: { forged?: boolean } = {}): { headers: Record<string, string>; body: string } {
     const token = options.forged ? `${this.account.auth_token}-not` : this.account.auth_token;

@@ -100,6 +100,11 @@ export class VonageFake extends FakeServer {
     };
   }
 
+  /** The next `times` calls get Vonage's throttling answer: HTTP 200 with status 1 (30 requests a second per API key). */
+  throttleNext(times: number): void {
+    this.failNext(times, reject('1', 'Throughput Rate Exceeded - please wait [ 1000 ] and retry'));
+  }
+
   /** Adds `timestamp`, `nonce` and `sig` (with a wrong secret when `forged`, an old timestamp when `stale`), and sends as the dashboard says. */
   private async post(url: string, fields: Record<string, string>, options: { forged?: boolean; stale?: boolean; unsigned?: boolean }): Promise<number> {
     const params: Record<string, string> = { ...fields };

@@ -9,6 +9,7 @@
  * to verify (the same 3 red). Twilio's scheme has no timestamp, so there is no staleness window:
  * replays are Herald's to dedupe (a final status is never overwritten).
  */
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -119,11 +120,7 @@ describe('twilio send', () => {
   });
 
   it('429 with Retry-After is transient and says how long to wait', async () => {
-    fake.failNext(1, {
-      status: 429,
-      headers: { 'retry-after': '7' },
-      body: { code: 20429, message: 'Too Many Requests', more_info: 'https://www.twilio.com/docs/errors/20429', status: 429 },
-    });
+    fake.throttleNext(1, 7);
     const [outcome] = await twilioAdapter.send(account, [sms()]);
     expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'transient', code: '20429', retryAfterMs: 7000 });
   });
@@ -190,6 +187,22 @@ describe('twilio callbacks', () => {
     expect(twilioAdapter.verify(account, { ...genuine, headers: { ...genuine.headers, 'x-twilio-signature': undefined } })).toBe(false);
     expect(twilioAdapter.verify(account, { ...genuine, url: genuine.url.replace('from=twilio', 'from=other') })).toBe(false);
     expect(twilioAdapter.verify({ ...account, credentials: { ...credentials, auth_token: 'another' } }, genuine)).toBe(false);
+  });
+
+  it('callbacks out of order and repeated each verify and read the same (Herald keeps the final one)', async () => {
+    const [outcome] = await twilioAdapter.send(account, [sms()]);
+    const id = outcome!.kind === 'accepted' ? outcome!.providerId : '';
+    for (const status of ['delivered', 'sent', 'delivered', 'queued']) expect(await fake.deliver(id, status)).toBe(200);
+    expect(received.map((callback) => twilioAdapter.statuses(callback)[0]!.status)).toEqual(['delivered', 'pending', 'delivered', 'pending']);
+  });
+
+  it('a JSON body is signed through bodySHA256 in the URL', () => {
+    const body = Buffer.from(JSON.stringify({ MessageSid: 'SM1', MessageStatus: 'delivered' }));
+    const url = `${account.statusCallbackUrl}&bodySHA256=${crypto.createHash('sha256').update(body).digest('hex')}`;
+    const signature = crypto.createHmac('sha1', credentials.auth_token).update(url).digest('base64');
+    const callback: ProviderCallback = { method: 'POST', url, headers: { 'x-twilio-signature': signature, 'content-type': 'application/json' }, rawBody: body };
+    expect(twilioAdapter.verify(account, callback)).toBe(true);
+    expect(twilioAdapter.verify(account, { ...callback, rawBody: Buffer.from(body.toString().replace('delivered', 'failed')) })).toBe(false);
   });
 
   it('maps every documented status; intermediate ones are pending', () => {

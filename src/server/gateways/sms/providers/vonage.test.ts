@@ -64,10 +64,6 @@ beforeEach(() => {
 const clientRef = 'c0ffee00-0000-4000-8000-000000000002';
 const sms = (to = '+447700900123', body = 'Sale: 20% off & more = today') => ({ clientRef, to, from: '+447700900001', body });
 const providerId = (outcome: unknown) => (outcome as { providerId: string }).providerId;
-const throttled = {
-  status: 200,
-  body: { 'message-count': '1', messages: [{ status: '1', 'error-text': 'Throughput Rate Exceeded - please wait [ 1000 ] and retry' }] },
-};
 
 describe('vonage send', () => {
   it('posts the documented form and gets the message id back', async () => {
@@ -137,7 +133,7 @@ describe('vonage send', () => {
   });
 
   it('throttled (HTTP 200, status 1) is transient', async () => {
-    fake.failNext(1, throttled);
+    fake.throttleNext(1);
     const [outcome] = await vonageAdapter.send(account, [sms()]);
     expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'transient', code: '1' });
   });
