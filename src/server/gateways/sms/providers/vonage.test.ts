@@ -103,7 +103,7 @@ describe('vonage send', () => {
     expect(sent.sig).toMatch(/^[0-9a-f]{32}$/);
     expect(Math.abs(Number(sent.timestamp) - Date.now() / 1000)).toBeLessThan(5);
     const [wrong] = await vonageAdapter.send({ ...signedOnly, credentials: { ...signedOnly.credentials, signature_secret: 'another' } }, [sms()]);
-    expect(wrong).toMatchObject({ kind: 'refused', errorClass: 'account', code: '14' });
+    expect(wrong).toMatchObject({ kind: 'refused', errorClass: 'account', code: 'status 14' });
   });
 
   it('marks text outside GSM-7 as unicode', async () => {
@@ -121,21 +121,30 @@ describe('vonage send', () => {
 
   it('bad credentials are an account error (HTTP 200, status 4)', async () => {
     const [outcome] = await vonageAdapter.send({ ...account, credentials: { ...credentials, api_secret: 'wrong' } }, [sms()]);
-    expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'account', code: '4', message: 'Bad Credentials' });
+    expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'account', code: 'status 4', message: 'Bad Credentials' });
   });
 
   it('an invalid or barred number is a recipient error (status 3 on `to`, 7)', async () => {
     const [invalid] = await vonageAdapter.send(account, [sms('+12')]);
-    expect(invalid).toMatchObject({ kind: 'refused', errorClass: 'recipient', code: '3' });
+    expect(invalid).toMatchObject({ kind: 'refused', errorClass: 'recipient', code: 'status 3' });
     fake.barred.add('447700900999');
     const [barred] = await vonageAdapter.send(account, [sms('+447700900999')]);
-    expect(barred).toMatchObject({ kind: 'refused', errorClass: 'recipient', code: '7' });
+    expect(barred).toMatchObject({ kind: 'refused', errorClass: 'recipient', code: 'status 7' });
   });
 
   it('throttled (HTTP 200, status 1) is transient', async () => {
     fake.throttleNext(1);
     const [outcome] = await vonageAdapter.send(account, [sms()]);
-    expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'transient', code: '1' });
+    expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'transient', code: 'status 1' });
+  });
+
+  it('classifies the documented send statuses: no credit and a refused sender are account errors', async () => {
+    const expected = { '5': 'transient', '9': 'account', '15': 'account', '29': 'account', '6': 'recipient', '33': 'recipient' } as const;
+    for (const [status, errorClass] of Object.entries(expected)) {
+      fake.failNext(1, { status: 200, body: { 'message-count': '1', messages: [{ status, 'error-text': `error ${status}` }] } });
+      const [outcome] = await vonageAdapter.send(account, [sms()]);
+      expect(outcome, status).toMatchObject({ kind: 'refused', errorClass, code: `status ${status}` });
+    }
   });
 
   it('HTTP 429 with Retry-After and a 5xx are transient', async () => {
@@ -174,7 +183,7 @@ describe('vonage send', () => {
     expect(outcome).toMatchObject({ kind: 'accepted' });
     expect(await fake.deliver(providerId(outcome), 'failed')).toBe(200);
     expect(vonageAdapter.statuses(received.at(-1)!)).toEqual([
-      { providerId: providerId(outcome), status: 'failed', errorCode: '9', optedOut: true, clientRef },
+      { providerId: providerId(outcome), status: 'failed', errorCode: 'err-code 9', optedOut: true, clientRef },
     ]);
   });
 });
@@ -251,9 +260,9 @@ describe('vonage callbacks', () => {
       })[0];
     for (const pending of ['accepted', 'buffered', 'unknown']) expect(status(pending)).toEqual({ providerId: 'M1', status: 'pending' });
     expect(status('delivered')).toEqual({ providerId: 'M1', status: 'delivered' });
-    expect(status('expired', '2')).toEqual({ providerId: 'M1', status: 'expired', errorCode: '2' });
-    expect(status('failed', '6')).toEqual({ providerId: 'M1', status: 'failed', errorCode: '6' });
-    expect(status('rejected', '9')).toEqual({ providerId: 'M1', status: 'failed', errorCode: '9', optedOut: true });
+    expect(status('expired', '2')).toEqual({ providerId: 'M1', status: 'expired', errorCode: 'err-code 2' });
+    expect(status('failed', '6')).toEqual({ providerId: 'M1', status: 'failed', errorCode: 'err-code 6' });
+    expect(status('rejected', '9')).toEqual({ providerId: 'M1', status: 'failed', errorCode: 'err-code 9', optedOut: true });
   });
 
   it('reads a signed inbound message, in any method', async () => {

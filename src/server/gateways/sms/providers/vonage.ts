@@ -165,7 +165,8 @@ async function sendOne(account: ProviderAccount, sms: ProviderSms, signal?: Abor
   let errorClass = VONAGE_SEND_STATUSES[code] ?? 'account';
   // 3 "Invalid params" names the parameter: a bad `to` is the recipient's, anything else the set-up's.
   if (code === '3') errorClass = /\bto\b/i.test(text) ? 'recipient' : 'account';
-  return refused(errorClass, code, text, retryAfter);
+  // Kept as `status N`, as Vonage names it, apart from a receipt's `err-code N`.
+  return refused(errorClass, `status ${code}`, text, retryAfter);
 }
 
 const RECEIPT_STATUSES: Record<string, ProviderStatus['status']> = {
@@ -214,7 +215,7 @@ export const vonageAdapter: ProviderAdapter = {
       {
         providerId,
         status,
-        ...(failing && errorCode && errorCode !== '0' ? { errorCode } : {}),
+        ...(failing && errorCode && errorCode !== '0' ? { errorCode: `err-code ${errorCode}` } : {}),
         ...(failing && errorCode === '9' ? { optedOut: true } : {}),
         ...(params['client-ref'] ? { clientRef: params['client-ref'] } : {}),
       },
