@@ -56,6 +56,8 @@ export type ProviderStatus = {
   errorCode?: string;
   /** The provider says the recipient opted out (e.g. Vonage err-code 9). */
   optedOut?: boolean;
+  /** Herald's `clientRef` when the callback carries it back (Vonage `client-ref`): matches a status whose provider id Herald never saw (another part of a long message). */
+  clientRef?: string;
 };
 
 /** A message a handset sent to one of the account's numbers. */
