@@ -23,7 +23,10 @@ export type PlivoAccepted = { id: string; to: string; from: string; body: string
 export type PlivoCallbackOptions = {
   errorCode?: string;
   sequence?: number;
-  /** Signs with this token instead of the account's (a forgery). */ token?: string;
+  /** Reports on a later part of a long message: its own MessageUUID, the accepted one as ParentMessageUUID. */
+  part?: number;
+  /** Signs with this token instead of the account's (a forgery). */
+  token?: string;
   unsigned?: boolean;
 };
 
@@ -136,14 +139,14 @@ export class PlivoFake {
     const message = this.accepted.find((m) => m.id === id);
     if (!message?.callbackUrl) throw new Error(`no accepted message ${id} with a callback url`);
     const form: Record<string, string> = {
-      MessageUUID: id,
+      MessageUUID: options.part && options.part > 1 ? crypto.randomUUID() : id,
       ParentMessageUUID: id,
       To: message.to.replace(/^\+/, ''),
       From: message.from.replace(/^\+/, ''),
       Type: 'sms',
       Status: status,
       Units: '1',
-      PartInfo: '1 of 1',
+      PartInfo: options.part ? `${options.part} of ${options.part}` : '1 of 1',
       Sequence: String(options.sequence ?? ++this.sequence),
       MessageTime: new Date().toISOString().replace('T', ' ').slice(0, 19),
     };

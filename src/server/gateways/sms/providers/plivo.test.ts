@@ -203,6 +203,21 @@ describe('plivoAdapter callbacks', () => {
     ]);
   });
 
+  it('repeated and out-of-order callbacks each verify and map as sent (the engine keeps the final one); a later part reports on its parent', async () => {
+    await plivoAdapter.send(account, [sms(1)]);
+    const id = fake.accepted[0]!.id;
+    expect(await fake.deliver(id, 'delivered', { sequence: 3 })).toBe(200);
+    expect(await fake.deliver(id, 'sent', { sequence: 2 })).toBe(200);
+    expect(await fake.deliver(id, 'delivered', { sequence: 3 })).toBe(200);
+    expect(await fake.deliver(id, 'delivered', { part: 2 })).toBe(200);
+    expect(receiver.verified.flatMap((c) => plivoAdapter.statuses(c)).map((s) => [s.providerId, s.status])).toEqual([
+      [id, 'delivered'],
+      [id, 'pending'],
+      [id, 'delivered'],
+      [id, 'delivered'],
+    ]);
+  });
+
   it('failed and undelivered keep the ErrorCode; 200 is an opt-out at Plivo', async () => {
     await plivoAdapter.send(account, [sms(1), sms(2)]);
     const [a, b] = fake.accepted;

@@ -183,6 +183,13 @@ describe('telnyxAdapter webhooks', () => {
     ]);
   });
 
+  it('repeated and out-of-order webhooks each verify and map as sent (the engine keeps the final one)', async () => {
+    await telnyxAdapter.send(account, [sms(1)]);
+    const id = fake.accepted[0]!.id;
+    for (const status of ['delivered', 'sent', 'delivered']) expect(await fake.deliver(id, status)).toBe(200);
+    expect(receiver.verified.flatMap((c) => telnyxAdapter.statuses(c)).map((s) => s.status)).toEqual(['delivered', 'pending', 'delivered']);
+  });
+
   it('failures keep the code of payload.errors; expired and delivery_unconfirmed are expired', async () => {
     await telnyxAdapter.send(account, [sms(1), sms(2), sms(3), sms(4)]);
     const [a, b, c, d] = fake.accepted.map((m) => m.id);
