@@ -78,6 +78,12 @@ export class SinchFake {
     return this.server.stop();
   }
 
+  /** Forgets every accepted message and request (between tests). */
+  reset(): void {
+    this.accepted.length = 0;
+    this.server.requests.length = 0;
+  }
+
   private handle(request: FakeRequest): FakeAnswer {
     if (request.method !== 'POST' || request.path !== `/xms/v1/${this.account.service_plan_id}/batches`)
       return { status: 404, body: { code: 'not_found', text: 'Not found' } };

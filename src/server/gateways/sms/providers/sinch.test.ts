@@ -67,8 +67,7 @@ beforeEach(() => {
   // A fresh keep-alive pool per test: sockets a restarted fake closed belong to no other test.
   account.agent?.destroy();
   account = { ...account, agent: providerAgent(fake.baseUrl) };
-  fake.accepted.length = 0;
-  fake.server.requests.length = 0;
+  fake.reset();
   got.statuses.length = 0;
   got.inbound.length = 0;
   got.refused = 0;

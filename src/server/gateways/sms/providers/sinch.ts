@@ -8,7 +8,7 @@
  * - delivery reports: https://developers.sinch.com/docs/sms/api-reference/sms/tag/Delivery-reports/ and
  *   https://developers.sinch.com/docs/sms/api-reference/sms/tag/Webhooks/ (`recipient_delivery_report_sms`,
  *   `delivery_report_sms`, statuses Queued/Dispatched/Aborted/Cancelled/Rejected/Deleted/Delivered/Failed/Expired/Unknown,
- *   codes https://developers.sinch.com/docs/sms/api-reference/error-codes/);
+ *   and their codes: 0, SMPP codes, 400 Queued … 418);
  * - inbound: https://developers.sinch.com/docs/sms/api-reference/sms/tag/Inbounds/ (`mo_text`);
  * - callback signatures (HMAC, enabled per service plan, release notes
  *   https://developers.sinch.com/docs/sms/release-notes/): `x-sinch-webhook-signature` = base64 HMAC-SHA256 with the
