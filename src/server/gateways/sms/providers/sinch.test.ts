@@ -189,6 +189,11 @@ describe('Sinch: errors, classified', () => {
     expect(fake.accepted.map((message) => message.to).sort()).toEqual(['+447700900001', '+447700900003']);
   });
 
+  it('a sender Sinch will not take is an account error', async () => {
+    const [outcome] = await sinchAdapter.send(account, [{ ...sms(1), from: '' }]);
+    expect(outcome).toMatchObject({ kind: 'refused', errorClass: 'account', code: 'syntax_invalid_parameter_format' });
+  });
+
   it('an opted-out or unroutable recipient is reported late, by a failed delivery report with its code', async () => {
     // Sinch documents no synchronous opt-out answer: refusals of a number arrive as reports (402 unroutable…).
     const [outcome] = await sinchAdapter.send(account, [sms(4)]);

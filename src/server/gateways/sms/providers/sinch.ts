@@ -78,8 +78,12 @@ function refusal(answer: HttpAnswer): Refusal {
   const message = text ?? `HTTP ${answer.status}`;
   if (answer.status === 429) return { kind: 'refused', errorClass: 'transient', code, message, retryAfterMs: retryAfterMs(answer.headers) };
   if (answer.status >= 500) return { kind: 'refused', errorClass: 'transient', code, message, retryAfterMs: retryAfterMs(answer.headers) };
-  // The message itself is malformed (a number Sinch cannot read, a body too long): another provider would refuse it too.
-  if (answer.status === 400) return { kind: 'refused', errorClass: 'recipient', code, message };
+  if (answer.status === 400) {
+    // A sender Sinch will not take is the account's setup; anything else (a number Sinch cannot read, a body too
+    // long) is the message's own, and another provider would refuse it too.
+    const errorClass = /\bfrom\b|originator/i.test(message) ? 'account' : 'recipient';
+    return { kind: 'refused', errorClass, code, message };
+  }
   // 401 credentials, 403 `unknown_group` / `missing_callback_url`…, 404 an unknown service plan: the account's setup.
   return { kind: 'refused', errorClass: 'account', code, message };
 }
