@@ -48,7 +48,7 @@ export async function askApprovers(deps: Pick<CampaignsDeps, 'members' | 'outbox
 /** Who made the campaign, and who last asked for its approval, hear of the decision (not the admin who made it). */
 async function tellDecision(deps: Pick<CampaignsDeps, 'users' | 'outbox' | 'config'>, tx: Conn, auth: AuthContext, record: CampaignRecord) {
   const ids = new Set([record.createdById, record.approvalRequestedById].filter((id): id is number => id !== null && id !== auth.userId));
-  const users = await Promise.all([...ids].map((id) => deps.users.findById(id)));
+  const users = await Promise.all([...ids].map((id) => deps.users.findById(id, tx)));
   const mail = approvalDecisionMail(
     record,
     {
