@@ -522,7 +522,10 @@ export const smsConnections = pgTable('sms_connections', {
   provider: text('provider').notNull(),
   baseUrl: text('base_url'),
   credentialsEncrypted: bytea('credentials_encrypted').notNull(),
-  senders: text('senders').array().notNull().default(sql`'{}'::text[]`),
+  senders: text('senders')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   maxPerSecond: integer('max_per_second').notNull(),
   enabled: boolean('enabled').notNull().default(true),
   createdAt: moment('created_at').notNull(),

@@ -126,10 +126,12 @@ export const SmsConnectionSchema = z
     enabled: z.boolean(),
     status_callback_url: z
       .string()
-      .describe("Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet."),
+      .describe(
+        'Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet.',
+      ),
     inbound_url: z
       .string()
-      .describe("Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet."),
+      .describe('Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.'),
     links: ResourceLinksSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

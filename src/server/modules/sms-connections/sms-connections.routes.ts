@@ -49,7 +49,8 @@ export const smsConnectionsRoutes: FastifyPluginAsyncZod<{ smsConnections: SmsCo
         operationId: 'createSmsConnection',
         tags,
         summary: 'Connect an SMS provider account',
-        description: "Every credential field of the provider is required (a missing one is named in the 422). The answer shows the credentials as masked hints only.",
+        description:
+          'Every credential field of the provider is required (a missing one is named in the 422). The answer shows the credentials as masked hints only.',
         body: SmsConnectionInputSchema,
         response: { 201: dataOf(SmsConnectionSchema), ...errorsOf(401, 403, 422) },
       },

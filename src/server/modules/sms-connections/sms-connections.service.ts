@@ -58,7 +58,9 @@ function checkedCredentials(provider: SmsConnectionProvider, credentials: Creden
   for (const name of Object.keys(credentials))
     if (!fields.includes(name))
       errors[`credentials.${name}`] = [
-        fields.length === 0 ? `A ${provider} connection takes no credentials.` : `A ${provider} connection takes no credential ${name}; it takes ${fields.join(', ')}.`,
+        fields.length === 0
+          ? `A ${provider} connection takes no credentials.`
+          : `A ${provider} connection takes no credential ${name}; it takes ${fields.join(', ')}.`,
       ];
   for (const name of fields) if (!credentials[name]?.trim()) errors[`credentials.${name}`] = [`The credentials.${name} field is required for ${provider}.`];
   if (provider === 'smpp' && credentials.url?.trim() && !errors['credentials.url'])

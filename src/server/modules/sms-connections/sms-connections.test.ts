@@ -195,7 +195,14 @@ describe('fields', () => {
   };
 
   it('takes base_url as scheme://host[:port] only', async () => {
-    for (const base_url of ['https://api.example.com/v2', 'https://api.example.com?x=1', 'https://user:pass@api.example.com', 'ftp://api.example.com', 'api.example.com', 'https://api.example.com#x'])
+    for (const base_url of [
+      'https://api.example.com/v2',
+      'https://api.example.com?x=1',
+      'https://user:pass@api.example.com',
+      'ftp://api.example.com',
+      'api.example.com',
+      'https://api.example.com#x',
+    ])
       await refused(twilioBody({ base_url }), 'base_url');
     expect((await create(twilioBody({ base_url: 'http://127.0.0.1:8080/' }))).base_url).toBe('http://127.0.0.1:8080');
   });
@@ -233,7 +240,9 @@ describe('access', () => {
     }
     const other = await t.user();
     for (const method of ['GET', 'PUT', 'DELETE'] as const)
-      expect((await t.request(method, `${API}/${created.uuid}`, { token: other.token, body: method === 'PUT' ? { name: 'x' } : undefined })).statusCode).toBe(404);
+      expect((await t.request(method, `${API}/${created.uuid}`, { token: other.token, body: method === 'PUT' ? { name: 'x' } : undefined })).statusCode).toBe(
+        404,
+      );
     expect((await t.request('POST', `${API}/${created.uuid}/test`, { token: other.token, body: { phone_number: '+447700900123' } })).statusCode).toBe(404);
     expect((await t.request('GET', `${API}/`, { token: other.token })).json().data).toEqual([]);
   });
