@@ -38,6 +38,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
+import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
       await api.register(eventEndpointsRoutes, { eventEndpoints: services.eventEndpoints, publicUrl });
+      await api.register(smsConnectionsRoutes, { smsConnections: services.smsConnections, publicUrl });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });

@@ -57,6 +57,8 @@ import { createVanityDomainsRepository } from './modules/vanity-domains/vanity-d
 import { createVanityDomainsService } from './modules/vanity-domains/vanity-domains.service';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
+import { createSmsConnectionsRepository } from './modules/sms-connections/sms-connections.repository';
+import { createSmsConnectionsService } from './modules/sms-connections/sms-connections.service';
 import { createEventDeliverer } from './modules/event-endpoints/event-deliverer';
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
@@ -164,6 +166,14 @@ export function createServices(
     endpoints: createEventEndpointsRepository(db, clock),
     outbox: eventOutbox,
     deliver: deliverEvent,
+    secrets,
+    clock,
+    config,
+  });
+  const smsConnections = createSmsConnectionsService({
+    db,
+    audit: auditTrail,
+    connections: createSmsConnectionsRepository(db, clock),
     secrets,
     clock,
     config,
@@ -310,6 +320,7 @@ export function createServices(
     vanityDomains,
     webhooks,
     eventEndpoints,
+    smsConnections,
     eventOutbox,
     deliverEvent,
     keywords,

@@ -509,6 +509,29 @@ export const webhookAttempts = pgTable('webhook_attempts', {
   createdAt: moment('created_at').notNull().defaultNow(),
 });
 
+// Sending.
+
+/** A team's account at an SMS provider (or an SMPP bind, or the simulator): sealed credentials, senders and pace. */
+export const smsConnections = pgTable('sms_connections', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  provider: text('provider').notNull(),
+  baseUrl: text('base_url'),
+  credentialsEncrypted: bytea('credentials_encrypted').notNull(),
+  senders: text('senders')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  maxPerSecond: integer('max_per_second').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
 // Events.
 
 /** Where a team's events go, with their secrets (sealed) and the failure state. */

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorBody } from '../../shared/contract';
 import { isDatabaseUnavailable } from '../db/client';
 import {
+  BadGatewayError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -64,6 +65,7 @@ const domainStatus = (error: DomainError): number => {
   if (error instanceof ForbiddenError) return 403;
   if (error instanceof GoneError) return 410;
   if (error instanceof TooManyRequestsError) return 429;
+  if (error instanceof BadGatewayError) return 502;
   return 400;
 };
 

@@ -309,6 +309,8 @@ beforeAll(async () => {
   );
   await create('/api/2.0/webhooks/', { name: 'Fixture', url: 'https://hooks.example.com/in' }, 'webhook_uuid');
   await create('/api/2.0/event-endpoints/', { url: 'https://hooks.example.com/events', events: ['report.ready'] }, 'endpoint_uuid');
+  // The simulator: a test send that gets through validation calls no one (it is for HTTP providers, 422).
+  await create('/api/2.0/sms-connections/', { name: 'Fixture', provider: 'simulator' }, 'connection_uuid');
   await create('/api/2.0/contact-groups/', { name: 'Fixture', headers: ['first_name'] }, 'contact_group_uuid');
   const added = await t.request('PUT', `/api/2.0/contact-groups/${fixtures.contact_group_uuid}/add-contacts`, {
     token: user.token,

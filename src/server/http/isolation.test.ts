@@ -36,6 +36,7 @@ type TeamA = {
   webhook: string;
   eventEndpoint: string;
   eventDelivery: string;
+  smsConnection: string;
   group: string;
   keyword: string;
   importGroup: string;
@@ -61,6 +62,7 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   webhook_uuid: (team) => team.webhook,
   endpoint_uuid: (team) => team.eventEndpoint,
   delivery_uuid: (team) => team.eventDelivery,
+  connection_uuid: (team) => team.smsConnection,
   keyword_uuid: (team) => team.keyword,
   contact_group_uuid: (team) => team.group,
   import_uuid: (team) => team.import,
@@ -126,6 +128,8 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/vanity-domains/{vanity_domain_uuid}`]: () => ({ body: { domain: 'go.bravo-team.com' } }),
   [`PUT ${API}/webhooks/{webhook_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/event-endpoints/{endpoint_uuid}`]: () => ({ body: { enabled: false } }),
+  [`PUT ${API}/sms-connections/{connection_uuid}`]: () => ({ body: { enabled: false } }),
+  [`POST ${API}/sms-connections/{connection_uuid}/test`]: () => ({ body: { phone_number: '+447700900123' } }),
   [`PUT ${API}/keywords/{keyword_uuid}`]: () => ({ body: { message: 'Renamed' } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}/add-contacts`]: () => ({ body: { contacts: [{ phone_number: '07700900999' }] } }),
@@ -286,6 +290,16 @@ beforeAll(async () => {
   const eventEndpoint = (await created(owner, '/event-endpoints/', { url: receiver.url, events: ['inbound.received'], headers: { 'X-Api-Key': 'alpha' } }))
     .uuid!;
   const eventDelivery = (await ok(owner, 'POST', `/event-endpoints/${eventEndpoint}/test`)).json().data.uuid;
+  // Pointed at a port nothing listens on: a test send of A's connection could reach no one.
+  const smsConnection = (
+    await created(owner, '/sms-connections/', {
+      name: 'Alpha Twilio',
+      provider: 'twilio',
+      base_url: 'http://127.0.0.1:9',
+      credentials: { account_sid: 'AC00000000000000000000000000000000', auth_token: 'alpha-token-0000' },
+      senders: ['+447700900001'],
+    })
+  ).uuid!;
   const group = (await created(owner, '/contact-groups/', { name: 'Customers', description: 'Alpha customers', headers: ['first_name'] })).uuid!;
   await ok(owner, 'PUT', `/contact-groups/${group}/add-contacts`, {
     body: {
@@ -340,6 +354,7 @@ beforeAll(async () => {
     webhook,
     eventEndpoint,
     eventDelivery,
+    smsConnection,
     group,
     keyword,
     importGroup,

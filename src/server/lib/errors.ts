@@ -46,6 +46,9 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/** A service Herald called on the caller's behalf failed or could not be reached (an SMS provider down): 502, not Herald's own fault. */
+export class BadGatewayError extends DomainError {}
+
 /** Something that existed and is gone for good (an expired download link). */
 export class GoneError extends DomainError {}
 

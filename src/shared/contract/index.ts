@@ -19,6 +19,7 @@ export * from './reports';
 export * from './contacts-directory';
 export * from './overview';
 export * from './event-endpoints';
+export * from './sms-connections';
 export * from './sorts';
 export * from './events';
 export * from './jobs';

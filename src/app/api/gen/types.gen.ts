@@ -2553,6 +2553,61 @@ export type EventDeliveryDetail = {
 };
 
 /**
+ * A team's account at an SMS provider (docs/providers.md, Connections).
+ */
+export type SmsConnection = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * Where the connection sends: an HTTP provider, an SMPP bind (`smpp`) or the simulator.
+     */
+    provider: 'twilio' | 'vonage' | 'infobip' | 'plivo' | 'telnyx' | 'sinch' | 'smpp' | 'simulator';
+    /**
+     * `scheme://host[:port]` Herald calls: the one set, else the provider's public API host (empty for smpp and simulator).
+     */
+    base_url: string;
+    /**
+     * Each credential field with a masked hint only: `••••` followed by its last 4 characters when it has 12 or more, else `••••`.
+     */
+    credentials: {
+        [key: string]: string;
+    };
+    senders: Array<string>;
+    max_per_second: number;
+    enabled: boolean;
+    /**
+     * Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet.
+     */
+    status_callback_url: string;
+    /**
+     * Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.
+     */
+    inbound_url: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type SmsConnectionTestResult = {
+    /**
+     * The provider's id of the message it took.
+     */
+    provider_message_id: string;
+};
+
+/**
  * A campaign, by identifier and name.
  */
 export type EventCampaignRef = {
@@ -6779,6 +6834,377 @@ export type RedeliverEventResponses = {
 };
 
 export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];
+
+export type ListSmsConnectionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/sms-connections';
+};
+
+export type ListSmsConnectionsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListSmsConnectionsError = ListSmsConnectionsErrors[keyof ListSmsConnectionsErrors];
+
+export type ListSmsConnectionsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<SmsConnection>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListSmsConnectionsResponse = ListSmsConnectionsResponses[keyof ListSmsConnectionsResponses];
+
+export type CreateSmsConnectionData = {
+    /**
+     * Body of create. Every credential field of the provider is required.
+     */
+    body: {
+        name: string;
+        /**
+         * Where the connection sends: an HTTP provider, an SMPP bind (`smpp`) or the simulator.
+         */
+        provider: 'twilio' | 'vonage' | 'infobip' | 'plivo' | 'telnyx' | 'sinch' | 'smpp' | 'simulator';
+        /**
+         * `scheme://host[:port]` of the provider's API; empty or left out: the provider's public API host.
+         */
+        base_url?: string;
+        /**
+         * The provider's credentials, by field name: twilio `account_sid`, `auth_token`; vonage `api_key`, `api_secret`, `signature_secret`; infobip `api_key`; plivo `auth_id`, `auth_token`; telnyx `api_key`, `public_key` (base64 Ed25519); sinch `service_plan_id`, `api_token`, `webhook_secret`; smpp `url` (`smpp://user:pass@host:port`, as SMS_GATEWAY); simulator none. Written, never read back.
+         */
+        credentials?: {
+            [key: string]: string;
+        };
+        /**
+         * The numbers or alphanumeric IDs the account may send from; the first is the default.
+         */
+        senders?: Array<string>;
+        /**
+         * At most this many messages a second through this connection (alongside SMS_RATE_LIMIT).
+         */
+        max_per_second?: number;
+        enabled?: boolean;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/sms-connections';
+};
+
+export type CreateSmsConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateSmsConnectionError = CreateSmsConnectionErrors[keyof CreateSmsConnectionErrors];
+
+export type CreateSmsConnectionResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: SmsConnection;
+    };
+};
+
+export type CreateSmsConnectionResponse = CreateSmsConnectionResponses[keyof CreateSmsConnectionResponses];
+
+export type DeleteSmsConnectionData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}';
+};
+
+export type DeleteSmsConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DeleteSmsConnectionError = DeleteSmsConnectionErrors[keyof DeleteSmsConnectionErrors];
+
+export type DeleteSmsConnectionResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteSmsConnectionResponse = DeleteSmsConnectionResponses[keyof DeleteSmsConnectionResponses];
+
+export type ShowSmsConnectionData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}';
+};
+
+export type ShowSmsConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSmsConnectionError = ShowSmsConnectionErrors[keyof ShowSmsConnectionErrors];
+
+export type ShowSmsConnectionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SmsConnection;
+    };
+};
+
+export type ShowSmsConnectionResponse = ShowSmsConnectionResponses[keyof ShowSmsConnectionResponses];
+
+export type UpdateSmsConnectionData = {
+    /**
+     * Body of edit: any of the fields; the others keep their values. `credentials` left out keeps them; the fields given replace theirs and the others are kept. The provider cannot change (make another connection).
+     */
+    body: {
+        name?: string;
+        /**
+         * `scheme://host[:port]` of the provider's API; empty or left out: the provider's public API host.
+         */
+        base_url?: string;
+        /**
+         * The provider's credentials, by field name: twilio `account_sid`, `auth_token`; vonage `api_key`, `api_secret`, `signature_secret`; infobip `api_key`; plivo `auth_id`, `auth_token`; telnyx `api_key`, `public_key` (base64 Ed25519); sinch `service_plan_id`, `api_token`, `webhook_secret`; smpp `url` (`smpp://user:pass@host:port`, as SMS_GATEWAY); simulator none. Written, never read back.
+         */
+        credentials?: {
+            [key: string]: string;
+        };
+        /**
+         * The numbers or alphanumeric IDs the account may send from; the first is the default.
+         */
+        senders?: Array<string>;
+        /**
+         * At most this many messages a second through this connection (alongside SMS_RATE_LIMIT).
+         */
+        max_per_second?: number;
+        enabled?: boolean;
+    };
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}';
+};
+
+export type UpdateSmsConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSmsConnectionError = UpdateSmsConnectionErrors[keyof UpdateSmsConnectionErrors];
+
+export type UpdateSmsConnectionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SmsConnection;
+    };
+};
+
+export type UpdateSmsConnectionResponse = UpdateSmsConnectionResponses[keyof UpdateSmsConnectionResponses];
+
+export type TestSmsConnectionData = {
+    /**
+     * Body of a test send.
+     */
+    body: {
+        /**
+         * Where to send the test message, in international form (`+447700900123`); the provider judges whether it can reach it.
+         */
+        phone_number: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}/test';
+};
+
+export type TestSmsConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+    /**
+     * The request failed.
+     */
+    502: Error;
+};
+
+export type TestSmsConnectionError = TestSmsConnectionErrors[keyof TestSmsConnectionErrors];
+
+export type TestSmsConnectionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SmsConnectionTestResult;
+    };
+};
+
+export type TestSmsConnectionResponse = TestSmsConnectionResponses[keyof TestSmsConnectionResponses];
 
 export type ListKeywordsData = {
     body?: never;

@@ -1,0 +1,112 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
+import type { Clock } from '../../lib/time';
+
+const ConnectionRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  teamId: z.number(),
+  name: z.string(),
+  provider: z.string(),
+  baseUrl: z.string().nullable(),
+  credentialsEncrypted: z.instanceof(Buffer),
+  senders: z.array(z.string()),
+  maxPerSecond: z.number(),
+  enabled: z.boolean(),
+  createdAt: MomentSchema,
+  updatedAt: MomentSchema,
+});
+export type ConnectionRow = z.output<typeof ConnectionRowSchema>;
+
+const COLUMNS = sql.raw(`c.id::int AS id, c.uuid, c.team_id::int AS "teamId", c.name, c.provider, c.base_url AS "baseUrl",
+  c.credentials_encrypted AS "credentialsEncrypted", c.senders, c.max_per_second AS "maxPerSecond", c.enabled,
+  c.created_at AS "createdAt", c.updated_at AS "updatedAt"`);
+
+export type ConnectionChanges = Partial<{
+  name: string;
+  baseUrl: string | null;
+  credentialsEncrypted: Buffer;
+  senders: string[];
+  maxPerSecond: number;
+  enabled: boolean;
+}>;
+
+const COLUMN_OF: Record<keyof ConnectionChanges, string> = {
+  name: 'name',
+  baseUrl: 'base_url',
+  credentialsEncrypted: 'credentials_encrypted',
+  senders: 'senders',
+  maxPerSecond: 'max_per_second',
+  enabled: 'enabled',
+};
+
+function assignment(key: keyof ConnectionChanges, value: unknown): SQL {
+  const column = sql.raw(COLUMN_OF[key]);
+  if (key === 'senders') return sql`${column} = ${sql.param(value)}::text[]`;
+  return sql`${column} = ${value}`;
+}
+
+/** A team's SMS connections, as the API reads and edits them. */
+export function createSmsConnectionsRepository(db: Db, clock: Clock) {
+  return {
+    list(teamId: number, window: PageWindow): Promise<Page<ConnectionRow>> {
+      return readPage({
+        rows: rowsOf(
+          db,
+          ConnectionRowSchema,
+          sql`SELECT ${COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId}
+               ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM sms_connections WHERE team_id = ${teamId}`),
+      });
+    },
+
+    /** The team's connection; `lock`: held until `conn`'s transaction ends, the "before" of a change. */
+    find: (teamId: number, uuid: string, conn: Conn = db, lock = false) =>
+      firstRowOf(
+        conn,
+        ConnectionRowSchema,
+        sql`SELECT ${COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId} AND c.uuid = ${uuid}${lock ? sql` FOR UPDATE` : sql``}`,
+      ),
+
+    async insert(
+      conn: Conn,
+      row: Pick<ConnectionRow, 'teamId' | 'name' | 'provider' | 'baseUrl' | 'credentialsEncrypted' | 'senders' | 'maxPerSecond' | 'enabled'>,
+    ): Promise<ConnectionRow> {
+      const now = clock.now();
+      const created = await firstRowOf(
+        conn,
+        ConnectionRowSchema,
+        sql`
+        WITH c AS (
+          INSERT INTO sms_connections (team_id, name, provider, base_url, credentials_encrypted, senders, max_per_second, enabled, created_at, updated_at)
+          VALUES (${row.teamId}, ${row.name}, ${row.provider}, ${row.baseUrl}, ${row.credentialsEncrypted}, ${sql.param(row.senders)}::text[],
+                  ${row.maxPerSecond}, ${row.enabled}, ${now}, ${now})
+          RETURNING *)
+        SELECT ${COLUMNS} FROM c`,
+      );
+      if (!created) throw new Error('sms connection insert returned no row');
+      return created;
+    },
+
+    update(conn: Conn, teamId: number, uuid: string, changes: ConnectionChanges): Promise<ConnectionRow | undefined> {
+      const sets = (Object.entries(changes) as Array<[keyof ConnectionChanges, unknown]>).map(([key, value]) => assignment(key, value));
+      sets.push(sql`updated_at = ${clock.now()}`);
+      return firstRowOf(
+        conn,
+        ConnectionRowSchema,
+        sql`
+        WITH c AS (UPDATE sms_connections SET ${sql.join(sets, sql`, `)} WHERE team_id = ${teamId} AND uuid = ${uuid} RETURNING *)
+        SELECT ${COLUMNS} FROM c`,
+      );
+    },
+
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.execute(sql`DELETE FROM sms_connections WHERE id = ${id}`);
+    },
+  };
+}
+export type SmsConnectionsRepository = ReturnType<typeof createSmsConnectionsRepository>;
