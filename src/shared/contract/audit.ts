@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from './common';
+import { optionalString } from './fields';
 import { timestampField } from './campaigns';
 
 export const AuditChangeSchema = z
@@ -36,8 +37,9 @@ export const AuditEventSchema = z
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
 export const AuditQuerySchema = z.object({
-  actor: z.string().max(200, 'The actor may not be greater than 200 characters.').optional().describe("A user's uuid, or part of an actor's name."),
-  action: z.string().max(100, 'The action may not be greater than 100 characters.').optional().describe('One action, exactly.'),
+  // A NUL or half an emoji cannot be compared in PostgreSQL: refused before the CSV's first line, not a stream cut off.
+  actor: optionalString('actor', 200).optional().describe("A user's uuid, or part of an actor's name."),
+  action: optionalString('action', 100).optional().describe('One action, exactly.'),
   resource_uuid: z.uuid('The resource uuid must be a valid UUID.').optional().describe('Events of one resource.'),
   from: timestampField('from').optional().describe('Events at or after this moment, `YYYY-MM-DD HH:MM:SS` in the service time zone.'),
   to: timestampField('to').optional().describe('Events before this moment.'),

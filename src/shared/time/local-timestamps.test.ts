@@ -46,6 +46,14 @@ describe('local timestamps', () => {
     expect(parseTimestamp('2026-10-25 01:30:00', 'Europe/London')?.toISOString()).toBe('2026-10-25T00:30:00.000Z');
   });
 
+  it('read the first and last moments of the four-digit years without breaking', () => {
+    // Seen red: a neighbour of 9999-12-31 lies in year 10000, whose wall time the pattern cannot read (a TypeError, a 500 at the API).
+    expect(parseTimestamp('9999-12-31 23:59:59', 'Europe/London')).toEqual(new Date('9999-12-31T23:59:59Z'));
+    expect(parseTimestamp('9999-12-31 23:59:59', 'Pacific/Kiritimati')).toEqual(new Date('9999-12-31T09:59:59Z'));
+    // At the start, local mean time's odd seconds (New York: −4:56:02) make the wall time unreadable: refused, not broken.
+    expect(() => parseTimestamp('0000-01-01 00:00:00', 'America/New_York')).not.toThrow();
+  });
+
   it('round-trip with formatTimestamp', () => {
     for (let hour = 0; hour < 24 * 400; hour += 7) {
       const moment = new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000);

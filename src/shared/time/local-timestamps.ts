@@ -75,17 +75,20 @@ export function parseTimestamp(text: string, timeZone: string): Date | null {
     return null;
   // Try the zone's offsets around that wall time (before and after any change), earliest first.
   const candidates = [-36, -12, 0, 12, 36]
-    .map((hours) => asUtc - offsetAt(new Date(asUtc + hours * 3_600_000), timeZone))
+    .map((hours) => offsetAt(new Date(asUtc + hours * 3_600_000), timeZone))
+    // Near the ends of the four-digit years a neighbour falls outside them: it has no offset to offer.
+    .flatMap((offset) => (offset === undefined ? [] : [asUtc - offset]))
     .filter((value, index, all) => all.indexOf(value) === index)
     .sort((a, b) => a - b);
   const found = candidates.find((candidate) => formatTimestamp(new Date(candidate), timeZone) === text);
   return found === undefined ? null : new Date(found);
 }
 
-/** Milliseconds the zone's wall clock is ahead of UTC at that moment. */
-function offsetAt(moment: Date, timeZone: string): number {
-  const wall = formatTimestamp(moment, timeZone);
-  const [, y, mo, d, h, mi, s] = TIMESTAMP_PATTERN.exec(wall)!.map(Number) as number[];
+/** Milliseconds the zone's wall clock is ahead of UTC at that moment (undefined outside the years 0000–9999). */
+function offsetAt(moment: Date, timeZone: string): number | undefined {
+  const wall = TIMESTAMP_PATTERN.exec(formatTimestamp(moment, timeZone));
+  if (!wall) return undefined;
+  const [, y, mo, d, h, mi, s] = wall.map(Number) as number[];
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) - Math.floor(moment.getTime() / 1000) * 1000;
 }
 
