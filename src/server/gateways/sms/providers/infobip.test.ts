@@ -11,41 +11,33 @@
  * Seen red: with `verify` weakened to accept any non-empty token (the constant-time compare removed),
  * "a wrong token" and "another account's token" went red.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InfobipFake } from '../../../testing/provider-fakes/infobip-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import { infobipAdapter, infobipCallbackToken, infobipCallbackUrl } from './infobip';
-import type { ProviderAccount, ProviderCallback, ProviderInbound, ProviderSms, ProviderStatus } from './provider';
+import type { ProviderAccount, ProviderInbound, ProviderSms, ProviderStatus } from './provider';
 
 const credentials = { api_key: '0123456789abcdef0123456789abcdef-01234567-89ab-cdef-0123-456789abcdef' };
 let fake: InfobipFake;
-let receiver: http.Server;
+/** Herald's side, reduced to what this adapter decides: 403 unless verified, then statuses or inbound messages. */
+const receiver = new CallbackReceiver(
+  (callback) => infobipAdapter.verify(account, callback),
+  (callback, path) => {
+    if (path.startsWith('/inbound')) got.inbound.push(...infobipAdapter.inbound(callback));
+    else got.statuses.push(...infobipAdapter.statuses(callback));
+  },
+);
 let callbackBase: string;
 let account: ProviderAccount;
-const got: { statuses: ProviderStatus[]; inbound: ProviderInbound[]; refused: number } = { statuses: [], inbound: [], refused: 0 };
-
-function receive(incoming: http.IncomingMessage, response: http.ServerResponse): void {
-  const chunks: Buffer[] = [];
-  incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-  incoming.on('end', () => {
-    const callback: ProviderCallback = {
-      method: incoming.method ?? 'POST',
-      url: `${callbackBase}${incoming.url}`,
-      headers: Object.fromEntries(Object.entries(incoming.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value])),
-      rawBody: Buffer.concat(chunks),
-    };
-    if (!infobipAdapter.verify(account, callback)) {
-      got.refused++;
-      response.writeHead(403).end();
-      return;
-    }
-    if (incoming.url?.startsWith('/inbound')) got.inbound.push(...infobipAdapter.inbound(callback));
-    else got.statuses.push(...infobipAdapter.statuses(callback));
-    response.writeHead(200).end();
-  });
-}
+const got = {
+  statuses: [] as ProviderStatus[],
+  inbound: [] as ProviderInbound[],
+  /** Callbacks answered 403. */
+  get refused(): number {
+    return receiver.refused;
+  },
+};
 
 const sms = (n: number, body = `Hello ${n}`): ProviderSms => ({
   clientRef: `6f1c0c1e-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,
@@ -56,15 +48,14 @@ const sms = (n: number, body = `Hello ${n}`): ProviderSms => ({
 
 beforeAll(async () => {
   fake = await new InfobipFake(credentials).start();
-  receiver = http.createServer(receive);
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  await receiver.start();
+  callbackBase = receiver.baseUrl;
   account = { baseUrl: fake.baseUrl, credentials, statusCallbackUrl: `${callbackBase}/status?connection=c1`, timeoutMs: 1000 };
 });
 afterAll(async () => {
   account.agent?.destroy();
   await fake.stop();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.stop();
 });
 beforeEach(() => {
   account.agent?.destroy();
@@ -72,7 +63,7 @@ beforeEach(() => {
   fake.reset();
   got.statuses.length = 0;
   got.inbound.length = 0;
-  got.refused = 0;
+  receiver.clear();
 });
 
 describe('Infobip: send', () => {

@@ -8,54 +8,17 @@
  * callback" went red; with the `.` between query and body dropped from `plivoV3Base`, every test of a
  * genuine callback to a URL with a query went red (the status URL carries `?connection=`).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PlivoFake, plivoAnswers } from '../../../testing/provider-fakes/plivo-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import { plivoAdapter, plivoGroups } from './plivo';
-import type { ProviderAccount, ProviderCallback, ProviderSms } from './provider';
-
-/** Herald's side of the callbacks: verifies each as the route will, answers 403 to a forgery. */
-class Receiver {
-  readonly verified: ProviderCallback[] = [];
-  refused = 0;
-  private server!: http.Server;
-  url = '';
-  constructor(private readonly account: () => ProviderAccount) {}
-  async start(): Promise<void> {
-    this.server = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('end', () => {
-        const headers: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(request.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const callback: ProviderCallback = {
-          method: request.method ?? 'POST',
-          url: `${this.url}${request.url!.slice(1)}`,
-          headers,
-          rawBody: Buffer.concat(chunks),
-        };
-        if (plivoAdapter.verify(this.account(), callback)) {
-          this.verified.push(callback);
-          response.writeHead(200).end();
-        } else {
-          this.refused++;
-          response.writeHead(403).end();
-        }
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
+import type { ProviderAccount, ProviderSms } from './provider';
 
 const fake = new PlivoFake();
 let account: ProviderAccount;
-const receiver = new Receiver(() => account);
+/** Herald's side of the callbacks: verifies each as the route will, answers 403 to a forgery. */
+const receiver = new CallbackReceiver((callback) => plivoAdapter.verify(account, callback));
 const sms = (n: number, extra: Partial<ProviderSms> = {}): ProviderSms => ({
   clientRef: `ref-${n}`,
   to: `+4477009${String(n).padStart(5, '0')}`,
@@ -70,7 +33,7 @@ beforeAll(async () => {
   account = {
     baseUrl: fake.baseUrl,
     credentials: { auth_id: fake.authId, auth_token: fake.authToken },
-    statusCallbackUrl: `${receiver.url}hooks/sms/plivo/status?connection=c1`,
+    statusCallbackUrl: `${receiver.baseUrl}/hooks/sms/plivo/status?connection=c1`,
     timeoutMs: 400,
     agent: providerAgent(fake.baseUrl),
   };
@@ -82,8 +45,7 @@ afterAll(async () => {
 beforeEach(() => {
   fake.accepted.length = 0;
   fake.server.requests.length = 0;
-  receiver.verified.length = 0;
-  receiver.refused = 0;
+  receiver.clear();
 });
 
 describe('plivoAdapter.send', () => {
@@ -251,22 +213,24 @@ describe('plivoAdapter callbacks', () => {
   });
 
   it('a callback URL with a query (and no query) verifies: the query is part of what Plivo signs', async () => {
-    const withQuery = `${receiver.url}hooks?b=2&a=1&a=0`;
+    const withQuery = `${receiver.baseUrl}/hooks?b=2&a=1&a=0`;
     const form = { MessageUUID: 'u1', Status: 'sent' };
     const signed = fake.signed(withQuery, form);
     expect(await fetch(withQuery, { method: 'POST', headers: signed.headers, body: signed.body }).then((r) => r.status)).toBe(200);
-    const plain = `${receiver.url}hooks`;
+    const plain = `${receiver.baseUrl}/hooks`;
     const signedPlain = fake.signed(plain, form);
     expect(await fetch(plain, { method: 'POST', headers: signedPlain.headers, body: signedPlain.body }).then((r) => r.status)).toBe(200);
     // The query signed for one URL does not pass on another.
-    expect(await fetch(`${receiver.url}hooks?b=3&a=1&a=0`, { method: 'POST', headers: signed.headers, body: signed.body }).then((r) => r.status)).toBe(403);
+    expect(await fetch(`${receiver.baseUrl}/hooks?b=3&a=1&a=0`, { method: 'POST', headers: signed.headers, body: signed.body }).then((r) => r.status)).toBe(
+      403,
+    );
   });
 
   it('reads an inbound message, numbers in E.164', async () => {
-    expect(await fake.inbound(`${receiver.url}hooks/sms/plivo/inbound`, { from: '+447700900123', to: '+14155550100', text: 'STOP' })).toBe(200);
+    expect(await fake.inbound(`${receiver.baseUrl}/hooks/sms/plivo/inbound`, { from: '+447700900123', to: '+14155550100', text: 'STOP' })).toBe(200);
     expect(plivoAdapter.inbound(receiver.verified[0]!)).toEqual([{ providerId: expect.any(String), from: '+447700900123', to: '+14155550100', body: 'STOP' }]);
-    expect(await fake.inbound(`${receiver.url}hooks/sms/plivo/inbound`, { from: '+447700900123', to: '+14155550100', text: 'STOP' }, { token: 'forged' })).toBe(
-      403,
-    );
+    expect(
+      await fake.inbound(`${receiver.baseUrl}/hooks/sms/plivo/inbound`, { from: '+447700900123', to: '+14155550100', text: 'STOP' }, { token: 'forged' }),
+    ).toBe(403);
   });
 });

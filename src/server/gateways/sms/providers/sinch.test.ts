@@ -7,42 +7,33 @@
  * stale timestamp" went red; with the HMAC compare removed (any signature accepted), "a changed body"
  * and "a wrong secret" went red.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SinchFake } from '../../../testing/provider-fakes/sinch-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
-import type { ProviderAccount, ProviderCallback, ProviderInbound, ProviderSms, ProviderStatus } from './provider';
+import type { ProviderAccount, ProviderInbound, ProviderSms, ProviderStatus } from './provider';
 import { sinchAdapter, sinchMessageId } from './sinch';
 
 const credentials = { service_plan_id: 'a1b2c3d4e5f6', api_token: 'tok-0123456789abcdef', webhook_secret: 'whsec-sinch-test' };
 let fake: SinchFake;
-let receiver: http.Server;
+/** Herald's side, reduced to what this adapter decides: 403 unless verified, then statuses or inbound messages. */
+const receiver = new CallbackReceiver(
+  (callback) => sinchAdapter.verify(account, callback),
+  (callback, path) => {
+    if (path.startsWith('/inbound')) got.inbound.push(...sinchAdapter.inbound(callback));
+    else got.statuses.push(...sinchAdapter.statuses(callback));
+  },
+);
 let callbackBase: string;
 let account: ProviderAccount;
-const got: { statuses: ProviderStatus[]; inbound: ProviderInbound[]; refused: number } = { statuses: [], inbound: [], refused: 0 };
-
-/** Herald's side, reduced to what this adapter decides: 403 unless verified, then statuses or inbound messages. */
-function receive(incoming: http.IncomingMessage, response: http.ServerResponse): void {
-  const chunks: Buffer[] = [];
-  incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-  incoming.on('end', () => {
-    const callback: ProviderCallback = {
-      method: incoming.method ?? 'POST',
-      url: `${callbackBase}${incoming.url}`,
-      headers: Object.fromEntries(Object.entries(incoming.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value])),
-      rawBody: Buffer.concat(chunks),
-    };
-    if (!sinchAdapter.verify(account, callback)) {
-      got.refused++;
-      response.writeHead(403).end();
-      return;
-    }
-    if (incoming.url?.startsWith('/inbound')) got.inbound.push(...sinchAdapter.inbound(callback));
-    else got.statuses.push(...sinchAdapter.statuses(callback));
-    response.writeHead(200).end();
-  });
-}
+const got = {
+  statuses: [] as ProviderStatus[],
+  inbound: [] as ProviderInbound[],
+  /** Callbacks answered 403. */
+  get refused(): number {
+    return receiver.refused;
+  },
+};
 
 const sms = (n: number, body = 'Spring sale: 20% off'): ProviderSms => ({
   clientRef: `msg-${n}`,
@@ -53,15 +44,14 @@ const sms = (n: number, body = 'Spring sale: 20% off'): ProviderSms => ({
 
 beforeAll(async () => {
   fake = await new SinchFake(credentials).start();
-  receiver = http.createServer(receive);
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  await receiver.start();
+  callbackBase = receiver.baseUrl;
   account = { baseUrl: fake.baseUrl, credentials, statusCallbackUrl: `${callbackBase}/status`, timeoutMs: 1000, agent: providerAgent(fake.baseUrl) };
 });
 afterAll(async () => {
   account.agent?.destroy();
   await fake.stop();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.stop();
 });
 beforeEach(() => {
   // A fresh keep-alive pool per test: sockets a restarted fake closed belong to no other test.
@@ -70,7 +60,7 @@ beforeEach(() => {
   fake.reset();
   got.statuses.length = 0;
   got.inbound.length = 0;
-  got.refused = 0;
+  receiver.clear();
 });
 
 describe('Sinch: send', () => {

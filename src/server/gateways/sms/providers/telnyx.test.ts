@@ -9,54 +9,17 @@
  * "refuses a stale or future timestamp" went red.
  */
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TelnyxFake, telnyxAnswers } from '../../../testing/provider-fakes/telnyx-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import type { ProviderAccount, ProviderCallback, ProviderSms } from './provider';
 import { telnyxAdapter, telnyxPublicKey, telnyxStatus } from './telnyx';
 
-/** Herald's side of the webhooks: verifies each as the route will, answers 403 to a forgery. */
-class Receiver {
-  readonly verified: ProviderCallback[] = [];
-  refused = 0;
-  private server!: http.Server;
-  url = '';
-  constructor(private readonly account: () => ProviderAccount) {}
-  async start(): Promise<void> {
-    this.server = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('end', () => {
-        const headers: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(request.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const callback: ProviderCallback = {
-          method: request.method ?? 'POST',
-          url: `${this.url}${request.url!.slice(1)}`,
-          headers,
-          rawBody: Buffer.concat(chunks),
-        };
-        if (telnyxAdapter.verify(this.account(), callback)) {
-          this.verified.push(callback);
-          response.writeHead(200).end();
-        } else {
-          this.refused++;
-          response.writeHead(403).end();
-        }
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 const fake = new TelnyxFake();
 let account: ProviderAccount;
-const receiver = new Receiver(() => account);
+/** Herald's side of the webhooks: verifies each as the route will, answers 403 to a forgery. */
+const receiver = new CallbackReceiver((callback) => telnyxAdapter.verify(account, callback));
 const sms = (n: number, extra: Partial<ProviderSms> = {}): ProviderSms => ({
   clientRef: `ref-${n}`,
   to: `+4477009${String(n).padStart(5, '0')}`,
@@ -72,7 +35,7 @@ beforeAll(async () => {
   account = {
     baseUrl: fake.baseUrl,
     credentials: { api_key: fake.apiKey, public_key: fake.publicKeyBase64 },
-    statusCallbackUrl: `${receiver.url}hooks/sms/telnyx/status`,
+    statusCallbackUrl: `${receiver.baseUrl}/hooks/sms/telnyx/status`,
     timeoutMs: 400,
     agent: providerAgent(fake.baseUrl),
   };
@@ -85,8 +48,7 @@ beforeEach(() => {
   fake.accepted.length = 0;
   fake.server.requests.length = 0;
   fake.optedOut.clear();
-  receiver.verified.length = 0;
-  receiver.refused = 0;
+  receiver.clear();
 });
 
 describe('telnyxAdapter.send', () => {
@@ -244,12 +206,12 @@ describe('telnyxAdapter webhooks', () => {
   });
 
   it('reads an inbound message; a status webhook is no inbound and an inbound no status', async () => {
-    expect(await fake.inbound(`${receiver.url}hooks/sms/telnyx/inbound`, { from: '+447700900123', to: '+13125550100', text: 'STOP' })).toBe(200);
+    expect(await fake.inbound(`${receiver.baseUrl}/hooks/sms/telnyx/inbound`, { from: '+447700900123', to: '+13125550100', text: 'STOP' })).toBe(200);
     const [callback] = receiver.verified;
     expect(telnyxAdapter.inbound(callback!)).toEqual([{ providerId: expect.any(String), from: '+447700900123', to: '+13125550100', body: 'STOP' }]);
     expect(telnyxAdapter.statuses(callback!)).toEqual([]);
-    expect(await fake.inbound(`${receiver.url}hooks/sms/telnyx/inbound`, { from: '+447700900123', to: '+13125550100', text: 'STOP' }, { unsigned: true })).toBe(
-      403,
-    );
+    expect(
+      await fake.inbound(`${receiver.baseUrl}/hooks/sms/telnyx/inbound`, { from: '+447700900123', to: '+13125550100', text: 'STOP' }, { unsigned: true }),
+    ).toBe(403);
   });
 });

@@ -10,10 +10,9 @@
  * replays are Herald's to dedupe (a final status is never overwritten).
  */
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TwilioFake } from '../../../testing/provider-fakes/twilio-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import type { ProviderAccount, ProviderCallback } from './provider';
 import { twilioAdapter, twilioSignature } from './twilio';
@@ -22,26 +21,15 @@ const credentials = { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_to
 const fake = new TwilioFake(credentials);
 
 /** Herald's side of the callbacks: keeps each one raw and answers 403 unless it verifies. */
-const received: ProviderCallback[] = [];
-let listener: http.Server;
+const receiver = new CallbackReceiver((callback) => twilioAdapter.verify(account, callback));
+const received = receiver.received;
 let herald: string;
 let account: ProviderAccount;
 
 beforeAll(async () => {
   await fake.start();
-  listener = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      const callback: ProviderCallback = { method: request.method ?? 'POST', url: `${herald}${request.url}`, headers, rawBody: Buffer.concat(chunks) };
-      received.push(callback);
-      response.writeHead(twilioAdapter.verify(account, callback) ? 200 : 403).end();
-    });
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  herald = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  await receiver.start();
+  herald = receiver.baseUrl;
   account = {
     baseUrl: fake.baseUrl,
     credentials,
@@ -53,10 +41,10 @@ beforeAll(async () => {
 afterAll(async () => {
   account.agent?.destroy();
   await fake.stop();
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  await receiver.stop();
 });
 beforeEach(() => {
-  received.length = 0;
+  receiver.clear();
 });
 
 const sms = (to = '+447700900123', body = 'Sale: 20% off & more = today') => ({

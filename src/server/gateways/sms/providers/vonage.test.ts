@@ -11,10 +11,9 @@
  * went through (6 tests red).
  */
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VonageFake } from '../../../testing/provider-fakes/vonage-fake';
+import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import type { ProviderAccount, ProviderCallback } from './provider';
 import { vonageAdapter, vonageSignature } from './vonage';
@@ -23,26 +22,15 @@ const credentials = { api_key: 'abcd1234', api_secret: 'Secret0123456789', signa
 const fake = new VonageFake(credentials);
 
 /** Herald's side of the callbacks: keeps each one raw and answers 403 unless it verifies. */
-const received: ProviderCallback[] = [];
-let listener: http.Server;
+const receiver = new CallbackReceiver((callback) => vonageAdapter.verify(account, callback));
+const received = receiver.received;
 let herald: string;
 let account: ProviderAccount;
 
 beforeAll(async () => {
   await fake.start();
-  listener = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      const callback: ProviderCallback = { method: request.method ?? 'POST', url: `${herald}${request.url}`, headers, rawBody: Buffer.concat(chunks) };
-      received.push(callback);
-      response.writeHead(vonageAdapter.verify(account, callback) ? 200 : 403).end();
-    });
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  herald = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  await receiver.start();
+  herald = receiver.baseUrl;
   account = {
     baseUrl: fake.baseUrl,
     credentials,
@@ -54,10 +42,10 @@ beforeAll(async () => {
 afterAll(async () => {
   account.agent?.destroy();
   await fake.stop();
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  await receiver.stop();
 });
 beforeEach(() => {
-  received.length = 0;
+  receiver.clear();
   fake.webhookMethod = 'POST-JSON';
 });
 
