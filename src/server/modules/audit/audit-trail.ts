@@ -10,7 +10,7 @@ const NOISE = new Set(['updated_at', 'created_at', 'links', 'is_locked', 'uuid']
 const LONG = '(not shown)';
 
 /** A value small enough to keep as it is: scalars, short texts, short lists of short texts. */
-export function small(value: unknown): boolean {
+function small(value: unknown): boolean {
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return true;
   if (typeof value === 'string') return value.length <= 200;
   return Array.isArray(value) && value.length <= 20 && value.every((item) => typeof item === 'string' && item.length <= 100);
