@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   integer,
   jsonb,
   numeric,
@@ -530,6 +531,32 @@ export const smsConnections = pgTable('sms_connections', {
   enabled: boolean('enabled').notNull().default(true),
   createdAt: moment('created_at').notNull(),
   updatedAt: moment('updated_at').notNull(),
+  pricePerSegment: jsonb('price_per_segment'),
+});
+
+/** A team's routes: the ordered rules choosing, by the recipient's country, which connections to try. */
+export const smsRoutes = pgTable('sms_routes', {
+  teamId: bigint('team_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  rules: jsonb('rules').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
+/** The router's view of each connection, shared by every sending process: circuit breaker, last error, today's counts. */
+export const smsConnectionStates = pgTable('sms_connection_states', {
+  connectionId: bigint('connection_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => smsConnections.id, { onDelete: 'cascade' }),
+  circuit: text('circuit').notNull().default('closed'),
+  openUntil: moment('open_until'),
+  lastError: text('last_error'),
+  lastErrorAt: moment('last_error_at'),
+  day: date('day').notNull(),
+  messagesToday: integer('messages_today').notNull().default(0),
+  errorsToday: integer('errors_today').notNull().default(0),
+  failoversToday: integer('failovers_today').notNull().default(0),
+  updatedAt: moment('updated_at').notNull(),
 });
 
 // Events.
@@ -717,6 +744,7 @@ export const messages = pgTable('messages', {
   createdAt: moment('created_at').notNull().defaultNow(),
   contactGroupId: bigint('contact_group_id', { mode: 'number' }),
   unsentSequence: integer('unsent_sequence'),
+  connectionId: bigint('connection_id', { mode: 'number' }),
 });
 
 /** A claimed range of a campaign's messages under a lease and a fencing token. */
@@ -798,6 +826,7 @@ export const outboundReplies = pgTable('outbound_replies', {
   leaseUntil: moment('lease_until'),
   gatewayId: text('gateway_id'),
   reason: text('reason'),
+  connectionId: bigint('connection_id', { mode: 'number' }),
 });
 
 // Inbound.
