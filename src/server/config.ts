@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   ENGINE_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   ENGINE_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   SMS_IN_DOUBT: z.enum(['fail', 'resend'], { message: 'SMS_IN_DOUBT must be fail or resend' }).default('fail'),
+  SMS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/]+/, 'must be smtp://[user:password@]host[:port] or smtps://…')
@@ -109,6 +110,7 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   engineLeaseMs: e.ENGINE_LEASE_MS,
   /** SMPP: a message that may or may not have reached the carrier is failed (`in_doubt`) or sent again. */
   smsInDoubt: e.SMS_IN_DOUBT,
+  smsProviderTimeoutMs: e.SMS_PROVIDER_TIMEOUT_MS,
   smtpUrl: e.SMTP_URL,
   /** From header of report e-mails. */
   mailFrom: e.MAIL_FROM ?? `Herald <reports@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,

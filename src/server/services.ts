@@ -333,6 +333,8 @@ export function createServices(
     teamsRepository,
     suppressions,
     contactsDirectory,
+    // The key sealing stored secrets (the router opens connections' credentials with it).
+    secrets,
   };
 }
 export type Services = ReturnType<typeof createServices>;

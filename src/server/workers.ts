@@ -6,6 +6,7 @@ import { createEngineStore } from './engine/store/postgres-store';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
+import { createTeamRouter } from './gateways/sms/routing/team-router';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
 import { createCampaignEventLog } from './observability/campaign-events';
@@ -48,6 +49,23 @@ export function createWorkers(deps: { config: Config; database: Database; servic
       throw error;
     }
   });
+  // Teams with their own SMS connections send through them, as their routes say (docs/providers.md).
+  const teamRouter = createTeamRouter({
+    db: database.db,
+    secrets: services.secrets,
+    publicUrl: config.publicUrl,
+    installation: gateway,
+    inDoubt: config.smsInDoubt,
+    timeoutMs: config.smsProviderTimeoutMs,
+    metrics: deps.metrics,
+    optOut: (teamId, phoneNumbers) =>
+      database.db.transaction(async (tx) => {
+        const listId = await services.suppressions.listOf(teamId, tx);
+        await services.suppressions.add(tx, listId, { teamId, source: 'provider', userId: null }, phoneNumbers);
+      }),
+    alert: (connection, message) => log.error({ connection: connection.uuid }, `SMS connection "${connection.name}" refused for its account: ${message}`),
+    log: (message) => log.warn(message),
+  });
   // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.
   const campaignEvents = createCampaignEventLog({ db: database.db, log, clock: systemClock });
   const engine = createEngine({
@@ -66,15 +84,18 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     urlBase: (domain) => services.vanityDomains.urlBase({ domain }),
     log: (message) => log.error(message),
     lifecycle: campaignEvents,
+    routing: teamRouter,
   });
 
   return {
     start() {
+      teamRouter.start();
       engine.start();
     },
     /** The batches in hand are handed over and recorded first; then the gateway stops. */
     async stop() {
       await engine.stop();
+      await teamRouter.stop();
       await gateway.close();
     },
   };

@@ -9,6 +9,8 @@ export type EngineStore = StartStore & ClaimStore & ReceiptStore & ExpiryStore &
 
 export type SendingCampaign = {
   id: number;
+  /** Its team: a team with SMS connections sends through its routes (the router), others through SMS_GATEWAY. */
+  teamId: number;
   throttled: boolean;
   /** Where the throttle plan starts: sending began, or last resumed after a manual pause. */
   anchor: Date;
@@ -47,8 +49,9 @@ export type InDoubtPolicy = 'resend' | 'fail' | 'ask';
 
 /** What became of a batch at the gateway, message by message (by message id). */
 export type BatchOutcome = {
-  submitted: Array<{ id: number; body: string; gatewayId: string }>;
-  rejected: Array<{ id: number; body: string; reason: string }>;
+  /** `connectionId`: the team's connection that took (or refused) it; absent through SMS_GATEWAY. */
+  submitted: Array<{ id: number; body: string; gatewayId: string; connectionId?: number }>;
+  rejected: Array<{ id: number; body: string; reason: string; connectionId?: number }>;
   /** Certainly never handed over: offered again (or unsent once the campaign has expired). */
   notSent: number[];
   /** Maybe handed over: the policy decides. */

@@ -9,6 +9,9 @@ import { holdLease } from './lease-holder';
 import { createReceiptQueue } from './receipt-queue';
 import { shortLinksFor } from './short-links';
 
+/** A gateway and the in-doubt policy its messages follow. */
+type Route = { gateway: SmsGateway; inDoubt: InDoubtPolicy };
+
 export type EngineOptions = {
   /** How often the engine looks for work. */
   tickMs: number;
@@ -41,6 +44,12 @@ export function createEngine(deps: {
   log?: (message: string) => void;
   /** Told of the campaigns a step started, finished or cut short at their expiry (their log lines); never throws. */
   lifecycle?: (event: 'started' | 'finished' | 'expired', campaignIds: number[]) => Promise<void>;
+  /**
+   * A team's own SMS connections (issue 34): the gateway its routes make (the router), or null for a
+   * team without connections, which sends through `gateway` (SMS_GATEWAY). The router's messages in
+   * doubt are failed (`fail`): it offers one again itself when SMS_IN_DOUBT is `resend`.
+   */
+  routing?: { gatewayFor(teamId: number): Promise<SmsGateway | null> };
 }) {
   // Names this process on the batches it leases and the messages it submits.
   const owner = `engine-${randomBytes(6).toString('hex')}`;
@@ -48,6 +57,12 @@ export function createEngine(deps: {
   // A gateway that can tell what it took is asked; an idempotent one sends a resubmitted message
   // once, so offering it again is safe; otherwise the configured policy (SMS_IN_DOUBT).
   const inDoubt: InDoubtPolicy = gateway.taken ? 'ask' : gateway.idempotent ? 'resend' : (options.inDoubt ?? 'fail');
+  const installation: Route = { gateway, inDoubt };
+  /** Where a team's messages go, and the in-doubt policy that goes with it. */
+  async function routeOf(teamId: number): Promise<Route> {
+    const routed = await deps.routing?.gatewayFor(teamId);
+    return routed ? { gateway: routed, inDoubt: 'fail' } : installation;
+  }
   const settleRetryMs = options.settleRetryMs ?? 600_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -61,7 +76,7 @@ export function createEngine(deps: {
   });
 
   /** Asks a gateway that can tell which of `items` it took: those are submitted, the rest was never sent (and, under `attempt`, never will be by an older owner where the gateway orders hand-overs by it). */
-  async function ask<T extends { id: number; sms: OutgoingSms }>(items: T[], attempt?: string) {
+  async function ask<T extends { id: number; sms: OutgoingSms }>(gateway: SmsGateway, items: T[], attempt?: string) {
     const taken = new Map(
       (
         await gateway.taken!(
@@ -85,12 +100,12 @@ export function createEngine(deps: {
    * in doubt are asked about from a gateway that can tell: what it took is submitted, the rest was
    * never sent.
    */
-  async function submitAll<T extends { id: number; sms: OutgoingSms }>(toSend: T[], lease?: { signal: AbortSignal; attempt: string }) {
+  async function submitAll<T extends { id: number; sms: OutgoingSms }>(gateway: SmsGateway, toSend: T[], lease?: { signal: AbortSignal; attempt: string }) {
     const signal = lease?.signal;
     const attempt = lease?.attempt;
     const outcome = {
-      submitted: [] as Array<T & { gatewayId: string }>,
-      rejected: [] as Array<T & { reason: string }>,
+      submitted: [] as Array<T & { gatewayId: string; connectionId?: number }>,
+      rejected: [] as Array<T & { reason: string; connectionId?: number }>,
       notSent: [] as T[],
       inDoubt: [] as T[],
     };
@@ -111,12 +126,12 @@ export function createEngine(deps: {
     for (const item of toSend) {
       const result = byRef.get(item.sms.clientRef);
       if (!result) doubtful.push(item);
-      else if ('gatewayId' in result) outcome.submitted.push({ ...item, gatewayId: result.gatewayId });
-      else if ('rejected' in result) outcome.rejected.push({ ...item, reason: result.rejected });
+      else if ('gatewayId' in result) outcome.submitted.push({ ...item, gatewayId: result.gatewayId, connectionId: result.connectionId });
+      else if ('rejected' in result) outcome.rejected.push({ ...item, reason: result.rejected, connectionId: result.connectionId });
       else outcome.notSent.push(item);
     }
     if (doubtful.length > 0 && gateway.taken) {
-      const asked = await ask(doubtful, attempt);
+      const asked = await ask(gateway, doubtful, attempt);
       outcome.submitted.push(...asked.submitted);
       outcome.notSent.push(...asked.notSent);
     } else outcome.inDoubt.push(...doubtful);
@@ -124,7 +139,7 @@ export function createEngine(deps: {
   }
 
   /** Records a batch's outcome, trying again while the database is away; the lease stays held meanwhile. */
-  async function settle(claimed: ClaimedBatch, outcome: BatchOutcome): Promise<void> {
+  async function settle(claimed: ClaimedBatch, outcome: BatchOutcome, inDoubt: InDoubtPolicy): Promise<void> {
     const deadline = Date.now() + settleRetryMs;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -140,10 +155,11 @@ export function createEngine(deps: {
   }
 
   /** Renders, marks, submits (renewing the lease) and settles one claimed batch; false when the gateway left some unsettled. */
-  async function submitBatch(campaign: SendingCampaign, claimed: ClaimedBatch, inGrant: () => boolean): Promise<boolean> {
+  async function submitBatch(campaign: SendingCampaign, route: Route, claimed: ClaimedBatch, inGrant: () => boolean): Promise<boolean> {
+    const { gateway, inDoubt } = route;
     const batch = claimed.messages;
     if (batch.length === 0) {
-      await settle(claimed, { submitted: [], rejected: [], notSent: [], inDoubt: [] });
+      await settle(claimed, { submitted: [], rejected: [], notSent: [], inDoubt: [] }, inDoubt);
       return true;
     }
     const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
@@ -161,13 +177,13 @@ export function createEngine(deps: {
     // is asked about before anything else happens to it: whatever follows — sent, or given back for
     // want of rate — then concerns only what the gateway certainly does not have, and the batch's token
     // (the attempt, greater than the dead owner's) keeps its late hand-over out.
-    const asked = claimed.inDoubt && gateway.taken ? await ask(items, claimed.token) : { submitted: [], notSent: items };
+    const asked = claimed.inDoubt && gateway.taken ? await ask(gateway, items, claimed.token) : { submitted: [], notSent: items };
     // The rate grant is for one second: once it is over, the batch goes back unsent for the next tick's grant.
     if (!inGrant()) {
       const submitted = asked.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
       receipts.hold(submitted.map((message) => message.gatewayId));
       try {
-        await settle(claimed, { submitted, rejected: [], notSent: asked.notSent.map(({ id }) => id), inDoubt: [] });
+        await settle(claimed, { submitted, rejected: [], notSent: asked.notSent.map(({ id }) => id), inDoubt: [] }, inDoubt);
       } finally {
         receipts.release(submitted.map((message) => message.gatewayId));
       }
@@ -180,17 +196,21 @@ export function createEngine(deps: {
     }
     const lease = holdLease({ store, clock, lease: claimed, leaseMs: options.leaseMs, expiryDate: campaign.expiryDate, log: deps.log });
     try {
-      const outcome = await submitAll(asked.notSent, { signal: lease.signal, attempt: claimed.token });
+      const outcome = await submitAll(gateway, asked.notSent, { signal: lease.signal, attempt: claimed.token });
       outcome.submitted.unshift(...asked.submitted);
-      const submitted = outcome.submitted.map(({ id, sms, gatewayId }) => ({ id, body: sms.body, gatewayId }));
+      const submitted = outcome.submitted.map(({ id, sms, gatewayId, connectionId }) => ({ id, body: sms.body, gatewayId, connectionId }));
       receipts.hold(submitted.map((message) => message.gatewayId));
       try {
-        await settle(claimed, {
-          submitted,
-          rejected: outcome.rejected.map(({ id, sms, reason }) => ({ id, body: sms.body, reason })),
-          notSent: outcome.notSent.map(({ id }) => id),
-          inDoubt: outcome.inDoubt.map(({ id }) => id),
-        });
+        await settle(
+          claimed,
+          {
+            submitted,
+            rejected: outcome.rejected.map(({ id, sms, reason, connectionId }) => ({ id, body: sms.body, reason, connectionId })),
+            notSent: outcome.notSent.map(({ id }) => id),
+            inDoubt: outcome.inDoubt.map(({ id }) => id),
+          },
+          inDoubt,
+        );
       } finally {
         receipts.release(submitted.map((message) => message.gatewayId));
       }
@@ -222,11 +242,12 @@ export function createEngine(deps: {
     // work at once; `reserved` keeps their sum within what the campaign may send this tick.
     let reserved = 0;
     let sent = 0;
+    const route = await routeOf(campaign.teamId);
     const lane = async () => {
       while (reserved < allowed && !stopping && inGrant()) {
-        const size = Math.min(options.batchSize, gateway.batchLimit ?? Infinity, allowed - reserved);
+        const size = Math.min(options.batchSize, route.gateway.batchLimit ?? Infinity, allowed - reserved);
         reserved += size;
-        const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs, inDoubt);
+        const claimed = await store.claim(campaign.id, size, owner, clock.now(), options.leaseMs, route.inDoubt);
         if (!claimed) {
           reserved -= size;
           return;
@@ -234,7 +255,7 @@ export function createEngine(deps: {
         reserved -= size - claimed.messages.length;
         sent += claimed.messages.length;
         grant.spent += claimed.messages.length;
-        if (!(await submitBatch(campaign, claimed, inGrant))) return; // the gateway is in trouble: the rest waits for the next tick
+        if (!(await submitBatch(campaign, route, claimed, inGrant))) return; // the gateway is in trouble: the rest waits for the next tick
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 1) }, lane));
@@ -247,6 +268,7 @@ export function createEngine(deps: {
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
     const outcome = await submitAll(
+      gateway,
       replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })),
     );
     // A reply in doubt follows the same policy as a campaign's message.

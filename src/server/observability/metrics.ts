@@ -138,8 +138,38 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     },
   });
 
+  // A team's SMS connections (issue 34), labelled by the connection's uuid (a team has a handful).
+  const providerRequests = new Counter({
+    name: 'herald_provider_requests_total',
+    help: 'Requests this process made to SMS providers through a connection, by outcome: accepted, refused_recipient, refused_transient, refused_account, in_doubt.',
+    labelNames: ['connection', 'outcome'] as const,
+    registers: [registry],
+  });
+  const providerLatency = new Histogram({
+    name: 'herald_provider_latency_seconds',
+    help: "Time an SMS provider took to answer one of this process's requests, in seconds (in-doubt requests: until they were given up).",
+    labelNames: ['connection'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const providerCircuit = new Gauge({
+    name: 'herald_provider_circuit_open',
+    help: "1 while this process's circuit breaker keeps a connection's requests away (open), else 0.",
+    labelNames: ['connection'] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
+    /** One request to a provider through a connection: its outcome and how long it took. */
+    observeProviderRequest(connection: string, outcome: string, seconds: number): void {
+      providerRequests.inc({ connection, outcome });
+      providerLatency.observe({ connection }, seconds);
+    },
+    /** A connection's circuit opened (true) or closed again. */
+    setProviderCircuit(connection: string, open: boolean): void {
+      providerCircuit.set({ connection }, open ? 1 : 0);
+    },
     /** The text a scrape reads (and its content type). */
     async render(): Promise<{ contentType: string; body: string }> {
       const state = await withTimeout(

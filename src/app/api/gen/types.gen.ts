@@ -1242,9 +1242,9 @@ export type OptOutEvent = {
      */
     kind: 'opt_out' | 'opt_in';
     /**
-     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
      */
-    source: 'keyword' | 'import' | 'dashboard' | 'api';
+    source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
     /**
      * For an opt-out: the team's campaign whose message last went to the number before it; null when none did (or for an opt-in).
      */
@@ -2997,9 +2997,9 @@ export type ContactOptedOutEvent = {
          */
         phone_number: string;
         /**
-         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
          */
-        source: 'keyword' | 'import' | 'dashboard' | 'api';
+        source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
         /**
          * Why a number was taken out of default_optouts by hand, when given.
          */
@@ -3030,9 +3030,9 @@ export type ContactOptedInEvent = {
          */
         phone_number: string;
         /**
-         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
          */
-        source: 'keyword' | 'import' | 'dashboard' | 'api';
+        source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
         /**
          * Why a number was taken out of default_optouts by hand, when given.
          */

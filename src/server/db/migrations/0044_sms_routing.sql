@@ -36,3 +36,8 @@ CREATE TABLE sms_connection_states (
   failovers_today integer NOT NULL DEFAULT 0,
   updated_at timestamptz NOT NULL
 );
+
+-- An opt-out the provider reported (a send refused because the number opted out there, or a status
+-- saying so) is recorded with source `provider`.
+ALTER TABLE opt_out_events DROP CONSTRAINT opt_out_events_source_check;
+ALTER TABLE opt_out_events ADD CONSTRAINT opt_out_events_source_check CHECK (source IN ('keyword', 'import', 'dashboard', 'api', 'provider'));

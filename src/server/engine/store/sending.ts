@@ -8,6 +8,7 @@ import type { SendingCampaign } from '../engine-store';
 /** A sending campaign: its timestamps as PostgreSQL's text, those of its pauses as JSON text. */
 const SendingRowSchema = z.object({
   id: z.number(),
+  teamId: z.number(),
   throttled: z.boolean(),
   scheduledFinishDate: MomentSchema.nullable(),
   expiryDate: MomentSchema,
@@ -28,7 +29,7 @@ export async function sendingCampaigns(db: Db, defaultZone: string): Promise<Sen
     db,
     SendingRowSchema,
     sql`
-        SELECT c.id, c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.expiry_date AS "expiryDate", c.sender, t.body,
+        SELECT c.id, c.team_id::int AS "teamId", c.throttled, c.scheduled_finish_date AS "scheduledFinishDate", c.expiry_date AS "expiryDate", c.sender, t.body,
                greatest(c.started_sending_at, c.resumed_at) AS anchor,
                c.next_sequence - c.anchor_sequence AS "sentSinceAnchor",
                c.message_count - c.next_sequence + 1 + coalesce((SELECT sum(b.last_sequence - b.first_sequence + 1) FROM send_batches b WHERE b.campaign_id = c.id), 0)::int AS queued,

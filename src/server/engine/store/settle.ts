@@ -81,9 +81,18 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
       gatewayId: s.gatewayId as string | null,
       reason: null as string | null,
       segments: segmentsOf(s.body),
+      connectionId: s.connectionId ?? null,
     })),
-    ...outcome.rejected.map((r) => ({ id: r.id, status: 'failed', body: r.body, gatewayId: null, reason: r.reason, segments: 0 })),
-    ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt', segments: 0 })),
+    ...outcome.rejected.map((r) => ({
+      id: r.id,
+      status: 'failed',
+      body: r.body,
+      gatewayId: null,
+      reason: r.reason,
+      segments: 0,
+      connectionId: r.connectionId ?? null,
+    })),
+    ...doubtful.map((id) => ({ id, status: 'failed', body: null, gatewayId: null, reason: 'in_doubt', segments: 0, connectionId: null })),
   ];
   if (rows.length === 0 && outcome.inDoubt.length === 0) return;
   const ids = rows.map((row) => row.id);
@@ -97,9 +106,11 @@ async function writeOutcome(tx: Tx, campaignId: number, outcome: BatchOutcome, i
     WITH incoming AS (
       SELECT * FROM unnest(${arrayParam(ids)}::bigint[], ${arrayParam(rows.map((r) => r.status))}::text[], ${arrayParam(rows.map((r) => r.body))}::text[],
                            ${arrayParam(rows.map((r) => r.gatewayId))}::text[], ${arrayParam(rows.map((r) => r.reason))}::text[],
-                           ${arrayParam(rows.map((r) => r.segments))}::int[]) AS t(id, status, body, gateway_id, reason, segments)),
+                           ${arrayParam(rows.map((r) => r.segments))}::int[], ${arrayParam(rows.map((r) => r.connectionId))}::bigint[])
+                    AS t(id, status, body, gateway_id, reason, segments, connection_id)),
     written AS (
       UPDATE messages m SET status = i.status, reason = i.reason, body = coalesce(i.body, m.body), gateway_id = i.gateway_id,
+                            connection_id = i.connection_id,
                             submitted_at = CASE WHEN i.status = 'submitted' THEN ${now}::timestamptz END,
                             finished_at = CASE WHEN i.status = 'failed' THEN ${now}::timestamptz END,
                             submitted_by = ${owner}

@@ -4,13 +4,18 @@ export type OutgoingSms = { clientRef: string; to: string; from: string; body: s
 /**
  * What became of one submitted message:
  * - accepted, with the gateway's id (its receipts name it);
+ * - `connectionId`: the team's SMS connection that took or refused it (the router's; absent for the
+ *   installation's gateway), recorded on the message;
  * - refused for good (the reason is shown to the user as the message's failure reason);
  * - `notSent`: certainly never handed over (no link, or the submission was aborted before it left),
  *   so offering it again cannot send it twice.
  * A message left out of the results is **in doubt**: it may have been handed over (the connection
  * dropped before the answer came). The engine applies its in-doubt policy to it.
  */
-export type SubmitResult = { clientRef: string; gatewayId: string } | { clientRef: string; rejected: string } | { clientRef: string; notSent: true };
+export type SubmitResult =
+  | { clientRef: string; gatewayId: string; connectionId?: number }
+  | { clientRef: string; rejected: string; connectionId?: number }
+  | { clientRef: string; notSent: true };
 
 /** A delivery receipt, in Herald's terms (adapters map their provider's statuses onto these). */
 export type Receipt = { gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date };

@@ -10,13 +10,7 @@ import {
 import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { Conn } from '../../db/rows';
-import { infobipAdapter } from '../../gateways/sms/providers/infobip';
-import { plivoAdapter } from '../../gateways/sms/providers/plivo';
-import type { ProviderAdapter, ProviderName } from '../../gateways/sms/providers/provider';
-import { sinchAdapter } from '../../gateways/sms/providers/sinch';
-import { telnyxAdapter } from '../../gateways/sms/providers/telnyx';
-import { twilioAdapter } from '../../gateways/sms/providers/twilio';
-import { vonageAdapter } from '../../gateways/sms/providers/vonage';
+import { ADAPTERS, adapterOf, connectionCallbackUrl } from '../../gateways/sms/routing/team-routing';
 import { parseSmppUrl } from '../../gateways/sms/smpp/smpp-url';
 import type { AuthContext } from '../../http/auth';
 import { BadGatewayError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -26,17 +20,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { ConnectionChanges, ConnectionRow, SmsConnectionsRepository } from './sms-connections.repository';
 
-/** The HTTP adapters, by provider: a connection to one of them is sent through it. */
-export const ADAPTERS: Record<ProviderName, ProviderAdapter> = {
-  twilio: twilioAdapter,
-  vonage: vonageAdapter,
-  infobip: infobipAdapter,
-  plivo: plivoAdapter,
-  telnyx: telnyxAdapter,
-  sinch: sinchAdapter,
-};
-
-const adapterOf = (provider: string): ProviderAdapter | undefined => ADAPTERS[provider as ProviderName];
+export { ADAPTERS };
 
 /** A test send waits this long for the provider's answer. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -84,7 +68,7 @@ export function createSmsConnectionsService(deps: {
 }) {
   const open = (row: ConnectionRow): Credentials => JSON.parse(deps.secrets.open(row.credentialsEncrypted)) as Credentials;
   const seal = (credentials: Credentials) => deps.secrets.seal(JSON.stringify(credentials));
-  const callbackUrl = (uuid: string, kind: 'status' | 'inbound') => `${deps.config.publicUrl}/api/2.0/sms-connections/${uuid}/${kind}`;
+  const callbackUrl = (uuid: string, kind: 'status' | 'inbound') => connectionCallbackUrl(deps.config.publicUrl, uuid, kind);
 
   /** Credentials are shown only as hints: the values never leave through an answer (nor, so, through the audit log, which records answers). */
   const present = (row: ConnectionRow): SmsConnection => ({

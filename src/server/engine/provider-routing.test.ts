@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSimulatorGateway } from '../gateways/sms/simulator';
+import { createTeamRouter } from '../gateways/sms/routing/team-router';
+import { TwilioFake } from '../testing/provider-fakes/twilio-fake';
+import { VonageFake } from '../testing/provider-fakes/vonage-fake';
+import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
+import { createEngine } from './engine';
+import { createEngineStore } from './store/postgres-store';
+
+// A team's campaigns sent through its own connections (issue 34): the router over the team's
+// routes, with the engine, the database and two providers' fakes on loopback. What each provider
+// received is counted at the fake (its `accepted` list, built from the requests it really took), so
+// a message sent twice — through both, or twice through one — shows as a duplicate there.
+//
+// Seen red: with the router trying a recipient error on the next connection (errorClass ignored),
+// "never tries another connection after a recipient error" failed (Vonage received 447700900313);
+// with in-doubt messages treated as never sent, "a message in doubt…" failed (Vonage received the
+// silent request's recipient as well as Twilio).
+
+const clock = createTestClock('2026-06-01T09:00:00Z');
+const TWILIO = { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'twilio-auth-token-0123456789' };
+const VONAGE = { api_key: 'vonage-key', api_secret: 'vonage-secret-0123', signature_secret: 'vonage-signature-secret-0123' };
+
+let t: TestApp;
+let owner: TestUser;
+let other: TestUser;
+let twilio: TwilioFake;
+let vonage: VonageFake;
+let twilioUuid: string;
+let vonageUuid: string;
+let template: string;
+
+const number = (i: number) => `447700900${String(i).padStart(3, '0')}`;
+
+async function group(user: TestUser, name: string, numbers: string[]): Promise<string> {
+  const uuid = (await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name } })).json().data.uuid;
+  const contacts = numbers.map((phone_number) => ({ phone_number }));
+  expect((await t.request('PUT', `/api/2.0/contact-groups/${uuid}/add-contacts`, { token: user.token, body: { contacts } })).statusCode).toBe(200);
+  return uuid;
+}
+
+async function campaignTo(user: TestUser, templateUuid: string, numbers: string[]): Promise<string> {
+  const included = await group(user, `To ${numbers[0]} (${numbers.length})`, numbers);
+  const response = await t.request('POST', '/api/2.0/campaigns/', {
+    token: user.token,
+    body: {
+      name: 'Routed',
+      sender: 'Acme',
+      scheduled_send_date: '2026-06-01 10:00:00',
+      expiry_date: '2026-06-01 18:00:00',
+      included_contact_groups: [included],
+      excluded_contact_groups: [],
+      template_uuid: templateUuid,
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data.uuid as string;
+}
+
+type MessageRow = { phone_number: string; status: string; reason: string | null; gateway_id: string | null; connection_id: string | null };
+async function messagesOf(campaignUuid: string): Promise<MessageRow[]> {
+  const { rows } = await t.database.pool.query<MessageRow>(
+    `SELECT m.phone_number, m.status, m.reason, m.gateway_id, m.connection_id::text FROM messages m JOIN campaigns c ON c.id = m.campaign_id
+      WHERE c.uuid = $1 ORDER BY m.sequence`,
+    [campaignUuid],
+  );
+  return rows;
+}
+
+const idOf = async (uuid: string) => String((await t.database.pool.query('SELECT id FROM sms_connections WHERE uuid = $1', [uuid])).rows[0].id);
+
+async function setRoutes(user: TestUser, rules: unknown[]): Promise<void> {
+  await t.database.pool.query(
+    `INSERT INTO sms_routes (team_id, rules, updated_at) SELECT id, $2, now() FROM teams WHERE uuid = $1
+     ON CONFLICT (team_id) DO UPDATE SET rules = EXCLUDED.rules`,
+    [user.teamUuid, JSON.stringify(rules)],
+  );
+}
+
+/** An engine whose teams with connections send through them; the installation's gateway counted in `ledger`. */
+function engineWithRouter(inDoubt: 'fail' | 'resend' = 'fail') {
+  const ledger = new GatewayLedger();
+  const installation = countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger });
+  const router = createTeamRouter({
+    db: t.database.db,
+    secrets: t.services.secrets,
+    publicUrl: t.config.publicUrl,
+    installation,
+    inDoubt,
+    timeoutMs: 500,
+    optOut: (teamId, phoneNumbers) =>
+      t.database.db.transaction(async (tx) => {
+        const listId = await t.services.suppressions.listOf(teamId, tx);
+        await t.services.suppressions.add(tx, listId, { teamId, source: 'provider', userId: null }, phoneNumbers);
+      }),
+    breaker: { threshold: 3, openMs: 60_000, maxOpenMs: 60_000 },
+    loaderTtlMs: 0,
+  });
+  const engine = createEngine({
+    store: createEngineStore(t.database.db),
+    gateway: installation,
+    clock,
+    options: { tickMs: 1000, batchSize: 100, rateLimitPerSecond: 10_000, leaseMs: 30_000, lanes: 2 },
+    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+    routing: router,
+  });
+  return { engine, router, ledger };
+}
+
+/** Ticks until the campaign has nothing queued (at most `ticks`). */
+async function sendAll(engine: ReturnType<typeof createEngine>, campaignUuid: string, ticks = 20): Promise<MessageRow[]> {
+  clock.set('2026-06-01T09:00:00Z');
+  for (let i = 0; i < ticks; i++) {
+    await engine.tick();
+    const messages = await messagesOf(campaignUuid);
+    if (messages.length > 0 && messages.every((m) => m.status !== 'queued')) return messages;
+  }
+  return messagesOf(campaignUuid);
+}
+
+const received = () => [...twilio.accepted.map((m) => m.to.replace('+', '')), ...vonage.accepted.map((m) => m.to)];
+
+beforeAll(async () => {
+  twilio = await new TwilioFake(TWILIO).start();
+  vonage = await new VonageFake(VONAGE).start();
+  t = await createTestApp({}, { clock });
+  owner = await t.user();
+  other = await t.user();
+  const connect = async (body: Record<string, unknown>) => {
+    const response = await t.request('POST', '/api/2.0/sms-connections/', { token: owner.token, body });
+    expect(response.statusCode).toBe(201);
+    return response.json().data.uuid as string;
+  };
+  twilioUuid = await connect({
+    name: 'Twilio',
+    provider: 'twilio',
+    base_url: twilio.baseUrl,
+    credentials: TWILIO,
+    senders: ['+447700900001'],
+    max_per_second: 1000,
+  });
+  vonageUuid = await connect({ name: 'Vonage', provider: 'vonage', base_url: vonage.baseUrl, credentials: VONAGE, senders: ['Acme'], max_per_second: 1000 });
+  template = (await t.request('POST', '/api/2.0/templates/', { token: owner.token, body: { name: 'Hi', body: 'Hi there!', sender: 'Acme' } })).json().data.uuid;
+});
+afterAll(async () => {
+  await t.close();
+  await twilio.stop();
+  await vonage.stop();
+});
+beforeEach(async () => {
+  twilio.accepted.length = 0;
+  vonage.accepted.length = 0;
+  await setRoutes(owner, [{ countries: ['GB'], connections: [twilioUuid, vonageUuid], sender: null }]);
+});
+
+describe('sending through a team’s connections', () => {
+  it('sends the United Kingdom through Twilio, each message recorded with its connection and Twilio’s id', async () => {
+    const { engine, router, ledger } = engineWithRouter();
+    const numbers = Array.from({ length: 30 }, (_, i) => number(100 + i));
+    const uuid = await campaignTo(owner, template, numbers);
+    const messages = await sendAll(engine, uuid);
+    await router.stop();
+    const twilioId = await idOf(twilioUuid);
+    expect(messages.map((m) => m.status)).toEqual(numbers.map(() => 'submitted'));
+    expect(messages.every((m) => m.connection_id === twilioId && m.gateway_id?.startsWith(`c${twilioId}:SM`))).toBe(true);
+    expect(twilio.accepted.map((m) => m.to).sort()).toEqual(numbers.map((n) => `+${n}`));
+    expect(
+      twilio.accepted.every((m) => m.from === '+447700900001' && m.body === 'Hi there!' && m.callbackUrl?.endsWith(`/sms-connections/${twilioUuid}/status`)),
+    ).toBe(true);
+    expect(vonage.accepted).toEqual([]);
+    expect(ledger.total).toBe(0);
+  });
+
+  it('fails over to Vonage when Twilio answers 503 or 429, every recipient received exactly once', async () => {
+    const { engine, router } = engineWithRouter();
+    const numbers = Array.from({ length: 40 }, (_, i) => number(200 + i));
+    const uuid = await campaignTo(owner, template, numbers);
+    twilio.failNext(2, { status: 503, body: { code: 20500, message: 'Service unavailable', status: 503 } });
+    twilio.throttleNext(1, 1);
+    const messages = await sendAll(engine, uuid);
+    await router.stop();
+    expect(messages.every((m) => m.status === 'submitted')).toBe(true);
+    const all = received();
+    expect(all.sort()).toEqual([...numbers].sort());
+    expect(new Set(all).size).toBe(numbers.length);
+    expect(vonage.accepted.length).toBeGreaterThanOrEqual(3);
+    const vonageId = await idOf(vonageUuid);
+    const throughVonage = messages.filter((m) => m.connection_id === vonageId);
+    expect(throughVonage.map((m) => m.phone_number).sort()).toEqual(vonage.accepted.map((m) => m.to).sort());
+  });
+
+  it('never tries another connection after a recipient error, and records a Twilio opt-out as the team’s', async () => {
+    const { engine, router } = engineWithRouter();
+    const optedOut = number(313);
+    twilio.optedOut.add(`+${optedOut}`);
+    const uuid = await campaignTo(owner, template, [number(312), optedOut]);
+    const messages = await sendAll(engine, uuid);
+    await router.stop();
+    twilio.optedOut.clear();
+    expect(messages.find((m) => m.phone_number === optedOut)).toMatchObject({ status: 'failed', reason: '21610', connection_id: await idOf(twilioUuid) });
+    expect(vonage.accepted).toEqual([]);
+    const { rows } = await t.database.pool.query(
+      'SELECT tm.uuid::text AS team, e.source, e.kind FROM opt_out_events e JOIN teams tm ON tm.id = e.team_id WHERE e.phone_number = $1',
+      [optedOut],
+    );
+    expect(rows).toEqual([{ team: owner.teamUuid, source: 'provider', kind: 'opt_out' }]);
+  });
+
+  it('a message in doubt (Twilio took the request and never answered) is failed in_doubt and never sent elsewhere', async () => {
+    const { engine, router } = engineWithRouter('fail');
+    const numbers = [number(401)];
+    const uuid = await campaignTo(owner, template, numbers);
+    twilio.silentNext(1);
+    const messages = await sendAll(engine, uuid);
+    await router.stop();
+    expect(messages).toMatchObject([{ status: 'failed', reason: 'in_doubt' }]);
+    expect(vonage.accepted).toEqual([]);
+    expect(twilio.requests.filter((r) => r.body.includes(numbers[0]!)).length).toBe(1);
+  });
+
+  it('a country no rule covers fails with no_route; a team without connections sends through SMS_GATEWAY', async () => {
+    const { engine, router, ledger } = engineWithRouter();
+    const uuid = await campaignTo(owner, template, ['15005550006']);
+    expect(await sendAll(engine, uuid)).toMatchObject([{ status: 'failed', reason: 'no_route', connection_id: null }]);
+    const otherTemplate = (await t.request('POST', '/api/2.0/templates/', { token: other.token, body: { name: 'Hi', body: 'Hello', sender: 'Other' } })).json()
+      .data.uuid;
+    const theirs = await campaignTo(other, otherTemplate, [number(501)]);
+    expect((await sendAll(engine, theirs)).map((m) => [m.connection_id, m.status === 'submitted' || m.status === 'delivered'])).toEqual([[null, true]]);
+    await router.stop();
+    expect(ledger.total).toBe(1);
+    expect(received()).toEqual([]);
+  });
+});

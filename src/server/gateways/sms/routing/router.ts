@@ -1,0 +1,264 @@
+import type { ProviderAccount, ProviderAdapter, ProviderOutcome, ProviderSms } from '../providers/provider';
+import type { OutgoingSms, SmsGateway, SubmitOptions, SubmitResult } from '../sms-gateway';
+import type { CircuitBreakers } from './circuit-breaker';
+import type { Pacer } from './pacer';
+import { providerGatewayId } from './provider-ids';
+import { countryOfNumber, ruleFor, senderFor, type RouteRule } from './route-rules';
+
+/** One of a team's enabled connections, ready to send through. */
+export type RoutedConnection = {
+  id: number;
+  uuid: string;
+  name: string;
+  provider: string;
+  /** The HTTP provider's adapter; null for a `simulator` connection, which hands messages to the installation's gateway. */
+  adapter: ProviderAdapter | null;
+  account: ProviderAccount;
+  senders: string[];
+  maxPerSecond: number;
+  /** Another process opened this connection's circuit until then (epoch ms; 0: not open). */
+  sharedOpenUntil: number;
+};
+
+/** A team's routing as the router applies it: the rules, and the enabled connections by uuid. */
+export type TeamRoutes = { rules: RouteRule[]; connections: Map<string, RoutedConnection> };
+
+/** What the router tells about each attempt, for metrics, the connections' state and failover events. */
+export type RouterObserver = {
+  /** One request to a provider and how it ended (`accepted`, `refused_<class>`, `in_doubt`, `not_sent`), with its messages. */
+  request?(connection: RoutedConnection, outcome: string, messages: number, latencyMs: number, error?: string): void;
+  /** A message moved on to the next connection of its route after `from` failed it transiently or for its account. */
+  failedOver?(teamId: number, message: OutgoingSms, from: RoutedConnection, to: RoutedConnection | null, reason: string): void;
+  /** The provider says these numbers opted out there (a send refused as such): recorded as opt-outs, source `provider`. */
+  optedOut?(teamId: number, phoneNumbers: string[]): Promise<void>;
+  /** An account error (credentials, funds, sender): an admin must look. */
+  accountError?(connection: RoutedConnection, code: string, message: string): void;
+};
+
+export type RouterDeps = {
+  breakers: CircuitBreakers;
+  pacer: Pacer;
+  /** SMS_IN_DOUBT: `resend` offers a message in doubt once more (through its route again), `fail` never. */
+  inDoubt: 'fail' | 'resend';
+  /** The installation's gateway: where a `simulator` connection's messages go. */
+  installation: SmsGateway;
+  observer?: RouterObserver;
+  now?: () => number;
+};
+
+/** The most messages the engine hands the router at once: its requests to each connection overlap, up to the pacer's concurrency. */
+export const ROUTER_BATCH_LIMIT = 1000;
+
+type Pending = {
+  sms: OutgoingSms;
+  /** The connections of its route, in order, and where it stands in them. */
+  candidates: RoutedConnection[];
+  next: number;
+  ruleSender: string | null;
+  /** Whether it was already offered again after a send in doubt (SMS_IN_DOUBT=resend: at most once). */
+  resent: boolean;
+  /** The last transient or account error met on its way, if any. */
+  lastError?: string;
+};
+
+/**
+ * The router: hands a team's messages to its connections as its routes say. For each message, the
+ * first rule matching its country (libphonenumber) gives the connections to try, in order:
+ * - accepted: submitted, with the gateway id `c<connection>:<provider id>`;
+ * - a recipient error (invalid, blocked, opted out at the provider): failed with the provider's code,
+ *   never tried elsewhere (an opt-out is also recorded);
+ * - a transient error (throttled, 5xx, never sent) or an account error: tried on the next connection;
+ *   the failing one counts a failure on its circuit breaker (Retry-After rests it as long as asked);
+ *   when no connection is left, the message is not sent now and waits for the next tick;
+ * - in doubt (the request left, no answer came): never tried elsewhere under `fail` (the engine
+ *   fails it `in_doubt`); under `resend`, offered once more through its route, then left in doubt.
+ * A message whose country no rule covers fails with `no_route`.
+ */
+export function createRouter(deps: RouterDeps) {
+  const now = deps.now ?? (() => Date.now());
+
+  async function deliver(
+    teamId: number,
+    connection: RoutedConnection,
+    items: Pending[],
+    options: SubmitOptions,
+  ): Promise<Map<Pending, ProviderOutcome | SubmitResult>> {
+    const outcomes = new Map<Pending, ProviderOutcome | SubmitResult>();
+    if (!connection.adapter) {
+      // A simulator connection: the installation's gateway takes them, recorded as this connection's.
+      const results = await deps.installation.submit(
+        items.map((item) => ({ ...item.sms, from: senderFor(item.ruleSender, item.sms.from, connection.senders) })),
+        options,
+      );
+      const byRef = new Map(results.map((result) => [result.clientRef, result]));
+      for (const item of items) {
+        const result = byRef.get(item.sms.clientRef);
+        if (result) outcomes.set(item, result);
+      }
+      return outcomes;
+    }
+    const adapter = connection.adapter;
+    // One call carries messages from one sender, up to the provider's batch.
+    const calls: Pending[][] = [];
+    const bySender = new Map<string, Pending[]>();
+    for (const item of items) {
+      const from = senderFor(item.ruleSender, item.sms.from, connection.senders);
+      let group = bySender.get(from);
+      if (!group || group.length >= adapter.maxBatch) {
+        group = [];
+        bySender.set(from, group);
+        calls.push(group);
+      }
+      group.push(item);
+    }
+    await Promise.all(
+      calls.map(async (call) => {
+        const release = await deps.pacer.take(connection.id, call.length, connection.maxPerSecond, options.signal);
+        if (!release) return; // aborted while waiting: never sent (left out of the map, settled as not sent below)
+        const started = performance.now();
+        try {
+          if (!deps.breakers.admit(connection.id, now(), connection.sharedOpenUntil)) {
+            // Opened while this call waited for its turn: treated as the connection refusing it.
+            for (const item of call)
+              outcomes.set(item, { clientRef: item.sms.clientRef, kind: 'refused', errorClass: 'transient', code: 'circuit_open', message: 'circuit open' });
+            return;
+          }
+          const messages: ProviderSms[] = call.map((item) => ({
+            clientRef: item.sms.clientRef,
+            to: item.sms.to.startsWith('+') ? item.sms.to : `+${item.sms.to}`,
+            from: senderFor(item.ruleSender, item.sms.from, connection.senders),
+            body: item.sms.body,
+          }));
+          const answered = await adapter.send(connection.account, messages, options.signal);
+          const byRef = new Map(answered.map((outcome) => [outcome.clientRef, outcome]));
+          let failed: ProviderOutcome | undefined;
+          for (const item of call) {
+            const outcome = byRef.get(item.sms.clientRef) ?? { clientRef: item.sms.clientRef, kind: 'in_doubt' as const, error: 'no outcome for this message' };
+            outcomes.set(item, outcome);
+            if (outcome.kind === 'refused' && outcome.errorClass !== 'recipient') failed ??= outcome;
+          }
+          const latencyMs = performance.now() - started;
+          const first = answered[0];
+          if (failed && failed.kind === 'refused') {
+            deps.breakers.failure(connection.id, now());
+            if (failed.retryAfterMs !== undefined) deps.breakers.rest(connection.id, now() + failed.retryAfterMs);
+            if (failed.errorClass === 'account') deps.observer?.accountError?.(connection, failed.code, failed.message);
+            deps.observer?.request?.(connection, `refused_${failed.errorClass}`, call.length, latencyMs, `${failed.code}: ${failed.message}`);
+          } else if (first?.kind === 'in_doubt') {
+            // No answer: the provider may be slow or gone; it counts against the circuit like a failure.
+            deps.breakers.failure(connection.id, now());
+            deps.observer?.request?.(connection, 'in_doubt', call.length, latencyMs, first.error);
+          } else {
+            deps.breakers.success(connection.id);
+            deps.observer?.request?.(connection, first?.kind === 'refused' ? 'refused_recipient' : 'accepted', call.length, latencyMs);
+          }
+        } catch (error) {
+          deps.breakers.release(connection.id);
+          throw error;
+        } finally {
+          release();
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  /** Hands one team's messages over through its routes: one result each, except those in doubt (left out). */
+  async function submit(teamId: number, routes: TeamRoutes, batch: OutgoingSms[], options: SubmitOptions = {}): Promise<SubmitResult[]> {
+    const results: SubmitResult[] = [];
+    let pending: Pending[] = [];
+    for (const sms of batch) {
+      const rule = ruleFor(routes.rules, countryOfNumber(sms.to));
+      const candidates = (rule?.connections ?? []).flatMap((uuid) => routes.connections.get(uuid) ?? []);
+      if (candidates.length === 0) results.push({ clientRef: sms.clientRef, rejected: 'no_route' });
+      else pending.push({ sms, candidates, next: 0, ruleSender: rule?.sender ?? null, resent: false });
+    }
+    const optedOut: string[] = [];
+    while (pending.length > 0) {
+      // Each message goes to the first connection of its route, from where it stands, that is not
+      // resting or open; one with none left waits for the next tick (never sent).
+      const groups = new Map<RoutedConnection, Pending[]>();
+      const at = now();
+      for (const item of pending) {
+        while (
+          item.next < item.candidates.length &&
+          !deps.breakers.available(item.candidates[item.next]!.id, at, item.candidates[item.next]!.sharedOpenUntil)
+        ) {
+          item.next += 1;
+        }
+        const connection = item.candidates[item.next];
+        if (!connection) {
+          results.push({ clientRef: item.sms.clientRef, notSent: true });
+          continue;
+        }
+        const group = groups.get(connection) ?? [];
+        group.push(item);
+        groups.set(connection, group);
+      }
+      if (options.signal?.aborted) {
+        for (const items of groups.values()) for (const item of items) results.push({ clientRef: item.sms.clientRef, notSent: true });
+        break;
+      }
+      const again: Pending[] = [];
+      await Promise.all(
+        [...groups.entries()].map(async ([connection, items]) => {
+          const outcomes = await deliver(teamId, connection, items, options);
+          for (const item of items) {
+            const outcome = outcomes.get(item);
+            if (!outcome) {
+              // Aborted before its call left (or the installation's gateway left it in doubt, which
+              // the engine's policy for it decides: never the case for the simulator).
+              if (connection.adapter) results.push({ clientRef: item.sms.clientRef, notSent: true });
+              continue;
+            }
+            if (!('kind' in outcome)) {
+              results.push(
+                'gatewayId' in outcome
+                  ? { ...outcome, connectionId: connection.id }
+                  : 'rejected' in outcome
+                    ? { ...outcome, connectionId: connection.id }
+                    : outcome,
+              );
+              continue;
+            }
+            if (outcome.kind === 'accepted') {
+              results.push({ clientRef: item.sms.clientRef, gatewayId: providerGatewayId(connection.id, outcome.providerId), connectionId: connection.id });
+            } else if (outcome.kind === 'in_doubt') {
+              if (deps.inDoubt === 'resend' && !item.resent) {
+                item.resent = true;
+                again.push(item);
+              }
+              // Otherwise left out: in doubt, for the engine's policy (`fail` for a team's routes).
+            } else if (outcome.errorClass === 'recipient') {
+              results.push({ clientRef: item.sms.clientRef, rejected: outcome.code, connectionId: connection.id });
+              if (outcome.optedOut) optedOut.push(item.sms.to);
+            } else {
+              item.lastError = `${outcome.code}: ${outcome.message}`;
+              item.next += 1;
+              deps.observer?.failedOver?.(teamId, item.sms, connection, item.candidates[item.next] ?? null, item.lastError);
+              again.push(item);
+            }
+          }
+        }),
+      );
+      pending = again;
+    }
+    if (optedOut.length > 0) await deps.observer?.optedOut?.(teamId, optedOut);
+    return results;
+  }
+
+  return {
+    submit,
+    /** A team's routes as an SmsGateway for the engine. Its receipts come by the providers' callbacks (modules/sms-callbacks), not through it. */
+    gatewayOf(teamId: number, routes: TeamRoutes): SmsGateway {
+      return {
+        submit: (batch, options) => submit(teamId, routes, batch, options),
+        onReceipts: () => undefined,
+        onInbound: () => undefined,
+        close: async () => undefined,
+        batchLimit: ROUTER_BATCH_LIMIT,
+      };
+    },
+  };
+}
+export type Router = ReturnType<typeof createRouter>;
