@@ -59,7 +59,7 @@ export type BatchOutcome = {
 };
 
 export type ReceiptRecord = { gatewayId: string; status: 'delivered' | 'failed'; reason: string | null; at: Date };
-export type QueuedReply = { id: number; uuid: string; to: string; from: string; body: string };
+export type QueuedReply = { id: number; uuid: string; teamId: number; to: string; from: string; body: string };
 
 export interface StartStore {
   /** Campaigns whose send time has come: status 1 and their first messages (a throttled one: all of them). Returns their ids. */
@@ -110,7 +110,11 @@ export interface RateBudgetStore {
 export interface ReplyStore {
   claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]>;
   settleReplies(
-    outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] },
+    outcome: {
+      submitted: Array<{ id: number; gatewayId: string; connectionId?: number }>;
+      rejected: Array<{ id: number; reason: string; connectionId?: number }>;
+      unknown: number[];
+    },
     now: Date,
   ): Promise<void>;
 }

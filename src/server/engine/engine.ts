@@ -4,7 +4,7 @@ import { allowance, mergeWindows } from '../../shared/schedule/throttle';
 import { quietPeriods } from '../../shared/schedule/quiet-hours';
 import type { OutgoingSms, Receipt, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
-import type { BatchOutcome, ClaimedBatch, EngineStore, InDoubtPolicy, SendingCampaign } from './engine-store';
+import type { BatchOutcome, ClaimedBatch, EngineStore, InDoubtPolicy, QueuedReply, SendingCampaign } from './engine-store';
 import { holdLease } from './lease-holder';
 import { createReceiptQueue } from './receipt-queue';
 import { shortLinksFor } from './short-links';
@@ -267,20 +267,26 @@ export function createEngine(deps: {
     if (budget <= 0) return 0;
     const replies = await store.claimReplies(Math.min(budget, options.batchSize, gateway.batchLimit ?? Infinity), now, options.leaseMs);
     if (replies.length === 0) return 0;
-    const outcome = await submitAll(
-      gateway,
-      replies.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })),
-    );
-    // A reply in doubt follows the same policy as a campaign's message.
-    const failedInDoubt = inDoubt === 'fail' ? outcome.inDoubt.map(({ id }) => ({ id, reason: 'in_doubt' })) : [];
-    await store.settleReplies(
-      {
-        submitted: outcome.submitted.map(({ id, gatewayId }) => ({ id, gatewayId })),
-        rejected: [...outcome.rejected.map(({ id, reason }) => ({ id, reason })), ...failedInDoubt],
-        unknown: [...outcome.notSent, ...(inDoubt === 'resend' ? outcome.inDoubt : [])].map(({ id }) => id),
-      },
-      now,
-    );
+    // A reply goes back the way its team sends: through its connections when it has some.
+    const byTeam = new Map<number, QueuedReply[]>();
+    for (const reply of replies) byTeam.set(reply.teamId, [...(byTeam.get(reply.teamId) ?? []), reply]);
+    for (const [teamId, ofTeam] of byTeam) {
+      const route = await routeOf(teamId);
+      const outcome = await submitAll(
+        route.gateway,
+        ofTeam.map((reply) => ({ id: reply.id, sms: { clientRef: reply.uuid, to: reply.to, from: reply.from, body: reply.body } })),
+      );
+      // A reply in doubt follows the same policy as a campaign's message.
+      const failedInDoubt = route.inDoubt === 'fail' ? outcome.inDoubt.map(({ id }) => ({ id, reason: 'in_doubt' })) : [];
+      await store.settleReplies(
+        {
+          submitted: outcome.submitted.map(({ id, gatewayId, connectionId }) => ({ id, gatewayId, connectionId })),
+          rejected: [...outcome.rejected.map(({ id, reason, connectionId }) => ({ id, reason, connectionId })), ...failedInDoubt],
+          unknown: [...outcome.notSent, ...(route.inDoubt === 'resend' ? outcome.inDoubt : [])].map(({ id }) => id),
+        },
+        now,
+      );
+    }
     return replies.length;
   }
 

@@ -151,6 +151,8 @@ afterAll(async () => {
 beforeEach(async () => {
   twilio.accepted.length = 0;
   vonage.accepted.length = 0;
+  // Each test starts with closed circuits (a circuit one opened is shared through this table).
+  await t.database.pool.query('DELETE FROM sms_connection_states');
   await setRoutes(owner, [{ countries: ['GB'], connections: [twilioUuid, vonageUuid], sender: null }]);
 });
 
@@ -230,5 +232,59 @@ describe('sending through a team’s connections', () => {
     await router.stop();
     expect(ledger.total).toBe(1);
     expect(received()).toEqual([]);
+  });
+
+  it('under SMS_IN_DOUBT=resend, a message in doubt is offered once more, never a third time', async () => {
+    const { engine, router } = engineWithRouter('resend');
+    const [once, twice] = [number(601), number(602)];
+    const first = await campaignTo(owner, template, [once]);
+    twilio.silentNext(1);
+    expect(await sendAll(engine, first)).toMatchObject([{ status: 'submitted' }]);
+    const second = await campaignTo(owner, template, [twice]);
+    twilio.silentNext(2);
+    expect(await sendAll(engine, second)).toMatchObject([{ status: 'failed', reason: 'in_doubt' }]);
+    await router.stop();
+    const requestsTo = (n: string) => twilio.requests.filter((r) => new URLSearchParams(r.body).get('To') === `+${n}`).length;
+    expect([requestsTo(once), requestsTo(twice)]).toEqual([2, 2]);
+    expect(vonage.accepted).toEqual([]);
+  });
+
+  it('opens the circuit of a connection that is down: later messages go straight to Vonage, and the state says why', async () => {
+    const { engine, router } = engineWithRouter();
+    await twilio.down();
+    try {
+      const numbers = Array.from({ length: 12 }, (_, i) => number(700 + i));
+      const uuid = await campaignTo(owner, template, numbers);
+      const messages = await sendAll(engine, uuid);
+      expect(messages.every((m) => m.status === 'submitted')).toBe(true);
+      expect(vonage.accepted.map((m) => m.to).sort()).toEqual(numbers);
+    } finally {
+      await router.stop();
+      await twilio.up();
+    }
+    const { rows } = await t.database.pool.query(
+      `SELECT s.circuit, s.errors_today, s.failovers_today, s.last_error IS NOT NULL AS has_error FROM sms_connection_states s
+         JOIN sms_connections c ON c.id = s.connection_id WHERE c.uuid = $1`,
+      [twilioUuid],
+    );
+    expect(rows[0]).toMatchObject({ circuit: 'open', has_error: true });
+    // The circuit opened after three failed requests; the messages of those went on to Vonage.
+    expect(rows[0].errors_today).toBeGreaterThanOrEqual(3);
+    expect(rows[0].failovers_today).toBeGreaterThanOrEqual(3);
+  });
+
+  it('sends a keyword reply of a team with connections through them', async () => {
+    await setRoutes(owner, [{ countries: ['*'], connections: [twilioUuid], sender: null }]);
+    const { engine, router } = engineWithRouter();
+    await t.database.pool.query(
+      `INSERT INTO outbound_replies (team_id, to_number, sender, body) SELECT id, '447700900801', 'Acme', 'Welcome!' FROM teams WHERE uuid = $1`,
+      [owner.teamUuid],
+    );
+    clock.set('2026-06-01T09:00:00Z');
+    await engine.tick();
+    await router.stop();
+    expect(twilio.accepted.map((m) => [m.to, m.body])).toEqual([['+447700900801', 'Welcome!']]);
+    const { rows } = await t.database.pool.query(`SELECT status, connection_id::text, gateway_id FROM outbound_replies WHERE to_number = '447700900801'`);
+    expect(rows).toEqual([{ status: 'submitted', connection_id: await idOf(twilioUuid), gateway_id: `c${await idOf(twilioUuid)}:${twilio.accepted[0]!.id}` }]);
   });
 });

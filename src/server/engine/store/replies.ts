@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { QueuedReply, ReplyStore } from '../engine-store';
 
-const QueuedReplyRowSchema = z.object({ id: z.number(), uuid: z.string(), to: z.string(), from: z.string(), body: z.string() });
+const QueuedReplyRowSchema = z.object({ id: z.number(), uuid: z.string(), teamId: z.number(), to: z.string(), from: z.string(), body: z.string() });
 
 /** Keyword replies: queued by the inbound pipeline, leased and sent by the engine ahead of campaigns. */
 export function createReplyStore(db: Db): ReplyStore {
@@ -19,24 +19,30 @@ export function createReplyStore(db: Db): ReplyStore {
          WHERE r.id IN (
            SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
             ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING r.id, r.uuid, r.to_number AS "to", r.sender AS "from", r.body`,
+        RETURNING r.id, r.uuid, r.team_id::int AS "teamId", r.to_number AS "to", r.sender AS "from", r.body`,
       );
     },
 
     /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */
     async settleReplies(
-      outcome: { submitted: Array<{ id: number; gatewayId: string }>; rejected: Array<{ id: number; reason: string }>; unknown: number[] },
+      outcome: {
+        submitted: Array<{ id: number; gatewayId: string; connectionId?: number }>;
+        rejected: Array<{ id: number; reason: string; connectionId?: number }>;
+        unknown: number[];
+      },
       now: Date,
     ): Promise<void> {
       const { submitted, rejected, unknown } = outcome;
       await db.execute(sql`
         WITH s AS (
-          UPDATE outbound_replies r SET status = 'submitted', gateway_id = i.gateway_id, updated_at = ${now}, lease_until = NULL
-            FROM unnest(${sql.param(submitted.map((x) => x.id))}::bigint[], ${sql.param(submitted.map((x) => x.gatewayId))}::text[]) AS i(id, gateway_id)
+          UPDATE outbound_replies r SET status = 'submitted', gateway_id = i.gateway_id, connection_id = i.connection_id, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(submitted.map((x) => x.id))}::bigint[], ${sql.param(submitted.map((x) => x.gatewayId))}::text[],
+                        ${sql.param(submitted.map((x) => x.connectionId ?? null))}::bigint[]) AS i(id, gateway_id, connection_id)
            WHERE r.id = i.id),
         f AS (
-          UPDATE outbound_replies r SET status = 'failed', reason = i.reason, updated_at = ${now}, lease_until = NULL
-            FROM unnest(${sql.param(rejected.map((x) => x.id))}::bigint[], ${sql.param(rejected.map((x) => x.reason))}::text[]) AS i(id, reason)
+          UPDATE outbound_replies r SET status = 'failed', reason = i.reason, connection_id = i.connection_id, updated_at = ${now}, lease_until = NULL
+            FROM unnest(${sql.param(rejected.map((x) => x.id))}::bigint[], ${sql.param(rejected.map((x) => x.reason))}::text[],
+                        ${sql.param(rejected.map((x) => x.connectionId ?? null))}::bigint[]) AS i(id, reason, connection_id)
            WHERE r.id = i.id)
         UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[])`);
     },
