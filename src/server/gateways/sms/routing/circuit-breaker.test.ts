@@ -75,7 +75,7 @@ describe('pacer', () => {
   it('keeps to max_per_second: a second’s worth at once, the rest as the bucket refills', async () => {
     let now = 0;
     const pacer = createPacer({ concurrency: 100, now: () => now });
-    for (let i = 0; i < 5; i++) (await pacer.take(1, 1, 5))!();
+    for (let i = 0; i < 5; i++) ((await pacer.take(1, 1, 5)) as () => void)();
     let sixth = false;
     const waiting = pacer.take(1, 1, 5).then((release) => {
       sixth = true;
@@ -90,7 +90,7 @@ describe('pacer', () => {
 
   it('gives up at once when the signal aborts', async () => {
     const pacer = createPacer({ concurrency: 1 });
-    const held = (await pacer.take(1, 1, 100))!;
+    const held = (await pacer.take(1, 1, 100)) as () => void;
     const controller = new AbortController();
     const waiting = pacer.take(1, 1, 100, controller.signal);
     controller.abort();
