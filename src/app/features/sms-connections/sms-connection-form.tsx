@@ -106,7 +106,7 @@ export function SmsConnectionForm({ connection, submitLabel, onSubmit, onCancel 
               render={({ field }) => (
                 <NumberInput
                   label="Messages per second"
-                  description="At most this many a second through this account (its contract’s limit), alongside the installation’s SMS_RATE_LIMIT."
+                  description="At most this many a second through this account, alongside the installation’s SMS_RATE_LIMIT."
                   min={1}
                   max={10_000}
                   allowDecimal={false}
@@ -115,7 +115,7 @@ export function SmsConnectionForm({ connection, submitLabel, onSubmit, onCancel 
                   onBlur={field.onBlur}
                   ref={field.ref}
                   error={errors.max_per_second?.message}
-                  w={{ base: '100%', xs: 240 }}
+                  w={{ base: '100%', xs: 360 }}
                 />
               )}
             />

@@ -14,7 +14,8 @@ export function CircuitBadge({ state }: { state: SmsConnectionState }) {
   const until = state.circuit === 'open' && state.open_until ? ` Probed again at ${formatTimestamp(state.open_until)}.` : '';
   return (
     <Tooltip label={circuit.explanation + until} multiline maw={280} withArrow>
-      <Badge color={circuit.color} variant="light" style={{ whiteSpace: 'nowrap' }}>
+      {/* Positioned, so that its hidden sentence stays inside a table that scrolls sideways (not widening the page). */}
+      <Badge color={circuit.color} variant="light" pos="relative" style={{ whiteSpace: 'nowrap' }}>
         {circuit.label}
         <VisuallyHidden>
           : {circuit.explanation}

@@ -77,7 +77,8 @@ describe('the Sending page', () => {
     const { user } = renderPage();
 
     expect(await screen.findByText('No connections yet')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Add connection' }));
+    // One in the page's header, one in the empty panel.
+    await user.click(screen.getAllByRole('button', { name: 'Add connection' })[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'Add a connection' });
     await user.selectOptions(within(dialog).getByRole('combobox', { name: /Provider/ }), 'twilio');
     await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Twilio UK');
@@ -107,6 +108,7 @@ describe('the Sending page', () => {
       expect(await screen.findByRole('note')).toHaveTextContent(/Only admins|viewer role/);
       expect(screen.getByRole('link', { name: 'Back to the overview' })).toBeInTheDocument();
       await waitFor(() => expect(screen.queryByRole('table')).toBeNull());
+      expect(screen.queryByRole('button', { name: 'Add connection' })).toBeNull();
       expect(fetchMock).not.toHaveBeenCalled();
     });
   }

@@ -1,7 +1,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { EmptyPanel } from '../../components/empty-panel';
 import { ErrorState } from '../../components/error-state';
@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { PaginationBar } from '../../components/pagination-bar';
 import { TableSkeleton } from '../../components/table-skeleton';
 import { RoleRequired } from '../../features/auth/role-notice';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { SmsConnectionCreateModal } from '../../features/sms-connections/sms-connection-modals';
 import { smsConnectionQueries } from '../../features/sms-connections/sms-connection-queries';
 import { SMS_CONNECTION_COLUMNS, SmsConnectionsTable } from '../../features/sms-connections/sms-connections-table';
@@ -23,27 +24,33 @@ const DESCRIPTION =
  * the provider's credentials, and the service refuses every other role (403).
  */
 export default function SendingPage() {
-  return (
-    <>
-      <PageHeader title="Sending" description={DESCRIPTION} />
-      <RoleRequired needs="admin" subject="how the team sends" back={{ href: paths.home.getHref(), label: 'Back to the overview' }}>
-        <SendingSections />
-      </RoleRequired>
-    </>
-  );
-}
-
-function SendingSections() {
-  const navigate = useNavigate();
-  const { page, perPage, setPage, setPerPage } = usePageParams();
-  const connections = useQuery(smsConnectionQueries.list({ page, per_page: perPage }));
+  const isAdmin = useTeamRole().can('admin');
   const [creating, setCreating] = useState(false);
-
   const addButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
       Add connection
     </Button>
   );
+  return (
+    <>
+      <PageHeader title="Sending" description={DESCRIPTION} actions={isAdmin && addButton} />
+      <RoleRequired needs="admin" subject="how the team sends" back={{ href: paths.home.getHref(), label: 'Back to the overview' }}>
+        <SendingSections addButton={addButton} creating={creating} onCreatingClose={() => setCreating(false)} />
+      </RoleRequired>
+    </>
+  );
+}
+
+interface SendingSectionsProps {
+  addButton: ReactNode;
+  creating: boolean;
+  onCreatingClose: () => void;
+}
+
+function SendingSections({ addButton, creating, onCreatingClose }: SendingSectionsProps) {
+  const navigate = useNavigate();
+  const { page, perPage, setPage, setPerPage } = usePageParams();
+  const connections = useQuery(smsConnectionQueries.list({ page, per_page: perPage }));
 
   return (
     <Stack gap="xl">
@@ -71,9 +78,6 @@ function SendingSections() {
             />
           ) : (
             <div>
-              <Stack gap="sm" align="flex-start" mb="sm">
-                {addButton}
-              </Stack>
               <SmsConnectionsTable connections={connections.data.data} />
               <PaginationBar
                 meta={connections.data.meta}
@@ -100,7 +104,7 @@ function SendingSections() {
       </section>
       <SmsConnectionCreateModal
         opened={creating}
-        onClose={() => setCreating(false)}
+        onClose={onCreatingClose}
         onCreated={(created) => void navigate(paths.sending.connection.getHref(created.uuid))}
       />
     </Stack>
