@@ -46,7 +46,7 @@ export function useTestSmsConnection(uuid: string) {
   return useMutation({
     mutationFn: async (phoneNumber: string) =>
       (await testSmsConnection({ path: { connection_uuid: uuid }, body: { phone_number: phoneNumber }, throwOnError: true })).data.data,
-    // The send moves the connection's counts and, when it failed, its last error.
+    // Its page reads the state again (the router may have moved it meanwhile).
     onSettled: () => queryClient.invalidateQueries({ queryKey: smsConnectionKeys.detail(uuid) }),
   });
 }
