@@ -5,7 +5,7 @@
  * included. The pages show a little of everything (seeded through the API): a template with a
  * tracked link, a sender, a group with contacts and fields, a campaign planned and one sent, a
  * keyword, a webhook with a delivery, an event endpoint with a failed delivery, an inbound message, an
- * API token, an invitation.
+ * API token, an invitation, an SMS connection.
  *
  * The dark scheme is the system's (the browser says `prefers-color-scheme: dark`, nothing chosen in
  * the dashboard): the test checks that the page really is dark before it asks axe.
@@ -36,6 +36,7 @@ interface Seed {
   webhookUuid: string;
   eventEndpointUuid: string;
   eventDeliveryUuid: string;
+  smsConnectionUuid: string;
   contact: string;
   invitationLink: string;
 }
@@ -109,6 +110,8 @@ const visits: Visit[] = [
     heading: `A11y events ${RUN}`,
     label: 'a delivery open',
   },
+  { covers: 'sending.list', url: () => paths.sending.list.getHref(), heading: 'Sending' },
+  { covers: 'sending.connection', url: (seed) => paths.sending.connection.getHref(seed.smsConnectionUuid), heading: `A11y Twilio ${RUN}` },
   { covers: 'inboundMessages.list', url: () => paths.inboundMessages.list.getHref(), heading: 'Inbound messages' },
   { covers: 'inboundMessages.keywordTester', url: () => paths.inboundMessages.keywordTester.getHref(), heading: 'Inbound messages' },
   { covers: 'reports', url: () => paths.reports.getHref(), heading: 'Reports' },
@@ -209,6 +212,14 @@ test.beforeAll(async ({ browser }) => {
     headers: { Authorization: 'Bearer a11y' },
   });
   const eventDelivery = await call('POST', `/event-endpoints/${eventEndpoint.uuid}/test`);
+  // Never called: its base URL is a loopback port nothing listens on.
+  const smsConnection = await call('POST', '/sms-connections/', {
+    name: `A11y Twilio ${RUN}`,
+    provider: 'twilio',
+    base_url: 'http://127.0.0.1:9',
+    credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'a11y-token-0123456789abcdef' },
+    senders: ['+447700900001', 'Acme'],
+  });
   await call('POST', '/inbound-messages/', { from: CONTACT, body: `A11Y${RUN.slice(-6).toUpperCase()} please` });
   await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
   const invitee = `a11y.${RUN}@herald.test`;
@@ -227,6 +238,7 @@ test.beforeAll(async ({ browser }) => {
     webhookUuid: webhook.uuid,
     eventEndpointUuid: eventEndpoint.uuid,
     eventDeliveryUuid: eventDelivery.uuid,
+    smsConnectionUuid: smsConnection.uuid,
     contact: CONTACT.slice(1),
     invitationLink,
   };

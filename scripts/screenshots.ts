@@ -4,7 +4,7 @@
  * its own Herald on a fresh data folder (embedded database, simulated SMS gateway), signs in, fills
  * it through the API with what a small team would have after a week (templates, a group with
  * contacts, campaigns sent, due and drafted, a keyword, inbound messages and an opt-out, an event
- * endpoint that a small receiver of the script's own answers), then visits each page. Needs the built
+ * endpoint that a small receiver of the script's own answers, two SMS connections), then visits each page. Needs the built
  * dashboard (`npm run build`; the npm script builds it when missing).
  *
  * `npm run screenshots -- event-endpoint webhooks`: only the pages whose names start so.
@@ -182,6 +182,20 @@ async function seed(page: Page, receiverUrl: string) {
     if (shown.approval.status === 'pending') break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // The team's provider accounts (never called here: no campaign of the seed goes through them).
+  const twilio = await api.post('/sms-connections/', {
+    name: 'Twilio UK',
+    provider: 'twilio',
+    credentials: { account_sid: 'AC5f0c3b7e2a9d4f61b8e07c2d3a41f9e2', auth_token: 'c7e2a9d4f61b8e07c2d3a41f9e25f0c3' },
+    senders: ['+447700900001', 'AcmeShop'],
+    max_per_second: 30,
+  });
+  await api.post('/sms-connections/', {
+    name: 'Vonage fallback',
+    provider: 'vonage',
+    credentials: { api_key: '3a41f9e2', api_secret: 'b8e07c2d3a41f9e2', signature_secret: 'f61b8e07c2d3a41f9e25f0c3b7e2a9d4' },
+    senders: ['AcmeShop'],
+  });
   const test = await api.post(`/event-endpoints/${endpoint.uuid}/test`, {});
   // The worker sends the events within a second or two.
   for (let attempt = 0; attempt < 30; attempt++) {
@@ -199,6 +213,7 @@ async function seed(page: Page, receiverUrl: string) {
     number: numbers[0]!.slice(1),
     eventEndpoint: endpoint.uuid,
     eventDelivery: test.uuid,
+    smsConnection: twilio.uuid,
   };
 }
 
@@ -243,6 +258,8 @@ async function main(): Promise<void> {
       ['contact', `/contacts/${ids.number}`],
       ['senders', '/senders'],
       ['sender-new', '/senders/new'],
+      ['sending', '/sending'],
+      ['sending-connection', `/sending/connections/${ids.smsConnection}`],
       ['keywords', '/keywords'],
       ['keyword-new', '/keywords/new'],
       ['webhooks', '/webhooks'],

@@ -103,6 +103,15 @@ export const paths = {
     },
   },
   vanityDomains: listPath('/vanity-domains'),
+  /** The team's SMS connections (admins only) and its routes. */
+  sending: {
+    list: listPath('/sending'),
+    /** One connection: its state, settings, callback URLs and test send. */
+    connection: {
+      path: '/sending/connections/:uuid',
+      getHref: (uuid: string) => `/sending/connections/${encodeURIComponent(uuid)}`,
+    },
+  },
   campaigns: {
     list: {
       path: '/campaigns',

@@ -72,6 +72,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.inboundMessages.list.path,
               lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),
             },
+            { path: paths.sending.list.path, lazy: () => import('./routes/sending/sending.page').then(page) },
+            { path: paths.sending.connection.path, lazy: () => import('./routes/sending/sms-connection.page').then(page) },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
             { path: paths.team.path, lazy: () => import('./routes/team/team.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },

@@ -8,6 +8,7 @@ import {
   IconKey,
   IconLayoutDashboard,
   IconMessage2,
+  IconRoute,
   IconSend,
   IconTemplate,
   IconUserSearch,
@@ -17,6 +18,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { paths } from '../paths';
+import type { Permission } from './roles';
 
 /** A part of the product, as the navbar lists it. `available: false` until its pages are built. */
 export interface Section {
@@ -24,6 +26,8 @@ export interface Section {
   href: string;
   icon: Icon;
   available: boolean;
+  /** Listed only for a role that may do this (the Sending page holds credentials: admins only). */
+  needs?: Permission;
 }
 
 export const sections: readonly Section[] = [
@@ -33,6 +37,7 @@ export const sections: readonly Section[] = [
   { label: 'Contact groups', href: paths.contactGroups.list.getHref(), icon: IconAddressBook, available: true },
   { label: 'Contacts', href: paths.contacts.list.getHref(), icon: IconUserSearch, available: true },
   { label: 'Senders', href: paths.senders.list.getHref(), icon: IconId, available: true },
+  { label: 'Sending', href: paths.sending.list.getHref(), icon: IconRoute, available: true, needs: 'admin' },
   { label: 'Keywords', href: paths.keywords.list.getHref(), icon: IconMessage2, available: true },
   { label: 'Webhooks', href: paths.webhooks.list.getHref(), icon: IconWebhook, available: true },
   { label: 'Event endpoints', href: paths.eventEndpoints.list.getHref(), icon: IconBroadcast, available: true },

@@ -112,6 +112,28 @@ export const SmsConnectionPatchSchema = z
   );
 export type SmsConnectionPatch = z.infer<typeof SmsConnectionPatchSchema>;
 
+export const SMS_CONNECTION_CIRCUITS = ['closed', 'open', 'half_open'] as const;
+export type SmsConnectionCircuit = (typeof SMS_CONNECTION_CIRCUITS)[number];
+
+const OptionalTimestampSchema = z.string().nullable().describe('`YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); null when not set.');
+
+export const SmsConnectionStateSchema = z
+  .object({
+    circuit: z
+      .enum(SMS_CONNECTION_CIRCUITS)
+      .describe(
+        '`closed`: messages go through it; `open`: backed off after repeated failures, skipped until `open_until`; `half_open`: being probed again. `closed` when it has carried nothing yet.',
+      ),
+    open_until: OptionalTimestampSchema.describe('While open: when it will be probed again; otherwise null.'),
+    last_error: z.string().nullable().describe('The last error the provider answered (or the failure to reach it), null when none.'),
+    last_error_at: OptionalTimestampSchema.describe('When `last_error` happened, null when none.'),
+    messages_today: z.number().int().describe('Messages sent through it today (UTC day).'),
+    errors_today: z.number().int().describe('Sends that failed through it today (UTC day).'),
+    failovers_today: z.number().int().describe('Messages that left it for the next connection of their route today (UTC day).'),
+  })
+  .meta({ id: 'SmsConnectionState', description: "What the router knows of a connection (read only): its circuit breaker and today's counts." });
+export type SmsConnectionState = z.infer<typeof SmsConnectionStateSchema>;
+
 export const SmsConnectionSchema = z
   .object({
     uuid: UuidSchema,
@@ -132,6 +154,7 @@ export const SmsConnectionSchema = z
     inbound_url: z
       .string()
       .describe('Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.'),
+    state: SmsConnectionStateSchema,
     links: ResourceLinksSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

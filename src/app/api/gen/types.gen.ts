@@ -2553,6 +2553,40 @@ export type EventDeliveryDetail = {
 };
 
 /**
+ * What the router knows of a connection (read only): its circuit breaker and today's counts.
+ */
+export type SmsConnectionState = {
+    /**
+     * `closed`: messages go through it; `open`: backed off after repeated failures, skipped until `open_until`; `half_open`: being probed again. `closed` when it has carried nothing yet.
+     */
+    circuit: 'closed' | 'open' | 'half_open';
+    /**
+     * While open: when it will be probed again; otherwise null.
+     */
+    open_until: string | null;
+    /**
+     * The last error the provider answered (or the failure to reach it), null when none.
+     */
+    last_error: string | null;
+    /**
+     * When `last_error` happened, null when none.
+     */
+    last_error_at: string | null;
+    /**
+     * Messages sent through it today (UTC day).
+     */
+    messages_today: number;
+    /**
+     * Sends that failed through it today (UTC day).
+     */
+    errors_today: number;
+    /**
+     * Messages that left it for the next connection of their route today (UTC day).
+     */
+    failovers_today: number;
+};
+
+/**
  * A team's account at an SMS provider (docs/providers.md, Connections).
  */
 export type SmsConnection = {
@@ -2586,6 +2620,7 @@ export type SmsConnection = {
      * Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.
      */
     inbound_url: string;
+    state: SmsConnectionState;
     /**
      * Links of the resource; contains `self`.
      */

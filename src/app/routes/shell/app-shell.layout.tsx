@@ -8,6 +8,7 @@ import { ErrorState } from '../../components/error-state';
 import { HeraldLogo } from '../../components/herald-logo';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { TeamSwitcher } from '../../features/auth/team-switcher';
+import { useTeamRole } from '../../features/auth/use-team-role';
 import { UserMenu } from '../../features/auth/user-menu';
 import { sectionAt, sections } from '../../lib/sections';
 import { useSession } from '../../lib/session';
@@ -29,6 +30,9 @@ function SignedInShell() {
   const { pathname } = useLocation();
   // After a team switch, a page of the previous team's resource makes no sense: go to its section's list.
   const leaveTeamPage = () => void navigate(sectionAt(pathname)?.href ?? paths.home.getHref());
+  // A section the role may not use is not listed (its page still says why, if reached by its address).
+  const { can } = useTeamRole();
+  const shownSections = sections.filter((section) => !section.needs || can(section.needs));
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }} padding={{ base: 'md', sm: 'xl' }}>
@@ -67,7 +71,7 @@ function SignedInShell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>
-        <AppNavbar sections={sections} onNavigate={closeNavbar} />
+        <AppNavbar sections={shownSections} onNavigate={closeNavbar} />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1} bg="var(--herald-page)" style={{ outline: 'none' }}>
         {user.isPending ? (

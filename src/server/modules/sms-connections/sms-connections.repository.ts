@@ -18,12 +18,26 @@ const ConnectionRowSchema = z.object({
   enabled: z.boolean(),
   createdAt: MomentSchema,
   updatedAt: MomentSchema,
+  // The router's state of it (sms_connection_states), null where it has no row yet.
+  circuit: z.enum(['closed', 'open', 'half_open']).nullable(),
+  openUntil: MomentSchema.nullable(),
+  lastError: z.string().nullable(),
+  lastErrorAt: MomentSchema.nullable(),
+  stateDay: z.string().nullable(),
+  messagesToday: z.number().nullable(),
+  errorsToday: z.number().nullable(),
+  failoversToday: z.number().nullable(),
 });
 export type ConnectionRow = z.output<typeof ConnectionRowSchema>;
 
 const COLUMNS = sql.raw(`c.id::int AS id, c.uuid, c.team_id::int AS "teamId", c.name, c.provider, c.base_url AS "baseUrl",
   c.credentials_encrypted AS "credentialsEncrypted", c.senders, c.max_per_second AS "maxPerSecond", c.enabled,
-  c.created_at AS "createdAt", c.updated_at AS "updatedAt"`);
+  c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+  s.circuit, s.open_until AS "openUntil", s.last_error AS "lastError", s.last_error_at AS "lastErrorAt", s.day::text AS "stateDay",
+  s.messages_today AS "messagesToday", s.errors_today AS "errorsToday", s.failovers_today AS "failoversToday"`);
+
+/** Every read joins the router's state row, which the router alone writes. */
+const STATE = sql.raw('LEFT JOIN sms_connection_states s ON s.connection_id = c.id');
 
 export type ConnectionChanges = Partial<{
   name: string;
@@ -57,19 +71,19 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
         rows: rowsOf(
           db,
           ConnectionRowSchema,
-          sql`SELECT ${COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId}
+          sql`SELECT ${COLUMNS} FROM sms_connections c ${STATE} WHERE c.team_id = ${teamId}
                ORDER BY c.created_at DESC, c.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM sms_connections WHERE team_id = ${teamId}`),
       });
     },
 
-    /** The team's connection; `lock`: held until `conn`'s transaction ends, the "before" of a change. */
+    /** The team's connection; `lock` (the connection's row, not its state, which the router keeps writing): held until `conn`'s transaction ends, the "before" of a change. */
     find: (teamId: number, uuid: string, conn: Conn = db, lock = false) =>
       firstRowOf(
         conn,
         ConnectionRowSchema,
-        sql`SELECT ${COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId} AND c.uuid = ${uuid}${lock ? sql` FOR UPDATE` : sql``}`,
+        sql`SELECT ${COLUMNS} FROM sms_connections c ${STATE} WHERE c.team_id = ${teamId} AND c.uuid = ${uuid}${lock ? sql` FOR UPDATE OF c` : sql``}`,
       ),
 
     async insert(
@@ -86,7 +100,7 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
           VALUES (${row.teamId}, ${row.name}, ${row.provider}, ${row.baseUrl}, ${row.credentialsEncrypted}, ${sql.param(row.senders)}::text[],
                   ${row.maxPerSecond}, ${row.enabled}, ${now}, ${now})
           RETURNING *)
-        SELECT ${COLUMNS} FROM c`,
+        SELECT ${COLUMNS} FROM c ${STATE}`,
       );
       if (!created) throw new Error('sms connection insert returned no row');
       return created;
@@ -100,7 +114,7 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
         ConnectionRowSchema,
         sql`
         WITH c AS (UPDATE sms_connections SET ${sql.join(sets, sql`, `)} WHERE team_id = ${teamId} AND uuid = ${uuid} RETURNING *)
-        SELECT ${COLUMNS} FROM c`,
+        SELECT ${COLUMNS} FROM c ${STATE}`,
       );
     },
 

@@ -5,6 +5,7 @@ import {
   type SmsConnectionInput,
   type SmsConnectionPatch,
   type SmsConnectionProvider,
+  type SmsConnectionState,
   type SmsConnectionTestResult,
 } from '../../../shared/contract';
 import type { Db } from '../../db/client';
@@ -70,6 +71,24 @@ export function createSmsConnectionsService(deps: {
   const seal = (credentials: Credentials) => deps.secrets.seal(JSON.stringify(credentials));
   const callbackUrl = (uuid: string, kind: 'status' | 'inbound') => connectionCallbackUrl(deps.config.publicUrl, uuid, kind);
 
+  /**
+   * The router's state of a connection, as it wrote it. Its counts are of one UTC day: a row last
+   * written on an earlier day counts nothing today (the router resets them on its next write).
+   */
+  const stateOf = (row: ConnectionRow): SmsConnectionState => {
+    const today = row.stateDay === deps.clock.now().toISOString().slice(0, 10);
+    const moment = (value: Date | null) => (value ? formatTimestamp(value, deps.config.appTimezone) : null);
+    return {
+      circuit: row.circuit ?? 'closed',
+      open_until: moment(row.openUntil),
+      last_error: row.lastError,
+      last_error_at: moment(row.lastErrorAt),
+      messages_today: today ? (row.messagesToday ?? 0) : 0,
+      errors_today: today ? (row.errorsToday ?? 0) : 0,
+      failovers_today: today ? (row.failoversToday ?? 0) : 0,
+    };
+  };
+
   /** Credentials are shown only as hints: the values never leave through an answer (nor, so, through the audit log, which records answers). */
   const present = (row: ConnectionRow): SmsConnection => ({
     uuid: row.uuid,
@@ -82,6 +101,7 @@ export function createSmsConnectionsService(deps: {
     enabled: row.enabled,
     status_callback_url: callbackUrl(row.uuid, 'status'),
     inbound_url: callbackUrl(row.uuid, 'inbound'),
+    state: stateOf(row),
     links: selfLinks(deps.config.publicUrl, 'sms-connections', row.uuid),
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),

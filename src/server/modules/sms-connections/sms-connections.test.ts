@@ -7,13 +7,16 @@
  * the "never returned" test found the auth token in the answers and the audit log; with the
  * credentials sealed as plain bytes (`Buffer.from(JSON.stringify(…))`), the at-rest test found the
  * token in the stored bytes; with the required-field loop of `checkedCredentials` removed, all 14
- * missing-field cases answered 201.
+ * missing-field cases answered 201. The state: with `stateOf` keeping the counts of a row whose
+ * `day` is not today, the "earlier day" test saw yesterday's 40 messages; with the repository's join
+ * of sms_connection_states removed, the open-circuit test saw `closed` and no error.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../gateways/sms/providers/provider';
 import { SMS_CONNECTION_CREDENTIALS } from '../../../shared/contract';
 import { createSecretBox } from '../../lib/secret-box';
+import { formatTimestamp } from '../../lib/time';
 import { TwilioFake } from '../../testing/provider-fakes/twilio-fake';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 import { ADAPTERS, credentialHint } from './sms-connections.service';
@@ -307,5 +310,88 @@ describe('a test send', () => {
     const response = await t.request('POST', `${API}/${created.uuid}/test`, { token: admin.token, body: { phone_number: '+447700900123' } });
     expect(response.statusCode).toBe(422);
     expect(Object.keys(response.json().error.errors)).toEqual(['senders']);
+  });
+});
+
+describe('state', () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+  /** The router's row for a connection, written here as the router writes it. */
+  async function writeState(
+    uuid: string,
+    columns: { circuit: string; open_until: Date | null; last_error: string | null; last_error_at: Date | null; day: string; counts: [number, number, number] },
+  ) {
+    await t.database.pool.query(
+      `INSERT INTO sms_connection_states (connection_id, circuit, open_until, last_error, last_error_at, day, messages_today, errors_today, failovers_today, updated_at)
+       SELECT id, $2, $3, $4, $5, $6::date, $7, $8, $9, now() FROM sms_connections WHERE uuid = $1`,
+      [uuid, columns.circuit, columns.open_until, columns.last_error, columns.last_error_at, columns.day, ...columns.counts],
+    );
+  }
+
+  it('is closed with nothing counted while the router has written no row', async () => {
+    const created = await create(twilioBody());
+    expect(created.state).toEqual({
+      circuit: 'closed',
+      open_until: null,
+      last_error: null,
+      last_error_at: null,
+      messages_today: 0,
+      errors_today: 0,
+      failovers_today: 0,
+    });
+  });
+
+  it("shows the router's row: an open circuit, its last error and today's counts, in every answer", async () => {
+    const created = await create(twilioBody());
+    const openUntil = new Date(Date.now() + 30_000);
+    const erredAt = new Date(Date.now() - 5_000);
+    await writeState(created.uuid, {
+      circuit: 'open',
+      open_until: openUntil,
+      last_error: '503: Service Unavailable',
+      last_error_at: erredAt,
+      day: today(),
+      counts: [120, 7, 5],
+    });
+    const expected = {
+      circuit: 'open',
+      open_until: formatTimestamp(openUntil, t.config.appTimezone),
+      last_error: '503: Service Unavailable',
+      last_error_at: formatTimestamp(erredAt, t.config.appTimezone),
+      messages_today: 120,
+      errors_today: 7,
+      failovers_today: 5,
+    };
+    expect(expected.open_until).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect((await t.request('GET', `${API}/${created.uuid}`, { token: admin.token })).json().data.state).toEqual(expected);
+    const listed = (await t.request('GET', `${API}/?per_page=100`, { token: admin.token }))
+      .json()
+      .data.find((item: { uuid: string }) => item.uuid === created.uuid);
+    expect(listed.state).toEqual(expected);
+    // An edit answers it too (the connection's row is locked, not the router's).
+    const edited = await t.request('PUT', `${API}/${created.uuid}`, { token: admin.token, body: { name: 'Twilio renamed' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().data.state).toEqual(expected);
+  });
+
+  it('counts nothing today from a row last written on an earlier day, and keeps its circuit and last error', async () => {
+    const created = await create(twilioBody());
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await writeState(created.uuid, {
+      circuit: 'half_open',
+      open_until: null,
+      last_error: '20429: Too Many Requests',
+      last_error_at: new Date(),
+      day: yesterday,
+      counts: [40, 3, 2],
+    });
+    const state = (await t.request('GET', `${API}/${created.uuid}`, { token: admin.token })).json().data.state;
+    expect(state).toMatchObject({
+      circuit: 'half_open',
+      open_until: null,
+      last_error: '20429: Too Many Requests',
+      messages_today: 0,
+      errors_today: 0,
+      failovers_today: 0,
+    });
   });
 });
