@@ -6,6 +6,7 @@ import { createEngineStore } from './engine/store/postgres-store';
 import { createSimulatorGateway } from './gateways/sms/simulator';
 import { createSimulatorLedger } from './gateways/sms/simulator-ledger';
 import type { SmsGateway } from './gateways/sms/sms-gateway';
+import { alertAccountError } from './gateways/sms/routing/account-alerts';
 import { createTeamRouter } from './gateways/sms/routing/team-router';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
@@ -63,7 +64,12 @@ export function createWorkers(deps: { config: Config; database: Database; servic
         const listId = await services.suppressions.listOf(teamId, tx);
         await services.suppressions.add(tx, listId, { teamId, source: 'provider', userId: null }, phoneNumbers);
       }),
-    alert: (connection, message) => log.error({ connection: connection.uuid }, `SMS connection "${connection.name}" refused for its account: ${message}`),
+    alert: (connection, message) => {
+      log.error({ connection: connection.uuid }, `SMS connection "${connection.name}" refused for its account: ${message}`);
+      alertAccountError(database.db, connection, message, systemClock.now(), config.publicUrl).catch((error: Error) =>
+        log.error({ err: error }, 'the admins could not be e-mailed about an SMS connection refused for its account'),
+      );
+    },
     log: (message) => log.warn(message),
   });
   // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.

@@ -556,6 +556,7 @@ export const smsConnectionStates = pgTable('sms_connection_states', {
   messagesToday: integer('messages_today').notNull().default(0),
   errorsToday: integer('errors_today').notNull().default(0),
   failoversToday: integer('failovers_today').notNull().default(0),
+  alertedAt: moment('alerted_at'),
   updatedAt: moment('updated_at').notNull(),
 });
 

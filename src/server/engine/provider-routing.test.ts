@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
+import { alertAccountError } from '../gateways/sms/routing/account-alerts';
 import { createTeamRouter } from '../gateways/sms/routing/team-router';
 import { TwilioFake } from '../testing/provider-fakes/twilio-fake';
 import { VonageFake } from '../testing/provider-fakes/vonage-fake';
@@ -16,7 +17,8 @@ import { createEngineStore } from './store/postgres-store';
 // Seen red: with the router trying a recipient error on the next connection (errorClass ignored),
 // "never tries another connection after a recipient error" failed (Vonage received 447700900313);
 // with in-doubt messages treated as never sent, "a message in doubt…" failed (Vonage received the
-// silent request's recipient as well as Twilio).
+// silent request's recipient as well as Twilio); with the hour's mark left out of the account alert
+// (alertAccountError), the admins got three e-mails for three refusals.
 
 const clock = createTestClock('2026-06-01T09:00:00Z');
 const TWILIO = { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'twilio-auth-token-0123456789' };
@@ -78,6 +80,9 @@ async function setRoutes(user: TestUser, rules: unknown[]): Promise<void> {
   );
 }
 
+/** The admins' e-mails about account errors, as the router's `alert` queued them (workers.ts does the same). */
+let alerts: Array<Promise<boolean>> = [];
+
 /** An engine whose teams with connections send through them; the installation's gateway counted in `ledger`. */
 function engineWithRouter(inDoubt: 'fail' | 'resend' = 'fail') {
   const ledger = new GatewayLedger();
@@ -96,6 +101,7 @@ function engineWithRouter(inDoubt: 'fail' | 'resend' = 'fail') {
       }),
     breaker: { threshold: 3, openMs: 60_000, maxOpenMs: 60_000 },
     loaderTtlMs: 0,
+    alert: (connection, message) => void alerts.push(alertAccountError(t.database.db, connection, message, new Date(), t.config.publicUrl)),
   });
   const engine = createEngine({
     store: createEngineStore(t.database.db),
@@ -286,5 +292,21 @@ describe('sending through a team’s connections', () => {
     expect(twilio.accepted.map((m) => [m.to, m.body])).toEqual([['+447700900801', 'Welcome!']]);
     const { rows } = await t.database.pool.query(`SELECT status, connection_id::text, gateway_id FROM outbound_replies WHERE to_number = '447700900801'`);
     expect(rows).toEqual([{ status: 'submitted', connection_id: await idOf(twilioUuid), gateway_id: `c${await idOf(twilioUuid)}:${twilio.accepted[0]!.id}` }]);
+  });
+
+  it('fails over when Twilio refuses the account, and e-mails the team’s admins once', async () => {
+    const { engine, router } = engineWithRouter();
+    alerts = [];
+    const numbers = Array.from({ length: 6 }, (_, i) => number(900 + i));
+    const uuid = await campaignTo(owner, template, numbers);
+    // Three refusals in a row (401, Twilio 20003): each request's message goes on to Vonage.
+    twilio.failNext(3, { status: 401, body: { code: 20003, message: 'Authenticate', status: 401 } });
+    const messages = await sendAll(engine, uuid);
+    await router.stop();
+    expect(messages.every((m) => m.status === 'submitted')).toBe(true);
+    expect(received().sort()).toEqual(numbers);
+    expect(await Promise.all(alerts)).toEqual([true, false, false]);
+    const { rows } = await t.database.pool.query(`SELECT e.to_address, e.subject FROM account_emails e WHERE e.subject LIKE 'SMS connection%' ORDER BY e.id`);
+    expect(rows).toEqual([{ to_address: owner.email, subject: 'SMS connection "Twilio": the provider refused the account' }]);
   });
 });

@@ -34,6 +34,8 @@ CREATE TABLE sms_connection_states (
   messages_today integer NOT NULL DEFAULT 0,
   errors_today integer NOT NULL DEFAULT 0,
   failovers_today integer NOT NULL DEFAULT 0,
+  -- When the team's admins were last e-mailed about an account error (at most once an hour).
+  alerted_at timestamptz,
   updated_at timestamptz NOT NULL
 );
 

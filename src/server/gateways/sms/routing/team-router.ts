@@ -31,7 +31,7 @@ export function createTeamRouter(deps: {
   /** Records opt-outs the providers reported, source `provider`. */
   optOut(teamId: number, phoneNumbers: string[]): Promise<void>;
   /** Account errors (credentials, funds, senders): an admin must look. */
-  alert?(connection: { uuid: string; name: string }, message: string): void;
+  alert?(connection: { id: number; uuid: string; name: string }, message: string): void;
   log?: (message: string) => void;
   breaker?: BreakerOptions;
   loaderTtlMs?: number;
