@@ -861,7 +861,7 @@ export const optOutEvents = pgTable('opt_out_events', {
     .references(() => teams.id, { onDelete: 'cascade' }),
   phoneNumber: text('phone_number').notNull(),
   kind: text('kind', { enum: ['opt_out', 'opt_in'] }).notNull(),
-  source: text('source', { enum: ['keyword', 'import', 'dashboard', 'api'] }).notNull(),
+  source: text('source', { enum: ['keyword', 'import', 'dashboard', 'api', 'provider'] }).notNull(),
   campaignId: bigint('campaign_id', { mode: 'number' }).references(() => campaigns.id, { onDelete: 'set null' }),
   userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   reason: text('reason'),

@@ -6,9 +6,9 @@ export const OptOutEventSchema = z
     phone_number: z.string().describe('E.164 digits without `+`.'),
     kind: z.enum(['opt_out', 'opt_in']).describe('`opt_out`: the number entered default_optouts; `opt_in`: it left it.'),
     source: z
-      .enum(['keyword', 'import', 'dashboard', 'api'])
+      .enum(['keyword', 'import', 'dashboard', 'api', 'provider'])
       .describe(
-        '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand.',
+        '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).',
       ),
     campaign: z
       .object({ uuid: z.string(), name: z.string() })

@@ -15,6 +15,8 @@ export function describeOptOutEvent(event: OptOutEvent): string {
       return `${entered ? 'Added to' : 'Taken out of'} ${OPTOUTS_GROUP} in the dashboard${by(event)}`;
     case 'api':
       return `${entered ? 'Added to' : 'Taken out of'} ${OPTOUTS_GROUP} through the API${by(event)}`;
+    case 'provider':
+      return entered ? 'Opted out at the SMS provider' : `Taken out of ${OPTOUTS_GROUP} by the SMS provider`;
   }
 }
 

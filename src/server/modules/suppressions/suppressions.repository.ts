@@ -9,8 +9,8 @@ import { isSuppressed, suppressionListOf } from './suppressions.sql';
 
 type Conn = Db | Tx;
 
-/** Where an opt-out or opt-in came from: a handset's keyword, a CSV import, or a change by hand (dashboard or API token). */
-export type OptOutSource = 'keyword' | 'import' | 'dashboard' | 'api';
+/** Where an opt-out or opt-in came from: a handset's keyword, a CSV import, a change by hand (dashboard or API token), or a provider's status callback saying the recipient opted out there. */
+export type OptOutSource = 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
 /** Where a suppression came from (the opt-out history's `source`). */
 export type SuppressionSource = OptOutSource;
 export type OptOutKind = 'opt_out' | 'opt_in';
@@ -22,7 +22,7 @@ const OptOutEventRowSchema = z.object({
   id: z.number(),
   phoneNumber: z.string(),
   kind: z.enum(['opt_out', 'opt_in']),
-  source: z.enum(['keyword', 'import', 'dashboard', 'api']),
+  source: z.enum(['keyword', 'import', 'dashboard', 'api', 'provider']),
   campaignUuid: z.string().nullable(),
   campaignName: z.string().nullable(),
   userUuid: z.string().nullable(),
