@@ -47,7 +47,8 @@ export const smsCallbacksRoutes: FastifyPluginAsyncZod<{ smsCallbacks: SmsCallba
       app.route({
         method,
         url: `/sms-connections/:connection_uuid/${kind}`,
-        config: { access: 'public' },
+        // Not limited per address: a provider calls from a few addresses, for every message of every campaign.
+        config: { access: 'public', notRateLimited: true },
         schema: {
           operationId: `${method.toLowerCase()}Sms${name}Callback`,
           tags,

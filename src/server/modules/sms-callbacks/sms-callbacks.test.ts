@@ -14,14 +14,18 @@
  * inbound URL (by GET, as Vonage can be set to call) opts the number out in that connection's team
  * only; a JSON provider's (Telnyx, Sinch) message reaches its team. An opted-out status (Vonage
  * err-code 9) records an opt-out with source `provider`. Every callback is counted in
- * herald_provider_callbacks_total by connection and result, read from /metrics.
+ * herald_provider_callbacks_total by connection and result, read from /metrics. The routes are not
+ * limited per address (a provider's burst would be answered 429 and its statuses lost).
  *
- * Seen red: with `verify` skipped in the service (`verified = true`), every provider's forged case
- * answered 200 and the forged Vonage failure settled its message; with the gateway id built from the
- * provider id alone (no `c<connection>:`), the cross-connection case settled B's message; with the
- * receipts written by a plain `UPDATE … SET status` of any status, the out-of-order cases moved a
- * delivered message to failed; with `teamId: null` for inbound messages, the Vonage STOP opted the
- * number out in both teams (it holds the number in each).
+ * Seen red, once each: with `verify` skipped in the service (`verified = … || true`), the six
+ * forged cases answered 200, and the metrics case and the four inbound cases (forged ones 403)
+ * failed; with providerGatewayId giving the provider's id alone (no `c<connection>:`), the six
+ * cross-connection cases settled B's message; with the receipts written by a plain
+ * `UPDATE messages SET status … WHERE gateway_id = …` instead of the receipt store, the
+ * delivered-then-earlier and failed-then-delivered cases of all six providers, the early receipt
+ * and the client-ref cases failed; with `teamId: null` for inbound messages, the Vonage STOP opted
+ * the number out in both teams (both hold it) and the other inbound messages were stored for no team;
+ * with the `notRateLimited` exemption in http/auth.ts disabled, the burst was answered 429.
  */
 import { randomUUID } from 'node:crypto';
 import crypto from 'node:crypto';
@@ -576,5 +580,39 @@ describe('inbound messages', () => {
     // The token never reaches the audit log, which every member may read.
     const audit = await t.request('GET', `${API}/audit-events`, { token: alpha.token });
     expect(audit.body).not.toContain(new URL(connection.inbound_url).searchParams.get('token')!);
+  });
+});
+
+describe('the callback routes', () => {
+  it("are not limited per address: a provider's burst is never answered 429", async () => {
+    const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const user = await limited.user();
+      const created = await limited.request('POST', `${API}/sms-connections/`, {
+        token: user.token,
+        body: { name: 'Twilio', provider: 'twilio', credentials: twilio.account, senders: [SENDER], max_per_second: 5 },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const url = `${API}/sms-connections/${created.json().data.uuid}/status`;
+      const statuses = new Set<number>();
+      for (let i = 0; i < 12; i++)
+        statuses.add(
+          (
+            await limited.app.inject({
+              method: 'POST',
+              url,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: 'MessageSid=SM1&MessageStatus=sent',
+            })
+          ).statusCode,
+        );
+      expect([...statuses]).toEqual([403]);
+      // Another public route from the same address is still limited.
+      const other = new Set<number>();
+      for (let i = 0; i < 12; i++) other.add((await limited.request('GET', `${API}/invitations/not-a-real-token`)).statusCode);
+      expect(other.has(429)).toBe(true);
+    } finally {
+      await limited.close();
+    }
   });
 });
