@@ -22,6 +22,13 @@ const DESCRIPTIONS: Record<CallbackKind, string> = {
 export const smsCallbacksRoutes: FastifyPluginAsyncZod<{ smsCallbacks: SmsCallbacksService; publicUrl: string }> = async (app, { smsCallbacks, publicUrl }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // A body sent as JSON that is not JSON is refused (400) as on every other route; the handler still gets its bytes.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    if (raw.toString('utf8').trim() === '') return done(null, raw);
+    parseJson(request, raw.toString('utf8'), (error) => (error ? done(error, undefined) : done(null, raw)));
+  });
 
   const tags = ['SMS provider callbacks'];
   const handler = (kind: CallbackKind) => async (request: FastifyRequest<{ Params: { connection_uuid: string } }>, reply: FastifyReply) => {
