@@ -569,6 +569,16 @@ describe('inbound messages', () => {
     expect(await messageOf(message.uuid)).toEqual({ status: 'delivered', reason: null });
   });
 
+  it('from Twilio, a status callback at the inbound URL settles its message and stores no message from the recipient', async () => {
+    const connection = await connect(alpha, DRIVERS[0]!);
+    const message = await sent(connection, DRIVERS[0]!, await campaignOf(alphaTeam));
+    twilio.accepted.find((candidate) => candidate.id === message.providerId)!.callbackUrl = connection.inbound_url;
+    const before = (await sql<{ n: number }>('SELECT count(*)::int AS n FROM inbound_messages'))[0]!.n;
+    expect(await twilio.deliver(message.providerId, 'delivered')).toBe(200);
+    expect(await messageOf(message.uuid)).toEqual({ status: 'delivered', reason: null });
+    expect((await sql<{ n: number }>('SELECT count(*)::int AS n FROM inbound_messages'))[0]!.n).toBe(before);
+  });
+
   it('from Infobip: checked by the token in the inbound URL the connection shows', async () => {
     const connection = await connect(alpha, DRIVERS[2]!);
     expect(new URL(connection.inbound_url).searchParams.get('token')).toBeTruthy();
