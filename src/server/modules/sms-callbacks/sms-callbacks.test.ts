@@ -12,7 +12,8 @@
  *   account, another team) changes nothing: gateway ids carry the connection.
  * Inbound: Twilio is answered with empty TwiML and a redelivery is stored once; STOP at Vonage's
  * inbound URL (by GET, as Vonage can be set to call) opts the number out in that connection's team
- * only; a JSON provider's (Telnyx, Sinch) message reaches its team. An opted-out status (Vonage
+ * only; a JSON provider's (Telnyx, Sinch) message reaches its team; a status that reaches the
+ * inbound URL (Telnyx, Twilio) settles its message and is never stored as a message from a handset. An opted-out status (Vonage
  * err-code 9) records an opt-out with source `provider`. Every callback is counted in
  * herald_provider_callbacks_total by connection and result, read from /metrics. The routes are not
  * limited per address (a provider's burst would be answered 429 and its statuses lost).
