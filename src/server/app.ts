@@ -39,6 +39,7 @@ import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.rou
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
 import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.routes';
+import { smsCallbacksRoutes } from './modules/sms-callbacks/sms-callbacks.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     passwordCost: deps.passwordCost,
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
     logger: app.log,
+    observeProviderCallback: metrics.observeProviderCallback,
   });
   registerRequestLog(app);
   registerErrorHandling(app);
@@ -153,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
       await api.register(eventEndpointsRoutes, { eventEndpoints: services.eventEndpoints, publicUrl });
       await api.register(smsConnectionsRoutes, { smsConnections: services.smsConnections, publicUrl });
+      // Its own plugin: these routes read every body raw (the providers sign the bytes), the others keep the app's parsers.
+      await api.register(smsCallbacksRoutes, { smsCallbacks: services.smsCallbacks, publicUrl });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });

@@ -58,7 +58,11 @@ import { createVanityDomainsService } from './modules/vanity-domains/vanity-doma
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
 import { createSmsConnectionsRepository } from './modules/sms-connections/sms-connections.repository';
-import { createSmsConnectionsService } from './modules/sms-connections/sms-connections.service';
+import { ADAPTERS, createSmsConnectionsService } from './modules/sms-connections/sms-connections.service';
+import { createSmsCallbacksRepository } from './modules/sms-callbacks/sms-callbacks.repository';
+import { createSmsCallbacksService } from './modules/sms-callbacks/sms-callbacks.service';
+import { createReceiptStore } from './engine/store/receipts';
+import type { ProviderCallbackResult } from './observability/metrics';
 import { createEventDeliverer } from './modules/event-endpoints/event-deliverer';
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
@@ -75,6 +79,8 @@ export function createServices(
     logger?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
     /** The scrypt cost of new password hashes: production's (PASSWORD_COST) unless the test app passes a cheaper one. */
     passwordCost?: ScryptCost;
+    /** Counts each provider callback (the app's metrics: herald_provider_callbacks_total). */
+    observeProviderCallback?: (connection: string, result: ProviderCallbackResult) => void;
   },
 ) {
   const { db } = database;
@@ -250,6 +256,21 @@ export function createServices(
     clock,
     config,
   });
+  // The providers' status and inbound callbacks: receipts through the engine's receipt store, messages through inbound.
+  const smsCallbacks = createSmsCallbacksService({
+    db,
+    callbacks: createSmsCallbacksRepository(db),
+    adapters: ADAPTERS,
+    receipts: createReceiptStore(db),
+    inbound,
+    suppressions,
+    contacts: contactsRepository,
+    secrets,
+    clock,
+    config,
+    observe: options.observeProviderCallback ?? (() => {}),
+    onWebhookError: (error) => options.logger?.warn({ err: error }, 'a keyword webhook could not be called for an inbound message'),
+  });
 
   const campaigns = createCampaignsService({
     db,
@@ -321,6 +342,7 @@ export function createServices(
     webhooks,
     eventEndpoints,
     smsConnections,
+    smsCallbacks,
     eventOutbox,
     deliverEvent,
     keywords,

@@ -42,6 +42,12 @@ declare module 'fastify' {
     access?: Access;
     /** A stricter per-token limit than the default (requests a minute). */
     rateLimit?: { max: number; bucket: string };
+    /**
+     * Not counted against the caller's address (public routes only): an SMS provider's callbacks,
+     * thousands a minute from the few addresses a provider calls from, each checked by its signature
+     * instead. A 429 there would lose delivery statuses (Twilio does not retry them).
+     */
+    notRateLimited?: true;
   }
 }
 
@@ -113,6 +119,7 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: Authen
       if (!ROLES_ALLOWED[access].includes(auth.role)) throw new ForbiddenError(REFUSED[access as 'edit' | 'admin']);
       if (auth.scope === 'read_only' && !READS.has(request.method)) throw new ForbiddenError('This API token is read-only: it can only read (GET requests).');
     }
+    if (config.notRateLimited && access === 'public') return;
     const key = request.auth ? `token:${request.auth.tokenId}` : `ip:${request.ip}`;
     // Counted in PostgreSQL, so the limits hold across every API process.
     const checks = [{ key, max: deps.rateLimitPerMinute }];

@@ -81,6 +81,14 @@ const EXEMPT_FROM_404: Record<string, string> = {
     'Public: the signed link e-mailed with a report; it needs no token and is authorised by its signature, not by a team (a forged signature is checked below to be 403).',
   [`GET ${API}/invitations/{token}`]:
     'Public: the single-use link e-mailed with an invitation (256 random bits); whoever holds it may see what it invites to, whatever their team.',
+  [`POST ${API}/sms-connections/{connection_uuid}/status`]:
+    "Public: a provider's callback to a connection, authorised by the provider's signature checked with that connection's credentials, not by a team (forged, unsigned and cross-connection callbacks are 403 or change nothing: sms-callbacks.test.ts).",
+  [`GET ${API}/sms-connections/{connection_uuid}/status`]:
+    "Public: a provider's callback to a connection, authorised by the provider's signature checked with that connection's credentials, not by a team (forged, unsigned and cross-connection callbacks are 403 or change nothing: sms-callbacks.test.ts).",
+  [`POST ${API}/sms-connections/{connection_uuid}/inbound`]:
+    "Public: a provider's callback to a connection, authorised by the provider's signature checked with that connection's credentials, not by a team (forged, unsigned and cross-connection callbacks are 403 or change nothing: sms-callbacks.test.ts).",
+  [`GET ${API}/sms-connections/{connection_uuid}/inbound`]:
+    "Public: a provider's callback to a connection, authorised by the provider's signature checked with that connection's credentials, not by a team (forged, unsigned and cross-connection callbacks are 403 or change nothing: sms-callbacks.test.ts).",
 };
 
 /** GET routes without a path parameter that do not answer the list envelope (still searched for A's uuids). */

@@ -99,6 +99,11 @@ const EXPECTED: Record<string, Access> = {
   'PUT /api/2.0/sms-connections/{connection_uuid}': 'admin',
   'DELETE /api/2.0/sms-connections/{connection_uuid}': 'admin',
   'POST /api/2.0/sms-connections/{connection_uuid}/test': 'admin',
+  // The providers' callbacks: no token, the provider's signature is checked instead (sms-callbacks.test.ts).
+  'POST /api/2.0/sms-connections/{connection_uuid}/status': 'public',
+  'GET /api/2.0/sms-connections/{connection_uuid}/status': 'public',
+  'POST /api/2.0/sms-connections/{connection_uuid}/inbound': 'public',
+  'GET /api/2.0/sms-connections/{connection_uuid}/inbound': 'public',
   'GET /api/2.0/keywords': 'read',
   'POST /api/2.0/keywords': 'edit',
   'GET /api/2.0/keywords/{keyword_uuid}': 'read',

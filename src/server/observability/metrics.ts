@@ -111,6 +111,14 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registers: [registry],
   });
 
+  // Every process that serves the API takes providers' callbacks (modules/sms-callbacks).
+  const providerCallbacks = new Counter({
+    name: 'herald_provider_callbacks_total',
+    help: "Callbacks (delivery statuses, inbound messages) this process took from SMS providers, by the connection's uuid and result: ok, forged (refused with 403), unknown_message (verified, but names no message of ours), malformed (verified, but nothing in it could be read).",
+    labelNames: ['connection', 'result'] as const,
+    registers: [registry],
+  });
+
   // The gateway's series exist only in a process that sends: an API process has no bind to report.
   const submitSeconds = new Histogram({
     name: 'herald_gateway_submit_seconds',
@@ -196,10 +204,17 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     observeRequest(labels: { route: string; method: string; status: string }, seconds: number): void {
       httpDuration.observe(labels, seconds);
     },
+    /** One provider callback at a connection (its uuid), and what became of it. */
+    observeProviderCallback(connection: string, result: ProviderCallbackResult): void {
+      providerCallbacks.inc({ connection, result });
+    },
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** What became of a provider's callback (`herald_provider_callbacks_total{result}`). */
+export type ProviderCallbackResult = 'ok' | 'forged' | 'unknown_message' | 'malformed';
 
 const emptyState = (): ServiceState => ({
   messages: { queued: 0, submitted: 0, delivered: 0, failed: 0, unsent: 0 },

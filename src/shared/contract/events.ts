@@ -69,7 +69,7 @@ const OptOutEventDataSchema = z.strictObject({
   source: z
     .enum(['keyword', 'import', 'dashboard', 'api', 'provider'])
     .describe(
-      '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).',
+      '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).',
     ),
   reason: z.string().nullable().describe('Why a number was taken out of default_optouts by hand, when given.'),
   campaign: EventCampaignRefSchema.nullable().describe('For an opt-out, the team’s campaign whose message last went to the number; null when none did.'),

@@ -8,7 +8,7 @@ export const OptOutEventSchema = z
     source: z
       .enum(['keyword', 'import', 'dashboard', 'api', 'provider'])
       .describe(
-        '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).',
+        '`keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).',
       ),
     campaign: z
       .object({ uuid: z.string(), name: z.string() })

@@ -149,11 +149,13 @@ export const SmsConnectionSchema = z
     status_callback_url: z
       .string()
       .describe(
-        'Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet.',
+        "Where the provider posts delivery statuses: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald passes it on every send where the provider takes one; paste it in the provider's console where it asks for a default. Each callback's signature is checked with the connection's credentials (a forged one is refused with 403). For Infobip, which signs nothing, it carries a secret `token` derived from the API key: keep the whole URL.",
       ),
     inbound_url: z
       .string()
-      .describe('Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.'),
+      .describe(
+        "Where the provider posts messages from handsets (paste it in its console for the connection's numbers): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. A message there is the connection's team's: STOP opts the number out in that team. For Infobip it carries a secret `token`, as the status URL does.",
+      ),
     state: SmsConnectionStateSchema,
     links: ResourceLinksSchema,
     created_at: TimestampSchema,

@@ -1242,7 +1242,7 @@ export type OptOutEvent = {
      */
     kind: 'opt_out' | 'opt_in';
     /**
-     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
+     * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).
      */
     source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
     /**
@@ -2613,11 +2613,11 @@ export type SmsConnection = {
     max_per_second: number;
     enabled: boolean;
     /**
-     * Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet.
+     * Where the provider posts delivery statuses: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald passes it on every send where the provider takes one; paste it in the provider's console where it asks for a default. Each callback's signature is checked with the connection's credentials (a forged one is refused with 403). For Infobip, which signs nothing, it carries a secret `token` derived from the API key: keep the whole URL.
      */
     status_callback_url: string;
     /**
-     * Where the provider should post inbound messages: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. Herald does not take callbacks yet.
+     * Where the provider posts messages from handsets (paste it in its console for the connection's numbers): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/inbound`. A message there is the connection's team's: STOP opts the number out in that team. For Infobip it carries a secret `token`, as the status URL does.
      */
     inbound_url: string;
     state: SmsConnectionState;
@@ -3032,7 +3032,7 @@ export type ContactOptedOutEvent = {
          */
         phone_number: string;
         /**
-         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).
          */
         source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
         /**
@@ -3065,7 +3065,7 @@ export type ContactOptedInEvent = {
          */
         phone_number: string;
         /**
-         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: the SMS provider said the number opted out there (a send refused, or a status).
+         * `keyword`: the handset texted STOP (or a synonym), START or UNSTOP; `import`: a CSV import into default_optouts; `dashboard` or `api`: by hand; `provider`: an SMS provider reported the recipient opted out there (a status callback).
          */
         source: 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
         /**
@@ -7240,6 +7240,182 @@ export type TestSmsConnectionResponses = {
 };
 
 export type TestSmsConnectionResponse = TestSmsConnectionResponses[keyof TestSmsConnectionResponses];
+
+export type GetSmsStatusCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}/status';
+};
+
+export type GetSmsStatusCallbackErrors = {
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type GetSmsStatusCallbackError = GetSmsStatusCallbackErrors[keyof GetSmsStatusCallbackErrors];
+
+export type GetSmsStatusCallbackResponses = {
+    /**
+     * Empty; for a Twilio inbound message, an empty TwiML `<Response/>` (text/xml).
+     */
+    200: string;
+};
+
+export type GetSmsStatusCallbackResponse = GetSmsStatusCallbackResponses[keyof GetSmsStatusCallbackResponses];
+
+export type PostSmsStatusCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}/status';
+};
+
+export type PostSmsStatusCallbackErrors = {
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type PostSmsStatusCallbackError = PostSmsStatusCallbackErrors[keyof PostSmsStatusCallbackErrors];
+
+export type PostSmsStatusCallbackResponses = {
+    /**
+     * Empty; for a Twilio inbound message, an empty TwiML `<Response/>` (text/xml).
+     */
+    200: string;
+};
+
+export type PostSmsStatusCallbackResponse = PostSmsStatusCallbackResponses[keyof PostSmsStatusCallbackResponses];
+
+export type GetSmsInboundCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}/inbound';
+};
+
+export type GetSmsInboundCallbackErrors = {
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type GetSmsInboundCallbackError = GetSmsInboundCallbackErrors[keyof GetSmsInboundCallbackErrors];
+
+export type GetSmsInboundCallbackResponses = {
+    /**
+     * Empty; for a Twilio inbound message, an empty TwiML `<Response/>` (text/xml).
+     */
+    200: string;
+};
+
+export type GetSmsInboundCallbackResponse = GetSmsInboundCallbackResponses[keyof GetSmsInboundCallbackResponses];
+
+export type PostSmsInboundCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the connection.
+         */
+        connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/sms-connections/{connection_uuid}/inbound';
+};
+
+export type PostSmsInboundCallbackErrors = {
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type PostSmsInboundCallbackError = PostSmsInboundCallbackErrors[keyof PostSmsInboundCallbackErrors];
+
+export type PostSmsInboundCallbackResponses = {
+    /**
+     * Empty; for a Twilio inbound message, an empty TwiML `<Response/>` (text/xml).
+     */
+    200: string;
+};
+
+export type PostSmsInboundCallbackResponse = PostSmsInboundCallbackResponses[keyof PostSmsInboundCallbackResponses];
 
 export type ListKeywordsData = {
     body?: never;

@@ -16,7 +16,7 @@ export function describeOptOutEvent(event: OptOutEvent): string {
     case 'api':
       return `${entered ? 'Added to' : 'Taken out of'} ${OPTOUTS_GROUP} through the API${by(event)}`;
     case 'provider':
-      return 'Opted out at the SMS provider (it refused a message or reported the opt-out)';
+      return entered ? 'Opted out at the SMS provider' : `Taken out of ${OPTOUTS_GROUP} by the SMS provider`;
   }
 }
 

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import type { Conn } from '../../db/rows';
 import { ADAPTERS, adapterOf, connectionCallbackUrl } from '../../gateways/sms/routing/team-routing';
+import { infobipCallbackUrl } from '../../gateways/sms/providers/infobip';
 import { parseSmppUrl } from '../../gateways/sms/smpp/smpp-url';
 import type { AuthContext } from '../../http/auth';
 import { BadGatewayError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -70,6 +71,22 @@ export function createSmsConnectionsService(deps: {
   const open = (row: ConnectionRow): Credentials => JSON.parse(deps.secrets.open(row.credentialsEncrypted)) as Credentials;
   const seal = (credentials: Credentials) => deps.secrets.seal(JSON.stringify(credentials));
   const callbackUrl = (uuid: string, kind: 'status' | 'inbound') => connectionCallbackUrl(deps.config.publicUrl, uuid, kind);
+  /**
+   * The addresses to paste in the provider's console. Infobip signs no callback: its URLs carry the
+   * secret token its adapter adds to every send's `webhooks.delivery.url` and checks on each callback
+   * (infobipCallbackUrl), so the inbound address an admin pastes is checked the same way.
+   */
+  const consoleUrl = (row: ConnectionRow, kind: 'status' | 'inbound', credentials: Credentials) =>
+    row.provider === 'infobip' && credentials.api_key ? infobipCallbackUrl(callbackUrl(row.uuid, kind), credentials.api_key) : callbackUrl(row.uuid, kind);
+  /**
+   * What the audit trail keeps of an answer: Infobip's callback token is left out, as the
+   * credentials are, since the audit log is open to every member and the token lets one post
+   * delivery reports.
+   */
+  const audited = (connection: SmsConnection): SmsConnection =>
+    connection.provider === 'infobip'
+      ? { ...connection, status_callback_url: callbackUrl(connection.uuid, 'status'), inbound_url: callbackUrl(connection.uuid, 'inbound') }
+      : connection;
 
   /**
    * The router's state of a connection, as it wrote it. Its counts are of one UTC day: a row last
@@ -90,22 +107,25 @@ export function createSmsConnectionsService(deps: {
   };
 
   /** Credentials are shown only as hints: the values never leave through an answer (nor, so, through the audit log, which records answers). */
-  const present = (row: ConnectionRow): SmsConnection => ({
-    uuid: row.uuid,
-    name: row.name,
-    provider: row.provider as SmsConnectionProvider,
-    base_url: row.baseUrl ?? adapterOf(row.provider)?.defaultBaseUrl ?? '',
-    credentials: Object.fromEntries(Object.entries(open(row)).map(([name, value]) => [name, credentialHint(value)])),
-    senders: row.senders,
-    max_per_second: row.maxPerSecond,
-    enabled: row.enabled,
-    status_callback_url: callbackUrl(row.uuid, 'status'),
-    inbound_url: callbackUrl(row.uuid, 'inbound'),
-    state: stateOf(row),
-    links: selfLinks(deps.config.publicUrl, 'sms-connections', row.uuid),
-    created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
-    updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
-  });
+  const present = (row: ConnectionRow): SmsConnection => {
+    const credentials = open(row);
+    return {
+      uuid: row.uuid,
+      name: row.name,
+      provider: row.provider as SmsConnectionProvider,
+      base_url: row.baseUrl ?? adapterOf(row.provider)?.defaultBaseUrl ?? '',
+      credentials: Object.fromEntries(Object.entries(credentials).map(([name, value]) => [name, credentialHint(value)])),
+      senders: row.senders,
+      max_per_second: row.maxPerSecond,
+      enabled: row.enabled,
+      status_callback_url: consoleUrl(row, 'status', credentials),
+      inbound_url: consoleUrl(row, 'inbound', credentials),
+      state: stateOf(row),
+      links: selfLinks(deps.config.publicUrl, 'sms-connections', row.uuid),
+      created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
+      updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
+    };
+  };
 
   /** Only the HTTP providers have an API host to point elsewhere. */
   const baseUrlOf = (provider: string, baseUrl: string | undefined): string | null | undefined => {
@@ -144,7 +164,7 @@ export function createSmsConnectionsService(deps: {
           enabled: input.enabled,
         });
         const connection = present(row);
-        await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: row.uuid, after: connection, created: true });
+        await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: row.uuid, after: audited(connection), created: true });
         return connection;
       });
     },
@@ -173,7 +193,12 @@ export function createSmsConnectionsService(deps: {
         const row = await deps.connections.update(tx, auth.teamId, uuid, changes);
         if (!row) throw new NotFoundError();
         const connection = present(row);
-        await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: uuid, before: present(current), after: connection });
+        await deps.audit.record(tx, auth, {
+          resourceType: 'sms_connection',
+          resourceUuid: uuid,
+          before: audited(present(current)),
+          after: audited(connection),
+        });
         return connection;
       });
     },
@@ -183,7 +208,7 @@ export function createSmsConnectionsService(deps: {
       await deps.db.transaction(async (tx) => {
         const current = await find(auth, uuid, tx, true);
         await deps.connections.delete(tx, current.id);
-        await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: uuid, before: present(current) });
+        await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: uuid, before: audited(present(current)) });
       });
     },
 

@@ -9,7 +9,7 @@ import { isSuppressed, suppressionListOf } from './suppressions.sql';
 
 type Conn = Db | Tx;
 
-/** Where an opt-out or opt-in came from: a handset's keyword, a CSV import, or a change by hand (dashboard or API token). */
+/** Where an opt-out or opt-in came from: a handset's keyword, a CSV import, a change by hand (dashboard or API token), or a provider's status callback saying the recipient opted out there. */
 export type OptOutSource = 'keyword' | 'import' | 'dashboard' | 'api' | 'provider';
 /** Where a suppression came from (the opt-out history's `source`). */
 export type SuppressionSource = OptOutSource;

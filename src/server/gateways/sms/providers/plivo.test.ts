@@ -6,14 +6,16 @@
  * Seen red: with `verify` weakened to accept any signature once both headers are there (the HMAC
  * comparison replaced by a presence check), "refuses a forged, changed, unsigned or otherwise-nonced
  * callback" went red; with the `.` between query and body dropped from `plivoV3Base`, every test of a
- * genuine callback to a URL with a query went red (the status URL carries `?connection=`).
+ * genuine callback to a URL with a query went red (the status URL carries `?connection=`); with
+ * `inbound` reading any payload with From, To and MessageUUID, a status callback was read as a
+ * message from a handset (the inbound test red).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PlivoFake, plivoAnswers } from '../../../testing/provider-fakes/plivo-fake';
 import { CallbackReceiver } from '../../../testing/provider-fakes/callback-receiver';
 import { providerAgent } from './http-call';
 import { plivoAdapter, plivoGroups } from './plivo';
-import type { ProviderAccount, ProviderSms } from './provider';
+import type { ProviderAccount, ProviderCallback, ProviderSms } from './provider';
 
 const fake = new PlivoFake();
 let account: ProviderAccount;
@@ -232,5 +234,13 @@ describe('plivoAdapter callbacks', () => {
     expect(
       await fake.inbound(`${receiver.baseUrl}/hooks/sms/plivo/inbound`, { from: '+447700900123', to: '+14155550100', text: 'STOP' }, { token: 'forged' }),
     ).toBe(403);
+    // A status callback carries From, To and MessageUUID as well: it is never read as a message from a handset.
+    const status = (Status: string): ProviderCallback => ({
+      method: 'POST',
+      url: 'https://herald.example/cb',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: Buffer.from(new URLSearchParams({ MessageUUID: 'u1', From: '14155550100', To: '447700900123', Status, Type: 'sms' }).toString()),
+    });
+    for (const state of ['queued', 'sent', 'delivered', 'undelivered', 'failed']) expect(plivoAdapter.inbound(status(state)), state).toEqual([]);
   });
 });

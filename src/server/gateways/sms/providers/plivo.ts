@@ -133,6 +133,9 @@ async function sendGroup(account: ProviderAccount, group: ProviderSms[], signal?
 }
 
 /** Plivo's final statuses; `queued` and `sent` are intermediate. Error code 200: the recipient opted out. */
+/** The statuses of a message sent (https://www.plivo.com/docs/messaging/api/message/message-status-callbacks). */
+const SENT_STATUSES = new Set(['queued', 'sent', 'delivered', 'undelivered', 'failed', 'rejected', 'read']);
+
 export function plivoStatus(status: string): ProviderStatus['status'] {
   switch (status.toLowerCase()) {
     case 'delivered':
@@ -252,7 +255,9 @@ export const plivoAdapter: ProviderAdapter = {
     const from = get('From');
     const to = get('To');
     const uuid = get('MessageUUID');
-    if (!from || !to || !uuid) return [];
+    // A status callback has From, To and MessageUUID too, and the Status of the message sent.
+    const status = get('Status')?.toLowerCase();
+    if (!from || !to || !uuid || (status !== undefined && SENT_STATUSES.has(status))) return [];
     return [{ providerId: uuid, from: e164(from), to: e164(to), body: get('Text') ?? '' }];
   },
 };

@@ -7,7 +7,9 @@
  * callback, the changed body, the wrong token and the forged inbound message all went through (3
  * tests red); with the POST parameters left out of the signed string, the genuine callbacks failed
  * to verify (the same 3 red). Twilio's scheme has no timestamp, so there is no staleness window:
- * replays are Herald's to dedupe (a final status is never overwritten).
+ * replays are Herald's to dedupe (a final status is never overwritten). With `inbound` reading any
+ * payload with a sid, From and To, a status callback was read as a message from a handset (the
+ * status-mapping test red).
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -209,6 +211,13 @@ describe('twilio callbacks', () => {
     expect(status('failed', '30036')).toEqual({ providerId: 'SM1', status: 'expired', errorCode: '30036' });
     expect(status('undelivered', '21610')).toEqual({ providerId: 'SM1', status: 'failed', errorCode: '21610', optedOut: true });
     expect(twilioAdapter.statuses(callback({ MessageStatus: 'delivered' }))).toEqual([]);
+    // A status callback carries From and To as well: it is never read as a message from a handset.
+    const fields = { MessageSid: 'SM1', SmsSid: 'SM1', From: '+447700900001', To: '+447700900777', AccountSid: credentials.account_sid };
+    for (const state of ['sent', 'delivered', 'undelivered'])
+      expect(twilioAdapter.inbound(callback({ ...fields, MessageStatus: state, SmsStatus: state })), state).toEqual([]);
+    expect(twilioAdapter.inbound(callback({ ...fields, SmsStatus: 'received', Body: 'Hi' }))).toEqual([
+      { providerId: 'SM1', from: '+447700900001', to: '+447700900777', body: 'Hi' },
+    ]);
   });
 
   it('reads a signed inbound message', async () => {

@@ -205,7 +205,9 @@ export const twilioAdapter: ProviderAdapter = {
     const providerId = params.get('MessageSid') ?? params.get('SmsMessageSid') ?? params.get('SmsSid');
     const from = params.get('From');
     const to = params.get('To');
-    if (!providerId || !from || !to) return [];
+    // A status callback has From, To and the sid too: only a message received is a handset's.
+    const state = (params.get('MessageStatus') ?? params.get('SmsStatus') ?? 'received').toLowerCase();
+    if (!providerId || !from || !to || state !== 'received') return [];
     const message: ProviderInbound = { providerId, from, to, body: params.get('Body') ?? '' };
     return [message];
   },

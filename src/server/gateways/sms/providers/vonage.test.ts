@@ -8,7 +8,8 @@
  * Seen red: with the timestamp window check removed from `verify`, the stale receipts were taken
  * (the three "forged, stale and unsigned" tests and the window test red); with any present `sig`
  * accepted, forged receipts, forged inbound messages, the changed body and the wrong secret all
- * went through (6 tests red).
+ * went through (6 tests red); with `inbound` reading any payload with msisdn, to and messageId, a
+ * delivery receipt was read as a message from a handset (the status-mapping test red).
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -251,6 +252,14 @@ describe('vonage callbacks', () => {
     expect(status('expired', '2')).toEqual({ providerId: 'M1', status: 'expired', errorCode: 'err-code 2' });
     expect(status('failed', '6')).toEqual({ providerId: 'M1', status: 'failed', errorCode: 'err-code 6' });
     expect(status('rejected', '9')).toEqual({ providerId: 'M1', status: 'failed', errorCode: 'err-code 9', optedOut: true });
+    // A receipt carries msisdn, to and messageId as well: it is never read as a message from a handset.
+    const receipt = { msisdn: '447700900777', to: '447700900001', messageId: 'M1', status: 'delivered', 'err-code': '0' };
+    const read = (params: Record<string, string>) =>
+      vonageAdapter.inbound({ method: 'POST', url: 'https://herald.example/cb', headers: {}, rawBody: Buffer.from(JSON.stringify(params)) });
+    expect(read(receipt)).toEqual([]);
+    expect(read({ msisdn: '447700900777', to: '447700900001', messageId: 'M2', text: 'Hi', type: 'text' })).toEqual([
+      { providerId: 'M2', from: '+447700900777', to: '+447700900001', body: 'Hi' },
+    ]);
   });
 
   it('reads a signed inbound message, in any method', async () => {

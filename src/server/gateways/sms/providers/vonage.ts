@@ -224,7 +224,8 @@ export const vonageAdapter: ProviderAdapter = {
 
   inbound(callback) {
     const params = vonageParams(callback);
-    if (!params.messageId || !params.msisdn || !params.to) return [];
+    // A delivery receipt has msisdn, to and messageId too, and a status where a message has its text.
+    if (!params.messageId || !params.msisdn || !params.to || (params.status !== undefined && params.text === undefined)) return [];
     const message: ProviderInbound = { providerId: params.messageId, from: e164(params.msisdn), to: e164(params.to), body: params.text ?? '' };
     return [message];
   },
