@@ -39,6 +39,7 @@ import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.rou
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
 import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.routes';
+import { smsRoutesRoutes } from './modules/sms-routes/sms-routes.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });
       await api.register(eventEndpointsRoutes, { eventEndpoints: services.eventEndpoints, publicUrl });
       await api.register(smsConnectionsRoutes, { smsConnections: services.smsConnections, publicUrl });
+      await api.register(smsRoutesRoutes, { smsRoutes: services.smsRoutes });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });

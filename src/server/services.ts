@@ -59,6 +59,8 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
 import { createSmsConnectionsRepository } from './modules/sms-connections/sms-connections.repository';
 import { createSmsConnectionsService } from './modules/sms-connections/sms-connections.service';
+import { createSmsRoutesRepository } from './modules/sms-routes/sms-routes.repository';
+import { createSmsRoutesService } from './modules/sms-routes/sms-routes.service';
 import { createEventDeliverer } from './modules/event-endpoints/event-deliverer';
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
@@ -178,6 +180,8 @@ export function createServices(
     clock,
     config,
   });
+  const smsRoutesRepository = createSmsRoutesRepository(db, clock);
+  const smsRoutes = createSmsRoutesService({ db, audit: auditTrail, routes: smsRoutesRepository });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
   const contactGroups = createContactGroupsService({ db, audit: auditTrail, contactGroups: contactGroupsRepository, suppressions, config });
   const contacts = createContactsService({
@@ -321,6 +325,7 @@ export function createServices(
     webhooks,
     eventEndpoints,
     smsConnections,
+    smsRoutes,
     eventOutbox,
     deliverEvent,
     keywords,

@@ -99,6 +99,8 @@ const EXPECTED: Record<string, Access> = {
   'PUT /api/2.0/sms-connections/{connection_uuid}': 'admin',
   'DELETE /api/2.0/sms-connections/{connection_uuid}': 'admin',
   'POST /api/2.0/sms-connections/{connection_uuid}/test': 'admin',
+  'GET /api/2.0/sms-routes': 'admin',
+  'PUT /api/2.0/sms-routes': 'admin',
   'GET /api/2.0/keywords': 'read',
   'POST /api/2.0/keywords': 'edit',
   'GET /api/2.0/keywords/{keyword_uuid}': 'read',

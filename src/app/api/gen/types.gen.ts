@@ -2579,6 +2579,12 @@ export type SmsConnection = {
     max_per_second: number;
     enabled: boolean;
     /**
+     * The price of one SMS part by country (`*`: any other); null, or a country left out: the team's price.
+     */
+    price_per_segment: {
+        [key: string]: number;
+    } | null;
+    /**
      * Where the provider should post delivery statuses (paste it in its console): PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald does not take callbacks yet.
      */
     status_callback_url: string;
@@ -2605,6 +2611,28 @@ export type SmsConnectionTestResult = {
      * The provider's id of the message it took.
      */
     provider_message_id: string;
+};
+
+export type SmsRouteRule = {
+    /**
+     * ISO 3166 alpha-2 codes, or `["*"]` for any country.
+     */
+    countries: Array<string>;
+    /**
+     * The connections to try, in order.
+     */
+    connections: Array<string>;
+    /**
+     * The `from` through this rule's connections; null: the campaign's, or the connection's first.
+     */
+    sender: string | null;
+};
+
+/**
+ * A team's routes (docs/providers.md, Routes): the first rule whose countries hold the recipient's country (from its number) gives the connections to try, in order. No routes: the team's enabled connections, in the order they were made, for every country.
+ */
+export type SmsRoutes = {
+    routes: Array<SmsRouteRule>;
 };
 
 /**
@@ -6914,6 +6942,12 @@ export type CreateSmsConnectionData = {
          */
         max_per_second?: number;
         enabled?: boolean;
+        /**
+         * The price of one SMS part through this connection, by the recipient's country (ISO 3166 alpha-2, or `*` for any other): `{"GB": 0.035, "*": 0.05}`, in the team's currency. A country it does not price (or null) costs the team's `price_per_segment`. For the campaign review's estimate only.
+         */
+        price_per_segment?: {
+            [key: string]: number;
+        } | null;
     };
     headers?: {
         /**
@@ -6991,6 +7025,10 @@ export type DeleteSmsConnectionErrors = {
      * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
      */
     404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
     /**
      * Too many requests: try again after `Retry-After` seconds.
      */
@@ -7077,6 +7115,12 @@ export type UpdateSmsConnectionData = {
          */
         max_per_second?: number;
         enabled?: boolean;
+        /**
+         * The price of one SMS part through this connection, by the recipient's country (ISO 3166 alpha-2, or `*` for any other): `{"GB": 0.035, "*": 0.05}`, in the team's currency. A country it does not price (or null) costs the team's `price_per_segment`. For the campaign review's estimate only.
+         */
+        price_per_segment?: {
+            [key: string]: number;
+        } | null;
     };
     path: {
         /**
@@ -7205,6 +7249,102 @@ export type TestSmsConnectionResponses = {
 };
 
 export type TestSmsConnectionResponse = TestSmsConnectionResponses[keyof TestSmsConnectionResponses];
+
+export type ShowSmsRoutesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/sms-routes';
+};
+
+export type ShowSmsRoutesErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSmsRoutesError = ShowSmsRoutesErrors[keyof ShowSmsRoutesErrors];
+
+export type ShowSmsRoutesResponses = {
+    /**
+     * Default Response
+     */
+    200: SmsRoutes;
+};
+
+export type ShowSmsRoutesResponse = ShowSmsRoutesResponses[keyof ShowSmsRoutesResponses];
+
+export type UpdateSmsRoutesData = {
+    /**
+     * Body of the routes' edit: the whole ordered list, replacing the one before. An empty list removes the routes.
+     */
+    body: {
+        routes: Array<{
+            /**
+             * The countries the rule covers (ISO 3166 alpha-2, in capitals), or `["*"]` for every country (and numbers of none).
+             */
+            countries: Array<string>;
+            /**
+             * The uuids of the connections to try, in order: the next one is tried when one fails over (a transient or account error).
+             */
+            connections: Array<string>;
+            /**
+             * The `from` through this rule's connections; it must be one of the senders of each of them that lists senders. Null or left out: the campaign's sender when the connection may send from it, else the connection's first sender.
+             */
+            sender?: string | null;
+        }>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/sms-routes';
+};
+
+export type UpdateSmsRoutesErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSmsRoutesError = UpdateSmsRoutesErrors[keyof UpdateSmsRoutesErrors];
+
+export type UpdateSmsRoutesResponses = {
+    /**
+     * Default Response
+     */
+    200: SmsRoutes;
+};
+
+export type UpdateSmsRoutesResponse = UpdateSmsRoutesResponses[keyof UpdateSmsRoutesResponses];
 
 export type ListKeywordsData = {
     body?: never;
