@@ -266,6 +266,7 @@ export function createServices(
     members: membersRepository,
     outbox: accountMail,
     review: createReviewRepository(db),
+    routing: smsRoutesRepository,
     suppressions,
     users: usersRepository,
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
