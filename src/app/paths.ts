@@ -103,6 +103,8 @@ export const paths = {
     },
   },
   vanityDomains: listPath('/vanity-domains'),
+  /** The routes editor (admins), on its own page until the Sending page holds it. */
+  sendingRoutes: { path: '/sending/routes', getHref: () => '/sending/routes' },
   campaigns: {
     list: {
       path: '/campaigns',

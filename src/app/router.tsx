@@ -73,6 +73,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),
             },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
+            { path: paths.sendingRoutes.path, lazy: () => import('./routes/sending/sending-routes.page').then(page) },
             { path: paths.team.path, lazy: () => import('./routes/team/team.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
             { path: paths.audit.path, lazy: () => import('./routes/audit/audit.page').then(page) },
