@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Group, MultiSelect, Paper, Stack, Text, Text
 import { IconArrowDown, IconArrowUp, IconInfoCircle, IconPlus, IconRoute, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { ANY_COUNTRY, SMS_ROUTE_MAX_CONNECTIONS, SMS_ROUTES_MAX, type SmsConnection, type SmsRouteRule } from '../../../shared/contract';
 import { countryName, PHONE_COUNTRIES } from '../../../shared/phone/phone-countries';
 import { isApiError, type FieldErrors } from '../../api/api-error';
@@ -93,8 +93,9 @@ export function RoutesSection() {
 
 function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; connections: readonly SmsConnection[] }) {
   const save = useSaveSmsRoutes();
-  const { control, handleSubmit, reset, watch, setValue } = useForm<RoutesFormValues>({ defaultValues: toValues(saved) });
+  const { control, handleSubmit, reset, setValue } = useForm<RoutesFormValues>({ defaultValues: toValues(saved) });
   const { fields, append, remove, move } = useFieldArray({ control, name: 'routes' });
+  const rules = useWatch({ control, name: 'routes' });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
   // A list saved elsewhere (or by this form) becomes the form's.
@@ -160,7 +161,7 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
           </Paper>
         )}
         {fields.map((field, index) => {
-          const rule = watch(`routes.${index}`);
+          const rule = rules[index];
           const ruleError = errorOf(`routes.${index}`, false);
           const countries = rule?.countries ?? [];
           const chosen = rule?.connections ?? [];
