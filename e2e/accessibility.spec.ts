@@ -102,6 +102,7 @@ const visits: Visit[] = [
   { covers: 'webhooks.list', url: () => paths.webhooks.list.getHref(), heading: 'Webhooks' },
   { covers: 'webhooks.deliveries', url: (seed) => paths.webhooks.deliveries.getHref(seed.webhookUuid), heading: `Deliveries of A11y hook ${RUN}` },
   { covers: 'eventEndpoints.list', url: () => paths.eventEndpoints.list.getHref(), heading: 'Event endpoints' },
+  { covers: 'sendingRoutes', url: () => paths.sendingRoutes.getHref(), heading: 'Sending routes' },
   { covers: 'eventEndpoints.detail', url: (seed) => paths.eventEndpoints.detail.getHref(seed.eventEndpointUuid), heading: `A11y events ${RUN}` },
   {
     covers: 'eventEndpoints.detail',

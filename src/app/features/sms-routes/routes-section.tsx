@@ -136,7 +136,7 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
       if (isApiError(error) && error.status === 422) {
         setErrors(error.fieldErrors);
         const known = Object.keys(error.fieldErrors).some((name) => /^routes\.\d+/.test(name));
-        setFormError(known ? 'Some rules need a change: see the messages below.' : (error.fieldErrors.routes?.[0] ?? error.message));
+        setFormError(known ? 'Some rules need a change: see the messages on them above.' : (error.fieldErrors.routes?.[0] ?? error.message));
       } else setFormError(isApiError(error) ? error.message : 'The routes could not be saved.');
     }
   });
@@ -173,7 +173,7 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
               p="sm"
               role="group"
               aria-label={`Rule ${index + 1}`}
-              bg={ruleError ? 'var(--mantine-color-red-light)' : undefined}
+              style={ruleError ? { borderColor: 'var(--mantine-color-error)' } : undefined}
             >
               <Stack gap="xs">
                 <Group justify="space-between" wrap="nowrap">
@@ -219,11 +219,7 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
                     </Tooltip>
                   </Group>
                 </Group>
-                {ruleError && (
-                  <Text size="sm" c="red.8" role="alert">
-                    {ruleError}
-                  </Text>
-                )}
+                <FormError message={ruleError} />
                 <MultiSelect
                   label="Countries"
                   description="The recipients’ countries, from their numbers. Any country covers every other one: put it last."
@@ -251,6 +247,8 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
                   value={chosen}
                   onChange={(value) => setValue(`routes.${index}.connections`, value, { shouldDirty: true })}
                   maxValues={SMS_ROUTE_MAX_CONNECTIONS}
+                  searchable
+                  nothingFoundMessage="No such connection"
                   hidePickedOptions
                   withAsterisk
                   error={errorOf(`routes.${index}.connections`)}

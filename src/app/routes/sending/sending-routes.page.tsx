@@ -7,7 +7,7 @@ import { paths } from '../../paths';
 export default function SendingRoutesPage() {
   return (
     <>
-      <PageHeader title="Routes" description="Which of the team’s SMS connections carry the messages to each country." />
+      <PageHeader title="Sending routes" description="Which of the team’s SMS connections carry the messages to each country." />
       <RoleRequired needs="admin" subject="routes" back={{ href: paths.home.getHref(), label: 'Back to the overview' }}>
         <RoutesSection />
       </RoleRequired>
