@@ -40,6 +40,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
 import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.routes';
 import { smsCallbacksRoutes } from './modules/sms-callbacks/sms-callbacks.routes';
+import { smsRoutesRoutes } from './modules/sms-routes/sms-routes.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(smsConnectionsRoutes, { smsConnections: services.smsConnections, publicUrl });
       // Its own plugin: these routes read every body raw (the providers sign the bytes), the others keep the app's parsers.
       await api.register(smsCallbacksRoutes, { smsCallbacks: services.smsCallbacks, publicUrl });
+      await api.register(smsRoutesRoutes, { smsRoutes: services.smsRoutes });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });

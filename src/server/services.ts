@@ -63,6 +63,8 @@ import { createSmsCallbacksRepository } from './modules/sms-callbacks/sms-callba
 import { createSmsCallbacksService } from './modules/sms-callbacks/sms-callbacks.service';
 import { createReceiptStore } from './engine/store/receipts';
 import type { ProviderCallbackResult } from './observability/metrics';
+import { createSmsRoutesRepository } from './modules/sms-routes/sms-routes.repository';
+import { createSmsRoutesService } from './modules/sms-routes/sms-routes.service';
 import { createEventDeliverer } from './modules/event-endpoints/event-deliverer';
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
@@ -184,6 +186,8 @@ export function createServices(
     clock,
     config,
   });
+  const smsRoutesRepository = createSmsRoutesRepository(db, clock);
+  const smsRoutes = createSmsRoutesService({ db, audit: auditTrail, routes: smsRoutesRepository });
   const contactGroupsRepository = createContactGroupsRepository(db, clock);
   const contactGroups = createContactGroupsService({ db, audit: auditTrail, contactGroups: contactGroupsRepository, suppressions, config });
   const contacts = createContactsService({
@@ -283,6 +287,7 @@ export function createServices(
     members: membersRepository,
     outbox: accountMail,
     review: createReviewRepository(db),
+    routing: smsRoutesRepository,
     suppressions,
     users: usersRepository,
     linkSamples: (teamId, templateUuid) => templates.linkSamples(teamId, templateUuid),
@@ -343,6 +348,7 @@ export function createServices(
     eventEndpoints,
     smsConnections,
     smsCallbacks,
+    smsRoutes,
     eventOutbox,
     deliverEvent,
     keywords,

@@ -97,6 +97,7 @@ const NOT_A_LIST: Record<string, string> = {
   [`GET ${API}/team/settings`]: "The caller's team's settings, not a list.",
   [`GET ${API}/audit-events.csv`]: 'The audit log as CSV: searched for A’s uuids like the lists, but not a JSON envelope.',
   [`GET ${API}/overview`]: "The caller's team's figures and latest campaigns, imports and reports: one object, not a list.",
+  [`GET ${API}/sms-routes`]: "The caller's team's routes: one object `{routes}`, not a page.",
 };
 
 /** Routes under /api/2.0 the router serves but the OpenAPI document hides, and why they need no isolation test. */
@@ -216,6 +217,11 @@ const BODY_REFERENCES: Reference[] = [
     field: 'vanity_domain_uuid',
     body: () => linkBody({ vanity_domain_uuid: a.vanityDomain }),
   },
+  {
+    route: `PUT ${API}/sms-routes`,
+    field: 'routes',
+    body: () => ({ routes: [{ countries: ['GB'], connections: [a.smsConnection] }] }),
+  },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -308,6 +314,8 @@ beforeAll(async () => {
       senders: ['+447700900001'],
     })
   ).uuid!;
+  // A's routes name its connection: B's own routes must not show them.
+  await ok(owner, 'PUT', '/sms-routes', { body: { routes: [{ countries: ['GB', 'IE'], connections: [smsConnection], sender: '+447700900001' }] } });
   const group = (await created(owner, '/contact-groups/', { name: 'Customers', description: 'Alpha customers', headers: ['first_name'] })).uuid!;
   await ok(owner, 'PUT', `/contact-groups/${group}/add-contacts`, {
     body: {

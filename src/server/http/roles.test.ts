@@ -104,6 +104,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/sms-connections/{connection_uuid}/status': 'public',
   'POST /api/2.0/sms-connections/{connection_uuid}/inbound': 'public',
   'GET /api/2.0/sms-connections/{connection_uuid}/inbound': 'public',
+  'GET /api/2.0/sms-routes': 'admin',
+  'PUT /api/2.0/sms-routes': 'admin',
   'GET /api/2.0/keywords': 'read',
   'POST /api/2.0/keywords': 'edit',
   'GET /api/2.0/keywords/{keyword_uuid}': 'read',

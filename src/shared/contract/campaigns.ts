@@ -260,6 +260,33 @@ export const FieldCoverageSchema = z
   .meta({ id: 'FieldCoverage', description: 'Herald extension. How well the audience fills one `{{field}}` of the template.' });
 export type FieldCoverage = z.infer<typeof FieldCoverageSchema>;
 
+export const CampaignRoutingSchema = z
+  .object({
+    connections: z
+      .array(
+        z.object({
+          uuid: UuidSchema.describe('The SMS connection.'),
+          name: z.string(),
+          provider: z.string(),
+          messages: z.number().int().describe('Recipients whose route tries this connection first (it is their first enabled connection).'),
+          cost: z
+            .object({ amount: z.number(), currency: z.string() })
+            .nullable()
+            .describe(
+              "Those messages' SMS parts (at the campaign's average parts per message) × the connection's `price_per_segment` for each recipient's country (else its `*`), else the team's price; null when some of them have no price.",
+            ),
+        }),
+      )
+      .describe('Most messages first.'),
+    no_route: z.number().int().describe('Recipients no route covers (or whose route has no enabled connection): they will fail with reason `no_route`.'),
+  })
+  .meta({
+    id: 'CampaignRouting',
+    description:
+      "Herald extension. Where the messages are expected to go, per SMS connection, by each recipient's country and the team's routes (docs/providers.md, Routes). Failovers may move some to the next connection of their route.",
+  });
+export type CampaignRouting = z.infer<typeof CampaignRoutingSchema>;
+
 export const CampaignReviewSchema = z
   .object({
     recipients: z
@@ -290,6 +317,9 @@ export const CampaignReviewSchema = z
       .object({ amount: z.number(), currency: z.string() })
       .nullable()
       .describe("`total_parts` × the team's `price_per_segment`; null when the team has no price set."),
+    routing: CampaignRoutingSchema.optional().describe(
+      'Herald extension. Per SMS connection, the messages expected to go through it and their estimated cost; left out for a team without connections (it sends through the installation’s gateway).',
+    ),
     starts_at: TimestampSchema.describe('When the first message leaves: the send time, or now for a send time past.'),
     finishes_at: TimestampSchema.describe(
       "When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.",

@@ -20,6 +20,7 @@ export * from './contacts-directory';
 export * from './overview';
 export * from './event-endpoints';
 export * from './sms-connections';
+export * from './sms-routes';
 export * from './sorts';
 export * from './events';
 export * from './jobs';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, typeError, unstorableMessage } from './fields';
+import { PHONE_COUNTRIES } from '../phone/phone-countries';
 
 /** What a connection sends through (issue 34): six HTTP providers, an SMPP bind, or the simulator. */
 export const SMS_CONNECTION_PROVIDERS = ['twilio', 'vonage', 'infobip', 'plivo', 'telnyx', 'sinch', 'smpp', 'simulator'] as const;
@@ -50,17 +51,19 @@ export const BaseUrlSchema = z
 const SENDER_NUMBER = /^\+?[0-9]{3,15}$/;
 const SENDER_ID = /^[A-Za-z0-9 .\-_&]{3,11}$/;
 
+/** Whether `value` may be a connection's sender: a number (3 to 15 digits, optionally after +) or an alphanumeric ID (3 to 11 characters). */
+export const isConnectionSender = (value: string): boolean => SENDER_NUMBER.test(value) || SENDER_ID.test(value);
+const SENDER_RULE = 'a number (3 to 15 digits, optionally after +) or an ID of 3 to 11 letters, digits, spaces and . - _ &.';
+
+/** One sender of a connection (and a route's sender, which must be one of its connections'). */
+export const connectionSenderSchema = (label: string, must: string) =>
+  z
+    .string({ error: typeError(label, 'a string') })
+    .trim()
+    .refine(isConnectionSender, `${must} ${SENDER_RULE}`);
+
 const SendersSchema = z
-  .array(
-    z
-      .string({ error: typeError('sender', 'a string') })
-      .trim()
-      .refine(
-        (value) => SENDER_NUMBER.test(value) || SENDER_ID.test(value),
-        'Each sender must be a number (3 to 15 digits, optionally after +) or an ID of 3 to 11 letters, digits, spaces and . - _ &.',
-      ),
-    { error: typeError('senders', 'a list') },
-  )
+  .array(connectionSenderSchema('sender', 'Each sender must be'), { error: typeError('senders', 'a list') })
   .max(SMS_CONNECTION_MAX_SENDERS, `The senders may not have more than ${SMS_CONNECTION_MAX_SENDERS} items.`)
   .refine((senders) => new Set(senders).size === senders.length, 'The senders may not repeat.')
   .describe('The numbers or alphanumeric IDs the account may send from; the first is the default.');
@@ -85,6 +88,38 @@ const CredentialsSchema = z
     "The provider's credentials, by field name: twilio `account_sid`, `auth_token`; vonage `api_key`, `api_secret`, `signature_secret`; infobip `api_key`; plivo `auth_id`, `auth_token`; telnyx `api_key`, `public_key` (base64 Ed25519); sinch `service_plan_id`, `api_token`, `webhook_secret`; smpp `url` (`smpp://user:pass@host:port`, as SMS_GATEWAY); simulator none. Written, never read back.",
   );
 
+const COUNTRY_CODES: ReadonlySet<string> = new Set(PHONE_COUNTRIES);
+const PRICE_DECIMALS = 100_000;
+
+/**
+ * A connection's price for one SMS part by the recipient's country (`{"GB": 0.035, "*": 0.05}`),
+ * with the team price's bounds: 0 to 1000, at most 5 decimals. A country left out (and no `*`) costs
+ * the team price.
+ */
+export const PricePerSegmentSchema = z
+  .record(
+    z.string(),
+    z
+      .number({ error: 'Each price must be a number.' })
+      .min(0, 'Each price must be at least 0.')
+      .max(1000, 'A price may not be greater than 1000.')
+      .refine((price) => Math.abs(Math.round(price * PRICE_DECIMALS) - price * PRICE_DECIMALS) < 1e-6, 'A price may have at most 5 decimals.'),
+    { error: 'The price per segment must be an object of countries to prices, or null.' },
+  )
+  .superRefine((prices, context) => {
+    for (const country of Object.keys(prices))
+      if (country !== '*' && !COUNTRY_CODES.has(country))
+        context.addIssue({
+          code: 'custom',
+          path: [country],
+          message: `${JSON.stringify(country)} is not a country: use an ISO 3166 alpha-2 code in capitals (GB) or * for any.`,
+        });
+  })
+  .nullable()
+  .describe(
+    'The price of one SMS part through this connection, by the recipient\'s country (ISO 3166 alpha-2, or `*` for any other): `{"GB": 0.035, "*": 0.05}`, in the team\'s currency. A country it does not price (or null) costs the team\'s `price_per_segment`. For the campaign review\'s estimate only.',
+  );
+
 export const SmsConnectionInputSchema = z
   .object({
     name: requiredString('name', 255),
@@ -94,6 +129,7 @@ export const SmsConnectionInputSchema = z
     senders: SendersSchema.default([]),
     max_per_second: MaxPerSecondSchema.default(10),
     enabled: z.boolean({ error: typeError('enabled', 'true or false') }).default(true),
+    price_per_segment: PricePerSegmentSchema.default(null),
   })
   .describe('Body of create. Every credential field of the provider is required.');
 export type SmsConnectionInput = z.infer<typeof SmsConnectionInputSchema>;
@@ -106,6 +142,7 @@ export const SmsConnectionPatchSchema = z
     senders: SendersSchema.optional(),
     max_per_second: MaxPerSecondSchema.optional(),
     enabled: z.boolean({ error: typeError('enabled', 'true or false') }).optional(),
+    price_per_segment: PricePerSegmentSchema.optional(),
   })
   .describe(
     'Body of edit: any of the fields; the others keep their values. `credentials` left out keeps them; the fields given replace theirs and the others are kept. The provider cannot change (make another connection).',
@@ -146,6 +183,10 @@ export const SmsConnectionSchema = z
     senders: z.array(z.string()),
     max_per_second: z.number().int(),
     enabled: z.boolean(),
+    price_per_segment: z
+      .record(z.string(), z.number())
+      .nullable()
+      .describe("The price of one SMS part by country (`*`: any other); null, or a country left out: the team's price."),
     status_callback_url: z
       .string()
       .describe(

@@ -616,6 +616,38 @@ export type FieldCoverage = {
 };
 
 /**
+ * Herald extension. Where the messages are expected to go, per SMS connection, by each recipient's country and the team's routes (docs/providers.md, Routes). Failovers may move some to the next connection of their route.
+ */
+export type CampaignRouting = {
+    /**
+     * Most messages first.
+     */
+    connections: Array<{
+        /**
+         * The SMS connection.
+         */
+        uuid: string;
+        name: string;
+        provider: string;
+        /**
+         * Recipients whose route tries this connection first (it is their first enabled connection).
+         */
+        messages: number;
+        /**
+         * Those messages' SMS parts (at the campaign's average parts per message) × the connection's `price_per_segment` for each recipient's country (else its `*`), else the team's price; null when some of them have no price.
+         */
+        cost: {
+            amount: number;
+            currency: string;
+        } | null;
+    }>;
+    /**
+     * Recipients no route covers (or whose route has no enabled connection): they will fail with reason `no_route`.
+     */
+    no_route: number;
+};
+
+/**
  * Herald extension. What a campaign will do, computed from the real audience, before it is scheduled: the review step of the dashboard.
  */
 export type CampaignReview = {
@@ -670,6 +702,10 @@ export type CampaignReview = {
         amount: number;
         currency: string;
     } | null;
+    /**
+     * Herald extension. Per SMS connection, the messages expected to go through it and their estimated cost; left out for a team without connections (it sends through the installation’s gateway).
+     */
+    routing?: CampaignRouting;
     /**
      * When the first message leaves: the send time, or now for a send time past.
      */
@@ -2613,6 +2649,12 @@ export type SmsConnection = {
     max_per_second: number;
     enabled: boolean;
     /**
+     * The price of one SMS part by country (`*`: any other); null, or a country left out: the team's price.
+     */
+    price_per_segment: {
+        [key: string]: number;
+    } | null;
+    /**
      * Where the provider posts delivery statuses: PUBLIC_URL + `/api/2.0/sms-connections/{uuid}/status`. Herald passes it on every send where the provider takes one; paste it in the provider's console where it asks for a default. Each callback's signature is checked with the connection's credentials (a forged one is refused with 403). For Infobip, which signs nothing, it carries a secret `token` derived from the API key: keep the whole URL.
      */
     status_callback_url: string;
@@ -2640,6 +2682,28 @@ export type SmsConnectionTestResult = {
      * The provider's id of the message it took.
      */
     provider_message_id: string;
+};
+
+export type SmsRouteRule = {
+    /**
+     * ISO 3166 alpha-2 codes, or `["*"]` for any country.
+     */
+    countries: Array<string>;
+    /**
+     * The connections to try, in order.
+     */
+    connections: Array<string>;
+    /**
+     * The `from` through this rule's connections; null: the campaign's, or the connection's first.
+     */
+    sender: string | null;
+};
+
+/**
+ * A team's routes (docs/providers.md, Routes): the first rule whose countries hold the recipient's country (from its number) gives the connections to try, in order. No routes: the team's enabled connections, in the order they were made, for every country.
+ */
+export type SmsRoutes = {
+    routes: Array<SmsRouteRule>;
 };
 
 /**
@@ -6949,6 +7013,12 @@ export type CreateSmsConnectionData = {
          */
         max_per_second?: number;
         enabled?: boolean;
+        /**
+         * The price of one SMS part through this connection, by the recipient's country (ISO 3166 alpha-2, or `*` for any other): `{"GB": 0.035, "*": 0.05}`, in the team's currency. A country it does not price (or null) costs the team's `price_per_segment`. For the campaign review's estimate only.
+         */
+        price_per_segment?: {
+            [key: string]: number;
+        } | null;
     };
     headers?: {
         /**
@@ -7026,6 +7096,10 @@ export type DeleteSmsConnectionErrors = {
      * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
      */
     404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
     /**
      * Too many requests: try again after `Retry-After` seconds.
      */
@@ -7112,6 +7186,12 @@ export type UpdateSmsConnectionData = {
          */
         max_per_second?: number;
         enabled?: boolean;
+        /**
+         * The price of one SMS part through this connection, by the recipient's country (ISO 3166 alpha-2, or `*` for any other): `{"GB": 0.035, "*": 0.05}`, in the team's currency. A country it does not price (or null) costs the team's `price_per_segment`. For the campaign review's estimate only.
+         */
+        price_per_segment?: {
+            [key: string]: number;
+        } | null;
     };
     path: {
         /**
@@ -7416,6 +7496,102 @@ export type PostSmsInboundCallbackResponses = {
 };
 
 export type PostSmsInboundCallbackResponse = PostSmsInboundCallbackResponses[keyof PostSmsInboundCallbackResponses];
+
+export type ShowSmsRoutesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/sms-routes';
+};
+
+export type ShowSmsRoutesErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSmsRoutesError = ShowSmsRoutesErrors[keyof ShowSmsRoutesErrors];
+
+export type ShowSmsRoutesResponses = {
+    /**
+     * Default Response
+     */
+    200: SmsRoutes;
+};
+
+export type ShowSmsRoutesResponse = ShowSmsRoutesResponses[keyof ShowSmsRoutesResponses];
+
+export type UpdateSmsRoutesData = {
+    /**
+     * Body of the routes' edit: the whole ordered list, replacing the one before. An empty list removes the routes.
+     */
+    body: {
+        routes: Array<{
+            /**
+             * The countries the rule covers (ISO 3166 alpha-2, in capitals), or `["*"]` for every country (and numbers of none).
+             */
+            countries: Array<string>;
+            /**
+             * The uuids of the connections to try, in order: the next one is tried when one fails over (a transient or account error).
+             */
+            connections: Array<string>;
+            /**
+             * The `from` through this rule's connections; it must be one of the senders of each of them that lists senders. Null or left out: the campaign's sender when the connection may send from it, else the connection's first sender.
+             */
+            sender?: string | null;
+        }>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/sms-routes';
+};
+
+export type UpdateSmsRoutesErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSmsRoutesError = UpdateSmsRoutesErrors[keyof UpdateSmsRoutesErrors];
+
+export type UpdateSmsRoutesResponses = {
+    /**
+     * Default Response
+     */
+    200: SmsRoutes;
+};
+
+export type UpdateSmsRoutesResponse = UpdateSmsRoutesResponses[keyof UpdateSmsRoutesResponses];
 
 export type ListKeywordsData = {
     body?: never;

@@ -133,6 +133,7 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
           </Text>
         </Fact>
       </SimpleGrid>
+      {review.routing && <RoutingTable routing={review.routing} />}
       {review.quiet_hours && <QuietHoursNote review={review} />}
       <div>
         <Title order={3} size="h5" mb={6}>
@@ -193,6 +194,48 @@ export function QuietHoursNote({ review }: { review: Pick<CampaignReview, 'quiet
           ))}
         </List>
       )}
+    </Paper>
+  );
+}
+
+/** Where the messages are expected to go, per SMS connection of the team's routes, and what they should cost. */
+export function RoutingTable({ routing }: { routing: NonNullable<CampaignReview['routing']> }) {
+  return (
+    <Paper withBorder radius="md" p="sm" role="region" aria-label="Connections">
+      <Title order={3} size="h5" mb={4}>
+        Connections
+      </Title>
+      {routing.connections.length > 0 && (
+        <Table.ScrollContainer minWidth={320}>
+          <Table aria-label="Messages per connection" verticalSpacing={4} fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Connection</Table.Th>
+                <Table.Th ta="right">Messages</Table.Th>
+                <Table.Th ta="right">Estimated cost</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {routing.connections.map((line) => (
+                <Table.Tr key={line.uuid}>
+                  <Table.Td>{line.name}</Table.Td>
+                  <Table.Td ta="right">{fmt(line.messages)}</Table.Td>
+                  <Table.Td ta="right">{line.cost ? formatCost(line.cost) : '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {routing.no_route > 0 && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="note" p="sm" mt="xs" title="No route">
+          {plural(routing.no_route, 'recipient has', 'recipients have')} no route for their country: they will fail (no_route). Add a rule for their countries,
+          or one for any country (*), under Sending.
+        </Alert>
+      )}
+      <Text size="xs" c="dimmed" mt={4}>
+        Each message goes to the first enabled connection of its country’s route; failovers may move some to the next one.
+      </Text>
     </Paper>
   );
 }

@@ -12,6 +12,7 @@ export function smsConnection(overrides: Partial<SmsConnection> = {}): SmsConnec
     senders: ['+447700900001', 'Acme'],
     max_per_second: 20,
     enabled: true,
+    price_per_segment: null,
     status_callback_url: `https://herald.example.com/api/2.0/sms-connections/${uuid}/status`,
     inbound_url: `https://herald.example.com/api/2.0/sms-connections/${uuid}/inbound`,
     state: {

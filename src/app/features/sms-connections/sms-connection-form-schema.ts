@@ -82,6 +82,7 @@ export function toSmsConnectionInput(values: SmsConnectionFormValues): SmsConnec
     senders: values.senders,
     max_per_second: values.max_per_second,
     enabled: values.enabled,
+    price_per_segment: null,
   };
 }
 

@@ -91,6 +91,7 @@ describe('the connection form', () => {
       senders: ['+447700900001', 'Acme'],
       max_per_second: 10,
       enabled: true,
+      price_per_segment: null,
     });
   });
 

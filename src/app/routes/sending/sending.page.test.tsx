@@ -2,7 +2,7 @@
  * The Sending page (issue 34, point 5): an admin sees the team's connections with their state
  * (circuit, today's counts, the last error with its time) and adds one, landing on its page; a
  * viewer or an editor is told the page is for admins, and nothing is asked of the service. The
- * routes have their heading, where the routes editor goes.
+ * routes editor sits below the connections (its own tests are in features/sms-routes).
  *
  * Seen red: with the page's RoleRequired taken away (the editor's page asked for the connections,
  * and the service would have answered 403), and with the state column showing the circuit alone
@@ -47,7 +47,7 @@ function renderPage(role: Role = 'admin') {
 describe('the Sending page', () => {
   it('lists the connections with their state today', async () => {
     signIn();
-    mockApi(() => json(page([OPEN, smsConnection()])));
+    mockApi((_request, url) => (url.pathname.endsWith('/sms-routes') ? json({ routes: [] }) : json(page([OPEN, smsConnection()]))));
     renderPage();
 
     const table = await screen.findByRole('table', { name: 'Connections' });
@@ -67,7 +67,8 @@ describe('the Sending page', () => {
   it('adds a Twilio connection and opens its page', async () => {
     signIn();
     const bodies: unknown[] = [];
-    mockApi(async (request) => {
+    mockApi(async (request, url) => {
+      if (url.pathname.endsWith('/sms-routes')) return json({ routes: [] });
       if (request.method === 'POST') {
         bodies.push(await request.json());
         return json({ data: smsConnection({ uuid: '7a3c2d9e-0000-4000-8000-000000000009' }) }, 201);
@@ -96,6 +97,7 @@ describe('the Sending page', () => {
         senders: ['+447700900001'],
         max_per_second: 10,
         enabled: true,
+        price_per_segment: null,
       },
     ]);
   });

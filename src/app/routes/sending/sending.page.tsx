@@ -13,6 +13,7 @@ import { useTeamRole } from '../../features/auth/use-team-role';
 import { SmsConnectionCreateModal } from '../../features/sms-connections/sms-connection-modals';
 import { smsConnectionQueries } from '../../features/sms-connections/sms-connection-queries';
 import { SMS_CONNECTION_COLUMNS, SmsConnectionsTable } from '../../features/sms-connections/sms-connections-table';
+import { RoutesSection } from '../../features/sms-routes/routes-section';
 import { usePageParams } from '../../lib/use-page-params';
 import { paths } from '../../paths';
 
@@ -90,18 +91,7 @@ function SendingSections({ addButton, creating, onCreatingClose }: SendingSectio
           )}
         </Stack>
       </section>
-      {/*
-        ROUTES: the routes editor (`RoutesSection`, src/app/features/sms-routes/) is mounted here,
-        under this heading, once it is merged; it replaces the sentence below.
-      */}
-      <section aria-labelledby="sending-routes">
-        <Title order={2} size="h4" id="sending-routes">
-          Routes
-        </Title>
-        <Text size="sm" c="dimmed">
-          Routes choose, by the recipient’s country, which connections carry a message and in what order.
-        </Text>
-      </section>
+      <RoutesSection />
       <SmsConnectionCreateModal
         opened={creating}
         onClose={onCreatingClose}

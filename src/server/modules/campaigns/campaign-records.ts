@@ -18,6 +18,7 @@ import type { UsersRepository } from '../users/users.repository';
 import type { CampaignRecord, CampaignsRepository } from './campaigns.repository';
 import type { CampaignReviewer } from './review';
 import type { ReviewRepository } from './review.repository';
+import type { SmsRoutesRepository } from '../sms-routes/sms-routes.repository';
 
 /**
  * What the campaigns module's jobs (editing.ts, approvals.ts, test-sends.ts, reviewing.ts) are
@@ -45,6 +46,8 @@ export type CampaignsDeps = {
   events?: CampaignEventLog;
   /** Each change is recorded in its own transaction (modules/audit/audit-trail.ts). */
   audit: Pick<AuditTrail, 'record'>;
+  /** The team's routes and connections, for the review's per-connection estimate. */
+  routing?: Pick<SmsRoutesRepository, 'rulesOf' | 'connectionsOf'>;
   /** The review of a campaign, built once from `review` and `linkSamples` (campaigns.service.ts). */
   reviewer: CampaignReviewer;
 };

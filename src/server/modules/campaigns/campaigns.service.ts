@@ -18,7 +18,13 @@ import { sendCampaignTests, sendTestCampaign } from './test-sends';
 export function createCampaignsService(deps: Omit<CampaignsDeps, 'reviewer'>) {
   const all: CampaignsDeps = {
     ...deps,
-    reviewer: createCampaignReview({ review: deps.review, linkSamples: deps.linkSamples, now: () => deps.clock.now(), config: deps.config }),
+    reviewer: createCampaignReview({
+      review: deps.review,
+      linkSamples: deps.linkSamples,
+      now: () => deps.clock.now(),
+      config: deps.config,
+      routing: deps.routing,
+    }),
   };
   return {
     present: (record: CampaignRecord) => presentCampaign(all, record),

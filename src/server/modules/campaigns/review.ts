@@ -3,7 +3,9 @@ import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-ho
 import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shared/sms';
 import { zoneOfNumber } from '../../lib/phone-zones';
 import { formatTimestamp } from '../../lib/time';
+import type { SmsRoutesRepository } from '../sms-routes/sms-routes.repository';
 import type { ReviewRepository, FieldToken } from './review.repository';
+import { routeEstimate } from './route-estimate';
 
 /** What a review is of: a saved campaign, or a campaign input not written (the preview). */
 export type ReviewSubject = {
@@ -143,6 +145,8 @@ export function createCampaignReview(deps: {
   linkSamples: (teamId: number, templateUuid: string) => Promise<Record<string, string>>;
   now: () => Date;
   config: { appTimezone: string; smsRateLimit: number };
+  /** The team's routes and connections, for the per-connection estimate (left out: no estimate). */
+  routing?: Pick<SmsRoutesRepository, 'rulesOf' | 'connectionsOf'>;
 }) {
   const zone = deps.config.appTimezone;
   return async function review(subject: ReviewSubject, settings: ReviewSettings): Promise<CampaignReview> {
@@ -152,7 +156,12 @@ export function createCampaignReview(deps: {
     const tokens = parseShorthands(subject.body);
     const fieldTokens = fieldTokensOf(subject.body, fields);
     const quiet = settings.quietHours && !subject.ignoreQuietHours ? settings.quietHours : null;
-    const [counts, shapes, missing, conflicts, links, tests, prefixes] = await Promise.all([
+    const routing = deps.routing ? Promise.all([deps.routing.connectionsOf(subject.teamId), deps.routing.rulesOf(subject.teamId)]) : Promise.resolve(null);
+    // The audience by number prefix: for the quiet hours of each zone, and the country of each route.
+    const prefixes = quiet
+      ? deps.review.prefixes(subject.includedGroupIds, excluded)
+      : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded) : []));
+    const [counts, shapes, missing, conflicts, links, tests, audience] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
       deps.review.missing(
@@ -167,8 +176,9 @@ export function createCampaignReview(deps: {
       ),
       deps.linkSamples(subject.teamId, subject.templateUuid),
       subject.campaignId === undefined ? Promise.resolve([]) : deps.review.testSends(subject.campaignId),
-      quiet ? deps.review.prefixes(subject.includedGroupIds, excluded) : Promise.resolve([]),
+      prefixes,
     ]);
+    const team = await routing;
 
     // Each shape measured on one recipient of it, rendered as the engine renders.
     const measured = measuredShapes(tokens, shapes, links);
@@ -179,7 +189,7 @@ export function createCampaignReview(deps: {
     const horizon = start + 30 * 86_400_000;
     // Quiet hours apply in each recipient's own zone (as the engine holds them): the audience by zone.
     const byZone = new Map<string, number>();
-    for (const row of prefixes) {
+    for (const row of quiet ? audience : []) {
       const recipientZone = zoneOfNumber(row.sample, settings.timeZone);
       byZone.set(recipientZone, (byZone.get(recipientZone) ?? 0) + row.n);
     }
@@ -209,6 +219,16 @@ export function createCampaignReview(deps: {
       blocking: field.blocking,
     }));
     const threshold = settings.approvalThreshold;
+    const routed =
+      team &&
+      routeEstimate({
+        rules: team[1],
+        connections: team[0],
+        audience,
+        partsPerMessage: counts.total > 0 ? totalParts / counts.total : 0,
+        teamPrice: settings.pricePerSegment,
+        currency: settings.currency,
+      });
     return {
       recipients: {
         included: counts.included,
@@ -224,6 +244,7 @@ export function createCampaignReview(deps: {
         settings.pricePerSegment === null
           ? null
           : { amount: Math.round(totalParts * settings.pricePerSegment * 100_000) / 100_000, currency: settings.currency },
+      ...(routed && { routing: routed }),
       starts_at: formatTimestamp(new Date(start), zone),
       finishes_at: formatTimestamp(new Date(finish), zone),
       quiet_hours: quiet,

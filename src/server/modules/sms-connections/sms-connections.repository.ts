@@ -16,6 +16,7 @@ const ConnectionRowSchema = z.object({
   senders: z.array(z.string()),
   maxPerSecond: z.number(),
   enabled: z.boolean(),
+  pricePerSegment: z.record(z.string(), z.number()).nullable(),
   createdAt: MomentSchema,
   updatedAt: MomentSchema,
   // The router's state of it (sms_connection_states), null where it has no row yet.
@@ -32,6 +33,7 @@ export type ConnectionRow = z.output<typeof ConnectionRowSchema>;
 
 const COLUMNS = sql.raw(`c.id::int AS id, c.uuid, c.team_id::int AS "teamId", c.name, c.provider, c.base_url AS "baseUrl",
   c.credentials_encrypted AS "credentialsEncrypted", c.senders, c.max_per_second AS "maxPerSecond", c.enabled,
+  c.price_per_segment AS "pricePerSegment",
   c.created_at AS "createdAt", c.updated_at AS "updatedAt",
   s.circuit, s.open_until AS "openUntil", s.last_error AS "lastError", s.last_error_at AS "lastErrorAt", s.day::text AS "stateDay",
   s.messages_today AS "messagesToday", s.errors_today AS "errorsToday", s.failovers_today AS "failoversToday"`);
@@ -46,6 +48,7 @@ export type ConnectionChanges = Partial<{
   senders: string[];
   maxPerSecond: number;
   enabled: boolean;
+  pricePerSegment: Record<string, number> | null;
 }>;
 
 const COLUMN_OF: Record<keyof ConnectionChanges, string> = {
@@ -55,11 +58,13 @@ const COLUMN_OF: Record<keyof ConnectionChanges, string> = {
   senders: 'senders',
   maxPerSecond: 'max_per_second',
   enabled: 'enabled',
+  pricePerSegment: 'price_per_segment',
 };
 
 function assignment(key: keyof ConnectionChanges, value: unknown): SQL {
   const column = sql.raw(COLUMN_OF[key]);
   if (key === 'senders') return sql`${column} = ${sql.param(value)}::text[]`;
+  if (key === 'pricePerSegment') return sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
   return sql`${column} = ${value}`;
 }
 
@@ -88,7 +93,10 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
 
     async insert(
       conn: Conn,
-      row: Pick<ConnectionRow, 'teamId' | 'name' | 'provider' | 'baseUrl' | 'credentialsEncrypted' | 'senders' | 'maxPerSecond' | 'enabled'>,
+      row: Pick<
+        ConnectionRow,
+        'teamId' | 'name' | 'provider' | 'baseUrl' | 'credentialsEncrypted' | 'senders' | 'maxPerSecond' | 'enabled' | 'pricePerSegment'
+      >,
     ): Promise<ConnectionRow> {
       const now = clock.now();
       const created = await firstRowOf(
@@ -96,9 +104,10 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
         ConnectionRowSchema,
         sql`
         WITH c AS (
-          INSERT INTO sms_connections (team_id, name, provider, base_url, credentials_encrypted, senders, max_per_second, enabled, created_at, updated_at)
+          INSERT INTO sms_connections (team_id, name, provider, base_url, credentials_encrypted, senders, max_per_second, enabled, price_per_segment,
+                                      created_at, updated_at)
           VALUES (${row.teamId}, ${row.name}, ${row.provider}, ${row.baseUrl}, ${row.credentialsEncrypted}, ${sql.param(row.senders)}::text[],
-                  ${row.maxPerSecond}, ${row.enabled}, ${now}, ${now})
+                  ${row.maxPerSecond}, ${row.enabled}, ${row.pricePerSegment === null ? null : JSON.stringify(row.pricePerSegment)}::jsonb, ${now}, ${now})
           RETURNING *)
         SELECT ${COLUMNS} FROM c ${STATE}`,
       );
@@ -116,6 +125,22 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
         WITH c AS (UPDATE sms_connections SET ${sql.join(sets, sql`, `)} WHERE team_id = ${teamId} AND uuid = ${uuid} RETURNING *)
         SELECT ${COLUMNS} FROM c ${STATE}`,
       );
+    },
+
+    /**
+     * What still uses a connection: whether one of the team's routes names it, and how many messages
+     * and keyword replies are on their way through it (submitted, their final status not in yet).
+     */
+    async usesOf(conn: Conn, teamId: number, connection: { id: number; uuid: string }) {
+      const row = await firstRowOf(
+        conn,
+        z.object({ routed: z.boolean(), messages: z.number(), replies: z.number() }),
+        sql`SELECT EXISTS (SELECT 1 FROM sms_routes WHERE team_id = ${teamId}
+                            AND rules @> ${JSON.stringify([{ connections: [connection.uuid] }])}::jsonb) AS routed,
+                   (SELECT count(*)::int FROM messages WHERE connection_id = ${connection.id} AND status = 'submitted') AS messages,
+                   (SELECT count(*)::int FROM outbound_replies WHERE connection_id = ${connection.id} AND status = 'submitted') AS replies`,
+      );
+      return row!;
     },
 
     async delete(conn: Conn, id: number): Promise<void> {

@@ -99,8 +99,10 @@ export const smsConnectionsRoutes: FastifyPluginAsyncZod<{ smsConnections: SmsCo
         operationId: 'deleteSmsConnection',
         tags,
         summary: 'Delete an SMS connection',
+        description:
+          'Refused with 409 while the connection is in use: a route names it, or a message or keyword reply is still on its way through it (submitted, its final status not in yet).',
         params: SmsConnectionParamsSchema,
-        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 403, 404) },
+        response: { 204: z.null().describe('Deleted.'), ...errorsOf(401, 403, 404, 409) },
       },
     },
     async (request, reply) => {

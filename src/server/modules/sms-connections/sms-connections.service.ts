@@ -15,7 +15,7 @@ import { ADAPTERS, adapterOf, connectionCallbackUrl } from '../../gateways/sms/r
 import { infobipCallbackUrl } from '../../gateways/sms/providers/infobip';
 import { parseSmppUrl } from '../../gateways/sms/smpp/smpp-url';
 import type { AuthContext } from '../../http/auth';
-import { BadGatewayError, NotFoundError, ValidationError } from '../../lib/errors';
+import { BadGatewayError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import type { SecretBox } from '../../lib/secret-box';
 import { formatTimestamp, type Clock } from '../../lib/time';
@@ -118,6 +118,7 @@ export function createSmsConnectionsService(deps: {
       senders: row.senders,
       max_per_second: row.maxPerSecond,
       enabled: row.enabled,
+      price_per_segment: row.pricePerSegment,
       status_callback_url: consoleUrl(row, 'status', credentials),
       inbound_url: consoleUrl(row, 'inbound', credentials),
       state: stateOf(row),
@@ -162,6 +163,7 @@ export function createSmsConnectionsService(deps: {
           senders: input.senders,
           maxPerSecond: input.max_per_second,
           enabled: input.enabled,
+          pricePerSegment: input.price_per_segment,
         });
         const connection = present(row);
         await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: row.uuid, after: audited(connection), created: true });
@@ -181,6 +183,7 @@ export function createSmsConnectionsService(deps: {
         if (patch.senders !== undefined) changes.senders = patch.senders;
         if (patch.max_per_second !== undefined) changes.maxPerSecond = patch.max_per_second;
         if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+        if (patch.price_per_segment !== undefined) changes.pricePerSegment = patch.price_per_segment;
         const baseUrl = baseUrlOf(current.provider, patch.base_url);
         if (baseUrl !== undefined) changes.baseUrl = baseUrl;
         if (patch.credentials !== undefined) {
@@ -203,10 +206,21 @@ export function createSmsConnectionsService(deps: {
       });
     },
 
-    /** Nothing sends through a connection yet; when routes do, one a route or an in-flight message uses will be refused (409). */
+    /**
+     * Refused (409) while the connection is in use: a route names it (the routes' edit holds the
+     * connections it names FOR SHARE, so the two cannot cross), or a message or keyword reply is on
+     * its way through it (its status callback would find no connection to settle it).
+     */
     async delete(auth: AuthContext, uuid: string) {
       await deps.db.transaction(async (tx) => {
         const current = await find(auth, uuid, tx, true);
+        const uses = await deps.connections.usesOf(tx, auth.teamId, current);
+        const reasons = [
+          ...(uses.routed ? ['the team’s routes name it (remove it from them first)'] : []),
+          ...(uses.messages > 0 ? [`${uses.messages} ${uses.messages === 1 ? 'message is' : 'messages are'} still on the way through it`] : []),
+          ...(uses.replies > 0 ? [`${uses.replies} keyword ${uses.replies === 1 ? 'reply is' : 'replies are'} still on the way through it`] : []),
+        ];
+        if (reasons.length > 0) throw new ConflictError(`The connection “${current.name}” is in use and cannot be deleted: ${reasons.join('; ')}.`);
         await deps.connections.delete(tx, current.id);
         await deps.audit.record(tx, auth, { resourceType: 'sms_connection', resourceUuid: uuid, before: audited(present(current)) });
       });
