@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
+export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | MessageFailedOverEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
 
 export type ResourceLink = {
     /**
@@ -2191,6 +2191,10 @@ export type OverviewTotals = {
      * Currency of `estimated_cost` (ISO 4217).
      */
     currency: string;
+    /**
+     * Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.
+     */
+    failovers?: number;
 };
 
 export type OverviewDay = {
@@ -2368,7 +2372,7 @@ export type EventEndpoint = {
     uuid: string;
     url: string;
     description: string;
-    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
     /**
      * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
      */
@@ -2405,7 +2409,7 @@ export type EventEndpointWithSecret = {
     uuid: string;
     url: string;
     description: string;
-    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
     /**
      * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
      */
@@ -2756,6 +2760,61 @@ export type MessageUnsentEvent = {
             reason: string | null;
             /**
              * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `message.failed_over` call: messages that left one of the team’s SMS connections for the next one of their route, after a transient or account error.
+ */
+export type MessageFailedOverEvent = {
+    type: 'message.failed_over';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) failovers of messages of the campaign.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            /**
+             * The connection that refused it for a transient or account error.
+             */
+            from_connection: {
+                /**
+                 * Identifier of the SMS connection.
+                 */
+                uuid: string;
+                name: string;
+            };
+            /**
+             * The next connection of its route, where it goes now; null when none is left (it waits for the next round).
+             */
+            to_connection: {
+                /**
+                 * Identifier of the SMS connection.
+                 */
+                uuid: string;
+                name: string;
+            } | null;
+            /**
+             * The provider’s error, `code: message` (e.g. `503: Service Unavailable`, `20429: Too Many Requests`).
+             */
+            reason: string;
+            /**
+             * When it failed over. RFC 3339, UTC.
              */
             at: string;
         }>;
@@ -6335,7 +6394,7 @@ export type CreateEventEndpointData = {
         /**
          * The event types sent to the endpoint.
          */
-        events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
         /**
          * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
          */
@@ -6496,7 +6555,7 @@ export type UpdateEventEndpointData = {
         /**
          * The event types sent to the endpoint.
          */
-        events?: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        events?: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
         /**
          * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
          */
@@ -11642,6 +11701,15 @@ export type MessageUnsentEventWebhookPayload = MessageUnsentEvent;
 export type MessageUnsentEventWebhookRequest = {
     body: MessageUnsentEventWebhookPayload;
     key: 'message.unsent';
+    path?: never;
+    query?: never;
+};
+
+export type MessageFailedOverEventWebhookPayload = MessageFailedOverEvent;
+
+export type MessageFailedOverEventWebhookRequest = {
+    body: MessageFailedOverEventWebhookPayload;
+    key: 'message.failed_over';
     path?: never;
     query?: never;
 };
