@@ -1483,7 +1483,22 @@ export type ClicksReportRow = {
 };
 
 /**
- * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.
+ * An SMS connection of the team, as a report row names it.
+ */
+export type ReportConnection = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `twilio`, `vonage`, `infobip`, `plivo`, `telnyx`, `sinch`, `smpp` or `simulator`.
+     */
+    provider: string;
+};
+
+/**
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at`, `delivered_at` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.
  */
 export type DeliveryReportRow = {
     /**
@@ -1511,7 +1526,7 @@ export type DeliveryReportRow = {
      */
     Expiry_Date: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
     /**
@@ -1522,10 +1537,18 @@ export type DeliveryReportRow = {
      * Herald extension (not in the CSV). When its delivery receipt came: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
      */
     delivered_at: string;
+    /**
+     * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+     */
+    connection?: ReportConnection | null;
+    /**
+     * Herald extension (not in the CSV). The provider’s own id for the message (Twilio’s `SM…`, Vonage’s `message-id`…); null when the provider refused it. Present only with `connection`. On a failed row `failure_reason` is then the provider’s error code (e.g. Twilio `21610`).
+     */
+    provider_message_id?: string | null;
 };
 
 /**
- * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.
  */
 export type AltDeliveryReportRow = {
     /**
@@ -1557,9 +1580,17 @@ export type AltDeliveryReportRow = {
      */
     Status: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
+    /**
+     * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+     */
+    connection?: ReportConnection | null;
+    /**
+     * Herald extension (not in the CSV). The provider’s own id for the message (Twilio’s `SM…`, Vonage’s `message-id`…); null when the provider refused it. Present only with `connection`. On a failed row `failure_reason` is then the provider’s error code (e.g. Twilio `21610`).
+     */
+    provider_message_id?: string | null;
 };
 
 /**
@@ -1927,7 +1958,7 @@ export type ContactDetail = {
             };
             status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
             /**
-             * Why it failed or was not sent, when it was not delivered.
+             * Why it failed or was not sent, when it was not delivered: for a message one of the team’s SMS connections carried, the provider’s error code (e.g. Twilio `21610`).
              */
             reason: string | null;
             /**
@@ -1938,6 +1969,14 @@ export type ContactDetail = {
              * When its delivery receipt came; `""` unless delivered.
              */
             delivered_at: string;
+            /**
+             * Herald extension. The team’s SMS connection that carried it (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+             */
+            connection?: ReportConnection | null;
+            /**
+             * Herald extension. The provider’s own id for the message; null when the provider refused it. Present only with `connection`.
+             */
+            provider_message_id?: string | null;
         }>;
     };
     /**
@@ -2038,7 +2077,7 @@ export type ContactExport = {
         };
         status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
         /**
-         * Why it failed or was not sent, when it was not delivered.
+         * Why it failed or was not sent, when it was not delivered: for a message one of the team’s SMS connections carried, the provider’s error code (e.g. Twilio `21610`).
          */
         reason: string | null;
         /**
@@ -2049,6 +2088,14 @@ export type ContactExport = {
          * When its delivery receipt came; `""` unless delivered.
          */
         delivered_at: string;
+        /**
+         * Herald extension. The team’s SMS connection that carried it (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+         */
+        connection?: ReportConnection | null;
+        /**
+         * Herald extension. The provider’s own id for the message; null when the provider refused it. Present only with `connection`.
+         */
+        provider_message_id?: string | null;
         /**
          * The text as sent (null before it was written).
          */

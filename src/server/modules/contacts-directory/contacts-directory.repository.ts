@@ -27,6 +27,11 @@ const MessageRowSchema = z.object({
   finishedAt: MomentSchema.nullable(),
   body: z.string().nullable(),
   customFields: FieldsSchema,
+  routed: z.boolean(),
+  connection_uuid: z.string().nullable(),
+  connection_name: z.string().nullable(),
+  connection_provider: z.string().nullable(),
+  gateway_id: z.string().nullable(),
   total: z.number(),
 });
 const ClickRowSchema = z.object({
@@ -120,8 +125,12 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         MessageRowSchema,
         sql`
         SELECT k.uuid::text AS "campaignUuid", k.name AS "campaignName", m.status, m.reason, m.submitted_at AS "submittedAt", m.finished_at AS "finishedAt",
-               m.body, m.custom_fields AS "customFields", (count(*) OVER ())::int AS total
+               m.body, m.custom_fields AS "customFields",
+               m.connection_id IS NOT NULL AS routed, sc.uuid::text AS connection_uuid, sc.name AS connection_name, sc.provider AS connection_provider,
+               CASE WHEN m.connection_id IS NOT NULL THEN m.gateway_id END AS gateway_id, (count(*) OVER ())::int AS total
           FROM messages m JOIN campaigns k ON k.id = m.campaign_id
+          -- The connection that carried it, read only (no foreign key: a deleted one leaves null).
+          LEFT JOIN sms_connections sc ON sc.id = m.connection_id
          WHERE m.phone_number = ${phoneNumber} AND k.team_id = ${teamId}
          ORDER BY m.created_at DESC, m.id DESC ${limitOf(cap)}`,
       ),

@@ -9,6 +9,7 @@ import type {
   UnsentReportRow,
 } from '../../../shared/contract';
 import { formatIsoWithOffset, localTimestampFormatter } from '../../../shared/time/local-timestamps';
+import { providerIdOf } from '../../gateways/sms/routing/provider-ids';
 import type { ClickRow, MessageRow, ReportCampaign } from './report-reads.repository';
 
 /**
@@ -140,8 +141,22 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
 }
 
 /**
+ * The connection that carried a message and the provider's id for it (issue 34), for a message one
+ * of the team's SMS connections carried; nothing for one through the installation's gateway, whose
+ * rows stay as they were.
+ */
+export function carriedBy(m: Pick<MessageRow, 'routed' | 'connection_uuid' | 'connection_name' | 'connection_provider' | 'gateway_id'>) {
+  if (!m.routed) return {};
+  return {
+    connection: m.connection_uuid === null ? null : { uuid: m.connection_uuid, name: m.connection_name ?? '', provider: m.connection_provider ?? '' },
+    provider_message_id: m.gateway_id === null ? null : providerIdOf(m.gateway_id),
+  };
+}
+
+/**
  * The JSON rows' fields beyond the CSV's columns (Herald extensions): the delivery reports say why a
- * message failed, and the delivery report when it was sent and delivered. Never written to the CSV.
+ * message failed and which connection carried it, and the delivery report when it was sent and
+ * delivered. Never written to the CSV.
  */
 export function reportRowExtensions(timeZone: string) {
   const format = localTimestampFormatter(timeZone);
@@ -151,8 +166,12 @@ export function reportRowExtensions(timeZone: string) {
       failure_reason: failureReason(m),
       sent_at: time(m.submitted_at),
       delivered_at: m.status === 'delivered' ? time(m.finished_at) : '',
+      ...carriedBy(m),
     }),
-    alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({ failure_reason: failureReason(m) }),
+    alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({
+      failure_reason: failureReason(m),
+      ...carriedBy(m),
+    }),
   };
 }
 
