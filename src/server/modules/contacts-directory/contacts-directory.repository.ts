@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import { containsFoldedText, containsText } from '../../db/search';
+import { MESSAGE_CONNECTION_COLUMNS } from '../../lib/message-connections';
 import type { Clock } from '../../lib/time';
 
 const FieldsSchema = z.record(z.string(), z.string());
@@ -126,8 +127,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         sql`
         SELECT k.uuid::text AS "campaignUuid", k.name AS "campaignName", m.status, m.reason, m.submitted_at AS "submittedAt", m.finished_at AS "finishedAt",
                m.body, m.custom_fields AS "customFields",
-               m.connection_id IS NOT NULL AS routed, sc.uuid::text AS connection_uuid, sc.name AS connection_name, sc.provider AS connection_provider,
-               CASE WHEN m.connection_id IS NOT NULL THEN m.gateway_id END AS gateway_id, (count(*) OVER ())::int AS total
+               ${MESSAGE_CONNECTION_COLUMNS}, (count(*) OVER ())::int AS total
           FROM messages m JOIN campaigns k ON k.id = m.campaign_id
           -- The connection that carried it, read only (no foreign key: a deleted one leaves null).
           LEFT JOIN sms_connections sc ON sc.id = m.connection_id

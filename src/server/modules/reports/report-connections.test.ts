@@ -8,7 +8,7 @@
  * gateway id `c<connection>:<provider id>`, the provider's code as reason) in SQL: sending is
  * provider-routing.test.ts's.
  *
- * Seen red: with `carriedBy` ignoring `routed` (the keys on every row), the gateway's rows gained
+ * Seen red: with lib/message-connections.ts's `carriedBy` ignoring `routed` (the keys on every row), the gateway's rows gained
  * `connection: null` and the "as it was" assertions failed; with providerIdOf left out (the gateway
  * id as stored), `provider_message_id` read `c<id>:SM…`; with the LEFT JOIN made an inner join,
  * the gateway's and the deleted connection's messages vanished from the page (2 rows instead of 5).

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
 import { containsText } from '../../db/search';
+import { MESSAGE_CONNECTION_COLUMNS } from '../../lib/message-connections';
 
 const GroupSchema = z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), headers: z.array(z.string()) });
 
@@ -107,8 +108,7 @@ const epochMs = (column: ReturnType<typeof sql.raw>) => sql`date_part('epoch', $
 const messageColumns = (n: SQL, withFields: boolean) =>
   sql`${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
       ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id,
-      m.connection_id IS NOT NULL AS routed, sc.uuid::text AS connection_uuid, sc.name AS connection_name, sc.provider AS connection_provider,
-      CASE WHEN m.connection_id IS NOT NULL THEN m.gateway_id END AS gateway_id`;
+      ${MESSAGE_CONNECTION_COLUMNS}`;
 
 /**
  * `messages m` with the connection that carried each (`sc`): read-only, and left, since

@@ -9,7 +9,7 @@ import type {
   UnsentReportRow,
 } from '../../../shared/contract';
 import { formatIsoWithOffset, localTimestampFormatter } from '../../../shared/time/local-timestamps';
-import { providerIdOf } from '../../gateways/sms/routing/provider-ids';
+import { carriedBy } from '../../lib/message-connections';
 import type { ClickRow, MessageRow, ReportCampaign } from './report-reads.repository';
 
 /**
@@ -138,19 +138,6 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
       Message: campaign.templateBody,
     }),
   } satisfies { [T in ReportType]: (row: never) => ReportCsvRow<T> };
-}
-
-/**
- * The connection that carried a message and the provider's id for it (issue 34), for a message one
- * of the team's SMS connections carried; nothing for one through the installation's gateway, whose
- * rows stay as they were.
- */
-export function carriedBy(m: Pick<MessageRow, 'routed' | 'connection_uuid' | 'connection_name' | 'connection_provider' | 'gateway_id'>) {
-  if (!m.routed) return {};
-  return {
-    connection: m.connection_uuid === null ? null : { uuid: m.connection_uuid, name: m.connection_name ?? '', provider: m.connection_provider ?? '' },
-    provider_message_id: m.gateway_id === null ? null : providerIdOf(m.gateway_id),
-  };
 }
 
 /**
