@@ -55,7 +55,9 @@ export function MessageConnection({ message }: { message: CarriedMessage }) {
         </Text>
       )}
       {providerId && (
-        <Text size="xs" c="dimmed" ff="monospace" truncate="end" maw={160} title={providerId}>
+        // Positioned, so the visually hidden label (absolutely positioned) stays inside the table's
+        // scrolling box instead of widening the page on a phone.
+        <Text size="xs" c="dimmed" ff="monospace" truncate="end" maw={160} title={providerId} pos="relative">
           <VisuallyHidden>Provider’s message id: </VisuallyHidden>
           {providerId}
         </Text>
