@@ -10,6 +10,7 @@ import { alertAccountError } from './gateways/sms/routing/account-alerts';
 import { createTeamRouter } from './gateways/sms/routing/team-router';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
 import { systemClock } from './lib/time';
+import { createFailoverRecorder } from './modules/event-endpoints/failover-events';
 import { createCampaignEventLog } from './observability/campaign-events';
 import { instrumentGateway } from './observability/instrumented-gateway';
 import type { Metrics } from './observability/metrics';
@@ -64,6 +65,8 @@ export function createWorkers(deps: { config: Config; database: Database; servic
         const listId = await services.suppressions.listOf(teamId, tx);
         await services.suppressions.add(tx, listId, { teamId, source: 'provider', userId: null }, phoneNumbers);
       }),
+    // Each submit's failovers: `message.failed_over` events and the overview's count, one statement.
+    failedOver: createFailoverRecorder(database.db),
     alert: (connection, message) => {
       log.error({ connection: connection.uuid }, `SMS connection "${connection.name}" refused for its account: ${message}`);
       alertAccountError(database.db, connection, message, systemClock.now(), config.publicUrl).catch((error: Error) =>

@@ -408,6 +408,7 @@ export const teamHourlyCounts = pgTable(
     inbound: bigint('inbound', { mode: 'number' }).notNull().default(0),
     optOuts: bigint('opt_outs', { mode: 'number' }).notNull().default(0),
     campaignOptOuts: bigint('campaign_opt_outs', { mode: 'number' }).notNull().default(0),
+    failovers: bigint('failovers', { mode: 'number' }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.teamId, table.hour] })],
 );

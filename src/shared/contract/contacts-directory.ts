@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SEARCH_MAX, TimestampSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
 import { OptOutEventSchema } from './opt-outs';
+import { ReportConnectionSchema } from './reports';
 
 /** How many of each kind of record a contact's page shows (the export has them all). */
 export const CONTACT_DETAIL_CAP = 100;
@@ -43,9 +44,24 @@ const ContactGroupMembershipSchema = GroupRefSchema.extend({
 const ContactMessageSchema = z.object({
   campaign: CampaignRefSchema,
   status: z.enum(['queued', 'submitted', 'delivered', 'failed', 'unsent']),
-  reason: z.string().nullable().describe('Why it failed or was not sent, when it was not delivered.'),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why it failed or was not sent, when it was not delivered: for a message one of the team’s SMS connections carried, the provider’s error code (e.g. Twilio `21610`).',
+    ),
   sent_at: TimestampSchema.describe('When it was handed to the gateway; `""` if it never was.'),
   delivered_at: TimestampSchema.describe('When its delivery receipt came; `""` unless delivered.'),
+  connection: ReportConnectionSchema.nullable()
+    .optional()
+    .describe(
+      'Herald extension. The team’s SMS connection that carried it (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.',
+    ),
+  provider_message_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Herald extension. The provider’s own id for the message; null when the provider refused it. Present only with `connection`.'),
 });
 
 const ContactClickSchema = z.object({

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'message.delivered',
   'message.failed',
   'message.unsent',
+  'message.failed_over',
   'campaign.started',
   'campaign.paused',
   'campaign.resumed',

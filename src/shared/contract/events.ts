@@ -45,6 +45,27 @@ const messageEventData = <S extends MessageStatus>(status: S) =>
     messages: z.array(messageOf(status)).min(1).describe('Up to `EVENT_BATCH_SIZE` (100) messages of the campaign, all of this status.'),
   });
 
+/** A failover: a message left one of the team's SMS connections for the next one of its route. */
+const FailoverConnectionSchema = z.strictObject({ uuid: uuid('Identifier of the SMS connection.'), name: z.string() });
+const FailedOverEventDataSchema = z.strictObject({
+  campaign: EventCampaignRefSchema,
+  messages: z
+    .array(
+      z.strictObject({
+        uuid: uuid('Identifier of the message.'),
+        phone_number: z.string().describe('The recipient: E.164 digits without `+`.'),
+        from_connection: FailoverConnectionSchema.describe('The connection that refused it for a transient or account error.'),
+        to_connection: FailoverConnectionSchema.nullable().describe(
+          'The next connection of its route, where it goes now; null when none is left (it waits for the next round).',
+        ),
+        reason: z.string().describe('The provider’s error, `code: message` (e.g. `503: Service Unavailable`, `20429: Too Many Requests`).'),
+        at: EventTimeSchema.describe('When it failed over. RFC 3339, UTC.'),
+      }),
+    )
+    .min(1)
+    .describe('Up to `EVENT_BATCH_SIZE` (100) failovers of messages of the campaign.'),
+});
+
 // Campaigns ------------------------------------------------------------------------------------
 
 const campaignEventData = <S extends z.ZodType<number>>(status: S) =>
@@ -160,6 +181,12 @@ export const MessageUnsentEventSchema = envelopeOf(
   'MessageUnsentEvent',
   'Messages never sent: opted out, expired, stopped, or in quiet hours until the expiry',
 );
+export const MessageFailedOverEventSchema = envelopeOf(
+  'message.failed_over',
+  FailedOverEventDataSchema,
+  'MessageFailedOverEvent',
+  'Messages that left one of the team’s SMS connections for the next one of their route, after a transient or account error',
+);
 export const CampaignStartedEventSchema = envelopeOf('campaign.started', campaignEventData(z.literal(1)), 'CampaignStartedEvent', 'A campaign begins sending');
 export const CampaignPausedEventSchema = envelopeOf(
   'campaign.paused',
@@ -214,6 +241,7 @@ export const EVENT_SCHEMAS = {
   'message.delivered': MessageDeliveredEventSchema,
   'message.failed': MessageFailedEventSchema,
   'message.unsent': MessageUnsentEventSchema,
+  'message.failed_over': MessageFailedOverEventSchema,
   'campaign.started': CampaignStartedEventSchema,
   'campaign.paused': CampaignPausedEventSchema,
   'campaign.resumed': CampaignResumedEventSchema,
@@ -233,6 +261,7 @@ export const EventPayloadSchema = z.discriminatedUnion('type', [
   MessageDeliveredEventSchema,
   MessageFailedEventSchema,
   MessageUnsentEventSchema,
+  MessageFailedOverEventSchema,
   CampaignStartedEventSchema,
   CampaignPausedEventSchema,
   CampaignResumedEventSchema,

@@ -42,6 +42,9 @@ export const OverviewTotalsSchema = z
     sms_parts: count('SMS parts handed to the gateway in the period (a long message is several).'),
     estimated_cost: z.number().nullable().describe('SMS parts × the team’s price per part; null when the team has set no price.'),
     currency: z.string().describe('Currency of `estimated_cost` (ISO 4217).'),
+    failovers: count(
+      'Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.',
+    ).optional(),
   })
   .meta({ id: 'OverviewTotals' });
 

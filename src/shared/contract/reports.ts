@@ -31,8 +31,35 @@ const failureReason = z
   .string()
   .nullable()
   .describe(
-    'Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.',
+    'Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.',
   );
+
+/**
+ * The SMS connection that carried a message and the provider's id for it (issue 34): present only on
+ * the rows of messages one of the team's connections carried, so a team sending through the
+ * installation's gateway sees the rows as before.
+ */
+export const ReportConnectionSchema = z
+  .object({
+    uuid: UuidSchema,
+    name: z.string(),
+    provider: z.string().describe('`twilio`, `vonage`, `infobip`, `plivo`, `telnyx`, `sinch`, `smpp` or `simulator`.'),
+  })
+  .meta({ id: 'ReportConnection', description: 'An SMS connection of the team, as a report row names it.' });
+const carriedBy = {
+  connection: ReportConnectionSchema.nullable()
+    .optional()
+    .describe(
+      'Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.',
+    ),
+  provider_message_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Herald extension (not in the CSV). The provider’s own id for the message (Twilio’s `SM…`, Vonage’s `message-id`…); null when the provider refused it. Present only with `connection`. On a failed row `failure_reason` is then the provider’s error code (e.g. Twilio `21610`).',
+    ),
+};
 
 const DeliveryReportColumnsSchema = z.object({
   SMS_ID: text('Identifier of the message (its client reference at the gateway).'),
@@ -47,10 +74,11 @@ export const DeliveryReportRowSchema = DeliveryReportColumnsSchema.extend({
   failure_reason: failureReason,
   sent_at: reportTime('Herald extension (not in the CSV). When the gateway took the message:'),
   delivered_at: reportTime('Herald extension (not in the CSV). When its delivery receipt came:'),
+  ...carriedBy,
 }).meta({
   id: 'DeliveryReportRow',
   description:
-    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.',
+    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at`, `delivered_at` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.',
 });
 
 const AltDeliveryReportColumnsSchema = z.object({
@@ -63,10 +91,10 @@ const AltDeliveryReportColumnsSchema = z.object({
   Status: text(STATUS),
 });
 
-export const AltDeliveryReportRowSchema = AltDeliveryReportColumnsSchema.extend({ failure_reason: failureReason }).meta({
+export const AltDeliveryReportRowSchema = AltDeliveryReportColumnsSchema.extend({ failure_reason: failureReason, ...carriedBy }).meta({
   id: 'AltDeliveryReportRow',
   description:
-    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.',
+    'One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.',
 });
 
 export const RecipientReportRowSchema = z

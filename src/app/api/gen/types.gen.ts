@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
+export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | MessageFailedOverEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
 
 export type ResourceLink = {
     /**
@@ -1519,7 +1519,22 @@ export type ClicksReportRow = {
 };
 
 /**
- * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at` and `delivered_at` are Herald extensions that the CSV does not carry.
+ * An SMS connection of the team, as a report row names it.
+ */
+export type ReportConnection = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `twilio`, `vonage`, `infobip`, `plivo`, `telnyx`, `sinch`, `smpp` or `simulator`.
+     */
+    provider: string;
+};
+
+/**
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason`, `sent_at`, `delivered_at` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.
  */
 export type DeliveryReportRow = {
     /**
@@ -1547,7 +1562,7 @@ export type DeliveryReportRow = {
      */
     Expiry_Date: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
     /**
@@ -1558,10 +1573,18 @@ export type DeliveryReportRow = {
      * Herald extension (not in the CSV). When its delivery receipt came: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
      */
     delivered_at: string;
+    /**
+     * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+     */
+    connection?: ReportConnection | null;
+    /**
+     * Herald extension (not in the CSV). The provider’s own id for the message (Twilio’s `SM…`, Vonage’s `message-id`…); null when the provider refused it. Present only with `connection`. On a failed row `failure_reason` is then the provider’s error code (e.g. Twilio `21610`).
+     */
+    provider_message_id?: string | null;
 };
 
 /**
- * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` is a Herald extension that the CSV does not carry.
+ * One per message, in the campaign’s order. The keys in capitals are the CSV’s columns; `failure_reason` and, for a message one of the team’s SMS connections carried, `connection` and `provider_message_id` are Herald extensions that the CSV does not carry.
  */
 export type AltDeliveryReportRow = {
     /**
@@ -1593,9 +1616,17 @@ export type AltDeliveryReportRow = {
      */
     Status: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
+    /**
+     * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+     */
+    connection?: ReportConnection | null;
+    /**
+     * Herald extension (not in the CSV). The provider’s own id for the message (Twilio’s `SM…`, Vonage’s `message-id`…); null when the provider refused it. Present only with `connection`. On a failed row `failure_reason` is then the provider’s error code (e.g. Twilio `21610`).
+     */
+    provider_message_id?: string | null;
 };
 
 /**
@@ -1963,7 +1994,7 @@ export type ContactDetail = {
             };
             status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
             /**
-             * Why it failed or was not sent, when it was not delivered.
+             * Why it failed or was not sent, when it was not delivered: for a message one of the team’s SMS connections carried, the provider’s error code (e.g. Twilio `21610`).
              */
             reason: string | null;
             /**
@@ -1974,6 +2005,14 @@ export type ContactDetail = {
              * When its delivery receipt came; `""` unless delivered.
              */
             delivered_at: string;
+            /**
+             * Herald extension. The team’s SMS connection that carried it (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+             */
+            connection?: ReportConnection | null;
+            /**
+             * Herald extension. The provider’s own id for the message; null when the provider refused it. Present only with `connection`.
+             */
+            provider_message_id?: string | null;
         }>;
     };
     /**
@@ -2074,7 +2113,7 @@ export type ContactExport = {
         };
         status: 'queued' | 'submitted' | 'delivered' | 'failed' | 'unsent';
         /**
-         * Why it failed or was not sent, when it was not delivered.
+         * Why it failed or was not sent, when it was not delivered: for a message one of the team’s SMS connections carried, the provider’s error code (e.g. Twilio `21610`).
          */
         reason: string | null;
         /**
@@ -2085,6 +2124,14 @@ export type ContactExport = {
          * When its delivery receipt came; `""` unless delivered.
          */
         delivered_at: string;
+        /**
+         * Herald extension. The team’s SMS connection that carried it (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
+         */
+        connection?: ReportConnection | null;
+        /**
+         * Herald extension. The provider’s own id for the message; null when the provider refused it. Present only with `connection`.
+         */
+        provider_message_id?: string | null;
         /**
          * The text as sent (null before it was written).
          */
@@ -2227,6 +2274,10 @@ export type OverviewTotals = {
      * Currency of `estimated_cost` (ISO 4217).
      */
     currency: string;
+    /**
+     * Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.
+     */
+    failovers?: number;
 };
 
 export type OverviewDay = {
@@ -2404,7 +2455,7 @@ export type EventEndpoint = {
     uuid: string;
     url: string;
     description: string;
-    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
     /**
      * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
      */
@@ -2441,7 +2492,7 @@ export type EventEndpointWithSecret = {
     uuid: string;
     url: string;
     description: string;
-    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+    events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
     /**
      * The custom headers, by name. Values are credentials: in full only in the answer that creates them; after that each is masked, `********` followed, for an admin with a full-scope token, by its last 4 characters when it has 12 or more. An edit that sends a masked value back as it was read keeps the stored value.
      */
@@ -2855,6 +2906,61 @@ export type MessageUnsentEvent = {
             reason: string | null;
             /**
              * When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.
+             */
+            at: string;
+        }>;
+    };
+};
+
+/**
+ * The body of a `message.failed_over` call: messages that left one of the team’s SMS connections for the next one of their route, after a transient or account error.
+ */
+export type MessageFailedOverEvent = {
+    type: 'message.failed_over';
+    /**
+     * When the event happened. RFC 3339, UTC.
+     */
+    timestamp: string;
+    data: {
+        campaign: EventCampaignRef;
+        /**
+         * Up to `EVENT_BATCH_SIZE` (100) failovers of messages of the campaign.
+         */
+        messages: Array<{
+            /**
+             * Identifier of the message.
+             */
+            uuid: string;
+            /**
+             * The recipient: E.164 digits without `+`.
+             */
+            phone_number: string;
+            /**
+             * The connection that refused it for a transient or account error.
+             */
+            from_connection: {
+                /**
+                 * Identifier of the SMS connection.
+                 */
+                uuid: string;
+                name: string;
+            };
+            /**
+             * The next connection of its route, where it goes now; null when none is left (it waits for the next round).
+             */
+            to_connection: {
+                /**
+                 * Identifier of the SMS connection.
+                 */
+                uuid: string;
+                name: string;
+            } | null;
+            /**
+             * The provider’s error, `code: message` (e.g. `503: Service Unavailable`, `20429: Too Many Requests`).
+             */
+            reason: string;
+            /**
+             * When it failed over. RFC 3339, UTC.
              */
             at: string;
         }>;
@@ -6434,7 +6540,7 @@ export type CreateEventEndpointData = {
         /**
          * The event types sent to the endpoint.
          */
-        events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        events: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
         /**
          * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
          */
@@ -6595,7 +6701,7 @@ export type UpdateEventEndpointData = {
         /**
          * The event types sent to the endpoint.
          */
-        events?: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
+        events?: Array<'message.submitted' | 'message.delivered' | 'message.failed' | 'message.unsent' | 'message.failed_over' | 'campaign.started' | 'campaign.paused' | 'campaign.resumed' | 'campaign.stopped' | 'campaign.finished' | 'contact.opted_out' | 'contact.opted_in' | 'inbound.received' | 'import.finished' | 'report.ready'>;
         /**
          * Headers sent with every call, as name to value; `Host`, `Content-Length`, `Transfer-Encoding`, `Connection` and the signature headers are refused.
          */
@@ -12029,6 +12135,15 @@ export type MessageUnsentEventWebhookPayload = MessageUnsentEvent;
 export type MessageUnsentEventWebhookRequest = {
     body: MessageUnsentEventWebhookPayload;
     key: 'message.unsent';
+    path?: never;
+    query?: never;
+};
+
+export type MessageFailedOverEventWebhookPayload = MessageFailedOverEvent;
+
+export type MessageFailedOverEventWebhookRequest = {
+    body: MessageFailedOverEventWebhookPayload;
+    key: 'message.failed_over';
     path?: never;
     query?: never;
 };

@@ -2,6 +2,7 @@ import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { ContactDetail } from '../../api/gen/types.gen';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { anyCarried, MessageConnection, ProviderError, providerErrorOf } from '../../components/message-connection';
 import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { MessageStatusBadge } from './message-status-badge';
@@ -29,12 +30,23 @@ const MESSAGE_COLUMNS: DataColumn<Message>[] = [
   { key: 'delivered', header: 'Delivered', cellProps: nowrap, cell: (message) => formatTimestamp(message.delivered_at) },
 ];
 
+/** The connection that carried a message and the provider's error: shown when one of the team's SMS connections carried any. */
+const CONNECTION_COLUMNS: DataColumn<Message>[] = [
+  { key: 'connection', header: 'Connection', cell: (message) => <MessageConnection message={message} /> },
+  {
+    key: 'provider-error',
+    header: 'Provider error',
+    cellProps: nowrap,
+    cell: (message) => <ProviderError error={message.status === 'failed' ? providerErrorOf(message, message.reason) : null} />,
+  },
+];
+
 /** The messages of the team's campaigns that went to the number, newest first. */
 export function ContactMessagesTable({ messages }: { messages: ContactDetail['messages']['items'] }) {
   return (
     <DataTable
       label="Messages received"
-      columns={MESSAGE_COLUMNS}
+      columns={anyCarried(messages) ? [...MESSAGE_COLUMNS, ...CONNECTION_COLUMNS] : MESSAGE_COLUMNS}
       rows={messages}
       // The list gives a message no id of its own: its campaign and its place name it.
       rowKey={(message, index) => `${message.campaign.uuid}-${index}`}

@@ -18,6 +18,7 @@ export const EVENT_TYPE_GROUPS: readonly EventTypeGroup[] = [
       { type: 'message.delivered', explanation: 'Messages reached the phones.' },
       { type: 'message.failed', explanation: 'Messages could not be delivered.' },
       { type: 'message.unsent', explanation: 'Messages were never sent, e.g. the campaign expired or was stopped first.' },
+      { type: 'message.failed_over', explanation: 'Messages moved on to the next SMS connection of their route after an error.' },
     ],
   },
   {

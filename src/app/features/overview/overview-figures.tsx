@@ -9,6 +9,8 @@ interface Figure {
   value: string;
   /** A line under the number: what it counts, or the number behind a rate. */
   detail: ReactNode;
+  /** A second line, when there is more to say (failovers under the messages sent). */
+  more?: string;
 }
 
 /**
@@ -35,6 +37,8 @@ export function figuresOf(totals: OverviewTotals, teamSettingsHref: string): Fig
       label: 'Messages sent',
       value: formatCount(totals.sent),
       detail: totals.unsent > 0 ? `handed to the carrier; ${formatCount(totals.unsent)} never sent` : 'handed to the carrier',
+      // Only for a team with SMS connections (the API leaves it out otherwise).
+      more: totals.failovers === undefined ? undefined : `${formatCount(totals.failovers)} failed over to another connection`,
     },
     { label: 'Delivered', value: formatRate(totals.delivered_rate), detail: `${formatCount(totals.delivered)} delivered` },
     { label: 'Failed', value: formatCount(totals.failed), detail: 'refused or undelivered' },
@@ -69,7 +73,7 @@ export function figuresOf(totals: OverviewTotals, teamSettingsHref: string): Fig
 export function OverviewFigures({ totals, teamSettingsHref }: { totals: OverviewTotals; teamSettingsHref: string }) {
   return (
     <SimpleGrid component="dl" cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }} m={0}>
-      {figuresOf(totals, teamSettingsHref).map(({ label, value, detail }) => (
+      {figuresOf(totals, teamSettingsHref).map(({ label, value, detail, more }) => (
         <Paper key={label} withBorder radius="md" px="md" py="sm">
           <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
             {label}
@@ -80,6 +84,11 @@ export function OverviewFigures({ totals, teamSettingsHref }: { totals: Overview
           <Text component="dd" m={0} size="xs" c="dimmed">
             {detail}
           </Text>
+          {more && (
+            <Text component="dd" m={0} size="xs" c="dimmed">
+              {more}
+            </Text>
+          )}
         </Paper>
       ))}
     </SimpleGrid>

@@ -1,6 +1,7 @@
 import { Badge, Text } from '@mantine/core';
 import type { ReportType } from '../../../shared/contract';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { anyCarried, MessageConnection, ProviderError, providerErrorOf } from '../../components/message-connection';
 import { REPORT_DEFINITIONS, type CellKind, type ReportColumn } from './report-columns';
 import { describeFailureReason, fieldPairs, formatCount, formatOffsetTime, formatReportTime } from './report-format';
 
@@ -110,6 +111,19 @@ function alignOf(column: ReportColumn<Row>): 'right' | undefined {
   return column.kind === 'count' ? 'right' : undefined;
 }
 
+/** The connection that carried a message and the provider's error, for the delivery reports' rows that have them. */
+const CONNECTION_COLUMNS: DataColumn<{ row: Row; index: number }>[] = [
+  { key: 'Connection', header: 'Connection', headerProps: { style: { whiteSpace: 'nowrap' } }, cell: ({ row }) => <MessageConnection message={row} /> },
+  {
+    key: 'Provider error',
+    header: 'Provider error',
+    headerProps: { style: { whiteSpace: 'nowrap' } },
+    cell: ({ row }) => (
+      <ProviderError error={row.Status === 'Failed' ? providerErrorOf(row, row.failure_reason === null ? null : String(row.failure_reason)) : null} />
+    ),
+  },
+];
+
 /** One page of a report: its CSV columns under readable headers, numbers and dates made readable. */
 export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableProps) {
   const { label, columns } = REPORT_DEFINITIONS[type] as { label: string; columns: ReportColumn<Row>[] };
@@ -126,6 +140,13 @@ export function ReportTable({ type, rows, timeZone, busy = false }: ReportTableP
         <Cell kind={column.kind} value={row[column.key] ?? null} timeZone={timeZone} />
       ),
   }));
+  // A page with messages one of the team's SMS connections carried also names the connection and the
+  // provider's error, before the identifiers; a team sending through the installation's gateway sees
+  // the table as before.
+  if ((type === 'delivery' || type === 'alt_delivery') && anyCarried(rows)) {
+    const at = tableColumns.findIndex((column) => columns.find((c) => c.header === column.key)?.kind === 'id');
+    tableColumns.splice(at === -1 ? tableColumns.length : at, 0, ...CONNECTION_COLUMNS);
+  }
   return (
     <DataTable
       label={`${label} report`}

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow, orderOf, type ListOrder } from '../../db/pages';
 import { MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import { containsFoldedText, containsText } from '../../db/search';
+import { MESSAGE_CONNECTION_COLUMNS } from '../../lib/message-connections';
 import type { Clock } from '../../lib/time';
 
 const FieldsSchema = z.record(z.string(), z.string());
@@ -27,6 +28,11 @@ const MessageRowSchema = z.object({
   finishedAt: MomentSchema.nullable(),
   body: z.string().nullable(),
   customFields: FieldsSchema,
+  routed: z.boolean(),
+  connection_uuid: z.string().nullable(),
+  connection_name: z.string().nullable(),
+  connection_provider: z.string().nullable(),
+  gateway_id: z.string().nullable(),
   total: z.number(),
 });
 const ClickRowSchema = z.object({
@@ -120,8 +126,11 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         MessageRowSchema,
         sql`
         SELECT k.uuid::text AS "campaignUuid", k.name AS "campaignName", m.status, m.reason, m.submitted_at AS "submittedAt", m.finished_at AS "finishedAt",
-               m.body, m.custom_fields AS "customFields", (count(*) OVER ())::int AS total
+               m.body, m.custom_fields AS "customFields",
+               ${MESSAGE_CONNECTION_COLUMNS}, (count(*) OVER ())::int AS total
           FROM messages m JOIN campaigns k ON k.id = m.campaign_id
+          -- The connection that carried it, read only (no foreign key: a deleted one leaves null).
+          LEFT JOIN sms_connections sc ON sc.id = m.connection_id
          WHERE m.phone_number = ${phoneNumber} AND k.team_id = ${teamId}
          ORDER BY m.created_at DESC, m.id DESC ${limitOf(cap)}`,
       ),

@@ -12,6 +12,7 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
+import { carriedBy } from '../../lib/message-connections';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { Suppressions } from '../suppressions/suppressions.service';
 import type { AuditTrail } from '../audit/audit-trail';
@@ -53,6 +54,8 @@ export function createContactsDirectoryService(deps: {
     reason: row.reason,
     sent_at: time(row.submittedAt),
     delivered_at: row.status === 'delivered' ? time(row.finishedAt) : '',
+    // The connection and the provider's id, for a message one of the team's connections carried.
+    ...carriedBy(row),
   });
   const click = (row: ClickRow) => ({
     campaign: { uuid: row.campaignUuid, name: row.campaignName },

@@ -15,6 +15,12 @@
  * strict: a field missing or extra fails), and the last test checks that all fourteen types and the
  * test call were. Seen red: with `phone_number` renamed in the schema's message, and with an extra
  * field in migration 0034's `import.finished` trigger, `bodiesOf` threw naming the field.
+ *
+ * Issue 34: `message.failed_over`, written by the router's failover recorder (failover-events.ts)
+ * after a real send through the Twilio fake answering 503 and on to the Vonage fake. Seen red: with
+ * the recorder's `event_listened` condition taken out, the outbox held a row for the team without a
+ * listener (the worker matches types too, so only the outbox shows it); with team-router.ts's
+ * observer no longer collecting failovers, no `message.failed_over` was written at all.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -22,17 +28,23 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, EventPayloadSchema, TEST_EVENT_TYPE } from '../../../shared/contract';
+import { createEngine } from '../../engine/engine';
 import { createEngineStore } from '../../engine/store/postgres-store';
 import { createStartStore } from '../../engine/store/start';
 import { createMailer } from '../../gateways/mail/mailer';
+import { createTeamRouter } from '../../gateways/sms/routing/team-router';
+import { createSimulatorGateway } from '../../gateways/sms/simulator';
 import { createAccountMailWorker } from '../account-mail/account-mail.worker';
 import { createReportWorker } from '../reports/report-worker';
 import { sentReportCampaign } from '../../testing/report-campaign';
+import { TwilioFake } from '../../testing/provider-fakes/twilio-fake';
+import { VonageFake } from '../../testing/provider-fakes/vonage-fake';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink';
 import { verifiedBody } from '../../testing/standard-webhooks';
 import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 import { startWebhookReceiver, type ReceivedCall } from '../../testing/webhook-receiver';
 import { createEventDeliveryWorker } from './event-delivery.worker';
+import { createFailoverRecorder } from './failover-events';
 
 type Receiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 type Payload = { type: string; timestamp: string; data: Record<string, unknown> };
@@ -412,6 +424,149 @@ describe('event endpoints: what a team pushes', () => {
     const unsent = bodies.filter((body) => body.type === 'message.unsent').flatMap((body) => body.data.messages as Array<Record<string, unknown>>);
     expect(unsent.map((message) => message.phone_number).sort()).toEqual(['447700900801', '447700900802', '447700900803']);
     expect(unsent.every((message) => message.status === 'unsent' && message.reason === 'stopped')).toBe(true);
+  });
+});
+
+describe('event endpoints: failovers (issue 34)', () => {
+  const TWILIO = { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'twilio-auth-token-0123456789' };
+  const VONAGE = { api_key: 'vonage-key', api_secret: 'vonage-secret-0123', signature_secret: 'vonage-signature-secret-0123' };
+  let twilio: TwilioFake;
+  let vonage: VonageFake;
+  // Receivers of this test alone (the shared ones may still get retries of the tests above).
+  let listening: Receiver;
+  let others: Receiver;
+  beforeAll(async () => {
+    twilio = await new TwilioFake(TWILIO).start();
+    vonage = await new VonageFake(VONAGE).start();
+    listening = await startWebhookReceiver();
+    others = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await twilio.stop();
+    await vonage.stop();
+    await listening.close();
+    await others.close();
+  });
+
+  it('pushes message.failed_over when Twilio answers 503 and the messages go on to Vonage; only to endpoints listening to it', async () => {
+    const owner = await t.user();
+    const mine = await endpoint(owner, { url: listening.url, events: ['message.failed_over'] });
+    // Enabled but listening to something else, and listening but disabled: neither hears a failover.
+    await endpoint(owner, { url: others.url, events: ['campaign.stopped'] });
+    const disabled = await endpoint(owner, { url: others.url, events: ['message.failed_over'] });
+    expect((await t.request('PUT', `/api/2.0/event-endpoints/${disabled.uuid}`, { token: owner.token, body: { enabled: false } })).statusCode).toBe(200);
+    // A team with connections and the same failures but no endpoint: no event is even written for it.
+    const quiet = await t.user();
+
+    const post = async (user: TestUser, url: string, body: unknown) => {
+      const response = await t.request('POST', `/api/2.0${url}`, { token: user.token, body });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data.uuid as string;
+    };
+    const campaignOf = async (user: TestUser, numbers: string[]) => {
+      const twilioUuid = await post(user, '/sms-connections/', {
+        name: 'Twilio UK',
+        provider: 'twilio',
+        base_url: twilio.baseUrl,
+        credentials: TWILIO,
+        senders: ['+447700900001'],
+        max_per_second: 1000,
+      });
+      const vonageUuid = await post(user, '/sms-connections/', {
+        name: 'Vonage',
+        provider: 'vonage',
+        base_url: vonage.baseUrl,
+        credentials: VONAGE,
+        senders: ['Acme'],
+        max_per_second: 1000,
+      });
+      await t.database.pool.query(`INSERT INTO sms_routes (team_id, rules, updated_at) SELECT id, $2, now() FROM teams WHERE uuid = $1`, [
+        user.teamUuid,
+        JSON.stringify([{ countries: ['GB'], connections: [twilioUuid, vonageUuid], sender: null }]),
+      ]);
+      const template = await post(user, '/templates/', { name: 'Routed', body: 'Hello', sender: 'Acme' });
+      const group = await post(user, '/contact-groups/', { name: 'Routed' });
+      const contacts = numbers.map((phone_number) => ({ phone_number }));
+      expect((await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: user.token, body: { contacts } })).statusCode).toBe(200);
+      const campaign = await post(user, '/campaigns/', {
+        name: 'Routed',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-01 09:00:00',
+        expiry_date: '2026-06-01 12:00:00',
+        included_contact_groups: [group],
+        template_uuid: template,
+      });
+      return { campaign, twilioUuid, vonageUuid };
+    };
+    const numbers = ['447700900861', '447700900862', '447700900863'];
+    const sent = await campaignOf(owner, numbers);
+    await campaignOf(quiet, ['447700900871']);
+
+    const router = createTeamRouter({
+      db: t.database.db,
+      secrets: t.services.secrets,
+      publicUrl: t.config.publicUrl,
+      installation: createSimulatorGateway({ latencyMs: 0, failureRate: 0 }),
+      inDoubt: 'fail',
+      timeoutMs: 500,
+      optOut: async () => {},
+      failedOver: createFailoverRecorder(t.database.db),
+      breaker: { threshold: 100, openMs: 60_000, maxOpenMs: 60_000 },
+      loaderTtlMs: 0,
+    });
+    const engine = createEngine({
+      store: createEngineStore(t.database.db),
+      gateway: createSimulatorGateway({ latencyMs: 0, failureRate: 0 }),
+      clock,
+      options: { tickMs: 1000, batchSize: 100, rateLimitPerSecond: 10_000, leaseMs: 30_000, lanes: 1 },
+      urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+      routing: router,
+    });
+    twilio.failNext(4, { status: 503, body: { code: 20500, message: 'Service unavailable', status: 503 } });
+    const before = vonage.accepted.length;
+    for (let i = 0; i < 5; i++) await engine.tick();
+    await router.stop();
+    // Every message of both teams went on to Vonage.
+    expect(
+      vonage.accepted
+        .slice(before)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([...numbers, '447700900871']);
+    const outbox = await t.database.pool.query(
+      `SELECT tm.uuid::text AS team FROM event_outbox o JOIN teams tm ON tm.id = o.team_id WHERE o.type = 'message.failed_over'`,
+    );
+    expect(outbox.rows).toEqual([{ team: owner.teamUuid }]);
+
+    await worker().runOnce();
+    expect(others.calls).toEqual([]);
+    const bodies = bodiesOf(listening.calls, mine.secret);
+    expect(typesOf(bodies)).toEqual(['message.failed_over', 'message.failed_over']); // 3 messages, EVENT_BATCH_SIZE 2
+    expect(bodies.every((body) => (body.data.campaign as { uuid: string }).uuid === sent.campaign)).toBe(true);
+    const messages = bodies.flatMap((body) => body.data.messages as Array<Record<string, unknown>>);
+    const { rows } = await t.database.pool.query(
+      `SELECT m.uuid::text, m.phone_number FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1 ORDER BY m.phone_number`,
+      [sent.campaign],
+    );
+    const byNumber = (a: unknown[], b: unknown[]) => String(a[1]).localeCompare(String(b[1]));
+    expect(messages.map((m) => [m.uuid, m.phone_number]).sort(byNumber)).toEqual(rows.map((row) => [row.uuid, row.phone_number]));
+    for (const message of messages)
+      expect(message).toMatchObject({
+        from_connection: { uuid: sent.twilioUuid, name: 'Twilio UK' },
+        to_connection: { uuid: sent.vonageUuid, name: 'Vonage' },
+        reason: expect.stringMatching(/^20500: /),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
+    // And the overview's hourly counters counted them, for this team only.
+    const counted = await t.database.pool.query(
+      `SELECT tm.uuid::text AS team, sum(h.failovers)::int AS failovers FROM team_hourly_counts h JOIN teams tm ON tm.id = h.team_id
+        WHERE tm.uuid = ANY($1) GROUP BY tm.uuid ORDER BY 2`,
+      [[owner.teamUuid, quiet.teamUuid]],
+    );
+    expect(counted.rows).toEqual([
+      { team: quiet.teamUuid, failovers: 1 },
+      { team: owner.teamUuid, failovers: 3 },
+    ]);
   });
 });
 

@@ -15,6 +15,7 @@ const DayRowSchema = z.object({
   inbound: z.number(),
   opt_outs: z.number(),
   campaign_opt_outs: z.number(),
+  failovers: z.number(),
 });
 export type OverviewDayRow = z.output<typeof DayRowSchema>;
 
@@ -79,17 +80,21 @@ export function createOverviewRepository(db: Db) {
         WITH counted AS (
           SELECT (hour AT TIME ZONE ${period.zone})::date AS day, sum(sent) AS sent, sum(delivered) AS delivered, sum(failed) AS failed,
                  sum(unsent) AS unsent, sum(segments) AS segments, sum(human_clicks) AS human_clicks, sum(human_clickers) AS human_clickers,
-                 sum(inbound) AS inbound, sum(opt_outs) AS opt_outs, sum(campaign_opt_outs) AS campaign_opt_outs
+                 sum(inbound) AS inbound, sum(opt_outs) AS opt_outs, sum(campaign_opt_outs) AS campaign_opt_outs, sum(failovers) AS failovers
             FROM team_hourly_counts WHERE team_id = ${teamId} AND hour >= ${start(period)} AND hour < ${end(period)}
            GROUP BY 1)
         SELECT to_char(d, 'YYYY-MM-DD') AS day, ${int(sql`c.sent`)} AS sent, ${int(sql`c.delivered`)} AS delivered, ${int(sql`c.failed`)} AS failed,
                ${int(sql`c.unsent`)} AS unsent, ${int(sql`c.segments`)} AS segments, ${int(sql`c.human_clicks`)} AS human_clicks,
                ${int(sql`c.human_clickers`)} AS human_clickers, ${int(sql`c.inbound`)} AS inbound, ${int(sql`c.opt_outs`)} AS opt_outs,
-               ${int(sql`c.campaign_opt_outs`)} AS campaign_opt_outs
+               ${int(sql`c.campaign_opt_outs`)} AS campaign_opt_outs, ${int(sql`c.failovers`)} AS failovers
           FROM generate_series(${period.from}::date, ${period.to}::date, interval '1 day') d
           LEFT JOIN counted c ON c.day = d::date
          ORDER BY d`,
       ),
+
+    /** Whether the team has an SMS connection (the overview then shows its failovers, even none). */
+    hasConnections: async (teamId: number): Promise<boolean> =>
+      (await oneRowOf(db, z.object({ present: z.boolean() }), sql`SELECT EXISTS (SELECT 1 FROM sms_connections WHERE team_id = ${teamId}) AS present`)).present,
 
     price: (teamId: number) => oneRowOf(db, PriceSchema, sql`SELECT price_per_segment::text AS price, currency FROM teams WHERE id = ${teamId}`),
 

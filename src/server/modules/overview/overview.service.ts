@@ -30,7 +30,7 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
   return {
     async show(auth: AuthContext, query: OverviewQuery): Promise<Overview> {
       const period = periodOf(query);
-      const [days, price, sending, scheduled, approvals, imports, jobs] = await Promise.all([
+      const [days, price, sending, scheduled, approvals, imports, jobs, hasConnections] = await Promise.all([
         deps.overview.days(auth.teamId, period),
         deps.overview.price(auth.teamId),
         deps.overview.sending(auth.teamId),
@@ -38,12 +38,14 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
         deps.overview.awaitingApproval(auth.teamId),
         deps.overview.recentImports(auth.teamId),
         deps.overview.recentReportJobs(auth.teamId, auth.userId),
+        deps.overview.hasConnections(auth.teamId),
       ]);
       const sum = (key: Exclude<keyof (typeof days)[number], 'day'>) => days.reduce((total, day) => total + day[key], 0);
       const sent = sum('sent');
       const delivered = sum('delivered');
       const parts = sum('segments');
       const uniqueHumanClicks = sum('human_clickers');
+      const failovers = sum('failovers');
       return {
         from: period.from,
         to: period.to,
@@ -65,6 +67,8 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
           // Rounded to the cent: an estimate, not an invoice.
           estimated_cost: price.price === null ? null : Math.round(parts * Number(price.price) * 100) / 100,
           currency: price.currency,
+          // Only for a team that sends through its own connections (or did in the period).
+          ...(hasConnections || failovers > 0 ? { failovers } : {}),
         },
         days: days.map((day) => ({ date: day.day, sent: day.sent, delivered: day.delivered, failed: day.failed })),
         sending_now: sending.map((campaign) => ({

@@ -10,11 +10,17 @@
  * Issue 32: a stopped campaign's messages are counted as never sent, not failed. The service already
  * counted them so (this test holds it there: with the stop sweep counting its messages into
  * `failed_count`, it goes red); the dashboard showed them under Failed (overview.page.test.tsx).
+ *
+ * Issue 34: failovers, as the router's recorder (event-endpoints/failover-events.ts) counts them, are
+ * added up over the period, shown (0 too) for a team with SMS connections and absent for one without.
+ * Seen red: with the service's `failovers` left out of the totals, the failovers test read undefined.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../../../shared/time/local-timestamps';
 import { createEngine } from '../../engine/engine';
 import { createEngineStore } from '../../engine/store/postgres-store';
+import { createStartStore } from '../../engine/store/start';
+import { createFailoverRecorder } from '../event-endpoints/failover-events';
 import type { OutgoingSms, Receipt, SmsGateway, SubmitResult } from '../../gateways/sms/sms-gateway';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 
@@ -206,6 +212,69 @@ describe('the overview', () => {
     const { totals, days } = await overview(stopper);
     expect(totals).toMatchObject({ sent: 1, delivered: 1, failed: 0, unsent: 3 });
     expect(days.at(-1)).toEqual({ date: today(), sent: 1, delivered: 1, failed: 0 });
+  });
+
+  it('counts failovers in the period for a team with SMS connections, and shows none for a team without', async () => {
+    const router = await t.user();
+    const post = async (url: string, body: unknown) => {
+      const response = await call(router, 'POST', url, body);
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data.uuid as string;
+    };
+    const connection = (name: string) =>
+      post('/sms-connections/', {
+        name,
+        provider: 'twilio',
+        base_url: 'http://127.0.0.1:9',
+        credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'twilio-auth-token-0123456789' },
+        senders: ['+447700900001'],
+        max_per_second: 10,
+      });
+    const from = { uuid: await connection('Twilio'), name: 'Twilio' };
+    const to = { uuid: await connection('Vonage'), name: 'Vonage' };
+    // With connections and no failover yet: shown as 0.
+    expect((await overview(router)).totals.failovers).toBe(0);
+    const template = await post('/templates/', { name: 'Short', body: 'Hello', sender: 'Acme' });
+    const group = await post('/contact-groups/', { name: 'Routed' });
+    const contacts = ['07700900421', '07700900422'].map((phone_number) => ({ phone_number }));
+    expect((await call(router, 'PUT', `/contact-groups/${group}/add-contacts`, { contacts })).statusCode).toBe(200);
+    const campaign = await post('/campaigns/', {
+      name: 'Routed',
+      sender: 'Acme',
+      scheduled_send_date: local(clock.now()),
+      expiry_date: local(new Date(clock.now().getTime() + 3 * 3600_000)),
+      included_contact_groups: [group],
+      template_uuid: template,
+    });
+    await createStartStore(t.database.db).startDue(clock.now());
+    const { rows } = await t.database.pool.query(
+      `SELECT m.uuid::text, m.phone_number, tm.id::int AS team FROM messages m JOIN campaigns c ON c.id = m.campaign_id JOIN teams tm ON tm.id = c.team_id
+        WHERE c.uuid = $1 ORDER BY m.sequence`,
+      [campaign],
+    );
+    expect(rows).toHaveLength(2);
+    const failover = (row: (typeof rows)[number], at: Date, next: typeof to | null) => ({
+      teamId: row.team,
+      messageUuid: row.uuid,
+      phoneNumber: row.phone_number,
+      from,
+      to: next,
+      reason: '20500: Service unavailable',
+      at,
+    });
+    const longAgo = new Date(clock.now().getTime() - 40 * 24 * 3600_000);
+    // Both messages failed over now (one twice: on to Vonage, then with nothing left), one 40 days ago.
+    await createFailoverRecorder(t.database.db)([
+      failover(rows[0], clock.now(), to),
+      failover(rows[1], clock.now(), to),
+      failover(rows[1], clock.now(), null),
+      failover(rows[0], longAgo, to),
+    ]);
+    expect((await overview(router)).totals.failovers).toBe(3);
+    const then = local(longAgo).slice(0, 10);
+    expect((await overview(router, `?from=${then}&to=${then}`)).totals.failovers).toBe(1);
+    // A team without connections has no such figure (and none of this team's).
+    expect((await overview(other)).totals).not.toHaveProperty('failovers');
   });
 
   it('reads a period of the caller’s choosing, and refuses one it cannot read', async () => {

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf } from '../../db/rows';
 import { containsText } from '../../db/search';
+import { MESSAGE_CONNECTION_COLUMNS } from '../../lib/message-connections';
 
 const GroupSchema = z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), headers: z.array(z.string()) });
 
@@ -43,6 +44,12 @@ const MessageRowSchema = z.object({
   submitted_at: z.number().nullable(),
   finished_at: z.number().nullable(),
   contact_group_id: z.number().nullable(),
+  /** Whether one of the team's SMS connections carried it; that connection (null once deleted), and the message's gateway id there. */
+  routed: z.boolean(),
+  connection_uuid: z.string().nullable(),
+  connection_name: z.string().nullable(),
+  connection_provider: z.string().nullable(),
+  gateway_id: z.string().nullable(),
 });
 export type MessageRow = z.output<typeof MessageRowSchema>;
 
@@ -100,7 +107,14 @@ const epochMs = (column: ReturnType<typeof sql.raw>) => sql`date_part('epoch', $
 /** A MessageRow's columns of `messages m`, numbered by `n` (sequence or unsent_sequence); custom fields only when asked. */
 const messageColumns = (n: SQL, withFields: boolean) =>
   sql`${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
-      ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id`;
+      ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id,
+      ${MESSAGE_CONNECTION_COLUMNS}`;
+
+/**
+ * `messages m` with the connection that carried each (`sc`): read-only, and left, since
+ * `messages.connection_id` has no foreign key (a deleted connection leaves its messages' rows).
+ */
+const MESSAGES_FROM = sql`messages m LEFT JOIN sms_connections sc ON sc.id = m.connection_id`;
 
 /** The recipient's number contains the digits (checked to be digits by the contract: no LIKE wildcard can come in). */
 const numberContains = (column: SQL, digits: string) => sql`${column} LIKE ${`%${digits}%`}`;
@@ -206,7 +220,7 @@ export function createReportReadsRepository(db: Db, timeZone: string, optOutsOf:
         MessageRowSchema,
         sql`
         SELECT ${messageColumns(n, withFields)}
-          FROM messages m
+          FROM ${MESSAGES_FROM}
          WHERE ${where}
          ORDER BY ${n}`,
       );
@@ -242,7 +256,7 @@ export function createReportReadsRepository(db: Db, timeZone: string, optOutsOf:
           MessageRowSchema,
           sql`
           SELECT ${messageColumns(n, withFields)}
-            FROM messages m
+            FROM ${MESSAGES_FROM}
            WHERE ${where}
            ORDER BY ${n} LIMIT ${window.limit} OFFSET ${window.offset}`,
         ),

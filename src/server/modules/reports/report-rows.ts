@@ -9,6 +9,7 @@ import type {
   UnsentReportRow,
 } from '../../../shared/contract';
 import { formatIsoWithOffset, localTimestampFormatter } from '../../../shared/time/local-timestamps';
+import { carriedBy } from '../../lib/message-connections';
 import type { ClickRow, MessageRow, ReportCampaign } from './report-reads.repository';
 
 /**
@@ -141,7 +142,8 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
 
 /**
  * The JSON rows' fields beyond the CSV's columns (Herald extensions): the delivery reports say why a
- * message failed, and the delivery report when it was sent and delivered. Never written to the CSV.
+ * message failed and which connection carried it, and the delivery report when it was sent and
+ * delivered. Never written to the CSV.
  */
 export function reportRowExtensions(timeZone: string) {
   const format = localTimestampFormatter(timeZone);
@@ -151,8 +153,12 @@ export function reportRowExtensions(timeZone: string) {
       failure_reason: failureReason(m),
       sent_at: time(m.submitted_at),
       delivered_at: m.status === 'delivered' ? time(m.finished_at) : '',
+      ...carriedBy(m),
     }),
-    alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({ failure_reason: failureReason(m) }),
+    alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({
+      failure_reason: failureReason(m),
+      ...carriedBy(m),
+    }),
   };
 }
 

@@ -13,6 +13,19 @@ export type ProviderMetrics = {
   setProviderCircuit(connection: string, open: boolean): void;
 };
 
+/** A message that left a connection for the next one of its route (`to` null: none was left; it waits for the next tick). */
+export type FailoverEvent = {
+  teamId: number;
+  /** The message's uuid (its client reference) and number, as the engine handed it over. */
+  messageUuid: string;
+  phoneNumber: string;
+  from: { uuid: string; name: string };
+  to: { uuid: string; name: string } | null;
+  /** The provider's error, `code: message`. */
+  reason: string;
+  at: Date;
+};
+
 /**
  * Sending through teams' own SMS connections (docs/providers.md): the router over each team's
  * routes, with its circuit breakers, pace, connection states, metrics and provider opt-outs wired
@@ -32,6 +45,12 @@ export function createTeamRouter(deps: {
   optOut(teamId: number, phoneNumbers: string[]): Promise<void>;
   /** Account errors (credentials, funds, senders): an admin must look. */
   alert?(connection: { id: number; uuid: string; name: string }, message: string): void;
+  /**
+   * Records failovers (the `message.failed_over` events and the overview's count): called with those
+   * of a submit once it is over, never once a message, so a failover storm costs one statement a
+   * submit. Its failure is logged, never the submit's: the messages were handed over by then.
+   */
+  failedOver?(events: FailoverEvent[]): Promise<void>;
   log?: (message: string) => void;
   breaker?: BreakerOptions;
   loaderTtlMs?: number;
@@ -46,6 +65,18 @@ export function createTeamRouter(deps: {
     if (uuid) deps.metrics?.setProviderCircuit(uuid, change.state === 'open');
     deps.log?.(`SMS connection ${uuid ?? change.connectionId}: circuit ${change.state}${change.openUntil ? ` until ${change.openUntil.toISOString()}` : ''}`);
   });
+  // Failovers met since the last write (submits run side by side: whichever ends first writes them all).
+  let failovers: FailoverEvent[] = [];
+  const writeFailovers = async (): Promise<void> => {
+    if (failovers.length === 0 || !deps.failedOver) return;
+    const events = failovers;
+    failovers = [];
+    try {
+      await deps.failedOver(events);
+    } catch (error) {
+      deps.log?.(`${events.length} failovers not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   const router = createRouter({
     breakers,
     pacer: createPacer({ concurrency: CONNECTION_CONCURRENCY }),
@@ -58,8 +89,18 @@ export function createTeamRouter(deps: {
         if (outcome === 'accepted' || outcome === 'refused_recipient') states.messages(connection.id, messages);
         else states.error(connection.id, error ?? outcome);
       },
-      failedOver(_teamId, _message, from) {
+      failedOver(teamId, message, from, to, reason) {
         states.failovers(from.id, 1);
+        if (deps.failedOver)
+          failovers.push({
+            teamId,
+            messageUuid: message.clientRef,
+            phoneNumber: message.to,
+            from: { uuid: from.uuid, name: from.name },
+            to: to && { uuid: to.uuid, name: to.name },
+            reason,
+            at: new Date(),
+          });
       },
       optedOut: (teamId, phoneNumbers) => deps.optOut(teamId, phoneNumbers),
       accountError(connection, code, message) {
@@ -72,12 +113,24 @@ export function createTeamRouter(deps: {
     /** The gateway of a team's routes, or null for a team without connections. */
     async gatewayFor(teamId: number): Promise<SmsGateway | null> {
       const routes = await loader.load(teamId);
-      return routes ? router.gatewayOf(teamId, routes) : null;
+      if (!routes) return null;
+      const gateway = router.gatewayOf(teamId, routes);
+      return {
+        ...gateway,
+        async submit(batch, options) {
+          try {
+            return await gateway.submit(batch, options);
+          } finally {
+            await writeFailovers();
+          }
+        },
+      };
     },
     start(): void {
       states.start();
     },
     async stop(): Promise<void> {
+      await writeFailovers();
       await states.stop();
       loader.close();
     },
