@@ -8,6 +8,7 @@ const PROCESS_TESTS = [
   'src/server/engine/smpp-send.test.ts',
   'src/server/engine/database-outage.test.ts',
   'src/server/engine/chaos.test.ts',
+  'src/server/engine/provider-failover.test.ts',
   'src/server/http/load.test.ts',
   'src/server/deploy.test.ts',
   'src/server/first-start.test.ts',
