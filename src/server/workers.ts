@@ -74,6 +74,16 @@ export function createWorkers(deps: { config: Config; database: Database; servic
       );
     },
     log: (message) => log.warn(message),
+    // A team's SMPP connections: a bind each, its receipts and inbound messages the connection's.
+    smpp: {
+      bind: (url) => createSmppGateway({ ...parseSmppUrl(url), log: (level, message) => log[level](message) }),
+      // Through the engine's receipt queue: one naming a hand-over this process is recording waits for it.
+      receipts: (receipts) => engine.receive(receipts),
+      inbound: (teamId, message) =>
+        services.inbound.receiveDelivery({ from: message.from, body: message.body, source: 'gateway', teamId, key: message.key }, (error) =>
+          log.error({ err: error }, 'a keyword webhook could not be called for an inbound message'),
+        ),
+    },
   });
   // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.
   const campaignEvents = createCampaignEventLog({ db: database.db, log, clock: systemClock });

@@ -368,6 +368,11 @@ export function createEngine(deps: {
     },
     /** Writes the receipts received so far (tests and shutdown). */
     flushReceipts: () => receipts.flush(),
+    /**
+     * Receipts from another gateway of this process (a team's SMPP connection): written like the
+     * gateway's own, after the hand-overs they name are recorded; resolves once they are stored.
+     */
+    receive: (group: Receipt[]) => receipts.add(group.map((receipt) => ({ ...receipt, at: clock.now() }))),
     /** Stops after the batches in hand are handed over and recorded. */
     async stop() {
       stopping = true;

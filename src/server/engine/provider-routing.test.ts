@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
 import { alertAccountError } from '../gateways/sms/routing/account-alerts';
 import { createTeamRouter } from '../gateways/sms/routing/team-router';
@@ -8,6 +8,8 @@ import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
 import { createEngine } from './engine';
 import { createEngineStore } from './store/postgres-store';
+import { createSmppGateway, parseSmppUrl } from '../gateways/sms/smpp/smpp-gateway';
+import { SmppPeer } from '../testing/smpp-peer';
 
 // A team's campaigns sent through its own connections (issue 34): the router over the team's
 // routes, with the engine, the database and two providers' fakes on loopback. What each provider
@@ -102,6 +104,12 @@ function engineWithRouter(inDoubt: 'fail' | 'resend' = 'fail') {
     breaker: { threshold: 3, openMs: 60_000, maxOpenMs: 60_000 },
     loaderTtlMs: 0,
     alert: (connection, message) => void alerts.push(alertAccountError(t.database.db, connection, message, new Date(), t.config.publicUrl)),
+    smpp: {
+      bind: (url) => createSmppGateway({ ...parseSmppUrl(url), log: () => undefined }),
+      receipts: (receipts) => engine.receive(receipts),
+      inbound: (teamId, message) =>
+        t.services.inbound.receiveDelivery({ from: message.from, body: message.body, source: 'gateway', teamId, key: message.key }, () => undefined),
+    },
   });
   const engine = createEngine({
     store: createEngineStore(t.database.db),
@@ -308,5 +316,57 @@ describe('sending through a team’s connections', () => {
     expect(await Promise.all(alerts)).toEqual([true, false, false]);
     const { rows } = await t.database.pool.query(`SELECT e.to_address, e.subject FROM account_emails e WHERE e.subject LIKE 'SMS connection%' ORDER BY e.id`);
     expect(rows).toEqual([{ to_address: owner.email, subject: 'SMS connection "Twilio": the provider refused the account' }]);
+  });
+
+  it('routes through an SMPP connection of the team: its own bind, its receipts settle, its inbound STOP is the team’s', async () => {
+    const peer = await SmppPeer.start();
+    peer.autoReceipt = 'DELIVRD';
+    const { engine, router } = engineWithRouter();
+    try {
+      const bind = (
+        await t.request('POST', '/api/2.0/sms-connections/', {
+          token: owner.token,
+          body: { name: 'Carrier', provider: 'smpp', credentials: { url: peer.url({ window: 5 }) }, senders: ['Acme'] },
+        })
+      ).json().data.uuid as string;
+      await setRoutes(owner, [{ countries: ['GB'], connections: [twilioUuid, bind], sender: null }]);
+      await twilio.down();
+      const numbers = Array.from({ length: 8 }, (_, i) => number(950 + i));
+      const uuid = await campaignTo(owner, template, numbers);
+      clock.set('2026-06-01T09:00:00Z');
+      // The bind opens as the team first sends through it: ticks until every message is settled by its
+      // receipt. The clock moves a second a tick: a receipt that raced its hand-over's record waits in
+      // early_receipts and is applied by a later tick (after 5 seconds), as in production.
+      await vi.waitFor(
+        async () => {
+          clock.advance(1000);
+          await engine.tick();
+          expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(numbers.map(() => 'delivered'));
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      const bindId = await idOf(bind);
+      expect((await messagesOf(uuid)).every((m) => m.connection_id === bindId && m.gateway_id?.startsWith(`c${bindId}:`))).toBe(true);
+      expect(
+        peer
+          .accepted()
+          .map((submit) => submit.destinationAddr)
+          .sort(),
+      ).toEqual(numbers);
+      expect(received()).toEqual([]);
+      // A STOP from a handset over that bind opts the number out in this team.
+      peer.sendMo({ from: numbers[0]!, to: 'Acme', body: 'STOP' });
+      await vi.waitFor(async () => {
+        const { rows } = await t.database.pool.query(
+          `SELECT tm.uuid::text AS team, e.source FROM opt_out_events e JOIN teams tm ON tm.id = e.team_id WHERE e.phone_number = $1`,
+          [numbers[0]],
+        );
+        expect(rows).toEqual([{ team: owner.teamUuid, source: 'keyword' }]);
+      });
+    } finally {
+      await router.stop();
+      await twilio.up();
+      await peer.close();
+    }
   });
 });

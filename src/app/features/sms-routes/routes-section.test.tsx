@@ -108,8 +108,8 @@ describe('the routes editor', () => {
     await user.click(connections);
     await user.click(await optionOf(connections, 'Vonage (vonage)'));
     await user.click(await optionOf(connections, 'Twilio UK (twilio)'));
-    // SMPP connections cannot be routed yet: offered, but not choosable.
-    expect((await optionOf(connections, 'Bind (smpp)')).closest('[role="option"]')).toHaveAttribute('data-combobox-disabled', 'true');
+    // SMPP connections are routed like the others.
+    expect((await optionOf(connections, 'Bind (smpp)')).closest('[role="option"]')).not.toHaveAttribute('data-combobox-disabled', 'true');
     await user.click(screen.getByRole('button', { name: 'Move rule 2 up' }));
     await user.click(screen.getByRole('button', { name: 'Save routes' }));
     await screen.findByText('The routes were saved.');

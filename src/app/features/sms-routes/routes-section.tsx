@@ -106,8 +106,6 @@ function RoutesForm({ saved, connections }: { saved: readonly SmsRouteRule[]; co
       connections.map((connection) => ({
         value: connection.uuid,
         label: `${connection.name} (${connection.provider}${connection.enabled ? '' : ', disabled'})`,
-        // The router does not send through SMPP connections yet: the service refuses them in a rule.
-        disabled: connection.provider === 'smpp',
       })),
     [connections],
   );

@@ -2,8 +2,8 @@ import type { CampaignRouting } from '../../../shared/contract';
 import { countryOfNumber, ruleFor, type RouteRule } from '../../gateways/sms/routing/route-rules';
 import type { RoutedConnection } from '../sms-routes/sms-routes.repository';
 
-/** Connections the router sends through (SMPP ones are not routed yet: the routes API refuses them). */
-const routable = (connection: RoutedConnection) => connection.enabled && connection.provider !== 'smpp';
+/** Connections the router sends through: the enabled ones. */
+const routable = (connection: RoutedConnection) => connection.enabled;
 
 /**
  * Where a campaign's messages are expected to go, per connection, and what they should cost: each

@@ -7,7 +7,6 @@ import type { AuditTrail } from '../audit/audit-trail';
 import type { RoutedConnection, SmsRoutesRepository } from './sms-routes.repository';
 
 /** Provider kinds the router cannot send through yet: a rule naming one is refused. */
-const UNROUTABLE: Record<string, string> = { smpp: 'SMPP connections cannot be routed yet: the installation’s SMS_GATEWAY still carries SMPP.' };
 
 /** The rules as the audit log shows them: a field per part of each rule (`routes.1.countries`), each small enough to be kept as it is. */
 const audited = (rules: RouteRule[]): Record<string, unknown> =>
@@ -52,7 +51,6 @@ export function createSmsRoutesService(deps: { db: Db; audit: Pick<AuditTrail, '
             const connection = connections.get(uuid);
             const field = `routes.${index}.connections.${position}`;
             if (!connection) errors[field] = ['No such connection: it must be the uuid of one of the team’s SMS connections.'];
-            else if (UNROUTABLE[connection.provider]) errors[field] = [UNROUTABLE[connection.provider]!];
           });
           if (rule.sender === null) return;
           const refusing = rule.connections

@@ -105,14 +105,15 @@ describe('validation (422 naming the field)', () => {
     await refused([{ countries: 'GB', connections: [sim.uuid] }], 'routes.0.countries');
   });
 
-  it('refuses connections that are empty, repeated, more than 10, not uuids, unknown or not routable', async () => {
+  it('refuses connections that are empty, repeated, more than 10, not uuids or unknown; takes an SMPP connection', async () => {
     await refused([{ countries: ['GB'], connections: [] }], 'routes.0.connections');
     await refused([{ countries: ['GB'], connections: [sim.uuid, sim.uuid] }], 'routes.0.connections.1', /already/);
     await refused([{ countries: ['GB'], connections: Array.from({ length: 11 }, () => crypto.randomUUID()) }], 'routes.0.connections', /10/);
     await refused([{ countries: ['GB'], connections: ['not-a-uuid'] }], 'routes.0.connections.0');
     await refused([{ countries: ['GB'], connections: [sim.uuid, crypto.randomUUID()] }], 'routes.0.connections.1', /No such connection/);
     const smpp = await connection({ name: 'Bind', provider: 'smpp', credentials: { url: 'smpp://herald:pass@127.0.0.1:2775' } });
-    await refused([{ countries: ['GB'], connections: [smpp.uuid] }], 'routes.0.connections.0', /SMPP connections cannot be routed yet/);
+    const routed = await t.request('PUT', '/api/2.0/sms-routes', { token: admin.token, body: { routes: [{ countries: ['GB'], connections: [smpp.uuid] }] } });
+    expect(routed.statusCode).toBe(200);
   });
 
   it("refuses another team's connection as no such connection (nothing leaks)", async () => {

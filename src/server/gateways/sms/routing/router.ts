@@ -11,8 +11,10 @@ export type RoutedConnection = {
   uuid: string;
   name: string;
   provider: string;
-  /** The HTTP provider's adapter; null for a `simulator` connection, which hands messages to the installation's gateway. */
+  /** The HTTP provider's adapter; null for an `smpp` connection (its own bind, `gateway`) or a `simulator` one (the installation's gateway). */
   adapter: ProviderAdapter | null;
+  /** An `smpp` connection's own bind; its gateway ids are recorded as `c<connection>:<id>`, like a provider's. */
+  gateway?: SmsGateway;
   account: ProviderAccount;
   senders: string[];
   maxPerSecond: number;
@@ -45,6 +47,9 @@ export type RouterDeps = {
   observer?: RouterObserver;
   now?: () => number;
 };
+
+/** An SMPP refusal that means "not now" (the SMSC is throttling or its queue is full), not "never to this number". */
+const isThrottled = (reason: string) => /ESME_RTHROTTLED|ESME_RMSGQFUL/.test(reason);
 
 /** The most messages the engine hands the router at once: its requests to each connection overlap, up to the pacer's concurrency. */
 export const ROUTER_BATCH_LIMIT = 1000;
@@ -85,15 +90,26 @@ export function createRouter(deps: RouterDeps) {
   ): Promise<Map<Pending, ProviderOutcome | SubmitResult>> {
     const outcomes = new Map<Pending, ProviderOutcome | SubmitResult>();
     if (!connection.adapter) {
-      // A simulator connection: the installation's gateway takes them, recorded as this connection's.
-      const results = await deps.installation.submit(
+      // An SMPP connection's own bind, or (simulator) the installation's gateway, recorded as this connection's.
+      const gateway = connection.gateway ?? deps.installation;
+      const started = performance.now();
+      const results = await gateway.submit(
         items.map((item) => ({ ...item.sms, from: senderFor(item.ruleSender, item.sms.from, connection.senders) })),
         options,
       );
       const byRef = new Map(results.map((result) => [result.clientRef, result]));
+      let failed: string | undefined;
       for (const item of items) {
         const result = byRef.get(item.sms.clientRef);
-        if (result) outcomes.set(item, result);
+        if (!result) continue;
+        if (connection.gateway && 'gatewayId' in result) outcomes.set(item, { ...result, gatewayId: providerGatewayId(connection.id, result.gatewayId) });
+        else outcomes.set(item, result);
+        if ('notSent' in result || ('rejected' in result && isThrottled(result.rejected))) failed ??= 'notSent' in result ? 'not bound' : result.rejected;
+      }
+      if (connection.gateway) {
+        if (failed) deps.breakers.failure(connection.id, now());
+        else deps.breakers.success(connection.id);
+        deps.observer?.request?.(connection, failed ? 'refused_transient' : 'accepted', items.length, performance.now() - started, failed);
       }
       return outcomes;
     }
@@ -212,6 +228,16 @@ export function createRouter(deps: RouterDeps) {
               continue;
             }
             if (!('kind' in outcome)) {
+              // A bind that could not take it now (unbound, throttled) is like a provider's transient
+              // error: the next connection of the route takes it. (Never after an abort: nothing goes then.)
+              const transient = 'notSent' in outcome ? !options.signal?.aborted : 'rejected' in outcome && isThrottled(outcome.rejected);
+              if (transient && connection.gateway) {
+                item.lastError = 'rejected' in outcome ? outcome.rejected : 'not bound';
+                item.next += 1;
+                deps.observer?.failedOver?.(teamId, item.sms, connection, item.candidates[item.next] ?? null, item.lastError);
+                again.push(item);
+                continue;
+              }
               results.push(
                 'gatewayId' in outcome
                   ? { ...outcome, connectionId: connection.id }

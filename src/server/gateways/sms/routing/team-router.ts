@@ -1,9 +1,10 @@
 import type { Db } from '../../../db/client';
 import type { SecretBox } from '../../../lib/secret-box';
-import type { SmsGateway } from '../sms-gateway';
+import type { InboundSms, Receipt, SmsGateway } from '../sms-gateway';
 import { createCircuitBreakers, DEFAULT_BREAKER, type BreakerOptions } from './circuit-breaker';
 import { createConnectionStates } from './connection-states';
 import { createPacer } from './pacer';
+import { providerGatewayId } from './provider-ids';
 import { createRouter, type RoutedConnection } from './router';
 import { CONNECTION_CONCURRENCY, createTeamRoutingLoader } from './team-routing';
 
@@ -54,8 +55,41 @@ export function createTeamRouter(deps: {
   log?: (message: string) => void;
   breaker?: BreakerOptions;
   loaderTtlMs?: number;
+  /**
+   * SMPP connections: makes the bind of one (`createSmppGateway` in production). Its receipts are
+   * written as the connection's (`c<id>:<message id>`) through `receipts`, its inbound messages go to
+   * `inbound` as the connection's team's. Absent: SMPP connections are left out of the routes.
+   */
+  smpp?: {
+    bind(url: string): SmsGateway;
+    receipts(receipts: Receipt[]): Promise<void>;
+    inbound(teamId: number, message: InboundSms): Promise<void>;
+  };
 }) {
-  const loader = createTeamRoutingLoader({ db: deps.db, secrets: deps.secrets, publicUrl: deps.publicUrl, timeoutMs: deps.timeoutMs, ttlMs: deps.loaderTtlMs });
+  // One bind per SMPP connection and URL, opened when its team first sends and kept until stop (a
+  // changed URL opens a new one; the old one is closed).
+  const binds = new Map<number, { url: string; gateway: SmsGateway }>();
+  const smppGateway = deps.smpp
+    ? ({ id, teamId, url }: { id: number; teamId: number; url: string }): SmsGateway => {
+        const smpp = deps.smpp!;
+        const open = binds.get(id);
+        if (open?.url === url) return open.gateway;
+        if (open) void open.gateway.close();
+        const gateway = smpp.bind(url);
+        gateway.onReceipts((receipts) => smpp.receipts(receipts.map((receipt) => ({ ...receipt, gatewayId: providerGatewayId(id, receipt.gatewayId) }))));
+        gateway.onInbound((message) => smpp.inbound(teamId, { ...message, key: message.key === undefined ? undefined : providerGatewayId(id, message.key) }));
+        binds.set(id, { url, gateway });
+        return gateway;
+      }
+    : undefined;
+  const loader = createTeamRoutingLoader({
+    db: deps.db,
+    secrets: deps.secrets,
+    publicUrl: deps.publicUrl,
+    timeoutMs: deps.timeoutMs,
+    ttlMs: deps.loaderTtlMs,
+    smppGateway,
+  });
   const states = createConnectionStates({ db: deps.db, log: deps.log });
   // Connection ids to uuids, for the metrics' labels (the breaker knows only ids).
   const uuids = new Map<number, string>();
@@ -133,6 +167,8 @@ export function createTeamRouter(deps: {
       await writeFailovers();
       await states.stop();
       loader.close();
+      await Promise.all([...binds.values()].map((bind) => bind.gateway.close()));
+      binds.clear();
     },
   };
 }

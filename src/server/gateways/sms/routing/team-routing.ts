@@ -12,6 +12,7 @@ import { sinchAdapter } from '../providers/sinch';
 import { telnyxAdapter } from '../providers/telnyx';
 import { twilioAdapter } from '../providers/twilio';
 import { vonageAdapter } from '../providers/vonage';
+import type { SmsGateway } from '../sms-gateway';
 import type { RouteRule } from './route-rules';
 import type { RoutedConnection, TeamRoutes } from './router';
 
@@ -54,7 +55,15 @@ export const CONNECTION_CONCURRENCY = 128;
  * circuit state, and its rules. Kept for `ttlMs` so the engine reads it once a tick or so, not once
  * a batch; a change made through the API is seen within that time.
  */
-export function createTeamRoutingLoader(deps: { db: Db; secrets: SecretBox; publicUrl: string; timeoutMs: number; ttlMs?: number }) {
+export function createTeamRoutingLoader(deps: {
+  db: Db;
+  secrets: SecretBox;
+  publicUrl: string;
+  timeoutMs: number;
+  ttlMs?: number;
+  /** An `smpp` connection's bind (kept open across reloads by whoever makes it); absent: SMPP connections are left out. */
+  smppGateway?: (connection: { id: number; teamId: number; url: string }) => SmsGateway;
+}) {
   const ttlMs = deps.ttlMs ?? 2_000;
   const cache = new Map<number, { at: number; value: Promise<TeamRoutes | null> }>();
   // One keep-alive agent per API host: warm sockets survive the cache's reloads.
@@ -84,8 +93,12 @@ export function createTeamRoutingLoader(deps: { db: Db; secrets: SecretBox; publ
     for (const row of rows) {
       if (!row.enabled) continue;
       const adapter = adapterOf(row.provider) ?? null;
-      // SMPP connections are not routed yet (the routes API refuses them).
-      if (!adapter && row.provider !== 'simulator') continue;
+      const credentials = JSON.parse(deps.secrets.open(row.credentials_encrypted)) as Record<string, string>;
+      let gateway: SmsGateway | undefined;
+      if (row.provider === 'smpp') {
+        if (!deps.smppGateway || !credentials.url) continue;
+        gateway = deps.smppGateway({ id: row.id, teamId, url: credentials.url });
+      } else if (!adapter && row.provider !== 'simulator') continue;
       const baseUrl = row.base_url ?? adapter?.defaultBaseUrl ?? '';
       connections.set(row.uuid, {
         id: row.id,
@@ -93,9 +106,10 @@ export function createTeamRoutingLoader(deps: { db: Db; secrets: SecretBox; publ
         name: row.name,
         provider: row.provider,
         adapter,
+        gateway,
         account: {
           baseUrl,
-          credentials: JSON.parse(deps.secrets.open(row.credentials_encrypted)) as Record<string, string>,
+          credentials,
           statusCallbackUrl: connectionCallbackUrl(deps.publicUrl, row.uuid, 'status'),
           timeoutMs: deps.timeoutMs,
           agent: adapter ? agentOf(baseUrl) : undefined,
