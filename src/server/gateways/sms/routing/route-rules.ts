@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/metadata.min.json' with { type: 'json' };
+import metadata from 'libphonenumber-js/metadata.min.json';
 
 /** Each calling code's countries, its main one first (`44`: GB, GG, IM, JE). */
 const COUNTRIES_OF_CODE = (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes;
