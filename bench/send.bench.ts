@@ -28,9 +28,20 @@
  * (`send.1m.*` for 1,000,000) its rate and seconds against its own floor, the first submission, the
  * cost per message against the first size, the RSS growth and the summary latency (p50, p99).
  *
- * Run: `npm run bench:send -- [sizes]` (Node as `npm start` runs Herald: `tsx --max-semi-space-size=64`) —
- * sizes comma-separated, default `100000,1000000` (or BENCH_SIZES); one size runs only that one.
- * `npm run bench` runs it five times and writes BENCHMARKS.md. Both sizes take several minutes.
+ * Then, on a database of its own, the run through the Twilio fake (issue 34, point 8;
+ * bench/lib/send-through-twilio.ts): a team with one Twilio connection whose base URL is the fake on
+ * loopback, in a process of its own, answering each request after 50 ms; a campaign of 20,000
+ * recipients sent by the engine through the router, beside a bare node:http loop sending the same
+ * requests to the same fake (the floor), the same loop over fetch, and the router alone. Figures
+ * `send.twilio.*`: messages a second against the floor's, the router's overhead a message over the
+ * floor, and the CPU each took. The fake's own list is checked afterwards: each recipient accepted
+ * exactly once, each message recorded with the sid it was given.
+ *
+ * Run: `npm run bench:send -- [runs]` (Node as `npm start` runs Herald: `tsx --max-semi-space-size=64`) —
+ * runs comma-separated, sizes for the simulator and `twilio` (or `twilio:<recipients>`) for the run
+ * through the Twilio fake; default `100000,1000000,twilio` (or BENCH_SIZES). `npm run bench:send --
+ * twilio` runs only that one, `-- 100000` only that size. `npm run bench` runs it five times and
+ * writes BENCHMARKS.md. Both sizes take several minutes; the Twilio run one or two.
  * Also: BENCH_ANALYZE=1 analyses the contacts before the send (by default the campaign goes out
  * seconds after they are written, before autovacuum has looked at them); BENCH_TIMEOUT_S (default
  * 900) fails a send that has not finished by then, printing the statements still running;
@@ -57,10 +68,13 @@ import { formatTimestamp, systemClock } from '../src/server/lib/time';
 import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../src/server/testing/processes';
 import { emitResult, percentile, type Figure } from './lib/result';
 import { adminAuthOf } from './lib/herald';
+import { runThroughTwilio, twilioFigures } from './lib/send-through-twilio';
 
-const SIZES = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000').split(',').map((size) => Number(size.replace(/_/g, '')));
-if (SIZES.length === 0 || SIZES.some((size) => !Number.isInteger(size) || size <= 0))
-  throw new Error(`sizes must be positive integers, comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
+const RUNS = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000,twilio').split(',');
+const TWILIO = RUNS.filter((run) => run.startsWith('twilio')).map((run) => Number(run.split(':')[1]?.replace(/_/g, '') ?? 20_000));
+const SIZES = RUNS.filter((run) => !run.startsWith('twilio')).map((size) => Number(size.replace(/_/g, '')));
+if (RUNS.length === 0 || [...SIZES, ...TWILIO].some((size) => !Number.isInteger(size) || size <= 0) || TWILIO.length > 1)
+  throw new Error(`runs must be positive integers and at most one twilio[:<recipients>], comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
 
 const SUMMARY_EVERY_MS = 100;
 const MiB = 1024 * 1024;
@@ -359,7 +373,19 @@ async function main(): Promise<void> {
     console.log(`campaign of ${count(recipients)} recipients, fresh database`);
     runs.push(await runCampaign(recipients));
   }
+  const twilio = [];
+  for (const recipients of TWILIO) {
+    console.log(`campaign of ${count(recipients)} recipients through the Twilio fake, fresh database`);
+    twilio.push(await runThroughTwilio(recipients));
+  }
+  const figures = [...simulatorFigures(runs), ...twilio.flatMap(twilioFigures)];
+  const postgres = runs[0]?.postgres ?? twilio[0]?.postgres;
+  emitResult({ bench: 'send', meta: postgres ? { postgres } : {}, figures });
+}
 
+/** The simulator runs' figures and their report (none when no size was asked for). */
+function simulatorFigures(runs: Run[]): Figure[] {
+  if (runs.length === 0) return [];
   const base = runs[0]!;
   const floorLabel = 'bare SQL writing the same rows, one set-based statement each';
   const figures: Figure[] = [
@@ -481,7 +507,7 @@ async function main(): Promise<void> {
     );
   }
   console.log('');
-  emitResult({ bench: 'send', meta: { postgres: base.postgres }, figures });
+  return figures;
 }
 
 await main();
