@@ -30,7 +30,7 @@
  *
  * Then, on a database of its own, the run through the Twilio fake (issue 34, point 8;
  * bench/lib/send-through-twilio.ts): a team with one Twilio connection whose base URL is the fake on
- * loopback, in a process of its own, answering each request after 50 ms; a campaign of 20,000
+ * loopback, in a process of its own, answering each request after 50 ms; a campaign of 30,000
  * recipients sent by the engine through the router, beside a bare node:http loop sending the same
  * requests to the same fake (the floor), the same loop over fetch, and the router alone. Figures
  * `send.twilio.*`: messages a second against the floor's, the router's overhead a message over the
@@ -71,7 +71,7 @@ import { adminAuthOf } from './lib/herald';
 import { runThroughTwilio, twilioFigures } from './lib/send-through-twilio';
 
 const RUNS = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000,twilio').split(',');
-const TWILIO = RUNS.filter((run) => run.startsWith('twilio')).map((run) => Number(run.split(':')[1]?.replace(/_/g, '') ?? 20_000));
+const TWILIO = RUNS.filter((run) => run.startsWith('twilio')).map((run) => Number(run.split(':')[1]?.replace(/_/g, '') ?? 30_000));
 const SIZES = RUNS.filter((run) => !run.startsWith('twilio')).map((size) => Number(size.replace(/_/g, '')));
 if (RUNS.length === 0 || [...SIZES, ...TWILIO].some((size) => !Number.isInteger(size) || size <= 0) || TWILIO.length > 1)
   throw new Error(`runs must be positive integers and at most one twilio[:<recipients>], comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
