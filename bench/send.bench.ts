@@ -55,7 +55,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
-import type { Db } from '../src/server/db/client';
+import { connectDatabase, type Database, type Db } from '../src/server/db/client';
 import { openDatabase } from '../src/server/db/open';
 import { createEngine } from '../src/server/engine/engine';
 import type { EngineStore } from '../src/server/engine/engine-store';
@@ -129,6 +129,7 @@ async function runCampaign(recipients: number): Promise<Run> {
   const services = createServices(database, config, { secretKey: randomBytes(32) });
   const { db } = database;
   let api: HeraldProcess | undefined;
+  let owner: Database | undefined;
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   try {
@@ -137,11 +138,17 @@ async function runCampaign(recipients: number): Promise<Run> {
     // An API process apart from the engine's (a deployment's `--role api`), on the same database:
     // the summary the dashboard polls is read there, over HTTP.
     const apiPort = await freePort();
+    // The engine's pool logs in as the application role; the API process migrates first, as the
+    // embedded database's owner (the same password), as a deployment's DATABASE_MIGRATION_URL does.
+    const appUrl = (database.pool.options as { connectionString: string }).connectionString;
+    const ownerUrl = new URL(appUrl);
+    ownerUrl.username = 'postgres';
     api = runHerald(
       'src/server/main.ts',
       ['--role', 'api'],
       childEnv({
-        DATABASE_URL: (database.pool.options as { connectionString: string }).connectionString,
+        DATABASE_URL: appUrl,
+        DATABASE_MIGRATION_URL: ownerUrl.toString(),
         DATA_DIR: path.join(dataDir, 'api'),
         PORT: String(apiPort),
         HOST: '127.0.0.1',
@@ -304,16 +311,19 @@ async function runCampaign(recipients: number): Promise<Run> {
     console.log(`  done in ${elapsed.toFixed(1)} s (${count(Math.round(recipients / elapsed))} msg/s, ${ticks} ticks)`);
 
     // The floor: the same rows written by bare SQL — messages inserted, the simulator's record of
-    // each, messages submitted, then delivered — one set-based statement each.
+    // each, messages submitted, then delivered — one set-based statement each; as the database's
+    // owner, since the application role may not create tables.
+    owner = connectDatabase(ownerUrl.toString(), { max: 1 });
+    const floorDb = owner.db;
     // The same table settings as messages (its fillfactor leaves room for updates beside each row).
-    const { rows: settings } = await db.execute<{ options: string[] | null }>(sql`SELECT reloptions AS options FROM pg_class WHERE relname = 'messages'`);
+    const { rows: settings } = await floorDb.execute<{ options: string[] | null }>(sql`SELECT reloptions AS options FROM pg_class WHERE relname = 'messages'`);
     const options = settings[0]?.options?.length ? sql.raw(` WITH (${settings[0].options.join(', ')})`) : sql``;
-    await db.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)${options}`);
-    await db.execute(sql`CREATE TABLE floor_deliveries (LIKE simulator_deliveries INCLUDING ALL)`);
+    await floorDb.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)${options}`);
+    await floorDb.execute(sql`CREATE TABLE floor_deliveries (LIKE simulator_deliveries INCLUDING ALL)`);
     const floorSteps: Run['floorSteps'] = [];
     const step = async (name: string, statement: ReturnType<typeof sql>) => {
       const from = performance.now();
-      await db.execute(statement);
+      await floorDb.execute(statement);
       floorSteps.push({ step: name, seconds: seconds(from) });
     };
     await step(
@@ -350,6 +360,7 @@ async function runCampaign(recipients: number): Promise<Run> {
     };
   } finally {
     clearInterval(sampler);
+    await owner?.close();
     if (api && api.child.exitCode === null) {
       api.child.kill('SIGTERM');
       await api.exited;
