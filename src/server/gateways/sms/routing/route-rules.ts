@@ -1,8 +1,10 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/metadata.min.json';
+import { Metadata, parsePhoneNumberFromString } from 'libphonenumber-js';
 
-/** Each calling code's countries, its main one first (`44`: GB, GG, IM, JE). */
-const COUNTRIES_OF_CODE = (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes;
+/**
+ * Each calling code's countries, its main one first (`44`: GB, GG, IM, JE), from the metadata the
+ * library ships (its Metadata class has the lookup, untyped in its declarations).
+ */
+const metadata = new Metadata() as unknown as { getCountryCodesForCallingCode(code: string): string[] | undefined };
 
 /**
  * One rule of a team's routes, as stored (sms_routes.rules) and as the API shows it: the countries it
@@ -20,7 +22,7 @@ export type RouteRule = { countries: string[]; connections: string[]; sender: st
 export function countryOfNumber(phoneNumber: string): string | null {
   const parsed = parsePhoneNumberFromString(phoneNumber.startsWith('+') ? phoneNumber : `+${phoneNumber}`);
   if (!parsed) return null;
-  return parsed.country ?? COUNTRIES_OF_CODE[parsed.countryCallingCode]?.[0] ?? null;
+  return parsed.country ?? metadata.getCountryCodesForCallingCode(parsed.countryCallingCode)?.[0] ?? null;
 }
 
 /** The first rule covering `country` (a rule with `*` covers every country, and numbers of none). */
