@@ -41,6 +41,7 @@ import type { OutgoingSms } from '../../src/server/gateways/sms/sms-gateway';
 import { createSimulatorGateway } from '../../src/server/gateways/sms/simulator';
 import { formatTimestamp, systemClock } from '../../src/server/lib/time';
 import { createServices } from '../../src/server/services';
+import { SmsConnectionInputSchema } from '../../src/shared/contract/sms-connections';
 import { adminAuthOf } from './herald';
 import type { Figure } from './result';
 import { startTwilioFake } from './twilio-fake-process';
@@ -197,15 +198,19 @@ export async function runThroughTwilio(recipients: number): Promise<TwilioRun> {
   try {
     const user = await services.users.create({ email: 'bench@herald.test', password: 'bench-password', teamName: 'Bench' });
     const auth = adminAuthOf(user);
-    const connection = await services.smsConnections.create(auth, {
-      name: 'Twilio (fake)',
-      provider: 'twilio',
-      base_url: fake.baseUrl,
-      credentials: ACCOUNT,
-      senders: [SENDER],
-      max_per_second: MAX_PER_SECOND,
-      enabled: true,
-    });
+    const connection = await services.smsConnections.create(
+      auth,
+      // Through the contract's schema, as the API takes it: every field left out gets its default.
+      SmsConnectionInputSchema.parse({
+        name: 'Twilio (fake)',
+        provider: 'twilio',
+        base_url: fake.baseUrl,
+        credentials: ACCOUNT,
+        senders: [SENDER],
+        max_per_second: MAX_PER_SECOND,
+        enabled: true,
+      }),
+    );
     const template = await services.templates.create(auth, { name: 'Bench', body: 'Hello {{first_name}}, this is Herald.', sender: 'Herald' });
     const group = await services.contactGroups.create(auth, { name: 'Everyone', headers: ['first_name'] });
     const groupId = (await db.execute<{ id: number }>(sql`SELECT id FROM contact_groups WHERE uuid = ${group.uuid}`)).rows[0]!.id;
