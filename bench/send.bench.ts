@@ -28,9 +28,20 @@
  * (`send.1m.*` for 1,000,000) its rate and seconds against its own floor, the first submission, the
  * cost per message against the first size, the RSS growth and the summary latency (p50, p99).
  *
- * Run: `npm run bench:send -- [sizes]` (Node as `npm start` runs Herald: `tsx --max-semi-space-size=64`) —
- * sizes comma-separated, default `100000,1000000` (or BENCH_SIZES); one size runs only that one.
- * `npm run bench` runs it five times and writes BENCHMARKS.md. Both sizes take several minutes.
+ * Then, on a database of its own, the run through the Twilio fake (issue 34, point 8;
+ * bench/lib/send-through-twilio.ts): a team with one Twilio connection whose base URL is the fake on
+ * loopback, in a process of its own, answering each request after 50 ms; a campaign of 30,000
+ * recipients sent by the engine through the router, beside a bare node:http loop sending the same
+ * requests to the same fake (the floor), the same loop over fetch, and the router alone. Figures
+ * `send.twilio.*`: messages a second against the floor's, the router's overhead a message over the
+ * floor, and the CPU each took. The fake's own list is checked afterwards: each recipient accepted
+ * exactly once, each message recorded with the sid it was given.
+ *
+ * Run: `npm run bench:send -- [runs]` (Node as `npm start` runs Herald: `tsx --max-semi-space-size=64`) —
+ * runs comma-separated, sizes for the simulator and `twilio` (or `twilio:<recipients>`) for the run
+ * through the Twilio fake; default `100000,1000000,twilio` (or BENCH_SIZES). `npm run bench:send --
+ * twilio` runs only that one, `-- 100000` only that size. `npm run bench` runs it five times and
+ * writes BENCHMARKS.md. Both sizes take several minutes; the Twilio run one or two.
  * Also: BENCH_ANALYZE=1 analyses the contacts before the send (by default the campaign goes out
  * seconds after they are written, before autovacuum has looked at them); BENCH_TIMEOUT_S (default
  * 900) fails a send that has not finished by then, printing the statements still running;
@@ -44,7 +55,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
-import type { Db } from '../src/server/db/client';
+import { connectDatabase, type Database, type Db } from '../src/server/db/client';
 import { openDatabase } from '../src/server/db/open';
 import { createEngine } from '../src/server/engine/engine';
 import type { EngineStore } from '../src/server/engine/engine-store';
@@ -57,10 +68,13 @@ import { formatTimestamp, systemClock } from '../src/server/lib/time';
 import { childEnv, freePort, runHerald, waitForHealthy, type HeraldProcess } from '../src/server/testing/processes';
 import { emitResult, percentile, type Figure } from './lib/result';
 import { adminAuthOf } from './lib/herald';
+import { runThroughTwilio, twilioFigures } from './lib/send-through-twilio';
 
-const SIZES = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000').split(',').map((size) => Number(size.replace(/_/g, '')));
-if (SIZES.length === 0 || SIZES.some((size) => !Number.isInteger(size) || size <= 0))
-  throw new Error(`sizes must be positive integers, comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
+const RUNS = (process.argv[2] ?? process.env.BENCH_SIZES ?? '100000,1000000,twilio').split(',');
+const TWILIO = RUNS.filter((run) => run.startsWith('twilio')).map((run) => Number(run.split(':')[1]?.replace(/_/g, '') ?? 30_000));
+const SIZES = RUNS.filter((run) => !run.startsWith('twilio')).map((size) => Number(size.replace(/_/g, '')));
+if (RUNS.length === 0 || [...SIZES, ...TWILIO].some((size) => !Number.isInteger(size) || size <= 0) || TWILIO.length > 1)
+  throw new Error(`runs must be positive integers and at most one twilio[:<recipients>], comma-separated: ${process.argv[2] ?? process.env.BENCH_SIZES}`);
 
 const SUMMARY_EVERY_MS = 100;
 const MiB = 1024 * 1024;
@@ -115,6 +129,7 @@ async function runCampaign(recipients: number): Promise<Run> {
   const services = createServices(database, config, { secretKey: randomBytes(32) });
   const { db } = database;
   let api: HeraldProcess | undefined;
+  let owner: Database | undefined;
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   try {
@@ -123,11 +138,17 @@ async function runCampaign(recipients: number): Promise<Run> {
     // An API process apart from the engine's (a deployment's `--role api`), on the same database:
     // the summary the dashboard polls is read there, over HTTP.
     const apiPort = await freePort();
+    // The engine's pool logs in as the application role; the API process migrates first, as the
+    // embedded database's owner (the same password), as a deployment's DATABASE_MIGRATION_URL does.
+    const appUrl = (database.pool.options as { connectionString: string }).connectionString;
+    const ownerUrl = new URL(appUrl);
+    ownerUrl.username = 'postgres';
     api = runHerald(
       'src/server/main.ts',
       ['--role', 'api'],
       childEnv({
-        DATABASE_URL: (database.pool.options as { connectionString: string }).connectionString,
+        DATABASE_URL: appUrl,
+        DATABASE_MIGRATION_URL: ownerUrl.toString(),
         DATA_DIR: path.join(dataDir, 'api'),
         PORT: String(apiPort),
         HOST: '127.0.0.1',
@@ -290,16 +311,19 @@ async function runCampaign(recipients: number): Promise<Run> {
     console.log(`  done in ${elapsed.toFixed(1)} s (${count(Math.round(recipients / elapsed))} msg/s, ${ticks} ticks)`);
 
     // The floor: the same rows written by bare SQL — messages inserted, the simulator's record of
-    // each, messages submitted, then delivered — one set-based statement each.
+    // each, messages submitted, then delivered — one set-based statement each; as the database's
+    // owner, since the application role may not create tables.
+    owner = connectDatabase(ownerUrl.toString(), { max: 1 });
+    const floorDb = owner.db;
     // The same table settings as messages (its fillfactor leaves room for updates beside each row).
-    const { rows: settings } = await db.execute<{ options: string[] | null }>(sql`SELECT reloptions AS options FROM pg_class WHERE relname = 'messages'`);
+    const { rows: settings } = await floorDb.execute<{ options: string[] | null }>(sql`SELECT reloptions AS options FROM pg_class WHERE relname = 'messages'`);
     const options = settings[0]?.options?.length ? sql.raw(` WITH (${settings[0].options.join(', ')})`) : sql``;
-    await db.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)${options}`);
-    await db.execute(sql`CREATE TABLE floor_deliveries (LIKE simulator_deliveries INCLUDING ALL)`);
+    await floorDb.execute(sql`CREATE TABLE floor_messages (LIKE messages INCLUDING ALL)${options}`);
+    await floorDb.execute(sql`CREATE TABLE floor_deliveries (LIKE simulator_deliveries INCLUDING ALL)`);
     const floorSteps: Run['floorSteps'] = [];
     const step = async (name: string, statement: ReturnType<typeof sql>) => {
       const from = performance.now();
-      await db.execute(statement);
+      await floorDb.execute(statement);
       floorSteps.push({ step: name, seconds: seconds(from) });
     };
     await step(
@@ -336,6 +360,7 @@ async function runCampaign(recipients: number): Promise<Run> {
     };
   } finally {
     clearInterval(sampler);
+    await owner?.close();
     if (api && api.child.exitCode === null) {
       api.child.kill('SIGTERM');
       await api.exited;
@@ -359,7 +384,19 @@ async function main(): Promise<void> {
     console.log(`campaign of ${count(recipients)} recipients, fresh database`);
     runs.push(await runCampaign(recipients));
   }
+  const twilio = [];
+  for (const recipients of TWILIO) {
+    console.log(`campaign of ${count(recipients)} recipients through the Twilio fake, fresh database`);
+    twilio.push(await runThroughTwilio(recipients));
+  }
+  const figures = [...simulatorFigures(runs), ...twilio.flatMap(twilioFigures)];
+  const postgres = runs[0]?.postgres ?? twilio[0]?.postgres;
+  emitResult({ bench: 'send', meta: postgres ? { postgres } : {}, figures });
+}
 
+/** The simulator runs' figures and their report (none when no size was asked for). */
+function simulatorFigures(runs: Run[]): Figure[] {
+  if (runs.length === 0) return [];
   const base = runs[0]!;
   const floorLabel = 'bare SQL writing the same rows, one set-based statement each';
   const figures: Figure[] = [
@@ -481,7 +518,7 @@ async function main(): Promise<void> {
     );
   }
   console.log('');
-  emitResult({ bench: 'send', meta: { postgres: base.postgres }, figures });
+  return figures;
 }
 
 await main();

@@ -36,7 +36,11 @@ export async function startBenchHerald(name: string, env: Record<string, string>
   }
 }
 
-/** The caller a benchmark's services act as: the admin the benchmark made, with a full-access token of its team. */
+/**
+ * The caller a benchmark's services act as: the admin the benchmark made, with a full-access token of
+ * its team. Its changes are recorded in the audit trail as the action `bench` (a change made outside
+ * a request must name its action).
+ */
 export function adminAuthOf(user: { userId: number; userUuid: string; teamId: number; teamUuid: string }): AuthContext {
   return {
     userId: user.userId,
@@ -50,5 +54,6 @@ export function adminAuthOf(user: { userId: number; userUuid: string; teamId: nu
     tokenId: 0,
     tokenKind: 'personal',
     scope: 'full',
+    request: { operation: 'bench', ip: null, recorded: 0 },
   };
 }

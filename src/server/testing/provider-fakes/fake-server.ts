@@ -6,6 +6,17 @@ export type FakeRequest = { method: string; path: string; query: URLSearchParams
 /** What a fake answers: a status, headers and a body (JSON bodies given as objects). */
 export type FakeAnswer = { status: number; headers?: Record<string, string>; body?: unknown };
 
+/** How a fake behaves beyond its provider's protocol. */
+export type FakeServerOptions = {
+  /** Every answer leaves this long after its request was read whole (a provider's own latency; default 0). */
+  latencyMs?: number;
+  /**
+   * Whether each request is kept in `requests` (default true). A benchmark sending tens of
+   * thousands of requests turns it off: every body and header set kept is memory the fake never gives back.
+   */
+  keepRequests?: boolean;
+};
+
 /** A trouble the test puts the fake in, for its next calls. */
 type Trouble = { kind: 'answer'; answer: FakeAnswer } | { kind: 'silent' };
 
@@ -14,7 +25,8 @@ type Trouble = { kind: 'answer'; answer: FakeAnswer } | { kind: 'silent' };
  * a server on 127.0.0.1 whose `handle` is the provider's documented behaviour, and the troubles a
  * test can put it in — answer the next calls with a given error (429 with Retry-After, 503…), take
  * the next calls and never answer (the caller times out after sending: in doubt), or be down
- * (connections refused). Every request that reached it is kept in `requests`, troubled or not.
+ * (connections refused). Every request that reached it is kept in `requests`, troubled or not
+ * (unless `keepRequests` is false). `latencyMs` delays every answer, troubled or not, by as much.
  */
 export class FakeServer {
   readonly requests: FakeRequest[] = [];
@@ -23,7 +35,10 @@ export class FakeServer {
   private troubles: Trouble[] = [];
   private silent = new Set<http.ServerResponse>();
 
-  constructor(private readonly handle: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>) {}
+  constructor(
+    private readonly handle: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>,
+    private readonly options: FakeServerOptions = {},
+  ) {}
 
   /** `http://127.0.0.1:<port>`: the connection's base URL. */
   get baseUrl(): string {
@@ -43,13 +58,15 @@ export class FakeServer {
           headers: incoming.headers,
           body: Buffer.concat(chunks).toString('utf8'),
         };
-        this.requests.push(request);
+        if (this.options.keepRequests !== false) this.requests.push(request);
         const trouble = this.troubles.shift();
         if (trouble?.kind === 'silent') {
           this.silent.add(response);
           return;
         }
-        void Promise.resolve(trouble?.kind === 'answer' ? trouble.answer : this.handle(request)).then((answer) => send(response, answer));
+        const answered = Promise.resolve(trouble?.kind === 'answer' ? trouble.answer : this.handle(request));
+        const latencyMs = this.options.latencyMs ?? 0;
+        void answered.then((answer) => (latencyMs > 0 ? setTimeout(send, latencyMs, response, answer) : send(response, answer)));
       });
     });
     // Started again after `down()` on the same port, so the connection's base URL stays true.

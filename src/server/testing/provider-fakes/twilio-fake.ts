@@ -17,7 +17,7 @@
  */
 import crypto from 'node:crypto';
 import { FakeServer, postCallback } from './fake-server';
-import type { FakeAnswer, FakeRequest } from './fake-server';
+import type { FakeAnswer, FakeRequest, FakeServerOptions } from './fake-server';
 
 export type TwilioAccepted = { id: string; to: string; from: string; body: string; callbackUrl: string | undefined; clientRef: undefined };
 
@@ -40,8 +40,11 @@ export class TwilioFake extends FakeServer {
   /** Numbers that replied STOP: a send to them is refused with 21610. */
   readonly optedOut = new Set<string>();
 
-  constructor(readonly account: { account_sid: string; auth_token: string }) {
-    super((request) => this.answer(request));
+  constructor(
+    readonly account: { account_sid: string; auth_token: string },
+    options: FakeServerOptions = {},
+  ) {
+    super((request) => this.answer(request), options);
   }
 
   private answer(request: FakeRequest): FakeAnswer {

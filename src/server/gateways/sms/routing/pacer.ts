@@ -5,6 +5,8 @@
  * requests side by side keep thousands of messages a second flowing through one account).
  */
 export type Pacer = {
+  /** Requests in flight to one connection at most. */
+  readonly concurrency: number;
   /**
    * Waits until `count` messages may go through the connection and a request slot is free; false
    * when the signal aborted first (nothing was taken). Call the returned release when the request ends.
@@ -30,6 +32,7 @@ export function createPacer(options: { concurrency: number; now?: () => number }
     });
 
   return {
+    concurrency: options.concurrency,
     async take(connectionId, count, perSecond, signal) {
       let bucket = buckets.get(connectionId);
       if (!bucket) {
@@ -37,12 +40,23 @@ export function createPacer(options: { concurrency: number; now?: () => number }
         buckets.set(connectionId, bucket);
       }
       const b = bucket;
-      // A request slot first, in arrival order.
+      // A request slot first, in arrival order. A waiter that gives up (its signal aborted) leaves the
+      // queue, so a released slot always wakes one still waiting; and one that is woken stops
+      // listening, so a batch's thousand waits leave no thousand listeners on the engine's signal.
       while (b.inFlight >= options.concurrency) {
         if (signal?.aborted) return false;
         await new Promise<void>((resolve) => {
-          b.waiting.push(resolve);
-          signal?.addEventListener('abort', () => resolve(), { once: true });
+          const wake = () => {
+            signal?.removeEventListener('abort', abort);
+            resolve();
+          };
+          const abort = () => {
+            const at = b.waiting.indexOf(wake);
+            if (at >= 0) b.waiting.splice(at, 1);
+            resolve();
+          };
+          b.waiting.push(wake);
+          signal?.addEventListener('abort', abort, { once: true });
         });
       }
       if (signal?.aborted) return false;

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ProviderAccount, ProviderAdapter, ProviderOutcome, ProviderSms } from '../providers/provider';
 import type { OutgoingSms, SmsGateway, SubmitOptions, SubmitResult } from '../sms-gateway';
 import type { CircuitBreakers } from './circuit-breaker';
@@ -115,64 +116,84 @@ export function createRouter(deps: RouterDeps) {
     }
     const adapter = connection.adapter;
     // One call carries messages from one sender, up to the provider's batch.
-    const calls: Pending[][] = [];
-    const bySender = new Map<string, Pending[]>();
+    const calls: Array<{ from: string; items: Pending[] }> = [];
+    const bySender = new Map<string, { from: string; items: Pending[] }>();
     for (const item of items) {
       const from = senderFor(item.ruleSender, item.sms.from, connection.senders);
-      let group = bySender.get(from);
-      if (!group || group.length >= adapter.maxBatch) {
-        group = [];
-        bySender.set(from, group);
-        calls.push(group);
+      let call = bySender.get(from);
+      if (!call || call.items.length >= adapter.maxBatch) {
+        call = { from, items: [] };
+        bySender.set(from, call);
+        calls.push(call);
       }
-      group.push(item);
+      call.items.push(item);
     }
-    await Promise.all(
-      calls.map(async (call) => {
-        const release = await deps.pacer.take(connection.id, call.length, connection.maxPerSecond, options.signal);
-        if (!release) return; // aborted while waiting: never sent (left out of the map, settled as not sent below)
-        const started = performance.now();
-        try {
-          if (!deps.breakers.admit(connection.id, now(), connection.sharedOpenUntil)) {
-            // Opened while this call waited for its turn: treated as the connection refusing it.
-            for (const item of call)
-              outcomes.set(item, { clientRef: item.sms.clientRef, kind: 'refused', errorClass: 'transient', code: 'circuit_open', message: 'circuit open' });
-            return;
-          }
-          const messages: ProviderSms[] = call.map((item) => ({
+    const send = async ({ from, items: call }: { from: string; items: Pending[] }, signal: AbortSignal | undefined): Promise<void> => {
+      const release = await deps.pacer.take(connection.id, call.length, connection.maxPerSecond, signal);
+      if (!release) return; // aborted while waiting: never sent (left out of the map, settled as not sent below)
+      const started = performance.now();
+      try {
+        if (!deps.breakers.admit(connection.id, now(), connection.sharedOpenUntil)) {
+          // Opened while this call waited for its turn: treated as the connection refusing it.
+          for (const item of call)
+            outcomes.set(item, { clientRef: item.sms.clientRef, kind: 'refused', errorClass: 'transient', code: 'circuit_open', message: 'circuit open' });
+          return;
+        }
+        const messages: ProviderSms[] = call.map((item) => ({
+          clientRef: item.sms.clientRef,
+          to: item.sms.to.startsWith('+') ? item.sms.to : `+${item.sms.to}`,
+          from,
+          body: item.sms.body,
+        }));
+        const answered = await adapter.send(connection.account, messages, signal);
+        // One message a call (Twilio, Vonage, Telnyx): its outcome is the one answered, no lookup needed.
+        const byRef = call.length === 1 ? undefined : new Map(answered.map((outcome) => [outcome.clientRef, outcome]));
+        let failed: ProviderOutcome | undefined;
+        for (const item of call) {
+          const outcome = (byRef ? byRef.get(item.sms.clientRef) : answered.find((one) => one.clientRef === item.sms.clientRef)) ?? {
             clientRef: item.sms.clientRef,
-            to: item.sms.to.startsWith('+') ? item.sms.to : `+${item.sms.to}`,
-            from: senderFor(item.ruleSender, item.sms.from, connection.senders),
-            body: item.sms.body,
-          }));
-          const answered = await adapter.send(connection.account, messages, options.signal);
-          const byRef = new Map(answered.map((outcome) => [outcome.clientRef, outcome]));
-          let failed: ProviderOutcome | undefined;
-          for (const item of call) {
-            const outcome = byRef.get(item.sms.clientRef) ?? { clientRef: item.sms.clientRef, kind: 'in_doubt' as const, error: 'no outcome for this message' };
-            outcomes.set(item, outcome);
-            if (outcome.kind === 'refused' && outcome.errorClass !== 'recipient') failed ??= outcome;
-          }
-          const latencyMs = performance.now() - started;
-          const first = answered[0];
-          if (failed && failed.kind === 'refused') {
-            deps.breakers.failure(connection.id, now());
-            if (failed.retryAfterMs !== undefined) deps.breakers.rest(connection.id, now() + failed.retryAfterMs);
-            if (failed.errorClass === 'account') deps.observer?.accountError?.(connection, failed.code, failed.message);
-            deps.observer?.request?.(connection, `refused_${failed.errorClass}`, call.length, latencyMs, `${failed.code}: ${failed.message}`);
-          } else if (first?.kind === 'in_doubt') {
-            // No answer: the provider may be slow or gone; it counts against the circuit like a failure.
-            deps.breakers.failure(connection.id, now());
-            deps.observer?.request?.(connection, 'in_doubt', call.length, latencyMs, first.error);
-          } else {
-            deps.breakers.success(connection.id);
-            deps.observer?.request?.(connection, first?.kind === 'refused' ? 'refused_recipient' : 'accepted', call.length, latencyMs);
-          }
-        } catch (error) {
-          deps.breakers.release(connection.id);
-          throw error;
+            kind: 'in_doubt' as const,
+            error: 'no outcome for this message',
+          };
+          outcomes.set(item, outcome);
+          if (outcome.kind === 'refused' && outcome.errorClass !== 'recipient') failed ??= outcome;
+        }
+        const latencyMs = performance.now() - started;
+        const first = answered[0];
+        if (failed && failed.kind === 'refused') {
+          deps.breakers.failure(connection.id, now());
+          if (failed.retryAfterMs !== undefined) deps.breakers.rest(connection.id, now() + failed.retryAfterMs);
+          if (failed.errorClass === 'account') deps.observer?.accountError?.(connection, failed.code, failed.message);
+          deps.observer?.request?.(connection, `refused_${failed.errorClass}`, call.length, latencyMs, `${failed.code}: ${failed.message}`);
+        } else if (first?.kind === 'in_doubt') {
+          // No answer: the provider may be slow or gone; it counts against the circuit like a failure.
+          deps.breakers.failure(connection.id, now());
+          deps.observer?.request?.(connection, 'in_doubt', call.length, latencyMs, first.error);
+        } else {
+          deps.breakers.success(connection.id);
+          deps.observer?.request?.(connection, first?.kind === 'refused' ? 'refused_recipient' : 'accepted', call.length, latencyMs);
+        }
+      } catch (error) {
+        deps.breakers.release(connection.id);
+        throw error;
+      } finally {
+        release();
+      }
+    };
+    // The calls go in order through as many workers as the connection has request slots, rather than
+    // all at once: a batch of a thousand one-message calls would otherwise hold a thousand waits for a
+    // slot (each a promise and an abort listener) for what 128 loops do. Each worker listens for the
+    // abort through a signal of its own, so its request adds a listener to a signal that has none
+    // (Node's EventTarget looks through every listener on each add: 128 on one signal cost more than
+    // the router's own work did).
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(calls.length, deps.pacer.concurrency) }, async () => {
+        const own = options.signal ? follow(options.signal) : undefined;
+        try {
+          while (next < calls.length) await send(calls[next++]!, own?.signal);
         } finally {
-          release();
+          own?.stop();
         }
       }),
     );
@@ -180,7 +201,19 @@ export function createRouter(deps: RouterDeps) {
   }
 
   /** Hands one team's messages over through its routes: one result each, except those in doubt (left out). */
-  async function submit(teamId: number, routes: TeamRoutes, batch: OutgoingSms[], options: SubmitOptions = {}): Promise<SubmitResult[]> {
+  async function submit(teamId: number, routes: TeamRoutes, batch: OutgoingSms[], given: SubmitOptions = {}): Promise<SubmitResult[]> {
+    // Every request of the batch (and every wait for a slot) listens for the engine's abort: they
+    // listen to a signal of the router's own, which follows the engine's with one listener, so
+    // Node does not warn of a leak at its eleventh listener and the engine's signal stays light.
+    const followed = given.signal ? follow(given.signal) : undefined;
+    try {
+      return await submitFollowing(teamId, routes, batch, followed ? { ...given, signal: followed.signal } : given);
+    } finally {
+      followed?.stop();
+    }
+  }
+
+  async function submitFollowing(teamId: number, routes: TeamRoutes, batch: OutgoingSms[], options: SubmitOptions): Promise<SubmitResult[]> {
     const results: SubmitResult[] = [];
     let pending: Pending[] = [];
     for (const sms of batch) {
@@ -288,3 +321,13 @@ export function createRouter(deps: RouterDeps) {
   };
 }
 export type Router = ReturnType<typeof createRouter>;
+
+/** A signal that aborts when `parent` does, and takes any number of listeners; `stop` leaves the parent alone. */
+function follow(parent: AbortSignal): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const abort = () => controller.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener('abort', abort, { once: true });
+  return { signal: controller.signal, stop: () => parent.removeEventListener('abort', abort) };
+}
