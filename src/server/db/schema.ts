@@ -544,6 +544,19 @@ export const smsRoutes = pgTable('sms_routes', {
   updatedAt: moment('updated_at').notNull(),
 });
 
+/** Each connection's pace (`max_per_second`) shared by every sending process: a row per connection and second. */
+export const connectionRate = pgTable(
+  'connection_rate',
+  {
+    connectionId: bigint('connection_id', { mode: 'number' })
+      .notNull()
+      .references(() => smsConnections.id, { onDelete: 'cascade' }),
+    second: moment('second').notNull(),
+    used: integer('used').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.connectionId, table.second] })],
+);
+
 /** The router's view of each connection, shared by every sending process: circuit breaker, last error, today's counts. */
 export const smsConnectionStates = pgTable('sms_connection_states', {
   connectionId: bigint('connection_id', { mode: 'number' })

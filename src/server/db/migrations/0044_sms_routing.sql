@@ -43,3 +43,13 @@ CREATE TABLE sms_connection_states (
 -- saying so) is recorded with source `provider`.
 ALTER TABLE opt_out_events DROP CONSTRAINT opt_out_events_source_check;
 ALTER TABLE opt_out_events ADD CONSTRAINT opt_out_events_source_check CHECK (source IN ('keyword', 'import', 'dashboard', 'api', 'provider'));
+
+-- Each connection's `max_per_second`, shared by every sending process: one row per connection and
+-- second, each process taking its share of the second from it (as gateway_rate does for
+-- SMS_RATE_LIMIT). Rows older than a minute are deleted as new ones come.
+CREATE TABLE connection_rate (
+  connection_id bigint NOT NULL REFERENCES sms_connections (id) ON DELETE CASCADE,
+  second timestamptz NOT NULL,
+  used integer NOT NULL,
+  PRIMARY KEY (connection_id, second)
+);

@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { SecretBox } from '../../../lib/secret-box';
 import type { InboundSms, Receipt, SmsGateway } from '../sms-gateway';
 import { createCircuitBreakers, DEFAULT_BREAKER, type BreakerOptions } from './circuit-breaker';
+import { createConnectionRate } from './connection-rate';
 import { createConnectionStates } from './connection-states';
 import { createPacer } from './pacer';
 import { providerGatewayId } from './provider-ids';
@@ -113,7 +114,8 @@ export function createTeamRouter(deps: {
   };
   const router = createRouter({
     breakers,
-    pacer: createPacer({ concurrency: CONNECTION_CONCURRENCY }),
+    // Each connection's max_per_second is shared by every sending process (connection_rate).
+    pacer: createPacer({ concurrency: CONNECTION_CONCURRENCY, shared: createConnectionRate(deps.db) }),
     inDoubt: deps.inDoubt,
     installation: deps.installation,
     observer: {
