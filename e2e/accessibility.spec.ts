@@ -212,14 +212,6 @@ test.beforeAll(async ({ browser }) => {
     headers: { Authorization: 'Bearer a11y' },
   });
   const eventDelivery = await call('POST', `/event-endpoints/${eventEndpoint.uuid}/test`);
-  // Never called: its base URL is a loopback port nothing listens on.
-  const smsConnection = await call('POST', '/sms-connections/', {
-    name: `A11y Twilio ${RUN}`,
-    provider: 'twilio',
-    base_url: 'http://127.0.0.1:9',
-    credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'a11y-token-0123456789abcdef' },
-    senders: ['+447700900001', 'Acme'],
-  });
   await call('POST', '/inbound-messages/', { from: CONTACT, body: `A11Y${RUN.slice(-6).toUpperCase()} please` });
   await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
   const invitee = `a11y.${RUN}@herald.test`;
@@ -227,6 +219,15 @@ test.beforeAll(async ({ browser }) => {
   const invitationLink = await mailedLink(invitee, /https?:\/\/\S+\/invitation#[\w-]+/);
   // The sent campaign's messages are delivered (the simulator answers within a second or so).
   await expect.poll(async () => (await call<{ delivered: number }>('GET', `/campaigns/${sent.uuid}/summary`)).delivered, { timeout: 30_000 }).toBe(3);
+  // Made once the campaign is delivered: from then on the team sends through its connections, and
+  // this one is never called (its base URL is a loopback port nothing listens on).
+  const smsConnection = await call('POST', '/sms-connections/', {
+    name: `A11y Twilio ${RUN}`,
+    provider: 'twilio',
+    base_url: 'http://127.0.0.1:9',
+    credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'a11y-token-0123456789abcdef' },
+    senders: ['+447700900001', 'Acme'],
+  });
 
   seed = {
     senderUuid: sender.uuid,
