@@ -13,7 +13,8 @@ import { VonageFake } from '../testing/provider-fakes/vonage-fake';
 // then 429 with Retry-After, then requests it reads and never answers (in doubt), then down. The
 // fakes count what they accepted, so the test sees what the outside world received:
 // - every recipient was accepted by exactly one provider, once, except the in-doubt ones, which
-//   were accepted by none, failed `in_doubt`, and are as many as the requests Twilio left unanswered;
+//   failed `in_doubt`: at least the requests Twilio left unanswered (a machine under load may let
+//   an answer come after the time limit too), each a request Twilio read, none taken by Vonage;
 // - every accepted message gets its final status from a signed callback (some repeated, some
 //   followed by an earlier status): none is left submitted, none overwritten;
 // - a forged callback is refused with 403 and changes nothing;
@@ -71,7 +72,7 @@ beforeAll(async () => {
       HERALD_ADMIN_PASSWORD: 'failover-password-1',
       SMS_RATE_LIMIT: '1000',
       ENGINE_TICK_MS: '200',
-      SMS_PROVIDER_TIMEOUT_MS: '1500',
+      SMS_PROVIDER_TIMEOUT_MS: '3000',
       SMS_IN_DOUBT: 'fail',
     }),
   );
@@ -93,6 +94,8 @@ describe('a campaign over a route Twilio → Vonage while Twilio fails', { timeo
   let twilioConnection: { uuid: string; inbound_url: string };
   let vonageConnection: { uuid: string; inbound_url: string };
   let campaign: string;
+  /** The numbers whose message is in doubt (found by the first test). */
+  let inDoubt = new Set<string>();
 
   it('sends every recipient through exactly one provider, except the in-doubt ones, all accounted for', async () => {
     twilioConnection = (
@@ -164,25 +167,29 @@ describe('a campaign over a route Twilio → Vonage while Twilio fails', { timeo
       [campaign],
     );
     expect(messages).toHaveLength(RECIPIENTS);
-    const inDoubt = messages.filter((m) => m.reason === 'in_doubt').map((m) => m.phone_number);
-    expect(inDoubt).toHaveLength(SILENT);
-    // Twilio read a request for each, and no provider accepted any of them.
+    inDoubt = new Set(messages.filter((m) => m.reason === 'in_doubt').map((m) => m.phone_number));
+    expect(inDoubt.size).toBeGreaterThanOrEqual(SILENT);
+    // Twilio read a request for each, Vonage took none of them, and Twilio none twice.
     const requestedOfTwilio = new Set(twilio.requests.map((r) => new URLSearchParams(r.body).get('To')?.replace('+', '')));
-    expect(inDoubt.every((n) => requestedOfTwilio.has(n) && !accepted.includes(n))).toBe(true);
+    expect([...inDoubt].every((n) => requestedOfTwilio.has(n) && !vonage.accepted.some((m) => m.to === n))).toBe(true);
+    expect([...inDoubt].filter((n) => twilio.accepted.filter((m) => m.to === `+${n}`).length > 1)).toEqual([]);
     // Everyone else exactly once, by exactly one of the two.
-    expect(accepted).toHaveLength(RECIPIENTS - SILENT);
-    expect(new Set(accepted).size).toBe(RECIPIENTS - SILENT);
-    expect(messages.filter((m) => m.status === 'submitted' || m.status === 'delivered')).toHaveLength(RECIPIENTS - SILENT);
+    const settled = accepted.filter((n) => !inDoubt.has(n));
+    expect(settled).toHaveLength(RECIPIENTS - inDoubt.size);
+    expect(new Set(settled).size).toBe(RECIPIENTS - inDoubt.size);
+    expect(messages.filter((m) => m.status === 'submitted' || m.status === 'delivered')).toHaveLength(RECIPIENTS - inDoubt.size);
     // Each message records the connection that took it.
     const byConnection = (uuid: string) => messages.filter((m) => m.connection === uuid && m.status !== 'failed').length;
-    expect([byConnection(twilioConnection.uuid), byConnection(vonageConnection.uuid)]).toEqual([twilio.accepted.length, vonage.accepted.length]);
+    const takenBy = (fake: { accepted: Array<{ to: string }> }) => fake.accepted.filter((m) => !inDoubt.has(m.to.replace('+', ''))).length;
+    expect([byConnection(twilioConnection.uuid), byConnection(vonageConnection.uuid)]).toEqual([takenBy(twilio), takenBy(vonage)]);
     expect(twilio.accepted.length).toBeGreaterThanOrEqual(1500);
     expect(vonage.accepted.length).toBeGreaterThan(0);
   });
 
   it('settles every accepted message from signed callbacks, repeated and out of order, and refuses a forged one', async () => {
     await twilio.up();
-    const [undelivered, ...delivered] = twilio.accepted;
+    // Statuses for what Herald recorded as taken (a late answer to an in-doubt request has none to settle).
+    const [undelivered, ...delivered] = twilio.accepted.filter((m) => !inDoubt.has(m.to.replace('+', '')));
     await inParallel(delivered, 16, async (message) => {
       expect(await twilio.deliver(message.id, 'delivered')).toBeLessThan(300);
     });
@@ -207,9 +214,9 @@ describe('a campaign over a route Twilio → Vonage while Twilio fails', { timeo
       [campaign],
     );
     expect(statuses).toEqual([
-      { status: 'delivered', reason: null, count: RECIPIENTS - SILENT - 1 },
+      { status: 'delivered', reason: null, count: RECIPIENTS - inDoubt.size - 1 },
       { status: 'failed', reason: '30003', count: 1 },
-      { status: 'failed', reason: 'in_doubt', count: SILENT },
+      { status: 'failed', reason: 'in_doubt', count: inDoubt.size },
     ]);
     const [victimRow] = await query<{ status: string }>(`SELECT status FROM messages WHERE phone_number = $1`, [victim.to.replace('+', '')]);
     expect(victimRow!.status).toBe('delivered');
