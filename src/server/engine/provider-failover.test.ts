@@ -13,8 +13,9 @@ import { VonageFake } from '../testing/provider-fakes/vonage-fake';
 // then 429 with Retry-After, then requests it reads and never answers (in doubt), then down. The
 // fakes count what they accepted, so the test sees what the outside world received:
 // - every recipient was accepted by exactly one provider, once, except the in-doubt ones, which
-//   failed `in_doubt`: at least the requests Twilio left unanswered (a machine under load may let
-//   an answer come after the time limit too), each a request Twilio read, none taken by Vonage;
+//   failed `in_doubt`: at least the requests Twilio left unanswered (more when requests were cut
+//   off as Twilio went down, or answered after the time limit on a loaded machine), none taken by
+//   Vonage, none taken twice by Twilio;
 // - every accepted message gets its final status from a signed callback (some repeated, some
 //   followed by an earlier status): none is left submitted, none overwritten;
 // - a forged callback is refused with 403 and changes nothing;
@@ -169,9 +170,9 @@ describe('a campaign over a route Twilio → Vonage while Twilio fails', { timeo
     expect(messages).toHaveLength(RECIPIENTS);
     inDoubt = new Set(messages.filter((m) => m.reason === 'in_doubt').map((m) => m.phone_number));
     expect(inDoubt.size).toBeGreaterThanOrEqual(SILENT);
-    // Twilio read a request for each, Vonage took none of them, and Twilio none twice.
-    const requestedOfTwilio = new Set(twilio.requests.map((r) => new URLSearchParams(r.body).get('To')?.replace('+', '')));
-    expect([...inDoubt].every((n) => requestedOfTwilio.has(n) && !vonage.accepted.some((m) => m.to === n))).toBe(true);
+    // Vonage took none of them (never sent elsewhere on a guess), and Twilio none twice. (Whether
+    // Twilio read each is not certain: a request written as Twilio went down may have been lost.)
+    expect([...inDoubt].filter((n) => vonage.accepted.some((m) => m.to === n))).toEqual([]);
     expect([...inDoubt].filter((n) => twilio.accepted.filter((m) => m.to === `+${n}`).length > 1)).toEqual([]);
     // Everyone else exactly once, by exactly one of the two.
     const settled = accepted.filter((n) => !inDoubt.has(n));
