@@ -1,5 +1,5 @@
 import type { CampaignRouting } from '../../../shared/contract';
-import { countryOfNumber, ruleFor, type RouteRule } from '../../gateways/sms/routing/route-rules';
+import { countryOfNumber, ruleFor, rulesOrDefault, type RouteRule } from '../../gateways/sms/routing/route-rules';
 import type { RoutedConnection } from '../sms-routes/sms-routes.repository';
 
 /** Connections the router sends through: the enabled ones. */
@@ -29,8 +29,10 @@ export function routeEstimate(input: {
 }): CampaignRouting | undefined {
   if (input.connections.length === 0) return undefined;
   const byUuid = new Map(input.connections.map((connection) => [connection.uuid, connection]));
-  // No routes: every enabled connection, in the order they were made, for every country.
-  const rules = input.rules ?? [{ countries: ['*'], connections: input.connections.filter(routable).map((c) => c.uuid), sender: null }];
+  const rules = rulesOrDefault(
+    input.rules,
+    input.connections.filter(routable).map((c) => c.uuid),
+  );
 
   const byCountry = new Map<string | null, number>();
   for (const group of input.audience) {

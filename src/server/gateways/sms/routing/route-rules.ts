@@ -25,6 +25,14 @@ export function countryOfNumber(phoneNumber: string): string | null {
   return parsed.country ?? metadata.getCountryCodesForCallingCode(parsed.countryCallingCode)?.[0] ?? null;
 }
 
+/**
+ * A team's rules as the router applies them: the stored ones, or, when the team has none, every
+ * enabled connection (`enabledInOrder`, their uuids in the order they were made) for every country.
+ */
+export function rulesOrDefault(stored: RouteRule[] | null | undefined, enabledInOrder: string[]): RouteRule[] {
+  return stored ?? [{ countries: ['*'], connections: enabledInOrder, sender: null }];
+}
+
 /** The first rule covering `country` (a rule with `*` covers every country, and numbers of none). */
 export function ruleFor(rules: readonly RouteRule[], country: string | null): RouteRule | undefined {
   return rules.find((rule) => rule.countries.includes('*') || (country !== null && rule.countries.includes(country)));

@@ -13,7 +13,7 @@ import { telnyxAdapter } from '../providers/telnyx';
 import { twilioAdapter } from '../providers/twilio';
 import { vonageAdapter } from '../providers/vonage';
 import type { SmsGateway } from '../sms-gateway';
-import type { RouteRule } from './route-rules';
+import { rulesOrDefault } from './route-rules';
 import type { RoutedConnection, TeamRoutes } from './router';
 
 /** The HTTP adapters, by provider: a connection to one of them is sent through it. */
@@ -120,8 +120,7 @@ export function createTeamRoutingLoader(deps: {
       });
     }
     const [stored] = await rowsOf(deps.db, RulesRowSchema, sql`SELECT rules FROM sms_routes WHERE team_id = ${teamId}`);
-    // No routes: every enabled connection, in the order they were made, for every country.
-    const rules: RouteRule[] = stored ? stored.rules : [{ countries: ['*'], connections: [...connections.keys()], sender: null }];
+    const rules = rulesOrDefault(stored?.rules, [...connections.keys()]);
     return { rules, connections };
   }
 
