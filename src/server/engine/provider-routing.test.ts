@@ -313,7 +313,9 @@ describe('sending through a team’s connections', () => {
     await router.stop();
     expect(messages.every((m) => m.status === 'submitted')).toBe(true);
     expect(received().sort()).toEqual(numbers);
-    expect(await Promise.all(alerts)).toEqual([true, false, false]);
+    // One of the three (whichever commits first) e-mails; the others find the hour's mark.
+    expect((await Promise.all(alerts)).filter(Boolean)).toHaveLength(1);
+    expect(alerts).toHaveLength(3);
     const { rows } = await t.database.pool.query(`SELECT e.to_address, e.subject FROM account_emails e WHERE e.subject LIKE 'SMS connection%' ORDER BY e.id`);
     expect(rows).toEqual([{ to_address: owner.email, subject: 'SMS connection "Twilio": the provider refused the account' }]);
   });
