@@ -68,7 +68,7 @@ export function RoutesSection() {
   return (
     <Stack gap="md" component="section" aria-labelledby="sms-routes-title">
       <div>
-        <Title order={2} size="h3" id="sms-routes-title">
+        <Title order={2} size="h4" id="sms-routes-title">
           Routes
         </Title>
         <Text size="sm" c="dimmed">
