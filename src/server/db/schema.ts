@@ -715,6 +715,58 @@ export const campaignGroups = pgTable(
   (table) => [primaryKey({ columns: [table.campaignId, table.contactGroupId, table.kind] })],
 );
 
+/** A campaign's included and excluded segments (issue 35), in order, like its groups. */
+export const campaignSegments = pgTable(
+  'campaign_segments',
+  {
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    segmentId: bigint('segment_id', { mode: 'number' })
+      .notNull()
+      .references(() => segments.id),
+    kind: text('kind', { enum: ['included', 'excluded'] }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.campaignId, table.segmentId, table.kind] })],
+);
+
+/** A team's segments: contacts picked by conditions (contract/segments.ts), evaluated live on read. */
+export const segments = pgTable('segments', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  match: text('match', { enum: ['all', 'any'] }).notNull(),
+  conditions: jsonb('conditions').notNull(),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
+/** Orders a team reports (once per order_id), each credited to a campaign's click or delivery, or to none. */
+export const conversions = pgTable('conversions', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  orderId: text('order_id').notNull(),
+  phoneNumber: text('phone_number'),
+  clickCode: text('click_code'),
+  /** Read as text by node-postgres. */
+  value: numeric('value', { precision: 14, scale: 2 }).notNull(),
+  currency: text('currency').notNull(),
+  occurredAt: moment('occurred_at').notNull(),
+  source: text('source', { enum: ['api', 'shopify', 'woocommerce'] }).notNull(),
+  campaignId: bigint('campaign_id', { mode: 'number' }).references(() => campaigns.id, { onDelete: 'set null' }),
+  messageId: bigint('message_id', { mode: 'number' }),
+  attributedBy: text('attributed_by', { enum: ['click', 'view'] }),
+  createdAt: moment('created_at').notNull(),
+});
+
 /** A throttled campaign's pauses. */
 export const campaignPauses = pgTable('campaign_pauses', {
   id: id(),
