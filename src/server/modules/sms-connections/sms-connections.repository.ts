@@ -143,6 +143,20 @@ export function createSmsConnectionsRepository(db: Db, clock: Clock) {
       return row!;
     },
 
+    /** The senders the team's routes name for rules that go through this connection (each once). */
+    async routeSendersOf(conn: Conn, teamId: number, connectionUuid: string): Promise<string[]> {
+      const rows = await rowsOf(
+        conn,
+        z.object({ sender: z.string() }),
+        sql`SELECT DISTINCT r.rule->>'sender' AS sender
+              FROM sms_routes s CROSS JOIN LATERAL jsonb_array_elements(s.rules) AS r(rule)
+             WHERE s.team_id = ${teamId} AND r.rule->'connections' @> ${JSON.stringify([connectionUuid])}::jsonb
+               AND jsonb_typeof(r.rule->'sender') = 'string'
+             ORDER BY 1`,
+      );
+      return rows.map((row) => row.sender);
+    },
+
     async delete(conn: Conn, id: number): Promise<void> {
       await conn.execute(sql`DELETE FROM sms_connections WHERE id = ${id}`);
     },

@@ -180,7 +180,20 @@ export function createSmsConnectionsService(deps: {
         const current = await find(auth, uuid, tx, true);
         const changes: ConnectionChanges = {};
         if (patch.name !== undefined) changes.name = patch.name;
-        if (patch.senders !== undefined) changes.senders = patch.senders;
+        if (patch.senders !== undefined) {
+          // A route's sender must stay one of the senders of each connection of its rule that lists
+          // senders (the routes' edit checks it the other way round): no edit here may strand one.
+          const stranded =
+            patch.senders.length === 0
+              ? []
+              : (await deps.connections.routeSendersOf(tx, auth.teamId, uuid)).filter((sender) => !patch.senders!.includes(sender));
+          if (stranded.length > 0)
+            throw ValidationError.field(
+              'senders',
+              `The team’s routes send from ${stranded.join(', ')} through this connection: keep ${stranded.length === 1 ? 'it' : 'them'} among the senders, or change the routes first.`,
+            );
+          changes.senders = patch.senders;
+        }
         if (patch.max_per_second !== undefined) changes.maxPerSecond = patch.max_per_second;
         if (patch.enabled !== undefined) changes.enabled = patch.enabled;
         if (patch.price_per_segment !== undefined) changes.pricePerSegment = patch.price_per_segment;

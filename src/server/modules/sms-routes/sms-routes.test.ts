@@ -7,7 +7,8 @@
  * another team's connection was taken (200 instead of 422); with the "rule after *" refinement of
  * SmsRoutesInputSchema removed, a rule after `*` was stored; with the sender check of `replace`
  * removed, a sender no connection sends from was stored; with the `usesOf` check in the connection's
- * delete removed, all three in-use deletes answered 204.
+ * delete removed, all three in-use deletes answered 204; with the connection edit's route-sender
+ * check removed, an edit dropped the sender a route sends from (200 instead of 422).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../testing/test-app';
@@ -128,6 +129,20 @@ describe('validation (422 naming the field)', () => {
     // The simulator lists no senders: any sender goes through it.
     expect((await put([{ countries: ['GB'], connections: [twilio.uuid, sim.uuid], sender: '+447700900001' }])).statusCode).toBe(200);
     expect((await put([{ countries: ['GB'], connections: [sim.uuid], sender: 'Anything' }])).statusCode).toBe(200);
+  });
+
+  it('refuses a connection edit that would drop a sender a route sends from through it (422 naming senders)', async () => {
+    const user = await t.user();
+    const vonage = await connection({ name: 'Twilio B', provider: 'twilio', credentials: TWILIO, senders: ['+447700900001', 'Acme'] }, user);
+    expect((await put([{ countries: ['GB'], connections: [vonage.uuid], sender: 'Acme' }], user)).statusCode).toBe(200);
+    const edit = (senders: string[]) => t.request('PUT', `${API}/sms-connections/${vonage.uuid}`, { token: user.token, body: { senders } });
+    const refusedEdit = await edit(['+447700900001']);
+    expect(refusedEdit.statusCode, refusedEdit.body).toBe(422);
+    expect(errorsOf(refusedEdit).senders?.[0]).toMatch(/routes send from Acme/);
+    expect((await t.request('GET', `${API}/sms-connections/${vonage.uuid}`, { token: user.token })).json().data.senders).toEqual(['+447700900001', 'Acme']);
+    // Keeping the route's sender, or listing none (any sender), is fine.
+    expect((await edit(['Acme', '+447700900002'])).statusCode).toBe(200);
+    expect((await edit([])).statusCode).toBe(200);
   });
 
   it('takes a country an earlier rule covers, but refuses a rule after a * rule (it could never match)', async () => {
