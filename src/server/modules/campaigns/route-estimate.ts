@@ -1,9 +1,9 @@
 import type { CampaignRouting } from '../../../shared/contract';
 import { countryOfNumber, ruleFor, rulesOrDefault, type RouteRule } from '../../gateways/sms/routing/route-rules';
-import type { RoutedConnection } from '../sms-routes/sms-routes.repository';
+import type { RouteConnectionRow } from '../sms-routes/sms-routes.repository';
 
 /** Connections the router sends through: the enabled ones. */
-const routable = (connection: RoutedConnection) => connection.enabled;
+const routable = (connection: RouteConnectionRow) => connection.enabled;
 
 /**
  * Where a campaign's messages are expected to go, per connection, and what they should cost: each
@@ -21,7 +21,7 @@ const routable = (connection: RoutedConnection) => connection.enabled;
 export function routeEstimate(input: {
   rules: RouteRule[] | null;
   /** The team's connections, in the order they were made. */
-  connections: RoutedConnection[];
+  connections: RouteConnectionRow[];
   audience: ReadonlyArray<{ sample: string; n: number }>;
   partsPerMessage: number;
   teamPrice: number | null;
@@ -40,7 +40,7 @@ export function routeEstimate(input: {
     byCountry.set(country, (byCountry.get(country) ?? 0) + group.n);
   }
 
-  const lines = new Map<string, { connection: RoutedConnection; messages: number; cost: number | null }>();
+  const lines = new Map<string, { connection: RouteConnectionRow; messages: number; cost: number | null }>();
   let noRoute = 0;
   for (const [country, messages] of byCountry) {
     const rule = ruleFor(rules, country);

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/time';
 const RuleSchema = z.object({ countries: z.array(z.string()), connections: z.array(z.string()), sender: z.string().nullable() });
 
 /** What routing needs of a connection: the rules name it by uuid; the review prices and names it. */
-const RoutedConnectionSchema = z.object({
+const RouteConnectionRowSchema = z.object({
   id: z.number(),
   uuid: z.string(),
   name: z.string(),
@@ -17,7 +17,7 @@ const RoutedConnectionSchema = z.object({
   enabled: z.boolean(),
   pricePerSegment: z.record(z.string(), z.number()).nullable(),
 });
-export type RoutedConnection = z.output<typeof RoutedConnectionSchema>;
+export type RouteConnectionRow = z.output<typeof RouteConnectionRowSchema>;
 
 const ROUTED_COLUMNS = sql.raw(`c.id::int AS id, c.uuid, c.name, c.provider, c.senders, c.enabled, c.price_per_segment AS "pricePerSegment"`);
 
@@ -50,14 +50,14 @@ export function createSmsRoutesRepository(db: Db, clock: Clock) {
         ? Promise.resolve([])
         : rowsOf(
             conn,
-            RoutedConnectionSchema,
+            RouteConnectionRowSchema,
             sql`SELECT ${ROUTED_COLUMNS} FROM sms_connections c
                  WHERE c.team_id = ${teamId} AND c.uuid = ANY(${sql.param(uuids)}::uuid[])${share ? sql` FOR SHARE` : sql``}`,
           ),
 
     /** Every connection of the team, in the order they were made (the order they are tried without routes). */
     connectionsOf: (teamId: number, conn: Conn = db) =>
-      rowsOf(conn, RoutedConnectionSchema, sql`SELECT ${ROUTED_COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId} ORDER BY c.created_at, c.id`),
+      rowsOf(conn, RouteConnectionRowSchema, sql`SELECT ${ROUTED_COLUMNS} FROM sms_connections c WHERE c.team_id = ${teamId} ORDER BY c.created_at, c.id`),
   };
 }
 export type SmsRoutesRepository = ReturnType<typeof createSmsRoutesRepository>;

@@ -4,7 +4,7 @@ import type { RouteRule } from '../../gateways/sms/routing/route-rules';
 import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
 import type { AuditTrail } from '../audit/audit-trail';
-import type { RoutedConnection, SmsRoutesRepository } from './sms-routes.repository';
+import type { RouteConnectionRow, SmsRoutesRepository } from './sms-routes.repository';
 
 /** Provider kinds the router cannot send through yet: a rule naming one is refused. */
 
@@ -55,7 +55,7 @@ export function createSmsRoutesService(deps: { db: Db; audit: Pick<AuditTrail, '
           if (rule.sender === null) return;
           const refusing = rule.connections
             .map((uuid) => connections.get(uuid))
-            .filter((connection): connection is RoutedConnection => connection !== undefined)
+            .filter((connection): connection is RouteConnectionRow => connection !== undefined)
             .filter((connection) => connection.senders.length > 0 && !connection.senders.includes(rule.sender!));
           if (refusing.length > 0)
             errors[`routes.${index}.sender`] = [
