@@ -1,3 +1,4 @@
+import { maskedSecret, SECRET_MASK } from './masked-secret';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -7,9 +8,6 @@ import type { SecretBox } from './secret-box';
  * before values were sealed and is read as it is (and sealed at the next start, `sealStoredHeaders`).
  */
 const SEALED = 'sealed:';
-const MASK = '********';
-/** Values at least this long show their last 4 characters to admins; shorter ones show none. */
-const SHOWN_FROM = 12;
 
 export type StoredHeaders = Record<string, string>;
 
@@ -17,8 +15,8 @@ export const isSealed = (value: string) => value.startsWith(SEALED);
 
 const openValue = (box: SecretBox, value: string) => (isSealed(value) ? box.open(Buffer.from(value.slice(SEALED.length), 'base64')) : value);
 
-/** A value as an admin sees it after creation: the mask, and its last 4 characters when it is long enough to spare them. */
-export const maskedValue = (plain: string) => (plain.length >= SHOWN_FROM ? `${MASK}${plain.slice(-4)}` : MASK);
+/** A value as an admin sees it after creation (lib/masked-secret.ts). */
+export const maskedValue = maskedSecret;
 
 /** The headers as they are sent. */
 export function openHeaders(box: SecretBox, stored: StoredHeaders): Record<string, string> {
@@ -34,7 +32,7 @@ export function sealHeaders(box: SecretBox, given: Record<string, string>, store
   return Object.fromEntries(
     Object.entries(given).map(([name, value]) => {
       const kept = before.get(name.toLowerCase());
-      if (kept !== undefined && value.startsWith(MASK) && value === maskedValue(openValue(box, kept))) return [name, isSealed(kept) ? kept : seal(box, kept)];
+      if (kept !== undefined && value.startsWith(SECRET_MASK) && value === maskedValue(openValue(box, kept))) return [name, isSealed(kept) ? kept : seal(box, kept)];
       return [name, seal(box, value)];
     }),
   );
@@ -48,7 +46,7 @@ export const headerReaderOf = (auth: { role: string; scope: string }): HeaderRea
 
 /** What a reader sees: the names, and each value masked. */
 export function maskHeaders(box: SecretBox, stored: StoredHeaders, reader: HeaderReader): Record<string, string> {
-  return Object.fromEntries(Object.entries(stored).map(([name, value]) => [name, reader === 'admin' ? maskedValue(openValue(box, value)) : MASK]));
+  return Object.fromEntries(Object.entries(stored).map(([name, value]) => [name, reader === 'admin' ? maskedValue(openValue(box, value)) : SECRET_MASK]));
 }
 
 /** Stored headers with a value not sealed yet (written before values were sealed), sealed. */

@@ -179,7 +179,7 @@ export const SmsConnectionSchema = z
     base_url: z.string().describe("`scheme://host[:port]` Herald calls: the one set, else the provider's public API host (empty for smpp and simulator)."),
     credentials: z
       .record(z.string(), z.string())
-      .describe('Each credential field with a masked hint only: `••••` followed by its last 4 characters when it has 12 or more, else `••••`.'),
+      .describe('Each credential field with a masked hint only: `********` followed by its last 4 characters when it has 12 or more, else `********`.'),
     senders: z.array(z.string()),
     max_per_second: z.number().int(),
     enabled: z.boolean(),

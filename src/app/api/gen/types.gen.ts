@@ -2691,7 +2691,7 @@ export type SmsConnection = {
      */
     base_url: string;
     /**
-     * Each credential field with a masked hint only: `••••` followed by its last 4 characters when it has 12 or more, else `••••`.
+     * Each credential field with a masked hint only: `********` followed by its last 4 characters when it has 12 or more, else `********`.
      */
     credentials: {
         [key: string]: string;

@@ -8,7 +8,7 @@ export function smsConnection(overrides: Partial<SmsConnection> = {}): SmsConnec
     name: 'Twilio UK',
     provider: 'twilio',
     base_url: 'https://api.twilio.com',
-    credentials: { account_sid: '••••cdef', auth_token: '••••4f2a' },
+    credentials: { account_sid: '********cdef', auth_token: '********4f2a' },
     senders: ['+447700900001', 'Acme'],
     max_per_second: 20,
     enabled: true,

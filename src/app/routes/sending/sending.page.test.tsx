@@ -21,7 +21,7 @@ const OPEN = smsConnection({
   name: 'Vonage fallback',
   provider: 'vonage',
   base_url: 'https://rest.nexmo.com',
-  credentials: { api_key: '••••', api_secret: '••••cret', signature_secret: '••••cret' },
+  credentials: { api_key: '********', api_secret: '********cret', signature_secret: '********cret' },
   senders: ['Acme'],
   state: {
     circuit: 'open',

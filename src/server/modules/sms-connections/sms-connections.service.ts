@@ -18,6 +18,7 @@ import type { AuthContext } from '../../http/auth';
 import { BadGatewayError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import type { SecretBox } from '../../lib/secret-box';
+import { maskedSecret } from '../../lib/masked-secret';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { ConnectionChanges, ConnectionRow, SmsConnectionsRepository } from './sms-connections.repository';
@@ -28,9 +29,8 @@ export { ADAPTERS };
 const TEST_TIMEOUT_MS = 10_000;
 const TEST_BODY = 'A test message from Herald.';
 
-const MASK = '••••';
-/** What an answer shows of a credential: its last 4 characters when it has 12 or more (so a short one is not half shown), else only the mask. */
-export const credentialHint = (value: string): string => (value.length >= 12 ? MASK + value.slice(-4) : MASK);
+/** What an answer shows of a credential (lib/masked-secret.ts, as for webhook headers). */
+export const credentialHint = maskedSecret;
 
 type Credentials = Record<string, string>;
 
