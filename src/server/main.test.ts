@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, freePort, processesIn, runCli, runHerald, waitForHealthy, type HeraldProcess } from './testing/processes';
+import { APP_ROLE, appRolePassword } from './db/roles';
 
 // The service as `npm start` runs it: its own embedded PostgreSQL in DATA_DIR, a real port.
 // Seen red: with the generated password printed as before (the output held it, and no file was written).
@@ -41,10 +42,11 @@ async function login(email: string, password: string): Promise<number> {
   return response.status;
 }
 
-/** One statement on the embedded server, as `user` (the superuser `postgres` or the app role `herald_app`, whose password is the same file's). */
-async function asRole<T extends pg.QueryResultRow>(user: string, statement: string): Promise<pg.QueryResult<T>> {
+/** One statement on the embedded server, as `user` (the superuser `postgres`, or the app role `herald_app` with the password derived from the superuser's, or `given`). */
+async function asRole<T extends pg.QueryResultRow>(user: string, statement: string, given?: string): Promise<pg.QueryResult<T>> {
   const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
-  const password = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+  const superuser = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+  const password = given ?? (user === APP_ROLE ? appRolePassword(superuser) : superuser);
   const client = new pg.Client({ host: '127.0.0.1', port: Number(lines[3]), user, password, database: 'postgres' });
   await client.connect();
   try {
@@ -133,6 +135,13 @@ describe('npm start', { timeout: 180_000 }, () => {
       )) as pg.DatabaseError | undefined;
       expect({ code: error?.code, message: error?.message }).toEqual({ code: '42501', message: 'permission denied for table audit_events' });
     }
+    // Its password is not the superuser's: what the application logs in with gives nothing of the owner's.
+    const superuser = await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8');
+    const refused = (await asRole('herald_app', 'SELECT 1', superuser).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as pg.DatabaseError | undefined;
+    expect(refused?.code).toBe('28P01');
   });
 
   it('survives kill -9: the next start adopts the orphaned database and keeps the data', async () => {

@@ -14,7 +14,7 @@ type Owner = { uid: number; gid: number } | undefined;
 export type EmbeddedDatabase = {
   /** Connection URL of the server's maintenance database `postgres`. */
   url: string;
-  /** The superuser's password (DATA_DIR/postgres.password); the application role `herald_app` logs in with it too. */
+  /** The superuser's password (DATA_DIR/postgres.password); the application role `herald_app` logs in with one derived from it (roles.ts `appRolePassword`). */
   password: string;
   /** true when this process started (or adopted) the server and must stop it. */
   owned: boolean;

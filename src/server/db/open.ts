@@ -3,7 +3,7 @@ import { connectDatabase, type Database } from './client';
 import { startEmbeddedPostgres } from './embedded';
 import { migrate, type AppliedMigration } from './migrate';
 import { checkRestoreFinished } from './restore-marker';
-import { APP_ROLE, currentRole, ensureAppRole, grantAppRole } from './roles';
+import { APP_ROLE, appRolePassword, currentRole, ensureAppRole, grantAppRole } from './roles';
 
 export type OpenedDatabase = Database & {
   embedded: boolean;
@@ -38,7 +38,7 @@ export async function openDatabase(config: Config, options: { borrow?: boolean; 
   let appUrl: string;
   if (server) {
     ownerUrl = server.url;
-    appUrl = asUser(server.url, APP_ROLE, server.password);
+    appUrl = asUser(server.url, APP_ROLE, appRolePassword(server.password));
   } else {
     appUrl = config.databaseUrl!;
     ownerUrl = config.databaseMigrationUrl ?? appUrl;
@@ -53,7 +53,7 @@ export async function openDatabase(config: Config, options: { borrow?: boolean; 
       const owner = connectDatabase(ownerUrl, { max: 1, warn: options.warn });
       try {
         migrated = await migrate(owner.pool);
-        if (server) await ensureAppRole(owner.pool, APP_ROLE, server.password);
+        if (server) await ensureAppRole(owner.pool, APP_ROLE, appRolePassword(server.password));
         database = connectDatabase(appUrl, { warn: options.warn });
         const role = server ? APP_ROLE : await currentRole(database.pool);
         if (role !== (await currentRole(owner.pool))) await grantAppRole(owner.pool, role);

@@ -1,8 +1,16 @@
+import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { quoteIdent } from './backup-format';
 
 /** The role the embedded database's Herald serves with: it may read and write its tables, but never change or delete audit events. */
 export const APP_ROLE = 'herald_app';
+
+/**
+ * The application role's password in the embedded database: derived one way from the superuser's
+ * (DATA_DIR/postgres.password), so it needs no file of its own, yet knowing it (a leaked connection
+ * string) gives nothing of the superuser's, which could lift the audit log's protection.
+ */
+export const appRolePassword = (superuserPassword: string): string => createHmac('sha256', superuserPassword).update(APP_ROLE).digest('base64url');
 
 /**
  * Creates (or updates the password of) the embedded database's application role. Run by the
