@@ -142,6 +142,31 @@ describe('event endpoints: the API', () => {
     expect(stored.rows[0].headers).not.toContain('abcdefgh');
   });
 
+  it('shows header values to viewers and read-only tokens as the mask alone, listed or shown', async () => {
+    const created = await endpoint(admin, {
+      url: 'https://hooks.example.com/masked',
+      events: ['message.delivered'],
+      headers: { 'X-Key': 'crm-key-abcdefgh-5432' },
+    });
+    const team = (await t.services.teamsRepository.findByUuid(admin.teamUuid))!;
+    const member = await t.user();
+    await t.services.users.addToTeam(member.email, team.name, 'viewer');
+    const memberId = (await t.services.usersRepository.findByEmail(member.email))!.id;
+    const viewer = (await t.services.tokens.issue(memberId, 'personal', 'viewer', { teamId: team.id })).token;
+    const adminId = (await t.services.usersRepository.findByEmail(admin.email))!.id;
+    const readOnly = (await t.services.tokens.issue(adminId, 'personal', 'read only', { teamId: team.id, scope: 'read_only' })).token;
+    for (const token of [viewer, readOnly]) {
+      const shown = await t.request('GET', `/api/2.0/event-endpoints/${created.uuid}`, { token });
+      const listed = await t.request('GET', '/api/2.0/event-endpoints/?per_page=100', { token });
+      expect(shown.statusCode, shown.body).toBe(200);
+      for (const body of [shown.body, listed.body]) {
+        expect(body).not.toContain('abcdefgh');
+        expect(body).not.toContain('5432');
+      }
+      expect(shown.json().data.headers).toEqual({ 'X-Key': '********' });
+    }
+  });
+
   it.each([
     ['no events', { url: 'https://x.example/h', events: [] }, 'events', 'Choose at least one event.'],
     ['an unknown event', { url: 'https://x.example/h', events: ['message.read'] }, 'events.0', expect.stringContaining('An event type must be one of')],
