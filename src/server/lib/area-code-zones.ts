@@ -12,7 +12,7 @@
  * Where an area code spans zones, it takes the zone of most of its people; each such code is noted
  * beside its state below. A number an area code cannot place (a mobile in Australia, a toll-free
  * or personal number in North America) has no zone here: see `zoneOfNumber` (phone-zones.ts).
- * `area-code-zones.test.ts` holds the table to libphonenumber's list of area codes, so a code
+ * `phone-zones.test.ts` holds the table to libphonenumber's list of area codes, so a code
  * libphonenumber knows and this table does not fails a test when the library is updated.
  */
 
