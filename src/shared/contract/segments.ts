@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PHONE_COUNTRIES } from '../phone/phone-countries';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { optionalString, requiredString, typeError, uuidField } from './fields';
 
 /**
@@ -182,7 +182,8 @@ export const SegmentInputSchema = z
       .min(1, 'The conditions may not be empty.')
       .max(SEGMENT_MAX_CONDITIONS, `The conditions may not have more than ${SEGMENT_MAX_CONDITIONS} items.`),
   })
-  .meta({ id: 'SegmentInput' });
+  // No component id: the OpenAPI input registry names the input form of `Segment` SegmentInput (house style: inputs inline).
+  .describe('A segment as it is created or edited.');
 export type SegmentInput = z.infer<typeof SegmentInputSchema>;
 
 export const SegmentSchema = z
@@ -200,3 +201,25 @@ export const SegmentSchema = z
 export type Segment = z.infer<typeof SegmentSchema>;
 
 export const SegmentCountSchema = z.object({ count: z.number().int().describe('How many of the team’s numbers match now.') }).meta({ id: 'SegmentCount' });
+
+export const SegmentParamsSchema = z.object({ segment_uuid: z.uuid().describe('Identifier of the segment.') });
+
+export const SegmentListQuerySchema = nameSearchQueryOf('name');
+
+/**
+ * Herald extension: the body of `POST /segments/count`, a segment not yet saved (the builder's live
+ * count): a SegmentInput whose name may be left out.
+ */
+export const SegmentCountInputSchema = SegmentInputSchema.extend({ name: optionalString('name', 255).optional() });
+export type SegmentCountInput = z.infer<typeof SegmentCountInputSchema>;
+
+export const SegmentContactSchema = z
+  .object({
+    phone_number: z.string().describe('E.164 digits without `+`.'),
+    custom_fields: z
+      .record(z.string(), z.string())
+      .describe('The number’s fields merged over the team’s groups that hold it (oldest group first; a non-empty value beats an empty one).'),
+    country: z.string().nullable().describe('ISO 3166 alpha-2 country of the number, from its calling code and prefix; null when it names none.'),
+  })
+  .meta({ id: 'SegmentContact' });
+export type SegmentContact = z.infer<typeof SegmentContactSchema>;
