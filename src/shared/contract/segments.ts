@@ -52,6 +52,12 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 const COUNTRY_CODES: ReadonlySet<string> = new Set(PHONE_COUNTRIES);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A real day `YYYY-MM-DD` (Date.parse takes 2026-02-30 as 2 March: the day must read back the same). */
+const isCalendarDate = (value: string): boolean => {
+  if (!DATE.test(value)) return false;
+  const moment = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(moment.getTime()) && moment.getUTCFullYear() >= 1 && moment.toISOString().slice(0, 10) === value;
+};
 
 const daysSchema = (label: string) =>
   z
@@ -86,8 +92,7 @@ export const FieldConditionSchema = z
       if (!Number.isInteger(days) || days < 1 || days > SEGMENT_MAX_DAYS)
         issue(`The value must be a whole number of days from 1 to ${SEGMENT_MAX_DAYS} for ${op}.`);
     } else if (DATE_FIELD_OPS.has(op)) {
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-        issue(`The value must be a date YYYY-MM-DD for ${op}.`);
+      if (typeof value !== 'string' || !isCalendarDate(value)) issue(`The value must be a date YYYY-MM-DD for ${op}.`);
     }
   })
   .describe('A contact field compared with a value.');
