@@ -73,8 +73,8 @@ export function campaignRevenue(conn: Conn, teamId: number, campaignId: number):
   );
 }
 
-/** A team's attributed revenue of orders placed in [from, to), by currency (largest first): the overview's figure. */
-export function attributedRevenueBetween(conn: Conn, teamId: number, from: Date, to: Date): Promise<RevenueRow[]> {
+/** A team's attributed revenue of orders placed in [from, to) (moments, or SQL for them), by currency (largest first): the overview's figure. */
+export function attributedRevenueBetween(conn: Conn, teamId: number, from: Date | SQL, to: Date | SQL): Promise<RevenueRow[]> {
   return rowsOf(
     conn,
     RevenueRowSchema,
@@ -82,4 +82,25 @@ export function attributedRevenueBetween(conn: Conn, teamId: number, from: Date,
          WHERE team_id = ${teamId} AND campaign_id IS NOT NULL AND occurred_at >= ${from} AND occurred_at < ${to}
          GROUP BY currency ORDER BY sum(value) DESC, currency`,
   );
+}
+
+/** Whether the team has recorded any conversion: revenue is shown only to a team that reports orders. */
+export async function hasConversions(conn: Conn, teamId: number): Promise<boolean> {
+  const { rows } = await conn.execute(sql`SELECT 1 FROM conversions WHERE team_id = ${teamId} LIMIT 1`);
+  return rows.length > 0;
+}
+
+/** Revenue as the API shows it: the team's currency's orders and total, and the other currencies apart (never converted). */
+export type RevenueFigures = { orders: number; revenue: number; revenue_other: Array<{ currency: string; value: number; orders: number }> };
+
+/** Splits revenue rows by currency into the team's own and the others. */
+export function revenueFigures(rows: RevenueRow[], teamCurrency: string): RevenueFigures {
+  const own = rows.find((row) => row.currency === teamCurrency);
+  return {
+    orders: own?.orders ?? 0,
+    revenue: own ? Math.round(own.value * 100) / 100 : 0,
+    revenue_other: rows
+      .filter((row) => row.currency !== teamCurrency)
+      .map((row) => ({ currency: row.currency, value: Math.round(row.value * 100) / 100, orders: row.orders })),
+  };
 }

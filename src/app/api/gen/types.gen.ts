@@ -386,6 +386,102 @@ export type TeamSettings = {
     view_window_hours: number;
 };
 
+export type Conversion = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    order_id: string;
+    /**
+     * E.164 digits without `+`; null when the order carried no readable number (a shop order).
+     */
+    phone_number: string | null;
+    /**
+     * The short link code given, if any.
+     */
+    click_id: string | null;
+    /**
+     * The order total in `currency`.
+     */
+    value: number;
+    currency: string;
+    /**
+     * When the order was placed (`YYYY-MM-DD HH:MM:SS`, APP_TIMEZONE).
+     */
+    occurred_at: string;
+    /**
+     * `api`, or the shop platform whose webhook reported it.
+     */
+    source: 'api' | 'shopify' | 'woocommerce';
+    /**
+     * The campaign credited with it; null: none.
+     */
+    campaign_uuid: string | null;
+    /**
+     * `click`: the number's last human click on a tracked link within the team's click window before the order; `view`: else its last delivered campaign message within the view window; null: neither. Fixed when recorded.
+     */
+    attributed_by: 'click' | 'view' | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type Revenue = {
+    /**
+     * ISO 4217 code.
+     */
+    currency: string;
+    /**
+     * The total of the orders.
+     */
+    value: number;
+    /**
+     * How many orders.
+     */
+    orders: number;
+};
+
+export type ShopConnection = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `shopify` (the `orders/create` webhook) or `woocommerce` (the `order.created` webhook).
+     */
+    platform: 'shopify' | 'woocommerce';
+    /**
+     * A masked hint of the secret (its last 4 characters when it has 12 or more); the secret itself is never shown.
+     */
+    secret: string;
+    /**
+     * The address to give the shop's webhook (`{PUBLIC_URL}/hooks/shop/{uuid}`).
+     */
+    webhook_url: string;
+    /**
+     * When its last order was received; "" before the first.
+     */
+    last_order_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
 export type Pause = {
     /**
      * Identifier (UUID).
@@ -583,6 +679,26 @@ export type CampaignSummary = {
      * Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.
      */
     held_for_quiet_hours: number;
+    /**
+     * Herald extension. The team's currency (ISO 4217): that of `revenue`. Present with the revenue fields.
+     */
+    currency?: string;
+    /**
+     * Herald extension. Orders credited to this campaign (a click or a delivery within the team's windows) in the team's currency. The revenue fields are absent while the team has recorded no conversion.
+     */
+    orders?: number;
+    /**
+     * Herald extension. Their total, in the team's currency.
+     */
+    revenue?: number;
+    /**
+     * Herald extension. `revenue` ÷ `recipients` (4 decimals); null when there are no recipients.
+     */
+    revenue_per_recipient?: number | null;
+    /**
+     * Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other?: Array<Revenue>;
 };
 
 export type GroupRef = {
@@ -2279,13 +2395,25 @@ export type OverviewTotals = {
      */
     estimated_cost: number | null;
     /**
-     * Currency of `estimated_cost` (ISO 4217).
+     * Currency of `estimated_cost` and `revenue` (ISO 4217): the team’s.
      */
     currency: string;
     /**
      * Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.
      */
     failovers?: number;
+    /**
+     * Herald extension. Orders placed in the period and credited to one of the team's campaigns, in the team's currency (`currency`). The revenue fields are absent while the team has recorded no conversion.
+     */
+    orders?: number;
+    /**
+     * Herald extension. Their total, in the team's currency.
+     */
+    revenue?: number;
+    /**
+     * Herald extension. Credited orders of the period in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other?: Array<Revenue>;
 };
 
 export type OverviewDay = {
@@ -3455,87 +3583,6 @@ export type Job = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     created_at: string;
-};
-
-export type Conversion = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    order_id: string;
-    /**
-     * E.164 digits without `+`; null when the order carried no readable number (a shop order).
-     */
-    phone_number: string | null;
-    /**
-     * The short link code given, if any.
-     */
-    click_id: string | null;
-    /**
-     * The order total in `currency`.
-     */
-    value: number;
-    currency: string;
-    /**
-     * When the order was placed (`YYYY-MM-DD HH:MM:SS`, APP_TIMEZONE).
-     */
-    occurred_at: string;
-    /**
-     * `api`, or the shop platform whose webhook reported it.
-     */
-    source: 'api' | 'shopify' | 'woocommerce';
-    /**
-     * The campaign credited with it; null: none.
-     */
-    campaign_uuid: string | null;
-    /**
-     * `click`: the number's last human click on a tracked link within the team's click window before the order; `view`: else its last delivered campaign message within the view window; null: neither. Fixed when recorded.
-     */
-    attributed_by: 'click' | 'view' | null;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLink>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-};
-
-export type ShopConnection = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    /**
-     * `shopify` (the `orders/create` webhook) or `woocommerce` (the `order.created` webhook).
-     */
-    platform: 'shopify' | 'woocommerce';
-    /**
-     * A masked hint of the secret (its last 4 characters when it has 12 or more); the secret itself is never shown.
-     */
-    secret: string;
-    /**
-     * The address to give the shop's webhook (`{PUBLIC_URL}/hooks/shop/{uuid}`).
-     */
-    webhook_url: string;
-    /**
-     * When its last order was received; "" before the first.
-     */
-    last_order_at: string;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLink>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
 };
 
 export type LoginData = {

@@ -10,6 +10,10 @@
  * B's click was credited to team A's order; with the view window's `> 0` guard dropped, a window of 0
  * still credited a delivery made at the order's very second; with the send-test condition
  * (`CREDITABLE`) made true, the send test's click took the credit.
+ *
+ * Revenue: a campaign's summary and the overview show the credited orders in the team's currency and
+ * the other currencies apart (never converted), and nothing for a team that has recorded no
+ * conversion (the summaries and overviews other tests hold stay as they were).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,5 +217,55 @@ describe('attribution', () => {
     expect((await list('phone_number=07700%20900305')).data.map((row: { order_id: string }) => row.order_id)).toEqual(['CLICK-1']);
     expect((await t.request('GET', `/api/2.0/conversions/?campaign_uuid=${flash.uuid}`, { token: other.token })).statusCode).toBe(422);
     expect((await list('', other)).data.every((row: { campaign_uuid: string | null }) => row.campaign_uuid !== flash.uuid)).toBe(true);
+  });
+});
+
+describe('revenue', () => {
+  it("shows a campaign's credited orders in the team's currency, other currencies apart, on its summary and on the overview", async () => {
+    const shop = await t.user({ team: 'Revenue Shop' });
+    const sent = new Date('2026-08-03T09:00:00Z');
+    clock.set(sent);
+    const campaign = await campaignSentTo(t, shop, {
+      name: 'August',
+      numbers: ['447700900401', '447700900402', '447700900403', '447700900404'],
+      deliveredAt: sent,
+    });
+    const summary = async () => (await t.request('GET', `/api/2.0/campaigns/${campaign.uuid}/summary`, { token: shop.token })).json().data;
+    const overview = async (user: TestUser = shop) =>
+      (await t.request('GET', '/api/2.0/overview?from=2026-08-01&to=2026-08-31', { token: user.token })).json().data.totals;
+    // No conversion yet: no revenue fields, as before.
+    expect(await summary()).not.toHaveProperty('revenue');
+    expect(await overview()).not.toHaveProperty('revenue');
+
+    clock.set(at(sent, HOUR));
+    await click(t, campaign.codes['447700900401']!);
+    const buy = (number: string, order_id: string, value: number, currency: string, occurredAt = at(sent, 2 * HOUR)) =>
+      post(shop, { phone_number: number, order_id, value, currency, occurred_at: rfc(occurredAt) });
+    clock.set(at(sent, 3 * HOUR));
+    expect((await buy('447700900401', 'R-1', 30.1, 'EUR')).json().data.attributed_by).toBe('click');
+    expect((await buy('447700900402', 'R-2', 20, 'EUR')).json().data.attributed_by).toBe('view');
+    expect((await buy('447700900403', 'R-3', 15.5, 'GBP')).json().data.attributed_by).toBe('view');
+    // Not credited (after the view window): not the campaign's, nor the overview's revenue.
+    clock.set(at(sent, 3 * DAY));
+    expect((await buy('447700900404', 'R-4', 99, 'EUR', at(sent, 2 * DAY))).json().data.attributed_by).toBeNull();
+
+    expect(await summary()).toMatchObject({
+      recipients: 4,
+      currency: 'EUR',
+      orders: 2,
+      revenue: 50.1,
+      revenue_per_recipient: 12.525,
+      revenue_other: [{ currency: 'GBP', value: 15.5, orders: 1 }],
+    });
+    expect(await overview()).toMatchObject({ currency: 'EUR', orders: 2, revenue: 50.1, revenue_other: [{ currency: 'GBP', value: 15.5, orders: 1 }] });
+    // In the team's currency: GBP now, EUR apart.
+    expect((await t.request('PUT', '/api/2.0/team/settings', { token: shop.token, body: { currency: 'GBP' } })).statusCode).toBe(200);
+    expect(await summary()).toMatchObject({ currency: 'GBP', orders: 1, revenue: 15.5, revenue_other: [{ currency: 'EUR', value: 50.1, orders: 2 }] });
+    // Another period: nothing.
+    expect((await t.request('GET', '/api/2.0/overview?from=2026-09-01&to=2026-09-30', { token: shop.token })).json().data.totals).toMatchObject({
+      orders: 0,
+      revenue: 0,
+      revenue_other: [],
+    });
   });
 });
