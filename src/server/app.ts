@@ -23,6 +23,9 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { contactsDirectoryRoutes } from './modules/contacts-directory/contacts-directory.routes';
+import { conversionsRoutes } from './modules/conversions/conversions.routes';
+import { shopConnectionsRoutes } from './modules/conversions/shop-connections.routes';
+import { shopHooksRoutes } from './modules/conversions/shop-hooks.routes';
 import { overviewRoutes } from './modules/overview/overview.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
@@ -171,10 +174,14 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });
       await api.register(overviewRoutes, { overview: services.overview });
+      await api.register(conversionsRoutes, { conversions: services.conversions, publicUrl });
+      await api.register(shopConnectionsRoutes, { shopConnections: services.shopConnections, publicUrl });
       await api.register(jobsRoutes, { db: database.db, clock: deps.clock ?? systemClock, publicUrl, appTimezone: config.appTimezone });
     },
     { prefix: '/api/2.0' },
   );
+  // Its own plugin: it reads every body raw (the shops sign the bytes), the other routes keep the app's parsers.
+  await app.register(shopHooksRoutes, { shopConnections: services.shopConnections });
   registerTrackedLinks(app, { trackedLinks: services.trackedLinks, publicUrl: config.publicUrl });
   await registerApiReference(app);
   await registerDashboard(app, deps.dashboardDir ?? DEFAULT_DASHBOARD_DIR);

@@ -45,6 +45,10 @@ import { createReportsService } from './modules/reports/reports.service';
 import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSenderRule, createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
+import { createConversionsRepository } from './modules/conversions/conversions.repository';
+import { createConversionsService } from './modules/conversions/conversions.service';
+import { createShopConnectionsRepository } from './modules/conversions/shop-connections.repository';
+import { createShopConnectionsService } from './modules/conversions/shop-connections.service';
 import { createTeamsService } from './modules/teams/teams.service';
 import { createSegmentsRepository } from './modules/segments/segments.repository';
 import { createSegmentsService } from './modules/segments/segments.service';
@@ -331,9 +335,30 @@ export function createServices(
     config,
   });
 
+  // Conversions: orders the API and the shops' webhooks report, credited to a campaign when recorded.
+  const conversions = createConversionsService({
+    db,
+    audit: auditTrail,
+    conversions: createConversionsRepository(db),
+    countryOf,
+    clock,
+    config,
+  });
+
+  const shopConnections = createShopConnectionsService({
+    db,
+    audit: auditTrail,
+    shops: createShopConnectionsRepository(db, clock),
+    conversions,
+    secrets,
+    config,
+  });
+
   const overview = createOverviewService({ overview: createOverviewRepository(db), clock, config });
 
   return {
+    conversions,
+    shopConnections,
     overview,
     trackedLinks,
     reports,

@@ -14,4 +14,6 @@ export const NEW_TEAM_SETTINGS: TeamSettings = {
   opt_in_reply: '',
   help_reply: '',
   test_numbers: [],
+  click_window_days: 5,
+  view_window_hours: 24,
 };

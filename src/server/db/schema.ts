@@ -56,6 +56,9 @@ export const teams = pgTable('teams', {
     .notNull()
     .default(sql`'{}'`),
   ...stamps(),
+  /** The attribution windows of conversions (0048): a human click within so many days, else a delivery within so many hours; 0: off. */
+  clickWindowDays: integer('click_window_days').notNull().default(5),
+  viewWindowHours: integer('view_window_hours').notNull().default(24),
 });
 
 export const users = pgTable('users', {
@@ -777,6 +780,22 @@ export const conversions = pgTable('conversions', {
   messageId: bigint('message_id', { mode: 'number' }),
   attributedBy: text('attributed_by', { enum: ['click', 'view'] }),
   createdAt: moment('created_at').notNull(),
+  shopConnectionId: bigint('shop_connection_id', { mode: 'number' }).references((): AnyPgColumn => shopConnections.id, { onDelete: 'set null' }),
+});
+
+/** A shop (Shopify, WooCommerce) whose order webhooks record conversions, with its sealed signing secret (0048). */
+export const shopConnections = pgTable('shop_connections', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  platform: text('platform', { enum: ['shopify', 'woocommerce'] }).notNull(),
+  secretEncrypted: bytea('secret_encrypted').notNull(),
+  lastOrderAt: moment('last_order_at'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
 });
 
 /** A throttled campaign's pauses. */

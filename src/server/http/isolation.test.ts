@@ -37,6 +37,8 @@ type TeamA = {
   eventEndpoint: string;
   eventDelivery: string;
   smsConnection: string;
+  shopConnection: string;
+  conversion: string;
   group: string;
   keyword: string;
   importGroup: string;
@@ -64,6 +66,8 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   endpoint_uuid: (team) => team.eventEndpoint,
   delivery_uuid: (team) => team.eventDelivery,
   connection_uuid: (team) => team.smsConnection,
+  shop_connection_uuid: (team) => team.shopConnection,
+  conversion_uuid: (team) => team.conversion,
   keyword_uuid: (team) => team.keyword,
   contact_group_uuid: (team) => team.group,
   import_uuid: (team) => team.import,
@@ -142,6 +146,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/webhooks/{webhook_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/event-endpoints/{endpoint_uuid}`]: () => ({ body: { enabled: false } }),
   [`PUT ${API}/sms-connections/{connection_uuid}`]: () => ({ body: { enabled: false } }),
+  [`PUT ${API}/shop-connections/{shop_connection_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`POST ${API}/sms-connections/{connection_uuid}/test`]: () => ({ body: { phone_number: '+447700900123' } }),
   [`PUT ${API}/keywords/{keyword_uuid}`]: () => ({ body: { message: 'Renamed' } }),
   [`PUT ${API}/contact-groups/{contact_group_uuid}`]: () => ({ body: { name: 'Renamed' } }),
@@ -365,6 +370,8 @@ beforeAll(async () => {
   ).uuid!;
   const segment = (await created(owner, '/segments/', segmentBody(group))).uuid!;
   const token = (await created(owner, '/tokens/', { name: 'Alpha CI' })).uuid!;
+  const shopConnection = (await created(owner, '/shop-connections/', { name: 'Alpha shop', platform: 'shopify', secret: 'alpha-shop-secret' })).uuid!;
+  const conversion = (await created(owner, '/conversions/', { phone_number: '07700900401', order_id: 'ALPHA-1', value: 25, currency: 'EUR' })).uuid!;
   const inbound = (await created(owner, '/inbound-messages/', { from: '07700900403', body: 'alpha please' })).uuid!;
   await ok(owner, 'POST', `/webhooks/${webhook}/test`);
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
@@ -385,6 +392,8 @@ beforeAll(async () => {
     eventEndpoint,
     eventDelivery,
     smsConnection,
+    shopConnection,
+    conversion,
     group,
     keyword,
     importGroup,

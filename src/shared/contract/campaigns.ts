@@ -5,6 +5,7 @@ import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList 
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
 import { QuietHoursSchema } from './members';
+import { RevenueSchema } from './conversions';
 
 export const MAX_PAUSES = 50;
 
@@ -223,6 +224,25 @@ export const CampaignSummarySchema = z
       .describe(
         "Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.",
       ),
+    // Revenue (issue 35): present once the team has recorded a conversion (docs/conversions.md).
+    currency: z.string().optional().describe("Herald extension. The team's currency (ISO 4217): that of `revenue`. Present with the revenue fields."),
+    orders: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Herald extension. Orders credited to this campaign (a click or a delivery within the team's windows) in the team's currency. The revenue fields are absent while the team has recorded no conversion.",
+      ),
+    revenue: z.number().optional().describe("Herald extension. Their total, in the team's currency."),
+    revenue_per_recipient: z
+      .number()
+      .nullable()
+      .optional()
+      .describe('Herald extension. `revenue` ÷ `recipients` (4 decimals); null when there are no recipients.'),
+    revenue_other: z
+      .array(RevenueSchema)
+      .optional()
+      .describe("Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted."),
   })
   .meta({ id: 'CampaignSummary' });
 

@@ -25,3 +25,4 @@ export * from './sorts';
 export * from './events';
 export * from './jobs';
 export * from './segments';
+export * from './conversions';

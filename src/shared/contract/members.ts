@@ -140,6 +140,16 @@ export const TeamSettingsSchema = z
     test_numbers: z
       .array(z.string())
       .describe("Numbers (E.164 digits) any member may send tests to, besides the members' own profile numbers; admins may send tests to any number."),
+    click_window_days: z
+      .number()
+      .int()
+      .describe('Herald extension. A conversion is credited to the last human click on a tracked link within this many days before it (default 5; 0: off).'),
+    view_window_hours: z
+      .number()
+      .int()
+      .describe(
+        'Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).',
+      ),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -218,6 +228,20 @@ export const TeamSettingsInputSchema = z
       .describe(
         `At most ${MAX_TEST_NUMBERS} numbers any member may send tests to, besides their own; national numbers are read in the service's default country. Replaces the list.`,
       ),
+    click_window_days: z
+      .number({ error: 'The click window days must be a whole number.' })
+      .int('The click window days must be a whole number.')
+      .min(0, 'The click window days must be at least 0.')
+      .max(90, 'The click window days may not be greater than 90.')
+      .optional()
+      .describe('Days a human click is credited with a conversion after it (0: off).'),
+    view_window_hours: z
+      .number({ error: 'The view window hours must be a whole number.' })
+      .int('The view window hours must be a whole number.')
+      .min(0, 'The view window hours must be at least 0.')
+      .max(720, 'The view window hours may not be greater than 720.')
+      .optional()
+      .describe('Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).'),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ContactImportStatusSchema } from './imports';
 import { REPORT_JOB_STATUSES, ReportTypeSchema } from './reports';
 import { TimestampSchema, UuidSchema } from './common';
+import { RevenueSchema } from './conversions';
 
 /** The longest period the overview reads at once. */
 export const OVERVIEW_MAX_DAYS = 366;
@@ -41,10 +42,18 @@ export const OverviewTotalsSchema = z
     inbound_messages: count('Messages the team received in the period.'),
     sms_parts: count('SMS parts handed to the gateway in the period (a long message is several).'),
     estimated_cost: z.number().nullable().describe('SMS parts × the team’s price per part; null when the team has set no price.'),
-    currency: z.string().describe('Currency of `estimated_cost` (ISO 4217).'),
+    currency: z.string().describe('Currency of `estimated_cost` and `revenue` (ISO 4217): the team’s.'),
     failovers: count(
       'Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.',
     ).optional(),
+    orders: count(
+      "Herald extension. Orders placed in the period and credited to one of the team's campaigns, in the team's currency (`currency`). The revenue fields are absent while the team has recorded no conversion.",
+    ).optional(),
+    revenue: z.number().optional().describe("Herald extension. Their total, in the team's currency."),
+    revenue_other: z
+      .array(RevenueSchema)
+      .optional()
+      .describe("Herald extension. Credited orders of the period in other currencies than the team's, by currency: shown apart, never converted."),
   })
   .meta({ id: 'OverviewTotals' });
 

@@ -376,6 +376,110 @@ export type TeamSettings = {
      * Numbers (E.164 digits) any member may send tests to, besides the members' own profile numbers; admins may send tests to any number.
      */
     test_numbers: Array<string>;
+    /**
+     * Herald extension. A conversion is credited to the last human click on a tracked link within this many days before it (default 5; 0: off).
+     */
+    click_window_days: number;
+    /**
+     * Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).
+     */
+    view_window_hours: number;
+};
+
+export type Conversion = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    order_id: string;
+    /**
+     * E.164 digits without `+`; null when the order carried no readable number (a shop order).
+     */
+    phone_number: string | null;
+    /**
+     * The short link code given, if any.
+     */
+    click_id: string | null;
+    /**
+     * The order total in `currency`.
+     */
+    value: number;
+    currency: string;
+    /**
+     * When the order was placed (`YYYY-MM-DD HH:MM:SS`, APP_TIMEZONE).
+     */
+    occurred_at: string;
+    /**
+     * `api`, or the shop platform whose webhook reported it.
+     */
+    source: 'api' | 'shopify' | 'woocommerce';
+    /**
+     * The campaign credited with it; null: none.
+     */
+    campaign_uuid: string | null;
+    /**
+     * `click`: the number's last human click on a tracked link within the team's click window before the order; `view`: else its last delivered campaign message within the view window; null: neither. Fixed when recorded.
+     */
+    attributed_by: 'click' | 'view' | null;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type Revenue = {
+    /**
+     * ISO 4217 code.
+     */
+    currency: string;
+    /**
+     * The total of the orders.
+     */
+    value: number;
+    /**
+     * How many orders.
+     */
+    orders: number;
+};
+
+export type ShopConnection = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    /**
+     * `shopify` (the `orders/create` webhook) or `woocommerce` (the `order.created` webhook).
+     */
+    platform: 'shopify' | 'woocommerce';
+    /**
+     * A masked hint of the secret (its last 4 characters when it has 12 or more); the secret itself is never shown.
+     */
+    secret: string;
+    /**
+     * The address to give the shop's webhook (`{PUBLIC_URL}/hooks/shop/{uuid}`).
+     */
+    webhook_url: string;
+    /**
+     * When its last order was received; "" before the first.
+     */
+    last_order_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
 };
 
 export type Pause = {
@@ -583,6 +687,26 @@ export type CampaignSummary = {
      * Herald extension. Of the queued messages, those held now because it is quiet hours in their recipient's zone: they go when quiet hours end there. 0 when none is held.
      */
     held_for_quiet_hours: number;
+    /**
+     * Herald extension. The team's currency (ISO 4217): that of `revenue`. Present with the revenue fields.
+     */
+    currency?: string;
+    /**
+     * Herald extension. Orders credited to this campaign (a click or a delivery within the team's windows) in the team's currency. The revenue fields are absent while the team has recorded no conversion.
+     */
+    orders?: number;
+    /**
+     * Herald extension. Their total, in the team's currency.
+     */
+    revenue?: number;
+    /**
+     * Herald extension. `revenue` ÷ `recipients` (4 decimals); null when there are no recipients.
+     */
+    revenue_per_recipient?: number | null;
+    /**
+     * Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other?: Array<Revenue>;
 };
 
 export type GroupRef = {
@@ -2279,13 +2403,25 @@ export type OverviewTotals = {
      */
     estimated_cost: number | null;
     /**
-     * Currency of `estimated_cost` (ISO 4217).
+     * Currency of `estimated_cost` and `revenue` (ISO 4217): the team’s.
      */
     currency: string;
     /**
      * Herald extension. Times a message left one of the team’s SMS connections for the next one of its route, after a transient or account error (`message.failed_over` events), in the period. Absent for a team that has no SMS connection and had no failover in the period.
      */
     failovers?: number;
+    /**
+     * Herald extension. Orders placed in the period and credited to one of the team's campaigns, in the team's currency (`currency`). The revenue fields are absent while the team has recorded no conversion.
+     */
+    orders?: number;
+    /**
+     * Herald extension. Their total, in the team's currency.
+     */
+    revenue?: number;
+    /**
+     * Herald extension. Credited orders of the period in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other?: Array<Revenue>;
 };
 
 export type OverviewDay = {
@@ -4752,6 +4888,14 @@ export type UpdateTeamSettingsData = {
          * At most 10 numbers any member may send tests to, besides their own; national numbers are read in the service's default country. Replaces the list.
          */
         test_numbers?: Array<string>;
+        /**
+         * Days a human click is credited with a conversion after it (0: off).
+         */
+        click_window_days?: number;
+        /**
+         * Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).
+         */
+        view_window_hours?: number;
     };
     path?: never;
     query?: never;
@@ -12871,6 +13015,464 @@ export type GetOverviewResponses = {
 };
 
 export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];
+
+export type ListConversionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only the conversions credited to this campaign.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only this number's conversions (national numbers are read in the team's default country).
+         */
+        phone_number?: string;
+    };
+    url: '/api/2.0/conversions';
+};
+
+export type ListConversionsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListConversionsError = ListConversionsErrors[keyof ListConversionsErrors];
+
+export type ListConversionsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Conversion>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListConversionsResponse = ListConversionsResponses[keyof ListConversionsResponses];
+
+export type CreateConversionData = {
+    /**
+     * An order to record: `phone_number` or `click_id`, and `order_id`, `value`, `currency`.
+     */
+    body: {
+        /**
+         * The buyer's number; national numbers are read in the team's default country. Either this or `click_id`.
+         */
+        phone_number?: string;
+        /**
+         * The code of the short link the buyer came by (`/l/{code}`): its message gives the number. Either this or `phone_number`.
+         */
+        click_id?: string;
+        /**
+         * The shop's order identifier: a conversion is recorded once per order id and team.
+         */
+        order_id: string;
+        /**
+         * The order total, at least 0, with at most 2 decimals (a number, or a decimal string).
+         */
+        value: number | string;
+        /**
+         * ISO 4217 alpha-3 code of `value`, in capitals. Never converted.
+         */
+        currency: string;
+        /**
+         * When the order was placed: `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE), or RFC 3339 with its offset; now when left out. Not in the future.
+         */
+        occurred_at?: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/conversions';
+};
+
+export type CreateConversionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateConversionError = CreateConversionErrors[keyof CreateConversionErrors];
+
+export type CreateConversionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Conversion;
+    };
+    /**
+     * Default Response
+     */
+    201: {
+        data: Conversion;
+    };
+};
+
+export type CreateConversionResponse = CreateConversionResponses[keyof CreateConversionResponses];
+
+export type ShowConversionData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the conversion.
+         */
+        conversion_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/conversions/{conversion_uuid}';
+};
+
+export type ShowConversionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowConversionError = ShowConversionErrors[keyof ShowConversionErrors];
+
+export type ShowConversionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Conversion;
+    };
+};
+
+export type ShowConversionResponse = ShowConversionResponses[keyof ShowConversionResponses];
+
+export type ListShopConnectionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/shop-connections';
+};
+
+export type ListShopConnectionsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListShopConnectionsError = ListShopConnectionsErrors[keyof ListShopConnectionsErrors];
+
+export type ListShopConnectionsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ShopConnection>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListShopConnectionsResponse = ListShopConnectionsResponses[keyof ListShopConnectionsResponses];
+
+export type CreateShopConnectionData = {
+    /**
+     * Body of create.
+     */
+    body: {
+        name: string;
+        /**
+         * `shopify` (the `orders/create` webhook) or `woocommerce` (the `order.created` webhook).
+         */
+        platform: 'shopify' | 'woocommerce';
+        /**
+         * What the shop signs its webhooks with: Shopify, the app's client secret (or the signing secret shown under Settings › Notifications › Webhooks); WooCommerce, the webhook's Secret. Written, never read back.
+         */
+        secret: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/shop-connections';
+};
+
+export type CreateShopConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateShopConnectionError = CreateShopConnectionErrors[keyof CreateShopConnectionErrors];
+
+export type CreateShopConnectionResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: ShopConnection;
+    };
+};
+
+export type CreateShopConnectionResponse = CreateShopConnectionResponses[keyof CreateShopConnectionResponses];
+
+export type DeleteShopConnectionData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the shop connection.
+         */
+        shop_connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/shop-connections/{shop_connection_uuid}';
+};
+
+export type DeleteShopConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DeleteShopConnectionError = DeleteShopConnectionErrors[keyof DeleteShopConnectionErrors];
+
+export type DeleteShopConnectionResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteShopConnectionResponse = DeleteShopConnectionResponses[keyof DeleteShopConnectionResponses];
+
+export type ShowShopConnectionData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the shop connection.
+         */
+        shop_connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/shop-connections/{shop_connection_uuid}';
+};
+
+export type ShowShopConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowShopConnectionError = ShowShopConnectionErrors[keyof ShowShopConnectionErrors];
+
+export type ShowShopConnectionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ShopConnection;
+    };
+};
+
+export type ShowShopConnectionResponse = ShowShopConnectionResponses[keyof ShowShopConnectionResponses];
+
+export type UpdateShopConnectionData = {
+    /**
+     * Body of edit: any of the fields; the others keep their values. A secret sent back as its hint keeps the stored one.
+     */
+    body: {
+        name?: string;
+        /**
+         * `shopify` (the `orders/create` webhook) or `woocommerce` (the `order.created` webhook).
+         */
+        platform?: 'shopify' | 'woocommerce';
+        /**
+         * What the shop signs its webhooks with: Shopify, the app's client secret (or the signing secret shown under Settings › Notifications › Webhooks); WooCommerce, the webhook's Secret. Written, never read back.
+         */
+        secret?: string;
+    };
+    path: {
+        /**
+         * Identifier of the shop connection.
+         */
+        shop_connection_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/shop-connections/{shop_connection_uuid}';
+};
+
+export type UpdateShopConnectionErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateShopConnectionError = UpdateShopConnectionErrors[keyof UpdateShopConnectionErrors];
+
+export type UpdateShopConnectionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: ShopConnection;
+    };
+};
+
+export type UpdateShopConnectionResponse = UpdateShopConnectionResponses[keyof UpdateShopConnectionResponses];
 
 export type ListJobsData = {
     body?: never;

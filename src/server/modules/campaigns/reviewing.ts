@@ -1,5 +1,6 @@
 import type { CampaignInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
+import { campaignRevenue, hasConversions, revenueFigures } from '../../db/revenue';
 import { ValidationError } from '../../lib/errors';
 import { findCampaign, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
 import { resolveCampaign } from './editing';
@@ -84,9 +85,33 @@ export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0
   });
 }
 
-/** Before sending: who the groups reach now; once sending: the engine's messages by status. */
-export async function campaignSummary(deps: Pick<CampaignsDeps, 'campaigns' | 'recipients' | 'suppressions' | 'clock'>, auth: AuthContext, uuid: string) {
+/**
+ * The revenue credited to a campaign (docs/conversions.md), in the team's currency and the others
+ * apart; nothing while the team has recorded no conversion.
+ */
+async function revenueOf(deps: Pick<CampaignsDeps, 'db' | 'teams'>, teamId: number, campaignId: number, recipients: number) {
+  if (!(await hasConversions(deps.db, teamId))) return {};
+  const [{ currency }, rows] = await Promise.all([deps.teams.settingsOf(teamId), campaignRevenue(deps.db, teamId, campaignId)]);
+  const figures = revenueFigures(rows, currency);
+  return { currency, ...figures, revenue_per_recipient: recipients > 0 ? Math.round((figures.revenue / recipients) * 10_000) / 10_000 : null };
+}
+
+/** Before sending: who the groups reach now; once sending: the engine's messages by status (and the revenue credited to it). */
+export async function campaignSummary(
+  deps: Pick<CampaignsDeps, 'campaigns' | 'recipients' | 'suppressions' | 'clock' | 'db' | 'teams'>,
+  auth: AuthContext,
+  uuid: string,
+) {
   const record = await findCampaign(deps, auth, uuid);
+  const summary = await countsSummary(deps, auth, record);
+  return { ...summary, ...(await revenueOf(deps, auth.teamId, record.id, summary.recipients)) };
+}
+
+async function countsSummary(
+  deps: Pick<CampaignsDeps, 'campaigns' | 'recipients' | 'suppressions' | 'clock'>,
+  auth: AuthContext,
+  record: Awaited<ReturnType<typeof findCampaign>>,
+) {
   if (record.status !== 0) {
     const [{ total, inDoubt, humanClicks, heldForQuietHours, ...counts }, optOuts] = await Promise.all([
       deps.campaigns.messageCounts(record.id, deps.clock.now()),

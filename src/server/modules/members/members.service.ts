@@ -120,6 +120,8 @@ export function createMembersService(deps: {
       opt_in_reply: team.optInReply,
       help_reply: team.helpReply,
       test_numbers: team.testNumbers,
+      click_window_days: team.clickWindowDays,
+      view_window_hours: team.viewWindowHours,
     };
   }
 
@@ -257,6 +259,8 @@ export function createMembersService(deps: {
         optInReply: input.opt_in_reply,
         helpReply: input.help_reply,
         testNumbers,
+        clickWindowDays: input.click_window_days,
+        viewWindowHours: input.view_window_hours,
       };
       return deps.db.transaction(async (tx) => {
         const before = await settingsIn(tx, auth, true);

@@ -337,6 +337,8 @@ const DEFAULT_SETTINGS = {
   opt_in_reply: 'You are subscribed again. Reply STOP to unsubscribe.',
   help_reply: 'Reply STOP to unsubscribe.',
   test_numbers: [],
+  click_window_days: 5,
+  view_window_hours: 24,
 };
 
 describe('team settings', () => {

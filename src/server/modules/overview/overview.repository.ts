@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { attributedRevenueBetween, hasConversions } from '../../db/revenue';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 
 const DayRowSchema = z.object({
@@ -95,6 +96,11 @@ export function createOverviewRepository(db: Db) {
     /** Whether the team has an SMS connection (the overview then shows its failovers, even none). */
     hasConnections: async (teamId: number): Promise<boolean> =>
       (await oneRowOf(db, z.object({ present: z.boolean() }), sql`SELECT EXISTS (SELECT 1 FROM sms_connections WHERE team_id = ${teamId}) AS present`)).present,
+
+    /** Revenue credited to the team's campaigns, of orders placed in the period (db/revenue.ts); undefined while the team has recorded no conversion. */
+    async revenue(teamId: number, period: Period) {
+      return (await hasConversions(db, teamId)) ? attributedRevenueBetween(db, teamId, start(period), end(period)) : undefined;
+    },
 
     price: (teamId: number) => oneRowOf(db, PriceSchema, sql`SELECT price_per_segment::text AS price, currency FROM teams WHERE id = ${teamId}`),
 

@@ -1,5 +1,6 @@
 import { OVERVIEW_MAX_DAYS, type Overview, type OverviewQuery } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
+import { revenueFigures } from '../../db/revenue';
 import { ValidationError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { OverviewRepository, Period } from './overview.repository';
@@ -30,7 +31,7 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
   return {
     async show(auth: AuthContext, query: OverviewQuery): Promise<Overview> {
       const period = periodOf(query);
-      const [days, price, sending, scheduled, approvals, imports, jobs, hasConnections] = await Promise.all([
+      const [days, price, sending, scheduled, approvals, imports, jobs, hasConnections, revenue] = await Promise.all([
         deps.overview.days(auth.teamId, period),
         deps.overview.price(auth.teamId),
         deps.overview.sending(auth.teamId),
@@ -39,6 +40,7 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
         deps.overview.recentImports(auth.teamId),
         deps.overview.recentReportJobs(auth.teamId, auth.userId),
         deps.overview.hasConnections(auth.teamId),
+        deps.overview.revenue(auth.teamId, period),
       ]);
       const sum = (key: Exclude<keyof (typeof days)[number], 'day'>) => days.reduce((total, day) => total + day[key], 0);
       const sent = sum('sent');
@@ -69,6 +71,8 @@ export function createOverviewService(deps: { overview: OverviewRepository; cloc
           currency: price.currency,
           // Only for a team that sends through its own connections (or did in the period).
           ...(hasConnections || failovers > 0 ? { failovers } : {}),
+          // Only for a team that reports orders (docs/conversions.md): in its currency, the others apart.
+          ...(revenue ? revenueFigures(revenue, price.currency) : {}),
         },
         days: days.map((day) => ({ date: day.day, sent: day.sent, delivered: day.delivered, failed: day.failed })),
         sending_now: sending.map((campaign) => ({

@@ -23,6 +23,9 @@ export type TeamSettingsRecord = {
   helpReply: string;
   /** Numbers anyone of the team may send tests to, besides the members' own. */
   testNumbers: string[];
+  /** The attribution windows of conversions; 0: off. */
+  clickWindowDays: number;
+  viewWindowHours: number;
 };
 import type { Role } from '../../../shared/contract';
 
@@ -84,6 +87,8 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           optInReply: teams.optInReply,
           helpReply: teams.helpReply,
           testNumbers: teams.testNumbers,
+          clickWindowDays: teams.clickWindowDays,
+          viewWindowHours: teams.viewWindowHours,
         })
         .from(teams)
         .where(eq(teams.id, teamId));
