@@ -1,4 +1,4 @@
-import type { Campaign, CampaignInput } from '../../../shared/contract';
+import { AbTestInputSchema, type Campaign, type CampaignInput } from '../../../shared/contract';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
@@ -43,6 +43,7 @@ export async function resolveCampaign(
     const blocking = fieldsAgainstGroups(template.body, groups).filter((field) => field.blocking);
     if (blocking.length > 0) (errors.template_uuid ??= []).push(blockingMessage(blocking, groups));
   }
+  const variants = await variantsOf(deps, auth, input, current, errors);
   if (Object.keys(errors).length > 0 || !times || !template) throw new ValidationError(errors);
   return {
     templateId: template.id,
@@ -58,7 +59,46 @@ export async function resolveCampaign(
     approval: isDraft ? { status: 'not_required', requestedBy: null } : await approvalFor(deps, auth, includedGroupIds, excludedGroupIds),
     isDraft,
     ignoreQuietHours,
+    variants,
+    abTest: variants.length === 0 ? null : (input.ab_test ?? current?.abTest ?? AbTestInputSchema.parse({})),
   };
+}
+
+/**
+ * An A/B test's variants (docs/ab-tests.md): 2 to 4, names unique, templates of the team, senders
+ * the caller may use. The first variant is the campaign itself, so `template_uuid` must be its
+ * template. Absent on an edit: the campaign's as they are (a client of the spec never sends them).
+ */
+async function variantsOf(
+  deps: Pick<CampaignsDeps, 'templates' | 'senderRule'>,
+  auth: AuthContext,
+  input: CampaignInput,
+  current: CampaignRecord | undefined,
+  errors: Record<string, string[]>,
+): Promise<CampaignWrite['variants']> {
+  if (input.variants === undefined) {
+    if (input.ab_test !== undefined && (current?.variants.length ?? 0) === 0) errors.ab_test = ['An A/B test needs 2 to 4 variants.'];
+    return current?.variants.map(({ name, templateId, sender }) => ({ name, templateId, sender })) ?? [];
+  }
+  if (input.variants.length === 0) {
+    if (input.ab_test !== undefined) errors.ab_test = ['An A/B test needs 2 to 4 variants.'];
+    return [];
+  }
+  const problems: string[] = [];
+  const names = input.variants.map((variant) => variant.name.toLowerCase());
+  if (new Set(names).size !== names.length) problems.push('Each variant needs a name of its own.');
+  if (input.variants[0]!.template_uuid.toLowerCase() !== input.template_uuid.toLowerCase())
+    problems.push("The first variant is the campaign itself: its template must be the campaign's template_uuid.");
+  const variants: CampaignWrite['variants'] = [];
+  for (const [i, variant] of input.variants.entries()) {
+    const template = await deps.templates.find(auth.teamId, variant.template_uuid);
+    if (!template) problems.push(`The template of variant ${i + 1} is invalid.`);
+    const refused = variant.sender === undefined ? undefined : await deps.senderRule.refusal(auth, variant.sender);
+    if (refused) problems.push(`Variant ${i + 1}: ${refused}`);
+    if (template) variants.push({ name: variant.name, templateId: template.id, sender: variant.sender ?? null });
+  }
+  if (problems.length > 0) errors.variants = problems;
+  return variants;
 }
 
 export async function listCampaigns(

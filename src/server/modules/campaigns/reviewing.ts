@@ -1,7 +1,7 @@
 import type { CampaignInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
-import { findCampaign, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
+import { findCampaign, presentAbTest, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
 import { resolveCampaign } from './editing';
 import { measureOverAudience, type ReviewSubject } from './review';
 
@@ -85,6 +85,8 @@ export async function campaignSummary(deps: Pick<CampaignsDeps, 'campaigns' | 'r
       in_doubt: inDoubt,
       opt_outs: optOuts.get(record.id) ?? 0,
       held_for_quiet_hours: record.status === SENDING ? heldForQuietHours : 0,
+      // With an A/B test, every figure by variant as well (the campaign's `ab_test.results`).
+      ...(record.abTest && record.variants.length > 0 ? { variants: presentAbTest(record, 'UTC')!.results } : {}),
     };
   }
   let recipients = 1;
