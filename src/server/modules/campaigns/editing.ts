@@ -219,3 +219,34 @@ export async function toggleCampaignPaused(
   await deps.events?.(toggled.paused ? 'paused' : 'resumed', [record.id], auth.userEmail);
   return toggled.written;
 }
+
+/**
+ * Picks an A/B test's winner by hand (`decided_by` manual): only while the campaign sends and the
+ * test is undecided (409 otherwise: not started, already decided, stopped or finished). The rest of
+ * the audience then gets the winner, as after an automatic decision.
+ */
+export async function pickAbWinner(
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'audit' | 'clock' | 'config'>,
+  auth: AuthContext,
+  uuid: string,
+  variantName: string,
+): Promise<Campaign> {
+  const record = await findCampaign(deps, auth, uuid);
+  if (!record.abTest || record.variants.length === 0) throw new ConflictError('The campaign has no A/B test.');
+  const winner = record.variants.findIndex((variant) => variant.name.toLowerCase() === variantName.trim().toLowerCase());
+  if (winner < 0) throw new ValidationError({ variant: [`The campaign has no variant named ${variantName.trim()}.`] });
+  const picked = await deps.db.transaction(async (tx) => {
+    const decided = await campaignLifecycle.decideAbTest(tx, record.id, { winner, decidedBy: 'manual', probability: null, probabilities: null }, deps.clock.now());
+    if (!decided) return undefined;
+    const written = presentCampaign(deps, (await deps.campaigns.byId(tx, record.id))!);
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: written });
+    return written;
+  });
+  if (!picked)
+    throw new ConflictError(
+      record.status === 0
+        ? 'The A/B test has not started: a winner can be picked once the campaign is sending.'
+        : 'The A/B test is decided already, or the campaign has stopped or finished: its winner can no longer be picked.',
+    );
+  return picked;
+}
