@@ -4,13 +4,13 @@
  * beyond the test before the decision, the decision (clear, not significant, by hand), the rest of
  * the audience sent the winner, and a window that counts sending time only.
  *
- * Shown able to fail: with the engine rendering every message with the campaign's template (the
- * variant ignored), "each variant's messages" went red (variant B's recipients got "Offer A");
- * with finishDone's A/B condition removed, the campaign finished after its test and "the rest get
- * the winner" went red (100 handed over, not 200); with writeRest's NOT EXISTS removed, the rest's
- * insert wrote the test recipients again (200 messages for 200 numbers plus duplicates: red); with
- * the planned pauses left out of sendingTimeBetween, "a planned pause does not count" decided at
- * 65 minutes (red).
+ * Shown able to fail (each run red, then put back): with the engine rendering every message with
+ * the campaign's template (the variant ignored), the three sending tests went red (variant B's
+ * recipients got "Offer A"); with finishDone's A/B condition removed, the campaign finished after its
+ * test, before any decision, and the same three went red; with writeRest's NOT EXISTS removed, the
+ * rest's insert wrote the test recipients again and they went red; with the planned pauses left out
+ * of sendingTimeBetween, "a planned pause does not count" decided at 65 minutes and "sending time"
+ * went red.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -42,7 +42,10 @@ beforeAll(async () => {
   templateA = await template('Offer A', 'Offer A for {{first_name}}');
   templateB = await template('Offer B', 'Offer B, 20% off');
   group = (await t.request('POST', '/api/2.0/contact-groups/', { token: owner.token, body: { name: 'Two hundred' } })).json().data.uuid;
-  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone_number: `07700900${String(i).padStart(3, '0')}`, custom_fields: { first_name: `N${i}` } }));
+  const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    phone_number: `07700900${String(i).padStart(3, '0')}`,
+    custom_fields: { first_name: `N${i}` },
+  }));
   await t.request('PUT', `/api/2.0/contact-groups/${group}/add-contacts`, { token: owner.token, body: { contacts } });
 });
 afterAll(() => t.close());
@@ -202,7 +205,10 @@ describe('A/B tests', { timeout: 120_000 }, () => {
       expect(senders.get(m.phone_number)).toBe('Shop');
     }
     // The decision is in the audit log.
-    const audit = await t.database.pool.query(`SELECT action, actor_name, changes FROM audit_events WHERE resource_uuid = $1 AND action = 'campaigns.ab_test.decided'`, [uuid]);
+    const audit = await t.database.pool.query(
+      `SELECT action, actor_name, changes FROM audit_events WHERE resource_uuid = $1 AND action = 'campaigns.ab_test.decided'`,
+      [uuid],
+    );
     expect(audit.rows[0]?.changes['ab_test.winner']).toEqual({ after: 'B' });
   });
 
@@ -249,7 +255,7 @@ describe('A/B tests', { timeout: 120_000 }, () => {
     expect((await messages(id)).filter((m) => m.variant === 1).length).toBe(150);
   });
 
-  it("a planned pause does not count towards the window", async () => {
+  it('a planned pause does not count towards the window', async () => {
     // Throttled over four hours; a pause from 10 to 70 minutes after the start; a 60-minute window.
     const start = clock.now().getTime() + 2000;
     const stamp = (minutes: number) => at(2000 + minutes * 60_000);

@@ -163,8 +163,7 @@ export function createEngine(deps: {
       return true;
     }
     // Each A/B variant's messages with its own template, sender and links (docs/ab-tests.md); without a test, the campaign's.
-    const contentOf = (message: ClaimedMessage): VariantContent =>
-      (message.variant != null ? campaign.variants?.[message.variant] : undefined) ?? campaign;
+    const contentOf = (message: ClaimedMessage): VariantContent => (message.variant != null ? campaign.variants?.[message.variant] : undefined) ?? campaign;
     const rendered = new Map<number, { from: string; body: string }>();
     for (const content of new Set(batch.map(contentOf))) {
       const ofContent = batch.filter((message) => contentOf(message) === content);

@@ -43,7 +43,7 @@ export const VariantInputSchema = z
     template_uuid: uuidField('variant template uuid').describe("The team's template this variant sends."),
     sender: SenderNameSchema.optional().describe("The variant's sender; the campaign's when absent."),
   })
-  .meta({ id: 'VariantInput' });
+  .describe('Herald extension. One variant of an A/B test.');
 export type VariantInput = z.infer<typeof VariantInputSchema>;
 
 export const AbTestInputSchema = z
@@ -60,7 +60,7 @@ export const AbTestInputSchema = z
       .default(500)
       .describe('Each variant is tested on at least this many recipients when the audience allows.'),
   })
-  .meta({ id: 'AbTestInput' });
+  .describe('Herald extension. An A/B test’s settings.');
 export type AbTestInput = z.infer<typeof AbTestInputSchema>;
 
 const campaignFields = {
@@ -197,7 +197,9 @@ export const VariantResultSchema = z
     probability_best: z
       .number()
       .nullable()
-      .describe('The probability that this variant is the best (docs/ab-tests.md: Beta posteriors, or a normal approximation for revenue, 20,000 draws); null before the test.'),
+      .describe(
+        'The probability that this variant is the best (docs/ab-tests.md: Beta posteriors, or a normal approximation for revenue, 20,000 draws); null before the test.',
+      ),
   })
   .meta({ id: 'VariantResult' });
 export type VariantResult = z.infer<typeof VariantResultSchema>;
@@ -210,12 +212,16 @@ export const AbTestSchema = z
     min_recipients_per_variant: z.number().int(),
     status: z
       .enum(['testing', 'deciding', 'decided'])
-      .describe('`testing` until the window has passed (and before the start), `deciding` once it has and the decision is due, `decided` once a winner is chosen.'),
+      .describe(
+        '`testing` until the window has passed (and before the start), `deciding` once it has and the decision is due, `decided` once a winner is chosen.',
+      ),
     winner: z.string().nullable().describe('The winning variant’s name.'),
     decided_by: z
       .enum(['auto', 'manual', 'not_significant'])
       .nullable()
-      .describe('`auto`: its probability of being best reached 0.90; `manual`: picked by a person; `not_significant`: no variant reached 0.90, so the first won.'),
+      .describe(
+        '`auto`: its probability of being best reached 0.90; `manual`: picked by a person; `not_significant`: no variant reached 0.90, so the first won.',
+      ),
     probability: z.number().nullable().describe("The winner's probability of being best when it was decided."),
     decided_at: TimestampSchema,
     sending_minutes: z.number().describe('Sending time counted towards the window so far.'),

@@ -272,8 +272,16 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
             // After an A/B test's decision: the rest of the audience, with the winner (test recipients left out).
             const chunk =
               campaign.ab_winner === null
-                ? await writeRecipients(tx, { id: campaign.id, teamId: campaign.team_id }, { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 })
-                : await writeRest(tx, { id: campaign.id, teamId: campaign.team_id, winner: campaign.ab_winner }, { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 });
+                ? await writeRecipients(
+                    tx,
+                    { id: campaign.id, teamId: campaign.team_id },
+                    { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+                  )
+                : await writeRest(
+                    tx,
+                    { id: campaign.id, teamId: campaign.team_id, winner: campaign.ab_winner },
+                    { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+                  );
             // A stop committed while the chunk was written ends the audience: the chunk is unsent at once.
             const updated = await firstRowOf(
               tx,

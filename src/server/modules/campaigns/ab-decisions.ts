@@ -41,12 +41,7 @@ const FiguresRowSchema = z.object({ figures: z.array(VariantFiguresSchema) });
  * paused by hand; otherwise the interval less its planned pauses and the team's quiet hours in the
  * team's zone (as a throttled plan counts them), unless the campaign ignores quiet hours.
  */
-export function sendingTimeBetween(
-  testing: Pick<Testing, 'paused' | 'quiet' | 'zone' | 'pauses'>,
-  from: number,
-  to: number,
-  defaultZone: string,
-): number {
+export function sendingTimeBetween(testing: Pick<Testing, 'paused' | 'quiet' | 'zone' | 'pauses'>, from: number, to: number, defaultZone: string): number {
   if (testing.paused || to <= from) return 0;
   const quiet = testing.quiet ? quietPeriods(testing.quiet, testing.zone ?? defaultZone, from, to) : [];
   const held = mergeWindows([...testing.pauses.map((p) => ({ start: p.start.getTime(), end: p.end.getTime() })), ...quiet]);

@@ -43,13 +43,7 @@ export function decisionOf(metric: AbTestMetric, figures: VariantFigures[], seed
 }
 
 /** The results as the API shows them; `probabilities` those frozen at the decision, else computed now (null before anything was written). */
-export function resultsOf(
-  names: string[],
-  figures: VariantFigures[],
-  settings: AbSettings,
-  seed: number | null,
-  frozen: number[] | null,
-): VariantResult[] {
+export function resultsOf(names: string[], figures: VariantFigures[], settings: AbSettings, seed: number | null, frozen: number[] | null): VariantResult[] {
   const all = figuresByVariant(figures, names.length);
   const started = seed !== null && all.some((f) => f.recipients > 0);
   const probabilities = frozen ?? (started ? probabilitiesOf(settings.metric, all, seed) : null);

@@ -236,7 +236,12 @@ export async function pickAbWinner(
   const winner = record.variants.findIndex((variant) => variant.name.toLowerCase() === variantName.trim().toLowerCase());
   if (winner < 0) throw new ValidationError({ variant: [`The campaign has no variant named ${variantName.trim()}.`] });
   const picked = await deps.db.transaction(async (tx) => {
-    const decided = await campaignLifecycle.decideAbTest(tx, record.id, { winner, decidedBy: 'manual', probability: null, probabilities: null }, deps.clock.now());
+    const decided = await campaignLifecycle.decideAbTest(
+      tx,
+      record.id,
+      { winner, decidedBy: 'manual', probability: null, probabilities: null },
+      deps.clock.now(),
+    );
     if (!decided) return undefined;
     const written = presentCampaign(deps, (await deps.campaigns.byId(tx, record.id))!);
     await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: written });

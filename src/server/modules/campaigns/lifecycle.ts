@@ -117,6 +117,27 @@ export const CAMPAIGN_TRANSITIONS: ReadonlyArray<CampaignTransition> = [
   },
   { from: ['sending', 'paused', 'expired'], to: 'stopped', trigger: '`PUT /campaigns/{uuid}/stop`', who: EDITOR, by: 'stop' },
   { from: ['stopped'], to: 'stopped', trigger: 'the expiry step sweeps its queue (`sweepStopped`): `stop_swept`', who: ENGINE, by: 'sweepNextStopped' },
+  {
+    from: ['sending'],
+    to: 'sending',
+    trigger: 'an A/B campaign starts (`startDue`): the seed of its split, and its window begins',
+    who: ENGINE,
+    by: 'startAbTest',
+  },
+  {
+    from: ['sending', 'paused'],
+    to: 'sending',
+    trigger: 'each run of the A/B decision job: sending time counted towards the window',
+    who: 'the job runner',
+    by: 'countAbWindow',
+  },
+  {
+    from: ['sending', 'paused'],
+    to: 'sending',
+    trigger: 'its A/B window has passed (the decision job), or `POST /campaigns/{uuid}/ab-test/winner`: the winner recorded, the rest of the audience reopened',
+    who: 'the job runner, or an editor or admin',
+    by: 'decideAbTest',
+  },
   { from: ['sending', 'paused', 'stopped'], to: 'expired', trigger: '`expiry_date` passed (`expire`)', who: ENGINE, by: 'expireNext' },
   { from: ['finished'], to: 'finished', trigger: '`expiry_date` passed (`expire`): `expired_at` recorded', who: ENGINE, by: 'expireNext' },
   {
