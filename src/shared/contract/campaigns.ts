@@ -445,6 +445,17 @@ export const CampaignReviewSchema = z
         }),
       )
       .describe('Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.'),
+    ab_test: z
+      .object({
+        variants: z
+          .array(z.object({ name: z.string(), test_recipients: z.number().int().describe('Recipients who get this variant in the test.') }))
+          .describe('In order; the first is the campaign’s own template.'),
+        rest: z.number().int().describe('Recipients who get the winner once the test is decided (0 when the audience is too small to hold any back).'),
+        metric: z.enum(AB_TEST_METRICS),
+        decide_after_minutes: z.number().int(),
+      })
+      .optional()
+      .describe('Herald extension. With an A/B test: how the audience counted now would be split (docs/ab-tests.md).'),
     coverage: z.array(FieldCoverageSchema).describe('One per `{{field}}` of the template, in order of appearance.'),
     approval_required: z.boolean().describe("The team's approval threshold asks for another admin's approval before it starts."),
     confirm_threshold: z.number().int().describe("The team's confirm threshold."),

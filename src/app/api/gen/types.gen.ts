@@ -855,6 +855,27 @@ export type CampaignReview = {
         }>;
     }>;
     /**
+     * Herald extension. With an A/B test: how the audience counted now would be split (docs/ab-tests.md).
+     */
+    ab_test?: {
+        /**
+         * In order; the first is the campaign’s own template.
+         */
+        variants: Array<{
+            name: string;
+            /**
+             * Recipients who get this variant in the test.
+             */
+            test_recipients: number;
+        }>;
+        /**
+         * Recipients who get the winner once the test is decided (0 when the audience is too small to hold any back).
+         */
+        rest: number;
+        metric: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+        decide_after_minutes: number;
+    };
+    /**
      * One per `{{field}}` of the template, in order of appearance.
      */
     coverage: Array<FieldCoverage>;

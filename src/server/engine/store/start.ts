@@ -8,6 +8,7 @@ import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
 import { suppressionListOf } from '../../modules/suppressions/suppressions.sql';
+import { abTestSize } from '../../../shared/ab-test/split';
 
 export type AudienceSizes = {
   /** Recipients written when a campaign that is not throttled starts: enough for its first batches at once. */
@@ -91,13 +92,6 @@ async function writeRecipients(
   const rows = parseRows(WrittenRowSchema, found);
   const written = rows[0]?.written ?? 0;
   return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
-}
-
-/** The test of an A/B campaign: how many recipients each variant gets, from the audience's size (docs/ab-tests.md). */
-export function abTestSize(audience: number, variants: number, settings: { test_share: number; min_recipients_per_variant: number }): number {
-  const perVariant = Math.max(Math.ceil((audience * settings.test_share) / 100 / variants), settings.min_recipients_per_variant);
-  // Too small an audience for the minimum with some left over: everyone is in the test, split evenly.
-  return perVariant * variants >= audience ? audience : perVariant * variants;
 }
 
 /**

@@ -3,6 +3,8 @@ import type { AuthContext } from '../../http/auth';
 import { ValidationError } from '../../lib/errors';
 import { findCampaign, presentAbTest, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
 import { resolveCampaign } from './editing';
+import type { AbSettings } from './ab-results';
+import { abTestSize, abVariantSizes } from '../../../shared/ab-test/split';
 import { measureOverAudience, type ReviewSubject } from './review';
 
 /** Reviewing campaigns, nothing written: the review of a saved campaign or of an input, its summary, and the SMS parts a body makes over an audience. */
@@ -35,7 +37,7 @@ export async function reviewCampaign(
   const record = await findCampaign(deps, auth, uuid);
   const groups = await deps.campaigns.groupIds(record.id);
   const template = (await deps.templates.find(auth.teamId, record.templateUuid))!;
-  return reviewOf(deps, auth, {
+  const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: record.templateUuid,
     body: template.body,
@@ -48,13 +50,29 @@ export async function reviewCampaign(
     ignoreQuietHours: record.ignoreQuietHours,
     campaignId: record.id,
   });
+  return { ...review, ...abSplitOf(record.variants, record.abTest, review.recipients.total) };
+}
+
+/** The review's A/B split of `total` recipients (docs/ab-tests.md); nothing without a test. */
+function abSplitOf(variants: Array<{ name: string }>, settings: AbSettings | null, total: number) {
+  if (!settings || variants.length < 2) return {};
+  const tested = abTestSize(total, variants.length, settings);
+  const sizes = abVariantSizes(tested, variants.length);
+  return {
+    ab_test: {
+      variants: variants.map((variant, i) => ({ name: variant.name, test_recipients: sizes[i]! })),
+      rest: total - tested,
+      metric: settings.metric,
+      decide_after_minutes: settings.decide_after_minutes,
+    },
+  };
 }
 
 /** The review of a campaign input, nothing written: every rule of create applies but the scheduling ones (it is read as a draft). */
 export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0] & Pick<CampaignsDeps, 'reviewer'>, auth: AuthContext, input: CampaignInput) {
   const write = await resolveCampaign(deps, auth, { ...input, is_draft: true, manually_paused: undefined, ignore_quiet_hours: undefined });
   const template = (await deps.templates.find(auth.teamId, input.template_uuid))!;
-  return reviewOf(deps, auth, {
+  const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: input.template_uuid,
     body: template.body,
@@ -66,6 +84,7 @@ export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0
     throttled: write.throttled,
     ignoreQuietHours: input.ignore_quiet_hours ?? false,
   });
+  return { ...review, ...abSplitOf(write.variants, write.abTest, review.recipients.total) };
 }
 
 /** Before sending: who the groups reach now; once sending: the engine's messages by status. */
