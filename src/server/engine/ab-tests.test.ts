@@ -204,6 +204,20 @@ describe('A/B tests', { timeout: 120_000 }, () => {
       expect(ledger.bodiesByNumber.get(m.phone_number)).toEqual(['Offer B, 20% off']);
       expect(senders.get(m.phone_number)).toBe('Shop');
     }
+    // The delivery report names each message's variant, and its sender.
+    const page = async (n: number) =>
+      (await t.request('GET', `/api/2.0/reporting/${uuid}/delivery?per_page=100&page=${n}`, { token: owner.token })).json().data as Array<{
+        Recipient: string;
+        Sender: string;
+        variant: string;
+      }>;
+    const report = [...(await page(1)), ...(await page(2))];
+    expect(report.length).toBe(RECIPIENTS);
+    const variantOf = new Map((await messages(id)).map((m) => [m.phone_number, m.variant === 0 ? 'A' : 'B']));
+    for (const row of report) {
+      expect(row.variant).toBe(variantOf.get(row.Recipient));
+      expect(row.Sender).toBe(row.variant === 'A' ? 'Acme' : 'Shop');
+    }
     // The decision is in the audit log.
     const audit = await t.database.pool.query(
       `SELECT action, actor_name, changes FROM audit_events WHERE resource_uuid = $1 AND action = 'campaigns.ab_test.decided'`,

@@ -1688,6 +1688,10 @@ export type DeliveryReportRow = {
      */
     delivered_at: string;
     /**
+     * Herald extension (not in the CSV). The A/B test variant the message carried (docs/ab-tests.md). Present only on the rows of a campaign with an A/B test, so other campaigns’ rows are as before.
+     */
+    variant?: string | null;
+    /**
      * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
      */
     connection?: ReportConnection | null;
