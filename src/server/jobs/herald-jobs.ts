@@ -24,7 +24,8 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
  * works through the queues: report jobs (the CSV, then the e-mail with its signed link: SMTP, or
  * DATA_DIR/outbox without it), account e-mails (invitations, password resets, approval requests, from
  * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill),
- * and sweeps stored reports whose links have expired and old event deliveries.
+ * sweeps stored reports whose links have expired and old event deliveries, and counts the A/B tests'
+ * windows and decides them (docs/ab-tests.md).
  */
 export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
   const { config, database, services, log } = deps;
