@@ -36,6 +36,9 @@ const STATE_COLUMNS = [
   'expired_at',
   'started_sending_at',
   'finished_sending_at',
+  'ab_winner',
+  'ab_decided_by',
+  'ab_decided_at',
 ];
 const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 

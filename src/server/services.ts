@@ -17,6 +17,7 @@ import { createMembersRepository } from './modules/members/members.repository';
 import { createMembersService } from './modules/members/members.service';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository';
 import { createCampaignEventLog } from './observability/campaign-events';
+import { createAbDecisions } from './modules/campaigns/ab-decisions';
 import { createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createReviewRepository } from './modules/campaigns/review.repository';
 import { createContactGroupsRepository } from './modules/contact-groups/contact-groups.repository';
@@ -311,6 +312,9 @@ export function createServices(
     events: options.logger ? createCampaignEventLog({ db, log: options.logger, clock }) : undefined,
   });
 
+  // The A/B tests' windows and decisions, run by the job runner (jobs/herald-jobs.ts).
+  const abDecisions = createAbDecisions({ db, clock, audit: auditRepository, defaultZone: config.appTimezone });
+
   const trackedLinks = createTrackedLinks({ db, clock });
 
   const contactsDirectory = createContactsDirectoryService({
@@ -365,6 +369,7 @@ export function createServices(
     reportsRepository,
     reportLinks,
     campaigns,
+    abDecisions,
     inbound,
     teams,
     users,

@@ -4,6 +4,7 @@ import {
   boolean,
   customType,
   date,
+  doublePrecision,
   integer,
   jsonb,
   numeric,
@@ -307,6 +308,16 @@ export const campaigns = pgTable('campaigns', {
   humanClickCount: integer('human_click_count').notNull().default(0),
   humanClickerCount: integer('human_clicker_count').notNull().default(0),
   ...stamps(),
+  // A/B tests (0049): the settings, the split's seed, the sending time counted, and the decision.
+  abTest: jsonb('ab_test'),
+  abSeed: bigint('ab_seed', { mode: 'number' }),
+  abWindowMs: bigint('ab_window_ms', { mode: 'number' }).notNull().default(0),
+  abWindowAt: moment('ab_window_at'),
+  abWinner: smallint('ab_winner'),
+  abDecidedBy: text('ab_decided_by', { enum: ['auto', 'manual', 'not_significant'] }),
+  abProbability: doublePrecision('ab_probability'),
+  abDecidedAt: moment('ab_decided_at'),
+  abResults: jsonb('ab_results'),
 });
 
 // Teams and access.
@@ -719,6 +730,23 @@ export const campaignGroups = pgTable(
 );
 
 /** A campaign's included and excluded segments (issue 35), in order, like its groups. */
+/** A campaign's A/B variants (0049), in order: `position` is what its messages record. */
+export const campaignVariants = pgTable(
+  'campaign_variants',
+  {
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    name: text('name').notNull(),
+    templateId: bigint('template_id', { mode: 'number' })
+      .notNull()
+      .references(() => templates.id),
+    sender: text('sender'),
+  },
+  (table) => [primaryKey({ columns: [table.campaignId, table.position] })],
+);
+
 export const campaignSegments = pgTable(
   'campaign_segments',
   {
@@ -843,6 +871,7 @@ export const messages = pgTable('messages', {
   contactGroupId: bigint('contact_group_id', { mode: 'number' }),
   unsentSequence: integer('unsent_sequence'),
   connectionId: bigint('connection_id', { mode: 'number' }),
+  variant: smallint('variant'),
 });
 
 /** A claimed range of a campaign's messages under a lease and a fencing token. */

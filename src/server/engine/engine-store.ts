@@ -26,9 +26,15 @@ export type SendingCampaign = {
   body: string;
   /** The template's links by name, with the domain their short links are made on (null: the service's own). */
   links: Record<string, { id: number; destination: string; domain: string | null }>;
+  /** An A/B test's variants by position (a message's `variant`), each with its sender, body and links; null without a test. */
+  variants: Array<VariantContent> | null;
 };
 
-export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; customFields: Record<string, string> };
+/** What a message of one variant is sent with. */
+export type VariantContent = Pick<SendingCampaign, 'sender' | 'body' | 'links'>;
+
+/** `variant`: the A/B test variant it carries (null without a test): its sender and template are sent. */
+export type ClaimedMessage = { id: number; uuid: string; phoneNumber: string; customFields: Record<string, string>; variant?: number | null };
 
 /** A batch as its owner holds it: the token fences every write (a takeover gives the batch a new one). */
 export type Lease = { batchId: number; token: string };

@@ -4,7 +4,7 @@ import { allowance, mergeWindows } from '../../shared/schedule/throttle';
 import { quietPeriods } from '../../shared/schedule/quiet-hours';
 import type { OutgoingSms, Receipt, SmsGateway } from '../gateways/sms/sms-gateway';
 import type { Clock } from '../lib/time';
-import type { BatchOutcome, ClaimedBatch, EngineStore, InDoubtPolicy, QueuedReply, SendingCampaign } from './engine-store';
+import type { BatchOutcome, ClaimedBatch, ClaimedMessage, EngineStore, InDoubtPolicy, QueuedReply, SendingCampaign, VariantContent } from './engine-store';
 import { holdLease } from './lease-holder';
 import { createReceiptQueue } from './receipt-queue';
 import { shortLinksFor } from './short-links';
@@ -162,16 +162,19 @@ export function createEngine(deps: {
       await settle(claimed, { submitted: [], rejected: [], notSent: [], inDoubt: [] }, inDoubt);
       return true;
     }
-    const links = await shortLinksFor(store, campaign, batch, deps.urlBase);
-    const tokens = parseShorthands(campaign.body); // once a batch, not once a message
+    // Each A/B variant's messages with its own template, sender and links (docs/ab-tests.md); without a test, the campaign's.
+    const contentOf = (message: ClaimedMessage): VariantContent => (message.variant != null ? campaign.variants?.[message.variant] : undefined) ?? campaign;
+    const rendered = new Map<number, { from: string; body: string }>();
+    for (const content of new Set(batch.map(contentOf))) {
+      const ofContent = batch.filter((message) => contentOf(message) === content);
+      const links = await shortLinksFor(store, content, ofContent, deps.urlBase);
+      const tokens = parseShorthands(content.body); // once a batch, not once a message
+      for (const message of ofContent)
+        rendered.set(message.id, { from: content.sender, body: renderTokens(tokens, { fields: message.customFields, links: links.get(message.id) }) });
+    }
     const items = batch.map((message) => ({
       id: message.id,
-      sms: {
-        clientRef: message.uuid,
-        to: message.phoneNumber,
-        from: campaign.sender,
-        body: renderTokens(tokens, { fields: message.customFields, links: links.get(message.id) }),
-      },
+      sms: { clientRef: message.uuid, to: message.phoneNumber, ...rendered.get(message.id)! },
     }));
     // A batch taken over from an owner that died handing it over (it stays marked so until settled)
     // is asked about before anything else happens to it: whatever follows — sent, or given back for

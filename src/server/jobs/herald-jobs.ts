@@ -11,6 +11,7 @@ import { createEventDeliveryWorker } from '../modules/event-endpoints/event-deli
 import { recoverInterruptedImports } from '../modules/imports/imports.service';
 import { createReportWorker } from '../modules/reports/report-worker';
 import type { Services } from '../services';
+import { AB_DECISIONS_EVERY_MS } from '../modules/campaigns/ab-decisions';
 import { createJobRunner, type JobQueue, type PeriodicJob } from './runner';
 
 /** How often keys past their 24 hours are deleted. */
@@ -23,7 +24,8 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
  * works through the queues: report jobs (the CSV, then the e-mail with its signed link: SMTP, or
  * DATA_DIR/outbox without it), account e-mails (invitations, password resets, approval requests, from
  * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill),
- * and sweeps stored reports whose links have expired and old event deliveries.
+ * sweeps stored reports whose links have expired and old event deliveries, and counts the A/B tests'
+ * windows and decides them (docs/ab-tests.md).
  */
 export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
   const { config, database, services, log } = deps;
@@ -90,7 +92,15 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       options: { batchSize: config.eventBatchSize, leaseMs: config.webhookTimeoutMs * 2 + 5_000 },
     });
     queues.push(reports.queue, accountMail.queue, events.queue);
-    periodic.push(reports.periodic, events.sweep);
+    periodic.push(reports.periodic, events.sweep, {
+      // A/B tests: their windows counted in sending time, and decided once over (docs/ab-tests.md).
+      name: 'campaigns.ab_tests',
+      everyMs: AB_DECISIONS_EVERY_MS,
+      async run() {
+        const decided = await services.abDecisions.run();
+        if (decided.length > 0) log.info({ campaigns: decided }, 'A/B tests decided');
+      },
+    });
   }
 
   const runner = createJobRunner({ db: database.db, clock: systemClock, log: workerLog, queues, periodic });

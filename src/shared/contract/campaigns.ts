@@ -27,6 +27,43 @@ export const PauseInputSchema = z.object({
 });
 export type PauseInput = z.infer<typeof PauseInputSchema>;
 
+/** What an A/B test decides on (docs/ab-tests.md). */
+export const AB_TEST_METRICS = ['human_click_rate', 'conversion_rate', 'revenue_per_recipient'] as const;
+export type AbTestMetric = (typeof AB_TEST_METRICS)[number];
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z
+    .number({ error: `The ${label} must be a whole number.` })
+    .int(`The ${label} must be a whole number.`)
+    .min(min, `The ${label} must be between ${min} and ${max}.`)
+    .max(max, `The ${label} must be between ${min} and ${max}.`);
+
+export const VariantInputSchema = z
+  .object({
+    name: requiredString('variant name', 50).describe('Unique within the campaign; reports and the page show it.'),
+    template_uuid: uuidField('variant template uuid').describe("The team's template this variant sends."),
+    sender: SenderNameSchema.optional().describe("The variant's sender; the campaign's when absent."),
+  })
+  .describe('Herald extension. One variant of an A/B test.');
+export type VariantInput = z.infer<typeof VariantInputSchema>;
+
+export const AbTestInputSchema = z
+  .object({
+    test_share: wholeNumber('test share', 1, 99).default(20).describe('Percent of the audience that gets the test, split evenly between the variants.'),
+    metric: z
+      .enum(AB_TEST_METRICS, { error: 'The metric must be human_click_rate, conversion_rate or revenue_per_recipient.' })
+      .default('human_click_rate')
+      .describe('What decides the winner.'),
+    decide_after_minutes: wholeNumber('decide after minutes', 1, 10_080)
+      .default(120)
+      .describe('The test window, counted in sending time only (not planned pauses, pauses by hand or quiet hours).'),
+    min_recipients_per_variant: wholeNumber('min recipients per variant', 1, 1_000_000)
+      .default(500)
+      .describe('Each variant is tested on at least this many recipients when the audience allows.'),
+  })
+  .describe('Herald extension. An A/B test’s settings.');
+export type AbTestInput = z.infer<typeof AbTestInputSchema>;
+
 const campaignFields = {
   name: requiredString('name', 255).describe('Name shown in lists.'),
   sender: SenderNameSchema,
@@ -74,6 +111,14 @@ export const CampaignInputSchema = z
       .describe(
         "Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.",
       ),
+    variants: z
+      .array(VariantInputSchema, { error: 'The variants must be a list.' })
+      .refine((list) => list.length === 0 || (list.length >= 2 && list.length <= 4), 'A campaign has 2 to 4 variants (or none).')
+      .optional()
+      .describe(
+        'Herald extension (A/B test, docs/ab-tests.md). 2 to 4 messages tested on a share of the audience; the winner goes to the rest. The first variant is the campaign itself: `template_uuid` must be its template. Create: none when absent; edit: unchanged when absent, `[]` removes them.',
+      ),
+    ab_test: AbTestInputSchema.optional().describe('Herald extension. The A/B test settings (with `variants`; the defaults when absent).'),
   })
   // A campaign needs recipients: at least one included group, or (issue 35) an included segment.
   .superRefine((input, context) => {
@@ -151,6 +196,56 @@ export const ApprovalDecisionSchema = z
   .describe("An admin's decision on a campaign waiting for approval.");
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
+export const VariantResultSchema = z
+  .object({
+    name: z.string(),
+    recipients: z.number().int().describe('Messages written with this variant.'),
+    sent: z.number().int().describe('Handed to the carrier and not failed (submitted or delivered).'),
+    delivered: z.number().int(),
+    human_clicks: z.number().int().describe('Recipients who clicked a tracked link as a person (bots left out), each once.'),
+    conversions: z.number().int().describe('Orders credited to its messages (conversions).'),
+    revenue: z.number().describe('Their value, added up as given.'),
+    metric_value: z.number().describe('The test metric: `human_clicks` / `sent`, `conversions` / `recipients` or `revenue` / `recipients`.'),
+    probability_best: z
+      .number()
+      .nullable()
+      .describe(
+        'The probability that this variant is the best (docs/ab-tests.md: Beta posteriors, or a normal approximation for revenue, 20,000 draws); null before the test.',
+      ),
+  })
+  .meta({ id: 'VariantResult' });
+export type VariantResult = z.infer<typeof VariantResultSchema>;
+
+export const AbTestSchema = z
+  .object({
+    test_share: z.number().int(),
+    metric: z.enum(AB_TEST_METRICS),
+    decide_after_minutes: z.number().int(),
+    min_recipients_per_variant: z.number().int(),
+    status: z
+      .enum(['testing', 'deciding', 'decided'])
+      .describe(
+        '`testing` until the window has passed (and before the start), `deciding` once it has and the decision is due, `decided` once a winner is chosen.',
+      ),
+    winner: z.string().nullable().describe('The winning variant’s name.'),
+    decided_by: z
+      .enum(['auto', 'manual', 'not_significant'])
+      .nullable()
+      .describe(
+        '`auto`: its probability of being best reached 0.90; `manual`: picked by a person; `not_significant`: no variant reached 0.90, so the first won.',
+      ),
+    probability: z.number().nullable().describe("The winner's probability of being best when it was decided."),
+    decided_at: TimestampSchema,
+    sending_minutes: z.number().describe('Sending time counted towards the window so far.'),
+    results: z.array(VariantResultSchema).describe('One per variant, in order (frozen at the decision for the test share; the figures go on growing).'),
+  })
+  .meta({ id: 'AbTest', description: 'Herald extension. An A/B test’s settings, state and figures per variant (docs/ab-tests.md).' });
+export type AbTest = z.infer<typeof AbTestSchema>;
+
+export const AbTestWinnerInputSchema = z
+  .object({ variant: requiredString('variant', 50).describe('The name of the variant that wins.') })
+  .describe('Herald extension. Picks the winner of an A/B test by hand, before it is decided.');
+
 export const CampaignSchema = z
   .object({
     uuid: UuidSchema,
@@ -186,6 +281,10 @@ export const CampaignSchema = z
     paused_until: TimestampSchema.describe(
       'Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.',
     ),
+    variants: z
+      .array(z.object({ name: z.string(), template_uuid: UuidSchema, sender: z.string().describe('"" when it uses the campaign’s.') }))
+      .describe('Herald extension. The A/B test’s variants in order (the first is the campaign’s own template); empty without a test.'),
+    ab_test: AbTestSchema.nullable().describe('Herald extension. The A/B test; null without variants.'),
   })
   .meta({ id: 'Campaign' });
 export type Campaign = z.infer<typeof CampaignSchema>;
@@ -243,6 +342,10 @@ export const CampaignSummarySchema = z
       .array(RevenueSchema)
       .optional()
       .describe("Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted."),
+    variants: z
+      .array(VariantResultSchema)
+      .optional()
+      .describe('Herald extension. With an A/B test: the figures per variant (the test, then the winner’s share of the rest); absent otherwise.'),
   })
   .meta({ id: 'CampaignSummary' });
 
@@ -375,6 +478,17 @@ export const CampaignReviewSchema = z
         }),
       )
       .describe('Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.'),
+    ab_test: z
+      .object({
+        variants: z
+          .array(z.object({ name: z.string(), test_recipients: z.number().int().describe('Recipients who get this variant in the test.') }))
+          .describe('In order; the first is the campaign’s own template.'),
+        rest: z.number().int().describe('Recipients who get the winner once the test is decided (0 when the audience is too small to hold any back).'),
+        metric: z.enum(AB_TEST_METRICS),
+        decide_after_minutes: z.number().int(),
+      })
+      .optional()
+      .describe('Herald extension. With an A/B test: how the audience counted now would be split (docs/ab-tests.md).'),
     coverage: z.array(FieldCoverageSchema).describe('One per `{{field}}` of the template, in order of appearance.'),
     approval_required: z.boolean().describe("The team's approval threshold asks for another admin's approval before it starts."),
     confirm_threshold: z.number().int().describe("The team's confirm threshold."),

@@ -74,6 +74,13 @@ export const DeliveryReportRowSchema = DeliveryReportColumnsSchema.extend({
   failure_reason: failureReason,
   sent_at: reportTime('Herald extension (not in the CSV). When the gateway took the message:'),
   delivered_at: reportTime('Herald extension (not in the CSV). When its delivery receipt came:'),
+  variant: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Herald extension (not in the CSV). The A/B test variant the message carried (docs/ab-tests.md). Present only on the rows of a campaign with an A/B test, so other campaigns’ rows are as before.',
+    ),
   ...carriedBy,
 }).meta({
   id: 'DeliveryReportRow',

@@ -555,6 +555,77 @@ export type Approval = {
     notice: string;
 };
 
+export type VariantResult = {
+    name: string;
+    /**
+     * Messages written with this variant.
+     */
+    recipients: number;
+    /**
+     * Handed to the carrier and not failed (submitted or delivered).
+     */
+    sent: number;
+    delivered: number;
+    /**
+     * Recipients who clicked a tracked link as a person (bots left out), each once.
+     */
+    human_clicks: number;
+    /**
+     * Orders credited to its messages (conversions).
+     */
+    conversions: number;
+    /**
+     * Their value, added up as given.
+     */
+    revenue: number;
+    /**
+     * The test metric: `human_clicks` / `sent`, `conversions` / `recipients` or `revenue` / `recipients`.
+     */
+    metric_value: number;
+    /**
+     * The probability that this variant is the best (docs/ab-tests.md: Beta posteriors, or a normal approximation for revenue, 20,000 draws); null before the test.
+     */
+    probability_best: number | null;
+};
+
+/**
+ * Herald extension. An A/B test’s settings, state and figures per variant (docs/ab-tests.md).
+ */
+export type AbTest = {
+    test_share: number;
+    metric: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+    decide_after_minutes: number;
+    min_recipients_per_variant: number;
+    /**
+     * `testing` until the window has passed (and before the start), `deciding` once it has and the decision is due, `decided` once a winner is chosen.
+     */
+    status: 'testing' | 'deciding' | 'decided';
+    /**
+     * The winning variant’s name.
+     */
+    winner: string | null;
+    /**
+     * `auto`: its probability of being best reached 0.90; `manual`: picked by a person; `not_significant`: no variant reached 0.90, so the first won.
+     */
+    decided_by: 'auto' | 'manual' | 'not_significant' | null;
+    /**
+     * The winner's probability of being best when it was decided.
+     */
+    probability: number | null;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    decided_at: string;
+    /**
+     * Sending time counted towards the window so far.
+     */
+    sending_minutes: number;
+    /**
+     * One per variant, in order (frozen at the decision for the test share; the figures go on growing).
+     */
+    results: Array<VariantResult>;
+};
+
 export type Campaign = {
     /**
      * Identifier (UUID).
@@ -651,6 +722,24 @@ export type Campaign = {
      * Herald extension. While a sending campaign is inside one of its planned `pauses`: when sending resumes (the end of that pause, or of the pauses that follow it without a gap); "" otherwise.
      */
     paused_until: string;
+    /**
+     * Herald extension. The A/B test’s variants in order (the first is the campaign’s own template); empty without a test.
+     */
+    variants: Array<{
+        name: string;
+        /**
+         * Identifier (UUID).
+         */
+        template_uuid: string;
+        /**
+         * "" when it uses the campaign’s.
+         */
+        sender: string;
+    }>;
+    /**
+     * Herald extension. The A/B test; null without variants.
+     */
+    ab_test: AbTest | null;
 };
 
 export type CampaignSummary = {
@@ -707,6 +796,10 @@ export type CampaignSummary = {
      * Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted.
      */
     revenue_other?: Array<Revenue>;
+    /**
+     * Herald extension. With an A/B test: the figures per variant (the test, then the winner’s share of the rest); absent otherwise.
+     */
+    variants?: Array<VariantResult>;
 };
 
 export type GroupRef = {
@@ -893,6 +986,27 @@ export type CampaignReview = {
             end_at: string;
         }>;
     }>;
+    /**
+     * Herald extension. With an A/B test: how the audience counted now would be split (docs/ab-tests.md).
+     */
+    ab_test?: {
+        /**
+         * In order; the first is the campaign’s own template.
+         */
+        variants: Array<{
+            name: string;
+            /**
+             * Recipients who get this variant in the test.
+             */
+            test_recipients: number;
+        }>;
+        /**
+         * Recipients who get the winner once the test is decided (0 when the audience is too small to hold any back).
+         */
+        rest: number;
+        metric: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+        decide_after_minutes: number;
+    };
     /**
      * One per `{{field}}` of the template, in order of appearance.
      */
@@ -1705,6 +1819,10 @@ export type DeliveryReportRow = {
      * Herald extension (not in the CSV). When its delivery receipt came: `YYYY-MM-DD HH:MM:SS` (APP_TIMEZONE); empty when not yet.
      */
     delivered_at: string;
+    /**
+     * Herald extension (not in the CSV). The A/B test variant the message carried (docs/ab-tests.md). Present only on the rows of a campaign with an A/B test, so other campaigns’ rows are as before.
+     */
+    variant?: string | null;
     /**
      * Herald extension (not in the CSV). The team’s SMS connection that carried the message (or refused it for the recipient); null when that connection has been deleted since. Present only on messages a connection carried: absent for those sent through the installation’s gateway.
      */
@@ -10582,6 +10700,44 @@ export type CreateCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension (A/B test, docs/ab-tests.md). 2 to 4 messages tested on a share of the audience; the winner goes to the rest. The first variant is the campaign itself: `template_uuid` must be its template. Create: none when absent; edit: unchanged when absent, `[]` removes them.
+         */
+        variants?: Array<{
+            /**
+             * Unique within the campaign; reports and the page show it.
+             */
+            name: string;
+            /**
+             * The team's template this variant sends.
+             */
+            template_uuid: string;
+            /**
+             * The variant's sender; the campaign's when absent.
+             */
+            sender?: string;
+        }>;
+        /**
+         * Herald extension. The A/B test settings (with `variants`; the defaults when absent).
+         */
+        ab_test?: {
+            /**
+             * Percent of the audience that gets the test, split evenly between the variants.
+             */
+            test_share?: number;
+            /**
+             * What decides the winner.
+             */
+            metric?: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+            /**
+             * The test window, counted in sending time only (not planned pauses, pauses by hand or quiet hours).
+             */
+            decide_after_minutes?: number;
+            /**
+             * Each variant is tested on at least this many recipients when the audience allows.
+             */
+            min_recipients_per_variant?: number;
+        };
     };
     headers?: {
         /**
@@ -10961,6 +11117,44 @@ export type UpdateCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension (A/B test, docs/ab-tests.md). 2 to 4 messages tested on a share of the audience; the winner goes to the rest. The first variant is the campaign itself: `template_uuid` must be its template. Create: none when absent; edit: unchanged when absent, `[]` removes them.
+         */
+        variants?: Array<{
+            /**
+             * Unique within the campaign; reports and the page show it.
+             */
+            name: string;
+            /**
+             * The team's template this variant sends.
+             */
+            template_uuid: string;
+            /**
+             * The variant's sender; the campaign's when absent.
+             */
+            sender?: string;
+        }>;
+        /**
+         * Herald extension. The A/B test settings (with `variants`; the defaults when absent).
+         */
+        ab_test?: {
+            /**
+             * Percent of the audience that gets the test, split evenly between the variants.
+             */
+            test_share?: number;
+            /**
+             * What decides the winner.
+             */
+            metric?: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+            /**
+             * The test window, counted in sending time only (not planned pauses, pauses by hand or quiet hours).
+             */
+            decide_after_minutes?: number;
+            /**
+             * Each variant is tested on at least this many recipients when the audience allows.
+             */
+            min_recipients_per_variant?: number;
+        };
     };
     path: {
         /**
@@ -11222,6 +11416,44 @@ export type PreviewCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension (A/B test, docs/ab-tests.md). 2 to 4 messages tested on a share of the audience; the winner goes to the rest. The first variant is the campaign itself: `template_uuid` must be its template. Create: none when absent; edit: unchanged when absent, `[]` removes them.
+         */
+        variants?: Array<{
+            /**
+             * Unique within the campaign; reports and the page show it.
+             */
+            name: string;
+            /**
+             * The team's template this variant sends.
+             */
+            template_uuid: string;
+            /**
+             * The variant's sender; the campaign's when absent.
+             */
+            sender?: string;
+        }>;
+        /**
+         * Herald extension. The A/B test settings (with `variants`; the defaults when absent).
+         */
+        ab_test?: {
+            /**
+             * Percent of the audience that gets the test, split evenly between the variants.
+             */
+            test_share?: number;
+            /**
+             * What decides the winner.
+             */
+            metric?: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+            /**
+             * The test window, counted in sending time only (not planned pauses, pauses by hand or quiet hours).
+             */
+            decide_after_minutes?: number;
+            /**
+             * Each variant is tested on at least this many recipients when the audience allows.
+             */
+            min_recipients_per_variant?: number;
+        };
     };
     headers?: {
         /**
@@ -11321,6 +11553,80 @@ export type StopCampaignResponses = {
 };
 
 export type StopCampaignResponse = StopCampaignResponses[keyof StopCampaignResponses];
+
+export type PickCampaignAbTestWinnerData = {
+    /**
+     * Herald extension. Picks the winner of an A/B test by hand, before it is decided.
+     */
+    body: {
+        /**
+         * The name of the variant that wins.
+         */
+        variant: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/ab-test/winner';
+};
+
+export type PickCampaignAbTestWinnerErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type PickCampaignAbTestWinnerError = PickCampaignAbTestWinnerErrors[keyof PickCampaignAbTestWinnerErrors];
+
+export type PickCampaignAbTestWinnerResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Campaign;
+    };
+};
+
+export type PickCampaignAbTestWinnerResponse = PickCampaignAbTestWinnerResponses[keyof PickCampaignAbTestWinnerResponses];
 
 export type ApproveCampaignData = {
     /**

@@ -57,6 +57,8 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     stopped_by: null,
     expired_at: '',
     paused_until: '',
+    variants: [],
+    ab_test: null,
     ...overrides,
   };
 }

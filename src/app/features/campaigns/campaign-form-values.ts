@@ -26,12 +26,54 @@ export interface CampaignFormValues {
   send_now: boolean;
   /** Admins only (the service answers 403 to anyone else who changes it). */
   ignore_quiet_hours: boolean;
+  /** The A/B test (docs/ab-tests.md); absent: the form offers none and sends nothing of it. */
+  ab?: AbFormValues;
+}
+
+/** An A/B test as the form edits it: the first variant is the campaign's own template, the others each name theirs. */
+export interface AbFormValues {
+  enabled: boolean;
+  /** The campaign had variants when the form opened: turning the test off sends `variants: []`. */
+  had: boolean;
+  first_name: string;
+  others: Array<{ name: string; template_uuid: string; sender: string }>;
+  test_share: number;
+  metric: 'human_click_rate' | 'conversion_rate' | 'revenue_per_recipient';
+  decide_after_minutes: number;
+  min_recipients_per_variant: number;
+}
+
+/** No A/B test yet: the settings' defaults, a second variant to fill in. */
+export const NO_AB_TEST: AbFormValues = {
+  enabled: false,
+  had: false,
+  first_name: 'A',
+  others: [{ name: 'B', template_uuid: '', sender: '' }],
+  test_share: 20,
+  metric: 'human_click_rate',
+  decide_after_minutes: 120,
+  min_recipients_per_variant: 500,
+};
+
+/** The request's `variants` and `ab_test` from the form's (the first variant is the campaign's template). */
+function abInput(ab: AbFormValues | undefined, templateUuid: string): Pick<CampaignInput, 'variants' | 'ab_test'> {
+  if (!ab) return {};
+  if (!ab.enabled) return ab.had ? { variants: [] } : {};
+  const { test_share, metric, decide_after_minutes, min_recipients_per_variant } = ab;
+  return {
+    variants: [
+      { name: ab.first_name, template_uuid: templateUuid },
+      ...ab.others.map(({ name, template_uuid, sender }) => ({ name, template_uuid, ...(sender ? { sender } : {}) })),
+    ],
+    ab_test: { test_share, metric, decide_after_minutes, min_recipients_per_variant },
+  };
 }
 
 /** The request body: a campaign that is not throttled sends no finish date and no pauses. */
 export function toCampaignInput(values: CampaignFormValues): CampaignInput {
-  const { throttled, scheduled_finish_date, pauses, send_now: _sendNow, ...common } = values;
-  return throttled ? { ...common, throttled: true, scheduled_finish_date, pauses } : { ...common, throttled: false };
+  const { throttled, scheduled_finish_date, pauses, send_now: _sendNow, ab, ...common } = values;
+  const tested = abInput(ab, common.template_uuid);
+  return throttled ? { ...common, throttled: true, scheduled_finish_date, pauses, ...tested } : { ...common, throttled: false, ...tested };
 }
 
 /** How long after the send time the form makes a campaign expire, and a throttled one finish, until they are set by hand. */
@@ -58,6 +100,7 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     pauses: [],
     send_now: false,
     ignore_quiet_hours: false,
+    ab: NO_AB_TEST,
   };
 }
 
@@ -90,6 +133,18 @@ export function campaignFormValues(campaign: Campaign): CampaignFormValues {
     pauses: campaign.pauses.map(({ start_at, end_at }) => ({ start_at, end_at })),
     send_now: false,
     ignore_quiet_hours: campaign.ignore_quiet_hours,
+    ab: campaign.ab_test
+      ? {
+          enabled: true,
+          had: true,
+          first_name: campaign.variants[0]?.name ?? 'A',
+          others: campaign.variants.slice(1).map(({ name, template_uuid, sender }) => ({ name, template_uuid, sender })),
+          test_share: campaign.ab_test.test_share,
+          metric: campaign.ab_test.metric,
+          decide_after_minutes: campaign.ab_test.decide_after_minutes,
+          min_recipients_per_variant: campaign.ab_test.min_recipients_per_variant,
+        }
+      : NO_AB_TEST,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   type CampaignFormValues,
 } from './campaign-form-values';
 import { PauseEditor } from './pause-editor';
+import { AbTestEditor } from './ab-test-editor';
 import { proposePause } from './pause-proposal';
 import { RecipientEstimate } from './recipient-estimate';
 import { serviceTimestamp } from '../../lib/service-zone';
@@ -415,6 +416,14 @@ export function CampaignForm({
                     />
                   </Stack>
                 )}
+                <AbTestEditor
+                  control={control}
+                  register={register}
+                  errorOf={errorOf}
+                  templates={[...templates, ...knownTemplates.filter((known) => !templates.some((t) => t.uuid === known.uuid))].map(templateOption)}
+                  senders={senders}
+                  readOnly={frozen}
+                />
                 {canIgnoreQuietHours && (
                   <BooleanSwitch
                     control={control}

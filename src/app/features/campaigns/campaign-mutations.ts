@@ -6,6 +6,7 @@ import {
   approveCampaign,
   createCampaign,
   deleteCampaign,
+  pickCampaignAbTestWinner,
   rejectCampaign,
   sendTestCampaign,
   stopCampaign,
@@ -61,6 +62,18 @@ export function useToggleCampaignPaused(uuid: string) {
     onSuccess: (campaign) => {
       queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
       return queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
+    },
+  });
+}
+
+/** Picks an A/B test's winner by hand, before it is decided: the rest of the audience gets it. */
+export function usePickAbTestWinner(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variant: string) => (await pickCampaignAbTestWinner({ path: { campaign_uuid: uuid }, body: { variant }, throwOnError: true })).data.data,
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(campaignKeys.detail(uuid), campaign);
+      return queryClient.invalidateQueries({ queryKey: campaignKeys.all });
     },
   });
 }

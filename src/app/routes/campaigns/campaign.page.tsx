@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/page-header';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { RoleNotice } from '../../features/auth/role-notice';
 import { useTeamRole } from '../../features/auth/use-team-role';
+import { AbTestCard } from '../../features/campaigns/ab-test-card';
 import { CampaignApprovalPanel } from '../../features/campaigns/campaign-approval';
 import { serviceTimestamp } from '../../lib/service-zone';
 import { CampaignBadges, isManuallyPaused, isStoppable } from '../../features/campaigns/campaign-badges';
@@ -233,6 +234,7 @@ export default function CampaignPage() {
               <SendingProgressPanel campaign={campaign.data} summary={summary.data} countedAt={summary.dataUpdatedAt} timeZone={timeZone} sendRate={sendRate} />
             ) : null}
           </Paper>
+          <AbTestCard campaign={campaign.data} canEdit={canEdit} />
           {campaign.data.status !== 0 && reports}
           <Paper withBorder p="lg" radius="md">
             <CampaignForm

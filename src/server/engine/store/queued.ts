@@ -10,6 +10,7 @@ const QueuedMessageRowSchema = z.object({
   sequence: z.number(),
   phoneNumber: z.string(),
   customFields: z.record(z.string(), z.string()),
+  variant: z.number().nullable(),
 });
 export type Queued = z.output<typeof QueuedMessageRowSchema>;
 
@@ -19,7 +20,7 @@ export const queuedIn = (tx: Tx, campaignId: number, first: number, last: number
     tx,
     QueuedMessageRowSchema,
     sql`
-        SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields" FROM messages
+        SELECT id, uuid, sequence, phone_number AS "phoneNumber", custom_fields AS "customFields", variant FROM messages
          WHERE campaign_id = ${campaignId} AND sequence BETWEEN ${first} AND ${last} AND status = 'queued'
          ORDER BY sequence LIMIT ${limit}`,
   );

@@ -9,6 +9,7 @@ import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
 import { suppressionListOf } from '../../modules/suppressions/suppressions.sql';
+import { abTestSize } from '../../../shared/ab-test/split';
 
 export type AudienceSizes = {
   /** Recipients written when a campaign that is not throttled starts: enough for its first batches at once. */
@@ -25,6 +26,7 @@ const AUDIENCE_LOCK = 16_022;
 /** bigint[] columns: node-postgres parses their elements as text (its bigint parser is for single values). */
 const AudienceGroupsRowSchema = z.object({ included: z.array(z.string()), excluded: z.array(z.string()) });
 const WrittenRowSchema = z.object({ written: z.number(), last: z.string().nullable() });
+const RestRowSchema = z.object({ written: z.number(), read: z.number(), last: z.string().nullable() });
 const DueCampaignRowSchema = z.object({
   id: z.number(),
   uuid: z.string(),
@@ -37,9 +39,11 @@ const DueCampaignRowSchema = z.object({
   approval_recipients: z.number().nullable(),
   requester: z.number().nullable(),
   threshold: z.number().nullable(),
+  ab_test: z.object({ test_share: z.number(), min_recipients_per_variant: z.number() }).nullable(),
+  variants: z.number(),
 });
 type DueCampaign = z.output<typeof DueCampaignRowSchema>;
-const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
+const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number(), ab_winner: z.number().nullable() });
 const LockedRowSchema = z.object({ ok: z.boolean() });
 const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number(), fixed: z.boolean() });
 const SegmentLinkRowSchema = z.object({ id: z.coerce.number(), kind: z.enum(['included', 'excluded']) });
@@ -135,6 +139,66 @@ function fixedRecipientsOf(campaign: { id: number; teamId: number }, included: n
   return audienceRowsOf(numbers, included, segmentGroupsOf(campaign.teamId));
 }
 
+/**
+ * An A/B campaign's start: its test only. The audience is ranked by a hash of the campaign's seed
+ * and each number (md5, so the same seed always draws the same recipients and split), the first
+ * `abTestSize` are written, numbered by phone number like any audience, with variants dealt in
+ * turn along the ranking (an even split: sizes differ by one at most). The rest of the audience is
+ * not written until the decision (`audience_after` stays NULL; the lifecycle reopens it).
+ */
+async function writeAbTest(
+  tx: Tx,
+  campaign: { id: number; teamId: number; variants: number; test_share: number; min_recipients_per_variant: number },
+  now: Date,
+  fixed: number | null,
+): Promise<{ written: number; after: string | null }> {
+  const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.teamId);
+  // A campaign with segments draws its test from the list fixed at its start.
+  const total = fixed ?? (await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded))).total;
+  const audience = fixed === null ? recipientsOf(included, excluded) : fixedRecipientsOf(campaign, included, { after: null, limit: null });
+  const tested = abTestSize(total, campaign.variants, campaign);
+  const seed = await campaignLifecycle.startAbTest(tx, campaign.id, total, now);
+  const { rows: found } = await tx.execute(sql`
+    WITH written AS (
+      INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id, variant)
+      SELECT ${campaign.id}, row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id, ((r.rank - 1) % ${campaign.variants})::smallint
+        FROM (SELECT a.*, row_number() OVER (ORDER BY md5(${String(seed)} || ':' || a.phone_number), a.phone_number) AS rank
+                FROM (${audience}) a) r
+       WHERE r.rank <= ${tested}
+      RETURNING 1)
+    SELECT count(*)::int AS written, NULL::text AS last FROM written`);
+  return { written: parseRows(WrittenRowSchema, found)[0]?.written ?? 0, after: null };
+}
+
+/**
+ * The rest of an A/B campaign's audience once decided, a chunk at a time like any audience: the
+ * recipients after `after` (by number) that are not in the test, with the winner's variant. The
+ * chunk is full when it read `limit` recipients, whether or not the test had some of them.
+ */
+async function writeRest(
+  tx: Tx,
+  campaign: { id: number; teamId: number; winner: number },
+  chunk: { after: string | null; limit: number; firstSequence: number },
+  fixed: boolean,
+): Promise<{ written: number; after: string | null }> {
+  const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.teamId);
+  const recipients = fixed ? fixedRecipientsOf(campaign, included, chunk) : recipientsOf(included, excluded, { after: chunk.after, limit: chunk.limit });
+  const { rows: found } = await withoutPlans(
+    tx,
+    ['enable_sort'],
+    sql`
+    WITH chunk AS MATERIALIZED (${recipients}),
+    written AS (
+      INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields, contact_group_id, variant)
+      SELECT ${campaign.id}, ${chunk.firstSequence - 1} + row_number() OVER (ORDER BY r.phone_number), r.phone_number, r.custom_fields, r.contact_group_id, ${campaign.winner}::smallint
+        FROM chunk r WHERE NOT EXISTS (SELECT 1 FROM messages w WHERE w.campaign_id = ${campaign.id} AND w.phone_number = r.phone_number)
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM written)::int AS written, (SELECT count(*) FROM chunk)::int AS read, (SELECT max(phone_number) FROM chunk) AS last`,
+  );
+  const row = parseRows(RestRowSchema, found)[0]!;
+  return { written: row.written, after: row.read === chunk.limit ? row.last : null };
+}
+
 /** Where the e-mails to approvers point (PUBLIC_URL) and the zone their times are written in (APP_TIMEZONE). */
 export type ApprovalMailOptions = { publicUrl: string; zone: string };
 
@@ -185,7 +249,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
             sql`
             SELECT c.id, c.uuid::text AS uuid, c.name, c.scheduled_send_date, c.team_id, c.is_test, c.throttled, c.approval_status, c.approval_recipients,
                    coalesce(c.approval_requested_by, c.created_by)::int AS requester,
-                   (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold
+                   (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold,
+                   c.ab_test, (SELECT count(*)::int FROM campaign_variants v WHERE v.campaign_id = c.id) AS variants
               FROM campaigns c
              WHERE c.status = 0 AND c.scheduled_send_date <= ${now} AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
              ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
@@ -205,6 +270,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
             start = { written: inserted.rowCount ?? 0, after: null };
+          } else if (campaign.ab_test && campaign.variants >= 2) {
+            start = await writeAbTest(tx, { id: campaign.id, teamId: campaign.team_id, variants: campaign.variants, ...campaign.ab_test }, now, fixed);
           } else {
             start = await writeRecipients(
               tx,
@@ -240,7 +307,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
         db,
         OpenCampaignRowSchema,
         sql`
-        SELECT id, team_id FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`,
+        SELECT id, team_id, ab_winner FROM campaigns WHERE status = 1 AND audience_after IS NOT NULL ORDER BY id`,
       );
       for (const campaign of open) {
         for (let more = true; more && Date.now() - started < budgetMs;) {
@@ -257,12 +324,21 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
             );
             if (!state || state.after === null || state.waiting >= sizes.ahead) return false;
             await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
-            const chunk = await writeRecipients(
-              tx,
-              { id: campaign.id, teamId: campaign.team_id },
-              { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
-              state.fixed,
-            );
+            // After an A/B test's decision: the rest of the audience, with the winner (test recipients left out).
+            const chunk =
+              campaign.ab_winner === null
+                ? await writeRecipients(
+                    tx,
+                    { id: campaign.id, teamId: campaign.team_id },
+                    { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+                    state.fixed,
+                  )
+                : await writeRest(
+                    tx,
+                    { id: campaign.id, teamId: campaign.team_id, winner: campaign.ab_winner },
+                    { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+                    state.fixed,
+                  );
             // A stop committed while the chunk was written ends the audience: the chunk is unsent at once.
             const updated = await firstRowOf(
               tx,

@@ -1,5 +1,6 @@
 import type { CampaignAudience } from '../../db/segment-sql';
-import type { Campaign } from '../../../shared/contract';
+import type { AbTest, Campaign } from '../../../shared/contract';
+import { resultsOf } from './ab-results';
 import type { Db } from '../../db/client';
 import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
@@ -135,6 +136,32 @@ export function presentCampaign(deps: Pick<CampaignsDeps, 'clock' | 'config'>, r
     stopped_by: record.stoppedBy,
     expired_at: formatTimestamp(record.expiredAt, zone),
     paused_until: formatTimestamp(pausedUntil(record, deps.clock.now()), zone),
+    variants: record.variants.map((variant) => ({ name: variant.name, template_uuid: variant.templateUuid, sender: variant.sender ?? '' })),
+    ab_test: presentAbTest(record, zone),
+  };
+}
+
+/** The A/B test as the API shows it (docs/ab-tests.md); null without variants. */
+export function presentAbTest(record: CampaignRecord, zone: string): AbTest | null {
+  const settings = record.abTest;
+  if (!settings || record.variants.length === 0) return null;
+  const decided = record.abWinner !== null;
+  const windowOver = record.abWindowMs >= settings.decide_after_minutes * 60_000;
+  return {
+    ...settings,
+    status: decided ? 'decided' : windowOver ? 'deciding' : 'testing',
+    winner: decided ? (record.variants[record.abWinner!]?.name ?? null) : null,
+    decided_by: record.abDecidedBy,
+    probability: record.abProbability,
+    decided_at: formatTimestamp(record.abDecidedAt, zone),
+    sending_minutes: Math.floor(record.abWindowMs / 6_000) / 10,
+    results: resultsOf(
+      record.variants.map((variant) => variant.name),
+      record.abFigures ?? [],
+      settings,
+      record.abSeed,
+      record.abResults?.probabilities ?? null,
+    ),
   };
 }
 

@@ -8,6 +8,8 @@ import { containsText } from '../../db/search';
 import { HELD_OWNER } from '../../engine/store/unsent';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf, type Conn } from '../../db/rows';
 import { campaignLifecycle } from './lifecycle';
+import { abFiguresOf, VariantFiguresSchema } from './ab-figures';
+import type { AbSettings } from './ab-results';
 
 export type CampaignWrite = {
   templateId: number;
@@ -29,6 +31,10 @@ export type CampaignWrite = {
   isDraft: boolean;
   /** Sends through the team's quiet hours. */
   ignoreQuietHours: boolean;
+  /** The A/B test's variants in order (none: no test); the first's template is `templateId`. */
+  variants: Array<{ name: string; templateId: number; sender: string | null }>;
+  /** Its settings, every default filled (null without variants). */
+  abTest: AbSettings | null;
 };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
@@ -54,7 +60,12 @@ const SELECT = sql`
          coalesce((SELECT array_agg(s.uuid::text ORDER BY cs.position) FROM campaign_segments cs JOIN segments s ON s.id = cs.segment_id
                     WHERE cs.campaign_id = c.id AND cs.kind = 'excluded'), '{}') AS "excludedSegments",
          coalesce((SELECT json_agg(json_build_object('uuid', p.uuid, 'startAt', p.start_at, 'endAt', p.end_at, 'createdAt', p.created_at, 'updatedAt', p.updated_at) ORDER BY p.start_at)
-                     FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses
+                     FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses,
+         coalesce((SELECT json_agg(json_build_object('name', v.name, 'templateId', v.template_id, 'templateUuid', vt.uuid, 'sender', v.sender) ORDER BY v.position)
+                     FROM campaign_variants v JOIN templates vt ON vt.id = v.template_id WHERE v.campaign_id = c.id), '[]') AS variants,
+         c.ab_test AS "abTest", c.ab_seed::text AS "abSeed", c.ab_window_ms::float8 AS "abWindowMs", c.ab_winner AS "abWinner",
+         c.ab_decided_by AS "abDecidedBy", c.ab_probability AS "abProbability", c.ab_decided_at AS "abDecidedAt", c.ab_results AS "abResults",
+         CASE WHEN c.ab_test IS NOT NULL AND c.status > 0 THEN ${abFiguresOf(sql`c.id`)} END AS "abFigures"
     FROM campaigns c JOIN teams t ON t.id = c.team_id JOIN templates tp ON tp.id = c.template_id`;
 
 const UserRefSchema = z.object({ uuid: z.string(), name: z.string() });
@@ -100,6 +111,24 @@ const CampaignRecordSchema = z.object({
   includedSegments: z.array(z.string()),
   excludedSegments: z.array(z.string()),
   pauses: z.array(PauseSchema),
+  variants: z.array(z.object({ name: z.string(), templateId: z.number(), templateUuid: z.string(), sender: z.string().nullable() })),
+  abTest: z
+    .object({
+      test_share: z.number(),
+      metric: z.enum(['human_click_rate', 'conversion_rate', 'revenue_per_recipient']),
+      decide_after_minutes: z.number(),
+      min_recipients_per_variant: z.number(),
+    })
+    .nullable(),
+  abSeed: z.coerce.number().nullable(),
+  abWindowMs: z.number(),
+  abWinner: z.number().nullable(),
+  abDecidedBy: z.enum(['auto', 'manual', 'not_significant']).nullable(),
+  abProbability: z.number().nullable(),
+  abDecidedAt: MomentSchema.nullable(),
+  /** The probabilities frozen at the decision, one per variant. */
+  abResults: z.object({ probabilities: z.array(z.number()) }).nullable(),
+  abFigures: z.array(VariantFiguresSchema).nullable(),
 });
 export type CampaignRecord = z.output<typeof CampaignRecordSchema>;
 
@@ -143,6 +172,13 @@ export function createCampaignsRepository(db: Db) {
         INSERT INTO campaign_segments (campaign_id, segment_id, kind, position)
         SELECT ${campaignId}, id, kind, position
           FROM unnest(${sql.param(segmentRows.map((g) => g.id))}::bigint[], ${sql.param(segmentRows.map((g) => g.kind))}::text[], ${sql.param(segmentRows.map((g) => g.position))}::int[]) AS t(id, kind, position)`);
+    await tx.execute(sql`DELETE FROM campaign_variants WHERE campaign_id = ${campaignId}`);
+    if (write.variants.length > 0)
+      await tx.execute(sql`
+        INSERT INTO campaign_variants (campaign_id, position, name, template_id, sender)
+        SELECT ${campaignId}, n - 1, name, template_id, sender
+          FROM unnest(${sql.param(write.variants.map((v) => v.name))}::text[], ${sql.param(write.variants.map((v) => v.templateId))}::bigint[],
+                      ${sql.param(write.variants.map((v) => v.sender))}::text[]) WITH ORDINALITY AS t(name, template_id, sender, n)`);
     const groups = [
       ...write.includedGroupIds.map((id, position) => ({ id, kind: 'included', position })),
       ...write.excludedGroupIds.map((id, position) => ({ id, kind: 'excluded', position })),
@@ -208,9 +244,10 @@ export function createCampaignsRepository(db: Db) {
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               ${state.columns}, ignore_quiet_hours, test_of, created_by, created_at, updated_at)
+                               ${state.columns}, ignore_quiet_hours, test_of, created_by, created_at, updated_at, ab_test)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now},
+                ${write.abTest === null ? null : JSON.stringify(write.abTest)}::jsonb)
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -236,7 +273,8 @@ export function createCampaignsRepository(db: Db) {
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours}, ${state.set}
+               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours},
+               ab_test = ${write.abTest === null ? null : JSON.stringify(write.abTest)}::jsonb, ${state.set}
          WHERE id = ${id} AND ${state.editable}
         RETURNING id`,
       );
@@ -272,7 +310,9 @@ export function createCampaignsRepository(db: Db) {
         sql`
         WITH c AS (
           -- While its audience is being written, the count expected (never fewer than those written).
-          SELECT *, CASE WHEN audience_after IS NULL THEN message_count ELSE greatest(message_count, coalesce(audience_estimate, 0)) END AS recipients
+          -- So is an A/B test's audience held until its decision.
+          SELECT *, CASE WHEN audience_after IS NULL AND (ab_test IS NULL OR ab_winner IS NOT NULL OR stopped_at IS NOT NULL OR expired_at IS NOT NULL) THEN message_count
+                         ELSE greatest(message_count, coalesce(audience_estimate, 0)) END AS recipients
             FROM campaigns WHERE id = ${id})
         SELECT recipients AS total, recipients - submitted_count - delivered_count - failed_count - unsent_count AS queued,
                submitted_count AS submitted, delivered_count AS delivered, failed_count AS failed, unsent_count AS unsent,

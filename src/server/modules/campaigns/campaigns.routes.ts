@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AbTestWinnerInputSchema,
   ApprovalDecisionSchema,
   CampaignInputSchema,
   CampaignListQuerySchema,
@@ -213,6 +214,24 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       },
     },
     async (request) => ({ data: await campaigns.stop(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.post(
+    '/campaigns/:campaign_uuid/ab-test/winner',
+    {
+      config: { access: 'edit' },
+      schema: {
+        operationId: 'pickCampaignAbTestWinner',
+        tags,
+        summary: "Pick an A/B test's winner",
+        description:
+          'Herald extension. Before the test is decided (docs/ab-tests.md): the variant named wins (`decided_by` `manual`) and the rest of the audience gets it. 409 once decided, before the campaign sends, after it stopped or finished, or without an A/B test; 422 for a name that is not a variant.',
+        params: CampaignParamsSchema,
+        body: AbTestWinnerInputSchema,
+        response: { 200: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
+      },
+    },
+    async (request) => ({ data: await campaigns.pickAbWinner(callerOf(request), request.params.campaign_uuid, request.body.variant) }),
   );
 
   for (const [decision, status] of [

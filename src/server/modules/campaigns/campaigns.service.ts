@@ -4,7 +4,7 @@ import type { AuthContext } from '../../http/auth';
 import { decideCampaign } from './approvals';
 import { presentCampaign, type CampaignsDeps } from './campaign-records';
 import type { CampaignListFilters, CampaignRecord } from './campaigns.repository';
-import { createCampaign, deleteCampaign, listCampaigns, showCampaign, stopCampaign, toggleCampaignPaused, updateCampaign } from './editing';
+import { createCampaign, deleteCampaign, listCampaigns, pickAbWinner, showCampaign, stopCampaign, toggleCampaignPaused, updateCampaign } from './editing';
 import { createCampaignReview } from './review';
 import { audienceSegments, campaignSummary, previewCampaign, reviewCampaign } from './reviewing';
 import { sendCampaignTests, sendTestCampaign } from './test-sends';
@@ -36,6 +36,7 @@ export function createCampaignsService(deps: Omit<CampaignsDeps, 'reviewer'>) {
     delete: (auth: AuthContext, uuid: string) => deleteCampaign(all, auth, uuid),
     stop: (auth: AuthContext, uuid: string) => stopCampaign(all, auth, uuid),
     togglePaused: (auth: AuthContext, uuid: string) => toggleCampaignPaused(all, auth, uuid),
+    pickAbWinner: (auth: AuthContext, uuid: string, variant: string) => pickAbWinner(all, auth, uuid, variant),
     sendTest: (auth: AuthContext, input: SendTestInput) => sendTestCampaign(all, auth, input),
     testSends: (auth: AuthContext, uuid: string, input: TestSendInput) => sendCampaignTests(all, auth, uuid, input),
     audienceSegments: (auth: AuthContext, body: string, links: Record<string, string>, groupUuids: string[]) =>

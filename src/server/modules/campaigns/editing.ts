@@ -1,4 +1,4 @@
-import type { Campaign, CampaignInput } from '../../../shared/contract';
+import { AbTestInputSchema, type Campaign, type CampaignInput } from '../../../shared/contract';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
@@ -56,6 +56,7 @@ export async function resolveCampaign(
     const blocking = fieldsAgainstGroups(template.body, groups).filter((field) => field.blocking);
     if (blocking.length > 0) (errors.template_uuid ??= []).push(blockingMessage(blocking, groups));
   }
+  const variants = await variantsOf(deps, auth, input, current, errors);
   if (Object.keys(errors).length > 0 || !times || !template) throw new ValidationError(errors);
   return {
     templateId: template.id,
@@ -75,7 +76,46 @@ export async function resolveCampaign(
       : await approvalFor(deps, auth, includedGroupIds, excludedGroupIds, { included: includedSegmentIds, excluded: excludedSegmentIds }),
     isDraft,
     ignoreQuietHours,
+    variants,
+    abTest: variants.length === 0 ? null : (input.ab_test ?? current?.abTest ?? AbTestInputSchema.parse({})),
   };
+}
+
+/**
+ * An A/B test's variants (docs/ab-tests.md): 2 to 4, names unique, templates of the team, senders
+ * the caller may use. The first variant is the campaign itself, so `template_uuid` must be its
+ * template. Absent on an edit: the campaign's as they are (a client of the spec never sends them).
+ */
+async function variantsOf(
+  deps: Pick<CampaignsDeps, 'templates' | 'senderRule'>,
+  auth: AuthContext,
+  input: CampaignInput,
+  current: CampaignRecord | undefined,
+  errors: Record<string, string[]>,
+): Promise<CampaignWrite['variants']> {
+  if (input.variants === undefined) {
+    if (input.ab_test !== undefined && (current?.variants.length ?? 0) === 0) errors.ab_test = ['An A/B test needs 2 to 4 variants.'];
+    return current?.variants.map(({ name, templateId, sender }) => ({ name, templateId, sender })) ?? [];
+  }
+  if (input.variants.length === 0) {
+    if (input.ab_test !== undefined) errors.ab_test = ['An A/B test needs 2 to 4 variants.'];
+    return [];
+  }
+  const problems: string[] = [];
+  const names = input.variants.map((variant) => variant.name.toLowerCase());
+  if (new Set(names).size !== names.length) problems.push('Each variant needs a name of its own.');
+  if (input.variants[0]!.template_uuid.toLowerCase() !== input.template_uuid.toLowerCase())
+    problems.push("The first variant is the campaign itself: its template must be the campaign's template_uuid.");
+  const variants: CampaignWrite['variants'] = [];
+  for (const [i, variant] of input.variants.entries()) {
+    const template = await deps.templates.find(auth.teamId, variant.template_uuid);
+    if (!template) problems.push(`The template of variant ${i + 1} is invalid.`);
+    const refused = variant.sender === undefined ? undefined : await deps.senderRule.refusal(auth, variant.sender);
+    if (refused) problems.push(`Variant ${i + 1}: ${refused}`);
+    if (template) variants.push({ name: variant.name, templateId: template.id, sender: variant.sender ?? null });
+  }
+  if (problems.length > 0) errors.variants = problems;
+  return variants;
 }
 
 export async function listCampaigns(
@@ -195,4 +235,40 @@ export async function toggleCampaignPaused(
   }
   await deps.events?.(toggled.paused ? 'paused' : 'resumed', [record.id], auth.userEmail);
   return toggled.written;
+}
+
+/**
+ * Picks an A/B test's winner by hand (`decided_by` manual): only while the campaign sends and the
+ * test is undecided (409 otherwise: not started, already decided, stopped or finished). The rest of
+ * the audience then gets the winner, as after an automatic decision.
+ */
+export async function pickAbWinner(
+  deps: Pick<CampaignsDeps, 'db' | 'campaigns' | 'audit' | 'clock' | 'config'>,
+  auth: AuthContext,
+  uuid: string,
+  variantName: string,
+): Promise<Campaign> {
+  const record = await findCampaign(deps, auth, uuid);
+  if (!record.abTest || record.variants.length === 0) throw new ConflictError('The campaign has no A/B test.');
+  const winner = record.variants.findIndex((variant) => variant.name.toLowerCase() === variantName.trim().toLowerCase());
+  if (winner < 0) throw new ValidationError({ variant: [`The campaign has no variant named ${variantName.trim()}.`] });
+  const picked = await deps.db.transaction(async (tx) => {
+    const decided = await campaignLifecycle.decideAbTest(
+      tx,
+      record.id,
+      { winner, decidedBy: 'manual', probability: null, probabilities: null },
+      deps.clock.now(),
+    );
+    if (!decided) return undefined;
+    const written = presentCampaign(deps, (await deps.campaigns.byId(tx, record.id))!);
+    await recordCampaignChange(deps, tx, auth, { uuid, before: presentCampaign(deps, record), after: written });
+    return written;
+  });
+  if (!picked)
+    throw new ConflictError(
+      record.status === 0
+        ? 'The A/B test has not started: a winner can be picked once the campaign is sending.'
+        : 'The A/B test is decided already, or the campaign has stopped or finished: its winner can no longer be picked.',
+    );
+  return picked;
 }

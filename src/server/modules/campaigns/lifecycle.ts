@@ -7,8 +7,9 @@ import { HELD_OWNER } from '../../engine/store/unsent';
 /**
  * A campaign's lifecycle: every state, every transition, and the only code that writes the columns
  * that hold them (`status`, `is_draft`, `approval_status` and its `approval_*`, `manually_paused`,
- * `stopped_at`, `stop_swept`, `expired_at`, `started_sending_at`, `finished_sending_at`, and the
- * engine's `next_sequence`, `audience_after` and `anchor_sequence` where a transition moves them).
+ * `stopped_at`, `stop_swept`, `expired_at`, `started_sending_at`, `finished_sending_at`, an A/B
+ * test's decision `ab_winner`, `ab_decided_by` and `ab_decided_at`, and the engine's
+ * `next_sequence`, `audience_after` and `anchor_sequence` where a transition moves them).
  * The API's service and the engine's store call the functions below; nothing else writes those
  * columns (scripts/campaign-lifecycle.test.ts scans for it). The tables of states and transitions in
  * docs/engine.md are generated from CAMPAIGN_STATES and CAMPAIGN_TRANSITIONS (`npm run docs:lifecycle`).
@@ -116,6 +117,27 @@ export const CAMPAIGN_TRANSITIONS: ReadonlyArray<CampaignTransition> = [
   },
   { from: ['sending', 'paused', 'expired'], to: 'stopped', trigger: '`PUT /campaigns/{uuid}/stop`', who: EDITOR, by: 'stop' },
   { from: ['stopped'], to: 'stopped', trigger: 'the expiry step sweeps its queue (`sweepStopped`): `stop_swept`', who: ENGINE, by: 'sweepNextStopped' },
+  {
+    from: ['sending'],
+    to: 'sending',
+    trigger: 'an A/B campaign starts (`startDue`): the seed of its split, and its window begins',
+    who: ENGINE,
+    by: 'startAbTest',
+  },
+  {
+    from: ['sending', 'paused'],
+    to: 'sending',
+    trigger: 'each run of the A/B decision job: sending time counted towards the window',
+    who: 'the job runner',
+    by: 'countAbWindow',
+  },
+  {
+    from: ['sending', 'paused'],
+    to: 'sending',
+    trigger: 'its A/B window has passed (the decision job), or `POST /campaigns/{uuid}/ab-test/winner`: the winner recorded, the rest of the audience reopened',
+    who: 'the job runner, or an editor or admin',
+    by: 'decideAbTest',
+  },
   { from: ['sending', 'paused', 'stopped'], to: 'expired', trigger: '`expiry_date` passed (`expire`)', who: ENGINE, by: 'expireNext' },
   { from: ['finished'], to: 'finished', trigger: '`expiry_date` passed (`expire`): `expired_at` recorded', who: ENGINE, by: 'expireNext' },
   {
@@ -146,6 +168,7 @@ export type StateOfWrite = { approval: { status: 'pending' | 'not_required'; req
 export type ApprovalDecision = { status: 'approved' | 'rejected'; decidedBy: number; comment: string | null; recipients: number | null };
 
 const IdSchema = z.object({ id: z.number() });
+const SeedSchema = z.object({ seed: z.string() });
 const ExpiredSchema = z.object({ id: z.number(), cut: z.boolean() });
 const StoppedSchema = z.object({ done: z.boolean(), wasStopped: z.boolean(), draft: z.boolean() });
 const ToggledSchema = z.object({ paused: z.boolean().nullable(), updated_at: MomentSchema.nullable(), throttled: z.boolean() });
@@ -299,6 +322,58 @@ export const campaignLifecycle = {
     );
   },
 
+  /**
+   * An A/B campaign's test begins (in the transaction that starts it): the split's seed (one given
+   * before is kept, so a split can be drawn again), the audience counted, and the window's clock.
+   */
+  async startAbTest(tx: Tx, id: number, audience: number, now: Date): Promise<string> {
+    const row = await firstRowOf(
+      tx,
+      SeedSchema,
+      sql`
+      UPDATE campaigns SET ab_seed = coalesce(ab_seed, floor(random() * 2147483647)::bigint), ab_window_ms = 0, ab_window_at = ${now},
+                           audience_estimate = ${audience}
+       WHERE id = ${id} RETURNING ab_seed::text AS seed`,
+    );
+    return row!.seed;
+  },
+
+  /**
+   * Counts sending time towards an A/B test's window: `countedMs` more, up to `at` (the decision job,
+   * every run, for each campaign still testing).
+   */
+  async countAbWindow(conn: Conn, id: number, countedMs: number, at: Date): Promise<void> {
+    await conn.execute(sql`
+      UPDATE campaigns SET ab_window_ms = ab_window_ms + ${Math.max(0, Math.round(countedMs))}, ab_window_at = ${at}
+       WHERE id = ${id} AND ab_winner IS NULL`);
+  },
+
+  /**
+   * An A/B test's decision (the job at the end of the window, or a person before it), in one
+   * statement: only an undecided test of a campaign still sending is decided (false otherwise). The
+   * rest of the audience is then written with the winner (`audience_after` reopened from the start:
+   * the test's recipients are left out as it is written).
+   */
+  async decideAbTest(
+    conn: Conn,
+    id: number,
+    decision: { winner: number; decidedBy: 'auto' | 'manual' | 'not_significant'; probability: number | null; probabilities: number[] | null },
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await rowsOf(
+      conn,
+      IdSchema,
+      sql`
+      UPDATE campaigns SET ab_winner = ${decision.winner}, ab_decided_by = ${decision.decidedBy}, ab_probability = ${decision.probability},
+                           ab_decided_at = ${now}, updated_at = ${now},
+                           ab_results = ${decision.probabilities === null ? null : JSON.stringify({ probabilities: decision.probabilities })}::jsonb,
+                           audience_after = ''
+       WHERE id = ${id} AND ab_test IS NOT NULL AND ab_winner IS NULL AND status = 1 AND stopped_at IS NULL AND expired_at IS NULL
+      RETURNING id`,
+    );
+    return rows.length > 0;
+  },
+
   /** Status 2, in one statement for every campaign, once every recipient was written, every message claimed and every batch settled (and a stop swept). */
   async finishDone(conn: Conn, now: Date): Promise<number[]> {
     const rows = await rowsOf(
@@ -308,6 +383,8 @@ export const campaignLifecycle = {
       UPDATE campaigns c SET status = 2, finished_sending_at = ${now}, updated_at = ${now}
        WHERE c.status = 1 AND c.audience_after IS NULL AND c.next_sequence > c.message_count AND NOT EXISTS (SELECT 1 FROM send_batches b WHERE b.campaign_id = c.id)
          AND (c.stopped_at IS NULL OR c.stop_swept)
+         -- An A/B test's rest of the audience is written after its decision (stopped or expired: never).
+         AND (c.ab_test IS NULL OR c.ab_winner IS NOT NULL OR c.stopped_at IS NOT NULL OR c.expired_at IS NOT NULL)
       RETURNING c.id`,
     );
     return rows.map((row) => row.id);

@@ -2,8 +2,10 @@ import type { CampaignInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
 import { campaignRevenue, hasConversions, revenueFigures } from '../../db/revenue';
 import { ValidationError } from '../../lib/errors';
-import { findCampaign, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
+import { findCampaign, presentAbTest, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
 import { resolveCampaign } from './editing';
+import type { AbSettings } from './ab-results';
+import { abTestSize, abVariantSizes } from '../../../shared/ab-test/split';
 import { measureOverAudience, type ReviewSubject } from './review';
 
 /** Reviewing campaigns, nothing written: the review of a saved campaign or of an input, its summary, and the SMS parts a body makes over an audience. */
@@ -53,7 +55,7 @@ export async function reviewCampaign(
     ignoreQuietHours: record.ignoreQuietHours,
     campaignId: record.id,
   });
-  if (segments.included.size + segments.excluded.size === 0) return review;
+  if (segments.included.size + segments.excluded.size === 0) return { ...review, ...abSplitOf(record.variants, record.abTest, review.recipients.total) };
   // With segments (issue 35): before the start, the audience evaluated live; once started, the list fixed then.
   const total =
     record.status === 0
@@ -64,14 +66,29 @@ export async function reviewCampaign(
           excludedSegmentIds: [...segments.excluded.values()],
         })
       : await deps.segments.fixedCount(record.id);
-  return { ...review, recipients: { ...review.recipients, total } };
+  return { ...review, recipients: { ...review.recipients, total }, ...abSplitOf(record.variants, record.abTest, total) };
+}
+
+/** The review's A/B split of `total` recipients (docs/ab-tests.md); nothing without a test. */
+function abSplitOf(variants: Array<{ name: string }>, settings: AbSettings | null, total: number) {
+  if (!settings || variants.length < 2) return {};
+  const tested = abTestSize(total, variants.length, settings);
+  const sizes = abVariantSizes(tested, variants.length);
+  return {
+    ab_test: {
+      variants: variants.map((variant, i) => ({ name: variant.name, test_recipients: sizes[i]! })),
+      rest: total - tested,
+      metric: settings.metric,
+      decide_after_minutes: settings.decide_after_minutes,
+    },
+  };
 }
 
 /** The review of a campaign input, nothing written: every rule of create applies but the scheduling ones (it is read as a draft). */
 export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0] & Pick<CampaignsDeps, 'reviewer'>, auth: AuthContext, input: CampaignInput) {
   const write = await resolveCampaign(deps, auth, { ...input, is_draft: true, manually_paused: undefined, ignore_quiet_hours: undefined });
   const template = (await deps.templates.find(auth.teamId, input.template_uuid))!;
-  return reviewOf(deps, auth, {
+  const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: input.template_uuid,
     body: template.body,
@@ -83,6 +100,7 @@ export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0
     throttled: write.throttled,
     ignoreQuietHours: input.ignore_quiet_hours ?? false,
   });
+  return { ...review, ...abSplitOf(write.variants, write.abTest, review.recipients.total) };
 }
 
 /**
@@ -126,6 +144,8 @@ async function countsSummary(
       in_doubt: inDoubt,
       opt_outs: optOuts.get(record.id) ?? 0,
       held_for_quiet_hours: record.status === SENDING ? heldForQuietHours : 0,
+      // With an A/B test, every figure by variant as well (the campaign's `ab_test.results`).
+      ...(record.abTest && record.variants.length > 0 ? { variants: presentAbTest(record, 'UTC')!.results } : {}),
     };
   }
   let recipients = 1;

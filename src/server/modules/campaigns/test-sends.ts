@@ -59,6 +59,9 @@ export async function sendTestCampaign(
     approval: { status: 'not_required', requestedBy: null },
     isDraft: false,
     ignoreQuietHours: false,
+    // A test send is one message of one template: never an A/B test.
+    variants: [],
+    abTest: null,
   };
   const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
   const created = await deps.db.transaction(async (tx) => {
@@ -127,6 +130,9 @@ export async function sendCampaignTests(
     approval: { status: 'not_required', requestedBy: null },
     isDraft: false,
     ignoreQuietHours: true,
+    // A test of a campaign sends its own template (its first variant's) to the numbers given.
+    variants: [],
+    abTest: null,
   };
   const created = await deps.db.transaction(async (tx) => {
     const tests: CampaignRecord[] = [];

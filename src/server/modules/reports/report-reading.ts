@@ -71,7 +71,7 @@ async function messageRows<T extends ReportType>(deps: ReportReading, campaign: 
   const build = reportRowBuilders(campaign, deps.zone, await withGroupsOf(deps, campaign, messages))[
     type as 'delivery' | 'alt_delivery' | 'recipient' | 'unsent'
   ];
-  const extend = extended ? reportRowExtensions(deps.zone)[type as 'delivery' | 'alt_delivery'] : undefined;
+  const extend = extended ? reportRowExtensions(deps.zone, campaign.variants)[type as 'delivery' | 'alt_delivery'] : undefined;
   return messages.map((m) => (extend ? { ...build(m), ...extend(m) } : build(m))) as Array<ReportCsvRow<T>>;
 }
 

@@ -25,6 +25,8 @@ const ReportCampaignRowSchema = z.object({
   templateName: z.string(),
   templateBody: z.string(),
   groups: z.array(GroupSchema),
+  /** An A/B test's variants by position (a message's `variant`), each with the sender it sends from. */
+  variants: z.array(z.object({ name: z.string(), sender: z.string() })),
 });
 export type ReportCampaign = Omit<z.output<typeof ReportCampaignRowSchema>, 'groups'> & {
   /** The campaign's included groups (and any group its messages name), by id. */
@@ -50,6 +52,8 @@ const MessageRowSchema = z.object({
   connection_name: z.string().nullable(),
   connection_provider: z.string().nullable(),
   gateway_id: z.string().nullable(),
+  /** The A/B test variant it carried (null without a test). */
+  variant: z.number().nullable(),
 });
 export type MessageRow = z.output<typeof MessageRowSchema>;
 
@@ -107,7 +111,7 @@ const epochMs = (column: ReturnType<typeof sql.raw>) => sql`date_part('epoch', $
 /** A MessageRow's columns of `messages m`, numbered by `n` (sequence or unsent_sequence); custom fields only when asked. */
 const messageColumns = (n: SQL, withFields: boolean) =>
   sql`${n} AS n, m.uuid, m.phone_number, ${withFields ? sql`m.custom_fields` : sql`NULL`} AS custom_fields, m.status, m.reason, m.body,
-      ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id,
+      ${epochMs(sql.raw('m.submitted_at'))} AS submitted_at, ${epochMs(sql.raw('m.finished_at'))} AS finished_at, m.contact_group_id, m.variant,
       ${MESSAGE_CONNECTION_COLUMNS}`;
 
 /**
@@ -179,7 +183,9 @@ export function createReportReadsRepository(db: Db, timeZone: string, optOutsOf:
                c.message_count AS "messageCount", c.unsent_count AS "unsentCount", c.click_count AS "clickCount",
                t.uuid AS "templateUuid", t.name AS "templateName", t.body AS "templateBody",
                coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'description', g.description, 'headers', g.headers))
-                           FROM contact_groups g WHERE g.id IN (SELECT contact_group_id FROM campaign_groups WHERE campaign_id = c.id)), '[]') AS groups
+                           FROM contact_groups g WHERE g.id IN (SELECT contact_group_id FROM campaign_groups WHERE campaign_id = c.id)), '[]') AS groups,
+               coalesce((SELECT json_agg(json_build_object('name', v.name, 'sender', coalesce(v.sender, c.sender)) ORDER BY v.position)
+                           FROM campaign_variants v WHERE v.campaign_id = c.id), '[]') AS variants
           FROM campaigns c JOIN templates t ON t.id = c.template_id
          WHERE c.team_id = ${teamId} AND c.uuid = ${uuid.toLowerCase()}`,
       );

@@ -85,7 +85,8 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
   return {
     delivery: (m: MessageRow): ReportCsvRow<'delivery'> => ({
       SMS_ID: m.uuid,
-      Sender: campaign.sender,
+      // An A/B test's variant may send from its own sender.
+      Sender: (m.variant === null ? undefined : campaign.variants[m.variant]?.sender) ?? campaign.sender,
       Recipient: m.phone_number,
       Message_Copy: m.body ?? '',
       Status: deliveryStatus(m),
@@ -145,7 +146,7 @@ export function reportRowBuilders(campaign: ReportCampaign, timeZone: string, gr
  * message failed and which connection carried it, and the delivery report when it was sent and
  * delivered. Never written to the CSV.
  */
-export function reportRowExtensions(timeZone: string) {
+export function reportRowExtensions(timeZone: string, variants: ReportCampaign['variants'] = []) {
   const format = localTimestampFormatter(timeZone);
   const time = (epochMs: number | null) => (epochMs === null ? '' : format(epochMs));
   return {
@@ -153,6 +154,8 @@ export function reportRowExtensions(timeZone: string) {
       failure_reason: failureReason(m),
       sent_at: time(m.submitted_at),
       delivered_at: m.status === 'delivered' ? time(m.finished_at) : '',
+      // Only on an A/B campaign's rows, so those of every other campaign stay as they were (like `connection`).
+      ...(variants.length > 0 ? { variant: m.variant === null ? null : (variants[m.variant]?.name ?? null) } : {}),
       ...carriedBy(m),
     }),
     alt_delivery: (m: MessageRow): Omit<ReportRow<'alt_delivery'>, keyof ReportCsvRow<'alt_delivery'>> => ({
