@@ -22,6 +22,7 @@ import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-b
 import { lockReason, stoppedLine } from '../../features/campaigns/campaign-lock-alert';
 import { useDecideCampaignApproval, useToggleCampaignPaused, useUpdateCampaign, type ApprovalVerdict } from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
+import { RevenueCard } from '../../features/campaigns/revenue-card';
 import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
@@ -233,6 +234,7 @@ export default function CampaignPage() {
               <SendingProgressPanel campaign={campaign.data} summary={summary.data} countedAt={summary.dataUpdatedAt} timeZone={timeZone} sendRate={sendRate} />
             ) : null}
           </Paper>
+          {summary.data && <RevenueCard summary={summary.data} />}
           {campaign.data.status !== 0 && reports}
           <Paper withBorder p="lg" radius="md">
             <CampaignForm
