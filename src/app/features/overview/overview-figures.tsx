@@ -62,7 +62,24 @@ export function figuresOf(totals: OverviewTotals, teamSettingsHref: string): Fig
           `${plural(totals.sms_parts, 'part', 'parts')} at the team’s price`
         ),
     },
+    // Only for a team that reports orders (the API leaves the revenue out otherwise).
+    ...(totals.revenue === undefined
+      ? []
+      : [
+          {
+            label: 'Revenue',
+            value: formatCost(totals.revenue, totals.currency),
+            detail: `${plural(totals.orders ?? 0, 'order', 'orders')} credited to campaigns`,
+            more: otherCurrencies(totals.revenue_other ?? []),
+          },
+        ]),
   ];
+}
+
+/** Orders in other currencies than the team's, written apart, never converted: "also £15.50 (1 order)". */
+export function otherCurrencies(other: ReadonlyArray<{ currency: string; value: number; orders: number }>): string | undefined {
+  if (other.length === 0) return undefined;
+  return `also ${other.map((row) => `${formatCost(row.value, row.currency)} (${plural(row.orders, 'order', 'orders')})`).join(', ')}`;
 }
 
 /**

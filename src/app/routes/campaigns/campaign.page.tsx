@@ -23,6 +23,7 @@ import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-b
 import { lockReason, stoppedLine } from '../../features/campaigns/campaign-lock-alert';
 import { useDecideCampaignApproval, useToggleCampaignPaused, useUpdateCampaign, type ApprovalVerdict } from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
+import { RevenueCard } from '../../features/campaigns/revenue-card';
 import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
 import { SendTestModal } from '../../features/campaigns/send-test-modal';
 import { useConfirmCampaignDeletion } from '../../features/campaigns/use-confirm-campaign-deletion';
@@ -235,6 +236,7 @@ export default function CampaignPage() {
             ) : null}
           </Paper>
           <AbTestCard campaign={campaign.data} canEdit={canEdit} />
+          {summary.data && <RevenueCard summary={summary.data} />}
           {campaign.data.status !== 0 && reports}
           <Paper withBorder p="lg" radius="md">
             <CampaignForm

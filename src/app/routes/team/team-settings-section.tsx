@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { ErrorState } from '../../components/error-state';
 import { describeApprovalRule } from '../../features/team/approval-rule';
+import { describeClickWindow, describeViewWindow } from '../../features/team/attribution-windows';
+import { AttributionWindowsForm } from '../../features/team/attribution-windows-form';
 import { AutomaticRepliesForm } from '../../features/team/automatic-replies-form';
 import { REPLIES } from '../../features/team/automatic-replies';
 import { describeCostEstimate } from '../../features/team/cost-estimate';
@@ -34,6 +36,10 @@ const CARDS = {
   },
   replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
   tests: { failure: 'The test numbers could not be saved', success: (s: TeamSettings) => describeTestNumbers(s.test_numbers) },
+  attribution: {
+    failure: 'The attribution windows could not be saved',
+    success: (s: TeamSettings) => `${describeClickWindow(s.click_window_days)} ${describeViewWindow(s.view_window_hours)}`,
+  },
   country: {
     failure: 'The default country could not be saved',
     success: (s: TeamSettings) => `National numbers are read as numbers of ${countryName(s.default_country)}.`,
@@ -110,6 +116,22 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
               <PhoneNumbersForm settings={settings.data} onSubmit={saverOf('country')} />
             ) : (
               <SettingsSummary items={[{ label: 'Default country', value: countryName(settings.data.default_country) }]} />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="revenue-attribution"
+            title="Revenue attribution"
+            intro="Orders your shop reports (through the API or a shop connection) are credited to the campaign that led to them: its click first, else its delivered message."
+          >
+            {canChange ? (
+              <AttributionWindowsForm settings={settings.data} onSubmit={saverOf('attribution')} />
+            ) : (
+              <SettingsSummary
+                items={[
+                  { label: 'Click window', value: describeClickWindow(settings.data.click_window_days) },
+                  { label: 'View window', value: describeViewWindow(settings.data.view_window_hours) },
+                ]}
+              />
             )}
           </SettingsCard>
           <SettingsCard

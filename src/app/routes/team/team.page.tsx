@@ -15,6 +15,7 @@ import { useConfirmMemberRemoval } from '../../features/team/use-confirm-member-
 import { useMemberRoleChange } from '../../features/team/use-member-role-change';
 import type { CurrentUser } from '../../api/gen/types.gen';
 import { parsePageParams, usePageParams } from '../../lib/use-page-params';
+import { ShopConnectionsSection } from '../../features/shop-connections/shop-connections-section';
 import { InvitationsSection } from './invitations-section';
 import { TeamSettingsSection } from './team-settings-section';
 
@@ -69,6 +70,7 @@ export default function TeamPage() {
         </section>
         {isAdmin && <InvitationsSection />}
         <TeamSettingsSection canChange={isAdmin} />
+        {isAdmin && <ShopConnectionsSection />}
       </Stack>
     </>
   );

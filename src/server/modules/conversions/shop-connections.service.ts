@@ -11,10 +11,10 @@ import type { AuditTrail } from '../audit/audit-trail';
 import type { ConversionsService } from './conversions.service';
 import type { ShopConnectionChanges, ShopConnectionRow, ShopConnectionsRepository } from './shop-connections.repository';
 import { isWooCommercePing, orderOf, SHOP_WEBHOOKS, signatureHolds, UnreadableOrderError } from './shop-orders';
+import { maskedSecret } from '../../lib/masked-secret';
 
-const MASK = '••••';
-/** What an answer shows of a secret: its last 4 characters when it has 12 or more (so a short one is not half shown), else only the mask. */
-export const secretHint = (secret: string): string => (secret.length >= 12 ? MASK + secret.slice(-4) : MASK);
+/** What an answer shows of the secret (lib/masked-secret.ts, as for every secret Herald keeps). */
+export const secretHint = maskedSecret;
 
 /** Where a shop posts its orders: outside the API (no token; the signature is the authentication). */
 export const shopWebhookUrl = (publicUrl: string, uuid: string) => `${publicUrl}/hooks/shop/${uuid}`;
