@@ -156,6 +156,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`POST ${API}/contact-groups/{contact_group_uuid}/imports/preview`]: () => ({ body: 'phone_number\n07700900998\n', headers: CSV }),
   [`PUT ${API}/campaigns/{campaign_uuid}`]: () => ({ body: campaignBody(b) }),
   [`PUT ${API}/campaigns/{campaign_uuid}/approve`]: () => ({ body: { comment: 'Fine' } }),
+  [`POST ${API}/campaigns/{campaign_uuid}/ab-test/winner`]: () => ({ body: { variant: 'A' } }),
   [`PUT ${API}/campaigns/{campaign_uuid}/reject`]: () => ({ body: { comment: 'No' } }),
   [`POST ${API}/campaigns/{campaign_uuid}/test-sends`]: () => ({ body: { phone_numbers: ['07700900997'] } }),
   [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),

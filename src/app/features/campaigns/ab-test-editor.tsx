@@ -82,7 +82,7 @@ export function AbTestEditor({ control, register, errorOf, templates, senders, r
               <Group key={variant.id} align="flex-start" gap="sm" wrap="wrap">
                 <TextInput
                   label={`Variant ${i + 2} name`}
-                  w={120}
+                  w={150}
                   error={errorOf(`variants.${i + 1}.name`)}
                   readOnly={readOnly}
                   {...register(`ab.others.${i}.name`)}
