@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       INSERT INTO messages (campaign_id, sequence, phone_number, status, submitted_at, finished_at)
       SELECT ${pastId}, i, '4477' || lpad((1 + (i - 1) % ${CONTACTS})::text, 8, '0'),
              CASE WHEN i % 20 = 0 THEN 'failed' ELSE 'delivered' END,
-             ${now}::timestamptz - ((i * 7919) % ${DAYS * 24}) * interval '1 hour', ${now}::timestamptz - ((i * 7919) % ${DAYS * 24}) * interval '1 hour' + interval '3 seconds'
+             ${now}::timestamptz - ((i::bigint * 7919) % ${DAYS * 24}) * interval '1 hour', ${now}::timestamptz - ((i::bigint * 7919) % ${DAYS * 24}) * interval '1 hour' + interval '3 seconds'
         FROM generate_series(1, ${MESSAGES}) i`);
     await db.execute(sql`VACUUM ANALYZE`);
 
