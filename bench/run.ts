@@ -42,6 +42,14 @@ const BENCHES: Bench[] = [
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
+    name: 'segments',
+    title: 'Counting a segment over 1,000,000 contacts and 5,000,000 messages, and starting a campaign on it (issue 35)',
+    file: 'bench/segments.bench.ts',
+    about:
+      'One group of 1,000,000 contacts (a tenth in London) and 5,000,000 messages of a past campaign over 60 days, written set-based. `POST /api/2.0/segments/count` of a three-condition segment (city equals london, country GB, delivered within 7 days) over real HTTP, median of 5 after a warm-up; then a campaign to that segment alone, due now: the start (audience evaluated and fixed, first 5,000 messages written) timed from the send time. Node runs as `npm start` runs Herald (64 MiB semi-space).',
+    nodeArgs: ['--max-semi-space-size=64'],
+  },
+  {
     name: 'reports',
     title: 'Reports of a 1,000,000-message campaign (issue #7)',
     file: 'bench/reports.bench.ts',

@@ -123,7 +123,8 @@ function leafOf(leaf: LeafCondition, scope: SegmentScope): SQL {
 type FieldCondition = Extract<LeafCondition, { type: 'field' }>;
 
 function fieldPredicate(leaf: FieldCondition, scope: SegmentScope): SQL {
-  const value = sql`herald_field(u.custom_fields, ${leaf.field})`;
+  // The exact key inline; the call (a function per row, tens of microseconds) only for a name in another case.
+  const value = sql`coalesce(u.custom_fields ->> ${leaf.field}, herald_field(u.custom_fields, ${leaf.field}))`;
   const given = leaf.value === undefined ? '' : String(leaf.value).trim();
   const today = sql`${scope.today}::date`;
   const days = Number(given);

@@ -185,6 +185,8 @@ const BODY_REFERENCES: Reference[] = [
       { route, url, field: 'template_uuid', body: () => campaignBody(b, { template_uuid: a.template }) },
       { route, url, field: 'included_contact_groups', body: () => campaignBody(b, { included_contact_groups: [a.group] }) },
       { route, url, field: 'excluded_contact_groups', body: () => campaignBody(b, { excluded_contact_groups: [a.group] }) },
+      { route, url, field: 'included_segments', body: () => campaignBody(b, { included_segments: [a.segment] }) },
+      { route, url, field: 'excluded_segments', body: () => campaignBody(b, { excluded_segments: [a.segment] }) },
     ];
   }),
   {
