@@ -199,15 +199,16 @@ function eventNumbersOf(leaf: EventCondition, scope: SegmentScope): SQL {
     }
     case 'clicked':
       // A person's click (not a bot's) on a tracked link of a message, within the window by the click's time.
-      return sql`SELECT m.phone_number FROM link_clicks lc JOIN campaigns k ON k.id = lc.campaign_id
-                   JOIN messages m ON m.campaign_id = lc.campaign_id AND m.sequence = lc.sequence
+      // A click names its short link's code; the link, its message (link_clicks.sequence numbers the clicks, not the messages).
+      return sql`SELECT m.phone_number FROM link_clicks lc JOIN short_links s ON s.code = lc.code
+                   JOIN messages m ON m.id = s.message_id JOIN campaigns k ON k.id = m.campaign_id
                   WHERE ${ofTeam} AND NOT lc.is_bot${after(sql`lc.clicked_at`)}`;
     case 'not_clicked':
       // Received a message in scope (the campaign, the window by send time) and clicked none of them as a person.
       return sql`SELECT m.phone_number FROM messages m JOIN campaigns k ON k.id = m.campaign_id
-                   LEFT JOIN link_clicks lc ON lc.campaign_id = m.campaign_id AND lc.sequence = m.sequence AND NOT lc.is_bot
+                   LEFT JOIN (short_links s JOIN link_clicks lc ON lc.code = s.code AND NOT lc.is_bot) ON s.message_id = m.id
                   WHERE ${ofTeam} AND ${RECEIVED}${after(SENT_AT)}
-                  GROUP BY m.phone_number HAVING count(lc.sequence) = 0`;
+                  GROUP BY m.phone_number HAVING count(lc.id) = 0`;
     case 'replied':
       return sql`SELECT i.from_number FROM inbound_messages i WHERE i.team_id = ${scope.teamId}${after(sql`i.received_at`)}`;
     case 'opted_in':

@@ -10,7 +10,8 @@
  * test, before any decision, and the same three went red; with writeRest's NOT EXISTS removed, the
  * rest's insert wrote the test recipients again and they went red; with the planned pauses left out
  * of sendingTimeBetween, "a planned pause does not count" decided at 65 minutes and "sending time"
- * went red.
+ * went red; with a click joined to the message of its own sequence (link_clicks.sequence numbers
+ * clicks, not messages), "counts each variant's human clickers" found B's clickers elsewhere.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -156,6 +157,30 @@ describe('A/B tests', { timeout: 120_000 }, () => {
       ['B', 50],
     ]);
     await t.database.pool.query(`UPDATE campaigns SET stopped_at = now(), stop_swept = true, status = 2 WHERE id = ANY($1)`, [[first.id, second.id, third.id]]);
+  });
+
+  it('counts each variant’s human clickers through the short links their messages carry (not by click number)', async () => {
+    const { uuid, id } = await abCampaign({ metric: 'human_click_rate' });
+    await createEngineStore(t.database.db).startDue(clock.now());
+    const tested = await messages(id);
+    // Eight of B's recipients click (one twice), numbered 1, 2, … per campaign as the click recorder numbers them; a bot opens one of A's.
+    const clickers = tested.filter((m) => m.variant === 1).slice(0, 8);
+    const clicks = [...clickers, clickers[0]!].map((m) => ({ message: m.id, bot: false }));
+    clicks.push({ message: tested.find((m) => m.variant === 0)!.id, bot: true });
+    for (const [n, click] of clicks.entries()) {
+      const code = `ab${id}x${n}`;
+      await t.database.pool.query(`INSERT INTO short_links (code, message_id, link_name, destination) VALUES ($1, $2, 'Shop', 'https://shop.example.com/')`, [
+        code,
+        click.message,
+      ]);
+      await t.database.pool.query(`INSERT INTO link_clicks (code, campaign_id, sequence, is_bot) VALUES ($1, $2, $3, $4)`, [code, id, n + 1, click.bot]);
+    }
+    const results = (await show(uuid)).ab_test.results as Array<{ name: string; human_clicks: number }>;
+    expect(results.map((r) => [r.name, r.human_clicks])).toEqual([
+      ['A', 0],
+      ['B', 8],
+    ]);
+    await t.database.pool.query(`UPDATE campaigns SET stopped_at = now(), stop_swept = true, status = 2 WHERE id = $1`, [id]);
   });
 
   it("sends each variant's messages with its template and sender, nothing beyond the test before the decision; a clear winner then goes to the rest", async () => {

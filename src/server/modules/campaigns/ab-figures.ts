@@ -16,8 +16,9 @@ export function abFiguresOf(campaignId: SQL): SQL {
              count(*) FILTER (WHERE status = 'delivered')::int AS delivered
         FROM messages WHERE campaign_id = ${campaignId} AND variant IS NOT NULL GROUP BY variant),
     k AS (
-      SELECT km.variant, count(DISTINCT k.sequence)::int AS clickers
-        FROM link_clicks k JOIN messages km ON km.campaign_id = k.campaign_id AND km.sequence = k.sequence
+      -- A click names its short link, and the link its message (link_clicks.sequence numbers the clicks, not the messages).
+      SELECT km.variant, count(DISTINCT km.id)::int AS clickers
+        FROM link_clicks k JOIN short_links s ON s.code = k.code JOIN messages km ON km.id = s.message_id
        WHERE k.campaign_id = ${campaignId} AND NOT k.is_bot GROUP BY km.variant),
     o AS (
       SELECT om.variant, sum(per.orders)::int AS orders, sum(per.value)::float8 AS revenue, sum(per.value * per.value)::float8 AS squares

@@ -7,7 +7,9 @@
  * Seen red (the three at once: 8 tests failed, among them equals, not_equals, contains, clicked and
  * the API's count): with `herald_field`'s any-case fallback removed (IE's `City` no longer read as
  * `city`), with the universe's groups merged newest first (447700900001 in Paris, not London), and
- * with `NOT lc.is_bot` left out of `clicked` (the bot's click counted).
+ * with `NOT lc.is_bot` left out of `clicked` (the bot's click counted). And with a click joined to
+ * the message of the same sequence (link_clicks.sequence numbers clicks, not messages; the clicks
+ * here are numbered as the click recorder numbers them), clicked and not_clicked failed.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,8 +134,12 @@ beforeAll(async () => {
         [ids[campaignUuid], sequence, phone, status, reason, submitted, finished],
       )
     ).rows[0].id;
-  const clicked = async (messageId: number, campaignUuid: string, sequence: number, at: string, bot: boolean) => {
+  // A click's sequence numbers the campaign's clicks as they come (as the click recorder writes it), not its message.
+  const clicksOf = new Map<string, number>();
+  const clicked = async (messageId: number, campaignUuid: string, _messageSequence: number, at: string, bot: boolean) => {
     const code = `c${messageId}`;
+    const sequence = 100 + (clicksOf.get(campaignUuid) ?? 0);
+    clicksOf.set(campaignUuid, sequence - 99);
     await sql(`INSERT INTO short_links (code, message_id, link_name, destination) VALUES ($1, $2, 'Shop', 'https://shop.example.com/')`, [code, messageId]);
     await sql(`INSERT INTO link_clicks (code, clicked_at, is_bot, campaign_id, sequence) VALUES ($1, $2, $3, $4, $5)`, [
       code,
