@@ -524,6 +524,10 @@ export type Campaign = {
      */
     ignore_quiet_hours: boolean;
     /**
+     * Herald extension. Sends at `scheduled_send_date`'s wall-clock time in each recipient's zone; the campaign starts (and is locked) when that time comes in the earliest zone (UTC+14).
+     */
+    local_time: boolean;
+    /**
      * Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.
      */
     stopped_at: string;
@@ -714,6 +718,41 @@ export type CampaignReview = {
      * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.
      */
     finishes_at: string;
+    /**
+     * Herald extension. A campaign sent at each recipient's local time (`local_time`): the span from the first zone to the last; left out otherwise.
+     */
+    local_time?: {
+        /**
+         * The wall-clock time each recipient's zone sends at (`YYYY-MM-DD HH:MM:SS`).
+         */
+        send_time: string;
+        /**
+         * When the first zone's moment comes (the service's zone); "" when no zone is reached before the expiry.
+         */
+        first_at: string;
+        /**
+         * When the last zone's moment before the expiry comes (the service's zone).
+         */
+        last_at: string;
+        /**
+         * Every zone of the audience, earliest first.
+         */
+        zones: Array<{
+            /**
+             * The recipients' time zone (from their number, as quiet hours).
+             */
+            zone: string;
+            recipients: number;
+            /**
+             * When that zone's messages go (the service's zone).
+             */
+            send_at: string;
+            /**
+             * Its moment comes at or after the expiry: its recipients will be unsent (`local_time`).
+             */
+            after_expiry: boolean;
+        }>;
+    };
     /**
      * The team's quiet hours that apply to this campaign; null when off or ignored by it.
      */
@@ -1880,7 +1919,7 @@ export type CampaignReportListItem = {
  */
 export type ReportJobFilters = {
     status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
     /**
      * The digits the recipient’s number contains.
      */
@@ -3374,7 +3413,7 @@ export type ReportReadyEvent = {
              */
             filters: {
                 status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
                 search?: string;
             };
             /**
@@ -9627,6 +9666,10 @@ export type CreateCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     headers?: {
         /**
@@ -9998,6 +10041,10 @@ export type UpdateCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     path: {
         /**
@@ -10251,6 +10298,10 @@ export type PreviewCampaignData = {
          * Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.
          */
         ignore_quiet_hours?: boolean;
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     headers?: {
         /**
@@ -11440,9 +11491,9 @@ export type GetUnsentReportData = {
          */
         per_page?: number;
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -11501,9 +11552,9 @@ export type RequestUnsentReportData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -11554,9 +11605,9 @@ export type StreamUnsentReportCsvData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -11605,9 +11656,9 @@ export type StreamUnsentReportNdjsonData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */

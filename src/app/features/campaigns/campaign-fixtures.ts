@@ -51,6 +51,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '', recipients: null, notice: '' },
     is_draft: false,
     ignore_quiet_hours: false,
+    local_time: false,
     stopped_at: '',
     stopped_by: null,
     expired_at: '',

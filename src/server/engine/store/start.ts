@@ -6,7 +6,7 @@ import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
-import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
+import { campaignLifecycle, LOCAL_START_LEAD_MS, startMomentOf } from '../../modules/campaigns/lifecycle';
 import { suppressionListOf } from '../../modules/suppressions/suppressions.sql';
 
 export type AudienceSizes = {
@@ -122,7 +122,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
   let estimating: Promise<void> | undefined;
   return {
     /**
-     * Campaigns whose send time has come: status 1 and their messages, one per distinct recipient
+     * Campaigns whose send time has come (a local-time campaign's: in the earliest zone): status 1 and their messages, one per distinct recipient
      * (included minus excluded minus default_optouts), numbered by phone number, in one transaction
      * each. A throttled campaign gets every message at once (its plan spreads the whole audience);
      * another gets its first `sizes.first`, so its first batch leaves at once, and `extendAudiences`
@@ -141,7 +141,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
                    coalesce(c.approval_requested_by, c.created_by)::int AS requester,
                    (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold
               FROM campaigns c
-             WHERE c.status = 0 AND c.scheduled_send_date <= ${now} AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
+             WHERE c.status = 0 AND c.scheduled_send_date <= ${new Date(now.getTime() + LOCAL_START_LEAD_MS)} AND ${startMomentOf('c')} <= ${now}
+               AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
              ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
           );
           if (!campaign) return undefined;

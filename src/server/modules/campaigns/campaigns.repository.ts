@@ -26,6 +26,8 @@ export type CampaignWrite = {
   isDraft: boolean;
   /** Sends through the team's quiet hours. */
   ignoreQuietHours: boolean;
+  /** `local_time`: the wall-clock time (`YYYY-MM-DD HH:MM:SS`) each recipient's zone sends at; null otherwise. */
+  localSendTime: string | null;
 };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
@@ -40,7 +42,8 @@ const SELECT = sql`
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
          c.approval_requested_at AS "approvalRequestedAt", c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
          c.approval_recipients AS "approvalRecipients", c.approval_notice AS "approvalNotice", c.created_by::int AS "createdById",
-         c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
+         c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours",
+         c.local_send_time AS "localSendTime", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.stopped_by) AS "stoppedBy",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
@@ -85,6 +88,7 @@ const CampaignRecordSchema = z.object({
   createdById: z.number().nullable(),
   isDraft: z.boolean(),
   ignoreQuietHours: z.boolean(),
+  localSendTime: z.string().nullable(),
   stoppedAt: MomentSchema.nullable(),
   stoppedBy: UserRefSchema.nullable(),
   expiredAt: MomentSchema.nullable(),
@@ -189,9 +193,9 @@ export function createCampaignsRepository(db: Db) {
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               ${state.columns}, ignore_quiet_hours, test_of, created_by, created_at, updated_at)
+                               ${state.columns}, ignore_quiet_hours, local_send_time, test_of, created_by, created_at, updated_at)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${write.localSendTime}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now})
         RETURNING id`,
       );
       await writeChildren(tx, id, write, now);
@@ -217,7 +221,7 @@ export function createCampaignsRepository(db: Db) {
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours}, ${state.set}
+               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours}, local_send_time = ${write.localSendTime}, ${state.set}
          WHERE id = ${id} AND ${state.editable}
         RETURNING id`,
       );

@@ -1,5 +1,6 @@
 import type { Campaign, CampaignInput } from '../../../shared/contract';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
+import { wallClockOf } from '../../../shared/schedule/local-time';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../../lib/errors';
@@ -30,6 +31,10 @@ export async function resolveCampaign(
   if (ignoreQuietHours !== (current?.ignoreQuietHours ?? false) && auth.role !== 'admin')
     throw new ForbiddenError("Only an admin may let a campaign send through the team's quiet hours.");
   const { times, errors } = checkCampaignTimes(input, deps.config.appTimezone);
+  // Local time keeps the send date's wall clock in the service's zone; each recipient's zone reads it.
+  const localTime = input.local_time ?? (current ? current.localSendTime !== null : false);
+  if (localTime && input.throttled === true)
+    (errors.local_time ??= []).push("A campaign sent at each recipient's local time cannot be throttled: each zone gets its messages at its own time.");
   if (times && times.expiry <= deps.clock.now()) (errors.expiry_date ??= []).push('The expiry date must be in the future.');
   const senderRefused = await deps.senderRule.refusal(auth, input.sender);
   if (senderRefused) errors.sender = [senderRefused];
@@ -58,6 +63,7 @@ export async function resolveCampaign(
     approval: isDraft ? { status: 'not_required', requestedBy: null } : await approvalFor(deps, auth, includedGroupIds, excludedGroupIds),
     isDraft,
     ignoreQuietHours,
+    localSendTime: localTime ? wallClockOf(times.send, deps.config.appTimezone) : null,
   };
 }
 

@@ -3,6 +3,19 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import { HELD_OWNER } from '../../engine/store/unsent';
+import { EARLIEST_ZONE } from '../../../shared/schedule/local-time';
+
+/**
+ * When a campaign starts (and is locked): its send date, or, for a local-time campaign, its
+ * wall-clock time in the earliest zone (UTC+14), up to `LOCAL_START_LEAD_MS` before its send date.
+ * `table`: the name or alias the statement gives `campaigns`.
+ */
+export const startMomentOf = (table: string): SQL =>
+  sql.raw(
+    `(CASE WHEN ${table}.local_send_time IS NULL THEN ${table}.scheduled_send_date ELSE ${table}.local_send_time::timestamp AT TIME ZONE '${EARLIEST_ZONE}' END)`,
+  );
+/** The furthest a local-time campaign starts before its send date: its time at UTC+14 against the send date read as far west as UTC−12. */
+export const LOCAL_START_LEAD_MS = 26 * 3_600_000;
 
 /**
  * A campaign's lifecycle: every state, every transition, and the only code that writes the columns
@@ -171,7 +184,7 @@ export const campaignLifecycle = {
                approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
                approval_requested_at = ${write.approval.status === 'pending' ? now : null},
                approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL, approval_notice = NULL`,
-      editable: sql`status = 0 AND (scheduled_send_date > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))`,
+      editable: sql`status = 0 AND (${startMomentOf('campaigns')} > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))`,
     };
   },
 

@@ -46,6 +46,8 @@ export async function reviewCampaign(
     finish: record.scheduledFinishDate,
     throttled: record.throttled,
     ignoreQuietHours: record.ignoreQuietHours,
+    localSendTime: record.localSendTime,
+    expiry: record.expiryDate,
     campaignId: record.id,
   });
 }
@@ -65,6 +67,8 @@ export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0
     finish: write.scheduledFinishDate,
     throttled: write.throttled,
     ignoreQuietHours: input.ignore_quiet_hours ?? false,
+    localSendTime: write.localSendTime,
+    expiry: write.expiryDate,
   });
 }
 

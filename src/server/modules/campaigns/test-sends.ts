@@ -57,6 +57,7 @@ export async function sendTestCampaign(
     approval: { status: 'not_required', requestedBy: null },
     isDraft: false,
     ignoreQuietHours: false,
+    localSendTime: null,
   };
   const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
   const created = await deps.db.transaction(async (tx) => {
@@ -123,6 +124,7 @@ export async function sendCampaignTests(
     approval: { status: 'not_required', requestedBy: null },
     isDraft: false,
     ignoreQuietHours: true,
+    localSendTime: null,
   };
   const created = await deps.db.transaction(async (tx) => {
     const tests: CampaignRecord[] = [];
