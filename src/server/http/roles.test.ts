@@ -146,6 +146,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/campaigns/{campaign_uuid}/summary': 'read',
   'PUT /api/2.0/campaigns/{campaign_uuid}/toggle-paused-status': 'edit',
   'PUT /api/2.0/campaigns/{campaign_uuid}/stop': 'edit',
+  'POST /api/2.0/campaigns/{campaign_uuid}/duplicate': 'edit',
+  'POST /api/2.0/campaigns/{campaign_uuid}/resend-unreached': 'edit',
   'GET /api/2.0/campaigns/{campaign_uuid}/review': 'read',
   'POST /api/2.0/campaigns/preview': 'edit',
   'POST /api/2.0/campaigns/{campaign_uuid}/test-sends': 'edit',

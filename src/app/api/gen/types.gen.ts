@@ -10402,6 +10402,122 @@ export type StopCampaignResponses = {
 
 export type StopCampaignResponse = StopCampaignResponses[keyof StopCampaignResponses];
 
+export type DuplicateCampaignData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/duplicate';
+};
+
+export type DuplicateCampaignErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DuplicateCampaignError = DuplicateCampaignErrors[keyof DuplicateCampaignErrors];
+
+export type DuplicateCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type DuplicateCampaignResponse = DuplicateCampaignResponses[keyof DuplicateCampaignResponses];
+
+export type ResendUnreachedCampaignData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/resend-unreached';
+};
+
+export type ResendUnreachedCampaignErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ResendUnreachedCampaignError = ResendUnreachedCampaignErrors[keyof ResendUnreachedCampaignErrors];
+
+export type ResendUnreachedCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type ResendUnreachedCampaignResponse = ResendUnreachedCampaignResponses[keyof ResendUnreachedCampaignResponses];
+
 export type ApproveCampaignData = {
     /**
      * An admin's decision on a campaign waiting for approval.

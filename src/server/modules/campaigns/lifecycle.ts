@@ -234,7 +234,8 @@ export const campaignLifecycle = {
    * (status 2, nothing was written); a sending one claims nothing more (its next sequence moves past
    * its last message, its audience is no longer written) and the engine makes what is still queued
    * unsent (`stopped`) at its next step. `refused`, and nothing changes, when it was not pending or
-   * sending, was stopped already or is a draft.
+   * sending, was stopped already or is a draft. Where its audience had been written to is kept
+   * (`stopped_audience_after`): the recipients after it were never reached (copies.ts).
    */
   async stop(conn: Conn, id: number, userId: number, now: Date): Promise<{ stopped: true } | { refused: 'finished' | 'stopped' | 'draft' }> {
     const row = await firstRowOf(
@@ -243,7 +244,7 @@ export const campaignLifecycle = {
       sql`
       WITH stopped AS (
         UPDATE campaigns
-           SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL,
+           SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL, stopped_audience_after = audience_after,
                next_sequence = CASE WHEN status = 1 THEN message_count + 1 ELSE next_sequence END,
                finished_sending_at = CASE WHEN status = 0 THEN ${now}::timestamptz ELSE finished_sending_at END,
                status = CASE WHEN status = 0 THEN 2 ELSE status END

@@ -6,3 +6,8 @@
 -- message until it comes in the recipient's own zone (docs/engine.md, Local time).
 ALTER TABLE campaigns ADD COLUMN local_send_time text
   CHECK (local_send_time ~ '^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$');
+
+-- "Send to those not reached" (issue 35, point 5): where a campaign's audience had been written to
+-- when it was stopped (its `audience_after` then, which the stop clears). Non-null: the recipients
+-- after that number were never written, so they were not reached either.
+ALTER TABLE campaigns ADD COLUMN stopped_audience_after text;
