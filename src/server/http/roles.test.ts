@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/templates': 'read',
   'POST /api/2.0/templates': 'edit',
   'POST /api/2.0/templates/encoding': 'read',
+  'GET /api/2.0/templates/starters': 'read',
   'GET /api/2.0/templates/{template_uuid}': 'read',
   'PUT /api/2.0/templates/{template_uuid}': 'edit',
   'DELETE /api/2.0/templates/{template_uuid}': 'edit',

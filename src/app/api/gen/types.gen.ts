@@ -1136,6 +1136,19 @@ export type Encoding = {
     } | null;
 };
 
+export type TemplateStarter = {
+    /**
+     * Stable identifier: welcome, sale, back_in_stock, abandoned_cart or review_request.
+     */
+    key: string;
+    name: string;
+    description: string;
+    /**
+     * The body to start from: fields with fallbacks, ending with "Reply STOP to opt out."
+     */
+    body: string;
+};
+
 export type Webhook = {
     /**
      * Identifier (UUID).
@@ -5219,6 +5232,37 @@ export type CreateTemplateResponses = {
 };
 
 export type CreateTemplateResponse = CreateTemplateResponses[keyof CreateTemplateResponses];
+
+export type ListTemplateStartersData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/templates/starters';
+};
+
+export type ListTemplateStartersErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListTemplateStartersError = ListTemplateStartersErrors[keyof ListTemplateStartersErrors];
+
+export type ListTemplateStartersResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<TemplateStarter>;
+    };
+};
+
+export type ListTemplateStartersResponse = ListTemplateStartersResponses[keyof ListTemplateStartersResponses];
 
 export type TemplateEncodingData = {
     /**
