@@ -246,6 +246,14 @@ export const CampaignListQuerySchema = z.object({
     .optional()
     .transform((value) => value === 'true')
     .describe('Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.'),
+  scheduled_from: timestampField('scheduled from')
+    .optional()
+    .describe(
+      'Herald extension. Only campaigns whose `scheduled_send_date` is at or after this (the calendar page): `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.',
+    ),
+  scheduled_to: timestampField('scheduled to')
+    .optional()
+    .describe('Herald extension. Only campaigns whose `scheduled_send_date` is before this: `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.'),
   ...nameSearchQueryOf('name').shape,
 });
 

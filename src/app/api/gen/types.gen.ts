@@ -9607,6 +9607,14 @@ export type ListCampaignsData = {
          */
         include_tests?: 'true' | 'false';
         /**
+         * Herald extension. Only campaigns whose `scheduled_send_date` is at or after this (the calendar page): `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.
+         */
+        scheduled_from?: string;
+        /**
+         * Herald extension. Only campaigns whose `scheduled_send_date` is before this: `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.
+         */
+        scheduled_to?: string;
+        /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;

@@ -115,7 +115,16 @@ const CountsSchema = z.object({
 });
 
 /** The filters of `GET /campaigns/`; `search` is contained in the name, ignoring case. */
-export type CampaignListFilters = { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string; search?: string };
+export type CampaignListFilters = {
+  status?: number;
+  approval?: string;
+  includeTests?: boolean;
+  templateUuid?: string;
+  search?: string;
+  /** `scheduled_send_date` in [scheduledFrom, scheduledTo) (the calendar). */
+  scheduledFrom?: Date;
+  scheduledTo?: Date;
+};
 
 /** The list's `sort` (CAMPAIGN_SORT); its default is the index's order (team, newest first). */
 const ORDER: ListOrder<SortFieldOf<typeof CAMPAIGN_SORT>> = {
@@ -157,13 +166,15 @@ export function createCampaignsRepository(db: Db) {
     },
 
     async list(teamId: number, window: PageWindow, filters: CampaignListFilters = {}): Promise<Page<CampaignRecord>> {
-      const { status, approval, includeTests, templateUuid, search } = filters;
+      const { status, approval, includeTests, templateUuid, search, scheduledFrom, scheduledTo } = filters;
       const conditions = [sql`c.team_id = ${teamId}`];
       if (!includeTests) conditions.push(sql`NOT c.is_test`);
       if (templateUuid !== undefined) conditions.push(sql`c.template_id = (SELECT id FROM templates WHERE team_id = ${teamId} AND uuid = ${templateUuid})`);
       if (status !== undefined) conditions.push(sql`c.status = ${status}`);
       if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
       if (search) conditions.push(containsText(sql`c.name`, search));
+      if (scheduledFrom) conditions.push(sql`c.scheduled_send_date >= ${scheduledFrom}`);
+      if (scheduledTo) conditions.push(sql`c.scheduled_send_date < ${scheduledTo}`);
       const where = sql.join(conditions, sql` AND `);
       return readPage({
         rows: rowsOf(

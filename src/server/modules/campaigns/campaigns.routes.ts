@@ -43,6 +43,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         includeTests: request.query.include_tests,
         templateUuid: request.query.template_uuid,
         search: request.query.search,
+        scheduledFrom: request.query.scheduled_from,
+        scheduledTo: request.query.scheduled_to,
       });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },

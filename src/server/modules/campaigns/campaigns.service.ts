@@ -3,8 +3,17 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { decideCampaign } from './approvals';
 import { presentCampaign, type CampaignsDeps } from './campaign-records';
-import type { CampaignListFilters, CampaignRecord } from './campaigns.repository';
-import { createCampaign, deleteCampaign, listCampaigns, showCampaign, stopCampaign, toggleCampaignPaused, updateCampaign } from './editing';
+import type { CampaignRecord } from './campaigns.repository';
+import {
+  createCampaign,
+  deleteCampaign,
+  listCampaigns,
+  type CampaignListQuery,
+  showCampaign,
+  stopCampaign,
+  toggleCampaignPaused,
+  updateCampaign,
+} from './editing';
 import { duplicateCampaign, resendUnreached } from './copies';
 import { createCampaignReview } from './review';
 import { audienceSegments, campaignSummary, previewCampaign, reviewCampaign } from './reviewing';
@@ -29,7 +38,7 @@ export function createCampaignsService(deps: Omit<CampaignsDeps, 'reviewer'>) {
   };
   return {
     present: (record: CampaignRecord) => presentCampaign(all, record),
-    list: (auth: AuthContext, window: PageWindow, filters: CampaignListFilters = {}) => listCampaigns(all, auth, window, filters),
+    list: (auth: AuthContext, window: PageWindow, filters: CampaignListQuery = {}) => listCampaigns(all, auth, window, filters),
     show: (auth: AuthContext, uuid: string) => showCampaign(all, auth, uuid),
     create: (auth: AuthContext, input: CampaignInput) => createCampaign(all, auth, input),
     update: (auth: AuthContext, uuid: string, input: CampaignInput) => updateCampaign(all, auth, uuid, input),

@@ -1,6 +1,7 @@
 import type { Campaign, CampaignInput } from '../../../shared/contract';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
 import { wallClockOf } from '../../../shared/schedule/local-time';
+import { parseTimestamp } from '../../lib/time';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../../lib/errors';
@@ -67,12 +68,28 @@ export async function resolveCampaign(
   };
 }
 
+/** The list's filters as the query gives them: the calendar's range as timestamps in the service zone (or RFC 3339). */
+export type CampaignListQuery = Omit<CampaignListFilters, 'scheduledFrom' | 'scheduledTo'> & { scheduledFrom?: string; scheduledTo?: string };
+
 export async function listCampaigns(
   deps: Pick<CampaignsDeps, 'campaigns' | 'clock' | 'config'>,
   auth: AuthContext,
   window: PageWindow,
-  filters: CampaignListFilters = {},
+  query: CampaignListQuery = {},
 ): Promise<{ items: Campaign[]; total: number }> {
+  const { scheduledFrom, scheduledTo, ...rest } = query;
+  const filters: CampaignListFilters = rest;
+  const errors: Record<string, string[]> = {};
+  for (const [field, text, key] of [
+    ['scheduled_from', scheduledFrom, 'scheduledFrom'],
+    ['scheduled_to', scheduledTo, 'scheduledTo'],
+  ] as const) {
+    if (text === undefined) continue;
+    const moment = parseTimestamp(text, deps.config.appTimezone);
+    if (moment) filters[key] = moment;
+    else errors[field] = [`The ${field.replace('_', ' ')} is not a date and time that exists in ${deps.config.appTimezone}.`];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
   return { items: rows.map((record) => presentCampaign(deps, record)), total };
 }
