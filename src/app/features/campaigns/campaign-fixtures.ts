@@ -22,6 +22,7 @@ export function throttledValues(overrides: Partial<CampaignFormValues> = {}): Ca
     pauses: [],
     send_now: false,
     ignore_quiet_hours: false,
+    local_time: false,
     ...overrides,
   };
 }

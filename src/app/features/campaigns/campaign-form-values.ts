@@ -26,6 +26,8 @@ export interface CampaignFormValues {
   send_now: boolean;
   /** Admins only (the service answers 403 to anyone else who changes it). */
   ignore_quiet_hours: boolean;
+  /** The send time read in each recipient's own zone (not with throttling). */
+  local_time: boolean;
 }
 
 /** The request body: a campaign that is not throttled sends no finish date and no pauses. */
@@ -58,6 +60,7 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     pauses: [],
     send_now: false,
     ignore_quiet_hours: false,
+    local_time: false,
   };
 }
 
@@ -90,6 +93,7 @@ export function campaignFormValues(campaign: Campaign): CampaignFormValues {
     pauses: campaign.pauses.map(({ start_at, end_at }) => ({ start_at, end_at })),
     send_now: false,
     ignore_quiet_hours: campaign.ignore_quiet_hours,
+    local_time: campaign.local_time,
   };
 }
 
