@@ -92,12 +92,15 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
         <ErrorState title="The calendar could not be loaded" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
       ) : (
         <div style={{ overflowX: 'auto' }}>
-          <SimpleGrid cols={7} spacing={4} verticalSpacing={4} miw={640} role="grid" aria-label={`Campaigns, ${title}`}>
+          <SimpleGrid cols={7} spacing={4} miw={640} mb={4} aria-hidden>
             {WEEKDAYS.map((weekday) => (
-              <Text key={weekday} size="xs" fw={600} c="dimmed" ta="center" role="columnheader">
+              <Text key={weekday} size="xs" fw={600} c="dimmed" ta="center">
                 {weekday}
               </Text>
             ))}
+          </SimpleGrid>
+          {/* A list of days (each named with its date and count), laid out as weeks. */}
+          <SimpleGrid cols={7} spacing={4} verticalSpacing={4} miw={640} role="list" aria-label={`Campaigns, ${title}`}>
             {days.map((day) => {
               const onDay = scheduled.filter((campaign) => campaign.scheduled_send_date.startsWith(day));
               const outside = view === 'month' && day.slice(0, 7) !== anchor.slice(0, 7);
@@ -108,7 +111,7 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
                   p={6}
                   radius="sm"
                   mih={view === 'week' ? 200 : 96}
-                  role="gridcell"
+                  role="listitem"
                   aria-label={`${formatDay(day, true)}: ${onDay.length === 1 ? '1 campaign' : `${onDay.length} campaigns`}`}
                   bg={day === today ? 'var(--mantine-primary-color-light)' : undefined}
                   style={{ opacity: outside ? 0.6 : 1, minWidth: 0 }}
