@@ -128,6 +128,8 @@ export const paths = {
       ) => withQuery(`/campaigns/${encodeURIComponent(uuid)}`, { report, status, reason, search, page, per_page: perPage }),
     },
   },
+  /** Campaigns by their send date, a month or a week at a time. */
+  calendar: { path: '/calendar', getHref: () => '/calendar' },
   contactGroups: {
     list: listPath('/contact-groups'),
     detail: {

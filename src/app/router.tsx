@@ -36,6 +36,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { path: paths.campaigns.list.path, lazy: () => import('./routes/campaigns/campaigns-list.page').then(page) },
             { path: paths.campaigns.new.path, lazy: () => import('./routes/campaigns/campaign-new.page').then(page) },
             { path: paths.campaigns.detail.path, lazy: () => import('./routes/campaigns/campaign.page').then(page) },
+            { path: paths.calendar.path, lazy: () => import('./routes/calendar/calendar.page').then(page) },
             { path: paths.senders.list.path, lazy: () => import('./routes/senders/senders-list.page').then(page) },
             { path: paths.senders.new.path, lazy: () => import('./routes/senders/sender-new.page').then(page) },
             { path: paths.senders.edit.path, lazy: () => import('./routes/senders/sender-edit.page').then(page) },

@@ -1,6 +1,7 @@
 import {
   IconAddressBook,
   IconBroadcast,
+  IconCalendar,
   IconChartBar,
   IconHistory,
   IconId,
@@ -33,6 +34,7 @@ export interface Section {
 export const sections: readonly Section[] = [
   { label: 'Overview', href: paths.home.getHref(), icon: IconLayoutDashboard, available: true },
   { label: 'Campaigns', href: paths.campaigns.list.getHref(), icon: IconSend, available: true },
+  { label: 'Calendar', href: paths.calendar.getHref(), icon: IconCalendar, available: true },
   { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
   { label: 'Contact groups', href: paths.contactGroups.list.getHref(), icon: IconAddressBook, available: true },
   { label: 'Contacts', href: paths.contacts.list.getHref(), icon: IconUserSearch, available: true },

@@ -283,6 +283,10 @@ export const campaigns = pgTable('campaigns', {
   createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   isDraft: boolean('is_draft').notNull().default(false),
   ignoreQuietHours: boolean('ignore_quiet_hours').notNull().default(false),
+  /** `local_time`: the wall-clock time each recipient's zone reads when its message goes (0050); null otherwise. */
+  localSendTime: text('local_send_time'),
+  /** Where its audience had been written to when it was stopped (0050): the rest was never written. */
+  stoppedAudienceAfter: text('stopped_audience_after'),
   /** A send test: the campaign it tested. */
   testOf: bigint('test_of', { mode: 'number' }).references((): AnyPgColumn => campaigns.id, { onDelete: 'cascade' }),
   resumedAt: moment('resumed_at'),

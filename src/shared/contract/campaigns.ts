@@ -119,6 +119,12 @@ export const CampaignInputSchema = z
         'Herald extension (A/B test, docs/ab-tests.md). 2 to 4 messages tested on a share of the audience; the winner goes to the rest. The first variant is the campaign itself: `template_uuid` must be its template. Create: none when absent; edit: unchanged when absent, `[]` removes them.',
       ),
     ab_test: AbTestInputSchema.optional().describe('Herald extension. The A/B test settings (with `variants`; the defaults when absent).'),
+    local_time: z
+      .boolean({ error: 'The local time must be true or false.' })
+      .optional()
+      .describe(
+        "Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.",
+      ),
   })
   // A campaign needs recipients: at least one included group, or (issue 35) an included segment.
   .superRefine((input, context) => {
@@ -273,6 +279,11 @@ export const CampaignSchema = z
     approval: ApprovalSchema,
     is_draft: z.boolean().describe('Herald extension. A draft is never sent; scheduling it is an edit with `is_draft: false`.'),
     ignore_quiet_hours: z.boolean().describe("Herald extension. Sends through the team's quiet hours (set by an admin)."),
+    local_time: z
+      .boolean()
+      .describe(
+        "Herald extension. Sends at `scheduled_send_date`'s wall-clock time in each recipient's zone; the campaign starts (and is locked) when that time comes in the earliest zone (UTC+14).",
+      ),
     stopped_at: TimestampSchema.describe('Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.'),
     stopped_by: UserRefSchema.nullable().describe('Herald extension. Who stopped it.'),
     expired_at: TimestampSchema.describe(
@@ -371,6 +382,14 @@ export const CampaignListQuerySchema = z.object({
     .optional()
     .transform((value) => value === 'true')
     .describe('Herald extension. true lists test campaigns too (send-test and test sends); they are left out otherwise.'),
+  scheduled_from: timestampField('scheduled from')
+    .optional()
+    .describe(
+      'Herald extension. Only campaigns whose `scheduled_send_date` is at or after this (the calendar page): `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.',
+    ),
+  scheduled_to: timestampField('scheduled to')
+    .optional()
+    .describe('Herald extension. Only campaigns whose `scheduled_send_date` is before this: `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.'),
   ...nameSearchQueryOf('name').shape,
 });
 
@@ -460,6 +479,26 @@ export const CampaignReviewSchema = z
     finishes_at: TimestampSchema.describe(
       "When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.",
     ),
+    local_time: z
+      .object({
+        send_time: z.string().describe("The wall-clock time each recipient's zone sends at (`YYYY-MM-DD HH:MM:SS`)."),
+        first_at: TimestampSchema.describe('When the first zone\'s moment comes (the service\'s zone); "" when no zone is reached before the expiry.'),
+        last_at: TimestampSchema.describe("When the last zone's moment before the expiry comes (the service's zone)."),
+        zones: z
+          .array(
+            z.object({
+              zone: z.string().describe("The recipients' time zone (from their number, as quiet hours)."),
+              recipients: z.number().int(),
+              send_at: TimestampSchema.describe("When that zone's messages go (the service's zone)."),
+              after_expiry: z.boolean().describe('Its moment comes at or after the expiry: its recipients will be unsent (`local_time`).'),
+            }),
+          )
+          .describe('Every zone of the audience, earliest first.'),
+      })
+      .optional()
+      .describe(
+        "Herald extension. A campaign sent at each recipient's local time (`local_time`): the span from the first zone to the last; left out otherwise.",
+      ),
     quiet_hours: QuietHoursSchema.nullable().describe("The team's quiet hours that apply to this campaign; null when off or ignored by it."),
     quiet_periods: z
       .array(z.object({ start_at: TimestampSchema, end_at: TimestampSchema }))

@@ -184,7 +184,7 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 export const DELIVERY_STATUSES = ['Success', 'Pending', 'Failed', 'Expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** The unsent report's `Reason` values, and what `?reason=` picks: every reason the report can hold (`invalid_number` is the interface's). */
-export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours', 'invalid_number'] as const;
+export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours', 'invalid_number', 'local_time'] as const;
 export type UnsentReason = (typeof UNSENT_REASONS)[number];
 
 /** The longest number search: E.164 has at most 15 digits, with room for spaces and brackets. */
@@ -209,9 +209,9 @@ const statusFilter = z
   .describe('Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).');
 
 const reasonFilter = z
-  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours or invalid_number.' })
+  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number or local_time.' })
   .optional()
-  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).');
+  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).');
 
 /** The filters each report page takes beside `page` and `per_page` (none for `sent`: it has one row). */
 export const REPORT_FILTER_SCHEMAS = {

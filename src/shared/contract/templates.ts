@@ -99,3 +99,52 @@ export type Encoding = z.infer<typeof EncodingSchema>;
 export const TemplateParamsSchema = z.object({ template_uuid: z.uuid().describe('Identifier of the template.') });
 
 export const TemplateListQuerySchema = nameSearchQueryOf('name');
+
+/**
+ * Starter templates (issue 35, point 5; Herald extension): a small library a marketer begins a
+ * template from. Each ends with the usual opt-out wording and gives every field a fallback, so it
+ * never sends a gap.
+ */
+export const STARTER_OPT_OUT = 'Reply STOP to opt out.';
+export const TEMPLATE_STARTERS = [
+  {
+    key: 'welcome',
+    name: 'Welcome',
+    description: 'Greets a new subscriber.',
+    body: `Welcome to {{shop_name|our shop}}, {{first_name|there}}! Thanks for signing up: we will text you our news and offers now and then. ${STARTER_OPT_OUT}`,
+  },
+  {
+    key: 'sale',
+    name: 'Sale',
+    description: 'Announces a sale and when it ends.',
+    body: `Hi {{first_name|there}}, our sale is on: {{discount|20%}} off until {{sale_end|Sunday}}. Don't miss out! ${STARTER_OPT_OUT}`,
+  },
+  {
+    key: 'back_in_stock',
+    name: 'Back in stock',
+    description: 'Tells a customer that a product they wanted is available again.',
+    body: `Good news, {{first_name|there}}: {{product|the item you wanted}} is back in stock. Get it before it goes again! ${STARTER_OPT_OUT}`,
+  },
+  {
+    key: 'abandoned_cart',
+    name: 'Abandoned cart',
+    description: 'Reminds a customer of what they left in their cart.',
+    body: `Hi {{first_name|there}}, you left {{product|something}} in your cart at {{shop_name|our shop}}. We saved it for you. ${STARTER_OPT_OUT}`,
+  },
+  {
+    key: 'review_request',
+    name: 'Review request',
+    description: 'Asks a customer to review a recent order.',
+    body: `Hi {{first_name|there}}, thanks for your order from {{shop_name|us}}! How did we do? We would love your review. ${STARTER_OPT_OUT}`,
+  },
+] as const;
+
+export const TemplateStarterSchema = z
+  .object({
+    key: z.string().describe('Stable identifier: welcome, sale, back_in_stock, abandoned_cart or review_request.'),
+    name: z.string(),
+    description: z.string(),
+    body: z.string().describe('The body to start from: fields with fallbacks, ending with "Reply STOP to opt out."'),
+  })
+  .meta({ id: 'TemplateStarter' });
+export type TemplateStarter = z.infer<typeof TemplateStarterSchema>;

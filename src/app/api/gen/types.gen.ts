@@ -707,6 +707,10 @@ export type Campaign = {
      */
     ignore_quiet_hours: boolean;
     /**
+     * Herald extension. Sends at `scheduled_send_date`'s wall-clock time in each recipient's zone; the campaign starts (and is locked) when that time comes in the earliest zone (UTC+14).
+     */
+    local_time: boolean;
+    /**
      * Herald extension. When someone stopped the campaign (`PUT …/stop`); "" otherwise.
      */
     stopped_at: string;
@@ -939,6 +943,41 @@ export type CampaignReview = {
      * When the last should leave: a throttled campaign's finish date; otherwise the recipients at the gateway's rate, past quiet hours in each recipient's zone.
      */
     finishes_at: string;
+    /**
+     * Herald extension. A campaign sent at each recipient's local time (`local_time`): the span from the first zone to the last; left out otherwise.
+     */
+    local_time?: {
+        /**
+         * The wall-clock time each recipient's zone sends at (`YYYY-MM-DD HH:MM:SS`).
+         */
+        send_time: string;
+        /**
+         * When the first zone's moment comes (the service's zone); "" when no zone is reached before the expiry.
+         */
+        first_at: string;
+        /**
+         * When the last zone's moment before the expiry comes (the service's zone).
+         */
+        last_at: string;
+        /**
+         * Every zone of the audience, earliest first.
+         */
+        zones: Array<{
+            /**
+             * The recipients' time zone (from their number, as quiet hours).
+             */
+            zone: string;
+            recipients: number;
+            /**
+             * When that zone's messages go (the service's zone).
+             */
+            send_at: string;
+            /**
+             * Its moment comes at or after the expiry: its recipients will be unsent (`local_time`).
+             */
+            after_expiry: boolean;
+        }>;
+    };
     /**
      * The team's quiet hours that apply to this campaign; null when off or ignored by it.
      */
@@ -1341,6 +1380,19 @@ export type Encoding = {
             max: number;
         };
     } | null;
+};
+
+export type TemplateStarter = {
+    /**
+     * Stable identifier: welcome, sale, back_in_stock, abandoned_cart or review_request.
+     */
+    key: string;
+    name: string;
+    description: string;
+    /**
+     * The body to start from: fields with fallbacks, ending with "Reply STOP to opt out."
+     */
+    body: string;
 };
 
 export type Webhook = {
@@ -2130,7 +2182,7 @@ export type CampaignReportListItem = {
  */
 export type ReportJobFilters = {
     status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
     /**
      * The digits the recipient’s number contains.
      */
@@ -3636,7 +3688,7 @@ export type ReportReadyEvent = {
              */
             filters: {
                 status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
                 search?: string;
             };
             /**
@@ -5577,6 +5629,37 @@ export type CreateTemplateResponses = {
 };
 
 export type CreateTemplateResponse = CreateTemplateResponses[keyof CreateTemplateResponses];
+
+export type ListTemplateStartersData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/templates/starters';
+};
+
+export type ListTemplateStartersErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListTemplateStartersError = ListTemplateStartersErrors[keyof ListTemplateStartersErrors];
+
+export type ListTemplateStartersResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<TemplateStarter>;
+    };
+};
+
+export type ListTemplateStartersResponse = ListTemplateStartersResponses[keyof ListTemplateStartersResponses];
 
 export type TemplateEncodingData = {
     /**
@@ -10589,6 +10672,14 @@ export type ListCampaignsData = {
          */
         include_tests?: 'true' | 'false';
         /**
+         * Herald extension. Only campaigns whose `scheduled_send_date` is at or after this (the calendar page): `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.
+         */
+        scheduled_from?: string;
+        /**
+         * Herald extension. Only campaigns whose `scheduled_send_date` is before this: `YYYY-MM-DD HH:MM:SS` in the service zone, or RFC 3339.
+         */
+        scheduled_to?: string;
+        /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;
@@ -10738,6 +10829,10 @@ export type CreateCampaignData = {
              */
             min_recipients_per_variant?: number;
         };
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     headers?: {
         /**
@@ -11155,6 +11250,10 @@ export type UpdateCampaignData = {
              */
             min_recipients_per_variant?: number;
         };
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     path: {
         /**
@@ -11454,6 +11553,10 @@ export type PreviewCampaignData = {
              */
             min_recipients_per_variant?: number;
         };
+        /**
+         * Herald extension. true sends each message at the scheduled wall-clock time in its recipient's zone (from the number, as quiet hours): the campaign starts when that time comes in the earliest zone (UTC+14) and each message waits for its own zone's; one whose moment comes after the expiry is unsent (`local_time`). Not with `throttled`. Create: false when absent; edit: unchanged when absent.
+         */
+        local_time?: boolean;
     };
     headers?: {
         /**
@@ -11627,6 +11730,122 @@ export type PickCampaignAbTestWinnerResponses = {
 };
 
 export type PickCampaignAbTestWinnerResponse = PickCampaignAbTestWinnerResponses[keyof PickCampaignAbTestWinnerResponses];
+
+export type DuplicateCampaignData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/duplicate';
+};
+
+export type DuplicateCampaignErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DuplicateCampaignError = DuplicateCampaignErrors[keyof DuplicateCampaignErrors];
+
+export type DuplicateCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type DuplicateCampaignResponse = DuplicateCampaignResponses[keyof DuplicateCampaignResponses];
+
+export type ResendUnreachedCampaignData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the campaign.
+         */
+        campaign_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/campaigns/{campaign_uuid}/resend-unreached';
+};
+
+export type ResendUnreachedCampaignErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ResendUnreachedCampaignError = ResendUnreachedCampaignErrors[keyof ResendUnreachedCampaignErrors];
+
+export type ResendUnreachedCampaignResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Campaign;
+    };
+};
+
+export type ResendUnreachedCampaignResponse = ResendUnreachedCampaignResponses[keyof ResendUnreachedCampaignResponses];
 
 export type ApproveCampaignData = {
     /**
@@ -12717,9 +12936,9 @@ export type GetUnsentReportData = {
          */
         per_page?: number;
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -12778,9 +12997,9 @@ export type RequestUnsentReportData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -12831,9 +13050,9 @@ export type StreamUnsentReportCsvData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -12882,9 +13101,9 @@ export type StreamUnsentReportNdjsonData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours` or `invalid_number`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */

@@ -22,6 +22,7 @@ export function throttledValues(overrides: Partial<CampaignFormValues> = {}): Ca
     pauses: [],
     send_now: false,
     ignore_quiet_hours: false,
+    local_time: false,
     ...overrides,
   };
 }
@@ -53,6 +54,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     approval: { status: 'not_required', requested_by: null, requested_at: '', decided_by: null, decided_at: '', comment: '', recipients: null, notice: '' },
     is_draft: false,
     ignore_quiet_hours: false,
+    local_time: false,
     stopped_at: '',
     stopped_by: null,
     expired_at: '',

@@ -26,6 +26,8 @@ export interface CampaignFormValues {
   send_now: boolean;
   /** Admins only (the service answers 403 to anyone else who changes it). */
   ignore_quiet_hours: boolean;
+  /** The send time read in each recipient's own zone (not with throttling). */
+  local_time: boolean;
   /** The A/B test (docs/ab-tests.md); absent: the form offers none and sends nothing of it. */
   ab?: AbFormValues;
 }
@@ -101,6 +103,7 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     send_now: false,
     ignore_quiet_hours: false,
     ab: NO_AB_TEST,
+    local_time: false,
   };
 }
 
@@ -145,6 +148,7 @@ export function campaignFormValues(campaign: Campaign): CampaignFormValues {
           min_recipients_per_variant: campaign.ab_test.min_recipients_per_variant,
         }
       : NO_AB_TEST,
+    local_time: campaign.local_time,
   };
 }
 

@@ -93,7 +93,7 @@ function BooleanSwitch({
   ...props
 }: {
   control: Control<CampaignFormValues, unknown, CampaignInput>;
-  name: 'throttled' | 'ignore_quiet_hours';
+  name: 'throttled' | 'ignore_quiet_hours' | 'local_time';
   /** Called after a person flipped it. */
   onToggled?: (checked: boolean) => void;
 } & Omit<SwitchProps, 'checked' | 'onChange' | 'name'>) {
@@ -381,6 +381,18 @@ export function CampaignForm({
                     onEdited={() => setFollows((current) => ({ ...current, expiry: false }))}
                   />
                 </SimpleGrid>
+                <BooleanSwitch
+                  control={control}
+                  name="local_time"
+                  label="Send at each recipient's local time"
+                  description={
+                    values.throttled
+                      ? 'Not with throttling: each zone gets its messages at its own time.'
+                      : 'The send time is read in each recipient’s own time zone (from their number): the first zone gets it first, the last zone last, all before the expiry.'
+                  }
+                  disabled={values.throttled || frozen}
+                  error={errorOf('local_time')}
+                />
                 <BooleanSwitch
                   control={control}
                   name="throttled"

@@ -7,6 +7,8 @@ import {
   createCampaign,
   deleteCampaign,
   pickCampaignAbTestWinner,
+  duplicateCampaign,
+  resendUnreachedCampaign,
   rejectCampaign,
   sendTestCampaign,
   stopCampaign,
@@ -131,5 +133,17 @@ export function useSendCampaignTests(uuid: string) {
     mutationFn: (input: TestSendInput) => sendCampaignTests(uuid, input),
     onSuccess: () =>
       Promise.all([queryClient.invalidateQueries({ queryKey: campaignKeys.review(uuid) }), queryClient.invalidateQueries({ queryKey: campaignKeys.lists() })]),
+  });
+}
+
+/** A draft copy of a campaign (`POST /campaigns/{uuid}/duplicate`), or a draft to those a stopped or expired one did not reach. */
+export function useCopyCampaign(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (kind: 'duplicate' | 'unreached') =>
+      kind === 'duplicate'
+        ? (await duplicateCampaign({ path: { campaign_uuid: uuid }, throwOnError: true })).data.data
+        : (await resendUnreachedCampaign({ path: { campaign_uuid: uuid }, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
   });
 }

@@ -1,5 +1,5 @@
 import { Alert, Badge, Code, Group, List, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconArrowsSplit, IconMoon, IconUserCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowsSplit, IconClock, IconMoon, IconUserCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
 import { formatCount, formatMoney, formatTimestamp, plural } from '../../lib/format';
@@ -134,6 +134,7 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
         </Fact>
       </SimpleGrid>
       {review.routing && <RoutingTable routing={review.routing} />}
+      {review.local_time && <LocalTimeSpan span={review.local_time} />}
       {review.quiet_hours && <QuietHoursNote review={review} />}
       <div>
         <Title order={3} size="h5" mb={6}>
@@ -153,6 +154,52 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
         </Alert>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A campaign sent at each recipient's local time: the span from the first zone's send to the last
+ * one's, and each zone of the audience with its recipients and when they get it (those after the
+ * expiry never do).
+ */
+export function LocalTimeSpan({ span }: { span: NonNullable<CampaignReview['local_time']> }) {
+  return (
+    <Paper withBorder radius="md" p="sm" role="region" aria-label="Local time span">
+      <Group gap="xs" mb={4}>
+        <IconClock size={16} aria-hidden />
+        <Text size="sm" fw={600}>
+          At {span.send_time.slice(11, 16)} in each recipient’s time zone
+        </Text>
+        <Text size="xs" c="dimmed">
+          {span.first_at ? `from ${formatTimestamp(span.first_at)} to ${formatTimestamp(span.last_at)}` : 'no zone before the expiry'}
+        </Text>
+      </Group>
+      <Table fz="sm" verticalSpacing={4} aria-label="Send time per zone">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Zone</Table.Th>
+            <Table.Th ta="right">Recipients</Table.Th>
+            <Table.Th>Sends at</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {span.zones.map((zone) => (
+            <Table.Tr key={zone.zone}>
+              <Table.Td>{zone.zone}</Table.Td>
+              <Table.Td ta="right">{formatCount(zone.recipients)}</Table.Td>
+              <Table.Td>
+                {formatTimestamp(zone.send_at)}
+                {zone.after_expiry && (
+                  <Badge ml="xs" size="sm" variant="light" color="red">
+                    after the expiry: not sent
+                  </Badge>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
   );
 }
 

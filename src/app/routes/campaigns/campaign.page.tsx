@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconPlayerStopFilled, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconFlask, IconPlayerPauseFilled, IconPlayerPlayFilled, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, type LoaderFunctionArgs } from 'react-router';
@@ -21,7 +21,13 @@ import { CoverageWarning } from '../../features/campaigns/coverage-warning';
 import { QuietHoursNote } from '../../features/campaigns/campaign-review-panel';
 import { useReviewBeforeScheduling } from '../../features/campaigns/use-review-before-scheduling';
 import { lockReason, stoppedLine } from '../../features/campaigns/campaign-lock-alert';
-import { useDecideCampaignApproval, useToggleCampaignPaused, useUpdateCampaign, type ApprovalVerdict } from '../../features/campaigns/campaign-mutations';
+import {
+  useCopyCampaign,
+  useDecideCampaignApproval,
+  useToggleCampaignPaused,
+  useUpdateCampaign,
+  type ApprovalVerdict,
+} from '../../features/campaigns/campaign-mutations';
 import { campaignQueries } from '../../features/campaigns/campaign-queries';
 import { RevenueCard } from '../../features/campaigns/revenue-card';
 import { SendingProgressPanel } from '../../features/campaigns/sending-progress-panel';
@@ -64,6 +70,7 @@ export default function CampaignPage() {
   const { campaign, summary, sendRate } = useLiveCampaign(uuid, timeZone);
   const update = useUpdateCampaign(uuid);
   const togglePaused = useToggleCampaignPaused(uuid);
+  const copy = useCopyCampaign(uuid);
   const [testOpened, setTestOpened] = useState(false);
   // The service's sentence when it refused a save with 423; the reloaded campaign then shows the lock.
   const [lockMessage, setLockMessage] = useState<string>();
@@ -118,6 +125,16 @@ export default function CampaignPage() {
       onSuccess: (toggled) =>
         notifySuccess(toggled.manually_paused ? `${toggled.name} is paused: nothing is sent until you resume it.` : `${toggled.name} resumed.`),
       onError: (error) => notifyFailure('The campaign could not be paused or resumed', error),
+    });
+
+  // A draft copy opens at once: the marketer edits and schedules it there.
+  const copyAs = (kind: 'duplicate' | 'unreached') =>
+    copy.mutate(kind, {
+      onSuccess: (draft) => {
+        notifySuccess(kind === 'duplicate' ? `${draft.name}: a draft copy.` : `${draft.name}: a draft to those not reached.`);
+        void navigate(paths.campaigns.detail.getHref(draft.uuid));
+      },
+      onError: (error) => notifyFailure(kind === 'duplicate' ? 'The campaign could not be duplicated' : 'The draft could not be made', error),
     });
 
   const decide = (verdict: ApprovalVerdict, comment: string) =>
@@ -179,6 +196,24 @@ export default function CampaignPage() {
               <Button variant="default" leftSection={<IconFlask size={16} />} onClick={() => setTestOpened(true)} disabled={!timeZone}>
                 Send a test
               </Button>
+              <Button
+                variant="default"
+                leftSection={<IconCopy size={16} />}
+                onClick={() => copyAs('duplicate')}
+                loading={copy.isPending && copy.variables === 'duplicate'}
+              >
+                Duplicate
+              </Button>
+              {(loaded.stopped_at || loaded.expired_at) && (
+                <Button
+                  variant="default"
+                  leftSection={<IconSend size={16} />}
+                  onClick={() => copyAs('unreached')}
+                  loading={copy.isPending && copy.variables === 'unreached'}
+                >
+                  Send to those not reached
+                </Button>
+              )}
               <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDeletion(loaded)}>
                 Delete
               </Button>

@@ -14,12 +14,19 @@ import { takeOverDead } from './takeover';
 
 const NextRangeRowSchema = z.object({ first: z.number(), last: z.number() });
 const InsertedBatchRowSchema = z.object({ id: z.number(), token: z.number() });
-const OpenRowSchema = z.object({ ignoreQuiet: z.boolean(), expiry: MomentSchema, quiet: QuietHoursSchema.nullable(), zone: z.string().nullable() });
+const OpenRowSchema = z.object({
+  ignoreQuiet: z.boolean(),
+  expiry: MomentSchema,
+  quiet: QuietHoursSchema.nullable(),
+  zone: z.string().nullable(),
+  localWall: z.string().nullable(),
+  startedAt: MomentSchema.nullable(),
+});
 
 /**
  * Claims and settles batches of a campaign's messages under fenced leases. The claim is here: it
  * takes over a dead owner's batch first (takeover.ts, with the in-doubt rules), else the next
- * range; both hold the runs that wait for quiet hours (quiet-holds.ts) and leave out opted-out
+ * range; both hold the runs that wait for quiet hours or their local time (quiet-holds.ts) and leave out opted-out
  * numbers (opt-outs.ts). The sending campaigns are listed by sending.ts, a batch is settled by
  * settle.ts, and its short links are recorded by short-links.ts.
  *
@@ -43,14 +50,17 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
           tx,
           OpenRowSchema,
           sql`
-          SELECT c.ignore_quiet_hours AS "ignoreQuiet", c.expiry_date AS expiry, t.quiet_hours AS quiet, t.time_zone AS zone
+          SELECT c.ignore_quiet_hours AS "ignoreQuiet", c.expiry_date AS expiry, t.quiet_hours AS quiet, t.time_zone AS zone,
+                 c.local_send_time AS "localWall", c.started_sending_at AS "startedAt"
             FROM campaigns c JOIN teams t ON t.id = c.team_id
            WHERE c.id = ${campaignId} AND c.status = 1 AND c.manually_paused IS NOT TRUE
              AND c.expiry_date > ${now} AND c.expired_at IS NULL AND c.stopped_at IS NULL FOR UPDATE OF c`,
         );
         if (!open) return undefined;
-        // Quiet hours in each recipient's zone (null: none apply, the common case, and nothing is looked up).
-        const holdOf = holdsOf(open.ignoreQuiet ? null : open.quiet, open.zone ?? defaultZone, now);
+        // Quiet hours, and a local-time campaign's moment, in each recipient's zone (null: none apply,
+        // the common case, and nothing is looked up).
+        const local = open.localWall === null ? null : { wall: open.localWall, startedAt: open.startedAt ?? now };
+        const holdOf = holdsOf(open.ignoreQuiet ? null : open.quiet, open.zone ?? defaultZone, now, local);
 
         // A batch whose owner stopped renewing its lease is taken over first (takeover.ts).
         const takenOver = await takeOverDead(tx, { campaignId, limit, owner, now, leaseUntil, inDoubt, holdOf, expiry: open.expiry });

@@ -7,7 +7,7 @@ import { countRecipientsOf, recipientsOf } from '../../db/audience';
 import { audienceNumbersOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
-import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
+import { campaignLifecycle, LOCAL_START_LEAD_MS, startMomentOf } from '../../modules/campaigns/lifecycle';
 import { suppressionListOf } from '../../modules/suppressions/suppressions.sql';
 import { abTestSize } from '../../../shared/ab-test/split';
 
@@ -232,7 +232,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
   let estimating: Promise<void> | undefined;
   return {
     /**
-     * Campaigns whose send time has come: status 1 and their messages, one per distinct recipient
+     * Campaigns whose send time has come (a local-time campaign's: in the earliest zone): status 1 and their messages, one per distinct recipient
      * (included minus excluded minus default_optouts), numbered by phone number, in one transaction
      * each. A throttled campaign gets every message at once (its plan spreads the whole audience);
      * another gets its first `sizes.first`, so its first batch leaves at once, and `extendAudiences`
@@ -252,7 +252,8 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
                    (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold,
                    c.ab_test, (SELECT count(*)::int FROM campaign_variants v WHERE v.campaign_id = c.id) AS variants
               FROM campaigns c
-             WHERE c.status = 0 AND c.scheduled_send_date <= ${now} AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
+             WHERE c.status = 0 AND c.scheduled_send_date <= ${new Date(now.getTime() + LOCAL_START_LEAD_MS)} AND ${startMomentOf('c')} <= ${now}
+               AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
              ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
           );
           if (!campaign) return undefined;

@@ -5,7 +5,7 @@ import { firstRowOf, oneRowOf } from '../../db/rows';
 import type { ClaimedBatch, InDoubtPolicy } from '../engine-store';
 import { withoutOptOuts } from './opt-outs';
 import { queuedIn } from './queued';
-import { holdRun, runsOf } from './quiet-holds';
+import { holdRun, runsOf, type Hold } from './quiet-holds';
 
 /** A batch's range of sequences, and whether its owner was handing it over. */
 const RangeRowSchema = z.object({ id: z.number(), first: z.number(), last: z.number(), submitting: z.boolean() });
@@ -43,8 +43,8 @@ export type Takeover = {
   now: Date;
   leaseUntil: Date;
   inDoubt: InDoubtPolicy;
-  /** Quiet hours by number (null: none apply). */
-  holdOf: ((phone: string) => number | null) | null;
+  /** Quiet hours and local time by number (null: none apply). */
+  holdOf: ((phone: string) => Hold | null) | null;
   expiry: Date;
 };
 

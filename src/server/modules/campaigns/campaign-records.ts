@@ -6,6 +6,7 @@ import type { Conn } from '../../db/rows';
 import type { AuthContext } from '../../http/auth';
 import { NotFoundError } from '../../lib/errors';
 import { formatTimestamp, type Clock } from '../../lib/time';
+import { localStart } from '../../../shared/schedule/local-time';
 import type { CampaignEventLog } from '../../observability/campaign-events';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { AccountMailRepository } from '../account-mail/account-mail.repository';
@@ -85,7 +86,11 @@ function pausedUntil(record: Pick<CampaignRecord, 'status' | 'stoppedAt' | 'paus
 
 /** Locked once it sends or its send time has passed; a draft, and one waiting for approval or rejected, stays editable until it starts. */
 export const isLocked = (record: CampaignRecord, now: Date) =>
-  record.status !== 0 || (record.scheduledSendDate <= now && !record.isDraft && record.approvalStatus !== 'pending' && record.approvalStatus !== 'rejected');
+  record.status !== 0 || (startOf(record) <= now.getTime() && !record.isDraft && record.approvalStatus !== 'pending' && record.approvalStatus !== 'rejected');
+
+/** When it starts: its send date, or a local-time campaign's wall-clock time in the earliest zone (lifecycle.ts `startMomentOf`). */
+export const startOf = (record: Pick<CampaignRecord, 'scheduledSendDate' | 'localSendTime'>): number =>
+  record.localSendTime === null ? record.scheduledSendDate.getTime() : localStart(record.localSendTime);
 
 /** A campaign as the API shows it. */
 export function presentCampaign(deps: Pick<CampaignsDeps, 'clock' | 'config'>, record: CampaignRecord): Campaign {
@@ -132,6 +137,7 @@ export function presentCampaign(deps: Pick<CampaignsDeps, 'clock' | 'config'>, r
     },
     is_draft: record.isDraft,
     ignore_quiet_hours: record.ignoreQuietHours,
+    local_time: record.localSendTime !== null,
     stopped_at: formatTimestamp(record.stoppedAt, zone),
     stopped_by: record.stoppedBy,
     expired_at: formatTimestamp(record.expiredAt, zone),

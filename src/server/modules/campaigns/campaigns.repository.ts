@@ -35,6 +35,8 @@ export type CampaignWrite = {
   variants: Array<{ name: string; templateId: number; sender: string | null }>;
   /** Its settings, every default filled (null without variants). */
   abTest: AbSettings | null;
+  /** `local_time`: the wall-clock time (`YYYY-MM-DD HH:MM:SS`) each recipient's zone sends at; null otherwise. */
+  localSendTime: string | null;
 };
 
 /** One query reads a campaign whole: its template's uuid, its groups in order and its pauses. */
@@ -49,7 +51,8 @@ const SELECT = sql`
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.approval_decided_by) AS "approvalDecidedBy",
          c.approval_requested_at AS "approvalRequestedAt", c.approval_decided_at AS "approvalDecidedAt", c.approval_comment AS "approvalComment",
          c.approval_recipients AS "approvalRecipients", c.approval_notice AS "approvalNotice", c.created_by::int AS "createdById",
-         c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
+         c.is_draft AS "isDraft", c.ignore_quiet_hours AS "ignoreQuietHours",
+         c.local_send_time AS "localSendTime", c.stopped_at AS "stoppedAt", c.expired_at AS "expiredAt",
          (SELECT json_build_object('uuid', u.uuid, 'name', u.name) FROM users u WHERE u.id = c.stopped_by) AS "stoppedBy",
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
@@ -103,6 +106,7 @@ const CampaignRecordSchema = z.object({
   createdById: z.number().nullable(),
   isDraft: z.boolean(),
   ignoreQuietHours: z.boolean(),
+  localSendTime: z.string().nullable(),
   stoppedAt: MomentSchema.nullable(),
   stoppedBy: UserRefSchema.nullable(),
   expiredAt: MomentSchema.nullable(),
@@ -149,7 +153,16 @@ const CountsSchema = z.object({
 });
 
 /** The filters of `GET /campaigns/`; `search` is contained in the name, ignoring case. */
-export type CampaignListFilters = { status?: number; approval?: string; includeTests?: boolean; templateUuid?: string; search?: string };
+export type CampaignListFilters = {
+  status?: number;
+  approval?: string;
+  includeTests?: boolean;
+  templateUuid?: string;
+  search?: string;
+  /** `scheduled_send_date` in [scheduledFrom, scheduledTo) (the calendar). */
+  scheduledFrom?: Date;
+  scheduledTo?: Date;
+};
 
 /** The list's `sort` (CAMPAIGN_SORT); its default is the index's order (team, newest first). */
 const ORDER: ListOrder<SortFieldOf<typeof CAMPAIGN_SORT>> = {
@@ -208,13 +221,15 @@ export function createCampaignsRepository(db: Db) {
     },
 
     async list(teamId: number, window: PageWindow, filters: CampaignListFilters = {}): Promise<Page<CampaignRecord>> {
-      const { status, approval, includeTests, templateUuid, search } = filters;
+      const { status, approval, includeTests, templateUuid, search, scheduledFrom, scheduledTo } = filters;
       const conditions = [sql`c.team_id = ${teamId}`];
       if (!includeTests) conditions.push(sql`NOT c.is_test`);
       if (templateUuid !== undefined) conditions.push(sql`c.template_id = (SELECT id FROM templates WHERE team_id = ${teamId} AND uuid = ${templateUuid})`);
       if (status !== undefined) conditions.push(sql`c.status = ${status}`);
       if (approval !== undefined) conditions.push(sql`c.approval_status = ${approval}`);
       if (search) conditions.push(containsText(sql`c.name`, search));
+      if (scheduledFrom) conditions.push(sql`c.scheduled_send_date >= ${scheduledFrom}`);
+      if (scheduledTo) conditions.push(sql`c.scheduled_send_date < ${scheduledTo}`);
       const where = sql.join(conditions, sql` AND `);
       return readPage({
         rows: rowsOf(
@@ -244,9 +259,9 @@ export function createCampaignsRepository(db: Db) {
         IdSchema,
         sql`
         INSERT INTO campaigns (team_id, template_id, name, sender, scheduled_send_date, expiry_date, throttled, scheduled_finish_date, is_test,
-                               ${state.columns}, ignore_quiet_hours, test_of, created_by, created_at, updated_at, ab_test)
+                               ${state.columns}, ignore_quiet_hours, local_send_time, test_of, created_by, created_at, updated_at, ab_test)
         VALUES (${teamId}, ${write.templateId}, ${write.name}, ${write.sender}, ${write.scheduledSendDate}, ${write.expiryDate}, ${write.throttled},
-                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now},
+                ${write.scheduledFinishDate}, ${test !== undefined}, ${state.values}, ${write.ignoreQuietHours}, ${write.localSendTime}, ${test?.testOf ?? null}, ${createdBy}, ${now}, ${now},
                 ${write.abTest === null ? null : JSON.stringify(write.abTest)}::jsonb)
         RETURNING id`,
       );
@@ -273,7 +288,7 @@ export function createCampaignsRepository(db: Db) {
         UPDATE campaigns
            SET template_id = ${write.templateId}, name = ${write.name}, sender = ${write.sender}, scheduled_send_date = ${write.scheduledSendDate},
                expiry_date = ${write.expiryDate}, throttled = ${write.throttled}, scheduled_finish_date = ${write.scheduledFinishDate},
-               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours},
+               updated_at = ${now}, ignore_quiet_hours = ${write.ignoreQuietHours}, local_send_time = ${write.localSendTime},
                ab_test = ${write.abTest === null ? null : JSON.stringify(write.abTest)}::jsonb, ${state.set}
          WHERE id = ${id} AND ${state.editable}
         RETURNING id`,

@@ -44,6 +44,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
         includeTests: request.query.include_tests,
         templateUuid: request.query.template_uuid,
         search: request.query.search,
+        scheduledFrom: request.query.scheduled_from,
+        scheduledTo: request.query.scheduled_to,
       });
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
@@ -232,6 +234,40 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsServic
       },
     },
     async (request) => ({ data: await campaigns.pickAbWinner(callerOf(request), request.params.campaign_uuid, request.body.variant) }),
+  );
+
+  app.post(
+    '/campaigns/:campaign_uuid/duplicate',
+    {
+      config: { access: 'edit' },
+      schema: {
+        operationId: 'duplicateCampaign',
+        tags,
+        summary: 'Duplicate a campaign as a draft',
+        description:
+          'Herald extension. A draft copy named "… (copy)": the same template, sender, groups, segments, dates, throttling, pauses and `local_time` (and `ignore_quiet_hours` when an admin copies), none of its state (status, approval, stop, expiry, counts). 409 for a test send.',
+        params: CampaignParamsSchema,
+        response: { 201: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await campaigns.duplicate(callerOf(request), request.params.campaign_uuid) }),
+  );
+
+  app.post(
+    '/campaigns/:campaign_uuid/resend-unreached',
+    {
+      config: { access: 'edit' },
+      schema: {
+        operationId: 'resendUnreachedCampaign',
+        tags,
+        summary: 'Send to those not reached: a draft to the recipients a stopped or expired campaign did not reach',
+        description:
+          'Herald extension. From a stopped or expired campaign, a draft named "… (not reached)" whose audience is a new contact group of the recipients it did not reach, with their fields: its unsent messages (but opted-out and invalid numbers), those still queued by a stop not yet swept, and the recipients of its audience it never wrote (a stop or expiry while it was being written). The draft has the campaign’s settings, as a duplicate. 409 for a campaign neither stopped nor expired, or a test send.',
+        params: CampaignParamsSchema,
+        response: { 201: dataOf(CampaignSchema), ...one, ...errorsOf(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await campaigns.resendUnreached(callerOf(request), request.params.campaign_uuid) }),
   );
 
   for (const [decision, status] of [

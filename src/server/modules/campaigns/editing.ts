@@ -1,5 +1,7 @@
 import { AbTestInputSchema, type Campaign, type CampaignInput } from '../../../shared/contract';
 import { checkCampaignTimes } from '../../../shared/schedule/campaign-times';
+import { wallClockOf } from '../../../shared/schedule/local-time';
+import { parseTimestamp } from '../../lib/time';
 import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../../lib/errors';
@@ -40,6 +42,10 @@ export async function resolveCampaign(
   if (ignoreQuietHours !== (current?.ignoreQuietHours ?? false) && auth.role !== 'admin')
     throw new ForbiddenError("Only an admin may let a campaign send through the team's quiet hours.");
   const { times, errors } = checkCampaignTimes(input, deps.config.appTimezone);
+  // Local time keeps the send date's wall clock in the service's zone; each recipient's zone reads it.
+  const localTime = input.local_time ?? (current ? current.localSendTime !== null : false);
+  if (localTime && input.throttled === true)
+    (errors.local_time ??= []).push("A campaign sent at each recipient's local time cannot be throttled: each zone gets its messages at its own time.");
   if (times && times.expiry <= deps.clock.now()) (errors.expiry_date ??= []).push('The expiry date must be in the future.');
   const senderRefused = await deps.senderRule.refusal(auth, input.sender);
   if (senderRefused) errors.sender = [senderRefused];
@@ -78,6 +84,7 @@ export async function resolveCampaign(
     ignoreQuietHours,
     variants,
     abTest: variants.length === 0 ? null : (input.ab_test ?? current?.abTest ?? AbTestInputSchema.parse({})),
+    localSendTime: localTime ? wallClockOf(times.send, deps.config.appTimezone) : null,
   };
 }
 
@@ -118,12 +125,28 @@ async function variantsOf(
   return variants;
 }
 
+/** The list's filters as the query gives them: the calendar's range as timestamps in the service zone (or RFC 3339). */
+export type CampaignListQuery = Omit<CampaignListFilters, 'scheduledFrom' | 'scheduledTo'> & { scheduledFrom?: string; scheduledTo?: string };
+
 export async function listCampaigns(
   deps: Pick<CampaignsDeps, 'campaigns' | 'clock' | 'config'>,
   auth: AuthContext,
   window: PageWindow,
-  filters: CampaignListFilters = {},
+  query: CampaignListQuery = {},
 ): Promise<{ items: Campaign[]; total: number }> {
+  const { scheduledFrom, scheduledTo, ...rest } = query;
+  const filters: CampaignListFilters = rest;
+  const errors: Record<string, string[]> = {};
+  for (const [field, text, key] of [
+    ['scheduled_from', scheduledFrom, 'scheduledFrom'],
+    ['scheduled_to', scheduledTo, 'scheduledTo'],
+  ] as const) {
+    if (text === undefined) continue;
+    const moment = parseTimestamp(text, deps.config.appTimezone);
+    if (moment) filters[key] = moment;
+    else errors[field] = [`The ${field.replace('_', ' ')} is not a date and time that exists in ${deps.config.appTimezone}.`];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   const { rows, total } = await deps.campaigns.list(auth.teamId, window, filters);
   return { items: rows.map((record) => presentCampaign(deps, record)), total };
 }

@@ -3,6 +3,19 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import { HELD_OWNER } from '../../engine/store/unsent';
+import { EARLIEST_ZONE } from '../../../shared/schedule/local-time';
+
+/**
+ * When a campaign starts (and is locked): its send date, or, for a local-time campaign, its
+ * wall-clock time in the earliest zone (UTC+14), up to `LOCAL_START_LEAD_MS` before its send date.
+ * `table`: the name or alias the statement gives `campaigns`.
+ */
+export const startMomentOf = (table: string): SQL =>
+  sql.raw(
+    `(CASE WHEN ${table}.local_send_time IS NULL THEN ${table}.scheduled_send_date ELSE ${table}.local_send_time::timestamp AT TIME ZONE '${EARLIEST_ZONE}' END)`,
+  );
+/** The furthest a local-time campaign starts before its send date: its time at UTC+14 against the send date read as far west as UTC−12. */
+export const LOCAL_START_LEAD_MS = 26 * 3_600_000;
 
 /**
  * A campaign's lifecycle: every state, every transition, and the only code that writes the columns
@@ -194,7 +207,7 @@ export const campaignLifecycle = {
                approval_status = ${write.approval.status}, approval_requested_by = ${write.approval.requestedBy},
                approval_requested_at = ${write.approval.status === 'pending' ? now : null},
                approval_decided_by = NULL, approval_decided_at = NULL, approval_comment = NULL, approval_recipients = NULL, approval_notice = NULL`,
-      editable: sql`status = 0 AND (scheduled_send_date > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))`,
+      editable: sql`status = 0 AND (${startMomentOf('campaigns')} > ${now} OR is_draft OR approval_status IN ('pending', 'rejected'))`,
     };
   },
 
@@ -244,7 +257,8 @@ export const campaignLifecycle = {
    * (status 2, nothing was written); a sending one claims nothing more (its next sequence moves past
    * its last message, its audience is no longer written) and the engine makes what is still queued
    * unsent (`stopped`) at its next step. `refused`, and nothing changes, when it was not pending or
-   * sending, was stopped already or is a draft.
+   * sending, was stopped already or is a draft. Where its audience had been written to is kept
+   * (`stopped_audience_after`): the recipients after it were never reached (copies.ts).
    */
   async stop(conn: Conn, id: number, userId: number, now: Date): Promise<{ stopped: true } | { refused: 'finished' | 'stopped' | 'draft' }> {
     const row = await firstRowOf(
@@ -253,7 +267,7 @@ export const campaignLifecycle = {
       sql`
       WITH stopped AS (
         UPDATE campaigns
-           SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL,
+           SET stopped_at = ${now}, stopped_by = ${userId}, updated_at = ${now}, audience_after = NULL, stopped_audience_after = audience_after,
                next_sequence = CASE WHEN status = 1 THEN message_count + 1 ELSE next_sequence END,
                finished_sending_at = CASE WHEN status = 0 THEN ${now}::timestamptz ELSE finished_sending_at END,
                status = CASE WHEN status = 0 THEN 2 ELSE status END

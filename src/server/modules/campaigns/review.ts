@@ -1,4 +1,5 @@
 import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
+import { localMoment } from '../../../shared/schedule/local-time';
 import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-hours';
 import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shared/sms';
 import { zoneOfNumber } from '../../lib/phone-zones';
@@ -19,6 +20,9 @@ export type ReviewSubject = {
   finish: Date | null;
   throttled: boolean;
   ignoreQuietHours: boolean;
+  /** `local_time`: the wall-clock time each recipient's zone sends at (null otherwise), and the expiry its zones must reach first. */
+  localSendTime?: string | null;
+  expiry?: Date;
   /** The saved campaign, for its test sends. */
   campaignId?: number;
 };
@@ -157,10 +161,12 @@ export function createCampaignReview(deps: {
     const fieldTokens = fieldTokensOf(subject.body, fields);
     const quiet = settings.quietHours && !subject.ignoreQuietHours ? settings.quietHours : null;
     const routing = deps.routing ? Promise.all([deps.routing.connectionsOf(subject.teamId), deps.routing.rulesOf(subject.teamId)]) : Promise.resolve(null);
-    // The audience by number prefix: for the quiet hours of each zone, and the country of each route.
-    const prefixes = quiet
-      ? deps.review.prefixes(subject.includedGroupIds, excluded)
-      : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded) : []));
+    const local = subject.localSendTime ?? null;
+    // The audience by number prefix: for the quiet hours and local time of each zone, and the country of each route.
+    const prefixes =
+      quiet || local
+        ? deps.review.prefixes(subject.includedGroupIds, excluded)
+        : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded) : []));
     const [counts, shapes, missing, conflicts, links, tests, audience] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
@@ -185,22 +191,35 @@ export function createCampaignReview(deps: {
     const totalParts = measured.reduce((sum, shape) => sum + shape.segments * shape.n, 0);
 
     const now = deps.now().getTime();
-    const start = Math.max(subject.send.getTime(), now);
-    const horizon = start + 30 * 86_400_000;
-    // Quiet hours apply in each recipient's own zone (as the engine holds them): the audience by zone.
+    // Quiet hours and local time apply in each recipient's own zone (as the engine holds them): the audience by zone.
     const byZone = new Map<string, number>();
-    for (const row of quiet ? audience : []) {
+    for (const row of quiet || local ? audience : []) {
       const recipientZone = zoneOfNumber(row.sample, settings.timeZone);
       byZone.set(recipientZone, (byZone.get(recipientZone) ?? 0) + row.n);
     }
+    // A local-time campaign's zones each start at their own moment (those past the expiry never do).
+    const expiry = subject.expiry?.getTime() ?? Infinity;
+    const localZones = local
+      ? [...byZone]
+          .map(([name, recipients]) => ({ name, recipients, at: localMoment(local, name) }))
+          .sort((a, b) => a.at - b.at || a.name.localeCompare(b.name))
+      : [];
+    const reached = localZones.filter((z) => z.at < expiry);
+    const start = Math.max(reached.length > 0 ? reached[0]!.at : subject.send.getTime(), now);
     const throttledFinish = subject.throttled && subject.finish ? Math.max(subject.finish.getTime(), start) : null;
     const zones = [...byZone].map(([name, recipients]) => {
-      const periods = quiet ? quietPeriods(quiet, name, start, horizon) : [];
+      const zoneStart = local ? Math.max(localMoment(local, name), now) : start;
+      const periods = quiet ? quietPeriods(quiet, name, zoneStart, zoneStart + 30 * 86_400_000) : [];
       // When the zone's last recipient can go: at the gateway's rate, past its own quiet periods.
-      return { name, recipients, periods, finish: throttledFinish ?? finishAfter(start, recipients, deps.config.smsRateLimit, periods) };
+      return { name, recipients, periods, finish: throttledFinish ?? finishAfter(zoneStart, recipients, deps.config.smsRateLimit, periods) };
     });
     // The last message leaves when the gateway's rate allows and, in each zone, once its quiet periods let its recipients go.
-    const finish = throttledFinish ?? Math.max(finishAfter(start, counts.total, deps.config.smsRateLimit, []), ...zones.map((z) => z.finish));
+    const finish =
+      throttledFinish ??
+      Math.max(
+        local ? start : finishAfter(start, counts.total, deps.config.smsRateLimit, []),
+        ...zones.filter((z) => !local || localMoment(local, z.name) < expiry).map((z) => z.finish),
+      );
     const formatPeriod = (period: { start: number; end: number }) => ({
       start_at: formatTimestamp(new Date(period.start), zone),
       end_at: formatTimestamp(new Date(period.end), zone),
@@ -247,6 +266,19 @@ export function createCampaignReview(deps: {
       ...(routed && { routing: routed }),
       starts_at: formatTimestamp(new Date(start), zone),
       finishes_at: formatTimestamp(new Date(finish), zone),
+      ...(local && {
+        local_time: {
+          send_time: local,
+          first_at: formatTimestamp(reached.length > 0 ? new Date(reached[0]!.at) : null, zone),
+          last_at: formatTimestamp(reached.length > 0 ? new Date(reached[reached.length - 1]!.at) : null, zone),
+          zones: localZones.map((z) => ({
+            zone: z.name,
+            recipients: z.recipients,
+            send_at: formatTimestamp(new Date(z.at), zone),
+            after_expiry: z.at >= expiry,
+          })),
+        },
+      }),
       quiet_hours: quiet,
       quiet_periods: mergedPeriods(quietZones.flatMap((z) => z.periods)).map(formatPeriod),
       quiet_zones: quietZones.map((z) => ({

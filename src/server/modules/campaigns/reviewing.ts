@@ -53,6 +53,8 @@ export async function reviewCampaign(
     finish: record.scheduledFinishDate,
     throttled: record.throttled,
     ignoreQuietHours: record.ignoreQuietHours,
+    localSendTime: record.localSendTime,
+    expiry: record.expiryDate,
     campaignId: record.id,
   });
   if (segments.included.size + segments.excluded.size === 0) return { ...review, ...abSplitOf(record.variants, record.abTest, review.recipients.total) };
@@ -99,6 +101,8 @@ export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0
     finish: write.scheduledFinishDate,
     throttled: write.throttled,
     ignoreQuietHours: input.ignore_quiet_hours ?? false,
+    localSendTime: write.localSendTime,
+    expiry: write.expiryDate,
   });
   return { ...review, ...abSplitOf(write.variants, write.abTest, review.recipients.total) };
 }

@@ -62,6 +62,7 @@ export async function sendTestCampaign(
     // A test send is one message of one template: never an A/B test.
     variants: [],
     abTest: null,
+    localSendTime: null,
   };
   const test = { phoneNumber: number.number, customFields: input.custom_fields ?? {} };
   const created = await deps.db.transaction(async (tx) => {
@@ -133,6 +134,7 @@ export async function sendCampaignTests(
     // A test of a campaign sends its own template (its first variant's) to the numbers given.
     variants: [],
     abTest: null,
+    localSendTime: null,
   };
   const created = await deps.db.transaction(async (tx) => {
     const tests: CampaignRecord[] = [];

@@ -10,6 +10,8 @@ import {
   TemplatePreviewQuerySchema,
   TemplatePreviewSchema,
   TemplateSchema,
+  TemplateStarterSchema,
+  TEMPLATE_STARTERS,
   dataOf,
   pageOf,
   TEMPLATE_SORT,
@@ -38,6 +40,22 @@ export const templatesRoutes: FastifyPluginAsyncZod<{ templates: TemplatesServic
       const { items, total } = await templates.list(callerOf(request), pageWindow(request.query), request.query.search);
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
+  );
+
+  app.get(
+    '/templates/starters',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'listTemplateStarters',
+        tags,
+        summary: 'List the starter templates',
+        description:
+          'Herald extension. A small read-only library to begin a template from (welcome, sale, back in stock, abandoned cart, review request): each gives every field a fallback and ends with "Reply STOP to opt out." Not templates of the team: create one with its body.',
+        response: { 200: dataOf(z.array(TemplateStarterSchema)), ...errorsOf(401) },
+      },
+    },
+    async () => ({ data: TEMPLATE_STARTERS.map((starter) => ({ ...starter })) }),
   );
 
   app.post(
