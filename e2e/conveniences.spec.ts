@@ -64,10 +64,9 @@ test('local time in the review, duplicate and the calendar, and a template from 
   await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Drafts' }).getByRole('link', { name: 'E2E local morning', exact: true })).toBeVisible();
   await capture(page, 'calendar-month');
-  await page
-    .locator('label')
-    .filter({ hasText: /^Week$/ })
-    .click();
+  await page.getByRole('radio', { name: 'Month' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('heading', { name: /^Week of/ })).toBeVisible();
   await capture(page, 'calendar-week');
   await page.getByRole('button', { name: 'Next week' }).focus();
   await page.keyboard.press('Enter');
