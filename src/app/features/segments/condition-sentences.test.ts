@@ -39,7 +39,7 @@ describe('field conditions', () => {
     within_last_days: [{ field: 'last_order', value: 7 }, 'Last order is within the last 7 days'],
     within_next_days: [{ field: 'renewal-date', value: '30' }, 'Renewal date is within the next 30 days'],
     anniversary_within_days: [{ field: 'birthday', value: 14 }, 'Birthday within the next 14 days'],
-  } satisfies Record<FieldOp, [{ field: string; value?: string | number }, string]>;
+  } satisfies Record<FieldOp, [{ field: string; value?: string | number }, string]> as Record<FieldOp, [{ field: string; value?: string | number }, string]>;
 
   it.each(FIELD_OPS.map((op) => [op, ...cases[op]] as const))('%s', (op, { field, value }, expected) => {
     expect(sentence({ type: 'field', field, op, value })).toBe(expected);
