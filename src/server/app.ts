@@ -33,6 +33,7 @@ import { membersRoutes } from './modules/members/members.routes';
 import { registerTrackedLinks } from './modules/links/tracked-links.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { sendersRoutes } from './modules/senders/senders.routes';
+import { segmentsRoutes } from './modules/segments/segments.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(auditRoutes, { audit: services.audit, publicUrl });
       await api.register(sendersRoutes, { senders: services.senders, publicUrl });
       await api.register(templatesRoutes, { templates: services.templates, publicUrl });
+      await api.register(segmentsRoutes, { segments: services.segments, publicUrl });
       await api.register(linksRoutes, { links: services.links, publicUrl });
       await api.register(vanityDomainsRoutes, { vanityDomains: services.vanityDomains, publicUrl });
       await api.register(webhooksRoutes, { webhooks: services.webhooks, publicUrl });

@@ -46,6 +46,8 @@ import { createSendersRepository } from './modules/senders/senders.repository';
 import { createSenderRule, createSendersService } from './modules/senders/senders.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
 import { createTeamsService } from './modules/teams/teams.service';
+import { createSegmentsRepository } from './modules/segments/segments.repository';
+import { createSegmentsService } from './modules/segments/segments.service';
 import { createTemplatesRepository } from './modules/templates/templates.repository';
 import { createTemplatesService } from './modules/templates/templates.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
@@ -221,6 +223,9 @@ export function createServices(
     config,
   });
 
+  const segmentsRepository = createSegmentsRepository(db, clock);
+  const segments = createSegmentsService({ db, audit: auditTrail, segments: segmentsRepository, config });
+
   const templatesRepository = createTemplatesRepository(db, clock);
   const linksRepository = createLinksRepository(db, clock);
   const links = createLinksService({
@@ -353,6 +358,7 @@ export function createServices(
     deliverEvent,
     keywords,
     templates,
+    segments,
     links,
     contactGroups,
     contacts,

@@ -731,6 +731,18 @@ export const campaignSegments = pgTable(
   (table) => [primaryKey({ columns: [table.campaignId, table.segmentId, table.kind] })],
 );
 
+/** The recipients of a campaign with segments, fixed when it started sending (issue 35): numbers only. */
+export const campaignAudience = pgTable(
+  'campaign_audience',
+  {
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.campaignId, table.phoneNumber] })],
+);
+
 /** A team's segments: contacts picked by conditions (contract/segments.ts), evaluated live on read. */
 export const segments = pgTable('segments', {
   id: id(),

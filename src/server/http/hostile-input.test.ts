@@ -319,6 +319,11 @@ beforeAll(async () => {
   expect(added.statusCode, added.body).toBe(200);
   await create('/api/2.0/keywords/', { keyword: 'HOSTILE', message: 'Hi' }, 'keyword_uuid');
   await create(
+    '/api/2.0/segments/',
+    { name: 'Fixture', match: 'all', conditions: [{ type: 'field', field: 'first_name', op: 'is_not_empty' }] },
+    'segment_uuid',
+  );
+  await create(
     '/api/2.0/campaigns/',
     {
       name: 'Fixture',

@@ -42,12 +42,13 @@ type TeamA = {
   importGroup: string;
   import: string;
   campaign: string;
+  segment: string;
   job: string;
   inbound: string;
   invitation: string;
   invitationSecret: string;
 };
-type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string };
+type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string; segment: string };
 let a: TeamA;
 let b: TeamB;
 
@@ -67,6 +68,7 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   contact_group_uuid: (team) => team.group,
   import_uuid: (team) => team.import,
   campaign_uuid: (team) => team.campaign,
+  segment_uuid: (team) => team.segment,
   job_uuid: (team) => team.job,
   user_uuid: (team) => team.user.userUuid,
   invitation_uuid: (team) => team.invitation,
@@ -124,6 +126,8 @@ const campaignBody = (team: { template: string; group: string }, overrides: Reco
   ...overrides,
 });
 
+const segmentBody = (group: string) => ({ name: 'Buyers', match: 'all', conditions: [{ type: 'group', op: 'in', group_uuid: group }] });
+
 type Payload = { body: unknown; headers?: Record<string, string> };
 const CSV = { 'content-type': 'text/csv' };
 
@@ -150,6 +154,7 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/campaigns/{campaign_uuid}/reject`]: () => ({ body: { comment: 'No' } }),
   [`POST ${API}/campaigns/{campaign_uuid}/test-sends`]: () => ({ body: { phone_numbers: ['07700900997'] } }),
   [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),
+  [`PUT ${API}/segments/{segment_uuid}`]: () => ({ body: segmentBody(b.group) }),
 };
 
 /** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
@@ -222,6 +227,14 @@ const BODY_REFERENCES: Reference[] = [
     field: 'routes',
     body: () => ({ routes: [{ countries: ['GB'], connections: [a.smsConnection] }] }),
   },
+  // A segment's conditions naming A's group or campaign: 422 naming the condition (conditions.0.group_uuid).
+  { route: `POST ${API}/segments`, field: 'conditions', body: () => segmentBody(a.group) },
+  {
+    route: `POST ${API}/segments/count`,
+    field: 'conditions',
+    body: () => ({ match: 'any', conditions: [{ type: 'event', event: 'received', campaign_uuid: a.campaign }] }),
+  },
+  { route: `PUT ${API}/segments/{segment_uuid}`, url: () => `${API}/segments/${b.segment}`, field: 'conditions', body: () => segmentBody(a.group) },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -350,6 +363,7 @@ beforeAll(async () => {
       ),
     )
   ).uuid!;
+  const segment = (await created(owner, '/segments/', segmentBody(group))).uuid!;
   const token = (await created(owner, '/tokens/', { name: 'Alpha CI' })).uuid!;
   const inbound = (await created(owner, '/inbound-messages/', { from: '07700900403', body: 'alpha please' })).uuid!;
   await ok(owner, 'POST', `/webhooks/${webhook}/test`);
@@ -376,6 +390,7 @@ beforeAll(async () => {
     importGroup,
     import: imported.json().data.uuid,
     campaign,
+    segment,
     job,
     inbound,
     invitation,
@@ -392,7 +407,8 @@ beforeAll(async () => {
   ).uuid!;
   const bKeyword = (await created(other, '/keywords/', { keyword: 'BRAVO', message: 'Hi' })).uuid!;
   const bCampaign = (await created(other, '/campaigns/', campaignBody({ template: bTemplate, group: bGroup }))).uuid!;
-  b = { user: other, template: bTemplate, group: bGroup, vanityDomain: bDomain, link: bLink, keyword: bKeyword, campaign: bCampaign };
+  const bSegment = (await created(other, '/segments/', segmentBody(bGroup))).uuid!;
+  b = { user: other, template: bTemplate, group: bGroup, vanityDomain: bDomain, link: bLink, keyword: bKeyword, campaign: bCampaign, segment: bSegment };
 
   snapshotBefore = await snapshotOfA();
   uuidsOfA = new Set(Object.values(snapshotBefore).flatMap(({ body }) => (body.match(UUID) ?? []).map((uuid) => uuid.toLowerCase())));

@@ -67,6 +67,8 @@ beforeAll(async () => {
       body: { contacts: ['07700900301', '07700900302', '07700900303'].slice(i).map((phone_number) => ({ phone_number })) },
     });
     clock.advance(1000);
+    await post('/segments', { name, match: 'all', conditions: [{ type: 'field', field: 'first_name', op: 'is_not_empty' }] });
+    clock.advance(1000);
     await post('/inbound-messages', { from: `4477009004${i}0`, body: `Hello ${i}` });
     const member = await t.user({ email: `${name.toLowerCase()}-${i}@sorted.test` });
     await t.services.users.addToTeam(member.email, 'Sorted', 'viewer');
@@ -112,6 +114,7 @@ describe('the lists that take sort', () => {
         'GET /api/2.0/inbound-messages',
         'GET /api/2.0/keywords',
         'GET /api/2.0/opt-out-events',
+        'GET /api/2.0/segments',
         'GET /api/2.0/senders',
         'GET /api/2.0/team/members',
         'GET /api/2.0/templates',

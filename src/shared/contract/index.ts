@@ -24,3 +24,4 @@ export * from './sms-routes';
 export * from './sorts';
 export * from './events';
 export * from './jobs';
+export * from './segments';

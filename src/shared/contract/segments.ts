@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PHONE_COUNTRIES } from '../phone/phone-countries';
-import { ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { optionalString, requiredString, typeError, uuidField } from './fields';
 
 /**
@@ -52,6 +52,12 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 const COUNTRY_CODES: ReadonlySet<string> = new Set(PHONE_COUNTRIES);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A real day `YYYY-MM-DD` (Date.parse takes 2026-02-30 as 2 March: the day must read back the same). */
+const isCalendarDate = (value: string): boolean => {
+  if (!DATE.test(value)) return false;
+  const moment = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(moment.getTime()) && moment.getUTCFullYear() >= 1 && moment.toISOString().slice(0, 10) === value;
+};
 
 const daysSchema = (label: string) =>
   z
@@ -86,8 +92,7 @@ export const FieldConditionSchema = z
       if (!Number.isInteger(days) || days < 1 || days > SEGMENT_MAX_DAYS)
         issue(`The value must be a whole number of days from 1 to ${SEGMENT_MAX_DAYS} for ${op}.`);
     } else if (DATE_FIELD_OPS.has(op)) {
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-        issue(`The value must be a date YYYY-MM-DD for ${op}.`);
+      if (typeof value !== 'string' || !isCalendarDate(value)) issue(`The value must be a date YYYY-MM-DD for ${op}.`);
     }
   })
   .describe('A contact field compared with a value.');
@@ -182,7 +187,8 @@ export const SegmentInputSchema = z
       .min(1, 'The conditions may not be empty.')
       .max(SEGMENT_MAX_CONDITIONS, `The conditions may not have more than ${SEGMENT_MAX_CONDITIONS} items.`),
   })
-  .meta({ id: 'SegmentInput' });
+  // No component id: the OpenAPI input registry names the input form of `Segment` SegmentInput (house style: inputs inline).
+  .describe('A segment as it is created or edited.');
 export type SegmentInput = z.infer<typeof SegmentInputSchema>;
 
 export const SegmentSchema = z
@@ -200,3 +206,25 @@ export const SegmentSchema = z
 export type Segment = z.infer<typeof SegmentSchema>;
 
 export const SegmentCountSchema = z.object({ count: z.number().int().describe('How many of the team’s numbers match now.') }).meta({ id: 'SegmentCount' });
+
+export const SegmentParamsSchema = z.object({ segment_uuid: z.uuid().describe('Identifier of the segment.') });
+
+export const SegmentListQuerySchema = nameSearchQueryOf('name');
+
+/**
+ * Herald extension: the body of `POST /segments/count`, a segment not yet saved (the builder's live
+ * count): a SegmentInput whose name may be left out.
+ */
+export const SegmentCountInputSchema = SegmentInputSchema.extend({ name: optionalString('name', 255).optional() });
+export type SegmentCountInput = z.infer<typeof SegmentCountInputSchema>;
+
+export const SegmentContactSchema = z
+  .object({
+    phone_number: z.string().describe('E.164 digits without `+`.'),
+    custom_fields: z
+      .record(z.string(), z.string())
+      .describe('The number’s fields merged over the team’s groups that hold it (oldest group first; a non-empty value beats an empty one).'),
+    country: z.string().nullable().describe('ISO 3166 alpha-2 country of the number, from its calling code and prefix; null when it names none.'),
+  })
+  .meta({ id: 'SegmentContact' });
+export type SegmentContact = z.infer<typeof SegmentContactSchema>;

@@ -19,3 +19,4 @@ export const OPT_OUT_EVENT_SORT = listSort(['created_at'], '-created_at');
 export const AUDIT_EVENT_SORT = listSort(['created_at'], '-created_at');
 export const MEMBER_SORT = listSort(['name', 'email', 'joined_at'], 'name');
 export const TOKEN_SORT = listSort(['created_at', 'name'], '-created_at');
+export const SEGMENT_SORT = listSort(['created_at', 'updated_at', 'name'], '-created_at');

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateEventEndpointData, CreateEventEndpointErrors, CreateEventEndpointResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateSmsConnectionData, CreateSmsConnectionErrors, CreateSmsConnectionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteEventEndpointData, DeleteEventEndpointErrors, DeleteEventEndpointResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteSmsConnectionData, DeleteSmsConnectionErrors, DeleteSmsConnectionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetSmsInboundCallbackData, GetSmsInboundCallbackErrors, GetSmsInboundCallbackResponses, GetSmsStatusCallbackData, GetSmsStatusCallbackErrors, GetSmsStatusCallbackResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListEventDeliveriesData, ListEventDeliveriesErrors, ListEventDeliveriesResponses, ListEventEndpointsData, ListEventEndpointsErrors, ListEventEndpointsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListSmsConnectionsData, ListSmsConnectionsErrors, ListSmsConnectionsResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PostSmsInboundCallbackData, PostSmsInboundCallbackErrors, PostSmsInboundCallbackResponses, PostSmsStatusCallbackData, PostSmsStatusCallbackErrors, PostSmsStatusCallbackResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateEventEndpointSecretData, RotateEventEndpointSecretErrors, RotateEventEndpointSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowEventDeliveryData, ShowEventDeliveryErrors, ShowEventDeliveryResponses, ShowEventEndpointData, ShowEventEndpointErrors, ShowEventEndpointResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowMemberData, ShowMemberErrors, ShowMemberResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowSmsConnectionData, ShowSmsConnectionErrors, ShowSmsConnectionResponses, ShowSmsRoutesData, ShowSmsRoutesErrors, ShowSmsRoutesResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, StreamAltDeliveryReportCsvData, StreamAltDeliveryReportCsvErrors, StreamAltDeliveryReportCsvResponses, StreamAltDeliveryReportNdjsonData, StreamAltDeliveryReportNdjsonErrors, StreamAltDeliveryReportNdjsonResponses, StreamClicksReportCsvData, StreamClicksReportCsvErrors, StreamClicksReportCsvResponses, StreamClicksReportNdjsonData, StreamClicksReportNdjsonErrors, StreamClicksReportNdjsonResponses, StreamDeliveryReportCsvData, StreamDeliveryReportCsvErrors, StreamDeliveryReportCsvResponses, StreamDeliveryReportNdjsonData, StreamDeliveryReportNdjsonErrors, StreamDeliveryReportNdjsonResponses, StreamRecipientReportCsvData, StreamRecipientReportCsvErrors, StreamRecipientReportCsvResponses, StreamRecipientReportNdjsonData, StreamRecipientReportNdjsonErrors, StreamRecipientReportNdjsonResponses, StreamSentReportCsvData, StreamSentReportCsvErrors, StreamSentReportCsvResponses, StreamSentReportNdjsonData, StreamSentReportNdjsonErrors, StreamSentReportNdjsonResponses, StreamUnsentReportCsvData, StreamUnsentReportCsvErrors, StreamUnsentReportCsvResponses, StreamUnsentReportNdjsonData, StreamUnsentReportNdjsonErrors, StreamUnsentReportNdjsonResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestEventEndpointData, TestEventEndpointErrors, TestEventEndpointResponses, TestSmsConnectionData, TestSmsConnectionErrors, TestSmsConnectionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateEventEndpointData, UpdateEventEndpointErrors, UpdateEventEndpointResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateSmsConnectionData, UpdateSmsConnectionErrors, UpdateSmsConnectionResponses, UpdateSmsRoutesData, UpdateSmsRoutesErrors, UpdateSmsRoutesResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddContactsData, AddContactsErrors, AddContactsResponses, ApproveCampaignData, ApproveCampaignErrors, ApproveCampaignResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, CountSegmentData, CountSegmentErrors, CountSegmentResponses, CountUnsavedSegmentData, CountUnsavedSegmentErrors, CountUnsavedSegmentResponses, CreateCampaignData, CreateCampaignErrors, CreateCampaignResponses, CreateCampaignTestSendsData, CreateCampaignTestSendsErrors, CreateCampaignTestSendsResponses, CreateContactGroupData, CreateContactGroupErrors, CreateContactGroupFromNumbersData, CreateContactGroupFromNumbersErrors, CreateContactGroupFromNumbersResponses, CreateContactGroupResponses, CreateEventEndpointData, CreateEventEndpointErrors, CreateEventEndpointResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateKeywordData, CreateKeywordErrors, CreateKeywordResponses, CreateLinkData, CreateLinkErrors, CreateLinkResponses, CreateSegmentData, CreateSegmentErrors, CreateSegmentResponses, CreateSenderData, CreateSenderErrors, CreateSenderResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, CreateSmsConnectionData, CreateSmsConnectionErrors, CreateSmsConnectionResponses, CreateTemplateData, CreateTemplateErrors, CreateTemplateResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVanityDomainData, CreateVanityDomainErrors, CreateVanityDomainResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteCampaignData, DeleteCampaignErrors, DeleteCampaignResponses, DeleteContactGroupData, DeleteContactGroupErrors, DeleteContactGroupResponses, DeleteEventEndpointData, DeleteEventEndpointErrors, DeleteEventEndpointResponses, DeleteInvitationData, DeleteInvitationErrors, DeleteInvitationResponses, DeleteKeywordData, DeleteKeywordErrors, DeleteKeywordResponses, DeleteLinkData, DeleteLinkErrors, DeleteLinkResponses, DeleteSegmentData, DeleteSegmentErrors, DeleteSegmentResponses, DeleteSenderData, DeleteSenderErrors, DeleteSenderResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, DeleteSmsConnectionData, DeleteSmsConnectionErrors, DeleteSmsConnectionResponses, DeleteTemplateData, DeleteTemplateErrors, DeleteTemplateResponses, DeleteVanityDomainData, DeleteVanityDomainErrors, DeleteVanityDomainResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DownloadContactImportErrorsData, DownloadContactImportErrorsErrors, DownloadContactImportErrorsResponses, DownloadReportData, DownloadReportErrors, DownloadReportResponses, EraseContactData, EraseContactErrors, EraseContactResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportContactData, ExportContactErrors, ExportContactGroupData, ExportContactGroupErrors, ExportContactGroupResponses, ExportContactResponses, FlushContactGroupData, FlushContactGroupErrors, FlushContactGroupResponses, GetAltDeliveryReportData, GetAltDeliveryReportErrors, GetAltDeliveryReportResponses, GetCampaignReportSummaryData, GetCampaignReportSummaryErrors, GetCampaignReportSummaryResponses, GetClicksReportData, GetClicksReportErrors, GetClicksReportResponses, GetDeliveryReportData, GetDeliveryReportErrors, GetDeliveryReportResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRecipientReportData, GetRecipientReportErrors, GetRecipientReportResponses, GetSentReportData, GetSentReportErrors, GetSentReportResponses, GetSmsInboundCallbackData, GetSmsInboundCallbackErrors, GetSmsInboundCallbackResponses, GetSmsStatusCallbackData, GetSmsStatusCallbackErrors, GetSmsStatusCallbackResponses, GetUnsentReportData, GetUnsentReportErrors, GetUnsentReportResponses, ImportContactsData, ImportContactsErrors, ImportContactsResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListCampaignReportSummariesData, ListCampaignReportSummariesErrors, ListCampaignReportSummariesResponses, ListCampaignsData, ListCampaignsErrors, ListCampaignsResponses, ListContactGroupsData, ListContactGroupsErrors, ListContactGroupsResponses, ListContactImportErrorsData, ListContactImportErrorsErrors, ListContactImportErrorsResponses, ListContactImportsData, ListContactImportsErrors, ListContactImportsResponses, ListContactsData, ListContactsErrors, ListContactsResponses, ListEventDeliveriesData, ListEventDeliveriesErrors, ListEventDeliveriesResponses, ListEventEndpointsData, ListEventEndpointsErrors, ListEventEndpointsResponses, ListInboundMessagesData, ListInboundMessagesErrors, ListInboundMessagesResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKeywordsData, ListKeywordsErrors, ListKeywordsResponses, ListLinksData, ListLinksErrors, ListLinksResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListOptOutEventsData, ListOptOutEventsErrors, ListOptOutEventsResponses, ListReportJobsData, ListReportJobsErrors, ListReportJobsResponses, ListSegmentContactsData, ListSegmentContactsErrors, ListSegmentContactsResponses, ListSegmentsData, ListSegmentsErrors, ListSegmentsResponses, ListSendersData, ListSendersErrors, ListSendersResponses, ListSmsConnectionsData, ListSmsConnectionsErrors, ListSmsConnectionsResponses, ListTemplatesData, ListTemplatesErrors, ListTemplatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVanityDomainsData, ListVanityDomainsErrors, ListVanityDomainsResponses, ListWebhookAttemptsData, ListWebhookAttemptsErrors, ListWebhookAttemptsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutData, LogoutErrors, LogoutResponses, PostSmsInboundCallbackData, PostSmsInboundCallbackErrors, PostSmsInboundCallbackResponses, PostSmsStatusCallbackData, PostSmsStatusCallbackErrors, PostSmsStatusCallbackResponses, PreviewCampaignData, PreviewCampaignErrors, PreviewCampaignResponses, PreviewContactImportData, PreviewContactImportErrors, PreviewContactImportResponses, PreviewTemplateData, PreviewTemplateErrors, PreviewTemplateResponses, ReceiveInboundMessageData, ReceiveInboundMessageErrors, ReceiveInboundMessageResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RejectCampaignData, RejectCampaignErrors, RejectCampaignResponses, RemoveContactsData, RemoveContactsErrors, RemoveContactsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RequestAltDeliveryReportData, RequestAltDeliveryReportErrors, RequestAltDeliveryReportResponses, RequestClicksReportData, RequestClicksReportErrors, RequestClicksReportResponses, RequestDeliveryReportData, RequestDeliveryReportErrors, RequestDeliveryReportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RequestRecipientReportData, RequestRecipientReportErrors, RequestRecipientReportResponses, RequestSentReportData, RequestSentReportErrors, RequestSentReportResponses, RequestUnsentReportData, RequestUnsentReportErrors, RequestUnsentReportResponses, ReviewCampaignData, ReviewCampaignErrors, ReviewCampaignResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RotateEventEndpointSecretData, RotateEventEndpointSecretErrors, RotateEventEndpointSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SearchContactsData, SearchContactsErrors, SearchContactsResponses, SendTestCampaignData, SendTestCampaignErrors, SendTestCampaignResponses, ShowCampaignData, ShowCampaignErrors, ShowCampaignResponses, ShowCampaignSummaryData, ShowCampaignSummaryErrors, ShowCampaignSummaryResponses, ShowContactData, ShowContactErrors, ShowContactGroupData, ShowContactGroupErrors, ShowContactGroupResponses, ShowContactImportData, ShowContactImportErrors, ShowContactImportResponses, ShowContactResponses, ShowCurrentUserData, ShowCurrentUserErrors, ShowCurrentUserResponses, ShowEventDeliveryData, ShowEventDeliveryErrors, ShowEventDeliveryResponses, ShowEventEndpointData, ShowEventEndpointErrors, ShowEventEndpointResponses, ShowInvitationData, ShowInvitationErrors, ShowInvitationResponses, ShowKeywordData, ShowKeywordErrors, ShowKeywordResponses, ShowLinkData, ShowLinkErrors, ShowLinkResponses, ShowMemberData, ShowMemberErrors, ShowMemberResponses, ShowReportJobData, ShowReportJobErrors, ShowReportJobResponses, ShowSegmentData, ShowSegmentErrors, ShowSegmentResponses, ShowSenderData, ShowSenderErrors, ShowSenderResponses, ShowSmsConnectionData, ShowSmsConnectionErrors, ShowSmsConnectionResponses, ShowSmsRoutesData, ShowSmsRoutesErrors, ShowSmsRoutesResponses, ShowTeamSettingsData, ShowTeamSettingsErrors, ShowTeamSettingsResponses, ShowTemplateData, ShowTemplateErrors, ShowTemplateResponses, ShowVanityDomainData, ShowVanityDomainErrors, ShowVanityDomainResponses, ShowWebhookData, ShowWebhookErrors, ShowWebhookResponses, StopCampaignData, StopCampaignErrors, StopCampaignResponses, StreamAltDeliveryReportCsvData, StreamAltDeliveryReportCsvErrors, StreamAltDeliveryReportCsvResponses, StreamAltDeliveryReportNdjsonData, StreamAltDeliveryReportNdjsonErrors, StreamAltDeliveryReportNdjsonResponses, StreamClicksReportCsvData, StreamClicksReportCsvErrors, StreamClicksReportCsvResponses, StreamClicksReportNdjsonData, StreamClicksReportNdjsonErrors, StreamClicksReportNdjsonResponses, StreamDeliveryReportCsvData, StreamDeliveryReportCsvErrors, StreamDeliveryReportCsvResponses, StreamDeliveryReportNdjsonData, StreamDeliveryReportNdjsonErrors, StreamDeliveryReportNdjsonResponses, StreamRecipientReportCsvData, StreamRecipientReportCsvErrors, StreamRecipientReportCsvResponses, StreamRecipientReportNdjsonData, StreamRecipientReportNdjsonErrors, StreamRecipientReportNdjsonResponses, StreamSentReportCsvData, StreamSentReportCsvErrors, StreamSentReportCsvResponses, StreamSentReportNdjsonData, StreamSentReportNdjsonErrors, StreamSentReportNdjsonResponses, StreamUnsentReportCsvData, StreamUnsentReportCsvErrors, StreamUnsentReportCsvResponses, StreamUnsentReportNdjsonData, StreamUnsentReportNdjsonErrors, StreamUnsentReportNdjsonResponses, SwitchTeamData, SwitchTeamErrors, SwitchTeamResponses, TemplateEncodingData, TemplateEncodingErrors, TemplateEncodingResponses, TestEventEndpointData, TestEventEndpointErrors, TestEventEndpointResponses, TestSmsConnectionData, TestSmsConnectionErrors, TestSmsConnectionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, ToggleCampaignPausedData, ToggleCampaignPausedErrors, ToggleCampaignPausedResponses, UniqueContactsData, UniqueContactsErrors, UniqueContactsResponses, UpdateCampaignData, UpdateCampaignErrors, UpdateCampaignResponses, UpdateContactGroupData, UpdateContactGroupErrors, UpdateContactGroupResponses, UpdateCurrentUserData, UpdateCurrentUserErrors, UpdateCurrentUserResponses, UpdateEventEndpointData, UpdateEventEndpointErrors, UpdateEventEndpointResponses, UpdateKeywordData, UpdateKeywordErrors, UpdateKeywordResponses, UpdateLinkData, UpdateLinkErrors, UpdateLinkResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateSegmentData, UpdateSegmentErrors, UpdateSegmentResponses, UpdateSenderData, UpdateSenderErrors, UpdateSenderResponses, UpdateSmsConnectionData, UpdateSmsConnectionErrors, UpdateSmsConnectionResponses, UpdateSmsRoutesData, UpdateSmsRoutesErrors, UpdateSmsRoutesResponses, UpdateTeamSettingsData, UpdateTeamSettingsErrors, UpdateTeamSettingsResponses, UpdateTemplateData, UpdateTemplateErrors, UpdateTemplateResponses, UpdateVanityDomainData, UpdateVanityDomainErrors, UpdateVanityDomainResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -592,6 +592,134 @@ export const previewTemplate = <ThrowOnError extends boolean = false>(options: O
             type: 'apiKey'
         }],
     url: '/api/2.0/templates/{template_uuid}/preview',
+    ...options
+});
+
+/**
+ * List the team's segments, newest first
+ */
+export const listSegments = <ThrowOnError extends boolean = false>(options?: Options<ListSegmentsData, ThrowOnError>) => (options?.client ?? client).get<ListSegmentsResponses, ListSegmentsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments',
+    ...options
+});
+
+/**
+ * Create a segment
+ *
+ * Conditions over contact fields, group membership, country and behaviour, with `match` all or any, nested one level as `group_of_conditions`. A group or campaign of another team is refused with 422 naming the condition.
+ */
+export const createSegment = <ThrowOnError extends boolean = false>(options: Options<CreateSegmentData, ThrowOnError>) => (options.client ?? client).post<CreateSegmentResponses, CreateSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Count a segment before saving it
+ *
+ * Herald extension: how many of the team’s numbers the conditions match now (the builder’s live count); the name may be left out.
+ */
+export const countUnsavedSegment = <ThrowOnError extends boolean = false>(options: Options<CountUnsavedSegmentData, ThrowOnError>) => (options.client ?? client).post<CountUnsavedSegmentResponses, CountUnsavedSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/count',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a segment
+ *
+ * Refused with 409 while a campaign that has not started sends to it or skips it.
+ */
+export const deleteSegment = <ThrowOnError extends boolean = false>(options: Options<DeleteSegmentData, ThrowOnError>) => (options.client ?? client).delete<DeleteSegmentResponses, DeleteSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/{segment_uuid}',
+    ...options
+});
+
+/**
+ * Show a segment
+ */
+export const showSegment = <ThrowOnError extends boolean = false>(options: Options<ShowSegmentData, ThrowOnError>) => (options.client ?? client).get<ShowSegmentResponses, ShowSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/{segment_uuid}',
+    ...options
+});
+
+/**
+ * Edit a segment
+ *
+ * A campaign that has started keeps the recipients fixed at its start.
+ */
+export const updateSegment = <ThrowOnError extends boolean = false>(options: Options<UpdateSegmentData, ThrowOnError>) => (options.client ?? client).put<UpdateSegmentResponses, UpdateSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/{segment_uuid}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * How many numbers the segment has now
+ *
+ * Evaluated live: the team’s contacts and behaviour as they are at this moment.
+ */
+export const countSegment = <ThrowOnError extends boolean = false>(options: Options<CountSegmentData, ThrowOnError>) => (options.client ?? client).get<CountSegmentResponses, CountSegmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/{segment_uuid}/count',
+    ...options
+});
+
+/**
+ * The segment's numbers, by number
+ *
+ * Evaluated live. Each number with its fields merged over the team’s groups that hold it, and its country.
+ */
+export const listSegmentContacts = <ThrowOnError extends boolean = false>(options: Options<ListSegmentContactsData, ThrowOnError>) => (options.client ?? client).get<ListSegmentContactsResponses, ListSegmentContactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'herald_session',
+            type: 'apiKey'
+        }],
+    url: '/api/2.0/segments/{segment_uuid}/contacts',
     ...options
 });
 

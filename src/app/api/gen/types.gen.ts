@@ -3449,6 +3449,133 @@ export type Job = {
     created_at: string;
 };
 
+export type Segment = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    description: string;
+    match: 'all' | 'any';
+    conditions: Array<{
+        type: 'field';
+        /**
+         * The contact field (custom field name, any case).
+         */
+        field: string;
+        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+        /**
+         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+         */
+        value?: string | number;
+    } | {
+        type: 'group';
+        op: 'in' | 'not_in';
+        group_uuid: string;
+    } | {
+        type: 'country';
+        op: 'in' | 'not_in';
+        values: Array<string>;
+    } | {
+        type: 'event';
+        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+        /**
+         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only within the last N days; left out: ever.
+         */
+        within_days?: number;
+        /**
+         * `converted` only: a conversion worth more than this (in any currency).
+         */
+        value_gt?: number;
+        /**
+         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+         */
+        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+    } | {
+        type: 'group_of_conditions';
+        match: 'all' | 'any';
+        conditions: Array<{
+            type: 'field';
+            /**
+             * The contact field (custom field name, any case).
+             */
+            field: string;
+            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+            /**
+             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+             */
+            value?: string | number;
+        } | {
+            type: 'group';
+            op: 'in' | 'not_in';
+            group_uuid: string;
+        } | {
+            type: 'country';
+            op: 'in' | 'not_in';
+            values: Array<string>;
+        } | {
+            type: 'event';
+            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+            /**
+             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+             */
+            campaign_uuid?: string;
+            /**
+             * Only within the last N days; left out: ever.
+             */
+            within_days?: number;
+            /**
+             * `converted` only: a conversion worth more than this (in any currency).
+             */
+            value_gt?: number;
+            /**
+             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+             */
+            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+        }>;
+    }>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+};
+
+export type SegmentCount = {
+    /**
+     * How many of the team’s numbers match now.
+     */
+    count: number;
+};
+
+export type SegmentContact = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The number’s fields merged over the team’s groups that hold it (oldest group first; a non-empty value beats an empty one).
+     */
+    custom_fields: {
+        [key: string]: string;
+    };
+    /**
+     * ISO 3166 alpha-2 country of the number, from its calling code and prefix; null when it names none.
+     */
+    country: string | null;
+};
+
 export type LoginData = {
     /**
      * E-mail and password of a Herald user.
@@ -5470,6 +5597,674 @@ export type PreviewTemplateResponses = {
 };
 
 export type PreviewTemplateResponse = PreviewTemplateResponses[keyof PreviewTemplateResponses];
+
+export type ListSegmentsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `updated_at`, `-updated_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
+         */
+        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at' | 'name' | '-name';
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/segments';
+};
+
+export type ListSegmentsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListSegmentsError = ListSegmentsErrors[keyof ListSegmentsErrors];
+
+export type ListSegmentsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Segment>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListSegmentsResponse = ListSegmentsResponses[keyof ListSegmentsResponses];
+
+export type CreateSegmentData = {
+    /**
+     * A segment as it is created or edited.
+     */
+    body: {
+        name: string;
+        description?: string;
+        match: 'all' | 'any';
+        conditions: Array<{
+            type: 'field';
+            /**
+             * The contact field (custom field name, any case).
+             */
+            field: string;
+            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+            /**
+             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+             */
+            value?: string | number;
+        } | {
+            type: 'group';
+            op: 'in' | 'not_in';
+            group_uuid: string;
+        } | {
+            type: 'country';
+            op: 'in' | 'not_in';
+            values: Array<string>;
+        } | {
+            type: 'event';
+            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+            /**
+             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+             */
+            campaign_uuid?: string;
+            /**
+             * Only within the last N days; left out: ever.
+             */
+            within_days?: number;
+            /**
+             * `converted` only: a conversion worth more than this (in any currency).
+             */
+            value_gt?: number;
+            /**
+             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+             */
+            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+        } | {
+            type: 'group_of_conditions';
+            match: 'all' | 'any';
+            conditions: Array<{
+                type: 'field';
+                /**
+                 * The contact field (custom field name, any case).
+                 */
+                field: string;
+                op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+                /**
+                 * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+                 */
+                value?: string | number;
+            } | {
+                type: 'group';
+                op: 'in' | 'not_in';
+                group_uuid: string;
+            } | {
+                type: 'country';
+                op: 'in' | 'not_in';
+                values: Array<string>;
+            } | {
+                type: 'event';
+                event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+                /**
+                 * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+                 */
+                campaign_uuid?: string;
+                /**
+                 * Only within the last N days; left out: ever.
+                 */
+                within_days?: number;
+                /**
+                 * `converted` only: a conversion worth more than this (in any currency).
+                 */
+                value_gt?: number;
+                /**
+                 * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+                 */
+                reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+            }>;
+        }>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/segments';
+};
+
+export type CreateSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateSegmentError = CreateSegmentErrors[keyof CreateSegmentErrors];
+
+export type CreateSegmentResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Segment;
+    };
+};
+
+export type CreateSegmentResponse = CreateSegmentResponses[keyof CreateSegmentResponses];
+
+export type CountUnsavedSegmentData = {
+    body: {
+        name?: string;
+        description?: string;
+        match: 'all' | 'any';
+        conditions: Array<{
+            type: 'field';
+            /**
+             * The contact field (custom field name, any case).
+             */
+            field: string;
+            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+            /**
+             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+             */
+            value?: string | number;
+        } | {
+            type: 'group';
+            op: 'in' | 'not_in';
+            group_uuid: string;
+        } | {
+            type: 'country';
+            op: 'in' | 'not_in';
+            values: Array<string>;
+        } | {
+            type: 'event';
+            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+            /**
+             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+             */
+            campaign_uuid?: string;
+            /**
+             * Only within the last N days; left out: ever.
+             */
+            within_days?: number;
+            /**
+             * `converted` only: a conversion worth more than this (in any currency).
+             */
+            value_gt?: number;
+            /**
+             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+             */
+            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+        } | {
+            type: 'group_of_conditions';
+            match: 'all' | 'any';
+            conditions: Array<{
+                type: 'field';
+                /**
+                 * The contact field (custom field name, any case).
+                 */
+                field: string;
+                op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+                /**
+                 * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+                 */
+                value?: string | number;
+            } | {
+                type: 'group';
+                op: 'in' | 'not_in';
+                group_uuid: string;
+            } | {
+                type: 'country';
+                op: 'in' | 'not_in';
+                values: Array<string>;
+            } | {
+                type: 'event';
+                event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+                /**
+                 * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+                 */
+                campaign_uuid?: string;
+                /**
+                 * Only within the last N days; left out: ever.
+                 */
+                within_days?: number;
+                /**
+                 * `converted` only: a conversion worth more than this (in any currency).
+                 */
+                value_gt?: number;
+                /**
+                 * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+                 */
+                reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+            }>;
+        }>;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/segments/count';
+};
+
+export type CountUnsavedSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CountUnsavedSegmentError = CountUnsavedSegmentErrors[keyof CountUnsavedSegmentErrors];
+
+export type CountUnsavedSegmentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SegmentCount;
+    };
+};
+
+export type CountUnsavedSegmentResponse = CountUnsavedSegmentResponses[keyof CountUnsavedSegmentResponses];
+
+export type DeleteSegmentData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/segments/{segment_uuid}';
+};
+
+export type DeleteSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DeleteSegmentError = DeleteSegmentErrors[keyof DeleteSegmentErrors];
+
+export type DeleteSegmentResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteSegmentResponse = DeleteSegmentResponses[keyof DeleteSegmentResponses];
+
+export type ShowSegmentData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/segments/{segment_uuid}';
+};
+
+export type ShowSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSegmentError = ShowSegmentErrors[keyof ShowSegmentErrors];
+
+export type ShowSegmentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Segment;
+    };
+};
+
+export type ShowSegmentResponse = ShowSegmentResponses[keyof ShowSegmentResponses];
+
+export type UpdateSegmentData = {
+    /**
+     * A segment as it is created or edited.
+     */
+    body: {
+        name: string;
+        description?: string;
+        match: 'all' | 'any';
+        conditions: Array<{
+            type: 'field';
+            /**
+             * The contact field (custom field name, any case).
+             */
+            field: string;
+            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+            /**
+             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+             */
+            value?: string | number;
+        } | {
+            type: 'group';
+            op: 'in' | 'not_in';
+            group_uuid: string;
+        } | {
+            type: 'country';
+            op: 'in' | 'not_in';
+            values: Array<string>;
+        } | {
+            type: 'event';
+            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+            /**
+             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+             */
+            campaign_uuid?: string;
+            /**
+             * Only within the last N days; left out: ever.
+             */
+            within_days?: number;
+            /**
+             * `converted` only: a conversion worth more than this (in any currency).
+             */
+            value_gt?: number;
+            /**
+             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+             */
+            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+        } | {
+            type: 'group_of_conditions';
+            match: 'all' | 'any';
+            conditions: Array<{
+                type: 'field';
+                /**
+                 * The contact field (custom field name, any case).
+                 */
+                field: string;
+                op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+                /**
+                 * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+                 */
+                value?: string | number;
+            } | {
+                type: 'group';
+                op: 'in' | 'not_in';
+                group_uuid: string;
+            } | {
+                type: 'country';
+                op: 'in' | 'not_in';
+                values: Array<string>;
+            } | {
+                type: 'event';
+                event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+                /**
+                 * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+                 */
+                campaign_uuid?: string;
+                /**
+                 * Only within the last N days; left out: ever.
+                 */
+                within_days?: number;
+                /**
+                 * `converted` only: a conversion worth more than this (in any currency).
+                 */
+                value_gt?: number;
+                /**
+                 * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+                 */
+                reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+            }>;
+        }>;
+    };
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/segments/{segment_uuid}';
+};
+
+export type UpdateSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSegmentError = UpdateSegmentErrors[keyof UpdateSegmentErrors];
+
+export type UpdateSegmentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Segment;
+    };
+};
+
+export type UpdateSegmentResponse = UpdateSegmentResponses[keyof UpdateSegmentResponses];
+
+export type CountSegmentData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/segments/{segment_uuid}/count';
+};
+
+export type CountSegmentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CountSegmentError = CountSegmentErrors[keyof CountSegmentErrors];
+
+export type CountSegmentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SegmentCount;
+    };
+};
+
+export type CountSegmentResponse = CountSegmentResponses[keyof CountSegmentResponses];
+
+export type ListSegmentContactsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/segments/{segment_uuid}/contacts';
+};
+
+export type ListSegmentContactsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListSegmentContactsError = ListSegmentContactsErrors[keyof ListSegmentContactsErrors];
+
+export type ListSegmentContactsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<SegmentContact>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListSegmentContactsResponse = ListSegmentContactsResponses[keyof ListSegmentContactsResponses];
 
 export type ListLinksData = {
     body?: never;

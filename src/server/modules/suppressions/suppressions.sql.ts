@@ -29,3 +29,10 @@ export const isSuppressed = (listId: SQL | number, phone: SQL): SQL =>
 /** The opt-outs a campaign led to (the history's opt-outs that name it, through opt_out_events_campaign_idx), as an `int`. */
 export const optOutsOfCampaign = (campaignId: SQL): SQL =>
   sql`(SELECT count(*)::int FROM opt_out_events e WHERE e.campaign_id = ${campaignId} AND e.kind = 'opt_out')`;
+
+/**
+ * The numbers that opted in (START, or a removal from the list) in a team's history, since `since`
+ * when given, as rows of `phone_number`: a segment's `opted_in` condition (modules/segments).
+ */
+export const optInsOf = (teamId: number, since: Date | null): SQL =>
+  sql`SELECT e.phone_number FROM opt_out_events e WHERE e.team_id = ${teamId} AND e.kind = 'opt_in'${since ? sql` AND e.created_at >= ${since}` : sql``}`;

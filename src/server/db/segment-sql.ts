@@ -1,0 +1,218 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Condition, LeafCondition, SegmentMatch } from '../../shared/contract';
+import { optInsOf, suppressionListOf } from '../modules/suppressions/suppressions.sql';
+import { recipientsOf } from './audience';
+
+/**
+ * The segment compiler (issue 35; used by modules/segments and by the engine's start): a segment's conditions as one SQL set of the team's distinct
+ * numbers. docs/segments.md describes the rules; in short:
+ *
+ * - The universe is the team's contacts: every distinct number of its contact groups but the
+ *   suppression list (`groupIds`). An opted-out number in another group is still in a segment; a
+ *   campaign's audience takes the suppression list away, as it does for groups.
+ * - A field is read from the number's fields merged over its contacts the way a campaign merges them
+ *   (db/audience.ts): the groups oldest first, a non-empty value beats an empty one, and between
+ *   non-empty values the oldest group's wins. A field name matches in any case.
+ * - Each condition is a predicate over one row of the universe; conditions of the team's behaviour
+ *   are `number IN (set)`, which PostgreSQL answers with one hash of the set (a semi-join, or a
+ *   hashed subplan under `any`), not a lookup per number.
+ * - A condition never errors on a contact's data: text that is not a number or a date never matches.
+ */
+
+/** A segment's match and conditions (SegmentInput without its name). */
+export type SegmentShape = { match: SegmentMatch; conditions: Condition[] };
+
+/** What the compiler needs from the database, resolved before (segments.repository.ts `scopeOf`). */
+export type SegmentScope = {
+  teamId: number;
+  /** The team's contact groups, oldest first, without its suppression list. */
+  groupIds: number[];
+  /** The ids of the groups the conditions name, by uuid (only the team's). */
+  groups: ReadonlyMap<string, number>;
+  /** The ids of the campaigns the conditions name, by uuid (only the team's). */
+  campaigns: ReadonlyMap<string, number>;
+  /** Each six-digit prefix of the universe's numbers and its country (only when a condition is about countries). */
+  prefixCountries: ReadonlyMap<string, string | null>;
+  /** Now, for `within_days` of behaviour. */
+  now: Date;
+  /** Today's date `YYYY-MM-DD` in the team's time zone, for the date conditions of fields. */
+  today: string;
+};
+
+/**
+ * The team's contact groups a segment is evaluated over, oldest first (the order that settles a
+ * disagreement of fields), without its suppression list: rows `id`.
+ */
+export const segmentGroupsOf = (teamId: number): SQL =>
+  sql`SELECT g.id FROM contact_groups g WHERE g.team_id = ${teamId} AND g.id IS DISTINCT FROM ${suppressionListOf(teamId)} ORDER BY g.created_at, g.id`;
+
+/** Whether any condition reads a contact's fields (the universe then carries them). */
+export const readsFields = (shape: SegmentShape): boolean => leavesOf(shape).some((leaf) => leaf.type === 'field');
+
+/** Each leaf condition with its path in the request (`conditions.0.conditions.1`), for errors. */
+export function leavesWithPaths(shape: SegmentShape): Array<{ leaf: LeafCondition; path: string }> {
+  return shape.conditions.flatMap((condition, i) =>
+    condition.type === 'group_of_conditions'
+      ? condition.conditions.map((leaf, j) => ({ leaf, path: `conditions.${i}.conditions.${j}` }))
+      : [{ leaf: condition, path: `conditions.${i}` }],
+  );
+}
+const leavesOf = (shape: SegmentShape): LeafCondition[] => leavesWithPaths(shape).map(({ leaf }) => leaf);
+
+/**
+ * The universe: the team's distinct numbers, with their merged fields when `fields` (rows
+ * `phone_number, custom_fields`), else numbers alone (no merging, no fields read).
+ */
+function universeOf(scope: SegmentScope, fields: boolean): SQL {
+  if (fields) return sql`SELECT r.phone_number, r.custom_fields FROM (${recipientsOf(scope.groupIds, [])}) r`;
+  const ids = sql`${sql.param(scope.groupIds)}::bigint[]`;
+  // One group holds each number once: no de-duplication then.
+  return scope.groupIds.length <= 1
+    ? sql`SELECT c.phone_number FROM contacts c WHERE c.contact_group_id = ANY(${ids})`
+    : sql`SELECT DISTINCT c.phone_number FROM contacts c WHERE c.contact_group_id = ANY(${ids})`;
+}
+
+/** The segment's numbers: rows `phone_number`, each once. */
+export function segmentNumbersOf(shape: SegmentShape, scope: SegmentScope): SQL {
+  return sql`SELECT u.phone_number FROM (${universeOf(scope, readsFields(shape))}) u WHERE ${predicateOf(shape.match, shape.conditions, scope)}`;
+}
+
+/** The segment's numbers with their merged fields: rows `phone_number, custom_fields` (the contacts page). */
+export function segmentRowsOf(shape: SegmentShape, scope: SegmentScope): SQL {
+  return sql`SELECT u.phone_number, u.custom_fields FROM (${universeOf(scope, true)}) u WHERE ${predicateOf(shape.match, shape.conditions, scope)}`;
+}
+
+/** How many numbers the segment has now: rows `total`. */
+export function segmentCountOf(shape: SegmentShape, scope: SegmentScope): SQL {
+  return sql`SELECT count(*)::int AS total FROM (${segmentNumbersOf(shape, scope)}) s`;
+}
+
+function predicateOf(match: SegmentMatch, conditions: Condition[], scope: SegmentScope): SQL {
+  const parts = conditions.map((condition) =>
+    condition.type === 'group_of_conditions' ? predicateOf(condition.match, condition.conditions, scope) : leafOf(condition, scope),
+  );
+  return sql`(${sql.join(parts, match === 'all' ? sql` AND ` : sql` OR `)})`;
+}
+
+/** One condition as a predicate that is true or false, never null (so `not` and `any` read plainly). */
+function leafOf(leaf: LeafCondition, scope: SegmentScope): SQL {
+  switch (leaf.type) {
+    case 'field':
+      return sql`coalesce(${fieldPredicate(leaf, scope)}, false)`;
+    case 'group': {
+      const id = scope.groups.get(leaf.group_uuid.toLowerCase());
+      if (id === undefined) throw new Error(`group ${leaf.group_uuid} was not resolved`);
+      const member = sql`u.phone_number IN (SELECT g.phone_number FROM contacts g WHERE g.contact_group_id = ${id})`;
+      return leaf.op === 'in' ? member : sql`NOT ${member}`;
+    }
+    case 'country': {
+      const wanted = new Set(leaf.values);
+      const prefixes = [...scope.prefixCountries].filter(([, country]) => country !== null && wanted.has(country)).map(([prefix]) => prefix);
+      const within = sql`left(u.phone_number, 6) = ANY(${sql.param(prefixes)}::text[])`;
+      return leaf.op === 'in' ? within : sql`NOT ${within}`;
+    }
+    case 'event':
+      return sql`u.phone_number IN (${eventNumbersOf(leaf, scope)})`;
+  }
+}
+
+type FieldCondition = Extract<LeafCondition, { type: 'field' }>;
+
+function fieldPredicate(leaf: FieldCondition, scope: SegmentScope): SQL {
+  const value = sql`herald_field(u.custom_fields, ${leaf.field})`;
+  const given = leaf.value === undefined ? '' : String(leaf.value).trim();
+  const today = sql`${scope.today}::date`;
+  const days = Number(given);
+  const date = sql`herald_date_of(${value})`;
+  switch (leaf.op) {
+    case 'equals':
+      return sql`lower(btrim(${value})) = lower(${given})`;
+    case 'not_equals':
+      // A number without the field (or with it empty) is not equal to the value either.
+      return sql`coalesce(lower(btrim(${value})), '') <> lower(${given})`;
+    case 'contains':
+      return sql`strpos(lower(${value}), lower(${given})) > 0`;
+    case 'is_empty':
+      return sql`coalesce(btrim(${value}), '') = ''`;
+    case 'is_not_empty':
+      return sql`coalesce(btrim(${value}), '') <> ''`;
+    case 'gt':
+      return sql`herald_number_of(${value}) > ${given}::numeric`;
+    case 'lt':
+      return sql`herald_number_of(${value}) < ${given}::numeric`;
+    case 'before':
+      return sql`${date} < ${given}::date`;
+    case 'after':
+      return sql`${date} > ${given}::date`;
+    case 'within_last_days':
+      return sql`${date} BETWEEN ${today} - ${days}::int AND ${today}`;
+    case 'within_next_days':
+      return sql`${date} BETWEEN ${today} AND ${today} + ${days}::int`;
+    case 'anniversary_within_days':
+      return sql`herald_next_anniversary(${date}, ${today}) <= ${today} + ${days}::int`;
+  }
+}
+
+type EventCondition = Extract<LeafCondition, { type: 'event' }>;
+
+/** Messages that reached the gateway: submitted, delivered or failed (never unsent or still queued). */
+const RECEIVED = sql`m.status IN ('submitted', 'delivered', 'failed')`;
+/** When a message was sent (or, failed before it left, when it failed). */
+const SENT_AT = sql`coalesce(m.submitted_at, m.finished_at, m.created_at)`;
+
+/** The failure classes (contract/segments.ts FAILURE_CLASSES) from a failed message's stored reason (docs/engine.md). */
+const FAILURE_REASONS = { expired: 'Expired', in_doubt: 'in_doubt', no_route: 'no_route' } as const;
+
+/** The numbers that did what an event condition says: rows `phone_number` (not distinct: `IN` needs no more). */
+function eventNumbersOf(leaf: EventCondition, scope: SegmentScope): SQL {
+  const since = leaf.within_days === undefined ? null : new Date(scope.now.getTime() - leaf.within_days * 86_400_000);
+  const after = (column: SQL) => (since ? sql` AND ${column} >= ${since}` : sql``);
+  let campaign = sql``;
+  if (leaf.campaign_uuid !== undefined) {
+    const id = scope.campaigns.get(leaf.campaign_uuid.toLowerCase());
+    if (id === undefined) throw new Error(`campaign ${leaf.campaign_uuid} was not resolved`);
+    campaign = sql` AND k.id = ${id}`;
+  }
+  // The team's campaigns, but test sends (a test of a campaign, or a test campaign).
+  const ofTeam = sql`k.team_id = ${scope.teamId} AND NOT k.is_test AND k.test_of IS NULL${campaign}`;
+  switch (leaf.event) {
+    case 'received':
+      return sql`SELECT m.phone_number FROM messages m JOIN campaigns k ON k.id = m.campaign_id WHERE ${ofTeam} AND ${RECEIVED}${after(SENT_AT)}`;
+    case 'delivered':
+      return sql`SELECT m.phone_number FROM messages m JOIN campaigns k ON k.id = m.campaign_id
+                  WHERE ${ofTeam} AND m.status = 'delivered'${after(sql`coalesce(m.finished_at, m.submitted_at)`)}`;
+    case 'failed': {
+      const reasons = Object.values(FAILURE_REASONS);
+      const cls = leaf.reason_class;
+      const reason =
+        cls === undefined
+          ? sql``
+          : cls === 'carrier'
+            ? sql` AND coalesce(m.reason, '') <> ALL(${sql.param(reasons)}::text[])`
+            : sql` AND m.reason = ${FAILURE_REASONS[cls]}`;
+      return sql`SELECT m.phone_number FROM messages m JOIN campaigns k ON k.id = m.campaign_id
+                  WHERE ${ofTeam} AND m.status = 'failed'${reason}${after(sql`coalesce(m.finished_at, m.submitted_at, m.created_at)`)}`;
+    }
+    case 'clicked':
+      // A person's click (not a bot's) on a tracked link of a message, within the window by the click's time.
+      return sql`SELECT m.phone_number FROM link_clicks lc JOIN campaigns k ON k.id = lc.campaign_id
+                   JOIN messages m ON m.campaign_id = lc.campaign_id AND m.sequence = lc.sequence
+                  WHERE ${ofTeam} AND NOT lc.is_bot${after(sql`lc.clicked_at`)}`;
+    case 'not_clicked':
+      // Received a message in scope (the campaign, the window by send time) and clicked none of them as a person.
+      return sql`SELECT m.phone_number FROM messages m JOIN campaigns k ON k.id = m.campaign_id
+                   LEFT JOIN link_clicks lc ON lc.campaign_id = m.campaign_id AND lc.sequence = m.sequence AND NOT lc.is_bot
+                  WHERE ${ofTeam} AND ${RECEIVED}${after(SENT_AT)}
+                  GROUP BY m.phone_number HAVING count(lc.sequence) = 0`;
+    case 'replied':
+      return sql`SELECT i.from_number FROM inbound_messages i WHERE i.team_id = ${scope.teamId}${after(sql`i.received_at`)}`;
+    case 'opted_in':
+      return optInsOf(scope.teamId, since);
+    case 'converted': {
+      const credited = leaf.campaign_uuid === undefined ? sql`` : sql` AND v.campaign_id = ${scope.campaigns.get(leaf.campaign_uuid.toLowerCase())!}`;
+      const above = leaf.value_gt === undefined ? sql`` : sql` AND v.value > ${leaf.value_gt}`;
+      return sql`SELECT v.phone_number FROM conversions v
+                  WHERE v.team_id = ${scope.teamId} AND v.phone_number IS NOT NULL${credited}${above}${after(sql`v.occurred_at`)}`;
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { SEGMENT_SORT, type Condition, type SegmentMatch } from '../../../shared/contract';
+import type { Db } from '../../db/client';
+import { countOf, orderOf, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
+import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
+import { containsText } from '../../db/search';
+import { campaigns, contactGroups, segments } from '../../db/schema';
+import { countryOfNumber } from '../../gateways/sms/routing/route-rules';
+import { formatTimestamp, type Clock } from '../../lib/time';
+import { leavesWithPaths, segmentCountOf, segmentGroupsOf, segmentRowsOf, type SegmentScope, type SegmentShape } from '../../db/segment-sql';
+
+const SegmentRowSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  teamId: z.number(),
+  name: z.string(),
+  description: z.string(),
+  match: z.enum(['all', 'any']),
+  conditions: z.array(z.unknown()).transform((conditions) => conditions as Condition[]),
+  createdAt: MomentSchema,
+  updatedAt: MomentSchema,
+});
+export type SegmentRow = z.output<typeof SegmentRowSchema>;
+const COLUMNS = sql`s.id::int AS id, s.uuid::text AS uuid, s.team_id::int AS "teamId", s.name, s.description, s.match, s.conditions,
+                    s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+
+export type SegmentFields = { name: string; description: string; match: SegmentMatch; conditions: Condition[] };
+
+const IdRowSchema = z.object({ id: z.coerce.number() });
+const ZoneRowSchema = z.object({ zone: z.string().nullable() });
+const PrefixRowSchema = z.object({ prefix: z.string(), sample: z.string() });
+const ContactRowSchema = z.object({ phone_number: z.string(), custom_fields: z.record(z.string(), z.unknown()) });
+const InUseRowSchema = z.object({ id: z.number(), name: z.string() });
+
+/** The ids a segment's conditions name, resolved in the team: what is missing is another team's or unknown (the service's 422). */
+export type SegmentReferences = { groups: Map<string, number>; campaigns: Map<string, number> };
+
+/** A team's segments, and their evaluation (segment-sql.ts) over its contacts and messages. */
+export function createSegmentsRepository(db: Db, clock: Clock) {
+  const order = (sort: string | undefined) =>
+    orderOf(
+      { sort: SEGMENT_SORT, columns: { created_at: sql`s.created_at`, updated_at: sql`s.updated_at`, name: sql`lower(s.name)` }, tiebreak: sql`s.id` },
+      sort,
+    );
+
+  return {
+    list(teamId: number, window: PageWindow, search?: string): Promise<Page<SegmentRow>> {
+      const where = search ? sql`s.team_id = ${teamId} AND ${containsText(sql`s.name`, search)}` : sql`s.team_id = ${teamId}`;
+      return readPage({
+        rows: rowsOf(
+          db,
+          SegmentRowSchema,
+          sql`SELECT ${COLUMNS} FROM segments s WHERE ${where} ORDER BY ${order(window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
+        count: () => countOf(db, sql`SELECT count(*)::int AS total FROM segments s WHERE ${where}`),
+      });
+    },
+
+    /** The team's segment; in a transaction (`conn`), locked until it ends. */
+    find: (teamId: number, uuid: string, conn?: Conn) =>
+      firstRowOf(
+        conn ?? db,
+        SegmentRowSchema,
+        sql`SELECT ${COLUMNS} FROM segments s WHERE s.team_id = ${teamId} AND s.uuid = ${uuid}${conn ? sql` FOR UPDATE` : sql``}`,
+      ),
+
+    async insert(conn: Conn, teamId: number, fields: SegmentFields): Promise<SegmentRow> {
+      const now = clock.now();
+      const row = await firstRowOf(
+        conn,
+        SegmentRowSchema,
+        sql`WITH s AS (INSERT INTO segments (team_id, name, description, match, conditions, created_at, updated_at)
+                       VALUES (${teamId}, ${fields.name}, ${fields.description}, ${fields.match}, ${JSON.stringify(fields.conditions)}::jsonb, ${now}, ${now}) RETURNING *)
+            SELECT ${COLUMNS} FROM s`,
+      );
+      if (!row) throw new Error('segment insert returned no row');
+      return row;
+    },
+
+    async update(conn: Conn, id: number, fields: SegmentFields): Promise<SegmentRow> {
+      const row = await firstRowOf(
+        conn,
+        SegmentRowSchema,
+        sql`WITH s AS (UPDATE segments SET name = ${fields.name}, description = ${fields.description}, match = ${fields.match},
+                              conditions = ${JSON.stringify(fields.conditions)}::jsonb, updated_at = ${clock.now()} WHERE id = ${id} RETURNING *)
+            SELECT ${COLUMNS} FROM s`,
+      );
+      if (!row) throw new Error('segment update returned no row');
+      return row;
+    },
+
+    /** The campaigns not yet started (status 0, drafts among them) that send to or skip the segment. */
+    waitingCampaignsOf: (conn: Conn, id: number) =>
+      rowsOf(
+        conn,
+        InUseRowSchema,
+        sql`SELECT k.id::int AS id, k.name FROM campaign_segments cs JOIN campaigns k ON k.id = cs.campaign_id
+             WHERE cs.segment_id = ${id} AND k.status = 0 ORDER BY k.id`,
+      ),
+
+    /**
+     * Deletes the segment. Campaigns that started from it keep their fixed recipients
+     * (campaign_audience): their link to it goes with it.
+     */
+    async delete(conn: Conn, id: number): Promise<void> {
+      await conn.execute(sql`DELETE FROM campaign_segments WHERE segment_id = ${id}`);
+      await conn.execute(sql`DELETE FROM segments WHERE id = ${id}`);
+    },
+
+    /** The team's segment ids by uuid (lower case); another team's and unknown ones are left out. */
+    idsByUuid: (teamId: number, uuids: string[]) => teamIdsByUuid(db, segments, teamId, [...new Set(uuids.map((uuid) => uuid.toLowerCase()))]),
+
+    /** The team's groups and campaigns the conditions name (by uuid, lower case). */
+    async referencesOf(teamId: number, shape: SegmentShape): Promise<SegmentReferences> {
+      const leaves = leavesWithPaths(shape).map(({ leaf }) => leaf);
+      const groupUuids = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'group' ? [leaf.group_uuid.toLowerCase()] : [])))];
+      const campaignUuids = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'event' && leaf.campaign_uuid ? [leaf.campaign_uuid.toLowerCase()] : [])))];
+      const [groups, found] = await Promise.all([teamIdsByUuid(db, contactGroups, teamId, groupUuids), teamIdsByUuid(db, campaigns, teamId, campaignUuids)]);
+      return { groups, campaigns: found };
+    },
+
+    /**
+     * What evaluating a segment of the team needs (segment-sql.ts `SegmentScope`): its groups oldest
+     * first without the suppression list, today in its time zone (else `zone`), and, when a condition
+     * is about countries, the country of each six-digit prefix of its numbers (a number's first six
+     * digits settle its country, as the review's route estimate reads them; one number of each is
+     * placed by libphonenumber's metadata, `countryOfNumber`).
+     */
+    async scopeOf(teamId: number, shape: SegmentShape, references: SegmentReferences, zone: string, conn: Conn = db): Promise<SegmentScope> {
+      const groups = await rowsOf(conn, IdRowSchema, segmentGroupsOf(teamId));
+      const groupIds = groups.map((group) => group.id);
+      const team = await firstRowOf(conn, ZoneRowSchema, sql`SELECT time_zone AS zone FROM teams WHERE id = ${teamId}`);
+      const now = clock.now();
+      const prefixCountries = new Map<string, string | null>();
+      if (leavesWithPaths(shape).some(({ leaf }) => leaf.type === 'country')) {
+        const prefixes = await rowsOf(
+          conn,
+          PrefixRowSchema,
+          sql`SELECT left(c.phone_number, 6) AS prefix, min(c.phone_number) AS sample FROM contacts c
+               WHERE c.contact_group_id = ANY(${sql.param(groupIds)}::bigint[]) GROUP BY 1`,
+        );
+        for (const { prefix, sample } of prefixes) prefixCountries.set(prefix, countryOfNumber(sample));
+      }
+      return { teamId, groupIds, groups: references.groups, campaigns: references.campaigns, prefixCountries, now, today: dayIn(now, team?.zone || zone) };
+    },
+
+    /** How many numbers the segment has now (hashes of sets of numbers: in memory rather than through temporary files). */
+    count: (shape: SegmentShape, scope: SegmentScope): Promise<number> =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+        return countOf(tx, segmentCountOf(shape, scope));
+      }),
+
+    /** A page of the segment's numbers by number, with their merged fields. */
+    contacts: (shape: SegmentShape, scope: SegmentScope, window: PageWindow) =>
+      readPage({
+        rows: rowsOf(
+          db,
+          ContactRowSchema,
+          sql`SELECT s.phone_number, s.custom_fields FROM (${segmentRowsOf(shape, scope)}) s
+                                               ORDER BY s.phone_number LIMIT ${window.limit} OFFSET ${window.offset}`,
+        ),
+        count: () => countOf(db, segmentCountOf(shape, scope)),
+      }),
+  };
+}
+
+/** The calendar day `YYYY-MM-DD` of `moment` in the time zone `zone`. */
+export const dayIn = (moment: Date, zone: string): string => formatTimestamp(moment, zone).slice(0, 10);
+
+export type SegmentsRepository = ReturnType<typeof createSegmentsRepository>;
