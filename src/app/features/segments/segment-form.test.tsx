@@ -4,9 +4,10 @@
  * sent is the contract's shape (only the type's keys). The contract's messages show on the inputs they
  * name, whether the form found them or the service's 422 did (`conditions.0.value`).
  *
- * Seen red: with `toCondition` sending every key of a row (a field condition carried `group_uuid: ''`
- * and was refused), with the value input left as text for `gt` (the value went as "30", not 30), and
- * with the 422's `conditions.1.values` not shown (the countries input said nothing).
+ * Seen red: with the value kept when the op changes to one of another kind (the days typed for
+ * “comes round within” went on as a date, and the message said “must be a date” instead of “required”),
+ * and with a message only read at the input's own path (the 422's `conditions.1.values.0` was not
+ * shown on the countries input).
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { SegmentDraft } from './segment-form-values';

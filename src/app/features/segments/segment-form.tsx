@@ -61,7 +61,7 @@ export function SegmentForm({ defaultValues = NEW_SEGMENT, pickers, submitLabel,
     getValues,
     setValue,
     clearErrors,
-    formState: { errors, isSubmitting, isDirty, isSubmitSuccessful },
+    formState: { errors, isSubmitting, isDirty },
   } = useForm<SegmentFormValues, unknown, SegmentInput>({ resolver: segmentResolver, defaultValues });
   const { fields, append, remove } = useFieldArray({ control, name: 'conditions' });
   const names = useMemo(() => namesOf(pickers), [pickers]);
@@ -175,7 +175,7 @@ export function SegmentForm({ defaultValues = NEW_SEGMENT, pickers, submitLabel,
           {aside && <DraftAside control={control} aside={aside} />}
         </Grid.Col>
       </Grid>
-      <UnsavedChangesGuard when={isDirty && !isSubmitting && !isSubmitSuccessful} what="this segment" />
+      <UnsavedChangesGuard when={isDirty && !isSubmitting} what="this segment" />
     </form>
   );
 }
