@@ -287,6 +287,11 @@ export function createServices(
     campaigns: createCampaignsRepository(db),
     templates: templatesRepository,
     contactGroups: contactGroupsRepository,
+    segments: {
+      idsByUuid: (teamId, uuids) => segmentsRepository.idsByUuid(teamId, uuids),
+      countAudience: (teamId, audience) => segmentsRepository.countAudience(teamId, audience, config.appTimezone),
+      fixedCount: (campaignId) => segmentsRepository.fixedCount(campaignId),
+    },
     recipients: createRecipientsRepository(db),
     teams: teamsRepository,
     members: membersRepository,

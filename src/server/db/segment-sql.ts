@@ -1,7 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Condition, LeafCondition, SegmentMatch } from '../../shared/contract';
+import { formatTimestamp } from '../../shared/time/local-timestamps';
+import { countryOfNumber } from '../gateways/sms/routing/route-rules';
 import { optInsOf, suppressionListOf } from '../modules/suppressions/suppressions.sql';
 import { recipientsOf } from './audience';
+import { firstRowOf, rowsOf, type Conn } from './rows';
 
 /**
  * The segment compiler (issue 35; used by modules/segments and by the engine's start): a segment's conditions as one SQL set of the team's distinct
@@ -100,9 +104,9 @@ function leafOf(leaf: LeafCondition, scope: SegmentScope): SQL {
     case 'field':
       return sql`coalesce(${fieldPredicate(leaf, scope)}, false)`;
     case 'group': {
-      const id = scope.groups.get(leaf.group_uuid.toLowerCase());
-      if (id === undefined) throw new Error(`group ${leaf.group_uuid} was not resolved`);
-      const member = sql`u.phone_number IN (SELECT g.phone_number FROM contacts g WHERE g.contact_group_id = ${id})`;
+      // A group deleted since the segment was saved holds no one (the API refuses an unknown one with 422).
+      const id = scope.groups.get(leaf.group_uuid.toLowerCase()) ?? null;
+      const member = sql`u.phone_number IN (SELECT g.phone_number FROM contacts g WHERE g.contact_group_id = ${id}::bigint)`;
       return leaf.op === 'in' ? member : sql`NOT ${member}`;
     }
     case 'country': {
@@ -169,9 +173,8 @@ function eventNumbersOf(leaf: EventCondition, scope: SegmentScope): SQL {
   const after = (column: SQL) => (since ? sql` AND ${column} >= ${since}` : sql``);
   let campaign = sql``;
   if (leaf.campaign_uuid !== undefined) {
-    const id = scope.campaigns.get(leaf.campaign_uuid.toLowerCase());
-    if (id === undefined) throw new Error(`campaign ${leaf.campaign_uuid} was not resolved`);
-    campaign = sql` AND k.id = ${id}`;
+    // A campaign deleted since the segment was saved was received by no one.
+    campaign = sql` AND k.id = ${scope.campaigns.get(leaf.campaign_uuid.toLowerCase()) ?? null}::bigint`;
   }
   // The team's campaigns, but test sends (a test of a campaign, or a test campaign).
   const ofTeam = sql`k.team_id = ${scope.teamId} AND NOT k.is_test AND k.test_of IS NULL${campaign}`;
@@ -209,10 +212,121 @@ function eventNumbersOf(leaf: EventCondition, scope: SegmentScope): SQL {
     case 'opted_in':
       return optInsOf(scope.teamId, since);
     case 'converted': {
-      const credited = leaf.campaign_uuid === undefined ? sql`` : sql` AND v.campaign_id = ${scope.campaigns.get(leaf.campaign_uuid.toLowerCase())!}`;
+      const credited =
+        leaf.campaign_uuid === undefined ? sql`` : sql` AND v.campaign_id = ${scope.campaigns.get(leaf.campaign_uuid.toLowerCase()) ?? null}::bigint`;
       const above = leaf.value_gt === undefined ? sql`` : sql` AND v.value > ${leaf.value_gt}`;
       return sql`SELECT v.phone_number FROM conversions v
                   WHERE v.team_id = ${scope.teamId} AND v.phone_number IS NOT NULL${credited}${above}${after(sql`v.occurred_at`)}`;
     }
   }
+}
+
+const IdRowSchema = z.object({ id: z.coerce.number() });
+const RefRowSchema = z.object({ kind: z.enum(['group', 'campaign']), uuid: z.string(), id: z.coerce.number() });
+const ZoneRowSchema = z.object({ zone: z.string().nullable() });
+const PrefixRowSchema = z.object({ prefix: z.string(), sample: z.string() });
+const ShapeRowSchema = z.object({ id: z.coerce.number(), match: z.enum(['all', 'any']), conditions: z.array(z.unknown()) });
+
+/** The ids a segment's conditions name, resolved in the team: what is missing is another team's, unknown or deleted. */
+export type SegmentReferences = { groups: Map<string, number>; campaigns: Map<string, number> };
+
+/** The team's groups and campaigns that the conditions of `shapes` name (by uuid, lower case). */
+export async function segmentReferencesOf(conn: Conn, teamId: number, shapes: SegmentShape[]): Promise<SegmentReferences> {
+  const leaves = shapes.flatMap((shape) => leavesOf(shape));
+  const groups = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'group' ? [leaf.group_uuid.toLowerCase()] : [])))];
+  const campaigns = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'event' && leaf.campaign_uuid ? [leaf.campaign_uuid.toLowerCase()] : [])))];
+  const found = { groups: new Map<string, number>(), campaigns: new Map<string, number>() };
+  if (groups.length + campaigns.length === 0) return found;
+  const rows = await rowsOf(
+    conn,
+    RefRowSchema,
+    sql`SELECT 'group' AS kind, g.uuid::text AS uuid, g.id FROM contact_groups g WHERE g.team_id = ${teamId} AND g.uuid::text = ANY(${sql.param(groups)}::text[])
+        UNION ALL
+        SELECT 'campaign', k.uuid::text, k.id FROM campaigns k WHERE k.team_id = ${teamId} AND k.uuid::text = ANY(${sql.param(campaigns)}::text[])`,
+  );
+  for (const row of rows) (row.kind === 'group' ? found.groups : found.campaigns).set(row.uuid, row.id);
+  return found;
+}
+
+/**
+ * What evaluating segments of a team needs (`SegmentScope`): its groups oldest first without the
+ * suppression list, today in its time zone (else `zone`, APP_TIMEZONE), and, when a condition is
+ * about countries, the country of each six-digit prefix of its numbers (a number's first six digits
+ * settle its country, as the review's route estimate reads them; one number of each is placed by
+ * libphonenumber's metadata, `countryOfNumber`).
+ */
+export async function segmentScopeOf(
+  conn: Conn,
+  teamId: number,
+  shapes: SegmentShape[],
+  references: SegmentReferences,
+  zone: string,
+  now: Date,
+): Promise<SegmentScope> {
+  const groupIds = (await rowsOf(conn, IdRowSchema, segmentGroupsOf(teamId))).map((group) => group.id);
+  const team = await firstRowOf(conn, ZoneRowSchema, sql`SELECT time_zone AS zone FROM teams WHERE id = ${teamId}`);
+  const prefixCountries = new Map<string, string | null>();
+  if (shapes.some((shape) => leavesOf(shape).some((leaf) => leaf.type === 'country'))) {
+    const prefixes = await rowsOf(
+      conn,
+      PrefixRowSchema,
+      sql`SELECT left(c.phone_number, 6) AS prefix, min(c.phone_number) AS sample FROM contacts c
+           WHERE c.contact_group_id = ANY(${sql.param(groupIds)}::bigint[]) GROUP BY 1`,
+    );
+    for (const { prefix, sample } of prefixes) prefixCountries.set(prefix, countryOfNumber(sample));
+  }
+  const today = formatTimestamp(now, team?.zone || zone).slice(0, 10);
+  return { teamId, groupIds, groups: references.groups, campaigns: references.campaigns, prefixCountries, now, today };
+}
+
+/** A campaign's audience as it names it: groups (the suppression list among the excluded) and segments. */
+export type CampaignAudience = { includedGroupIds: number[]; excludedGroupIds: number[]; includedSegmentIds: number[]; excludedSegmentIds: number[] };
+
+/**
+ * The distinct numbers of a campaign with segments, evaluated now: those of its included groups and
+ * of any included segment, less those of its excluded groups (and the suppression list, which the
+ * caller puts among them) and of any excluded segment. Rows `phone_number`.
+ */
+export async function audienceNumbersOf(conn: Conn, teamId: number, audience: CampaignAudience, zone: string, now: Date): Promise<SQL> {
+  const ids = [...audience.includedSegmentIds, ...audience.excludedSegmentIds];
+  const rows =
+    ids.length === 0
+      ? []
+      : await rowsOf(conn, ShapeRowSchema, sql`SELECT id, match, conditions FROM segments WHERE id = ANY(${sql.param(ids)}::bigint[]) AND team_id = ${teamId}`);
+  const shapes = new Map(rows.map((row) => [row.id, { match: row.match, conditions: row.conditions as Condition[] }]));
+  const all = [...shapes.values()];
+  const scope = await segmentScopeOf(conn, teamId, all, await segmentReferencesOf(conn, teamId, all), zone, now);
+  const of = (segmentIds: number[]) => segmentIds.flatMap((id) => (shapes.has(id) ? [segmentNumbersOf(shapes.get(id)!, scope)] : []));
+  const included = [
+    sql`SELECT c.phone_number FROM contacts c WHERE c.contact_group_id = ANY(${sql.param(audience.includedGroupIds)}::bigint[])`,
+    ...of(audience.includedSegmentIds),
+  ];
+  const excluded = [
+    sql`SELECT x.phone_number FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(audience.excludedGroupIds)}::bigint[])`,
+    ...of(audience.excludedSegmentIds),
+  ];
+  return sql`(${sql.join(included, sql` UNION `)}) EXCEPT (${sql.join(excluded, sql` UNION `)})`;
+}
+
+/**
+ * The rows a campaign with segments writes as messages, from its numbers `numbers` (rows
+ * `phone_number`, in the order wanted): rows `phone_number, custom_fields, contact_group_id`. A number
+ * in an included group has its fields merged over the included groups, the first listed first (as
+ * `recipientsOf`); a number only a segment brought has them merged over the team's groups, oldest
+ * first (as the segment reads them). A number whose contacts are gone since has none.
+ */
+export function audienceRowsOf(numbers: SQL, includedGroupIds: number[], teamGroups: SQL): SQL {
+  const included = sql`${sql.param(includedGroupIds)}::bigint[]`;
+  return sql`
+    SELECT a.phone_number, coalesce(f.fields, '{}'::jsonb) AS custom_fields, f.group_id AS contact_group_id
+      FROM (${numbers}) a
+      LEFT JOIN LATERAL (
+        SELECT herald_merged_fields(array_agg(c.custom_fields ORDER BY r.rank)) AS fields, (array_agg(c.contact_group_id ORDER BY r.rank))[1] AS group_id
+          FROM contacts c
+          JOIN (SELECT o.id, o.rank FROM unnest(${included}) WITH ORDINALITY AS o(id, rank)
+                UNION ALL
+                SELECT t.id, 1000000 + row_number() OVER () FROM (${teamGroups}) t WHERE t.id <> ALL(${included})) r ON r.id = c.contact_group_id
+         WHERE c.phone_number = a.phone_number
+           AND (r.rank < 1000000 OR NOT EXISTS (SELECT 1 FROM contacts i WHERE i.phone_number = a.phone_number AND i.contact_group_id = ANY(${included})))
+      ) f ON true`;
 }

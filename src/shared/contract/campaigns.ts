@@ -37,10 +37,16 @@ const campaignFields = {
 export const CampaignInputSchema = z
   .object({
     ...campaignFields,
-    included_contact_groups: uuidList('included contact groups')
-      .min(1, 'The included contact groups field is required.')
-      .describe('Groups the campaign sends to.'),
+    included_contact_groups: uuidList('included contact groups').describe(
+      'Groups the campaign sends to. Required (at least one) unless `included_segments` names a segment.',
+    ),
     excluded_contact_groups: uuidList('excluded contact groups').default([]).describe('Groups whose numbers are skipped (default_optouts always is).'),
+    included_segments: uuidList('included segments')
+      .optional()
+      .describe(
+        'Herald extension (issue 35). Segments whose numbers the campaign also sends to (with their fields merged over the team’s groups); absent: none. The recipients are fixed when sending starts.',
+      ),
+    excluded_segments: uuidList('excluded segments').optional().describe('Herald extension (issue 35). Segments whose numbers are skipped; absent: none.'),
     throttled: z
       .boolean({ error: 'The throttled must be true or false.' })
       .optional()
@@ -67,6 +73,11 @@ export const CampaignInputSchema = z
       .describe(
         "Herald extension. true sends through the team's quiet hours (admins only: 403 otherwise). Create: false when absent; edit: unchanged when absent.",
       ),
+  })
+  // A campaign needs recipients: at least one included group, or (issue 35) an included segment.
+  .superRefine((input, context) => {
+    if (input.included_contact_groups.length === 0 && (input.included_segments ?? []).length === 0)
+      context.addIssue({ code: 'custom', path: ['included_contact_groups'], message: 'The included contact groups field is required.' });
   })
   .describe('Body of create and edit (the same body for normal and throttled campaigns).');
 export type CampaignInput = z.infer<typeof CampaignInputSchema>;
@@ -151,6 +162,8 @@ export const CampaignSchema = z
     throttled: z.boolean(),
     included_contact_groups: z.array(z.string()),
     excluded_contact_groups: z.array(z.string()),
+    included_segments: z.array(z.string()).describe('Herald extension (issue 35): the segments the campaign sends to, in the order given.'),
+    excluded_segments: z.array(z.string()).describe('Herald extension (issue 35): the segments whose numbers it skips.'),
     template_uuid: UuidSchema,
     started_sending_at: TimestampSchema,
     finished_sending_at: TimestampSchema,

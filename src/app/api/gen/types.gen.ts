@@ -478,6 +478,14 @@ export type Campaign = {
     included_contact_groups: Array<string>;
     excluded_contact_groups: Array<string>;
     /**
+     * Herald extension (issue 35): the segments the campaign sends to, in the order given.
+     */
+    included_segments: Array<string>;
+    /**
+     * Herald extension (issue 35): the segments whose numbers it skips.
+     */
+    excluded_segments: Array<string>;
+    /**
      * Identifier (UUID).
      */
     template_uuid: string;
@@ -10382,13 +10390,21 @@ export type CreateCampaignData = {
          */
         template_uuid: string;
         /**
-         * Groups the campaign sends to.
+         * Groups the campaign sends to. Required (at least one) unless `included_segments` names a segment.
          */
         included_contact_groups: Array<string>;
         /**
          * Groups whose numbers are skipped (default_optouts always is).
          */
         excluded_contact_groups?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers the campaign also sends to (with their fields merged over the team’s groups); absent: none. The recipients are fixed when sending starts.
+         */
+        included_segments?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers are skipped; absent: none.
+         */
+        excluded_segments?: Array<string>;
         /**
          * Spread the sending between the send date and `scheduled_finish_date`.
          */
@@ -10753,13 +10769,21 @@ export type UpdateCampaignData = {
          */
         template_uuid: string;
         /**
-         * Groups the campaign sends to.
+         * Groups the campaign sends to. Required (at least one) unless `included_segments` names a segment.
          */
         included_contact_groups: Array<string>;
         /**
          * Groups whose numbers are skipped (default_optouts always is).
          */
         excluded_contact_groups?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers the campaign also sends to (with their fields merged over the team’s groups); absent: none. The recipients are fixed when sending starts.
+         */
+        included_segments?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers are skipped; absent: none.
+         */
+        excluded_segments?: Array<string>;
         /**
          * Spread the sending between the send date and `scheduled_finish_date`.
          */
@@ -11006,13 +11030,21 @@ export type PreviewCampaignData = {
          */
         template_uuid: string;
         /**
-         * Groups the campaign sends to.
+         * Groups the campaign sends to. Required (at least one) unless `included_segments` names a segment.
          */
         included_contact_groups: Array<string>;
         /**
          * Groups whose numbers are skipped (default_optouts always is).
          */
         excluded_contact_groups?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers the campaign also sends to (with their fields merged over the team’s groups); absent: none. The recipients are fixed when sending starts.
+         */
+        included_segments?: Array<string>;
+        /**
+         * Herald extension (issue 35). Segments whose numbers are skipped; absent: none.
+         */
+        excluded_segments?: Array<string>;
         /**
          * Spread the sending between the send date and `scheduled_finish_date`.
          */

@@ -38,6 +38,8 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     throttled: false,
     included_contact_groups: [GROUP_UUID],
     excluded_contact_groups: [],
+    included_segments: [],
+    excluded_segments: [],
     template_uuid: TEMPLATE_UUID,
     started_sending_at: '',
     finished_sending_at: '',

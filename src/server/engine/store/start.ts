@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
+import { audienceNumbersOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle } from '../../modules/campaigns/lifecycle';
@@ -40,7 +41,8 @@ const DueCampaignRowSchema = z.object({
 type DueCampaign = z.output<typeof DueCampaignRowSchema>;
 const OpenCampaignRowSchema = z.object({ id: z.number(), team_id: z.number() });
 const LockedRowSchema = z.object({ ok: z.boolean() });
-const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number() });
+const AudienceStateRowSchema = z.object({ after: z.string().nullable(), count: z.number(), waiting: z.number(), fixed: z.boolean() });
+const SegmentLinkRowSchema = z.object({ id: z.coerce.number(), kind: z.enum(['included', 'excluded']) });
 const ExpiredRowSchema = z.object({ expired: z.boolean(), stopped: z.boolean() });
 const WantedRowSchema = z.object({ wanted: z.boolean() });
 const TotalRowSchema = z.object({ total: z.number() });
@@ -68,9 +70,12 @@ async function writeRecipients(
   tx: Tx,
   campaign: { id: number; teamId: number },
   chunk: { after: string | null; limit: number | null; firstSequence: number },
+  fixed: boolean,
 ): Promise<{ written: number; after: string | null }> {
   const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.teamId);
-  const recipients = recipientsOf(included, excluded, chunk.limit === null ? undefined : { after: chunk.after, limit: chunk.limit });
+  const recipients = fixed
+    ? fixedRecipientsOf(campaign, included, chunk)
+    : recipientsOf(included, excluded, chunk.limit === null ? undefined : { after: chunk.after, limit: chunk.limit });
   // One set-based statement, numbered by phone number: report pages are sequence ranges.
   // A chunk is read along the phone-number index: never by sorting the whole group (which the
   // planner chooses for a group imported moments ago, before its statistics exist).
@@ -90,6 +95,46 @@ async function writeRecipients(
   return { written, after: chunk.limit !== null && written === chunk.limit ? rows[0]!.last : null };
 }
 
+/**
+ * A campaign with segments (issue 35): its recipients are fixed when it starts. Its numbers, evaluated
+ * then (groups and segments, less the excluded ones and the suppression list), are written once to
+ * campaign_audience in the start's transaction; its messages are written from that list, so a number
+ * that starts or stops matching a segment later changes nothing. Returns how many, or null for a
+ * campaign without segments (its audience is its groups', read as it is written, as before).
+ */
+async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zone: string, now: Date): Promise<number | null> {
+  const segments = await rowsOf(
+    tx,
+    SegmentLinkRowSchema,
+    sql`SELECT segment_id AS id, kind FROM campaign_segments WHERE campaign_id = ${campaign.id} ORDER BY kind, position`,
+  );
+  if (segments.length === 0) return null;
+  const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
+  const numbers = await audienceNumbersOf(
+    tx,
+    campaign.team_id,
+    {
+      includedGroupIds: included,
+      excludedGroupIds: excluded,
+      includedSegmentIds: segments.filter((s) => s.kind === 'included').map((s) => s.id),
+      excludedSegmentIds: segments.filter((s) => s.kind === 'excluded').map((s) => s.id),
+    },
+    zone,
+    now,
+  );
+  await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
+  const inserted = await tx.execute(sql`INSERT INTO campaign_audience (campaign_id, phone_number) SELECT ${campaign.id}, n.phone_number FROM (${numbers}) n`);
+  return inserted.rowCount ?? 0;
+}
+
+/** The next chunk of a fixed audience (campaign_audience), by number, with the fields its messages carry (db/segment-sql.ts). */
+function fixedRecipientsOf(campaign: { id: number; teamId: number }, included: number[], chunk: { after: string | null; limit: number | null }) {
+  const after = chunk.after === null ? sql`` : sql` AND a.phone_number > ${chunk.after}`;
+  const limit = chunk.limit === null ? sql`` : sql` LIMIT ${chunk.limit}`;
+  const numbers = sql`SELECT a.phone_number FROM campaign_audience a WHERE a.campaign_id = ${campaign.id}${after} ORDER BY a.phone_number${limit}`;
+  return audienceRowsOf(numbers, included, segmentGroupsOf(campaign.teamId));
+}
+
 /** Where the e-mails to approvers point (PUBLIC_URL) and the zone their times are written in (APP_TIMEZONE). */
 export type ApprovalMailOptions = { publicUrl: string; zone: string };
 
@@ -99,10 +144,11 @@ export type ApprovalMailOptions = { publicUrl: string; zone: string };
  * the campaign goes back to waiting for approval (with a notice), its approvers are e-mailed, and
  * true is returned: nothing is written. Test sends are never held (one number the sender chose).
  */
-async function heldForApproval(tx: Tx, campaign: DueCampaign, now: Date, mail: ApprovalMailOptions): Promise<boolean> {
+async function heldForApproval(tx: Tx, campaign: DueCampaign, now: Date, mail: ApprovalMailOptions, fixed: number | null): Promise<boolean> {
   if (campaign.is_test || campaign.threshold === null) return false;
   const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
-  const { total } = await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded));
+  // A campaign with segments counts the list just fixed: the one it would send to.
+  const total = fixed ?? (await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded))).total;
   const approved = campaign.approval_status === 'approved' ? campaign.approval_recipients : undefined;
   if (total < campaign.threshold || (approved !== undefined && approved !== null && total <= approved)) return false;
   const notice = heldNotice(total, campaign.threshold, approved);
@@ -145,7 +191,11 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
              ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
           );
           if (!campaign) return undefined;
-          if (await heldForApproval(tx, campaign, now, mail)) return null;
+          const fixed = campaign.is_test ? null : await fixAudience(tx, campaign, mail.zone, now);
+          if (await heldForApproval(tx, campaign, now, mail, fixed)) {
+            await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
+            return null;
+          }
           // The recipients are sorted by number: in memory rather than through temporary files.
           await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
           await campaignLifecycle.startSending(tx, campaign.id, now);
@@ -160,10 +210,14 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
               tx,
               { id: campaign.id, teamId: campaign.team_id },
               { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 },
+              fixed !== null,
             );
           }
+          // A fixed audience is its own count (campaign.started and the summary read it while the rest is written).
           await tx.execute(sql`
-            UPDATE campaigns SET message_count = ${start.written}, audience_after = ${start.after}, next_sequence = 1, anchor_sequence = 1 WHERE id = ${campaign.id}`);
+            UPDATE campaigns SET message_count = ${start.written}, audience_after = ${start.after}, next_sequence = 1, anchor_sequence = 1${
+              fixed === null ? sql`` : sql`, audience_estimate = ${fixed}`
+            } WHERE id = ${campaign.id}`);
           return campaign.id;
         });
         if (id === undefined) break;
@@ -197,7 +251,9 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
               tx,
               AudienceStateRowSchema,
               sql`
-              SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting FROM campaigns WHERE id = ${campaign.id}`,
+              SELECT audience_after AS after, message_count AS count, message_count - next_sequence + 1 AS waiting,
+                     EXISTS (SELECT 1 FROM campaign_audience a WHERE a.campaign_id = ${campaign.id}) AS fixed
+                FROM campaigns WHERE id = ${campaign.id}`,
             );
             if (!state || state.after === null || state.waiting >= sizes.ahead) return false;
             await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
@@ -205,6 +261,7 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
               tx,
               { id: campaign.id, teamId: campaign.team_id },
               { after: state.after, limit: sizes.chunk, firstSequence: state.count + 1 },
+              state.fixed,
             );
             // A stop committed while the chunk was written ends the audience: the chunk is unsent at once.
             const updated = await firstRowOf(

@@ -14,15 +14,26 @@ import { campaignLifecycle } from './lifecycle';
 
 /** Whether the team's approval threshold asks for approval of a campaign reaching these groups. */
 export async function approvalFor(
-  deps: Pick<CampaignsDeps, 'db' | 'teams' | 'recipients' | 'suppressions' | 'members'>,
+  deps: Pick<CampaignsDeps, 'db' | 'teams' | 'recipients' | 'suppressions' | 'members' | 'segments'>,
   auth: AuthContext,
   included: number[],
   excluded: number[],
+  segments: { included: number[]; excluded: number[] } = { included: [], excluded: [] },
 ): Promise<CampaignWrite['approval']> {
   const { approvalThreshold } = await deps.teams.settingsOf(auth.teamId);
   if (approvalThreshold === null) return { status: 'not_required', requestedBy: null };
-  const needed =
-    approvalThreshold === 0 || (await deps.recipients.count(included, [...excluded, await deps.suppressions.listOf(auth.teamId)])) >= approvalThreshold;
+  const without = [...excluded, await deps.suppressions.listOf(auth.teamId)];
+  // With segments, the audience is evaluated as the start will (db/segment-sql.ts), live.
+  const count = () =>
+    segments.included.length + segments.excluded.length === 0
+      ? deps.recipients.count(included, without)
+      : deps.segments.countAudience(auth.teamId, {
+          includedGroupIds: included,
+          excludedGroupIds: without,
+          includedSegmentIds: segments.included,
+          excludedSegmentIds: segments.excluded,
+        });
+  const needed = approvalThreshold === 0 || (await count()) >= approvalThreshold;
   if (!needed) return { status: 'not_required', requestedBy: null };
   // An approval nobody could give would hold the campaign for ever: say so now.
   const approvers = (await deps.members.admins(deps.db, auth.teamId)).filter((admin) => admin.userId !== auth.userId);

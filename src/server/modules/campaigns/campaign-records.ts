@@ -1,3 +1,4 @@
+import type { CampaignAudience } from '../../db/segment-sql';
 import type { Campaign } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import type { Conn } from '../../db/rows';
@@ -29,6 +30,16 @@ export type CampaignsDeps = {
   campaigns: CampaignsRepository;
   templates: Pick<TemplatesRepository, 'find'>;
   contactGroups: Pick<ContactGroupsRepository, 'idsByUuid'>;
+  /**
+   * Issue 35: the team's segment ids by uuid, and the live count of an audience with segments (its
+   * groups and segments, the suppression list among the excluded groups; db/segment-sql.ts).
+   */
+  segments: {
+    idsByUuid(teamId: number, uuids: string[]): Promise<Map<string, number>>;
+    countAudience(teamId: number, audience: CampaignAudience): Promise<number>;
+    /** The count of a started campaign's fixed recipients (campaign_audience). */
+    fixedCount(campaignId: number): Promise<number>;
+  };
   recipients: Pick<RecipientsRepository, 'count'>;
   teams: Pick<TeamsRepository, 'settingsOf' | 'testNumbersOf'>;
   members: Pick<MembersRepository, 'admins'>;
@@ -88,6 +99,8 @@ export function presentCampaign(deps: Pick<CampaignsDeps, 'clock' | 'config'>, r
     status: record.status,
     throttled: record.throttled,
     included_contact_groups: record.included,
+    included_segments: record.includedSegments,
+    excluded_segments: record.excludedSegments,
     excluded_contact_groups: record.excluded,
     template_uuid: record.templateUuid,
     started_sending_at: formatTimestamp(record.startedSendingAt, zone),
@@ -133,6 +146,14 @@ export async function findCampaign(deps: Pick<CampaignsDeps, 'campaigns'>, auth:
 }
 
 /** The ids of the team's groups `uuids`, each once; a uuid that is not the team's adds an error on `field`. */
+/** The team's segments named by `uuids`, in order; an unknown or another team's uuid is an error of `field`. */
+export async function segmentIdsOf(deps: Pick<CampaignsDeps, 'segments'>, auth: AuthContext, uuids: string[], field: string, errors: Record<string, string[]>) {
+  const unique = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
+  const ids = await deps.segments.idsByUuid(auth.teamId, unique);
+  if (ids.size !== unique.length) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
+  return unique.map((uuid) => ids.get(uuid)!);
+}
+
 export async function groupIdsOf(
   deps: Pick<CampaignsDeps, 'contactGroups'>,
   auth: AuthContext,

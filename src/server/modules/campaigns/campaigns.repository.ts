@@ -19,6 +19,9 @@ export type CampaignWrite = {
   scheduledFinishDate: Date | null;
   includedGroupIds: number[];
   excludedGroupIds: number[];
+  /** Issue 35: the segments it sends to (in order) and skips. */
+  includedSegmentIds: number[];
+  excludedSegmentIds: number[];
   pauses: Array<{ startAt: Date; endAt: Date }>;
   /** `pending` when the team's approval threshold asks for it (requested by the writer), else `not_required`. */
   approval: { status: 'pending' | 'not_required'; requestedBy: number | null };
@@ -46,6 +49,10 @@ const SELECT = sql`
                     WHERE cg.campaign_id = c.id AND cg.kind = 'included'), '{}') AS included,
          coalesce((SELECT array_agg(g.uuid::text ORDER BY cg.position) FROM campaign_groups cg JOIN contact_groups g ON g.id = cg.contact_group_id
                     WHERE cg.campaign_id = c.id AND cg.kind = 'excluded'), '{}') AS excluded,
+         coalesce((SELECT array_agg(s.uuid::text ORDER BY cs.position) FROM campaign_segments cs JOIN segments s ON s.id = cs.segment_id
+                    WHERE cs.campaign_id = c.id AND cs.kind = 'included'), '{}') AS "includedSegments",
+         coalesce((SELECT array_agg(s.uuid::text ORDER BY cs.position) FROM campaign_segments cs JOIN segments s ON s.id = cs.segment_id
+                    WHERE cs.campaign_id = c.id AND cs.kind = 'excluded'), '{}') AS "excludedSegments",
          coalesce((SELECT json_agg(json_build_object('uuid', p.uuid, 'startAt', p.start_at, 'endAt', p.end_at, 'createdAt', p.created_at, 'updatedAt', p.updated_at) ORDER BY p.start_at)
                      FROM campaign_pauses p WHERE p.campaign_id = c.id), '[]') AS pauses
     FROM campaigns c JOIN teams t ON t.id = c.team_id JOIN templates tp ON tp.id = c.template_id`;
@@ -90,6 +97,8 @@ const CampaignRecordSchema = z.object({
   expiredAt: MomentSchema.nullable(),
   included: z.array(z.string()),
   excluded: z.array(z.string()),
+  includedSegments: z.array(z.string()),
+  excludedSegments: z.array(z.string()),
   pauses: z.array(PauseSchema),
 });
 export type CampaignRecord = z.output<typeof CampaignRecordSchema>;
@@ -124,6 +133,16 @@ export function createCampaignsRepository(db: Db) {
   const writeChildren = async (tx: Tx, campaignId: number, write: CampaignWrite, now: Date) => {
     await tx.execute(sql`DELETE FROM campaign_groups WHERE campaign_id = ${campaignId}`);
     await tx.execute(sql`DELETE FROM campaign_pauses WHERE campaign_id = ${campaignId}`);
+    await tx.execute(sql`DELETE FROM campaign_segments WHERE campaign_id = ${campaignId}`);
+    const segmentRows = [
+      ...write.includedSegmentIds.map((id, position) => ({ id, kind: 'included', position })),
+      ...write.excludedSegmentIds.map((id, position) => ({ id, kind: 'excluded', position })),
+    ];
+    if (segmentRows.length > 0)
+      await tx.execute(sql`
+        INSERT INTO campaign_segments (campaign_id, segment_id, kind, position)
+        SELECT ${campaignId}, id, kind, position
+          FROM unnest(${sql.param(segmentRows.map((g) => g.id))}::bigint[], ${sql.param(segmentRows.map((g) => g.kind))}::text[], ${sql.param(segmentRows.map((g) => g.position))}::int[]) AS t(id, kind, position)`);
     const groups = [
       ...write.includedGroupIds.map((id, position) => ({ id, kind: 'included', position })),
       ...write.excludedGroupIds.map((id, position) => ({ id, kind: 'excluded', position })),

@@ -4,7 +4,17 @@ import type { PageWindow } from '../../db/pages';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../../lib/errors';
 import { approvalFor, askApprovers } from './approvals';
-import { findCampaign, groupIdsOf, isLocked, LOCKED, presentCampaign, recordCampaignChange, SENDING, type CampaignsDeps } from './campaign-records';
+import {
+  findCampaign,
+  groupIdsOf,
+  segmentIdsOf,
+  isLocked,
+  LOCKED,
+  presentCampaign,
+  recordCampaignChange,
+  SENDING,
+  type CampaignsDeps,
+} from './campaign-records';
 import type { CampaignListFilters, CampaignRecord, CampaignWrite } from './campaigns.repository';
 import { campaignLifecycle } from './lifecycle';
 import { blockingMessage, fieldsAgainstGroups } from './review';
@@ -18,7 +28,7 @@ import { blockingMessage, fieldsAgainstGroups } from './review';
 export async function resolveCampaign(
   deps: Pick<
     CampaignsDeps,
-    'db' | 'templates' | 'contactGroups' | 'review' | 'teams' | 'recipients' | 'suppressions' | 'members' | 'senderRule' | 'clock' | 'config'
+    'db' | 'templates' | 'contactGroups' | 'segments' | 'review' | 'teams' | 'recipients' | 'suppressions' | 'members' | 'senderRule' | 'clock' | 'config'
   >,
   auth: AuthContext,
   input: CampaignInput,
@@ -37,8 +47,11 @@ export async function resolveCampaign(
   if (!template) errors.template_uuid = ['The selected template uuid is invalid.'];
   const includedGroupIds = await groupIdsOf(deps, auth, input.included_contact_groups, 'included_contact_groups', errors);
   const excludedGroupIds = await groupIdsOf(deps, auth, input.excluded_contact_groups, 'excluded_contact_groups', errors);
+  const includedSegmentIds = await segmentIdsOf(deps, auth, input.included_segments ?? [], 'included_segments', errors);
+  const excludedSegmentIds = await segmentIdsOf(deps, auth, input.excluded_segments ?? [], 'excluded_segments', errors);
   // Scheduling (not a draft) with a field no group has, and no fallback, would send gaps to everyone.
-  if (template && !isDraft && !errors.included_contact_groups) {
+  // With segments, the recipients' fields come from any of the team's groups: the review shows the gaps.
+  if (template && !isDraft && !errors.included_contact_groups && includedSegmentIds.length === 0) {
     const groups = await deps.review.groups(includedGroupIds);
     const blocking = fieldsAgainstGroups(template.body, groups).filter((field) => field.blocking);
     if (blocking.length > 0) (errors.template_uuid ??= []).push(blockingMessage(blocking, groups));
@@ -54,8 +67,12 @@ export async function resolveCampaign(
     scheduledFinishDate: times.finish,
     includedGroupIds,
     excludedGroupIds,
+    includedSegmentIds,
+    excludedSegmentIds,
     pauses: times.pauses,
-    approval: isDraft ? { status: 'not_required', requestedBy: null } : await approvalFor(deps, auth, includedGroupIds, excludedGroupIds),
+    approval: isDraft
+      ? { status: 'not_required', requestedBy: null }
+      : await approvalFor(deps, auth, includedGroupIds, excludedGroupIds, { included: includedSegmentIds, excluded: excludedSegmentIds }),
     isDraft,
     ignoreQuietHours,
   };

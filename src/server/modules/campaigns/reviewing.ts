@@ -28,14 +28,18 @@ export async function audienceSegments(
 
 /** What a saved campaign will do, from its audience now (the dashboard's review step). */
 export async function reviewCampaign(
-  deps: Pick<CampaignsDeps, 'campaigns' | 'templates' | 'suppressions' | 'teams' | 'reviewer' | 'config'>,
+  deps: Pick<CampaignsDeps, 'campaigns' | 'templates' | 'suppressions' | 'teams' | 'reviewer' | 'config' | 'segments'>,
   auth: AuthContext,
   uuid: string,
 ) {
   const record = await findCampaign(deps, auth, uuid);
   const groups = await deps.campaigns.groupIds(record.id);
   const template = (await deps.templates.find(auth.teamId, record.templateUuid))!;
-  return reviewOf(deps, auth, {
+  const segments = {
+    included: await deps.segments.idsByUuid(auth.teamId, record.includedSegments),
+    excluded: await deps.segments.idsByUuid(auth.teamId, record.excludedSegments),
+  };
+  const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: record.templateUuid,
     body: template.body,
@@ -48,6 +52,18 @@ export async function reviewCampaign(
     ignoreQuietHours: record.ignoreQuietHours,
     campaignId: record.id,
   });
+  if (segments.included.size + segments.excluded.size === 0) return review;
+  // With segments (issue 35): before the start, the audience evaluated live; once started, the list fixed then.
+  const total =
+    record.status === 0
+      ? await deps.segments.countAudience(auth.teamId, {
+          includedGroupIds: groups.included,
+          excludedGroupIds: [...groups.excluded, await deps.suppressions.listOf(auth.teamId)],
+          includedSegmentIds: [...segments.included.values()],
+          excludedSegmentIds: [...segments.excluded.values()],
+        })
+      : await deps.segments.fixedCount(record.id);
+  return { ...review, recipients: { ...review.recipients, total } };
 }
 
 /** The review of a campaign input, nothing written: every rule of create applies but the scheduling ones (it is read as a draft). */

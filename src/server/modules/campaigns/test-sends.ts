@@ -52,6 +52,8 @@ export async function sendTestCampaign(
     scheduledFinishDate: null,
     includedGroupIds: [],
     excludedGroupIds: [],
+    includedSegmentIds: [],
+    excludedSegmentIds: [],
     pauses: [],
     // A test goes to one number the caller chose, to see the message: never held for approval.
     approval: { status: 'not_required', requestedBy: null },
@@ -119,6 +121,8 @@ export async function sendCampaignTests(
     scheduledFinishDate: null,
     includedGroupIds: [],
     excludedGroupIds: [],
+    includedSegmentIds: [],
+    excludedSegmentIds: [],
     pauses: [],
     approval: { status: 'not_required', requestedBy: null },
     isDraft: false,

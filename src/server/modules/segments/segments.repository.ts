@@ -5,10 +5,19 @@ import type { Db } from '../../db/client';
 import { countOf, orderOf, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
 import { containsText } from '../../db/search';
-import { campaigns, contactGroups, segments } from '../../db/schema';
-import { countryOfNumber } from '../../gateways/sms/routing/route-rules';
+import { segments } from '../../db/schema';
 import { formatTimestamp, type Clock } from '../../lib/time';
-import { leavesWithPaths, segmentCountOf, segmentGroupsOf, segmentRowsOf, type SegmentScope, type SegmentShape } from '../../db/segment-sql';
+import {
+  audienceNumbersOf,
+  segmentCountOf,
+  segmentReferencesOf,
+  segmentRowsOf,
+  segmentScopeOf,
+  type CampaignAudience,
+  type SegmentReferences,
+  type SegmentScope,
+  type SegmentShape,
+} from '../../db/segment-sql';
 
 const SegmentRowSchema = z.object({
   id: z.number(),
@@ -27,14 +36,10 @@ const COLUMNS = sql`s.id::int AS id, s.uuid::text AS uuid, s.team_id::int AS "te
 
 export type SegmentFields = { name: string; description: string; match: SegmentMatch; conditions: Condition[] };
 
-const IdRowSchema = z.object({ id: z.coerce.number() });
-const ZoneRowSchema = z.object({ zone: z.string().nullable() });
-const PrefixRowSchema = z.object({ prefix: z.string(), sample: z.string() });
 const ContactRowSchema = z.object({ phone_number: z.string(), custom_fields: z.record(z.string(), z.unknown()) });
 const InUseRowSchema = z.object({ id: z.number(), name: z.string() });
 
-/** The ids a segment's conditions name, resolved in the team: what is missing is another team's or unknown (the service's 422). */
-export type SegmentReferences = { groups: Map<string, number>; campaigns: Map<string, number> };
+export type { SegmentReferences };
 
 /** A team's segments, and their evaluation (segment-sql.ts) over its contacts and messages. */
 export function createSegmentsRepository(db: Db, clock: Clock) {
@@ -112,38 +117,11 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
     idsByUuid: (teamId: number, uuids: string[]) => teamIdsByUuid(db, segments, teamId, [...new Set(uuids.map((uuid) => uuid.toLowerCase()))]),
 
     /** The team's groups and campaigns the conditions name (by uuid, lower case). */
-    async referencesOf(teamId: number, shape: SegmentShape): Promise<SegmentReferences> {
-      const leaves = leavesWithPaths(shape).map(({ leaf }) => leaf);
-      const groupUuids = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'group' ? [leaf.group_uuid.toLowerCase()] : [])))];
-      const campaignUuids = [...new Set(leaves.flatMap((leaf) => (leaf.type === 'event' && leaf.campaign_uuid ? [leaf.campaign_uuid.toLowerCase()] : [])))];
-      const [groups, found] = await Promise.all([teamIdsByUuid(db, contactGroups, teamId, groupUuids), teamIdsByUuid(db, campaigns, teamId, campaignUuids)]);
-      return { groups, campaigns: found };
-    },
+    referencesOf: (teamId: number, shape: SegmentShape) => segmentReferencesOf(db, teamId, [shape]),
 
-    /**
-     * What evaluating a segment of the team needs (segment-sql.ts `SegmentScope`): its groups oldest
-     * first without the suppression list, today in its time zone (else `zone`), and, when a condition
-     * is about countries, the country of each six-digit prefix of its numbers (a number's first six
-     * digits settle its country, as the review's route estimate reads them; one number of each is
-     * placed by libphonenumber's metadata, `countryOfNumber`).
-     */
-    async scopeOf(teamId: number, shape: SegmentShape, references: SegmentReferences, zone: string, conn: Conn = db): Promise<SegmentScope> {
-      const groups = await rowsOf(conn, IdRowSchema, segmentGroupsOf(teamId));
-      const groupIds = groups.map((group) => group.id);
-      const team = await firstRowOf(conn, ZoneRowSchema, sql`SELECT time_zone AS zone FROM teams WHERE id = ${teamId}`);
-      const now = clock.now();
-      const prefixCountries = new Map<string, string | null>();
-      if (leavesWithPaths(shape).some(({ leaf }) => leaf.type === 'country')) {
-        const prefixes = await rowsOf(
-          conn,
-          PrefixRowSchema,
-          sql`SELECT left(c.phone_number, 6) AS prefix, min(c.phone_number) AS sample FROM contacts c
-               WHERE c.contact_group_id = ANY(${sql.param(groupIds)}::bigint[]) GROUP BY 1`,
-        );
-        for (const { prefix, sample } of prefixes) prefixCountries.set(prefix, countryOfNumber(sample));
-      }
-      return { teamId, groupIds, groups: references.groups, campaigns: references.campaigns, prefixCountries, now, today: dayIn(now, team?.zone || zone) };
-    },
+    /** What evaluating a segment of the team needs (db/segment-sql.ts `segmentScopeOf`), now. */
+    scopeOf: (teamId: number, shape: SegmentShape, references: SegmentReferences, zone: string) =>
+      segmentScopeOf(db, teamId, [shape], references, zone, clock.now()),
 
     /** How many numbers the segment has now (hashes of sets of numbers: in memory rather than through temporary files). */
     count: (shape: SegmentShape, scope: SegmentScope): Promise<number> =>
@@ -151,6 +129,18 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
         await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
         return countOf(tx, segmentCountOf(shape, scope));
       }),
+
+    /** How many numbers a campaign's audience with segments has now (its groups and segments; db/segment-sql.ts). */
+    countAudience: (teamId: number, audience: CampaignAudience, zone: string): Promise<number> =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+        const numbers = await audienceNumbersOf(tx, teamId, audience, zone, clock.now());
+        return countOf(tx, sql`SELECT count(*)::int AS total FROM (${numbers}) a`);
+      }),
+
+    /** How many recipients a campaign with segments was fixed to when it started. */
+    fixedCount: (campaignId: number): Promise<number> =>
+      countOf(db, sql`SELECT count(*)::int AS total FROM campaign_audience WHERE campaign_id = ${campaignId}`),
 
     /** A page of the segment's numbers by number, with their merged fields. */
     contacts: (shape: SegmentShape, scope: SegmentScope, window: PageWindow) =>
