@@ -91,7 +91,6 @@ export default function CampaignNewPage() {
               excludedGroups={data.excludedGroupOptions}
               knownTemplates={data.knownTemplates}
               knownGroups={data.knownGroups}
-              segments={data.segments}
               onSearch={data.search}
               renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
               canIgnoreQuietHours={canIgnoreQuietHours}
