@@ -5,7 +5,7 @@
  * included. The pages show a little of everything (seeded through the API): a template with a
  * tracked link, a sender, a group with contacts and fields, a campaign planned and one sent, a
  * keyword, a webhook with a delivery, an event endpoint with a failed delivery, an inbound message, an
- * API token, an invitation, an SMS connection.
+ * API token, an invitation, an SMS connection, a segment with a group of conditions.
  *
  * The dark scheme is the system's (the browser says `prefers-color-scheme: dark`, nothing chosen in
  * the dashboard): the test checks that the page really is dark before it asks axe.
@@ -30,6 +30,7 @@ interface Seed {
   senderUuid: string;
   templateUuid: string;
   groupUuid: string;
+  segmentUuid: string;
   plannedCampaignUuid: string;
   sentCampaignUuid: string;
   keywordUuid: string;
@@ -92,6 +93,9 @@ const visits: Visit[] = [
   { covers: 'templates.edit', url: (seed) => paths.templates.edit.getHref(seed.templateUuid), heading: `A11y offer ${RUN}` },
   { covers: 'contactGroups.list', url: () => paths.contactGroups.list.getHref(), heading: 'Contact groups' },
   { covers: 'contactGroups.detail', url: (seed) => paths.contactGroups.detail.getHref(seed.groupUuid), heading: `A11y readers ${RUN}` },
+  { covers: 'segments.list', url: () => paths.segments.list.getHref(), heading: 'Segments' },
+  { covers: 'segments.new', url: () => paths.segments.new.getHref(), heading: 'New segment' },
+  { covers: 'segments.detail', url: (seed) => paths.segments.detail.getHref(seed.segmentUuid), heading: `A11y segment ${RUN}` },
   { covers: 'contacts.list', url: () => paths.contacts.list.getHref({ search: '7700900851' }), heading: 'Contacts' },
   { covers: 'contacts.detail', url: (seed) => paths.contacts.detail.getHref(seed.contact), heading: CONTACT },
   { covers: 'senders.list', url: () => paths.senders.list.getHref(), heading: 'Senders' },
@@ -192,6 +196,21 @@ test.beforeAll(async ({ browser }) => {
       { phone_number: '+447700900852', custom_fields: { first_name: 'Grace', city: 'York' } },
     ],
   });
+  const segment = await call('POST', '/segments/', {
+    name: `A11y segment ${RUN}`,
+    match: 'all',
+    conditions: [
+      { type: 'group', op: 'in', group_uuid: group.uuid },
+      {
+        type: 'group_of_conditions',
+        match: 'any',
+        conditions: [
+          { type: 'field', field: 'city', op: 'equals', value: 'London' },
+          { type: 'event', event: 'received', within_days: 30 },
+        ],
+      },
+    ],
+  });
   const campaign = (name: string, sendAt: Date) => campaignBody(name, { template: template.uuid, group: group.uuid }, sendAt, zone);
   const planned = await call('POST', '/campaigns/', campaign(`A11y planned ${RUN}`, new Date('2031-03-03T09:00:00Z')));
   const sent = await call('POST', '/campaigns/', campaign(`A11y sent ${RUN}`, new Date(Date.now() + 1_000)));
@@ -233,6 +252,7 @@ test.beforeAll(async ({ browser }) => {
     senderUuid: sender.uuid,
     templateUuid: template.uuid,
     groupUuid: group.uuid,
+    segmentUuid: segment.uuid,
     plannedCampaignUuid: planned.uuid,
     sentCampaignUuid: sent.uuid,
     keywordUuid: keyword.uuid,

@@ -3,7 +3,7 @@
  * dark scheme, into docs/screenshots/ (`<page>-<width>-<scheme>.png`, the visible window). It starts
  * its own Herald on a fresh data folder (embedded database, simulated SMS gateway), signs in, fills
  * it through the API with what a small team would have after a week (templates, a group with
- * contacts, campaigns sent, due and drafted, a keyword, inbound messages and an opt-out, an event
+ * contacts, campaigns sent, due and drafted, a segment, a keyword, inbound messages and an opt-out, an event
  * endpoint that a small receiver of the script's own answers, two SMS connections), then visits each page. Needs the built
  * dashboard (`npm run build`; the npm script builds it when missing).
  *
@@ -203,8 +203,27 @@ async function seed(page: Page, receiverUrl: string) {
     if (pending.length === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // A segment of the newsletter's readers in two cities who received the sent campaign lately.
+  const segment = await api.post('/segments/', {
+    name: 'Leeds and York readers',
+    description: 'Newsletter subscribers in two cities who received the autumn sale',
+    match: 'all',
+    conditions: [
+      { type: 'group', op: 'in', group_uuid: group.uuid },
+      {
+        type: 'group_of_conditions',
+        match: 'any',
+        conditions: [
+          { type: 'field', field: 'city', op: 'equals', value: 'Leeds' },
+          { type: 'field', field: 'city', op: 'equals', value: 'York' },
+        ],
+      },
+      { type: 'event', event: 'received', campaign_uuid: sent.uuid, within_days: 30 },
+    ],
+  });
   return {
     group: group.uuid,
+    segment: segment.uuid,
     template: template.uuid,
     campaign: sent.uuid,
     heldCampaign: held.uuid,
@@ -254,6 +273,9 @@ async function main(): Promise<void> {
       ['template-edit', `/templates/${ids.template}`],
       ['contact-groups', '/contact-groups'],
       ['contact-group', `/contact-groups/${ids.group}`],
+      ['segments', '/segments'],
+      ['segment-new', '/segments/new'],
+      ['segment', `/segments/${ids.segment}`],
       ['contacts', '/contacts'],
       ['contact', `/contacts/${ids.number}`],
       ['senders', '/senders'],

@@ -138,6 +138,16 @@ export const paths = {
         withQuery(`/contact-groups/${encodeURIComponent(uuid)}`, { search, page, per_page: perPage }),
     },
   },
+  /** The team's segments: contacts picked by conditions over their fields, groups, country and behaviour. */
+  segments: {
+    list: listPath('/segments'),
+    new: { path: '/segments/new', getHref: () => '/segments/new' },
+    /** The builder of a saved segment, its live count and its contacts (`page`, `perPage` their page). */
+    detail: {
+      path: '/segments/:uuid',
+      getHref: (uuid: string, { page, perPage }: PageParams = {}) => withQuery(`/segments/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
+    },
+  },
   /** The team's contacts across its groups, by number (`search`: digits of the number, or text of a field's value). */
   contacts: {
     list: {

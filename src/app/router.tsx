@@ -67,6 +67,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.contactGroups.detail.path,
               lazy: () => import('./routes/contact-groups/contact-group.page').then(page),
             },
+            { path: paths.segments.list.path, lazy: () => import('./routes/segments/segments-list.page').then(page) },
+            { path: paths.segments.new.path, lazy: () => import('./routes/segments/segment-new.page').then(page) },
+            { path: paths.segments.detail.path, lazy: () => import('./routes/segments/segment.page').then(page) },
             { path: paths.contacts.list.path, lazy: () => import('./routes/contacts/contacts-list.page').then(page) },
             { path: paths.contacts.detail.path, lazy: () => import('./routes/contacts/contact.page').then(page) },
             {

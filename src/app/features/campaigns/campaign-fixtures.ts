@@ -15,6 +15,8 @@ export function throttledValues(overrides: Partial<CampaignFormValues> = {}): Ca
     template_uuid: TEMPLATE_UUID,
     included_contact_groups: [GROUP_UUID],
     excluded_contact_groups: [],
+    included_segments: [],
+    excluded_segments: [],
     scheduled_send_date: '2030-07-01 09:00:00',
     expiry_date: '2030-07-02 09:00:00',
     throttled: true,

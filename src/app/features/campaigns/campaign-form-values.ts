@@ -17,6 +17,9 @@ export interface CampaignFormValues {
   template_uuid: string;
   included_contact_groups: string[];
   excluded_contact_groups: string[];
+  /** Issue 35: segments sent to and skipped, beside the groups (always sent: an empty list clears them). */
+  included_segments: string[];
+  excluded_segments: string[];
   scheduled_send_date: string;
   expiry_date: string;
   throttled: boolean;
@@ -96,6 +99,8 @@ export function newCampaignValues(timeZone: string, now: Date = new Date()): Cam
     template_uuid: '',
     included_contact_groups: [],
     excluded_contact_groups: [],
+    included_segments: [],
+    excluded_segments: [],
     scheduled_send_date: send,
     ...derivedTimes(send, timeZone),
     throttled: false,
@@ -129,6 +134,8 @@ export function campaignFormValues(campaign: Campaign): CampaignFormValues {
     template_uuid: campaign.template_uuid,
     included_contact_groups: campaign.included_contact_groups,
     excluded_contact_groups: campaign.excluded_contact_groups,
+    included_segments: campaign.included_segments,
+    excluded_segments: campaign.excluded_segments,
     scheduled_send_date: campaign.scheduled_send_date,
     expiry_date: campaign.expiry_date,
     throttled: campaign.throttled,

@@ -22,6 +22,7 @@ import { PauseEditor } from './pause-editor';
 import { AbTestEditor } from './ab-test-editor';
 import { proposePause } from './pause-proposal';
 import { RecipientEstimate } from './recipient-estimate';
+import { CampaignSegmentPickers, type CampaignSegmentOptions } from './campaign-segment-pickers';
 import { serviceTimestamp } from '../../lib/service-zone';
 import { SendingTimeline } from './sending-timeline';
 import type { QuietHours } from '../../../shared/schedule/quiet-hours';
@@ -53,7 +54,12 @@ interface CampaignFormProps {
   knownTemplates?: readonly CampaignTemplateOption[];
   knownGroups?: readonly GroupOption[];
   /** Each picker's text as the user types, for the page to search the service with; without it a picker filters what it was given. */
-  onSearch?: Partial<Record<'template' | 'sender' | 'included' | 'excluded', (text: string) => void>>;
+  onSearch?: Partial<Record<'template' | 'sender' | 'included' | 'excluded' | 'includedSegments' | 'excludedSegments', (text: string) => void>>;
+  /**
+   * Issue 35: the team's segments found for each segment picker, and those that name the chosen ones
+   * whatever was found; absent: no segment pickers.
+   */
+  segments?: CampaignSegmentOptions;
   /** The picked template as it will be sent. */
   renderTemplatePreview: (templateUuid: string, sender: string) => ReactNode;
   /** Set when the campaign is locked: the form is read-only and says why. */
@@ -128,6 +134,7 @@ export function CampaignForm({
   knownTemplates = NO_TEMPLATES,
   knownGroups,
   onSearch,
+  segments,
   renderTemplatePreview,
   lockReason,
   lockMessage,
@@ -222,6 +229,7 @@ export function CampaignForm({
   };
 
   const excludedOptions = excludedGroups.map((group) => ({ ...group, disabled: values.included_contact_groups.includes(group.value) }));
+  const withSegments = values.included_segments.length > 0;
   const templateOption = ({ uuid, name }: CampaignTemplateOption) => ({ value: uuid, label: name });
 
   return (
@@ -305,7 +313,8 @@ export function CampaignForm({
                       onChange={field.onChange}
                       onBlur={field.onBlur}
                       nothingFoundMessage="No group of that name"
-                      withAsterisk
+                      // Not needed when a segment is picked (issue 35: a campaign with only segments is valid).
+                      withAsterisk={!withSegments}
                       error={errorOf('included_contact_groups')}
                     />
                   )}
@@ -330,6 +339,15 @@ export function CampaignForm({
                     />
                   )}
                 />
+                {segments && (
+                  <CampaignSegmentPickers
+                    control={control}
+                    segments={segments}
+                    onSearch={onSearch}
+                    includedError={errorOf('included_segments')}
+                    excludedError={errorOf('excluded_segments')}
+                  />
+                )}
                 <Divider label="When" labelPosition="left" />
                 <Input.Wrapper
                   label="When to send"
@@ -475,7 +493,7 @@ export function CampaignForm({
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
         <Stack gap="md">
-          <RecipientEstimate included={values.included_contact_groups} excluded={values.excluded_contact_groups} />
+          <RecipientEstimate included={values.included_contact_groups} excluded={values.excluded_contact_groups} withSegments={withSegments} />
           {values.template_uuid ? (
             renderTemplatePreview(values.template_uuid, values.sender)
           ) : (

@@ -12,10 +12,12 @@ const DEBOUNCE_MS = 400;
 interface RecipientEstimateProps {
   included: readonly string[];
   excluded: readonly string[];
+  /** Segments are picked too (issue 35): their contacts are counted by the review, not here. */
+  withSegments?: boolean;
 }
 
 /** How many distinct numbers the picked groups reach now, as the service counts them (less default_optouts). */
-export function RecipientEstimate({ included, excluded }: RecipientEstimateProps) {
+export function RecipientEstimate({ included, excluded, withSegments = false }: RecipientEstimateProps) {
   const [groups] = useDebouncedValue({ included: [...included].sort(), excluded: [...excluded].sort() }, DEBOUNCE_MS, { leading: true });
   const estimate = useQuery({ ...campaignQueries.estimate(groups), enabled: groups.included.length > 0 });
 
@@ -28,7 +30,9 @@ export function RecipientEstimate({ included, excluded }: RecipientEstimateProps
         <div>
           {included.length === 0 ? (
             <Text size="sm" c="dimmed">
-              Pick the groups to send to, and Herald counts the people they reach.
+              {withSegments
+                ? 'The segments’ contacts are counted in the review, and again when sending starts.'
+                : 'Pick the groups to send to, and Herald counts the people they reach.'}
             </Text>
           ) : estimate.isError ? (
             <Text size="sm" c="red">
@@ -44,6 +48,7 @@ export function RecipientEstimate({ included, excluded }: RecipientEstimateProps
           )}
           <Text size="xs" c="dimmed" mt={2}>
             Distinct numbers in the included groups, less the excluded groups and default_optouts (everyone who opted out). Counted again when sending starts.
+            {withSegments && included.length > 0 && ' The segments are not counted here: the review counts them with the groups.'}
           </Text>
         </div>
       </Group>

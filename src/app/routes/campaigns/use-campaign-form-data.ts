@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useServerSearch } from '../../components/server-search';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { contactGroupQueries } from '../../features/contact-groups/contact-group-queries';
+import { segmentQueries } from '../../features/segments/segment-queries';
 import { senderQueries } from '../../features/senders/sender-queries';
 import { teamQueries } from '../../features/team/team-queries';
 import { templateQueries } from '../../features/templates/template-queries';
@@ -12,6 +13,7 @@ export function prefetchCampaignFormData(queryClient: QueryClient) {
   void queryClient.prefetchQuery(templateQueries.picker());
   void queryClient.prefetchQuery(senderQueries.picker());
   void queryClient.prefetchQuery(contactGroupQueries.picker());
+  void queryClient.prefetchQuery(segmentQueries.picker());
   void queryClient.prefetchQuery(teamQueries.settings());
 }
 
@@ -20,6 +22,8 @@ export interface CampaignChoices {
   template_uuid: string;
   included_contact_groups: readonly string[];
   excluded_contact_groups: readonly string[];
+  included_segments?: readonly string[];
+  excluded_segments?: readonly string[];
 }
 
 const toTemplateOption = ({ uuid, name, sender, body }: { uuid: string; name: string; sender: string; body: string }) => ({ uuid, name, sender, body });
@@ -43,6 +47,7 @@ export function useCampaignFormData(choices?: CampaignChoices) {
   const senders = useQuery(senderQueries.picker(senderSearch.debounced));
   const included = useQuery(contactGroupQueries.picker(includedSearch.debounced));
   const excluded = useQuery(contactGroupQueries.picker(excludedSearch.debounced));
+  const { options: segmentOptions, searchIncluded: searchIncludedSegments, searchExcluded: searchExcludedSegments } = useCampaignSegments(choices);
 
   // The first pages (cached already: they are the pickers' answers before anything is typed).
   const firstTemplates = useQuery(templateQueries.picker());
@@ -74,11 +79,15 @@ export function useCampaignFormData(choices?: CampaignChoices) {
       excludedGroupOptions: (excluded.data ?? []).map(toGroupOption),
       /** Groups the form can name whatever was searched: the first page and the saved campaign's older groups. */
       knownGroups,
+      /** Issue 35: the segment pickers' options (a failure to read them leaves them empty; the form still works with groups). */
+      segments: segmentOptions,
       search: {
         template: templateSearch.setSearch,
         sender: senderSearch.setSearch,
         included: includedSearch.setSearch,
         excluded: excludedSearch.setSearch,
+        includedSegments: searchIncludedSegments,
+        excludedSegments: searchExcludedSegments,
       },
       /** The team's quiet hours in its zone, for the timeline; null when off or not known (yet). */
       quietHours: settings.data?.quiet_hours ? { hours: settings.data.quiet_hours, zone: settings.data.time_zone } : null,
@@ -96,6 +105,9 @@ export function useCampaignFormData(choices?: CampaignChoices) {
       senders,
       included,
       excluded,
+      segmentOptions,
+      searchIncludedSegments,
+      searchExcludedSegments,
       settings,
       firstTemplates.error,
       firstGroups.error,
@@ -107,4 +119,28 @@ export function useCampaignFormData(choices?: CampaignChoices) {
       excludedSearch.setSearch,
     ],
   );
+}
+
+/**
+ * Issue 35: the team's segments for the campaign form's two segment pickers, each searched on the
+ * service as the user types; a saved campaign's segments older than the first page are read by uuid.
+ */
+function useCampaignSegments(choices?: CampaignChoices) {
+  const includedSearch = useServerSearch();
+  const excludedSearch = useServerSearch();
+  const first = useQuery(segmentQueries.picker());
+  const included = useQuery(segmentQueries.picker(includedSearch.debounced));
+  const excluded = useQuery(segmentQueries.picker(excludedSearch.debounced));
+  const chosen = useMemo(() => [...new Set([...(choices?.included_segments ?? []), ...(choices?.excluded_segments ?? [])])], [choices]);
+  const missing = first.data ? chosen.filter((uuid) => !first.data.some((segment) => segment.uuid === uuid)) : [];
+  const older = useQueries({ queries: missing.map((uuid) => segmentQueries.detail(uuid)), combine: loadedData });
+  const options = useMemo(
+    () => ({
+      included: (included.data ?? []).map(toGroupOption),
+      excluded: (excluded.data ?? []).map(toGroupOption),
+      known: [...(first.data ?? []), ...older].map(toGroupOption),
+    }),
+    [included.data, excluded.data, first.data, older],
+  );
+  return { options, searchIncluded: includedSearch.setSearch, searchExcluded: excludedSearch.setSearch };
 }
