@@ -32,7 +32,8 @@ export function sealHeaders(box: SecretBox, given: Record<string, string>, store
   return Object.fromEntries(
     Object.entries(given).map(([name, value]) => {
       const kept = before.get(name.toLowerCase());
-      if (kept !== undefined && value.startsWith(SECRET_MASK) && value === maskedValue(openValue(box, kept))) return [name, isSealed(kept) ? kept : seal(box, kept)];
+      if (kept !== undefined && value.startsWith(SECRET_MASK) && value === maskedValue(openValue(box, kept)))
+        return [name, isSealed(kept) ? kept : seal(box, kept)];
       return [name, seal(box, value)];
     }),
   );

@@ -61,7 +61,13 @@ export async function duplicateCampaign(deps: CopyDeps, auth: AuthContext, uuid:
   refuseTests(record);
   const groups = await deps.campaigns.groupIds(record.id);
   const created = await deps.db.transaction(async (tx) => {
-    const copy = await deps.campaigns.insert(tx, auth.teamId, draftOf(auth, record, named(record.name, ' (copy)'), groups, 'kept'), deps.clock.now(), auth.userId);
+    const copy = await deps.campaigns.insert(
+      tx,
+      auth.teamId,
+      draftOf(auth, record, named(record.name, ' (copy)'), groups, 'kept'),
+      deps.clock.now(),
+      auth.userId,
+    );
     await campaignCopies.copySegments(tx, record.id, copy.id);
     const written = (await deps.campaigns.byId(tx, copy.id))!;
     await recordCampaignChange(deps, tx, auth, { uuid: written.uuid, after: presentCampaign(deps, written) });
