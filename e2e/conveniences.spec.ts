@@ -75,7 +75,7 @@ test('local time in the review, duplicate and the calendar, and a template from 
 
   // A template from a starter.
   await page.goto('/templates/new');
-  await page.getByRole('textbox', { name: 'Start from a starter' }).click();
+  await page.getByRole('combobox', { name: 'Start from a starter' }).click();
   await page.getByRole('option', { name: /^Sale:/ }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Sale');
   await capture(page, 'template-starter');
