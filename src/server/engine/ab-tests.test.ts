@@ -11,7 +11,8 @@
  * rest's insert wrote the test recipients again and they went red; with the planned pauses left out
  * of sendingTimeBetween, "a planned pause does not count" decided at 65 minutes and "sending time"
  * went red; with a click joined to the message of its own sequence (link_clicks.sequence numbers
- * clicks, not messages), "counts each variant's human clickers" found B's clickers elsewhere.
+ * clicks, not messages), "counts each variant's human clickers" found B's clickers elsewhere, and
+ * with the currency condition left out of abFiguresOf, B's two orders in another currency counted.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -113,8 +114,9 @@ const show = async (uuid: string) => (await t.request('GET', `/api/2.0/campaigns
 async function convert(id: number, variant: number, count: number) {
   await t.database.pool.query(
     `INSERT INTO conversions (team_id, order_id, phone_number, value, currency, occurred_at, source, campaign_id, message_id, attributed_by, created_at)
-     SELECT c.team_id, 'o-' || m.id, m.phone_number, 30, 'GBP', now(), 'api', c.id, m.id, 'view', now()
-       FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE m.campaign_id = $1 AND m.variant = $2 ORDER BY m.sequence LIMIT $3`,
+     SELECT c.team_id, 'o-' || m.id, m.phone_number, 30, t.currency, now(), 'api', c.id, m.id, 'view', now()
+       FROM messages m JOIN campaigns c ON c.id = m.campaign_id JOIN teams t ON t.id = c.team_id
+      WHERE m.campaign_id = $1 AND m.variant = $2 ORDER BY m.sequence LIMIT $3`,
     [id, variant, count],
   );
 }
@@ -159,7 +161,7 @@ describe('A/B tests', { timeout: 120_000 }, () => {
     await t.database.pool.query(`UPDATE campaigns SET stopped_at = now(), stop_swept = true, status = 2 WHERE id = ANY($1)`, [[first.id, second.id, third.id]]);
   });
 
-  it('counts each variant’s human clickers through the short links their messages carry (not by click number)', async () => {
+  it('counts each variant’s human clickers through the short links their messages carry (not by click number), and its orders in the team’s currency', async () => {
     const { uuid, id } = await abCampaign({ metric: 'human_click_rate' });
     await createEngineStore(t.database.db).startDue(clock.now());
     const tested = await messages(id);
@@ -175,10 +177,19 @@ describe('A/B tests', { timeout: 120_000 }, () => {
       ]);
       await t.database.pool.query(`INSERT INTO link_clicks (code, campaign_id, sequence, is_bot) VALUES ($1, $2, $3, $4)`, [code, id, n + 1, click.bot]);
     }
-    const results = (await show(uuid)).ab_test.results as Array<{ name: string; human_clicks: number }>;
-    expect(results.map((r) => [r.name, r.human_clicks])).toEqual([
-      ['A', 0],
-      ['B', 8],
+    // Three of B's orders in the team's currency, two in another: only the first three count (the others are shown apart, never added in).
+    await convert(id, 1, 3);
+    await t.database.pool.query(
+      `INSERT INTO conversions (team_id, order_id, phone_number, value, currency, occurred_at, source, campaign_id, message_id, attributed_by, created_at)
+       SELECT c.team_id, 'usd-' || m.id, m.phone_number, 99, CASE WHEN t.currency = 'USD' THEN 'CHF' ELSE 'USD' END, now(), 'api', c.id, m.id, 'view', now()
+         FROM messages m JOIN campaigns c ON c.id = m.campaign_id JOIN teams t ON t.id = c.team_id
+        WHERE m.campaign_id = $1 AND m.variant = 1 ORDER BY m.sequence DESC LIMIT 2`,
+      [id],
+    );
+    const results = (await show(uuid)).ab_test.results as Array<{ name: string; human_clicks: number; conversions: number; revenue: number }>;
+    expect(results.map((r) => [r.name, r.human_clicks, r.conversions, r.revenue])).toEqual([
+      ['A', 0, 0, 0],
+      ['B', 8, 3, 90],
     ]);
     await t.database.pool.query(`UPDATE campaigns SET stopped_at = now(), stop_swept = true, status = 2 WHERE id = $1`, [id]);
   });

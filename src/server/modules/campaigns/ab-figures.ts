@@ -23,7 +23,10 @@ export function abFiguresOf(campaignId: SQL): SQL {
     o AS (
       SELECT om.variant, sum(per.orders)::int AS orders, sum(per.value)::float8 AS revenue, sum(per.value * per.value)::float8 AS squares
         FROM (SELECT message_id, count(*) AS orders, sum(value) AS value FROM conversions
-               WHERE campaign_id = ${campaignId} AND message_id IS NOT NULL GROUP BY message_id) per
+               WHERE campaign_id = ${campaignId} AND message_id IS NOT NULL
+                 -- In the team's currency only: other currencies are shown apart, never added in (docs/conversions.md).
+                 AND currency = (SELECT t.currency FROM teams t JOIN campaigns tc ON tc.team_id = t.id WHERE tc.id = ${campaignId})
+               GROUP BY message_id) per
         JOIN messages om ON om.id = per.message_id GROUP BY om.variant)
     SELECT coalesce(json_agg(json_build_object(
              'variant', m.variant, 'recipients', m.recipients, 'sent', m.sent, 'delivered', m.delivered,
