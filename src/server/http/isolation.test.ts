@@ -104,6 +104,7 @@ const NOT_A_LIST: Record<string, string> = {
   [`GET ${API}/audit-events.csv`]: 'The audit log as CSV: searched for A’s uuids like the lists, but not a JSON envelope.',
   [`GET ${API}/overview`]: "The caller's team's figures and latest campaigns, imports and reports: one object, not a list.",
   [`GET ${API}/sms-routes`]: "The caller's team's routes: one object `{routes}`, not a page.",
+  [`GET ${API}/templates/starters`]: "Herald's starter templates: the same short list for every team, not a page.",
 };
 
 /** Routes under /api/2.0 the router serves but the OpenAPI document hides, and why they need no isolation test. */
