@@ -69,6 +69,7 @@ const visits: Visit[] = [
   },
   { covers: 'home', url: () => paths.home.getHref(), heading: 'Overview' },
   { covers: 'campaigns.list', url: () => paths.campaigns.list.getHref(), heading: 'Campaigns' },
+  { covers: 'calendar', url: () => paths.calendar.getHref(), heading: 'Calendar' },
   { covers: 'campaigns.new', url: () => paths.campaigns.new.getHref(), heading: 'New campaign' },
   {
     covers: 'campaigns.detail',

@@ -113,8 +113,9 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
                   mih={view === 'week' ? 200 : 96}
                   role="listitem"
                   aria-label={`${formatDay(day, true)}: ${onDay.length === 1 ? '1 campaign' : `${onDay.length} campaigns`}`}
-                  bg={day === today ? 'var(--mantine-primary-color-light)' : undefined}
-                  style={{ opacity: outside ? 0.6 : 1, minWidth: 0 }}
+                  // A day of another month is shaded, not faded: faded text fails contrast in the dark scheme.
+                  bg={day === today ? 'var(--mantine-primary-color-light)' : outside ? 'var(--mantine-color-default-hover)' : undefined}
+                  style={{ minWidth: 0 }}
                 >
                   <Text size="xs" fw={day === today ? 700 : 500} mb={4}>
                     {formatDay(day)}
