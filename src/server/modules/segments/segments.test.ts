@@ -136,7 +136,7 @@ beforeAll(async () => {
     ).rows[0].id;
   // A click's sequence numbers the campaign's clicks as they come (as the click recorder writes it), not its message.
   const clicksOf = new Map<string, number>();
-  const clicked = async (messageId: number, campaignUuid: string, _messageSequence: number, at: string, bot: boolean) => {
+  const clicked = async (messageId: number, campaignUuid: string, at: string, bot: boolean) => {
     const code = `c${messageId}`;
     const sequence = 100 + (clicksOf.get(campaignUuid) ?? 0);
     clicksOf.set(campaignUuid, sequence - 99);
@@ -158,9 +158,9 @@ beforeAll(async () => {
   const k2s2 = await message(k2, 2, US, 'delivered', null, '2026-05-01T10:00:00Z', '2026-05-01T10:01:00Z');
   await message(k2, 3, N2, 'failed', 'in_doubt', '2026-05-31T10:00:00Z', '2026-05-31T10:05:00Z');
   const testMessage = await message(test, 1, N3, 'delivered', null, '2026-05-31T10:00:00Z', '2026-05-31T10:01:00Z');
-  await clicked(k1s1, k1, 1, '2026-05-30T11:00:00Z', false);
-  await clicked(k2s2, k2, 2, '2026-05-02T10:00:00Z', true);
-  await clicked(testMessage, test, 1, '2026-05-31T11:00:00Z', false);
+  await clicked(k1s1, k1, '2026-05-30T11:00:00Z', false);
+  await clicked(k2s2, k2, '2026-05-02T10:00:00Z', true);
+  await clicked(testMessage, test, '2026-05-31T11:00:00Z', false);
 
   const teamId = (await sql(`SELECT team_id FROM campaigns WHERE uuid = $1`, [k1])).rows[0].team_id;
   for (const [from, at] of [
