@@ -91,6 +91,7 @@ export default function CampaignNewPage() {
               excludedGroups={data.excludedGroupOptions}
               knownTemplates={data.knownTemplates}
               knownGroups={data.knownGroups}
+              segments={data.segments}
               onSearch={data.search}
               renderTemplatePreview={(uuid, sender) => <CampaignTemplatePreview templateUuid={uuid} sender={sender} />}
               canIgnoreQuietHours={canIgnoreQuietHours}

@@ -2,10 +2,12 @@
  * Pickers that find anything (issue 20, point 6): the campaign form's pickers search the service as
  * the user types (`search`, debounced), so a team with 150 templates can pick the oldest; and a saved
  * campaign whose template and groups are older than the pickers' first page still shows them by name.
+ * The same holds for the segment pickers (issue 35).
  *
  * Seen red: with the template picker's query left at the first page whatever was typed (Template 150
  * was never offered), and with the saved template and groups not read by uuid (the Template field was
- * empty and no group was named).
+ * empty and no group was named); and with the pages not handing the form its segments (no segment
+ * picker at all, which is how they stood before issue 35's wiring).
  */
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import CampaignNewPage from './campaign-new.page';
 import CampaignPage from './campaign.page';
 import { summaryOf } from '../../testing/campaign-summary';
 
-const uuidOf = (kind: 'a' | 'b', index: number) => `5d1c6a70-0000-4000-8${kind}00-${String(index).padStart(12, '0')}`;
+const uuidOf = (kind: 'a' | 'b' | 'c', index: number) => `5d1c6a70-0000-4000-8${kind}00-${String(index).padStart(12, '0')}`;
 
 /** Newest first, as the service lists them: Template 1 is the newest, Template 150 the oldest. */
 const TEMPLATES = Array.from({ length: 150 }, (_, i) => ({
@@ -42,6 +44,16 @@ const GROUPS = Array.from({ length: 150 }, (_, i) => ({
   updated_at: '',
 }));
 
+const SEGMENTS = Array.from({ length: 150 }, (_, i) => ({
+  uuid: uuidOf('c', i + 1),
+  name: `Segment ${i + 1}`,
+  description: null,
+  match: 'all',
+  conditions: [{ type: 'country', op: 'in', values: ['GB'] }],
+  created_at: '',
+  updated_at: '',
+}));
+
 /** A list as the service answers it: `search` (name contains, ignoring case), then the page asked for. */
 function listOf<T extends { name: string }>(items: T[], url: URL) {
   const search = url.searchParams.get('search')?.toLowerCase();
@@ -57,6 +69,9 @@ function serve() {
     const path = url.pathname.replace('/api/2.0', '');
     if (path === '/templates') return listOf(TEMPLATES, url);
     if (path === '/contact-groups') return listOf(GROUPS, url);
+    if (path === '/segments') return listOf(SEGMENTS, url);
+    const segment = SEGMENTS.find((candidate) => path === `/segments/${candidate.uuid}`);
+    if (segment) return json({ data: segment });
     const template = TEMPLATES.find((candidate) => path === `/templates/${candidate.uuid}`);
     if (template) return json({ data: template });
     if (path.startsWith('/templates/') && path.endsWith('/preview')) return json({ data: { ...TEMPLATES[149], phone_number: '', warnings: [] } });
@@ -68,6 +83,8 @@ function serve() {
           template_uuid: TEMPLATES[149]!.uuid,
           included_contact_groups: [GROUPS[139]!.uuid, GROUPS[2]!.uuid],
           excluded_contact_groups: [GROUPS[120]!.uuid],
+          included_segments: [SEGMENTS[129]!.uuid],
+          excluded_segments: [SEGMENTS[1]!.uuid],
           scheduled_send_date: '2030-03-02 09:00:00',
           expiry_date: '2030-03-03 09:00:00',
         }),
@@ -130,5 +147,28 @@ describe('the campaign form’s pickers', { timeout: 30_000 }, () => {
     expect(fieldOf(/Send to these groups/)).toHaveTextContent('Group 3');
     expect(fieldOf(/Leave out these groups/)).toHaveTextContent('Group 121');
     expect(fieldOf(/Send to these groups/)).not.toHaveTextContent('Group 121');
+    // Issue 35: the saved segments too, the older one read by uuid.
+    await waitFor(() => expect(fieldOf(/Send to these segments/)).toHaveTextContent('Segment 130'));
+    expect(fieldOf(/Leave out these segments/)).toHaveTextContent('Segment 2');
+  });
+
+  it('offer the team’s segments, found on the service as the user types (issue 35)', async () => {
+    const fetchMock = serve();
+    const { user } = render(
+      <Routes>
+        <Route path="/campaigns/new" element={<CampaignNewPage />} />
+      </Routes>,
+      { route: '/campaigns/new', role: 'editor' },
+    );
+
+    const picker = await screen.findByRole('combobox', { name: /Send to these segments/ });
+    await user.click(picker);
+    expect(await screen.findByRole('option', { name: 'Segment 100' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Segment 150' })).not.toBeInTheDocument();
+    await user.type(picker, 'ment 150');
+    await user.click(await screen.findByRole('option', { name: 'Segment 150' }, { timeout: 15_000 }));
+    const fieldOf = (name: RegExp) => screen.getByRole('combobox', { name }).closest('.mantine-InputWrapper-root') as HTMLElement;
+    expect(fieldOf(/Send to these segments/)).toHaveTextContent('Segment 150');
+    expect(searchesOf(fetchMock, '/segments')).toContain('ment 150');
   });
 });

@@ -285,6 +285,7 @@ export default function CampaignPage() {
               excludedGroups={data.excludedGroupOptions}
               knownTemplates={data.knownTemplates}
               knownGroups={data.knownGroups}
+              segments={data.segments}
               onSearch={data.search}
               renderTemplatePreview={(templateUuid, sender) => <CampaignTemplatePreview templateUuid={templateUuid} sender={sender} />}
               lockReason={campaign.data.is_locked ? lockReason(campaign.data) : undefined}
