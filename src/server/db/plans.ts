@@ -23,10 +23,10 @@ export async function withoutPlans(tx: Tx, off: PlannerSwitch[], statement: SQL)
       sql`, `,
     );
   await tx.execute(sql`SELECT ${set('off')}`);
-  try {
-    const result = await tx.execute(statement);
-    return { rows: result.rows, rowCount: result.rowCount };
-  } finally {
-    await tx.execute(sql`SELECT ${set('on')}`);
-  }
+  // Turned back on after success only: a statement that failed aborted the transaction, which ends
+  // the settings with it (they are local to it), and a statement after it would fail too and hide
+  // the first error.
+  const result = await tx.execute(statement);
+  await tx.execute(sql`SELECT ${set('on')}`);
+  return { rows: result.rows, rowCount: result.rowCount };
 }

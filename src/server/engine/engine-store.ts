@@ -68,8 +68,11 @@ export type ReceiptRecord = { gatewayId: string; status: 'delivered' | 'failed';
 export type QueuedReply = { id: number; uuid: string; teamId: number; to: string; from: string; body: string };
 
 export interface StartStore {
-  /** Campaigns whose send time has come: status 1 and their first messages (a throttled one: all of them). Returns their ids. */
-  startDue(now: Date, limit?: number): Promise<number[]>;
+  /**
+   * Campaigns whose send time has come: status 1 and their first messages (a throttled one: all of them). Returns their ids.
+   * A campaign whose start fails is reported to `onFailure` and left for a minute, so it never holds up the others.
+   */
+  startDue(now: Date, limit?: number, onFailure?: (campaignId: number, error: Error) => void): Promise<number[]>;
   /** Writes more of the audiences of campaigns that started with part of theirs, for up to `budgetMs`. Returns how many messages it wrote. */
   extendAudiences(now: Date, budgetMs?: number): Promise<number>;
   /** Status 2 for campaigns with every message claimed and every batch settled. Returns their ids. */

@@ -296,7 +296,7 @@ export function createEngine(deps: {
   /** One round of the engine's work; true when it stopped at the end of its second with sending left to do (go on at once). */
   async function tick(): Promise<boolean> {
     const now = clock.now();
-    const started = await store.startDue(now);
+    const started = await store.startDue(now, undefined, (id, error) => deps.log?.(`campaign ${id} not started (tried again in a minute): ${causeOf(error)}`));
     await deps.lifecycle?.('started', started);
     const expired = await store.expire(now);
     await deps.lifecycle?.('expired', expired);
@@ -387,3 +387,8 @@ export function createEngine(deps: {
   };
 }
 export type Engine = ReturnType<typeof createEngine>;
+
+/** Why something failed: a failed query's own message is its whole statement; its cause says why. */
+function causeOf(error: Error): string {
+  return error.cause instanceof Error ? error.cause.message : error.message;
+}

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
@@ -22,6 +23,8 @@ export type AudienceSizes = {
 const SIZES: AudienceSizes = { first: 5_000, chunk: 25_000, ahead: 100_000 };
 /** Key (with the campaign id) of the advisory lock one extender of an audience holds at a time. */
 const AUDIENCE_LOCK = 16_022;
+/** How long a campaign whose start failed is left before it is tried again (the failure is logged each time). */
+const START_RETRY_MS = 60_000;
 
 /** bigint[] columns: node-postgres parses their elements as text (its bigint parser is for single values). */
 const AudienceGroupsRowSchema = z.object({ included: z.array(z.string()), excluded: z.array(z.string()) });
@@ -230,6 +233,8 @@ async function heldForApproval(tx: Tx, campaign: DueCampaign, now: Date, mail: A
 /** A campaign's start (its first messages written), its audience written on, and its finish (status 2). */
 export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: ApprovalMailOptions = { publicUrl: '', zone: 'UTC' }): StartStore {
   let estimating: Promise<void> | undefined;
+  /** Campaigns whose start failed in this process, and when to try them again. */
+  const failing = new Map<number, number>();
   return {
     /**
      * Campaigns whose send time has come (a local-time campaign's: in the earliest zone): status 1 and their messages, one per distinct recipient
@@ -239,14 +244,17 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
      * writes the rest beside the sending. A campaign whose audience now needs an approval it does
      * not have is held instead (`heldForApproval`).
      */
-    async startDue(now: Date, limit = 5): Promise<number[]> {
+    async startDue(now: Date, limit = 5, onFailure?: (campaignId: number, error: Error) => void): Promise<number[]> {
       const started: number[] = [];
+      for (const [id, retryAt] of failing) if (retryAt <= now.getTime()) failing.delete(id);
       for (let i = 0; i < limit; i++) {
-        const id = await db.transaction(async (tx) => {
-          const campaign = await firstRowOf(
-            tx,
-            DueCampaignRowSchema,
-            sql`
+        let current: number | undefined;
+        const id = await db
+          .transaction(async (tx) => {
+            const campaign = await firstRowOf(
+              tx,
+              DueCampaignRowSchema,
+              sql`
             SELECT c.id, c.uuid::text AS uuid, c.name, c.scheduled_send_date, c.team_id, c.is_test, c.throttled, c.approval_status, c.approval_recipients,
                    coalesce(c.approval_requested_by, c.created_by)::int AS requester,
                    (SELECT t.approval_threshold FROM teams t WHERE t.id = c.team_id) AS threshold,
@@ -254,40 +262,50 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
               FROM campaigns c
              WHERE c.status = 0 AND c.scheduled_send_date <= ${new Date(now.getTime() + LOCAL_START_LEAD_MS)} AND ${startMomentOf('c')} <= ${now}
                AND c.approval_status IN ('not_required', 'approved') AND NOT c.is_draft
+               AND c.id <> ALL(${arrayParam([...failing.keys()])}::bigint[])
              ORDER BY c.scheduled_send_date, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
-          );
-          if (!campaign) return undefined;
-          const fixed = campaign.is_test ? null : await fixAudience(tx, campaign, mail.zone, now);
-          if (await heldForApproval(tx, campaign, now, mail, fixed)) {
-            await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
-            return null;
-          }
-          // The recipients are sorted by number: in memory rather than through temporary files.
-          await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
-          await campaignLifecycle.startSending(tx, campaign.id, now);
-          let start: { written: number; after: string | null };
-          if (campaign.is_test) {
-            const inserted = await tx.execute(sql`
+            );
+            if (!campaign) return undefined;
+            current = campaign.id;
+            const fixed = campaign.is_test ? null : await fixAudience(tx, campaign, mail.zone, now);
+            if (await heldForApproval(tx, campaign, now, mail, fixed)) {
+              await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
+              return null;
+            }
+            // The recipients are sorted by number: in memory rather than through temporary files.
+            await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+            await campaignLifecycle.startSending(tx, campaign.id, now);
+            let start: { written: number; after: string | null };
+            if (campaign.is_test) {
+              const inserted = await tx.execute(sql`
               INSERT INTO messages (campaign_id, sequence, phone_number, custom_fields)
               SELECT campaign_id, 1, phone_number, custom_fields FROM campaign_test_recipients WHERE campaign_id = ${campaign.id}`);
-            start = { written: inserted.rowCount ?? 0, after: null };
-          } else if (campaign.ab_test && campaign.variants >= 2) {
-            start = await writeAbTest(tx, { id: campaign.id, teamId: campaign.team_id, variants: campaign.variants, ...campaign.ab_test }, now, fixed);
-          } else {
-            start = await writeRecipients(
-              tx,
-              { id: campaign.id, teamId: campaign.team_id },
-              { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 },
-              fixed !== null,
-            );
-          }
-          // A fixed audience is its own count (campaign.started and the summary read it while the rest is written).
-          await tx.execute(sql`
+              start = { written: inserted.rowCount ?? 0, after: null };
+            } else if (campaign.ab_test && campaign.variants >= 2) {
+              start = await writeAbTest(tx, { id: campaign.id, teamId: campaign.team_id, variants: campaign.variants, ...campaign.ab_test }, now, fixed);
+            } else {
+              start = await writeRecipients(
+                tx,
+                { id: campaign.id, teamId: campaign.team_id },
+                { after: null, limit: campaign.throttled ? null : sizes.first, firstSequence: 1 },
+                fixed !== null,
+              );
+            }
+            // A fixed audience is its own count (campaign.started and the summary read it while the rest is written).
+            await tx.execute(sql`
             UPDATE campaigns SET message_count = ${start.written}, audience_after = ${start.after}, next_sequence = 1, anchor_sequence = 1${
               fixed === null ? sql`` : sql`, audience_estimate = ${fixed}`
             } WHERE id = ${campaign.id}`);
-          return campaign.id;
-        });
+            return campaign.id;
+          })
+          .catch((error: Error) => {
+            // A campaign whose start fails is left for a while (its transaction rolled back, so it is
+            // still due): the others due behind it start, and the engine's tick goes on to send.
+            if (current === undefined) throw error;
+            failing.set(current, now.getTime() + START_RETRY_MS);
+            onFailure?.(current, error);
+            return null;
+          });
         if (id === undefined) break;
         if (id !== null) started.push(id);
       }
