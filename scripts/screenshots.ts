@@ -221,6 +221,11 @@ async function seed(page: Page, receiverUrl: string) {
       { type: 'event', event: 'received', campaign_uuid: sent.uuid, within_days: 30 },
     ],
   });
+  // A connected shop, and three orders from the sale's recipients (credited to it by its deliveries).
+  await api.post('/shop-connections/', { name: 'Acme Shopify store', platform: 'shopify', secret: 'shpss_screenshots_0123456789abcdef' });
+  const { currency } = await api.get<{ currency: string }>('/team/settings');
+  for (const [index, value] of [42.5, 19.99, 120].entries())
+    await api.post('/conversions', { phone_number: numbers[index + 10], order_id: `SHOT-${index + 1}`, value, currency });
   return {
     group: group.uuid,
     segment: segment.uuid,
@@ -269,6 +274,7 @@ async function main(): Promise<void> {
       ['campaign-held', `/campaigns/${ids.heldCampaign}`],
       ['campaign-quiet-hours', `/campaigns/${ids.quietCampaign}`],
       ['campaign-paused', `/campaigns/${ids.pausedCampaign}`],
+      ['calendar', '/calendar'],
       ['templates', '/templates'],
       ['template-edit', `/templates/${ids.template}`],
       ['contact-groups', '/contact-groups'],
@@ -294,6 +300,8 @@ async function main(): Promise<void> {
       ['team', '/team'],
       ['team-test-numbers', '/team'],
       ['team-phone-numbers', '/team'],
+      ['team-attribution', '/team'],
+      ['team-integrations', '/team'],
       ['api-tokens', '/api-tokens'],
       ['audit', '/audit'],
       ['profile', '/profile'],
@@ -323,7 +331,12 @@ async function main(): Promise<void> {
                 window.scrollBy(0, -80);
               });
           // The team's test numbers are its last settings card; its default country has a card of its own.
-          const card = { 'team-test-numbers': 'Test numbers', 'team-phone-numbers': 'Phone numbers' }[name];
+          const card = {
+            'team-test-numbers': 'Test numbers',
+            'team-phone-numbers': 'Phone numbers',
+            'team-attribution': 'Revenue attribution',
+            'team-integrations': 'Integrations',
+          }[name];
           if (card)
             await page.getByRole('heading', { name: card, exact: true }).evaluate((heading) => {
               heading.scrollIntoView({ block: 'start' });

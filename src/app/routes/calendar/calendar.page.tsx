@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -41,6 +42,50 @@ function CampaignLink({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/** On a phone: the visible days that have campaigns (and today), each with its campaigns, as a list. */
+function DayList({ days, scheduled, today, title, view }: { days: string[]; scheduled: Campaign[]; today: string; title: string; view: View }) {
+  const shown = days
+    .map((day) => ({ day, onDay: scheduled.filter((campaign) => campaign.scheduled_send_date.startsWith(day)) }))
+    .filter(({ day, onDay }) => onDay.length > 0 || day === today);
+  if (shown.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No campaign is planned or sent in this {view}.
+      </Text>
+    );
+  return (
+    <Stack gap={6} role="list" aria-label={`Campaigns, ${title}`}>
+      {shown.map(({ day, onDay }) => (
+        <Paper
+          key={day}
+          withBorder
+          p="xs"
+          radius="sm"
+          role="listitem"
+          aria-label={`${formatDay(day, true)}: ${onDay.length === 1 ? '1 campaign' : `${onDay.length} campaigns`}`}
+          bg={day === today ? 'var(--mantine-primary-color-light)' : undefined}
+        >
+          <Text size="sm" fw={day === today ? 700 : 600} mb={4}>
+            {formatDay(day, true)}
+            {day === today ? ' (today)' : ''}
+          </Text>
+          {onDay.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              Nothing planned today.
+            </Text>
+          ) : (
+            <Stack gap={4}>
+              {onDay.map((campaign) => (
+                <CampaignLink key={campaign.uuid} campaign={campaign} />
+              ))}
+            </Stack>
+          )}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
 /** The campaigns of the visible days by their scheduled send date, in the service zone as every page shows times. */
 function CalendarBody({ timeZone }: { timeZone: string }) {
   const today = serviceTimestamp(timeZone).slice(0, 10);
@@ -58,6 +103,8 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
   const all = campaigns.data?.data ?? [];
   const scheduled = all.filter((campaign) => !campaign.is_draft);
   const drafts = all.filter((campaign) => campaign.is_draft);
+  // A phone has no room for seven columns: the days with campaigns, one under another.
+  const phone = useMediaQuery('(max-width: 47.99em)');
   const title = view === 'month' ? formatDay(`${anchor.slice(0, 7)}-01`, true).replace(/^1 /, '') : `Week of ${formatDay(weekStart(anchor), true)}`;
 
   return (
@@ -90,6 +137,8 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
       </Group>
       {campaigns.error ? (
         <ErrorState title="The calendar could not be loaded" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
+      ) : phone ? (
+        <DayList days={days} scheduled={scheduled} today={today} title={title} view={view} />
       ) : (
         <div style={{ overflowX: 'auto' }}>
           <SimpleGrid cols={7} spacing={4} miw={640} mb={4} aria-hidden>
