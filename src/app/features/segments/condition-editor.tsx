@@ -221,6 +221,10 @@ function FieldValueInput({
   error?: string;
 }) {
   if (VALUELESS_FIELD_OPS.has(op)) return null;
+  if (NUMBER_FIELD_OPS.has(op) || DAYS_FIELD_OPS.has(op)) {
+    const days = DAYS_FIELD_OPS.has(op);
+    return <NumberField control={control} name={name} kind={days ? 'days' : 'number'} label={days ? 'Days' : 'Number'} error={error} />;
+  }
   return (
     <Controller
       control={control}
@@ -231,22 +235,6 @@ function FieldValueInput({
           return (
             <TextInput {...common} type="date" label="Date" value={field.value as string} onChange={(event) => field.onChange(event.currentTarget.value)} />
           );
-        if (NUMBER_FIELD_OPS.has(op) || DAYS_FIELD_OPS.has(op)) {
-          const days = DAYS_FIELD_OPS.has(op);
-          return (
-            <NumberInput
-              {...common}
-              label={days ? 'Days' : 'Number'}
-              value={field.value as string}
-              onChange={(value) => field.onChange(String(value))}
-              allowDecimal={!days}
-              allowNegative={!days}
-              min={days ? 1 : undefined}
-              max={days ? SEGMENT_MAX_DAYS : undefined}
-              hideControls
-            />
-          );
-        }
         return (
           <TextInput
             {...common}
@@ -312,44 +300,9 @@ function EventInputs({
           )}
         />
       )}
-      <Controller
-        control={control}
-        name={name('within_days')}
-        render={({ field }) => (
-          <NumberInput
-            ref={field.ref}
-            label="In the last … days"
-            placeholder="Ever"
-            value={field.value as string}
-            onChange={(value) => field.onChange(String(value))}
-            onBlur={field.onBlur}
-            allowDecimal={false}
-            allowNegative={false}
-            min={1}
-            max={SEGMENT_MAX_DAYS}
-            hideControls
-            error={errorOf('within_days')}
-          />
-        )}
-      />
+      <NumberField control={control} name={name('within_days')} kind="days" label="In the last … days" placeholder="Ever" error={errorOf('within_days')} />
       {row.event === 'converted' && (
-        <Controller
-          control={control}
-          name={name('value_gt')}
-          render={({ field }) => (
-            <NumberInput
-              ref={field.ref}
-              label="Worth more than"
-              placeholder="Any value"
-              value={field.value as string}
-              onChange={(value) => field.onChange(String(value))}
-              onBlur={field.onBlur}
-              allowNegative={false}
-              hideControls
-              error={errorOf('value_gt')}
-            />
-          )}
-        />
+        <NumberField control={control} name={name('value_gt')} kind="amount" label="Worth more than" placeholder="Any value" error={errorOf('value_gt')} />
       )}
       {row.event === 'failed' && (
         <Controller
@@ -370,5 +323,49 @@ function EventInputs({
         />
       )}
     </>
+  );
+}
+
+/**
+ * A number in a condition, kept as the text typed (the form's values are strings): a count of days
+ * (whole, 1 to SEGMENT_MAX_DAYS), an amount (not negative) or any number.
+ */
+function NumberField({
+  control,
+  name,
+  kind,
+  label,
+  placeholder,
+  error,
+}: {
+  control: Control<SegmentFormValues, unknown, unknown>;
+  name: FieldPath<SegmentFormValues>;
+  kind: 'days' | 'amount' | 'number';
+  label: string;
+  placeholder?: string;
+  error?: string;
+}) {
+  const days = kind === 'days';
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <NumberInput
+          ref={field.ref}
+          onBlur={field.onBlur}
+          label={label}
+          placeholder={placeholder}
+          value={field.value as string}
+          onChange={(value) => field.onChange(String(value))}
+          allowDecimal={!days}
+          allowNegative={kind === 'number'}
+          min={days ? 1 : undefined}
+          max={days ? SEGMENT_MAX_DAYS : undefined}
+          hideControls
+          error={error}
+        />
+      )}
+    />
   );
 }
