@@ -148,6 +148,25 @@ describe('revenue per segment', () => {
     expect((await t.request('GET', `/api/2.0/segments/${gold}/revenue`, { token: stranger.token })).statusCode).toBe(404);
   });
 
+  it('has no segment lines for a campaign to groups only', async () => {
+    const group = (await api('POST', '/contact-groups/', { name: 'Groups only' })).uuid;
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: number(8) }] });
+    const template = (await api('POST', '/templates/', { name: 'Plain', body: 'Plain', sender: 'Acme' })).uuid;
+    const plain = (
+      await api('POST', '/campaigns/', {
+        name: 'Groups only',
+        sender: 'Acme',
+        scheduled_send_date: '2026-06-01 10:20:05',
+        expiry_date: '2026-06-02 10:00:00',
+        included_contact_groups: [group],
+        template_uuid: template,
+      })
+    ).uuid;
+    const summary = await api('GET', `/campaigns/${plain}/summary`);
+    expect(summary).toMatchObject({ recipients: 1, currency: 'GBP', orders: 0, revenue: 0 });
+    expect(summary).not.toHaveProperty('segments');
+  });
+
   it('leaves the segments out of the summary of a team with no conversion', async () => {
     const group = (await api('POST', '/contact-groups/', { name: 'Plain' }, stranger)).uuid;
     await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: number(7) }] }, stranger);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { countOf, orderOf, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
 import { segmentCampaignRevenue } from '../../db/revenue';
+import { arrayParam } from '../../db/arrays';
 import { containsText } from '../../db/search';
 import { segments } from '../../db/schema';
 import { formatTimestamp, type Clock } from '../../lib/time';
@@ -42,6 +43,7 @@ export type SegmentFields = { name: string; description: string; match: SegmentM
 const ContactRowSchema = z.object({ phone_number: z.string(), custom_fields: z.record(z.string(), z.unknown()) });
 const InUseRowSchema = z.object({ id: z.number(), name: z.string() });
 const CurrencyRowSchema = z.object({ currency: z.string() });
+const NumbersRowSchema = z.object({ numbers: z.array(z.string()) });
 
 export type { SegmentReferences };
 
@@ -149,7 +151,13 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
     async audienceOf(teamId: number, audience: CampaignAudience, zone: string, fixedCampaignId?: number): Promise<{ rows: SQL; numbers: SQL }> {
       const numbers =
         fixedCampaignId === undefined
-          ? await audienceNumbersOf(db, teamId, audience, zone, clock.now())
+          ? await db.transaction(async (tx) => {
+              // Evaluated once, then passed as a list: the review reads its audience in up to three statements (parts, coverage, zones).
+              await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+              const live = await audienceNumbersOf(tx, teamId, audience, zone, clock.now());
+              const { numbers: list } = await oneRowOf(tx, NumbersRowSchema, sql`SELECT coalesce(array_agg(a.phone_number), '{}') AS numbers FROM (${live}) a`);
+              return sql`SELECT unnest(${arrayParam(list)}::text[]) AS phone_number`;
+            })
           : sql`SELECT a.phone_number FROM campaign_audience a WHERE a.campaign_id = ${fixedCampaignId}`;
       return { numbers, rows: audienceRowsOf(numbers, audience.includedGroupIds, segmentGroupsOf(teamId)) };
     },
