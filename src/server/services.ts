@@ -295,7 +295,7 @@ export function createServices(
     segments: {
       idsByUuid: (teamId, uuids) => segmentsRepository.idsByUuid(teamId, uuids),
       countAudience: (teamId, audience) => segmentsRepository.countAudience(teamId, audience, config.appTimezone),
-      fixedCount: (campaignId) => segmentsRepository.fixedCount(campaignId),
+      audienceOf: (teamId, audience, fixedCampaignId) => segmentsRepository.audienceOf(teamId, audience, config.appTimezone, fixedCampaignId),
     },
     recipients: createRecipientsRepository(db),
     teams: teamsRepository,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { rowsOf, type Conn } from './rows';
+import { MomentSchema, rowsOf, type Conn } from './rows';
 
 // Attribution and revenue in SQL, shared by the conversions module (which records and credits
 // conversions) and the reads that show revenue (a campaign's summary, the overview; per variant
@@ -103,4 +103,88 @@ export function revenueFigures(rows: RevenueRow[], teamCurrency: string): Revenu
       .filter((row) => row.currency !== teamCurrency)
       .map((row) => ({ currency: row.currency, value: Math.round(row.value * 100) / 100, orders: row.orders })),
   };
+}
+
+// Revenue per segment (issue 35). A campaign's start records which of its included segments each
+// recipient matched (campaign_audience.segment_ids, migration 0052); these read that record, never
+// the segments evaluated again, so a number that stops matching later keeps its place. A recipient
+// in two segments counts in both; one its groups alone brought, in none.
+
+const SegmentRecipientsRowSchema = z.object({ campaignId: z.number(), segmentId: z.number(), recipients: z.number() });
+const SegmentRevenueRowSchema = z.object({ campaignId: z.number(), segmentId: z.number(), currency: z.string(), value: z.coerce.number(), orders: z.number() });
+const CampaignSegmentRowSchema = z.object({ id: z.number(), uuid: z.string(), name: z.string() });
+const SegmentCampaignRowSchema = z.object({ id: z.number(), uuid: z.string(), name: z.string(), startedAt: MomentSchema.nullable() });
+
+/** The figures of one segment in one campaign, as the API shows them. */
+export type SegmentFigures = RevenueFigures & { recipients: number; revenue_per_recipient: number | null };
+
+/** Per campaign of `campaignIds` and segment: the recipients it brought, and the revenue credited to the messages to them by currency. `segmentId` narrows to one segment. */
+async function bySegment(conn: Conn, teamId: number, campaignIds: number[], segmentId?: number) {
+  const ids = sql`${sql.param(campaignIds)}::bigint[]`;
+  const one = segmentId === undefined ? sql`` : sql` AND s.segment_id = ${segmentId}`;
+  const [recipients, revenue] = await Promise.all([
+    rowsOf(
+      conn,
+      SegmentRecipientsRowSchema,
+      sql`SELECT a.campaign_id::int AS "campaignId", s.segment_id::int AS "segmentId", count(*)::int AS recipients
+            FROM campaign_audience a CROSS JOIN LATERAL unnest(a.segment_ids) AS s(segment_id)
+           WHERE a.campaign_id = ANY(${ids})${one}
+           GROUP BY 1, 2`,
+    ),
+    rowsOf(
+      conn,
+      SegmentRevenueRowSchema,
+      sql`SELECT r.campaign_id::int AS "campaignId", s.segment_id::int AS "segmentId", r.currency, sum(r.value)::text AS value, sum(r.orders)::int AS orders
+            FROM ${attributedRevenueByMessage(teamId, sql`(SELECT unnest(${ids}))`)} r
+            JOIN messages m ON m.id = r.message_id
+            JOIN campaign_audience a ON a.campaign_id = r.campaign_id AND a.phone_number = m.phone_number
+            CROSS JOIN LATERAL unnest(a.segment_ids) AS s(segment_id)
+           WHERE true${one}
+           GROUP BY 1, 2, 3 ORDER BY sum(r.value) DESC, r.currency`,
+    ),
+  ]);
+  return (campaignId: number, segment: number, teamCurrency: string): SegmentFigures => {
+    const count = recipients.find((row) => row.campaignId === campaignId && row.segmentId === segment)?.recipients ?? 0;
+    const figures = revenueFigures(
+      revenue.filter((row) => row.campaignId === campaignId && row.segmentId === segment),
+      teamCurrency,
+    );
+    return { recipients: count, ...figures, revenue_per_recipient: count > 0 ? Math.round((figures.revenue / count) * 10_000) / 10_000 : null };
+  };
+}
+
+/** A started campaign's revenue per included segment, in the campaign's order (segments deleted since are left out). */
+export async function campaignSegmentRevenue(conn: Conn, teamId: number, campaignId: number, teamCurrency: string) {
+  const segments = await rowsOf(
+    conn,
+    CampaignSegmentRowSchema,
+    sql`SELECT s.id::int AS id, s.uuid::text AS uuid, s.name FROM campaign_segments cs JOIN segments s ON s.id = cs.segment_id
+         WHERE cs.campaign_id = ${campaignId} AND cs.kind = 'included' ORDER BY cs.position`,
+  );
+  if (segments.length === 0) return [];
+  const figuresOf = await bySegment(conn, teamId, [campaignId]);
+  return segments.map((segment) => ({ segment_uuid: segment.uuid, name: segment.name, ...figuresOf(campaignId, segment.id, teamCurrency) }));
+}
+
+/**
+ * The latest `limit` started campaigns of the team that sent to the segment (newest first), each
+ * with that segment's figures; `more` when older ones were left out.
+ */
+export async function segmentCampaignRevenue(conn: Conn, teamId: number, segmentId: number, teamCurrency: string, limit: number) {
+  const campaigns = await rowsOf(
+    conn,
+    SegmentCampaignRowSchema,
+    sql`SELECT k.id::int AS id, k.uuid::text AS uuid, k.name, k.started_sending_at AS "startedAt"
+          FROM campaign_segments cs JOIN campaigns k ON k.id = cs.campaign_id
+         WHERE cs.segment_id = ${segmentId} AND cs.kind = 'included' AND k.team_id = ${teamId} AND k.status <> 0
+         ORDER BY k.started_sending_at DESC NULLS LAST, k.id DESC LIMIT ${limit + 1}`,
+  );
+  const shown = campaigns.slice(0, limit);
+  const figuresOf = await bySegment(
+    conn,
+    teamId,
+    shown.map((campaign) => campaign.id),
+    segmentId,
+  );
+  return { campaigns: shown.map((campaign) => ({ campaign: campaign, ...figuresOf(campaign.id, segmentId, teamCurrency) })), more: campaigns.length > limit };
 }

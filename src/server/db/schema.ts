@@ -774,6 +774,11 @@ export const campaignAudience = pgTable(
       .notNull()
       .references(() => campaigns.id, { onDelete: 'cascade' }),
     phoneNumber: text('phone_number').notNull(),
+    /** The campaign's included segments this number matched when the list was fixed (migration 0052); empty: its groups alone brought it. */
+    segmentIds: bigint('segment_ids', { mode: 'number' })
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (table) => [primaryKey({ columns: [table.campaignId, table.phoneNumber] })],
 );

@@ -290,6 +290,38 @@ export type CampaignAudience = { includedGroupIds: number[]; excludedGroupIds: n
  * caller puts among them) and of any excluded segment. Rows `phone_number`.
  */
 export async function audienceNumbersOf(conn: Conn, teamId: number, audience: CampaignAudience, zone: string, now: Date): Promise<SQL> {
+  const { included, excluded } = await audienceSetsOf(conn, teamId, audience, zone, now);
+  return sql`(${sql.join(
+    included.map((set) => set.numbers),
+    sql` UNION `,
+  )}) EXCEPT (${sql.join(excluded, sql` UNION `)})`;
+}
+
+/**
+ * The same numbers as `audienceNumbersOf`, each with the included segments it matched (rows
+ * `phone_number, segment_ids`; `{}` for a number its groups alone brought): what the start records
+ * (campaign_audience) so that revenue per segment reads who each segment brought then.
+ */
+export async function audienceMembershipOf(conn: Conn, teamId: number, audience: CampaignAudience, zone: string, now: Date): Promise<SQL> {
+  const { included, excluded } = await audienceSetsOf(conn, teamId, audience, zone, now);
+  // A segment's set holds a number once, and so does one group; several groups may hold it more than once.
+  const distinct = (segmentId: number | null) => (segmentId === null && audience.includedGroupIds.length > 1 ? sql`DISTINCT ` : sql``);
+  const tagged = included.map((set) => sql`SELECT ${distinct(set.segmentId)}t.phone_number, ${set.segmentId}::bigint AS segment_id FROM (${set.numbers}) t`);
+  return sql`
+    SELECT i.phone_number, coalesce(array_agg(i.segment_id ORDER BY i.segment_id) FILTER (WHERE i.segment_id IS NOT NULL), '{}')::bigint[] AS segment_ids
+      FROM (${sql.join(tagged, sql` UNION ALL `)}) i
+     WHERE NOT EXISTS (SELECT 1 FROM (${sql.join(excluded, sql` UNION ALL `)}) x WHERE x.phone_number = i.phone_number)
+     GROUP BY i.phone_number`;
+}
+
+/** The sets of numbers a campaign's audience is made of: each included one (a segment's with its id, the groups' with none), and the excluded ones. */
+async function audienceSetsOf(
+  conn: Conn,
+  teamId: number,
+  audience: CampaignAudience,
+  zone: string,
+  now: Date,
+): Promise<{ included: Array<{ segmentId: number | null; numbers: SQL }>; excluded: SQL[] }> {
   const ids = [...audience.includedSegmentIds, ...audience.excludedSegmentIds];
   const rows =
     ids.length === 0
@@ -298,16 +330,17 @@ export async function audienceNumbersOf(conn: Conn, teamId: number, audience: Ca
   const shapes = new Map(rows.map((row) => [row.id, { match: row.match, conditions: row.conditions as Condition[] }]));
   const all = [...shapes.values()];
   const scope = await segmentScopeOf(conn, teamId, all, await segmentReferencesOf(conn, teamId, all), zone, now);
-  const of = (segmentIds: number[]) => segmentIds.flatMap((id) => (shapes.has(id) ? [segmentNumbersOf(shapes.get(id)!, scope)] : []));
+  const of = (segmentIds: number[]) =>
+    segmentIds.flatMap((id) => (shapes.has(id) ? [{ segmentId: id, numbers: segmentNumbersOf(shapes.get(id)!, scope) }] : []));
   const included = [
-    sql`SELECT c.phone_number FROM contacts c WHERE c.contact_group_id = ANY(${sql.param(audience.includedGroupIds)}::bigint[])`,
+    { segmentId: null, numbers: sql`SELECT c.phone_number FROM contacts c WHERE c.contact_group_id = ANY(${sql.param(audience.includedGroupIds)}::bigint[])` },
     ...of(audience.includedSegmentIds),
   ];
   const excluded = [
     sql`SELECT x.phone_number FROM contacts x WHERE x.contact_group_id = ANY(${sql.param(audience.excludedGroupIds)}::bigint[])`,
-    ...of(audience.excludedSegmentIds),
+    ...of(audience.excludedSegmentIds).map((set) => set.numbers),
   ];
-  return sql`(${sql.join(included, sql` UNION `)}) EXCEPT (${sql.join(excluded, sql` UNION `)})`;
+  return { included, excluded };
 }
 
 /**

@@ -73,6 +73,7 @@ const EXPECTED: Record<string, Access> = {
   'DELETE /api/2.0/segments/{segment_uuid}': 'edit',
   'GET /api/2.0/segments/{segment_uuid}/count': 'read',
   'GET /api/2.0/segments/{segment_uuid}/contacts': 'read',
+  'GET /api/2.0/segments/{segment_uuid}/revenue': 'read',
   'GET /api/2.0/links': 'read',
   'POST /api/2.0/links': 'edit',
   'GET /api/2.0/links/{link_uuid}': 'read',

@@ -5,7 +5,7 @@ import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList 
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
 import { QuietHoursSchema } from './members';
-import { RevenueSchema } from './conversions';
+import { CampaignSegmentRevenueSchema, RevenueSchema } from './conversions';
 
 export const MAX_PAUSES = 50;
 
@@ -353,6 +353,12 @@ export const CampaignSummarySchema = z
       .array(RevenueSchema)
       .optional()
       .describe("Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted."),
+    segments: z
+      .array(CampaignSegmentRevenueSchema)
+      .optional()
+      .describe(
+        'Herald extension. Once a campaign with included segments has started: the revenue fields per included segment, in its order, over the recipients each segment brought when the list was fixed (a recipient in two segments counts in both; one its groups alone brought, in none). Absent with the other revenue fields, and for a campaign without included segments.',
+      ),
     variants: z
       .array(VariantResultSchema)
       .optional()

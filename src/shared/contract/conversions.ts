@@ -118,6 +118,44 @@ export const RevenueSchema = z
   .meta({ id: 'Revenue' });
 export type Revenue = z.infer<typeof RevenueSchema>;
 
+/** The figures of one segment's recipients in one campaign (issue 35: revenue per segment; docs/conversions.md). */
+const segmentFigures = {
+  recipients: z
+    .number()
+    .int()
+    .describe('The recipients that matched the segment when the campaign’s list was fixed at its start (a number in two segments counts in both).'),
+  orders: z.number().int().describe("Orders credited to the campaign's messages to them, in the team's currency."),
+  revenue: z.number().describe("Their total, in the team's currency."),
+  revenue_per_recipient: z.number().nullable().describe('`revenue` ÷ `recipients` (4 decimals); null when there are no recipients.'),
+  revenue_other: z.array(RevenueSchema).describe("Orders in other currencies than the team's, by currency: shown apart, never converted."),
+};
+
+export const CampaignSegmentRevenueSchema = z
+  .object({ segment_uuid: UuidSchema, name: z.string().describe("The segment's name now."), ...segmentFigures })
+  .meta({ id: 'CampaignSegmentRevenue' });
+export type CampaignSegmentRevenue = z.infer<typeof CampaignSegmentRevenueSchema>;
+
+export const SegmentCampaignRevenueSchema = z
+  .object({
+    campaign_uuid: UuidSchema,
+    name: z.string().describe("The campaign's name."),
+    started_at: TimestampSchema.describe('When it started sending.'),
+    ...segmentFigures,
+  })
+  .meta({ id: 'SegmentCampaignRevenue' });
+export type SegmentCampaignRevenue = z.infer<typeof SegmentCampaignRevenueSchema>;
+
+export const SegmentRevenueSchema = z
+  .object({
+    currency: z.string().describe("The team's currency (ISO 4217): that of `revenue`."),
+    campaigns: z
+      .array(SegmentCampaignRevenueSchema)
+      .describe('The latest 20 campaigns that sent to the segment (started, newest first), each with the figures of the recipients it brought.'),
+    more: z.boolean().describe('Whether older campaigns sent to it too (left out).'),
+  })
+  .meta({ id: 'SegmentRevenue' });
+export type SegmentRevenue = z.infer<typeof SegmentRevenueSchema>;
+
 // Shop connections: a shop whose order webhooks record conversions.
 
 export const SHOP_PLATFORMS = ['shopify', 'woocommerce'] as const;

@@ -446,6 +446,87 @@ export type Revenue = {
     orders: number;
 };
 
+export type CampaignSegmentRevenue = {
+    /**
+     * Identifier (UUID).
+     */
+    segment_uuid: string;
+    /**
+     * The segment's name now.
+     */
+    name: string;
+    /**
+     * The recipients that matched the segment when the campaign’s list was fixed at its start (a number in two segments counts in both).
+     */
+    recipients: number;
+    /**
+     * Orders credited to the campaign's messages to them, in the team's currency.
+     */
+    orders: number;
+    /**
+     * Their total, in the team's currency.
+     */
+    revenue: number;
+    /**
+     * `revenue` ÷ `recipients` (4 decimals); null when there are no recipients.
+     */
+    revenue_per_recipient: number | null;
+    /**
+     * Orders in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other: Array<Revenue>;
+};
+
+export type SegmentCampaignRevenue = {
+    /**
+     * Identifier (UUID).
+     */
+    campaign_uuid: string;
+    /**
+     * The campaign's name.
+     */
+    name: string;
+    /**
+     * When it started sending.
+     */
+    started_at: string;
+    /**
+     * The recipients that matched the segment when the campaign’s list was fixed at its start (a number in two segments counts in both).
+     */
+    recipients: number;
+    /**
+     * Orders credited to the campaign's messages to them, in the team's currency.
+     */
+    orders: number;
+    /**
+     * Their total, in the team's currency.
+     */
+    revenue: number;
+    /**
+     * `revenue` ÷ `recipients` (4 decimals); null when there are no recipients.
+     */
+    revenue_per_recipient: number | null;
+    /**
+     * Orders in other currencies than the team's, by currency: shown apart, never converted.
+     */
+    revenue_other: Array<Revenue>;
+};
+
+export type SegmentRevenue = {
+    /**
+     * The team's currency (ISO 4217): that of `revenue`.
+     */
+    currency: string;
+    /**
+     * The latest 20 campaigns that sent to the segment (started, newest first), each with the figures of the recipients it brought.
+     */
+    campaigns: Array<SegmentCampaignRevenue>;
+    /**
+     * Whether older campaigns sent to it too (left out).
+     */
+    more: boolean;
+};
+
 export type ShopConnection = {
     /**
      * Identifier (UUID).
@@ -800,6 +881,10 @@ export type CampaignSummary = {
      * Herald extension. Orders credited to this campaign in other currencies than the team's, by currency: shown apart, never converted.
      */
     revenue_other?: Array<Revenue>;
+    /**
+     * Herald extension. Once a campaign with included segments has started: the revenue fields per included segment, in its order, over the recipients each segment brought when the list was fixed (a recipient in two segments counts in both; one its groups alone brought, in none). Absent with the other revenue fields, and for a campaign without included segments.
+     */
+    segments?: Array<CampaignSegmentRevenue>;
     /**
      * Herald extension. With an A/B test: the figures per variant (the test, then the winner’s share of the rest); absent otherwise.
      */
@@ -6618,6 +6703,46 @@ export type ListSegmentContactsResponses = {
 };
 
 export type ListSegmentContactsResponse = ListSegmentContactsResponses[keyof ListSegmentContactsResponses];
+
+export type ShowSegmentRevenueData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the segment.
+         */
+        segment_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/segments/{segment_uuid}/revenue';
+};
+
+export type ShowSegmentRevenueErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSegmentRevenueError = ShowSegmentRevenueErrors[keyof ShowSegmentRevenueErrors];
+
+export type ShowSegmentRevenueResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SegmentRevenue;
+    };
+};
+
+export type ShowSegmentRevenueResponse = ShowSegmentRevenueResponses[keyof ShowSegmentRevenueResponses];
 
 export type ListLinksData = {
     body?: never;

@@ -1,11 +1,15 @@
-import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
-import type { CampaignSummary } from '../../api/gen/types.gen';
+import { Anchor, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import type { CampaignSegmentRevenue, CampaignSummary } from '../../api/gen/types.gen';
+import { DataTable, type DataColumn } from '../../components/data-table';
 import { formatCount, formatMoney, plural } from '../../lib/format';
+import { paths } from '../../paths';
 
 /**
  * The revenue credited to a campaign (docs/conversions.md): orders, revenue and revenue per recipient
  * in the team's currency, and orders in other currencies apart, never converted. Only once the team
- * reports orders: the summary has no revenue before.
+ * reports orders: the summary has no revenue before. A started campaign to segments shows the same
+ * per included segment, over the recipients each brought when its list was fixed.
  */
 export function RevenueCard({ summary }: { summary: CampaignSummary }) {
   if (summary.revenue === undefined || summary.currency === undefined) return null;
@@ -41,10 +45,66 @@ export function RevenueCard({ summary }: { summary: CampaignSummary }) {
       </SimpleGrid>
       {other.length > 0 && (
         <Text size="sm" mt="md">
-          In other currencies, not converted:{' '}
-          {other.map((row) => `${formatMoney(row.value, row.currency)} (${plural(row.orders, 'order', 'orders')})`).join(', ')}.
+          In other currencies, not converted: {otherCurrencies(other)}.
         </Text>
       )}
+      {summary.segments && summary.segments.length > 0 && <SegmentLines currency={currency} segments={summary.segments} />}
     </Paper>
+  );
+}
+
+const otherCurrencies = (rows: CampaignSegmentRevenue['revenue_other']) =>
+  rows.map((row) => `${formatMoney(row.value, row.currency)} (${plural(row.orders, 'order', 'orders')})`).join(', ');
+
+const figure = { align: 'right', cellProps: { style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } } } as const;
+
+/** The figures per included segment: a recipient in two segments counts in both, one its groups alone brought in none. */
+function SegmentLines({ currency, segments }: { currency: string; segments: CampaignSegmentRevenue[] }) {
+  const columns: DataColumn<CampaignSegmentRevenue>[] = [
+    {
+      key: 'segment',
+      header: 'Segment',
+      rowHeader: true,
+      cellProps: { style: { overflowWrap: 'anywhere' } },
+      cell: (line) => (
+        <Anchor component={Link} to={paths.segments.detail.getHref(line.segment_uuid)} size="sm" fw={500}>
+          {line.name}
+        </Anchor>
+      ),
+    },
+    { key: 'recipients', header: 'Recipients', ...figure, cell: (line) => formatCount(line.recipients) },
+    { key: 'orders', header: 'Orders', ...figure, cell: (line) => formatCount(line.orders) },
+    {
+      key: 'revenue',
+      header: 'Revenue',
+      ...figure,
+      cell: (line) => (
+        <>
+          {formatMoney(line.revenue, currency)}
+          {line.revenue_other.length > 0 && (
+            <Text span display="block" size="xs" c="dimmed">
+              and {otherCurrencies(line.revenue_other)}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'per-recipient',
+      header: 'Per recipient',
+      ...figure,
+      cell: (line) => formatMoney(line.revenue_per_recipient, currency, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+    },
+  ];
+  return (
+    <section aria-labelledby="campaign-revenue-segments-title">
+      <Title order={3} size="h5" mt="lg" id="campaign-revenue-segments-title">
+        By segment
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        The recipients each segment brought when sending started. Someone in two segments counts in both; someone only a group brought, in neither.
+      </Text>
+      <DataTable label="Revenue by segment" columns={columns} rows={segments} rowKey={(line) => line.segment_uuid} minWidth={560} />
+    </section>
   );
 }

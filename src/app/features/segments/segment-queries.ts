@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { countSegment, countUnsavedSegment, listSegmentContacts, listSegments, showSegment } from '../../api/gen/sdk.gen';
+import { countSegment, countUnsavedSegment, listSegmentContacts, listSegments, showSegment, showSegmentRevenue } from '../../api/gen/sdk.gen';
 import type { SegmentDraft } from './segment-form-values';
 
 export interface SegmentListParams {
@@ -27,6 +27,7 @@ export const segmentKeys = {
   detail: (uuid: string) => [...segmentKeys.details(), uuid] as const,
   count: (uuid: string) => [...segmentKeys.detail(uuid), 'count'] as const,
   contacts: (uuid: string) => [...segmentKeys.detail(uuid), 'contacts'] as const,
+  revenue: (uuid: string) => [...segmentKeys.detail(uuid), 'revenue'] as const,
   contactPage: (uuid: string, params: SegmentContactListParams) => [...segmentKeys.contacts(uuid), params] as const,
   draftCounts: () => [...segmentKeys.all, 'draft-count'] as const,
   draftCount: (draft: SegmentDraft) => [...segmentKeys.draftCounts(), draft] as const,
@@ -66,6 +67,12 @@ export const segmentQueries = {
       queryFn: async ({ signal }) => (await listSegmentContacts({ path: { segment_uuid: uuid }, query: params, signal, throwOnError: true })).data,
       placeholderData: keepPreviousData,
       staleTime: 0,
+    }),
+  /** The campaigns that sent to the segment, with its recipients, orders and revenue in each (recorded at their start). */
+  revenue: (uuid: string) =>
+    queryOptions({
+      queryKey: segmentKeys.revenue(uuid),
+      queryFn: async ({ signal }) => (await showSegmentRevenue({ path: { segment_uuid: uuid }, signal, throwOnError: true })).data.data,
     }),
   /** The builder's live count: how many numbers conditions not yet saved match now (a read, though it is a POST). */
   draftCount: (draft: SegmentDraft) =>

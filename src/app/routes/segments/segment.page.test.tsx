@@ -3,7 +3,8 @@
  * as its sentence with the group's and the campaign's names, edits one and sees the live count follow
  * (POST /segments/count with the edited conditions), saves it (PUT), and reads the segment's contacts
  * page by page. A viewer reads the same segment as sentences with its count and contacts, with no
- * builder and the sentence that says why; an editor deletes it after confirming.
+ * builder and the sentence that says why; an editor deletes it after confirming. Its Revenue card
+ * lists the campaigns that sent to it with the segment's figures in each (issue 35, point 3).
  *
  * Seen red: with the groups and campaigns not found where the page reads them (every sentence said
  * “a campaign that was not found”, “a group that was not found”).
@@ -17,6 +18,33 @@ import { render, screen, waitFor, within } from '../../testing/render';
 import SegmentPage from './segment.page';
 
 const SEGMENT = segment();
+/** The segment's revenue: one campaign with an order in another currency, one with none. */
+const REVENUE = {
+  currency: 'GBP',
+  campaigns: [
+    {
+      campaign_uuid: SUMMER_CAMPAIGN,
+      name: 'Summer sale',
+      started_at: '2026-11-04 10:00:00',
+      recipients: 3,
+      orders: 3,
+      revenue: 35,
+      revenue_per_recipient: 11.6667,
+      revenue_other: [{ currency: 'EUR', value: 7.5, orders: 1 }],
+    },
+    {
+      campaign_uuid: '5d0c1f7e-0000-4000-8000-000000000002',
+      name: 'Autumn',
+      started_at: '2026-10-01 09:00:00',
+      recipients: 2,
+      orders: 0,
+      revenue: 0,
+      revenue_per_recipient: 0,
+      revenue_other: [],
+    },
+  ],
+  more: false,
+};
 const BASE = `/api/2.0/segments/${SEGMENT.uuid}`;
 
 interface Served {
@@ -37,6 +65,7 @@ function serve() {
       return json({ data: { count: within === 14 ? 12 : 5 } });
     }
     if (url.pathname === `${BASE}/count`) return json({ data: { count: 5 } });
+    if (url.pathname === `${BASE}/revenue`) return json({ data: REVENUE });
     if (url.pathname === `${BASE}/contacts`)
       return json(page([segmentContact(), segmentContact({ phone_number: '353851234567', country: 'IE', custom_fields: { first_name: 'Aoife' } })]));
     if (url.pathname === BASE && request.method === 'PUT') {
@@ -119,6 +148,22 @@ describe('a segment’s page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Save segment' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete segment' })).not.toBeInTheDocument();
     expect(await screen.findByRole('table', { name: 'Contacts in the segment' })).toHaveTextContent('+447700900123');
+  });
+
+  it('shows the revenue of the campaigns that sent to it, other currencies apart', async () => {
+    serve();
+    renderPage('viewer');
+
+    const card = await screen.findByRole('region', { name: 'Revenue' });
+    const table = await within(card).findByRole('table', { name: 'Revenue by campaign' });
+    const summer = within(table).getByRole('row', { name: /Summer sale/ });
+    expect(
+      within(summer)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['3', '3', '£35.00and €7.50 (1 order)', '£11.6667']);
+    expect(within(summer).getByRole('link', { name: 'Summer sale' })).toHaveAttribute('href', `/campaigns/${SUMMER_CAMPAIGN}`);
+    expect(within(table).getByRole('row', { name: /Autumn/ })).toHaveTextContent('£0.00');
   });
 
   it('deletes the segment once the editor confirms', async () => {

@@ -21,6 +21,7 @@ import { segmentFormValues } from '../../features/segments/segment-form-values';
 import { SegmentCountPanel, SegmentLiveCount } from '../../features/segments/segment-live-count';
 import { useUpdateSegment } from '../../features/segments/segment-mutations';
 import { segmentQueries } from '../../features/segments/segment-queries';
+import { SegmentRevenueCard } from '../../features/segments/segment-revenue-card';
 import { useConfirmSegmentDeletion } from '../../features/segments/use-confirm-segment-deletion';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { parsePageParams, usePageParams } from '../../lib/use-page-params';
@@ -32,6 +33,7 @@ export function prefetch(queryClient: QueryClient, { params, request }: LoaderFu
   const { page, perPage } = parsePageParams(new URL(request.url).searchParams);
   void queryClient.prefetchQuery(segmentQueries.detail(params.uuid));
   void queryClient.prefetchQuery(segmentQueries.contacts(params.uuid, { page, per_page: perPage }));
+  void queryClient.prefetchQuery(segmentQueries.revenue(params.uuid));
   prefetchSegmentFormData(queryClient);
 }
 
@@ -139,6 +141,7 @@ function SegmentView({ segment }: { segment: Segment }) {
             </Grid.Col>
           </Grid>
         )}
+        <SegmentRevenueCard uuid={segment.uuid} />
         <SegmentContacts segment={segment} canEdit={canEdit} />
       </Stack>
     </>

@@ -3,11 +3,12 @@
  * their own (only their two fields are sent, a 422 shown on its field); an admin connects a shop in
  * a dialog and sees its webhook URL with a copy button, the secret only as its hint; a campaign's
  * Revenue card shows orders, revenue and revenue per recipient in the team's currency and the other
- * currencies apart, and nothing while the summary has no revenue.
+ * currencies apart, and nothing while the summary has no revenue; with segments, a line per segment
+ * (issue 35: revenue per segment).
  *
  * Seen red: with the revenue card's guard (`revenue === undefined`) removed, the card showed for a
  * team without conversions; with the 422's field names missing from the attribution form, the
- * message reached only the toast.
+ * message reached only the toast; with the card's segment lines left out, the segment table was missing.
  */
 import { describe, expect, it } from 'vitest';
 import type { CampaignSummary, ShopConnection, TeamSettings } from '../../api/gen/types.gen';
@@ -20,6 +21,9 @@ import { NEW_TEAM_SETTINGS } from '../../testing/team-settings';
 import { ShopConnectionsSection } from '../../features/shop-connections/shop-connections-section';
 
 const SLOW = { timeout: 20_000 };
+
+const GOLD = '0b6c5a1e-0000-4000-8000-000000000001';
+const VIP = '0b6c5a1e-0000-4000-8000-000000000002';
 
 const COUNTS: CampaignSummary = {
   recipients: 4,
@@ -55,6 +59,47 @@ describe('the revenue card', () => {
     expect(within(card).getByText('Per recipient').nextElementSibling).toHaveTextContent('€12.525');
     expect(card).toHaveTextContent('€50.10');
     expect(card).toHaveTextContent('In other currencies, not converted: £15.50 (1 order).');
+  });
+
+  it('shows the figures per included segment when the campaign sent to segments', () => {
+    render(
+      <RevenueCard
+        summary={{
+          ...COUNTS,
+          currency: 'GBP',
+          orders: 4,
+          revenue: 135,
+          revenue_per_recipient: 27,
+          revenue_other: [{ currency: 'EUR', value: 7.5, orders: 1 }],
+          segments: [
+            { segment_uuid: GOLD, name: 'Gold', recipients: 3, orders: 3, revenue: 35, revenue_per_recipient: 11.6667, revenue_other: [] },
+            {
+              segment_uuid: VIP,
+              name: 'VIP',
+              recipients: 2,
+              orders: 1,
+              revenue: 20,
+              revenue_per_recipient: 10,
+              revenue_other: [{ currency: 'EUR', value: 7.5, orders: 1 }],
+            },
+          ],
+        }}
+      />,
+    );
+    const table = within(screen.getByRole('region', { name: 'Revenue' })).getByRole('table', { name: 'Revenue by segment' });
+    const cells = (name: string) =>
+      within(within(table).getByRole('row', { name: new RegExp(name) }))
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells('Gold')).toEqual(['3', '3', '£35.00', '£11.6667']);
+    expect(cells('VIP')).toEqual(['2', '1', '£20.00and €7.50 (1 order)', '£10.00']);
+    expect(within(table).getByRole('link', { name: 'Gold' })).toHaveAttribute('href', `/segments/${GOLD}`);
+  });
+
+  it('shows no segment lines for a campaign without segments', () => {
+    render(<RevenueCard summary={{ ...COUNTS, currency: 'GBP', orders: 0, revenue: 0, revenue_per_recipient: 0, revenue_other: [] }} />);
+    expect(screen.getByRole('region', { name: 'Revenue' })).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Revenue by segment' })).toBeNull();
   });
 
   it('is absent while the team has recorded no conversion', () => {

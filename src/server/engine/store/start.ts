@@ -5,7 +5,7 @@ import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
-import { audienceNumbersOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
+import { audienceMembershipOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle, LOCAL_START_LEAD_MS, startMomentOf } from '../../modules/campaigns/lifecycle';
@@ -105,8 +105,9 @@ async function writeRecipients(
 /**
  * A campaign with segments (issue 35): its recipients are fixed when it starts. Its numbers, evaluated
  * then (groups and segments, less the excluded ones and the suppression list), are written once to
- * campaign_audience in the start's transaction; its messages are written from that list, so a number
- * that starts or stops matching a segment later changes nothing. Returns how many, or null for a
+ * campaign_audience in the start's transaction, each with the included segments it matched; its
+ * messages are written from that list, so a number that starts or stops matching a segment later
+ * changes nothing (nor the revenue per segment, read from the same record). Returns how many, or null for a
  * campaign without segments (its audience is its groups', read as it is written, as before).
  */
 async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zone: string, now: Date): Promise<number | null> {
@@ -117,7 +118,7 @@ async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zo
   );
   if (segments.length === 0) return null;
   const { included, excluded } = await audienceGroups(tx, campaign.id, campaign.team_id);
-  const numbers = await audienceNumbersOf(
+  const numbers = await audienceMembershipOf(
     tx,
     campaign.team_id,
     {
@@ -130,7 +131,10 @@ async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zo
     now,
   );
   await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
-  const inserted = await tx.execute(sql`INSERT INTO campaign_audience (campaign_id, phone_number) SELECT ${campaign.id}, n.phone_number FROM (${numbers}) n`);
+  // With the included segments each number matched: revenue per segment is read from this record (db/revenue.ts).
+  const inserted = await tx.execute(
+    sql`INSERT INTO campaign_audience (campaign_id, phone_number, segment_ids) SELECT ${campaign.id}, n.phone_number, n.segment_ids FROM (${numbers}) n`,
+  );
   return inserted.rowCount ?? 0;
 }
 

@@ -20,7 +20,7 @@ import type { TemplatesRepository } from '../templates/templates.repository';
 import type { UsersRepository } from '../users/users.repository';
 import type { CampaignRecord, CampaignsRepository } from './campaigns.repository';
 import type { CampaignReviewer } from './review';
-import type { ReviewRepository } from './review.repository';
+import type { ReviewAudience, ReviewRepository } from './review.repository';
 import type { SmsRoutesRepository } from '../sms-routes/sms-routes.repository';
 
 /**
@@ -39,8 +39,8 @@ export type CampaignsDeps = {
   segments: {
     idsByUuid(teamId: number, uuids: string[]): Promise<Map<string, number>>;
     countAudience(teamId: number, audience: CampaignAudience): Promise<number>;
-    /** The count of a started campaign's fixed recipients (campaign_audience). */
-    fixedCount(campaignId: number): Promise<number>;
+    /** The recipients of an audience with segments for the review: evaluated now, or a started campaign's fixed list (`fixedCampaignId`). */
+    audienceOf(teamId: number, audience: CampaignAudience, fixedCampaignId?: number): Promise<ReviewAudience>;
   };
   recipients: Pick<RecipientsRepository, 'count'>;
   teams: Pick<TeamsRepository, 'settingsOf' | 'testNumbersOf'>;

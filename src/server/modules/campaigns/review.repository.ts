@@ -38,6 +38,13 @@ function renderedFields(tokens: FieldToken[]): SQL {
   return sql`concat(${sql.join(parts, sql`, `)})`;
 }
 
+/**
+ * The recipients of a campaign with segments, as SQL (issue 35): `rows` `phone_number, custom_fields`
+ * (the fields its messages carry), `numbers` rows `phone_number` alone, cheaper where no field is read.
+ * Absent, the review reads the included groups less the excluded ones.
+ */
+export type ReviewAudience = { rows: SQL; numbers: SQL };
+
 /** What the review of a campaign reads from its audience (docs/interface.md, the review). */
 export function createReviewRepository(db: Db) {
   return {
@@ -75,12 +82,18 @@ export function createReviewRepository(db: Db) {
      * same length (extension characters twice) and the same need for UCS-2 are measured alike. One
      * recipient's fields of each shape, and how many have it.
      */
-    async shapes(included: number[], excluded: number[], tokens: FieldToken[]) {
+    async shapes(included: number[], excluded: number[], tokens: FieldToken[], audience?: ReviewAudience) {
+      // Without a field in the body every recipient renders the same: their numbers are enough.
+      const recipients = audience
+        ? tokens.length > 0
+          ? audience.rows
+          : sql`SELECT n.phone_number, '{}'::jsonb AS custom_fields FROM (${audience.numbers}) n`
+        : recipientsOf(included, excluded);
       return rowsOf(
         db,
         ShapeRowSchema,
         sql`
-        WITH r AS (${recipientsOf(included, excluded)}),
+        WITH r AS (${recipients}),
         k AS (SELECT r.custom_fields, ${renderedFields(tokens)} AS t FROM r),
         g AS (SELECT length(t) + length(regexp_replace(t, ${NOT_EXTENSION}, '', 'g')) AS len, t ~ ${NOT_GSM} AS wide, custom_fields FROM k)
         SELECT DISTINCT ON (len, wide) count(*) OVER (PARTITION BY len, wide)::int AS n, custom_fields AS fields FROM g ORDER BY len, wide`,
@@ -88,18 +101,21 @@ export function createReviewRepository(db: Db) {
     },
 
     /** The audience's numbers by their first six digits: one number of each prefix, and how many share it. */
-    async prefixes(included: number[], excluded: number[]) {
-      return rowsOf(db, z.object({ prefix: z.string(), sample: z.string(), n: z.number() }), prefixesOf(included, excluded));
+    async prefixes(included: number[], excluded: number[], audience?: ReviewAudience) {
+      const query = audience
+        ? sql`SELECT left(a.phone_number, 6) AS prefix, min(a.phone_number) AS sample, count(*)::int AS n FROM (${audience.numbers}) a GROUP BY 1`
+        : prefixesOf(included, excluded);
+      return rowsOf(db, z.object({ prefix: z.string(), sample: z.string(), n: z.number() }), query);
     },
 
     /** Per field, the recipients whose value is missing or empty. */
-    async missing(included: number[], excluded: number[], fields: FieldToken[]): Promise<number[]> {
+    async missing(included: number[], excluded: number[], fields: FieldToken[], audience?: ReviewAudience): Promise<number[]> {
       if (fields.length === 0) return [];
       const counts = fields.map((field) => sql`count(*) FILTER (WHERE coalesce(${valueOf(field)}, '') = '')::int`);
       const row = await oneRowOf(
         db,
         MissingRowSchema,
-        sql`WITH r AS (${recipientsOf(included, excluded)}) SELECT ARRAY[${sql.join(counts, sql`, `)}] AS missing FROM r`,
+        sql`WITH r AS (${audience ? audience.rows : recipientsOf(included, excluded)}) SELECT ARRAY[${sql.join(counts, sql`, `)}] AS missing FROM r`,
       );
       return row.missing;
     },

@@ -205,6 +205,37 @@ describe('personalisation that cannot break silently', () => {
   });
 });
 
+describe('the review of a campaign to segments (issue 35)', () => {
+  // Seen red: with the review reading the included groups only (review.ts without `subject.audience`), this
+  // campaign without groups had 0 parts, no cost, no quiet zone, no missing field and finished at its start.
+  it('measures parts, cost, field coverage and time over the segments’ recipients, before and after saving', async () => {
+    const segment = (await call('POST', '/segments/', { name: 'In A', match: 'all', conditions: [{ type: 'group', op: 'in', group_uuid: groups.A }] })).json()
+      .data.uuid as string;
+    const uuid = await template(`Hi {{First Name|there}}! ${FILLER}`);
+    const body = campaignBody(uuid, { name: 'Segment only', included_contact_groups: [], excluded_contact_groups: [], included_segments: [segment] });
+    const expected = {
+      // A's numbers less 507 (opted out): 501–506.
+      recipients: { total: 6 },
+      // 501, 502, 505 (fallback) and 506: one part; 503: two; 504 (Ł): three.
+      segments: { min: 1, typical: 1, max: 3 },
+      total_parts: 9,
+      cost: { amount: 0.45, currency: 'GBP' },
+      // Six messages at one a second from 20:59:57: three before quiet hours, three after them.
+      finishes_at: '2026-06-02 08:00:03',
+      quiet_zones: [{ zone: 'Europe/London', recipients: 6 }],
+      // 505's First Name is empty; no group is included, so none is without it.
+      coverage: [{ field: 'First Name', fallback: true, missing: 1, groups_without: [], conflicting: 0, blocking: false }],
+      confirm_required: true,
+    };
+    const preview = await call('POST', '/campaigns/preview', body);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data).toMatchObject(expected);
+    const created = await call('POST', '/campaigns/', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await call('GET', `/campaigns/${created.json().data.uuid}/review`)).json().data).toMatchObject(expected);
+  });
+});
+
 /** A new member of the team with `role`, with a token of the team. */
 async function memberOf(role: 'editor' | 'viewer') {
   const user = await t.user();

@@ -5,7 +5,7 @@ import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shar
 import { zoneOfNumber } from '../../lib/phone-zones';
 import { formatTimestamp } from '../../lib/time';
 import type { SmsRoutesRepository } from '../sms-routes/sms-routes.repository';
-import type { ReviewRepository, FieldToken } from './review.repository';
+import type { ReviewAudience, ReviewRepository, FieldToken } from './review.repository';
 import { routeEstimate } from './route-estimate';
 
 /** What a review is of: a saved campaign, or a campaign input not written (the preview). */
@@ -25,6 +25,12 @@ export type ReviewSubject = {
   expiry?: Date;
   /** The saved campaign, for its test sends. */
   campaignId?: number;
+  /**
+   * A campaign with segments (issue 35): its recipients, groups and segments together (live before
+   * its start, the list fixed then after). The parts, cost, field coverage, zones and total are read
+   * over them; the included groups' counts (duplicates, excluded, opted out) stay the groups'.
+   */
+  audience?: ReviewAudience;
 };
 
 export type ReviewSettings = {
@@ -165,15 +171,16 @@ export function createCampaignReview(deps: {
     // The audience by number prefix: for the quiet hours and local time of each zone, and the country of each route.
     const prefixes =
       quiet || local
-        ? deps.review.prefixes(subject.includedGroupIds, excluded)
-        : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded) : []));
-    const [counts, shapes, missing, conflicts, links, tests, audience] = await Promise.all([
+        ? deps.review.prefixes(subject.includedGroupIds, excluded, subject.audience)
+        : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded, subject.audience) : []));
+    const [groupCounts, shapes, missing, conflicts, links, tests, audience] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
-      deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens),
+      deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens, subject.audience),
       deps.review.missing(
         subject.includedGroupIds,
         excluded,
         fields.map((field) => ({ spellings: field.spellings })),
+        subject.audience,
       ),
       deps.review.conflicts(
         subject.includedGroupIds,
@@ -189,6 +196,8 @@ export function createCampaignReview(deps: {
     // Each shape measured on one recipient of it, rendered as the engine renders.
     const measured = measuredShapes(tokens, shapes, links);
     const totalParts = measured.reduce((sum, shape) => sum + shape.segments * shape.n, 0);
+    // With segments, who gets a message is the audience's count (its shapes cover each recipient once).
+    const counts = subject.audience ? { ...groupCounts, total: shapes.reduce((sum, shape) => sum + shape.n, 0) } : groupCounts;
 
     const now = deps.now().getTime();
     // Quiet hours and local time apply in each recipient's own zone (as the engine holds them): the audience by zone.

@@ -1,6 +1,6 @@
 import type { CampaignInput } from '../../../shared/contract';
 import type { AuthContext } from '../../http/auth';
-import { campaignRevenue, hasConversions, revenueFigures } from '../../db/revenue';
+import { campaignRevenue, campaignSegmentRevenue, hasConversions, revenueFigures } from '../../db/revenue';
 import { ValidationError } from '../../lib/errors';
 import { findCampaign, presentAbTest, groupIdsOf, SENDING, type CampaignsDeps } from './campaign-records';
 import { resolveCampaign } from './editing';
@@ -42,13 +42,28 @@ export async function reviewCampaign(
     included: await deps.segments.idsByUuid(auth.teamId, record.includedSegments),
     excluded: await deps.segments.idsByUuid(auth.teamId, record.excludedSegments),
   };
+  const optoutsId = await deps.suppressions.listOf(auth.teamId);
+  // With segments (issue 35): the review reads the audience evaluated live before the start, and the list fixed then once started.
+  const audience =
+    segments.included.size + segments.excluded.size === 0
+      ? undefined
+      : await deps.segments.audienceOf(
+          auth.teamId,
+          {
+            includedGroupIds: groups.included,
+            excludedGroupIds: [...groups.excluded, optoutsId],
+            includedSegmentIds: [...segments.included.values()],
+            excludedSegmentIds: [...segments.excluded.values()],
+          },
+          record.status === 0 ? undefined : record.id,
+        );
   const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: record.templateUuid,
     body: template.body,
     includedGroupIds: groups.included,
     excludedGroupIds: groups.excluded,
-    optoutsId: await deps.suppressions.listOf(auth.teamId),
+    optoutsId,
     send: record.scheduledSendDate,
     finish: record.scheduledFinishDate,
     throttled: record.throttled,
@@ -56,19 +71,9 @@ export async function reviewCampaign(
     localSendTime: record.localSendTime,
     expiry: record.expiryDate,
     campaignId: record.id,
+    ...(audience && { audience }),
   });
-  if (segments.included.size + segments.excluded.size === 0) return { ...review, ...abSplitOf(record.variants, record.abTest, review.recipients.total) };
-  // With segments (issue 35): before the start, the audience evaluated live; once started, the list fixed then.
-  const total =
-    record.status === 0
-      ? await deps.segments.countAudience(auth.teamId, {
-          includedGroupIds: groups.included,
-          excludedGroupIds: [...groups.excluded, await deps.suppressions.listOf(auth.teamId)],
-          includedSegmentIds: [...segments.included.values()],
-          excludedSegmentIds: [...segments.excluded.values()],
-        })
-      : await deps.segments.fixedCount(record.id);
-  return { ...review, recipients: { ...review.recipients, total }, ...abSplitOf(record.variants, record.abTest, total) };
+  return { ...review, ...abSplitOf(record.variants, record.abTest, review.recipients.total) };
 }
 
 /** The review's A/B split of `total` recipients (docs/ab-tests.md); nothing without a test. */
@@ -90,32 +95,56 @@ function abSplitOf(variants: Array<{ name: string }>, settings: AbSettings | nul
 export async function previewCampaign(deps: Parameters<typeof resolveCampaign>[0] & Pick<CampaignsDeps, 'reviewer'>, auth: AuthContext, input: CampaignInput) {
   const write = await resolveCampaign(deps, auth, { ...input, is_draft: true, manually_paused: undefined, ignore_quiet_hours: undefined });
   const template = (await deps.templates.find(auth.teamId, input.template_uuid))!;
+  const optoutsId = await deps.suppressions.listOf(auth.teamId);
+  // With segments (issue 35): the audience evaluated now, as the review of the saved campaign reads it.
+  const audience =
+    write.includedSegmentIds.length + write.excludedSegmentIds.length === 0
+      ? undefined
+      : await deps.segments.audienceOf(auth.teamId, {
+          includedGroupIds: write.includedGroupIds,
+          excludedGroupIds: [...write.excludedGroupIds, optoutsId],
+          includedSegmentIds: write.includedSegmentIds,
+          excludedSegmentIds: write.excludedSegmentIds,
+        });
   const review = await reviewOf(deps, auth, {
     teamId: auth.teamId,
     templateUuid: input.template_uuid,
     body: template.body,
     includedGroupIds: write.includedGroupIds,
     excludedGroupIds: write.excludedGroupIds,
-    optoutsId: await deps.suppressions.listOf(auth.teamId),
+    optoutsId,
     send: write.scheduledSendDate,
     finish: write.scheduledFinishDate,
     throttled: write.throttled,
     ignoreQuietHours: input.ignore_quiet_hours ?? false,
     localSendTime: write.localSendTime,
     expiry: write.expiryDate,
+    ...(audience && { audience }),
   });
   return { ...review, ...abSplitOf(write.variants, write.abTest, review.recipients.total) };
 }
 
 /**
  * The revenue credited to a campaign (docs/conversions.md), in the team's currency and the others
- * apart; nothing while the team has recorded no conversion.
+ * apart; nothing while the team has recorded no conversion. Once a campaign with included segments
+ * has started, the same per segment, over the recipients each brought when its list was fixed.
  */
-async function revenueOf(deps: Pick<CampaignsDeps, 'db' | 'teams'>, teamId: number, campaignId: number, recipients: number) {
+async function revenueOf(
+  deps: Pick<CampaignsDeps, 'db' | 'teams'>,
+  teamId: number,
+  record: { id: number; status: number; includedSegments: string[] },
+  recipients: number,
+) {
   if (!(await hasConversions(deps.db, teamId))) return {};
-  const [{ currency }, rows] = await Promise.all([deps.teams.settingsOf(teamId), campaignRevenue(deps.db, teamId, campaignId)]);
+  const [{ currency }, rows] = await Promise.all([deps.teams.settingsOf(teamId), campaignRevenue(deps.db, teamId, record.id)]);
   const figures = revenueFigures(rows, currency);
-  return { currency, ...figures, revenue_per_recipient: recipients > 0 ? Math.round((figures.revenue / recipients) * 10_000) / 10_000 : null };
+  const segments = record.status !== 0 && record.includedSegments.length > 0 ? await campaignSegmentRevenue(deps.db, teamId, record.id, currency) : [];
+  return {
+    currency,
+    ...figures,
+    revenue_per_recipient: recipients > 0 ? Math.round((figures.revenue / recipients) * 10_000) / 10_000 : null,
+    ...(segments.length > 0 && { segments }),
+  };
 }
 
 /** Before sending: who the groups reach now; once sending: the engine's messages by status (and the revenue credited to it). */
@@ -126,7 +155,7 @@ export async function campaignSummary(
 ) {
   const record = await findCampaign(deps, auth, uuid);
   const summary = await countsSummary(deps, auth, record);
-  return { ...summary, ...(await revenueOf(deps, auth.teamId, record.id, summary.recipients)) };
+  return { ...summary, ...(await revenueOf(deps, auth.teamId, record, summary.recipients)) };
 }
 
 async function countsSummary(

@@ -1,15 +1,19 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { SEGMENT_SORT, type Condition, type SegmentMatch } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import { countOf, orderOf, readPage, teamIdsByUuid, type Page, type PageWindow } from '../../db/pages';
-import { firstRowOf, MomentSchema, rowsOf, type Conn } from '../../db/rows';
+import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
+import { segmentCampaignRevenue } from '../../db/revenue';
+import { arrayParam } from '../../db/arrays';
 import { containsText } from '../../db/search';
 import { segments } from '../../db/schema';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import {
   audienceNumbersOf,
+  audienceRowsOf,
   segmentCountOf,
+  segmentGroupsOf,
   segmentReferencesOf,
   segmentRowsOf,
   segmentScopeOf,
@@ -38,6 +42,8 @@ export type SegmentFields = { name: string; description: string; match: SegmentM
 
 const ContactRowSchema = z.object({ phone_number: z.string(), custom_fields: z.record(z.string(), z.unknown()) });
 const InUseRowSchema = z.object({ id: z.number(), name: z.string() });
+const CurrencyRowSchema = z.object({ currency: z.string() });
+const NumbersRowSchema = z.object({ numbers: z.array(z.string()) });
 
 export type { SegmentReferences };
 
@@ -138,9 +144,29 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
         return countOf(tx, sql`SELECT count(*)::int AS total FROM (${numbers}) a`);
       }),
 
-    /** How many recipients a campaign with segments was fixed to when it started. */
-    fixedCount: (campaignId: number): Promise<number> =>
-      countOf(db, sql`SELECT count(*)::int AS total FROM campaign_audience WHERE campaign_id = ${campaignId}`),
+    /**
+     * A campaign's recipients with segments, for its review: evaluated now, or once started
+     * (`fixedCampaignId`) the list fixed then; `rows` with the fields its messages carry.
+     */
+    async audienceOf(teamId: number, audience: CampaignAudience, zone: string, fixedCampaignId?: number): Promise<{ rows: SQL; numbers: SQL }> {
+      const numbers =
+        fixedCampaignId === undefined
+          ? await db.transaction(async (tx) => {
+              // Evaluated once, then passed as a list: the review reads its audience in up to three statements (parts, coverage, zones).
+              await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+              const live = await audienceNumbersOf(tx, teamId, audience, zone, clock.now());
+              const { numbers: list } = await oneRowOf(tx, NumbersRowSchema, sql`SELECT coalesce(array_agg(a.phone_number), '{}') AS numbers FROM (${live}) a`);
+              return sql`SELECT unnest(${arrayParam(list)}::text[]) AS phone_number`;
+            })
+          : sql`SELECT a.phone_number FROM campaign_audience a WHERE a.campaign_id = ${fixedCampaignId}`;
+      return { numbers, rows: audienceRowsOf(numbers, audience.includedGroupIds, segmentGroupsOf(teamId)) };
+    },
+
+    /** The latest `limit` campaigns that sent to the segment, with its figures in each (db/revenue.ts), in the team's currency. */
+    async revenue(teamId: number, segmentId: number, limit: number) {
+      const { currency } = await oneRowOf(db, CurrencyRowSchema, sql`SELECT currency FROM teams WHERE id = ${teamId}`);
+      return { currency, ...(await segmentCampaignRevenue(db, teamId, segmentId, currency, limit)) };
+    },
 
     /** A page of the segment's numbers by number, with their merged fields. */
     contacts: (shape: SegmentShape, scope: SegmentScope, window: PageWindow) =>

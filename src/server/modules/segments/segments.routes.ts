@@ -13,6 +13,7 @@ import {
   SegmentInputSchema,
   SegmentListQuerySchema,
   SegmentParamsSchema,
+  SegmentRevenueSchema,
   SegmentSchema,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
@@ -122,6 +123,23 @@ export const segmentsRoutes: FastifyPluginAsyncZod<{ segments: SegmentsService; 
       const { items, total } = await segments.contacts(callerOf(request), request.params.segment_uuid, pageWindow(request.query));
       return pageEnvelope(request, publicUrl, request.query, total, items);
     },
+  );
+
+  app.get(
+    '/segments/:segment_uuid/revenue',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'showSegmentRevenue',
+        tags,
+        summary: 'Revenue of the campaigns that sent to the segment',
+        description:
+          'Herald extension. The latest 20 started campaigns that included the segment, newest first, each with the recipients the segment brought when its list was fixed at the start, and the orders and revenue credited to the messages to them (in the team’s currency; other currencies apart, never converted).',
+        params: SegmentParamsSchema,
+        response: { 200: dataOf(SegmentRevenueSchema), ...errorsOf(401, 404) },
+      },
+    },
+    async (request) => ({ data: await segments.revenue(callerOf(request), request.params.segment_uuid) }),
   );
 
   app.put(

@@ -1,4 +1,4 @@
-import type { Segment, SegmentContact, SegmentCountInput, SegmentInput } from '../../../shared/contract';
+import type { Segment, SegmentContact, SegmentCountInput, SegmentInput, SegmentRevenue } from '../../../shared/contract';
 import type { Db } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
 import { countryOfNumber } from '../../gateways/sms/routing/route-rules';
@@ -9,6 +9,9 @@ import { formatTimestamp } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import { leavesWithPaths, type SegmentScope, type SegmentShape } from '../../db/segment-sql';
 import type { SegmentReferences, SegmentRow, SegmentsRepository } from './segments.repository';
+
+/** How many campaigns a segment's revenue shows (the latest). */
+const REVENUE_CAMPAIGNS = 20;
 
 /**
  * Segments (issue 35): a team's saved conditions, and their numbers counted and listed live on every
@@ -118,6 +121,25 @@ export function createSegmentsService(deps: {
     async count(auth: AuthContext, uuid: string): Promise<{ count: number }> {
       const row = await find(auth, uuid);
       return { count: await deps.segments.count(row, await scopeOf(auth, row)) };
+    },
+
+    /**
+     * The campaigns that sent to the segment, newest first, with the figures of the recipients it
+     * brought each (recorded at their start; docs/conversions.md, revenue per segment).
+     */
+    async revenue(auth: AuthContext, uuid: string): Promise<SegmentRevenue> {
+      const row = await find(auth, uuid);
+      const { currency, campaigns, more } = await deps.segments.revenue(auth.teamId, row.id, REVENUE_CAMPAIGNS);
+      return {
+        currency,
+        campaigns: campaigns.map(({ campaign, ...figures }) => ({
+          campaign_uuid: campaign.uuid,
+          name: campaign.name,
+          started_at: formatTimestamp(campaign.startedAt, zone),
+          ...figures,
+        })),
+        more,
+      };
     },
 
     /** How many numbers a segment not yet saved would have (the builder's live count). */
