@@ -8,6 +8,7 @@ import {
   formatDay,
   formatList,
   formatMoney,
+  formatPerRecipient,
   formatMomentIn,
   formatNumber,
   formatPercent,
@@ -40,6 +41,10 @@ describe('format in en-GB (the tests’ browser)', () => {
     expect(formatMoney(0.045, 'GBP', { minimumFractionDigits: 2, maximumFractionDigits: 5 })).toBe('£0.045');
     expect(formatMoney(12, 'EURO')).toBe('12.00 EURO');
     expect(formatMoney(null, 'EUR')).toBe('—');
+    // Revenue per recipient: cents, but small amounts keep the digits that tell campaigns apart.
+    expect(formatPerRecipient(4.1475, 'EUR')).toBe('€4.15');
+    expect(formatPerRecipient(0.0125, 'EUR')).toBe('€0.0125');
+    expect(formatPerRecipient(0.5, 'GBP')).toBe('£0.50');
     expect(formatPercent(0.9652)).toBe('96.5%');
     expect(formatPercent(0.0002)).toBe('<0.1%');
     expect(formatPercent(0.9998)).toBe('>99.9%');

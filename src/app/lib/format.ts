@@ -79,6 +79,14 @@ export function formatMoney(amount: number | null, currency: string, options: Mo
   }
 }
 
+/**
+ * Revenue per recipient: cents as usual (4.15), but a small amount with the digits that tell
+ * campaigns apart (0.0125), as the service gives it to four decimals.
+ */
+export function formatPerRecipient(amount: number | null, currency: string): string {
+  return formatMoney(amount, currency, { minimumFractionDigits: 2, maximumFractionDigits: amount !== null && Math.abs(amount) < 1 ? 4 : 2 });
+}
+
 /** "Euro" for EUR, in the reader's language; the code itself when the browser does not know it. */
 export function currencyName(code: string): string {
   try {

@@ -2,7 +2,7 @@ import { Anchor, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CampaignSegmentRevenue, CampaignSummary } from '../../api/gen/types.gen';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { formatCount, formatMoney, plural } from '../../lib/format';
+import { formatCount, formatMoney, formatPerRecipient, plural } from '../../lib/format';
 import { paths } from '../../paths';
 
 /**
@@ -19,7 +19,7 @@ export function RevenueCard({ summary }: { summary: CampaignSummary }) {
     { label: 'Revenue', value: formatMoney(summary.revenue, currency) },
     {
       label: 'Per recipient',
-      value: formatMoney(summary.revenue_per_recipient ?? null, currency, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+      value: formatPerRecipient(summary.revenue_per_recipient ?? null, currency),
     },
   ];
   const other = summary.revenue_other ?? [];
@@ -93,7 +93,7 @@ function SegmentLines({ currency, segments }: { currency: string; segments: Camp
       key: 'per-recipient',
       header: 'Per recipient',
       ...figure,
-      cell: (line) => formatMoney(line.revenue_per_recipient, currency, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+      cell: (line) => formatPerRecipient(line.revenue_per_recipient, currency),
     },
   ];
   return (

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { SegmentCampaignRevenue } from '../../api/gen/types.gen';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { ErrorState } from '../../components/error-state';
-import { formatCount, formatMoney, formatTimestamp, plural } from '../../lib/format';
+import { formatCount, formatMoney, formatPerRecipient, formatTimestamp, plural } from '../../lib/format';
 import { paths } from '../../paths';
 import { segmentQueries } from './segment-queries';
 
@@ -56,7 +56,7 @@ export function SegmentRevenueCard({ uuid }: { uuid: string }) {
       key: 'per-recipient',
       header: 'Per recipient',
       ...figure,
-      cell: (line) => formatMoney(line.revenue_per_recipient, currency, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+      cell: (line) => formatPerRecipient(line.revenue_per_recipient, currency),
     },
   ];
   return (

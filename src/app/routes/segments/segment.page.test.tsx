@@ -161,7 +161,7 @@ describe('a segment’s page', { timeout: 60_000 }, () => {
       within(summer)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['3', '3', '£35.00and €7.50 (1 order)', '£11.6667']);
+    ).toEqual(['3', '3', '£35.00and €7.50 (1 order)', '£11.67']);
     expect(within(summer).getByRole('link', { name: 'Summer sale' })).toHaveAttribute('href', `/campaigns/${SUMMER_CAMPAIGN}`);
     expect(within(table).getByRole('row', { name: /Autumn/ })).toHaveTextContent('£0.00');
   });

@@ -56,7 +56,7 @@ describe('the revenue card', () => {
     );
     const card = screen.getByRole('region', { name: 'Revenue' });
     expect(within(card).getByText('Orders').nextElementSibling).toHaveTextContent('2');
-    expect(within(card).getByText('Per recipient').nextElementSibling).toHaveTextContent('€12.525');
+    expect(within(card).getByText('Per recipient').nextElementSibling).toHaveTextContent('€12.53');
     expect(card).toHaveTextContent('€50.10');
     expect(card).toHaveTextContent('In other currencies, not converted: £15.50 (1 order).');
   });
@@ -91,7 +91,7 @@ describe('the revenue card', () => {
       within(within(table).getByRole('row', { name: new RegExp(name) }))
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-    expect(cells('Gold')).toEqual(['3', '3', '£35.00', '£11.6667']);
+    expect(cells('Gold')).toEqual(['3', '3', '£35.00', '£11.67']);
     expect(cells('VIP')).toEqual(['2', '1', '£20.00and €7.50 (1 order)', '£10.00']);
     expect(within(table).getByRole('link', { name: 'Gold' })).toHaveAttribute('href', `/segments/${GOLD}`);
   });
