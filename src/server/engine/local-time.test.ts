@@ -12,12 +12,8 @@
  * expiry and unsent as `pending`, not `local_time`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutgoingSms } from '../gateways/sms/sms-gateway';
-import { createSimulatorGateway } from '../gateways/sms/simulator';
-import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { arrivalEngine, messagesOfCampaign } from '../testing/arrival-engine';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
-import { createEngine } from './engine';
-import { createEngineStore } from './store/postgres-store';
 
 // June: London is UTC+1, New York UTC−4, Sydney UTC+10. The service's zone (APP_TIMEZONE) is London.
 const clock = createTestClock('2026-06-01T12:00:00Z');
@@ -34,26 +30,7 @@ const SYDNEY = '61291234567';
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, token = admin.token) => t.request(method, `/api/2.0${url}`, { token, body });
 
 /** An engine whose carrier notes when (on the test clock) each message reached it. */
-function engineWith() {
-  const gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
-  const ledger = new GatewayLedger();
-  const arrivals: Array<{ to: string; at: string }> = [];
-  const counted = countingGateway(gateway, { ledger });
-  const engine = createEngine({
-    store: createEngineStore(t.database.db, { defaultZone: 'Europe/London' }),
-    gateway: {
-      ...counted,
-      submit: (batch: OutgoingSms[], options) => {
-        for (const message of batch) arrivals.push({ to: message.to, at: clock.now().toISOString() });
-        return counted.submit(batch, options);
-      },
-    },
-    clock,
-    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond: 1000, leaseMs: 30_000 },
-    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
-  });
-  return { engine, ledger, arrivals, gateway };
-}
+const engineWith = () => arrivalEngine(t, clock);
 
 async function create(overrides: Record<string, unknown>) {
   const response = await call('POST', '/campaigns/', {
@@ -67,13 +44,7 @@ async function create(overrides: Record<string, unknown>) {
   expect(response.statusCode, response.body).toBe(201);
   return response.json().data.uuid as string;
 }
-async function messagesOf(uuid: string) {
-  const { rows } = await t.database.pool.query(
-    `SELECT m.phone_number, m.status, m.reason FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1 ORDER BY m.phone_number`,
-    [uuid],
-  );
-  return rows as Array<{ phone_number: string; status: string; reason: string | null }>;
-}
+const messagesOf = (uuid: string) => messagesOfCampaign(t, uuid);
 
 beforeAll(async () => {
   t = await createTestApp({}, { clock });

@@ -11,12 +11,8 @@
  * Los Angeles went at 05:30 its time with New York; without `held_messages`, the summary held 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutgoingSms } from '../gateways/sms/sms-gateway';
-import { createSimulatorGateway } from '../gateways/sms/simulator';
-import { countingGateway, GatewayLedger } from '../testing/counting-gateway';
+import { arrivalEngine, messagesOfCampaign } from '../testing/arrival-engine';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../testing/test-app';
-import { createEngine } from './engine';
-import { createEngineStore } from './store/postgres-store';
 
 // June: London is UTC+1, Paris UTC+2. Quiet hours 21:00–08:00 every night.
 const clock = createTestClock('2026-06-01T12:00:00Z');
@@ -32,26 +28,7 @@ const US = ['12025550101'];
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, token = admin.token) => t.request(method, `/api/2.0${url}`, { token, body });
 
 /** An engine whose carrier notes when (on the test clock) each message reached it. */
-function engineWith(rateLimitPerSecond = 1000) {
-  const gateway = createSimulatorGateway({ latencyMs: 0, failureRate: 0 });
-  const ledger = new GatewayLedger();
-  const arrivals: Array<{ to: string; at: string }> = [];
-  const counted = countingGateway(gateway, { ledger });
-  const engine = createEngine({
-    store: createEngineStore(t.database.db, { defaultZone: 'Europe/London' }),
-    gateway: {
-      ...counted,
-      submit: (batch: OutgoingSms[], options) => {
-        for (const message of batch) arrivals.push({ to: message.to, at: clock.now().toISOString() });
-        return counted.submit(batch, options);
-      },
-    },
-    clock,
-    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond, leaseMs: 30_000 },
-    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
-  });
-  return { engine, ledger, arrivals, gateway };
-}
+const engineWith = (rateLimitPerSecond = 1000) => arrivalEngine(t, clock, rateLimitPerSecond);
 
 async function create(overrides: Record<string, unknown>) {
   const response = await call('POST', '/campaigns/', {
@@ -64,13 +41,7 @@ async function create(overrides: Record<string, unknown>) {
   expect(response.statusCode, response.body).toBe(201);
   return response.json().data.uuid as string;
 }
-async function messagesOf(uuid: string) {
-  const { rows } = await t.database.pool.query(
-    `SELECT m.phone_number, m.status, m.reason FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1 ORDER BY m.phone_number`,
-    [uuid],
-  );
-  return rows as Array<{ phone_number: string; status: string; reason: string | null }>;
-}
+const messagesOf = (uuid: string) => messagesOfCampaign(t, uuid);
 
 beforeAll(async () => {
   t = await createTestApp({}, { clock });
