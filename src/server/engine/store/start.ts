@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
-import { audienceNumbersOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
+import { audienceNumbersOf, audienceRowsOf, segmentGroupsOf, useSegmentSettings } from '../../db/segment-sql';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle, LOCAL_START_LEAD_MS, startMomentOf } from '../../modules/campaigns/lifecycle';
@@ -126,6 +126,7 @@ async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zo
     zone,
     now,
   );
+  await useSegmentSettings(tx);
   await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
   const inserted = await tx.execute(sql`INSERT INTO campaign_audience (campaign_id, phone_number) SELECT ${campaign.id}, n.phone_number FROM (${numbers}) n`);
   return inserted.rowCount ?? 0;
