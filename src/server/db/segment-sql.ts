@@ -21,6 +21,8 @@ import { firstRowOf, rowsOf, type Conn } from './rows';
  *   are `number IN (set)`, which PostgreSQL answers with one hash of the set (a semi-join, or a
  *   hashed subplan under `any`), not a lookup per number.
  * - A condition never errors on a contact's data: text that is not a number or a date never matches.
+ * - What keeps it fast at a million contacts (the field read inline, the behaviour windows' indexes
+ *   of migration 0051, no parallel workers): docs/segments.md, "Speed".
  */
 
 /** A segment's match and conditions (SegmentInput without its name). */
@@ -49,6 +51,16 @@ export type SegmentScope = {
  */
 export const segmentGroupsOf = (teamId: number): SQL =>
   sql`SELECT g.id FROM contact_groups g WHERE g.team_id = ${teamId} AND g.id IS DISTINCT FROM ${suppressionListOf(teamId)} ORDER BY g.created_at, g.id`;
+
+/**
+ * The settings of a transaction that evaluates segments, until it ends: hashes of sets of numbers
+ * in memory rather than through temporary files, and no parallel workers. A behaviour condition is
+ * one hash of its numbers (half a million in the benchmark) that each worker would build again for
+ * itself: on a small machine the copies cost more than the workers save (docs/segments.md, "Speed").
+ */
+export async function useSegmentSettings(conn: Conn): Promise<void> {
+  await conn.execute(sql`SELECT set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`);
+}
 
 /** Whether any condition reads a contact's fields (the universe then carries them). */
 export const readsFields = (shape: SegmentShape): boolean => leavesOf(shape).some((leaf) => leaf.type === 'field');
@@ -122,9 +134,20 @@ function leafOf(leaf: LeafCondition, scope: SegmentScope): SQL {
 
 type FieldCondition = Extract<LeafCondition, { type: 'field' }>;
 
+/**
+ * A contact's field `name` in any case, as `herald_field` (migration 0047) reads it, without calling
+ * it for every contact: the exact key inline (the common case, a lookup); else the call (a function
+ * with a subquery, some ten microseconds) only when the fields' JSON text, lowered, holds the name
+ * lowered as a key (`"name":`), which every key equal to it ignoring case puts there. A contact
+ * without the field at all (a group that has no such column) costs a microsecond, not the call.
+ */
+function fieldValueOf(fields: SQL, name: string): SQL {
+  const asKey = sql`to_jsonb(lower(${name}::text))::text || ':'`;
+  return sql`coalesce(${fields} ->> ${name}, CASE WHEN strpos(lower(${fields}::text), ${asKey}) > 0 THEN herald_field(${fields}, ${name}) END)`;
+}
+
 function fieldPredicate(leaf: FieldCondition, scope: SegmentScope): SQL {
-  // The exact key inline; the call (a function per row, tens of microseconds) only for a name in another case.
-  const value = sql`coalesce(u.custom_fields ->> ${leaf.field}, herald_field(u.custom_fields, ${leaf.field}))`;
+  const value = fieldValueOf(sql`u.custom_fields`, leaf.field);
   const given = leaf.value === undefined ? '' : String(leaf.value).trim();
   const today = sql`${scope.today}::date`;
   const days = Number(given);
@@ -269,16 +292,31 @@ export async function segmentScopeOf(
   const team = await firstRowOf(conn, ZoneRowSchema, sql`SELECT time_zone AS zone FROM teams WHERE id = ${teamId}`);
   const prefixCountries = new Map<string, string | null>();
   if (shapes.some((shape) => leavesOf(shape).some((leaf) => leaf.type === 'country'))) {
-    const prefixes = await rowsOf(
-      conn,
-      PrefixRowSchema,
-      sql`SELECT left(c.phone_number, 6) AS prefix, min(c.phone_number) AS sample FROM contacts c
-           WHERE c.contact_group_id = ANY(${sql.param(groupIds)}::bigint[]) GROUP BY 1`,
-    );
+    const prefixes = await rowsOf(conn, PrefixRowSchema, prefixSamplesOf(groupIds));
     for (const { prefix, sample } of prefixes) prefixCountries.set(prefix, countryOfNumber(sample));
   }
   const today = formatTimestamp(now, team?.zone || zone).slice(0, 10);
   return { teamId, groupIds, groups: references.groups, campaigns: references.campaigns, prefixCountries, now, today };
+}
+
+/**
+ * Each six-digit prefix of the numbers of the groups `groupIds`, with its least number: rows `prefix,
+ * sample`. Read by skipping along the group's number index (contacts_group_phone_key) from one prefix
+ * to the next, one index look-up a prefix, rather than reading every contact (a million contacts
+ * under a handful of prefixes: milliseconds, not a second). Numbers are stored as E.164 digits, so
+ * every number of a prefix `p` lies between `p` and `p` followed by twenty nines; the next look-up
+ * starts after that (after the number itself for one shorter than six digits, its own prefix), and
+ * always after the number just found, so the walk ends whatever the data.
+ */
+function prefixSamplesOf(groupIds: number[]): SQL {
+  const after = sql`CASE WHEN length(w.sample) < 6 THEN w.sample ELSE greatest(w.sample, left(w.sample, 6) || repeat('9', 20)) END`;
+  return sql`
+    WITH RECURSIVE walk (group_id, sample) AS (
+      SELECT g.id, (SELECT min(c.phone_number) FROM contacts c WHERE c.contact_group_id = g.id) FROM unnest(${sql.param(groupIds)}::bigint[]) AS g(id)
+      UNION ALL
+      SELECT w.group_id, (SELECT min(c.phone_number) FROM contacts c WHERE c.contact_group_id = w.group_id AND c.phone_number > ${after})
+        FROM walk w WHERE w.sample IS NOT NULL)
+    SELECT left(w.sample, 6) AS prefix, min(w.sample) AS sample FROM walk w WHERE w.sample IS NOT NULL GROUP BY 1`;
 }
 
 /** A campaign's audience as it names it: groups (the suppression list among the excluded) and segments. */

@@ -5,7 +5,7 @@ import { arrayParam } from '../../db/arrays';
 import { withoutPlans } from '../../db/plans';
 import { firstRowOf, MomentSchema, oneRowOf, parseRows, rowsOf } from '../../db/rows';
 import { countRecipientsOf, recipientsOf } from '../../db/audience';
-import { audienceMembershipOf, audienceRowsOf, segmentGroupsOf } from '../../db/segment-sql';
+import { audienceMembershipOf, audienceRowsOf, segmentGroupsOf, useSegmentSettings } from '../../db/segment-sql';
 import { approvalHeldMail, heldNotice } from '../../lib/approval-mails';
 import type { StartStore } from '../engine-store';
 import { campaignLifecycle, LOCAL_START_LEAD_MS, startMomentOf } from '../../modules/campaigns/lifecycle';
@@ -130,6 +130,7 @@ async function fixAudience(tx: Tx, campaign: { id: number; team_id: number }, zo
     zone,
     now,
   );
+  await useSegmentSettings(tx);
   await tx.execute(sql`DELETE FROM campaign_audience WHERE campaign_id = ${campaign.id}`);
   // With the included segments each number matched: revenue per segment is read from this record (db/revenue.ts).
   const inserted = await tx.execute(

@@ -21,6 +21,7 @@ import {
   type SegmentReferences,
   type SegmentScope,
   type SegmentShape,
+  useSegmentSettings,
 } from '../../db/segment-sql';
 
 const SegmentRowSchema = z.object({
@@ -129,17 +130,17 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
     scopeOf: (teamId: number, shape: SegmentShape, references: SegmentReferences, zone: string) =>
       segmentScopeOf(db, teamId, [shape], references, zone, clock.now()),
 
-    /** How many numbers the segment has now (hashes of sets of numbers: in memory rather than through temporary files). */
+    /** How many numbers the segment has now (in a transaction with the segments' settings). */
     count: (shape: SegmentShape, scope: SegmentScope): Promise<number> =>
       db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+        await useSegmentSettings(tx);
         return countOf(tx, segmentCountOf(shape, scope));
       }),
 
     /** How many numbers a campaign's audience with segments has now (its groups and segments; db/segment-sql.ts). */
     countAudience: (teamId: number, audience: CampaignAudience, zone: string): Promise<number> =>
       db.transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+        await useSegmentSettings(tx);
         const numbers = await audienceNumbersOf(tx, teamId, audience, zone, clock.now());
         return countOf(tx, sql`SELECT count(*)::int AS total FROM (${numbers}) a`);
       }),
