@@ -14,9 +14,9 @@
  * winner picked, every message delivered) and the shop is disconnected: nothing is left waiting that
  * would hold the team's sending, or show in a spec that runs later.
  *
- * Seen red: with the receiver's signature check made to accept any HMAC, the spec's forged call (a
- * wrong signature) is answered 2xx instead of 401; with the conversion credited to no campaign, the
- * Revenue card never shows.
+ * Seen red: with the receiver's signature check (`signatureHolds`) made to accept any HMAC, the
+ * forged call is answered 200 instead of 401; with attribution by click turned off in
+ * `attributionQuery`, the order is credited by view instead of by the click.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sendShopifyOrder } from '../src/server/testing/shop-fakes/shopify-fake';
@@ -219,7 +219,8 @@ test('a marketer targets a segment, tests two messages, picks the winner and see
     orderNumber: 1001,
     totalPrice: ORDER_VALUE,
     currency,
-    createdAt: new Date().toISOString(),
+    // As Shopify writes it, to the second; rounded up, so the click just before is before it whatever the rounding.
+    createdAt: new Date(Math.ceil(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
     phone: { customer: `+${buyer.Recipient.replace(/^\+/, '')}` },
   };
   // A forged call (signed with another secret) is refused and records nothing; the shop's own is taken.
