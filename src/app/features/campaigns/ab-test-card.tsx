@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } fr
 import { IconTrophy } from '@tabler/icons-react';
 import type { Campaign } from '../../api/gen/types.gen';
 import { useConfirmedMutation } from '../../components/use-confirm-action';
-import { formatCount, formatNumber, formatPercent, formatTimestamp } from '../../lib/format';
+import { formatCount, formatMoney, formatNumber, formatPercent, formatPerRecipient, formatTimestamp, plural } from '../../lib/format';
 import { usePickAbTestWinner } from './campaign-mutations';
 
 type AbTest = NonNullable<Campaign['ab_test']>;
@@ -13,7 +13,10 @@ const METRICS: Record<AbTest['metric'], string> = {
   revenue_per_recipient: 'revenue per recipient',
 };
 
-const metricValue = (metric: AbTest['metric'], value: number) => (metric === 'revenue_per_recipient' ? formatNumber(value, 2) : formatPercent(value));
+/** An amount in the team's currency when the page knows it (the summary names it once the team has orders). */
+const money = (value: number, currency?: string) => (currency ? formatMoney(value, currency) : formatNumber(value, 2));
+const metricValue = (metric: AbTest['metric'], value: number, currency?: string) =>
+  metric === 'revenue_per_recipient' ? (currency ? formatPerRecipient(value, currency) : formatNumber(value, 2)) : formatPercent(value);
 
 /** What the test says now: how it was decided, or how long is left. */
 function statusLine(test: AbTest): string {
@@ -31,7 +34,8 @@ function statusLine(test: AbTest): string {
  * A campaign's A/B test (docs/ab-tests.md): each variant's figures and probability of being best,
  * the winner or "not significant", and for editors, before the decision, a way to pick the winner.
  */
-export function AbTestCard({ campaign, canEdit }: { campaign: Campaign; canEdit: boolean }) {
+/** `currency`: the team's (the summary's), for the revenue figures; without it they are plain numbers. */
+export function AbTestCard({ campaign, canEdit, currency }: { campaign: Campaign; canEdit: boolean; currency?: string }) {
   const pick = usePickAbTestWinner(campaign.uuid);
   const confirmPick = useConfirmedMutation(pick, (name: string) => ({
     title: `Pick ${name} as the winner?`,
@@ -74,7 +78,7 @@ export function AbTestCard({ campaign, canEdit }: { campaign: Campaign; canEdit:
                   )}
                 </Group>
                 <Text size="xl" fw={700}>
-                  {metricValue(test.metric, result.metric_value)}
+                  {metricValue(test.metric, result.metric_value, currency)}
                 </Text>
                 <Text size="sm" c="dimmed">
                   {METRICS[test.metric]}
@@ -86,7 +90,8 @@ export function AbTestCard({ campaign, canEdit }: { campaign: Campaign; canEdit:
                   {formatCount(result.recipients)} recipients · {formatCount(result.sent)} sent · {formatCount(result.delivered)} delivered
                 </Text>
                 <Text size="sm">
-                  {formatCount(result.human_clicks)} human clicks · {formatCount(result.conversions)} orders · {formatNumber(result.revenue, 2)} revenue
+                  {plural(result.human_clicks, 'human click', 'human clicks')} · {plural(result.conversions, 'order', 'orders')} ·{' '}
+                  {money(result.revenue, currency)} revenue
                 </Text>
                 {canEdit && open && (
                   <Button variant="light" size="xs" onClick={() => confirmPick(result.name)} loading={pick.isPending}>

@@ -1,3 +1,9 @@
+/**
+ * When the campaign page reads a campaign and its counts again. An A/B campaign's figures per variant
+ * come with the campaign, so after its last message leaves the campaign is read with the counts while
+ * receipts come in. Seen red: without that, the A/B card stopped at the moment the campaign finished
+ * (9 sent, 3 delivered) while the summary went on to every receipt (the e2e journey caught it).
+ */
 import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../../shared/time/local-timestamps';
 import { campaign, ZONE } from './campaign-fixtures';
@@ -40,6 +46,28 @@ describe('when the campaign page asks again', () => {
     expect(intervals(finished, DONE, '2026-03-02 09:00:06')).toEqual({ campaign: false, summary: false });
     // Receipts still missing long after: they show on the next visit.
     expect(intervals(finished, AWAITING, '2026-03-02 09:30:00')).toEqual({ campaign: false, summary: false });
+  });
+
+  it('once an A/B campaign is sent, reads the campaign too while receipts come in (its variants’ figures)', () => {
+    const finished = {
+      status: 2,
+      finished_sending_at: '2026-03-02 09:00:05',
+      ab_test: {
+        test_share: 20,
+        metric: 'human_click_rate' as const,
+        decide_after_minutes: 120,
+        min_recipients_per_variant: 3,
+        status: 'decided' as const,
+        winner: 'B',
+        decided_by: 'manual' as const,
+        probability: null,
+        decided_at: '2026-03-02 09:00:02',
+        sending_minutes: 0.1,
+        results: [],
+      },
+    };
+    expect(intervals(finished, AWAITING, '2026-03-02 09:00:06')).toEqual({ campaign: LIVE_REFRESH_MS, summary: LIVE_REFRESH_MS });
+    expect(intervals(finished, DONE, '2026-03-02 09:00:06')).toEqual({ campaign: false, summary: false });
   });
 
   it('measures the send rate between two readings', () => {

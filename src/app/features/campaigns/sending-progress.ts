@@ -12,7 +12,7 @@ const RECEIPT_WINDOW_MS = 10 * 60_000;
 /** The longest a pending page waits before looking again whether its start is near. */
 const MAX_WAIT_MS = 60 * 60_000;
 
-type LiveCampaign = Pick<Campaign, 'status' | 'scheduled_send_date' | 'finished_sending_at'>;
+type LiveCampaign = Pick<Campaign, 'status' | 'scheduled_send_date' | 'finished_sending_at'> & Partial<Pick<Campaign, 'ab_test'>>;
 
 /** Where the campaign's messages are: "sent" is everything the gateway took (submitted, delivered or failed). */
 export interface SendingCounts {
@@ -97,7 +97,8 @@ export function refreshIntervals({
   if (!summary || isSettled(summary)) return off;
   const finished = moment(campaign.finished_sending_at);
   if (finished !== undefined && now - finished > RECEIPT_WINDOW_MS) return off;
-  return { campaign: false, summary: LIVE_REFRESH_MS };
+  // An A/B campaign's figures per variant are the campaign's own (`ab_test`): read with the counts.
+  return { campaign: campaign.ab_test ? LIVE_REFRESH_MS : false, summary: LIVE_REFRESH_MS };
 }
 
 export interface CountSample {

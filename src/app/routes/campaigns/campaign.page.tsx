@@ -270,7 +270,7 @@ export default function CampaignPage() {
               <SendingProgressPanel campaign={campaign.data} summary={summary.data} countedAt={summary.dataUpdatedAt} timeZone={timeZone} sendRate={sendRate} />
             ) : null}
           </Paper>
-          <AbTestCard campaign={campaign.data} canEdit={canEdit} />
+          <AbTestCard campaign={campaign.data} canEdit={canEdit} currency={summary.data?.currency} />
           {summary.data && <RevenueCard summary={summary.data} />}
           {campaign.data.status !== 0 && reports}
           <Paper withBorder p="lg" radius="md">
