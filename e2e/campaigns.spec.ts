@@ -125,7 +125,7 @@ test('a marketer plans a throttled campaign with pauses, tests it, pauses it, an
   await screenshot(page, 'campaigns-list');
 
   // The status filter lives in the URL.
-  await page.getByText('Sent', { exact: true }).click();
+  await page.getByRole('radiogroup', { name: 'Filter by status' }).getByText('Sent', { exact: true }).click();
   await expect(page).toHaveURL(/status=2/);
   await expect(page.getByText('No sent campaigns')).toBeVisible();
   await page.reload();
