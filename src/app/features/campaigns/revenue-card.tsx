@@ -2,7 +2,8 @@ import { Anchor, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CampaignSegmentRevenue, CampaignSummary } from '../../api/gen/types.gen';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { formatCount, formatMoney, formatPerRecipient, plural } from '../../lib/format';
+import { otherCurrencyOrders, revenueColumns } from '../../components/revenue-columns';
+import { formatCount, formatMoney, formatPerRecipient } from '../../lib/format';
 import { paths } from '../../paths';
 
 /**
@@ -45,18 +46,13 @@ export function RevenueCard({ summary }: { summary: CampaignSummary }) {
       </SimpleGrid>
       {other.length > 0 && (
         <Text size="sm" mt="md">
-          In other currencies, not converted: {otherCurrencies(other)}.
+          In other currencies, not converted: {otherCurrencyOrders(other)}.
         </Text>
       )}
       {summary.segments && summary.segments.length > 0 && <SegmentLines currency={currency} segments={summary.segments} />}
     </Paper>
   );
 }
-
-const otherCurrencies = (rows: CampaignSegmentRevenue['revenue_other']) =>
-  rows.map((row) => `${formatMoney(row.value, row.currency)} (${plural(row.orders, 'order', 'orders')})`).join(', ');
-
-const figure = { align: 'right', cellProps: { style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } } } as const;
 
 /** The figures per included segment: a recipient in two segments counts in both, one its groups alone brought in none. */
 function SegmentLines({ currency, segments }: { currency: string; segments: CampaignSegmentRevenue[] }) {
@@ -72,29 +68,7 @@ function SegmentLines({ currency, segments }: { currency: string; segments: Camp
         </Anchor>
       ),
     },
-    { key: 'recipients', header: 'Recipients', ...figure, cell: (line) => formatCount(line.recipients) },
-    { key: 'orders', header: 'Orders', ...figure, cell: (line) => formatCount(line.orders) },
-    {
-      key: 'revenue',
-      header: 'Revenue',
-      ...figure,
-      cell: (line) => (
-        <>
-          {formatMoney(line.revenue, currency)}
-          {line.revenue_other.length > 0 && (
-            <Text span display="block" size="xs" c="dimmed">
-              and {otherCurrencies(line.revenue_other)}
-            </Text>
-          )}
-        </>
-      ),
-    },
-    {
-      key: 'per-recipient',
-      header: 'Per recipient',
-      ...figure,
-      cell: (line) => formatPerRecipient(line.revenue_per_recipient, currency),
-    },
+    ...revenueColumns<CampaignSegmentRevenue>(currency),
   ];
   return (
     <section aria-labelledby="campaign-revenue-segments-title">

@@ -3,12 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { SegmentCampaignRevenue } from '../../api/gen/types.gen';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { revenueColumns } from '../../components/revenue-columns';
 import { ErrorState } from '../../components/error-state';
-import { formatCount, formatMoney, formatPerRecipient, formatTimestamp, plural } from '../../lib/format';
+import { formatTimestamp } from '../../lib/format';
 import { paths } from '../../paths';
 import { segmentQueries } from './segment-queries';
-
-const figure = { align: 'right', cellProps: { style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } } } as const;
 
 /**
  * A segment's revenue (docs/conversions.md, revenue per segment): the latest campaigns that sent to
@@ -35,29 +34,7 @@ export function SegmentRevenueCard({ uuid }: { uuid: string }) {
         </>
       ),
     },
-    { key: 'recipients', header: 'Recipients', ...figure, cell: (line) => formatCount(line.recipients) },
-    { key: 'orders', header: 'Orders', ...figure, cell: (line) => formatCount(line.orders) },
-    {
-      key: 'revenue',
-      header: 'Revenue',
-      ...figure,
-      cell: (line) => (
-        <>
-          {formatMoney(line.revenue, currency)}
-          {line.revenue_other.length > 0 && (
-            <Text span display="block" size="xs" c="dimmed">
-              and {line.revenue_other.map((row) => `${formatMoney(row.value, row.currency)} (${plural(row.orders, 'order', 'orders')})`).join(', ')}
-            </Text>
-          )}
-        </>
-      ),
-    },
-    {
-      key: 'per-recipient',
-      header: 'Per recipient',
-      ...figure,
-      cell: (line) => formatPerRecipient(line.revenue_per_recipient, currency),
-    },
+    ...revenueColumns<SegmentCampaignRevenue>(currency),
   ];
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="segment-revenue-title">
