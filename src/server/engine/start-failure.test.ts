@@ -8,10 +8,14 @@
  * The fault is made with a trigger that refuses the first campaign's messages (a stand-in for any
  * error in its start). What the carrier received is counted at the gateway's edge.
  *
+ * A failure that says nothing of the campaign (a serialization failure, the database away) still fails
+ * the tick, and the campaign is tried again at once.
+ *
  * Seen red: with startDue's catch rethrowing the error, every tick threw "start refused" and the
  * carrier received nothing from the second campaign. Its log line names the cause, not the failed
  * statement: `withoutPlans` (db/plans.ts) no longer runs a statement after a failed one, which hid
- * the first error behind "current transaction is aborted".
+ * the first error behind "current transaction is aborted". With every failure treated as the
+ * campaign's (no `isTransient`), the serialization failure left it for a minute.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulatorGateway } from '../gateways/sms/simulator';
@@ -86,5 +90,23 @@ describe('a campaign whose start fails', { timeout: 60_000 }, () => {
       { timeout: 20_000, interval: 10 },
     );
     expect(ledger.duplicates()).toEqual([]);
+  });
+
+  it('is tried again at once when the failure says nothing of it (a serialization failure, a database away)', async () => {
+    const campaign = await campaignDueNow(t, { token: owner.token, clock, name: 'Unlucky', group, template });
+    await t.database.pool.query(`
+      CREATE FUNCTION refuse_start() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.campaign_id = ${campaign.id} THEN RAISE EXCEPTION 'could not serialize' USING ERRCODE = 'serialization_failure'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_start BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_start();`);
+    const store = createEngineStore(t.database.db);
+    const failures: number[] = [];
+    await expect(store.startDue(clock.now(), 5, (id) => void failures.push(id))).rejects.toThrow();
+    expect(failures).toEqual([]);
+    await t.database.pool.query(`DROP TRIGGER refuse_start ON messages; DROP FUNCTION refuse_start()`);
+    // Not left for a minute: the same store starts it on its next call, the clock unmoved.
+    expect(await store.startDue(clock.now())).toEqual([campaign.id]);
   });
 });

@@ -305,8 +305,10 @@ export function createStartStore(db: Db, sizes: AudienceSizes = SIZES, mail: App
           })
           .catch((error: Error) => {
             // A campaign whose start fails is left for a while (its transaction rolled back, so it is
-            // still due): the others due behind it start, and the engine's tick goes on to send.
-            if (current === undefined) throw error;
+            // still due): the others due behind it start, and the engine's tick goes on to send. A
+            // database away or a conflict is no fault of the campaign: the tick fails as before and
+            // tries it again at once.
+            if (current === undefined || isTransient(error)) throw error;
             failing.set(current, now.getTime() + START_RETRY_MS);
             onFailure?.(current, error);
             return null;
@@ -430,4 +432,16 @@ async function estimateAudience(db: Db, campaign: { id: number; team_id: number 
     const counted = await oneRowOf(tx, TotalRowSchema, countRecipientsOf(included, excluded));
     await tx.execute(sql`UPDATE campaigns SET audience_estimate = ${counted.total} WHERE id = ${campaign.id}`);
   });
+}
+
+/**
+ * An error that says nothing of the campaign: no connection, the server shutting down or out of
+ * resources, a serialization failure or a deadlock (SQLSTATE classes 08, 57, 53 and 40), or no
+ * SQLSTATE at all from the driver (a socket error).
+ */
+function isTransient(error: Error): boolean {
+  const cause = error.cause instanceof Error ? error.cause : error;
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return cause !== error || 'errno' in cause;
+  return ['08', '57', '53', '40'].includes(code.slice(0, 2));
 }
