@@ -229,7 +229,7 @@ export function createServices(
   });
 
   const segmentsRepository = createSegmentsRepository(db, clock);
-  const segments = createSegmentsService({ db, audit: auditTrail, segments: segmentsRepository, config });
+  const segments = createSegmentsService({ db, audit: auditTrail, segments: segmentsRepository, teams: teamsRepository, config });
 
   const templatesRepository = createTemplatesRepository(db, clock);
   const linksRepository = createLinksRepository(db, clock);

@@ -10,7 +10,7 @@ import { ErrorState } from '../../components/error-state';
 import { PageHeader } from '../../components/page-header';
 import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { addDays, addMonths, visibleDays, weekStart } from '../../features/calendar/calendar-days';
-import { formatDay, formatTimestamp } from '../../lib/format';
+import { formatDay, formatTimestamp, plural } from '../../lib/format';
 import { serviceTimestamp } from '../../lib/service-zone';
 import { paths } from '../../paths';
 
@@ -42,11 +42,12 @@ function CampaignLink({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/** A day's name for screen readers: its date and how many campaigns it has. */
+const dayLabel = (day: string, onDay: Campaign[]) => `${formatDay(day, true)}: ${plural(onDay.length, 'campaign', 'campaigns')}`;
+
 /** On a phone: the visible days that have campaigns (and today), each with its campaigns, as a list. */
-function DayList({ days, scheduled, today, title, view }: { days: string[]; scheduled: Campaign[]; today: string; title: string; view: View }) {
-  const shown = days
-    .map((day) => ({ day, onDay: scheduled.filter((campaign) => campaign.scheduled_send_date.startsWith(day)) }))
-    .filter(({ day, onDay }) => onDay.length > 0 || day === today);
+function DayList({ days, today, title, view }: { days: Array<{ day: string; onDay: Campaign[] }>; today: string; title: string; view: View }) {
+  const shown = days.filter(({ day, onDay }) => onDay.length > 0 || day === today);
   if (shown.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -62,7 +63,7 @@ function DayList({ days, scheduled, today, title, view }: { days: string[]; sche
           p="xs"
           radius="sm"
           role="listitem"
-          aria-label={`${formatDay(day, true)}: ${onDay.length === 1 ? '1 campaign' : `${onDay.length} campaigns`}`}
+          aria-label={dayLabel(day, onDay)}
           bg={day === today ? 'var(--mantine-primary-color-light)' : undefined}
         >
           <Text size="sm" fw={day === today ? 700 : 600} mb={4}>
@@ -103,6 +104,7 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
   const all = campaigns.data?.data ?? [];
   const scheduled = all.filter((campaign) => !campaign.is_draft);
   const drafts = all.filter((campaign) => campaign.is_draft);
+  const byDay = days.map((day) => ({ day, onDay: scheduled.filter((campaign) => campaign.scheduled_send_date.startsWith(day)) }));
   // A phone has no room for seven columns: the days with campaigns, one under another.
   const phone = useMediaQuery('(max-width: 47.99em)');
   const title = view === 'month' ? formatDay(`${anchor.slice(0, 7)}-01`, true).replace(/^1 /, '') : `Week of ${formatDay(weekStart(anchor), true)}`;
@@ -138,7 +140,7 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
       {campaigns.error ? (
         <ErrorState title="The calendar could not be loaded" error={campaigns.error} onRetry={() => void campaigns.refetch()} />
       ) : phone ? (
-        <DayList days={days} scheduled={scheduled} today={today} title={title} view={view} />
+        <DayList days={byDay} today={today} title={title} view={view} />
       ) : (
         <div style={{ overflowX: 'auto' }}>
           <SimpleGrid cols={7} spacing={4} miw={640} mb={4} aria-hidden>
@@ -150,8 +152,7 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
           </SimpleGrid>
           {/* A list of days (each named with its date and count), laid out as weeks. */}
           <SimpleGrid cols={7} spacing={4} verticalSpacing={4} miw={640} role="list" aria-label={`Campaigns, ${title}`}>
-            {days.map((day) => {
-              const onDay = scheduled.filter((campaign) => campaign.scheduled_send_date.startsWith(day));
+            {byDay.map(({ day, onDay }) => {
               const outside = view === 'month' && day.slice(0, 7) !== anchor.slice(0, 7);
               return (
                 <Paper
@@ -161,7 +162,7 @@ function CalendarBody({ timeZone }: { timeZone: string }) {
                   radius="sm"
                   mih={view === 'week' ? 200 : 96}
                   role="listitem"
-                  aria-label={`${formatDay(day, true)}: ${onDay.length === 1 ? '1 campaign' : `${onDay.length} campaigns`}`}
+                  aria-label={dayLabel(day, onDay)}
                   // A day of another month is shaded, not faded: faded text fails contrast in the dark scheme.
                   bg={day === today ? 'var(--mantine-primary-color-light)' : outside ? 'var(--mantine-color-default-hover)' : undefined}
                   style={{ minWidth: 0 }}

@@ -43,7 +43,6 @@ export type SegmentFields = { name: string; description: string; match: SegmentM
 
 const ContactRowSchema = z.object({ phone_number: z.string(), custom_fields: z.record(z.string(), z.unknown()) });
 const InUseRowSchema = z.object({ id: z.number(), name: z.string() });
-const CurrencyRowSchema = z.object({ currency: z.string() });
 const NumbersRowSchema = z.object({ numbers: z.array(z.string()) });
 
 export type { SegmentReferences };
@@ -154,7 +153,7 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
         fixedCampaignId === undefined
           ? await db.transaction(async (tx) => {
               // Evaluated once, then passed as a list: the review reads its audience in up to three statements (parts, coverage, zones).
-              await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+              await useSegmentSettings(tx);
               const live = await audienceNumbersOf(tx, teamId, audience, zone, clock.now());
               const { numbers: list } = await oneRowOf(tx, NumbersRowSchema, sql`SELECT coalesce(array_agg(a.phone_number), '{}') AS numbers FROM (${live}) a`);
               return sql`SELECT unnest(${arrayParam(list)}::text[]) AS phone_number`;
@@ -164,10 +163,7 @@ export function createSegmentsRepository(db: Db, clock: Clock) {
     },
 
     /** The latest `limit` campaigns that sent to the segment, with its figures in each (db/revenue.ts), in the team's currency. */
-    async revenue(teamId: number, segmentId: number, limit: number) {
-      const { currency } = await oneRowOf(db, CurrencyRowSchema, sql`SELECT currency FROM teams WHERE id = ${teamId}`);
-      return { currency, ...(await segmentCampaignRevenue(db, teamId, segmentId, currency, limit)) };
-    },
+    revenue: (teamId: number, segmentId: number, currency: string, limit: number) => segmentCampaignRevenue(db, teamId, segmentId, currency, limit),
 
     /** A page of the segment's numbers by number, with their merged fields. */
     contacts: (shape: SegmentShape, scope: SegmentScope, window: PageWindow) =>

@@ -8,6 +8,7 @@ import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import { leavesWithPaths, type SegmentScope, type SegmentShape } from '../../db/segment-sql';
+import type { TeamsRepository } from '../teams/teams.repository';
 import type { SegmentReferences, SegmentRow, SegmentsRepository } from './segments.repository';
 
 /** How many campaigns a segment's revenue shows (the latest). */
@@ -21,6 +22,8 @@ export function createSegmentsService(deps: {
   db: Db;
   audit: Pick<AuditTrail, 'record'>;
   segments: SegmentsRepository;
+  /** The team's currency, that of the revenue figures. */
+  teams: Pick<TeamsRepository, 'settingsOf'>;
   config: { publicUrl: string; appTimezone: string };
 }) {
   const zone = deps.config.appTimezone;
@@ -129,7 +132,8 @@ export function createSegmentsService(deps: {
      */
     async revenue(auth: AuthContext, uuid: string): Promise<SegmentRevenue> {
       const row = await find(auth, uuid);
-      const { currency, campaigns, more } = await deps.segments.revenue(auth.teamId, row.id, REVENUE_CAMPAIGNS);
+      const { currency } = await deps.teams.settingsOf(auth.teamId);
+      const { campaigns, more } = await deps.segments.revenue(auth.teamId, row.id, currency, REVENUE_CAMPAIGNS);
       return {
         currency,
         campaigns: campaigns.map(({ campaign, ...figures }) => ({
