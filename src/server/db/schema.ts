@@ -963,6 +963,10 @@ export const outboundReplies = pgTable('outbound_replies', {
   gatewayId: text('gateway_id'),
   reason: text('reason'),
   connectionId: bigint('connection_id', { mode: 'number' }),
+  kind: text('kind', { enum: ['keyword_reply', 'inbox_reply', 'flow', 'confirmation'] })
+    .notNull()
+    .default('keyword_reply'),
+  marketing: boolean('marketing').notNull().default(false),
 });
 
 // Inbound.
@@ -1002,6 +1006,45 @@ export const optOutEvents = pgTable('opt_out_events', {
   userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   reason: text('reason'),
   createdAt: moment('created_at').notNull(),
+});
+
+// Consent.
+
+/** Every time a number agreed to a team's marketing, how and with what evidence. */
+export const consentRecords = pgTable('consent_records', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  source: text('source', { enum: ['keyword', 'form', 'import', 'api', 'checkout', 'dashboard'] }).notNull(),
+  at: moment('at').notNull(),
+  textShown: text('text_shown').notNull().default(''),
+  evidence: jsonb('evidence').notNull().default({}),
+  createdAt: moment('created_at').notNull().defaultNow(),
+});
+
+/** Double opt-in: sign-ups waiting for the number's YES. */
+export const optInRequests = pgTable('opt_in_requests', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  state: text('state', { enum: ['pending', 'confirmed', 'expired'] })
+    .notNull()
+    .default('pending'),
+  source: text('source', { enum: ['keyword', 'form', 'import', 'api', 'checkout', 'dashboard'] }).notNull(),
+  textShown: text('text_shown').notNull().default(''),
+  evidence: jsonb('evidence').notNull().default({}),
+  keywordId: bigint('keyword_id', { mode: 'number' }).references(() => keywords.id, { onDelete: 'set null' }),
+  groupId: bigint('group_id', { mode: 'number' }).references(() => contactGroups.id, { onDelete: 'set null' }),
+  fields: jsonb('fields').notNull().default({}),
+  requestedAt: moment('requested_at').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  decidedAt: moment('decided_at'),
 });
 
 // The simulator gateway's own tables (gateways/sms/).
