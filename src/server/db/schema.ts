@@ -954,7 +954,7 @@ export const outboundReplies = pgTable('outbound_replies', {
   toNumber: text('to_number').notNull(),
   sender: text('sender').notNull(),
   body: text('body').notNull(),
-  status: text('status', { enum: ['queued', 'submitted', 'failed'] })
+  status: text('status', { enum: ['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent'] })
     .notNull()
     .default('queued'),
   createdAt: moment('created_at').notNull().defaultNow(),

@@ -8,6 +8,12 @@
 ALTER TABLE outbound_replies ADD COLUMN kind text NOT NULL DEFAULT 'keyword_reply'
   CHECK (kind IN ('keyword_reply', 'inbox_reply', 'flow', 'confirmation'));
 ALTER TABLE outbound_replies ADD COLUMN marketing boolean NOT NULL DEFAULT false;
+-- Such a message's states: queued, submitted (with the gateway's id), delivered or undelivered (its
+-- receipt), failed (refused at the hand-over), or unsent (never handed over: a frequency cap, an
+-- opt-out since it was queued; `reason` says which).
+ALTER TABLE outbound_replies DROP CONSTRAINT outbound_replies_status_check;
+ALTER TABLE outbound_replies ADD CONSTRAINT outbound_replies_status_check
+  CHECK (status IN ('queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent'));
 -- A number's messages in a team, newest last: the inbox's thread and the frequency cap's count.
 CREATE INDEX outbound_replies_team_number_idx ON outbound_replies (team_id, to_number, created_at);
 
