@@ -46,6 +46,8 @@ import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.
 import { smsCallbacksRoutes } from './modules/sms-callbacks/sms-callbacks.routes';
 import { smsRoutesRoutes } from './modules/sms-routes/sms-routes.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
+import { signupPageRoutes } from './modules/signup-page/signup-page.routes';
+import { signupPagePublicRoutes } from './modules/signup-page/signup-page.public';
 import { listenForAuthChanges } from './modules/tokens/owner-cache';
 import { createMetrics, type Metrics } from './observability/metrics';
 import type { ScryptCost } from './lib/passwords';
@@ -120,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     log: (error) => app.log.error({ err: error }, 'a password reset e-mail could not be queued'),
     logger: app.log,
     observeProviderCallback: metrics.observeProviderCallback,
+    observeSignup: metrics.observeSignup,
   });
   registerRequestLog(app);
   registerErrorHandling(app);
@@ -176,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(overviewRoutes, { overview: services.overview });
       await api.register(conversionsRoutes, { conversions: services.conversions, publicUrl });
       await api.register(shopConnectionsRoutes, { shopConnections: services.shopConnections, publicUrl });
+      await api.register(signupPageRoutes, { signupPage: services.signupPage });
       await api.register(jobsRoutes, { db: database.db, clock: deps.clock ?? systemClock, publicUrl, appTimezone: config.appTimezone });
     },
     { prefix: '/api/2.0' },
@@ -183,6 +187,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // Its own plugin: it reads every body raw (the shops sign the bytes), the other routes keep the app's parsers.
   await app.register(shopHooksRoutes, { shopConnections: services.shopConnections });
   registerTrackedLinks(app, { trackedLinks: services.trackedLinks, publicUrl: config.publicUrl });
+  // The hosted sign-up page, /join/{slug}: its own plugin, which reads form posts (docs/signup-page.md).
+  await app.register(signupPagePublicRoutes, { signupPage: services.signupPage });
   await registerApiReference(app);
   await registerDashboard(app, deps.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
 

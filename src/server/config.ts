@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   HERALD_SECRET_KEY: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  SIGNUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   DASHBOARD_CONNECT_SRC: z
     .string()
@@ -127,6 +128,8 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   secretKey: e.HERALD_SECRET_KEY,
   rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+  /** Posts of the hosted sign-up page a minute per client address (modules/signup-page). */
+  signupRateLimitPerMinute: e.SIGNUP_RATE_LIMIT_PER_MINUTE,
   bodyLimitBytes: e.BODY_LIMIT_BYTES,
   /** Other Herald services the dashboard's "service URL and token" sign-in may call (its CSP connect-src); none by default. */
   dashboardConnectSources: e.DASHBOARD_CONNECT_SRC.trim().split(/\s+/).filter(Boolean).join(' '),

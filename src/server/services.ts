@@ -76,6 +76,9 @@ import { createEventDeliverer } from './modules/event-endpoints/event-deliverer'
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
+import { createConsentRepository } from './modules/consent/consent.repository';
+import { createSignupPagesRepository } from './modules/signup-page/signup-page.repository';
+import { createSignupPageService, type SignupResult } from './modules/signup-page/signup-page.service';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
 export function createServices(
@@ -90,6 +93,8 @@ export function createServices(
     passwordCost?: ScryptCost;
     /** Counts each provider callback (the app's metrics: herald_provider_callbacks_total). */
     observeProviderCallback?: (connection: string, result: ProviderCallbackResult) => void;
+    /** Counts each post of a sign-up page (the app's metrics: herald_signup_posts_total). */
+    observeSignup?: (result: SignupResult) => void;
   },
 ) {
   const { db } = database;
@@ -358,9 +363,24 @@ export function createServices(
     config,
   });
 
+  // The hosted sign-up page: its settings, and the public form's double opt-in requests.
+  const signupPage = createSignupPageService({
+    db,
+    audit: auditTrail,
+    pages: createSignupPagesRepository(db, clock),
+    contactGroups: contactGroupsRepository,
+    consent: createConsentRepository(),
+    limiter,
+    clock,
+    secretKey: options.secretKey,
+    config,
+    observe: options.observeSignup,
+  });
+
   const overview = createOverviewService({ overview: createOverviewRepository(db), clock, config });
 
   return {
+    signupPage,
     conversions,
     shopConnections,
     overview,

@@ -1047,6 +1047,23 @@ export const optInRequests = pgTable('opt_in_requests', {
   decidedAt: moment('decided_at'),
 });
 
+/** A team's hosted sign-up page (/join/{slug}): its texts, the group a confirmed number joins. */
+export const signupPages = pgTable('signup_pages', {
+  id: id(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .unique()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  slug: text('slug').notNull().unique(),
+  enabled: boolean('enabled').notNull().default(false),
+  heading: text('heading').notNull(),
+  consentText: text('consent_text').notNull(),
+  frequencyText: text('frequency_text').notNull(),
+  groupId: bigint('group_id', { mode: 'number' }).references(() => contactGroups.id, { onDelete: 'set null' }),
+  askFirstName: boolean('ask_first_name').notNull().default(false),
+  ...stamps(),
+});
+
 // The simulator gateway's own tables (gateways/sms/).
 
 /** What the simulator "delivered", keyed by client reference. */

@@ -101,6 +101,7 @@ const EXEMPT_FROM_404: Record<string, string> = {
 const NOT_A_LIST: Record<string, string> = {
   [`GET ${API}/users/me`]: "The caller's own profile and teams, not a list.",
   [`GET ${API}/team/settings`]: "The caller's team's settings, not a list.",
+  [`GET ${API}/team/signup-page`]: "The caller's team's sign-up page, not a list.",
   [`GET ${API}/audit-events.csv`]: 'The audit log as CSV: searched for A’s uuids like the lists, but not a JSON envelope.',
   [`GET ${API}/overview`]: "The caller's team's figures and latest campaigns, imports and reports: one object, not a list.",
   [`GET ${API}/sms-routes`]: "The caller's team's routes: one object `{routes}`, not a page.",

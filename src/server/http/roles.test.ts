@@ -47,6 +47,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/2.0/invitations/accept': 'public',
   'GET /api/2.0/team/settings': 'read',
   'PUT /api/2.0/team/settings': 'admin',
+  'GET /api/2.0/team/signup-page': 'read',
+  'PUT /api/2.0/team/signup-page': 'admin',
   'GET /api/2.0/audit-events': 'read',
   'GET /api/2.0/audit-events.csv': 'read',
   'GET /api/2.0/tokens': 'self',

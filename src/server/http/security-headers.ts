@@ -23,7 +23,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { connect
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    // A page with a stricter policy of its own keeps it (the hosted sign-up page allows no script at all).
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     if (request.url.startsWith('/api/2.0/')) reply.header('Cache-Control', 'no-store');
     // Over https only (TLS here, or X-Forwarded-Proto from a proxy TRUST_PROXY trusts): browsers then refuse plain http to this host for a year.
     if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000');

@@ -119,6 +119,14 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     registers: [registry],
   });
 
+  // Every process that serves HTTP serves the hosted sign-up pages (modules/signup-page).
+  const signupPosts = new Counter({
+    name: 'herald_signup_posts_total',
+    help: 'Posts of the hosted sign-up pages this process took, by result: requested (a confirmation text queued), renewed (a pending request renewed without a second text), honeypot, invalid, rate_limited.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+
   // The gateway's series exist only in a process that sends: an API process has no bind to report.
   const submitSeconds = new Histogram({
     name: 'herald_gateway_submit_seconds',
@@ -207,6 +215,10 @@ export function createMetrics(deps: { database: Database; stateTimeoutMs?: numbe
     /** One provider callback at a connection (its uuid), and what became of it. */
     observeProviderCallback(connection: string, result: ProviderCallbackResult): void {
       providerCallbacks.inc({ connection, result });
+    },
+    /** One post of a sign-up page, and what became of it. */
+    observeSignup(result: string): void {
+      signupPosts.inc({ result });
     },
   };
 }
