@@ -3975,6 +3975,31 @@ export type SegmentContact = {
     country: string | null;
 };
 
+export type SignupPage = {
+    slug: string;
+    enabled: boolean;
+    heading: string;
+    consent_text: string;
+    frequency_text: string;
+    /**
+     * null: the group was deleted; the page answers 404 until another is chosen.
+     */
+    group_uuid: string | null;
+    ask_first_name: boolean;
+    /**
+     * Where the page is: PUBLIC_URL/join/{slug} first, then https://{domain}/join/{slug} for each of the team’s link domains.
+     */
+    urls: Array<string>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
 export type LoginData = {
     /**
      * E-mail and password of a Herald user.
@@ -14123,6 +14148,124 @@ export type UpdateShopConnectionResponses = {
 };
 
 export type UpdateShopConnectionResponse = UpdateShopConnectionResponses[keyof UpdateShopConnectionResponses];
+
+export type ShowSignupPageData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/2.0/team/signup-page';
+};
+
+export type ShowSignupPageErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSignupPageError = ShowSignupPageErrors[keyof ShowSignupPageErrors];
+
+export type ShowSignupPageResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SignupPage;
+    };
+};
+
+export type ShowSignupPageResponse = ShowSignupPageResponses[keyof ShowSignupPageResponses];
+
+export type UpdateSignupPageData = {
+    /**
+     * The team’s hosted sign-up page.
+     */
+    body: {
+        /**
+         * The page is at `/join/{slug}`. Unique across Herald; lowercase letters, digits and hyphens, 3–40 characters; some words are reserved.
+         */
+        slug: string;
+        /**
+         * Off: the page answers 404. Default false.
+         */
+        enabled?: boolean;
+        /**
+         * The page’s title, e.g. “Texts from Acme”.
+         */
+        heading: string;
+        /**
+         * What the visitor agrees to, shown next to the button and kept with each request as `text_shown`.
+         */
+        consent_text: string;
+        /**
+         * How often the team texts, e.g. “Up to 4 msgs/week”.
+         */
+        frequency_text: string;
+        /**
+         * The contact group a number joins once it replies YES.
+         */
+        group_uuid: string;
+        /**
+         * Adds an optional first-name field.
+         */
+        ask_first_name?: boolean;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/team/signup-page';
+};
+
+export type UpdateSignupPageErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSignupPageError = UpdateSignupPageErrors[keyof UpdateSignupPageErrors];
+
+export type UpdateSignupPageResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SignupPage;
+    };
+};
+
+export type UpdateSignupPageResponse = UpdateSignupPageResponses[keyof UpdateSignupPageResponses];
 
 export type ListJobsData = {
     body?: never;
