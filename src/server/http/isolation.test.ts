@@ -132,6 +132,15 @@ const campaignBody = (team: { template: string; group: string }, overrides: Reco
   ...overrides,
 });
 
+const signupPageBody = (slug: string, group: string) => ({
+  slug,
+  enabled: true,
+  heading: 'Texts from us',
+  consent_text: 'I agree to receive marketing texts.',
+  frequency_text: 'Up to 4 msgs/week',
+  group_uuid: group,
+});
+
 const segmentBody = (group: string) => ({ name: 'Buyers', match: 'all', conditions: [{ type: 'group', op: 'in', group_uuid: group }] });
 
 type Payload = { body: unknown; headers?: Record<string, string> };
@@ -237,6 +246,7 @@ const BODY_REFERENCES: Reference[] = [
     field: 'routes',
     body: () => ({ routes: [{ countries: ['GB'], connections: [a.smsConnection] }] }),
   },
+  { route: `PUT ${API}/team/signup-page`, field: 'group_uuid', body: () => signupPageBody('bravo-texts', a.group) },
   // A segment's conditions naming A's group or campaign: 422 naming the condition (conditions.0.group_uuid).
   { route: `POST ${API}/segments`, field: 'conditions', body: () => segmentBody(a.group) },
   {
@@ -374,6 +384,7 @@ beforeAll(async () => {
     )
   ).uuid!;
   const segment = (await created(owner, '/segments/', segmentBody(group))).uuid!;
+  await ok(owner, 'PUT', '/team/signup-page', { body: signupPageBody('alpha-texts', group) });
   const token = (await created(owner, '/tokens/', { name: 'Alpha CI' })).uuid!;
   const shopConnection = (await created(owner, '/shop-connections/', { name: 'Alpha shop', platform: 'shopify', secret: 'alpha-shop-secret' })).uuid!;
   const conversion = (await created(owner, '/conversions/', { phone_number: '07700900401', order_id: 'ALPHA-1', value: 25, currency: 'EUR' })).uuid!;
@@ -422,6 +433,7 @@ beforeAll(async () => {
   const bKeyword = (await created(other, '/keywords/', { keyword: 'BRAVO', message: 'Hi' })).uuid!;
   const bCampaign = (await created(other, '/campaigns/', campaignBody({ template: bTemplate, group: bGroup }))).uuid!;
   const bSegment = (await created(other, '/segments/', segmentBody(bGroup))).uuid!;
+  await ok(other, 'PUT', '/team/signup-page', { body: signupPageBody('bravo-texts', bGroup) });
   b = { user: other, template: bTemplate, group: bGroup, vanityDomain: bDomain, link: bLink, keyword: bKeyword, campaign: bCampaign, segment: bSegment };
 
   snapshotBefore = await snapshotOfA();
