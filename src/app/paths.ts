@@ -103,6 +103,8 @@ export const paths = {
     },
   },
   vanityDomains: listPath('/vanity-domains'),
+  /** The team's hosted sign-up page: its settings and public addresses. */
+  signupPage: listPath('/signup-page'),
   /** The team's SMS connections (admins only) and its routes. */
   sending: {
     list: listPath('/sending'),

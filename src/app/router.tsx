@@ -79,6 +79,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { path: paths.sending.list.path, lazy: () => import('./routes/sending/sending.page').then(page) },
             { path: paths.sending.connection.path, lazy: () => import('./routes/sending/sms-connection.page').then(page) },
             { path: paths.vanityDomains.path, lazy: () => import('./routes/vanity-domains/vanity-domains.page').then(page) },
+            { path: paths.signupPage.path, lazy: () => import('./routes/signup-page/signup-page.page').then(page) },
             { path: paths.team.path, lazy: () => import('./routes/team/team.page').then(page) },
             { path: paths.apiTokens.path, lazy: () => import('./routes/api-tokens/api-tokens.page').then(page) },
             { path: paths.audit.path, lazy: () => import('./routes/audit/audit.page').then(page) },

@@ -76,7 +76,7 @@ import { createEventDeliverer } from './modules/event-endpoints/event-deliverer'
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
-import { createConsentRepository } from './modules/consent/consent.repository';
+import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
 import { createSignupPagesRepository } from './modules/signup-page/signup-page.repository';
 import { createSignupPageService, type SignupResult } from './modules/signup-page/signup-page.service';
 
@@ -370,6 +370,7 @@ export function createServices(
     pages: createSignupPagesRepository(db, clock),
     contactGroups: contactGroupsRepository,
     consent: createConsentRepository(),
+    confirmationText,
     limiter,
     clock,
     secretKey: options.secretKey,

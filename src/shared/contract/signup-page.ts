@@ -59,7 +59,9 @@ export const SignupPageInputSchema = z
     ),
     frequency_text: text('frequency_text', 'frequency text', 200).describe('How often the team texts, e.g. “Up to 4 msgs/week”.'),
     group_uuid: z
-      .uuid({ error: (i) => (i.input === undefined ? 'The group_uuid field is required.' : 'The group_uuid must be the uuid of one of the team’s contact groups.') })
+      .uuid({
+        error: (i) => (i.input === undefined ? 'The group_uuid field is required.' : 'The group_uuid must be the uuid of one of the team’s contact groups.'),
+      })
       .describe('The contact group a number joins once it replies YES.'),
     ask_first_name: z.boolean({ error: 'The ask_first_name field must be true or false.' }).default(false).describe('Adds an optional first-name field.'),
   })

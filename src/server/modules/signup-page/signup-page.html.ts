@@ -52,8 +52,8 @@ export const SIGNUP_PAGE_POLICY = [
 ].join('; ');
 
 /** Every country the selector offers, by name, each with its calling code: built once. */
-const COUNTRIES = PHONE_COUNTRIES.map((code) => ({ code, label: `${countryName(code)} (+${getCountryCallingCode(code as CountryCode)})` })).sort(
-  (a, b) => a.label.localeCompare(b.label, 'en'),
+const COUNTRIES = PHONE_COUNTRIES.map((code) => ({ code, label: `${countryName(code)} (+${getCountryCallingCode(code as CountryCode)})` })).sort((a, b) =>
+  a.label.localeCompare(b.label, 'en'),
 );
 
 const page = (title: string, body: string) => `<!doctype html>
@@ -91,15 +91,12 @@ export type SignupFormView = {
 export function signupFormPage(view: SignupFormView): string {
   const errors = view.errors ?? {};
   const values = view.values ?? {};
-  const fieldError = (name: 'phone_number' | 'first_name') =>
-    errors[name] ? `<p class="error" id="${name}-error">${escapeHtml(errors[name])}</p>` : '';
+  const fieldError = (name: 'phone_number' | 'first_name') => (errors[name] ? `<p class="error" id="${name}-error">${escapeHtml(errors[name])}</p>` : '');
   const invalid = (name: 'phone_number' | 'first_name', hint?: string) => {
     const described = [errors[name] ? `${name}-error` : '', hint ?? ''].filter(Boolean).join(' ');
     return `${errors[name] ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}`;
   };
-  const options = COUNTRIES.map(
-    (c) => `<option value="${c.code}"${c.code === view.country ? ' selected' : ''}>${escapeHtml(c.label)}</option>`,
-  ).join('');
+  const options = COUNTRIES.map((c) => `<option value="${c.code}"${c.code === view.country ? ' selected' : ''}>${escapeHtml(c.label)}</option>`).join('');
   const alert = errors.form
     ? `<div class="alert" role="alert"><p>${escapeHtml(errors.form)}</p></div>`
     : errors.phone_number || errors.first_name

@@ -12,12 +12,7 @@ const FIELDS = ['country', 'phone_number', 'first_name', 'website', 'form_token'
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
-    .code(status)
-    .header('Content-Security-Policy', SIGNUP_PAGE_POLICY)
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(body);
+  reply.code(status).header('Content-Security-Policy', SIGNUP_PAGE_POLICY).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /** The form's fields as strings (a repeated field: its first value; a missing one: empty). */
 function formOf(body: unknown): SignupForm {

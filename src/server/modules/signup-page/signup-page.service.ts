@@ -8,7 +8,7 @@ import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
-import { confirmationText, type ConsentRepository } from '../consent/consent.repository';
+import type { ConsentRepository } from '../consent/consent.repository';
 import type { ContactGroupRow } from '../contact-groups/contact-groups.repository';
 import { createFormTokens } from './form-token';
 import type { PublicSignupPageRow, SignupPageRow, SignupPagesRepository } from './signup-page.repository';
@@ -46,6 +46,8 @@ export function createSignupPageService(deps: {
   pages: SignupPagesRepository;
   contactGroups: { find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> };
   consent: Pick<ConsentRepository, 'requestOptIn'>;
+  /** The double opt-in's text for a team (the consent module's `confirmationText`). */
+  confirmationText: (teamName: string) => string;
   limiter: SharedRateLimiter;
   clock: Clock;
   secretKey: Buffer;
@@ -56,10 +58,7 @@ export function createSignupPageService(deps: {
   const defaultCountryOf = (page: PublicSignupPageRow) => page.defaultCountry ?? deps.config.defaultCountry;
   const observe = (result: SignupResult) => deps.observe?.(result);
 
-  const urlsOf = (slug: string, domains: string[]) => [
-    `${deps.config.publicUrl}/join/${slug}`,
-    ...domains.map((domain) => `https://${domain}/join/${slug}`),
-  ];
+  const urlsOf = (slug: string, domains: string[]) => [`${deps.config.publicUrl}/join/${slug}`, ...domains.map((domain) => `https://${domain}/join/${slug}`)];
 
   const present = (row: SignupPageRow, domains: string[]): SignupPage => ({
     slug: row.slug,
@@ -102,7 +101,8 @@ export function createSignupPageService(deps: {
             askFirstName: input.ask_first_name,
           })
           .catch((error: unknown) => {
-            if (isUniqueViolation(error, 'signup_pages_slug_key')) throw new ConflictError('Another team’s sign-up page already has this slug; choose another.');
+            if (isUniqueViolation(error, 'signup_pages_slug_key'))
+              throw new ConflictError('Another team’s sign-up page already has this slug; choose another.');
             throw error;
           });
         const after = present((await deps.pages.findOfTeam(auth.teamId, tx))!, domains);
@@ -175,7 +175,7 @@ export function createSignupPageService(deps: {
           fields: firstName ? { first_name: firstName } : {},
           now,
           sender: SHORT_CODE_SENDER,
-          confirmation: confirmationText(page.teamName),
+          confirmation: deps.confirmationText(page.teamName),
         }),
       );
       const result = queued ? 'requested' : 'renewed';

@@ -70,8 +70,7 @@ async function signUp(fields: Record<string, string>, options: { slug?: string; 
 
 const count = async (statement: ReturnType<typeof sql>) => Number((await t.database.db.execute(statement)).rows[0]!.n);
 const pendingOf = (number: string) => count(sql`SELECT count(*) AS n FROM opt_in_requests WHERE phone_number = ${number} AND state = 'pending'`);
-const confirmationsTo = (number: string) =>
-  count(sql`SELECT count(*) AS n FROM outbound_replies WHERE to_number = ${number} AND kind = 'confirmation'`);
+const confirmationsTo = (number: string) => count(sql`SELECT count(*) AS n FROM outbound_replies WHERE to_number = ${number} AND kind = 'confirmation'`);
 
 async function setUpTeam(user: TestUser, page: Record<string, unknown>) {
   const group = await t.request('POST', '/api/2.0/contact-groups/', { token: user.token, body: { name: `Sign-ups ${randomUUID().slice(0, 6)}` } });
@@ -177,7 +176,8 @@ describe('POST /join/{slug}', () => {
     ).rows[0]!;
     expect(request).toEqual({
       source: 'form',
-      text_shown: 'I agree to receive recurring marketing texts from Acme at this number.\nUp to 4 msgs/week\nMsg & data rates may apply; reply STOP to opt out.',
+      text_shown:
+        'I agree to receive recurring marketing texts from Acme at this number.\nUp to 4 msgs/week\nMsg & data rates may apply; reply STOP to opt out.',
       evidence: { ip: '127.0.0.1', user_agent: 'Mozilla/5.0 (signup test)', page_slug: SLUG },
       fields: { first_name: 'Ada' },
       group_uuid: groupUuid,
@@ -261,7 +261,14 @@ describe('POST /join/{slug}', () => {
 describe('GET/PUT /api/2.0/team/signup-page', () => {
   it('names the field of a bad setting (422), refuses a slug another team holds (409), and records each change', async () => {
     const put = (body: Record<string, unknown>, token = owner.token) => t.request('PUT', '/api/2.0/team/signup-page', { token, body });
-    const valid = { slug: SLUG, enabled: true, heading: 'Texts from Acme', consent_text: 'I agree.', frequency_text: 'Up to 4 msgs/week', group_uuid: groupUuid };
+    const valid = {
+      slug: SLUG,
+      enabled: true,
+      heading: 'Texts from Acme',
+      consent_text: 'I agree.',
+      frequency_text: 'Up to 4 msgs/week',
+      group_uuid: groupUuid,
+    };
     for (const [field, value] of [
       ['slug', 'join'],
       ['slug', 'Ab'],
