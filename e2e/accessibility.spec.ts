@@ -121,6 +121,7 @@ const visits: Visit[] = [
   { covers: 'inboundMessages.keywordTester', url: () => paths.inboundMessages.keywordTester.getHref(), heading: 'Inbound messages' },
   { covers: 'reports', url: () => paths.reports.getHref(), heading: 'Reports' },
   { covers: 'vanityDomains', url: () => paths.vanityDomains.getHref(), heading: 'Vanity domains' },
+  { covers: 'signupPage', url: () => paths.signupPage.getHref(), heading: 'Sign-up page' },
   { covers: 'team', url: () => paths.team.getHref(), heading: 'Team' },
   { covers: 'apiTokens', url: () => paths.apiTokens.getHref(), heading: 'API tokens' },
   { covers: 'audit', url: () => paths.audit.getHref(), heading: 'Audit log' },

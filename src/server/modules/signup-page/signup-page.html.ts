@@ -141,13 +141,12 @@ ${firstName}
 }
 
 /** Where a successful post lands (post, redirect, get). */
-export function signupThanksPage(view: { heading: string; slug: string }): string {
+export function signupThanksPage(view: { slug: string }): string {
   return page(
     'Check your phone: reply YES to confirm',
     `<h1>Check your phone: reply YES to confirm</h1>
 <p>We have sent a text from ${SHORT_CODE_SENDER}. Reply YES within 48 hours to start receiving messages; until then we will not text you again.</p>
-<p class="note">No text after a few minutes? Check the number and <a href="/join/${escapeHtml(view.slug)}">sign up again</a>.</p>
-<p class="note">${escapeHtml(view.heading)}</p>`,
+<p class="note">No text after a few minutes? Check the number and <a href="/join/${escapeHtml(view.slug)}">sign up again</a>.</p>`,
   );
 }
 

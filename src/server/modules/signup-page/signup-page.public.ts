@@ -75,6 +75,6 @@ export const signupPagePublicRoutes: FastifyPluginAsync<{ signupPage: SignupPage
 
   app.get<{ Params: { slug: string } }>('/join/:slug/thanks', { schema: { hide: true } }, async (request, reply) => {
     const page = await find(request);
-    return page ? html(reply, 200, signupThanksPage({ heading: page.heading, slug: page.slug })) : html(reply, 404, signupNotFoundPage());
+    return page ? html(reply, 200, signupThanksPage({ slug: page.slug })) : html(reply, 404, signupNotFoundPage());
   });
 };

@@ -8,8 +8,9 @@
  * opened a request and queued a text), the address's rate limit (the sixth post was a 303, not
  * 429), `escapeHtml` (the heading's `<script>` came through as a tag), the link-domain clause of
  * `findPublic` (another team's page was served on this team's domain), the form token's minimum fill
- * time (a post at once opened a request), and the resend window of `requestOptIn` (the repeat queued
- * a second text), and the API's slug conflict (a 500 instead of 409).
+ * time (a post at once opened a request), the resend window of `requestOptIn` (the repeat queued
+ * a second text), the number's rate limit (the fourth post was a 303), and the API's slug conflict
+ * (a 500 instead of 409).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -201,6 +202,7 @@ describe('POST /join/{slug}', () => {
   });
 
   it('re-renders the form with the error beside the number, its value kept and escaped', async () => {
+    const before = await count(sql`SELECT count(*) AS n FROM outbound_replies`);
     for (const bad of ['', '12', 'call me <b>maybe</b>']) {
       const posted = await signUp({ phone_number: bad, country: 'US' });
       expect(posted.status, bad).toBe(422);
@@ -211,7 +213,7 @@ describe('POST /join/{slug}', () => {
       expect(posted.body).not.toContain('<b>');
       clock.advance(60_000);
     }
-    expect(await count(sql`SELECT count(*) AS n FROM outbound_replies`)).toBe(1);
+    expect(await count(sql`SELECT count(*) AS n FROM outbound_replies`)).toBe(before);
   });
 
   it('sends a post made the moment the page loaded, or without a token, back to be posted again', async () => {
@@ -240,6 +242,12 @@ describe('POST /join/{slug}', () => {
     clock.advance(60_000);
     expect((await signUp({ phone_number: '2015550209', country: 'US' })).status).toBe(303);
     expect(await pendingOf('12015550209')).toBe(1);
+  });
+
+  it('answers 429 after SIGNUP_POSTS_PER_NUMBER_PER_MINUTE posts for one number', async () => {
+    for (let post = 1; post <= 3; post++) expect((await signUp({ phone_number: '2015550401', country: 'US' })).status).toBe(303);
+    expect((await signUp({ phone_number: '2015550401', country: 'US' })).status).toBe(429);
+    expect(await confirmationsTo('12015550401')).toBe(1);
   });
 
   it("takes a post on the team's link domain, and serves no other team's page there", async () => {
