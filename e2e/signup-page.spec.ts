@@ -3,12 +3,12 @@
  * the page up on the dashboard's Sign-up page screen; then a visitor whose browser runs no
  * JavaScript at all opens /join/{slug}, is sent back with the error beside the number for a number
  * that cannot be read, and signs up: the thanks page says to reply YES. By keyboard alone, the
- * honeypot is never reached. axe (WCAG 2.1 AA) finds nothing serious or critical on the admin
+ * honeypot is never reached. axe (WCAG 2.1 AA rules) finds no violation at all on the admin
  * screen, the form, the form with its error and the thanks page, at 1440 and 390 px, in the light and
  * the dark scheme (the page follows `prefers-color-scheme` in its one inline style).
  *
- * Seen red: with the honeypot's `tabindex=-1` removed (the keyboard walk reached it), and with the
- * page's muted text at #868e96 (color-contrast on the lead paragraph). Screenshots in
+ * Seen red: with the honeypot's `tabindex=-1` removed (axe: aria-hidden-focus on its wrapper), and
+ * with the page's muted text at #9aa1a8 (color-contrast on the lead and the "(optional)"). Screenshots in
  * test-results/screenshots/signup-*.png.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
