@@ -266,6 +266,18 @@ describe('POST /join/{slug}', () => {
   });
 });
 
+describe('herald_signup_posts_total', () => {
+  it('counted each post above by what became of it', async () => {
+    const metrics = (await call('GET', '/metrics')).body;
+    const posts = (result: string) => Number(new RegExp(`^herald_signup_posts_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(posts('honeypot')).toBe(1);
+    expect(posts('renewed')).toBeGreaterThanOrEqual(1);
+    expect(posts('requested')).toBeGreaterThanOrEqual(9);
+    expect(posts('rate_limited')).toBe(2);
+    expect(posts('invalid')).toBeGreaterThanOrEqual(6);
+  });
+});
+
 describe('GET/PUT /api/2.0/team/signup-page', () => {
   it('names the field of a bad setting (422), refuses a slug another team holds (409), and records each change', async () => {
     const put = (body: Record<string, unknown>, token = owner.token) => t.request('PUT', '/api/2.0/team/signup-page', { token, body });
