@@ -2,7 +2,8 @@
  * The hosted sign-up page (issue 36, point 3) over a real socket: Herald listens on loopback and
  * every page and post goes through node:http as a browser's would (a form post, a Host header).
  * What is counted is what the database holds after: double opt-in requests, and the confirmation
- * texts queued in `outbound_replies` (kind `confirmation`).
+ * texts queued in `outbound_replies` (kind `confirmation`); for the first sign-up also what the
+ * engine's reply sender hands to the carrier (a counting gateway).
  *
  * Seen red, each with its protection removed: the honeypot check in the service (the bot's post
  * opened a request and queued a text), the address's rate limit (the sixth post was a 303, not
@@ -17,6 +18,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../engine/engine';
+import { createEngineStore } from '../../engine/store/postgres-store';
+import { createSimulatorGateway } from '../../gateways/sms/simulator';
+import { countingGateway } from '../../testing/counting-gateway';
 import { confirmationText } from '../consent/consent.repository';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 
@@ -27,6 +32,9 @@ let port: number;
 let groupUuid: string;
 let teamName: string;
 const SLUG = 'acme-texts';
+// The engine's reply sender, ticked by hand: what reaches the carrier is counted at its gateway.
+const gateway = countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }));
+let engine: ReturnType<typeof createEngine>;
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -97,6 +105,13 @@ beforeAll(async () => {
   owner = await t.user({ team: teamName });
   expect((await t.request('PUT', '/api/2.0/team/settings', { token: owner.token, body: { default_country: 'US' } })).statusCode).toBe(200);
   groupUuid = (await setUpTeam(owner, { slug: SLUG, ask_first_name: true })).groupUuid;
+  engine = createEngine({
+    store: createEngineStore(t.database.db),
+    gateway,
+    clock,
+    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
+    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
 });
@@ -185,11 +200,15 @@ describe('POST /join/{slug}', () => {
     });
     const reply = (await t.database.db.execute(sql`SELECT sender, body, status FROM outbound_replies WHERE to_number = ${number}`)).rows[0];
     expect(reply).toEqual({ sender: '88440', body: confirmationText(teamName), status: 'queued' });
+    await engine.tick();
+    expect(gateway.ledger.bodiesByNumber.get(number)).toEqual([confirmationText(teamName)]);
 
     clock.advance(3 * 60_000);
     expect((await signUp({ phone_number: '+1 201 555 0101' })).status).toBe(303);
     expect(await pendingOf(number)).toBe(1);
     expect(await confirmationsTo(number)).toBe(1);
+    await engine.tick();
+    expect(gateway.ledger.byNumber.get(number)).toBe(1);
   });
 
   it('answers a filled honeypot like a success and records nothing', async () => {
