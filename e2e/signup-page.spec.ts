@@ -65,6 +65,14 @@ test('an admin sets up the sign-up page and a visitor without JavaScript signs u
   await expect(link).toBeVisible();
   await expect(link).toHaveAttribute('href', `http://localhost:8199/join/${SLUG}`);
   await dismissToasts(page);
+  // The admin screen by keyboard: from the address, Tab reaches every field and the button, and Enter saves.
+  await page.getByRole('textbox', { name: 'Address' }).focus();
+  const save = page.getByRole('button', { name: 'Save sign-up page' });
+  for (let step = 0; step < 10 && !(await save.evaluate((button) => button === document.activeElement)); step++) await page.keyboard.press('Tab');
+  await expect(save).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('The sign-up page was saved.')).toBeVisible();
+  await dismissToasts(page);
   expect(await axeViolations(page, 'main')).toEqual([]);
   await screenshot(page, 'signup-admin-1440');
   await page.setViewportSize({ width: 390, height: 844 });
