@@ -297,6 +297,7 @@ async function main(): Promise<void> {
       ['inbound-messages', '/inbound-messages'],
       ['reports', '/reports'],
       ['vanity-domains', '/vanity-domains'],
+      ['signup-page', '/signup-page'],
       ['team', '/team'],
       ['team-test-numbers', '/team'],
       ['team-phone-numbers', '/team'],
