@@ -967,6 +967,7 @@ export const outboundReplies = pgTable('outbound_replies', {
     .notNull()
     .default('keyword_reply'),
   marketing: boolean('marketing').notNull().default(false),
+  authorId: bigint('author_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
 });
 
 // Inbound.
@@ -1045,6 +1046,40 @@ export const optInRequests = pgTable('opt_in_requests', {
   requestedAt: moment('requested_at').notNull(),
   expiresAt: moment('expires_at').notNull(),
   decidedAt: moment('decided_at'),
+});
+
+// The inbox.
+
+/** A conversation's state per team and number: status, assignee, snooze, last activity and the team's read marker. */
+export const conversations = pgTable('conversations', {
+  id: id(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  status: text('status', { enum: ['open', 'closed', 'snoozed'] })
+    .notNull()
+    .default('open'),
+  assigneeId: bigint('assignee_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  snoozedUntil: moment('snoozed_until'),
+  lastActivityAt: moment('last_activity_at').notNull(),
+  lastInboundAt: moment('last_inbound_at'),
+  readAt: moment('read_at'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
+/** A team's saved replies for the inbox's composer. */
+export const savedReplies = pgTable('saved_replies', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  body: text('body').notNull(),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
 });
 
 // The simulator gateway's own tables (gateways/sms/).
