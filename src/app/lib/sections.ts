@@ -10,6 +10,7 @@ import {
   IconKey,
   IconLayoutDashboard,
   IconMessage2,
+  IconMessages,
   IconRoute,
   IconSend,
   IconTemplate,
@@ -34,6 +35,7 @@ export interface Section {
 
 export const sections: readonly Section[] = [
   { label: 'Overview', href: paths.home.getHref(), icon: IconLayoutDashboard, available: true },
+  { label: 'Inbox', href: paths.inbox.list.getHref(), icon: IconMessages, available: true },
   { label: 'Campaigns', href: paths.campaigns.list.getHref(), icon: IconSend, available: true },
   { label: 'Calendar', href: paths.calendar.getHref(), icon: IconCalendar, available: true },
   { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
