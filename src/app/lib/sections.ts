@@ -35,7 +35,6 @@ export interface Section {
 
 export const sections: readonly Section[] = [
   { label: 'Overview', href: paths.home.getHref(), icon: IconLayoutDashboard, available: true },
-  { label: 'Inbox', href: paths.inbox.list.getHref(), icon: IconMessages, available: true },
   { label: 'Campaigns', href: paths.campaigns.list.getHref(), icon: IconSend, available: true },
   { label: 'Calendar', href: paths.calendar.getHref(), icon: IconCalendar, available: true },
   { label: 'Templates', href: paths.templates.list.getHref(), icon: IconTemplate, available: true },
@@ -47,6 +46,7 @@ export const sections: readonly Section[] = [
   { label: 'Keywords', href: paths.keywords.list.getHref(), icon: IconMessage2, available: true },
   { label: 'Webhooks', href: paths.webhooks.list.getHref(), icon: IconWebhook, available: true },
   { label: 'Event endpoints', href: paths.eventEndpoints.list.getHref(), icon: IconBroadcast, available: true },
+  { label: 'Inbox', href: paths.inbox.list.getHref(), icon: IconMessages, available: true },
   { label: 'Inbound messages', href: paths.inboundMessages.list.getHref(), icon: IconInbox, available: true },
   { label: 'Reports', href: paths.reports.getHref(), icon: IconChartBar, available: true },
   { label: 'Vanity domains', href: paths.vanityDomains.getHref(), icon: IconWorld, available: true },
