@@ -37,34 +37,36 @@ export function ConversationThread({ messages }: { messages: readonly Conversati
       </Text>
     );
   return (
-    <Stack component="ol" gap="sm" p={0} m={0} aria-label="Messages" style={{ listStyle: 'none' }}>
-      {messages.map((message, index) => {
-        const inbound = message.direction === 'inbound';
-        const meta = [KIND_LABELS[message.kind], message.author?.name, statusLabel(message), formatTimestamp(message.created_at)].filter(Boolean).join(' · ');
-        return (
-          <Box component="li" key={`${message.created_at}-${index}`} style={{ display: 'flex', justifyContent: inbound ? 'flex-start' : 'flex-end' }}>
-            <Paper
-              withBorder
-              p="sm"
-              radius="lg"
-              maw="85%"
-              bg={inbound ? 'var(--mantine-color-body)' : 'var(--mantine-primary-color-light)'}
-              aria-label={inbound ? 'From the contact' : 'From your team'}
-              component="article"
-            >
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {message.body}
-              </Text>
-              <Group gap={4} mt={4}>
-                <Text size="xs" c="dimmed">
-                  {meta}
+    <>
+      <Stack component="ol" gap="sm" p={0} m={0} aria-label="Messages" style={{ listStyle: 'none' }}>
+        {messages.map((message, index) => {
+          const inbound = message.direction === 'inbound';
+          const meta = [KIND_LABELS[message.kind], message.author?.name, statusLabel(message), formatTimestamp(message.created_at)].filter(Boolean).join(' · ');
+          return (
+            <Box component="li" key={`${message.created_at}-${index}`} style={{ display: 'flex', justifyContent: inbound ? 'flex-start' : 'flex-end' }}>
+              <Paper
+                withBorder
+                p="sm"
+                radius="lg"
+                maw="85%"
+                bg={inbound ? 'var(--mantine-color-body)' : 'var(--mantine-primary-color-light)'}
+                aria-label={inbound ? 'From the contact' : 'From your team'}
+                component="article"
+              >
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {message.body}
                 </Text>
-              </Group>
-            </Paper>
-          </Box>
-        );
-      })}
+                <Group gap={4} mt={4}>
+                  <Text size="xs" c="dimmed">
+                    {meta}
+                  </Text>
+                </Group>
+              </Paper>
+            </Box>
+          );
+        })}
+      </Stack>
       <div ref={end} />
-    </Stack>
+    </>
   );
 }

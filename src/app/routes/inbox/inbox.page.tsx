@@ -1,8 +1,8 @@
 import { Anchor, Box, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconMessages } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyPanel } from '../../components/empty-panel';
 import { ErrorState } from '../../components/error-state';
@@ -14,7 +14,7 @@ import { ConversationActions } from '../../features/inbox/conversation-actions';
 import { ConversationFilters, ConversationList, listParamsOf, type StatusFilter } from '../../features/inbox/conversation-list';
 import { ConversationThread } from '../../features/inbox/conversation-thread';
 import { useCreateSavedReply, useReply, useUpdateConversation } from '../../features/inbox/inbox-mutations';
-import { inboxQueries } from '../../features/inbox/inbox-queries';
+import { inboxKeys, inboxQueries } from '../../features/inbox/inbox-queries';
 import { ReplyComposer } from '../../features/inbox/reply-composer';
 import { formatTimestamp } from '../../lib/format';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
@@ -109,7 +109,15 @@ function ConversationPane({ phoneNumber, showBackLink }: { phoneNumber: string; 
   const reply = useReply(phoneNumber);
   const update = useUpdateConversation(phoneNumber);
   const saveReply = useCreateSavedReply();
-  const wideLayout = useMediaQuery('(min-width: 75em)');
+  const wideLayout = useMediaQuery('(min-width: 88em)');
+  // Reading the thread marked it read: the list's badge and the navbar's count follow at once, not at their next poll.
+  const queryClient = useQueryClient();
+  const loaded = thread.isSuccess;
+  useEffect(() => {
+    if (!loaded) return;
+    void queryClient.invalidateQueries({ queryKey: inboxKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: inboxKeys.unread() });
+  }, [loaded, queryClient]);
 
   const back = showBackLink && (
     <Anchor component={Link} to={paths.inbox.list.getHref()} size="sm">
