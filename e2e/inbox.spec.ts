@@ -70,6 +70,14 @@ test('a customer writes, a member answers from the inbox, and the answer is deli
   await page.goto(`/inbox/${DIGITS}`);
   await expect(page.getByText(/This number opted out: it is on your suppression list/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  // Opening it read it: the list says so at once (not at its next poll).
+  await expect(item).toContainText('STOP');
+  await expect(item).not.toContainText('Unread', { timeout: 3_000 });
   await screenshot(page, 'inbox-opted-out-1440');
+  expect(await axeViolations(page, 'main')).toEqual([]);
+  // The system's dark scheme (the dashboard follows it unless told otherwise).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.getByText(/This number opted out/)).toBeVisible();
+  await screenshot(page, 'inbox-opted-out-dark-1440');
   expect(await axeViolations(page, 'main')).toEqual([]);
 });
