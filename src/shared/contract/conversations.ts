@@ -43,8 +43,16 @@ export const ConversationListQuerySchema = z.object({
 });
 export type ConversationListQuery = z.infer<typeof ConversationListQuerySchema>;
 
+/** A phone number as a person writes it: an optional `+`, then 6 to 15 digits with spaces, dashes, dots or brackets between. */
+const PHONE_NUMBER_PATH = /^\+?[\d\s().-]+$/;
+const digitsIn = (text: string) => text.replace(/\D/g, '').length;
+
 export const ConversationPhoneParamsSchema = z.object({
-  phone_number: z.string().describe('The number, in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in the team’s country.'),
+  phone_number: z
+    .string()
+    // Anything else names no conversation: 404 before the body is read (the house answer for an unknown path).
+    .refine((text) => PHONE_NUMBER_PATH.test(text) && digitsIn(text) >= 6 && digitsIn(text) <= 15, 'The phone number is not a phone number.')
+    .describe('The number, in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in the team’s country.'),
 });
 
 const MemberRefSchema = z.object({ uuid: UuidSchema, name: z.string(), email: z.string() }).meta({ id: 'MemberRef' });
