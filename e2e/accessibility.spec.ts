@@ -117,6 +117,9 @@ const visits: Visit[] = [
   },
   { covers: 'sending.list', url: () => paths.sending.list.getHref(), heading: 'Sending' },
   { covers: 'sending.connection', url: (seed) => paths.sending.connection.getHref(seed.smsConnectionUuid), heading: `A11y Twilio ${RUN}` },
+  { covers: 'inbox.list', url: () => paths.inbox.list.getHref(), heading: 'Inbox' },
+  // The seeded inbound message's conversation, with the contact's groups beside it.
+  { covers: 'inbox.conversation', url: (seed) => paths.inbox.conversation.getHref(seed.contact), heading: 'Inbox' },
   { covers: 'inboundMessages.list', url: () => paths.inboundMessages.list.getHref(), heading: 'Inbound messages' },
   { covers: 'inboundMessages.keywordTester', url: () => paths.inboundMessages.keywordTester.getHref(), heading: 'Inbound messages' },
   { covers: 'reports', url: () => paths.reports.getHref(), heading: 'Reports' },

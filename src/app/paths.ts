@@ -162,6 +162,11 @@ export const paths = {
       getHref: (phoneNumber: string) => `/contacts/${encodeURIComponent(phoneNumber)}`,
     },
   },
+  /** The inbox: the conversations, and one of them open beside the list (E.164 digits, as the API gives them). */
+  inbox: {
+    list: { path: '/inbox', getHref: () => '/inbox' },
+    conversation: { path: '/inbox/:phoneNumber', getHref: (phoneNumber: string) => `/inbox/${encodeURIComponent(phoneNumber)}` },
+  },
   inboundMessages: {
     list: listPath('/inbound-messages'),
     /** The keyword tester sits at the top of the inbound messages page. */

@@ -72,6 +72,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { path: paths.segments.detail.path, lazy: () => import('./routes/segments/segment.page').then(page) },
             { path: paths.contacts.list.path, lazy: () => import('./routes/contacts/contacts-list.page').then(page) },
             { path: paths.contacts.detail.path, lazy: () => import('./routes/contacts/contact.page').then(page) },
+            { path: paths.inbox.list.path, lazy: () => import('./routes/inbox/inbox.page').then(page) },
+            { path: paths.inbox.conversation.path, lazy: () => import('./routes/inbox/inbox.page').then(page) },
             {
               path: paths.inboundMessages.list.path,
               lazy: () => import('./routes/inbound-messages/inbound-messages.page').then(page),

@@ -42,6 +42,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { vanityDomainsRoutes } from './modules/vanity-domains/vanity-domains.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { eventEndpointsRoutes } from './modules/event-endpoints/event-endpoints.routes';
+import { conversationsRoutes } from './modules/conversations/conversations.routes';
 import { smsConnectionsRoutes } from './modules/sms-connections/sms-connections.routes';
 import { smsCallbacksRoutes } from './modules/sms-callbacks/sms-callbacks.routes';
 import { smsRoutesRoutes } from './modules/sms-routes/sms-routes.routes';
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(contactsDirectoryRoutes, { directory: services.contactsDirectory, publicUrl });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
+      await api.register(conversationsRoutes, { conversations: services.conversations, publicUrl });
       await api.register(suppressionsRoutes, { suppressions: services.suppressions, publicUrl });
       await api.register(campaignsRoutes, { campaigns: services.campaigns, publicUrl });
       await api.register(reportsRoutes, { reports: services.reports, publicUrl });

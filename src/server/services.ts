@@ -64,6 +64,8 @@ import { createVanityDomainsRepository } from './modules/vanity-domains/vanity-d
 import { createVanityDomainsService } from './modules/vanity-domains/vanity-domains.service';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhooksService } from './modules/webhooks/webhooks.service';
+import { createConversationsRepository } from './modules/conversations/conversations.repository';
+import { createConversationsService } from './modules/conversations/conversations.service';
 import { createSmsConnectionsRepository } from './modules/sms-connections/sms-connections.repository';
 import { ADAPTERS, createSmsConnectionsService } from './modules/sms-connections/sms-connections.service';
 import { createSmsCallbacksRepository } from './modules/sms-callbacks/sms-callbacks.repository';
@@ -262,10 +264,23 @@ export function createServices(
     config,
   });
 
+  // The inbox: conversations are made and reopened by inbound messages, in the transaction that stores each.
+  const conversationsRepository = createConversationsRepository(db);
+  const conversations = createConversationsService({
+    db,
+    audit: auditTrail,
+    conversations: conversationsRepository,
+    suppressions,
+    countryOf,
+    clock,
+    config,
+  });
+
   const inbound = createInboundService({
     db,
     audit: auditTrail,
     inbound: createInboundRepository(db),
+    conversations: conversationsRepository,
     keywords: keywordsRepository,
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
@@ -392,6 +407,7 @@ export function createServices(
     campaigns,
     abDecisions,
     inbound,
+    conversations,
     teams,
     users,
     tokens,

@@ -967,6 +967,7 @@ export const outboundReplies = pgTable('outbound_replies', {
     .notNull()
     .default('keyword_reply'),
   marketing: boolean('marketing').notNull().default(false),
+  authorId: bigint('author_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
 });
 
 // Inbound.
@@ -1062,6 +1063,40 @@ export const signupPages = pgTable('signup_pages', {
   groupId: bigint('group_id', { mode: 'number' }).references(() => contactGroups.id, { onDelete: 'set null' }),
   askFirstName: boolean('ask_first_name').notNull().default(false),
   ...stamps(),
+});
+
+// The inbox.
+
+/** A conversation's state per team and number: status, assignee, snooze, last activity and the team's read marker. */
+export const conversations = pgTable('conversations', {
+  id: id(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  status: text('status', { enum: ['open', 'closed', 'snoozed'] })
+    .notNull()
+    .default('open'),
+  assigneeId: bigint('assignee_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  snoozedUntil: moment('snoozed_until'),
+  lastActivityAt: moment('last_activity_at').notNull(),
+  lastInboundAt: moment('last_inbound_at'),
+  readAt: moment('read_at'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
+/** A team's saved replies for the inbox's composer. */
+export const savedReplies = pgTable('saved_replies', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  body: text('body').notNull(),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
 });
 
 // The simulator gateway's own tables (gateways/sms/).

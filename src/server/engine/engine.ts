@@ -281,14 +281,22 @@ export function createEngine(deps: {
       );
       // A reply in doubt follows the same policy as a campaign's message.
       const failedInDoubt = route.inDoubt === 'fail' ? outcome.inDoubt.map(({ id }) => ({ id, reason: 'in_doubt' })) : [];
-      await store.settleReplies(
-        {
-          submitted: outcome.submitted.map(({ id, gatewayId, connectionId }) => ({ id, gatewayId, connectionId })),
-          rejected: [...outcome.rejected.map(({ id, reason, connectionId }) => ({ id, reason, connectionId })), ...failedInDoubt],
-          unknown: [...outcome.notSent, ...(route.inDoubt === 'resend' ? outcome.inDoubt : [])].map(({ id }) => id),
-        },
-        now,
-      );
+      // Receipts wait until the submissions are recorded, as a campaign's do: a receipt stored
+      // first would find no submitted reply to settle.
+      const gatewayIds = outcome.submitted.map(({ gatewayId }) => gatewayId);
+      receipts.hold(gatewayIds);
+      try {
+        await store.settleReplies(
+          {
+            submitted: outcome.submitted.map(({ id, gatewayId, connectionId }) => ({ id, gatewayId, connectionId })),
+            rejected: [...outcome.rejected.map(({ id, reason, connectionId }) => ({ id, reason, connectionId })), ...failedInDoubt],
+            unknown: [...outcome.notSent, ...(route.inDoubt === 'resend' ? outcome.inDoubt : [])].map(({ id }) => id),
+          },
+          now,
+        );
+      } finally {
+        receipts.release(gatewayIds);
+      }
     }
     return replies.length;
   }

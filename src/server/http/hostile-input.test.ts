@@ -91,8 +91,15 @@ function encode(text: string): string {
   return encoded;
 }
 
+/** Path parameters an operation needs to find its resource: the inbox's, a number the team holds (the contact the set-up adds). */
+const operationPaths: Record<string, Record<string, string>> = Object.fromEntries(
+  ['showConversation', 'updateConversation', 'replyToConversation'].map((id) => [id, { phone_number: '447700900123' }]),
+);
+
 function urlOf(operation: Operation, overrides: Record<string, string> = {}, query = ''): string {
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encode(overrides[name] ?? fixtures[name] ?? randomUUID()));
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+    encode(overrides[name] ?? operationPaths[operation.id]?.[name] ?? fixtures[name] ?? randomUUID()),
+  );
   return query ? `${path}?${query}` : path;
 }
 

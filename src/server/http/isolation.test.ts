@@ -47,6 +47,7 @@ type TeamA = {
   segment: string;
   job: string;
   inbound: string;
+  savedReply: string;
   invitation: string;
   invitationSecret: string;
 };
@@ -74,6 +75,7 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   campaign_uuid: (team) => team.campaign,
   segment_uuid: (team) => team.segment,
   job_uuid: (team) => team.job,
+  saved_reply_uuid: (team) => team.savedReply,
   user_uuid: (team) => team.user.userUuid,
   invitation_uuid: (team) => team.invitation,
   token: (team) => team.invitationSecret,
@@ -172,6 +174,9 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`POST ${API}/campaigns/{campaign_uuid}/test-sends`]: () => ({ body: { phone_numbers: ['07700900997'] } }),
   [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),
   [`PUT ${API}/segments/{segment_uuid}`]: () => ({ body: segmentBody(b.group) }),
+  [`PUT ${API}/saved-replies/{saved_reply_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`PUT ${API}/conversations/{phone_number}`]: () => ({ body: { status: 'closed' } }),
+  [`POST ${API}/conversations/{phone_number}/messages`]: () => ({ body: { body: 'Hello from Bravo' } }),
 };
 
 /** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
@@ -255,6 +260,13 @@ const BODY_REFERENCES: Reference[] = [
     body: () => ({ match: 'any', conditions: [{ type: 'event', event: 'received', campaign_uuid: a.campaign }] }),
   },
   { route: `PUT ${API}/segments/{segment_uuid}`, url: () => `${API}/segments/${b.segment}`, field: 'conditions', body: () => segmentBody(a.group) },
+  // B assigning its own conversation to A's member: 422 naming the field.
+  {
+    route: `PUT ${API}/conversations/{phone_number}`,
+    url: () => `${API}/conversations/447700900502`,
+    field: 'assignee_uuid',
+    body: () => ({ assignee_uuid: a.user.userUuid }),
+  },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -389,6 +401,11 @@ beforeAll(async () => {
   const shopConnection = (await created(owner, '/shop-connections/', { name: 'Alpha shop', platform: 'shopify', secret: 'alpha-shop-secret' })).uuid!;
   const conversion = (await created(owner, '/conversions/', { phone_number: '07700900401', order_id: 'ALPHA-1', value: 25, currency: 'EUR' })).uuid!;
   const inbound = (await created(owner, '/inbound-messages/', { from: '07700900403', body: 'alpha please' })).uuid!;
+  // A conversation with A's contact (its thread is read with A's phone_number) and a saved reply.
+  await created(owner, '/inbound-messages/', { from: '07700900401', body: 'Where is my order?' });
+  // Read once, so the snapshots below (which read it again) find it read both times.
+  await ok(owner, 'GET', '/conversations/447700900401');
+  const savedReply = (await created(owner, '/saved-replies/', { name: 'Shipping', body: 'It left today.' })).uuid!;
   await ok(owner, 'POST', `/webhooks/${webhook}/test`);
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
   await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
@@ -418,6 +435,7 @@ beforeAll(async () => {
     segment,
     job,
     inbound,
+    savedReply,
     invitation,
     invitationSecret,
   };
@@ -431,6 +449,8 @@ beforeAll(async () => {
     await created(other, '/links/', { vanity_domain_uuid: bDomain, template_uuid: bTemplate, name: 'Shop', destination: 'https://bravo.example.com/' })
   ).uuid!;
   const bKeyword = (await created(other, '/keywords/', { keyword: 'BRAVO', message: 'Hi' })).uuid!;
+  // B's own conversation, for the assignee case.
+  await created(other, '/inbound-messages/', { from: '07700900502', body: 'Hello Bravo' });
   const bCampaign = (await created(other, '/campaigns/', campaignBody({ template: bTemplate, group: bGroup }))).uuid!;
   const bSegment = (await created(other, '/segments/', segmentBody(bGroup))).uuid!;
   await ok(other, 'PUT', '/team/signup-page', { body: signupPageBody('bravo-texts', bGroup) });

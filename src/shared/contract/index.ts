@@ -27,3 +27,4 @@ export * from './jobs';
 export * from './segments';
 export * from './conversions';
 export * from './signup-page';
+export * from './conversations';

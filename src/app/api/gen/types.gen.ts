@@ -4000,6 +4000,107 @@ export type SignupPage = {
     updated_at: string;
 };
 
+export type MemberRef = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    email: string;
+};
+
+export type ConversationMessage = {
+    direction: 'inbound' | 'outbound';
+    body: string;
+    /**
+     * Inbound: `received`. A campaign message: queued, submitted, delivered, failed or unsent. Any other outbound message: queued, submitted, delivered, undelivered, failed or unsent.
+     */
+    status: string;
+    /**
+     * When it arrived, was sent (a campaign message: handed over) or was queued.
+     */
+    created_at: string;
+    /**
+     * `campaign`: a campaign’s message; `test`: a test send’s; the others: the kind of message sent outside a campaign.
+     */
+    kind: 'inbound' | 'campaign' | 'test' | 'keyword_reply' | 'inbox_reply' | 'flow' | 'confirmation';
+    /**
+     * The campaign (or test send) it belongs to.
+     */
+    campaign_uuid: string | null;
+    /**
+     * The member who wrote an inbox reply.
+     */
+    author: MemberRef | null;
+};
+
+export type Conversation = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The contact’s `name`, or `first_name` and `last_name`, from the team’s groups; empty when none.
+     */
+    name: string;
+    status: 'open' | 'closed' | 'snoozed';
+    assignee: MemberRef | null;
+    /**
+     * While snoozed: when it reopens by itself; else empty.
+     */
+    snoozed_until: string;
+    /**
+     * A message from the number arrived after the team last read the conversation.
+     */
+    unread: boolean;
+    /**
+     * The number is on the team’s suppression list: it cannot be replied to.
+     */
+    opted_out: boolean;
+    /**
+     * The latest message from the number or inbox reply to it; empty when there was none.
+     */
+    last_activity_at: string;
+    /**
+     * The latest message from the number or inbox reply to it.
+     */
+    last_message: {
+        direction: 'inbound' | 'outbound';
+        body: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    } | null;
+};
+
+export type ConversationThread = {
+    /**
+     * The page’s messages, oldest first (newest last). Page 1 holds the newest ones; page 2 the ones before.
+     */
+    data: Array<ConversationMessage>;
+    links: PageLinks;
+    meta: PageMeta;
+    conversation: Conversation;
+};
+
+export type SavedReply = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    body: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
 export type LoginData = {
     /**
      * E-mail and password of a Herald user.
@@ -10734,6 +10835,526 @@ export type ReceiveInboundMessageResponses = {
 };
 
 export type ReceiveInboundMessageResponse = ReceiveInboundMessageResponses[keyof ReceiveInboundMessageResponses];
+
+export type ListConversationsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only conversations in this state (a snooze that has ended counts as open).
+         */
+        status?: 'open' | 'closed' | 'snoozed';
+        /**
+         * A member’s uuid; `me`: assigned to the caller; `none`: assigned to no one.
+         */
+        assignee?: string;
+        /**
+         * `true`: only conversations with a message from the number not yet read by the team; `false`: only read ones.
+         */
+        unread?: 'true' | 'false';
+        /**
+         * Digits the number contains, or text the contact's name or a message of the conversation contains, ignoring case; at most 100 characters.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/conversations';
+};
+
+export type ListConversationsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListConversationsError = ListConversationsErrors[keyof ListConversationsErrors];
+
+export type ListConversationsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Conversation>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListConversationsResponse = ListConversationsResponses[keyof ListConversationsResponses];
+
+export type ShowConversationData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The number, in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in the team’s country.
+         */
+        phone_number: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/conversations/{phone_number}';
+};
+
+export type ShowConversationErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowConversationError = ShowConversationErrors[keyof ShowConversationErrors];
+
+export type ShowConversationResponses = {
+    /**
+     * Default Response
+     */
+    200: ConversationThread;
+};
+
+export type ShowConversationResponse = ShowConversationResponses[keyof ShowConversationResponses];
+
+export type UpdateConversationData = {
+    /**
+     * Any of status, assignee_uuid and snoozed_until; the fields left out keep their values.
+     */
+    body: {
+        status?: 'open' | 'closed' | 'snoozed';
+        /**
+         * A member of the team; null: no one.
+         */
+        assignee_uuid?: string | null;
+        /**
+         * Required with status `snoozed` (in the future); when the conversation reopens by itself.
+         */
+        snoozed_until?: string | null;
+    };
+    path: {
+        /**
+         * The number, in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in the team’s country.
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/conversations/{phone_number}';
+};
+
+export type UpdateConversationErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateConversationError = UpdateConversationErrors[keyof UpdateConversationErrors];
+
+export type UpdateConversationResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Conversation;
+    };
+};
+
+export type UpdateConversationResponse = UpdateConversationResponses[keyof UpdateConversationResponses];
+
+export type ReplyToConversationData = {
+    /**
+     * A one-off reply to the number.
+     */
+    body: {
+        /**
+         * The text sent, as it is (no shorthands).
+         */
+        body: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * The number, in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in the team’s country.
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/conversations/{phone_number}/messages';
+};
+
+export type ReplyToConversationErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ReplyToConversationError = ReplyToConversationErrors[keyof ReplyToConversationErrors];
+
+export type ReplyToConversationResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: ConversationMessage;
+    };
+};
+
+export type ReplyToConversationResponse = ReplyToConversationResponses[keyof ReplyToConversationResponses];
+
+export type ListSavedRepliesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/saved-replies';
+};
+
+export type ListSavedRepliesErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListSavedRepliesError = ListSavedRepliesErrors[keyof ListSavedRepliesErrors];
+
+export type ListSavedRepliesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<SavedReply>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListSavedRepliesResponse = ListSavedRepliesResponses[keyof ListSavedRepliesResponses];
+
+export type CreateSavedReplyData = {
+    /**
+     * Body of create and edit.
+     */
+    body: {
+        /**
+         * Shown in the composer’s picker.
+         */
+        name: string;
+        body: string;
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/saved-replies';
+};
+
+export type CreateSavedReplyErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateSavedReplyError = CreateSavedReplyErrors[keyof CreateSavedReplyErrors];
+
+export type CreateSavedReplyResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: SavedReply;
+    };
+};
+
+export type CreateSavedReplyResponse = CreateSavedReplyResponses[keyof CreateSavedReplyResponses];
+
+export type DeleteSavedReplyData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier (UUID) of the saved reply.
+         */
+        saved_reply_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/saved-replies/{saved_reply_uuid}';
+};
+
+export type DeleteSavedReplyErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DeleteSavedReplyError = DeleteSavedReplyErrors[keyof DeleteSavedReplyErrors];
+
+export type DeleteSavedReplyResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteSavedReplyResponse = DeleteSavedReplyResponses[keyof DeleteSavedReplyResponses];
+
+export type ShowSavedReplyData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * Identifier (UUID) of the saved reply.
+         */
+        saved_reply_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/saved-replies/{saved_reply_uuid}';
+};
+
+export type ShowSavedReplyErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowSavedReplyError = ShowSavedReplyErrors[keyof ShowSavedReplyErrors];
+
+export type ShowSavedReplyResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SavedReply;
+    };
+};
+
+export type ShowSavedReplyResponse = ShowSavedReplyResponses[keyof ShowSavedReplyResponses];
+
+export type UpdateSavedReplyData = {
+    /**
+     * Any of name and body; the fields left out keep their values.
+     */
+    body: {
+        name?: string;
+        body?: string;
+    };
+    path: {
+        /**
+         * Identifier (UUID) of the saved reply.
+         */
+        saved_reply_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/saved-replies/{saved_reply_uuid}';
+};
+
+export type UpdateSavedReplyErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateSavedReplyError = UpdateSavedReplyErrors[keyof UpdateSavedReplyErrors];
+
+export type UpdateSavedReplyResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: SavedReply;
+    };
+};
+
+export type UpdateSavedReplyResponse = UpdateSavedReplyResponses[keyof UpdateSavedReplyResponses];
 
 export type ListOptOutEventsData = {
     body?: never;

@@ -10,6 +10,8 @@ import { currentUserQueries } from '../../features/auth/current-user-queries';
 import { TeamSwitcher } from '../../features/auth/team-switcher';
 import { useTeamRole } from '../../features/auth/use-team-role';
 import { UserMenu } from '../../features/auth/user-menu';
+import { inboxQueries } from '../../features/inbox/inbox-queries';
+import { plural } from '../../lib/format';
 import { sectionAt, sections } from '../../lib/sections';
 import { useSession } from '../../lib/session';
 import { paths } from '../../paths';
@@ -33,6 +35,12 @@ function SignedInShell() {
   // A section the role may not use is not listed (its page still says why, if reached by its address).
   const { can } = useTeamRole();
   const shownSections = sections.filter((section) => !section.needs || can(section.needs));
+  // The inbox's unread conversations beside its entry, read again as the inbox is (new messages within 5 s).
+  const unread = useQuery({ ...inboxQueries.unreadCount(), enabled: user.isSuccess });
+  const counts =
+    unread.data === undefined
+      ? {}
+      : { [paths.inbox.list.getHref()]: { value: unread.data, label: plural(unread.data, 'unread conversation', 'unread conversations') } };
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }} padding={{ base: 'md', sm: 'xl' }}>
@@ -71,7 +79,7 @@ function SignedInShell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>
-        <AppNavbar sections={shownSections} onNavigate={closeNavbar} />
+        <AppNavbar sections={shownSections} onNavigate={closeNavbar} counts={counts} />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1} bg="var(--herald-page)" style={{ outline: 'none' }}>
         {user.isPending ? (

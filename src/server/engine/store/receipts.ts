@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { arrayParam } from '../../db/arrays';
@@ -63,12 +63,43 @@ export async function settleEarlyReceipts(tx: Tx, gatewayIds: string[]): Promise
   await countSettled(tx, parseRows(SettledRowSchema, settled));
 }
 
+/** A receipt's status as a message outside a campaign says it: `failed` at the handset is `undelivered` (`failed` there means refused at the hand-over). */
+const REPLY_STATUS = sql`CASE i.status WHEN 'delivered' THEN 'delivered' ELSE 'undelivered' END`;
+
+/**
+ * Settles the submitted messages outside a campaign (outbound_replies) that receipts name (`columns`:
+ * the receipts as rows `i`); returns how many. They move no campaign's counters.
+ */
+async function settleReplyReceipts(tx: Tx, columns: SQL): Promise<number> {
+  const { rowCount } = await tx.execute(sql`
+    UPDATE outbound_replies r SET status = ${REPLY_STATUS}, reason = i.reason, updated_at = i.received_at
+      FROM ${columns} WHERE r.gateway_id = i.gateway_id AND r.status = 'submitted'`);
+  return rowCount ?? 0;
+}
+
+/**
+ * Receipts for messages outside a campaign that came before their submission was recorded (another
+ * process's receipt queue stored them as early): applied once the submission is (the reply sender's
+ * settle), and forgotten.
+ */
+export async function settleEarlyReplyReceipts(db: Db, gatewayIds: string[]): Promise<void> {
+  if (gatewayIds.length === 0) return;
+  await db.execute(sql`
+    WITH settled AS (
+      UPDATE outbound_replies r SET status = CASE e.status WHEN 'delivered' THEN 'delivered' ELSE 'undelivered' END, reason = e.reason, updated_at = e.received_at
+        FROM early_receipts e
+       WHERE e.gateway_id = ANY(${arrayParam(gatewayIds)}::text[]) AND r.gateway_id = e.gateway_id AND r.status = 'submitted'
+      RETURNING r.gateway_id)
+    DELETE FROM early_receipts WHERE gateway_id IN (SELECT gateway_id FROM settled)`);
+}
+
 /** Delivery receipts: they settle submitted messages, many in one transaction. */
 export function createReceiptStore(db: Db): ReceiptStore {
   return {
     /**
-     * A receipt for a message already settled (expired, or a redelivery) changes nothing; one for
-     * a keyword reply nothing either. One that arrives before its submission is recorded waits in
+     * A receipt for a message already settled (expired, or a redelivery) changes nothing. One for a
+     * message sent outside a campaign (outbound_replies: an inbox reply, a keyword's reply…) makes it
+     * delivered or undelivered. One that arrives before its submission is recorded waits in
      * early_receipts, and is tried again at once in case the submission landed meanwhile.
      */
     async markReceipts(receipts: ReceiptRecord[]): Promise<void> {
@@ -93,7 +124,8 @@ export function createReceiptStore(db: Db): ReceiptStore {
           );
           const settled = parseRows(SettledRowSchema, rows);
           await countSettled(tx, settled);
-          return settled.reduce((sum, row) => sum + row.delivered + row.failed, 0);
+          const replies = await settleReplyReceipts(tx, columns);
+          return settled.reduce((sum, row) => sum + row.delivered + row.failed, replies);
         };
         if ((await settle()) === receipts.length) return;
         const early = await rowsOf(

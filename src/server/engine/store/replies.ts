@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { QueuedReply, ReplyStore } from '../engine-store';
+import { settleEarlyReplyReceipts } from './receipts';
 
 const QueuedReplyRowSchema = z.object({ id: z.number(), uuid: z.string(), teamId: z.number(), to: z.string(), from: z.string(), body: z.string() });
 
-/** Keyword replies: queued by the inbound pipeline, leased and sent by the engine ahead of campaigns. */
+/** Messages outside a campaign (keyword and inbox replies, flows, confirmations): queued by their owners, leased and sent by the engine ahead of campaigns. */
 export function createReplyStore(db: Db): ReplyStore {
   return {
     /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
@@ -45,6 +46,11 @@ export function createReplyStore(db: Db): ReplyStore {
                         ${sql.param(rejected.map((x) => x.connectionId ?? null))}::bigint[]) AS i(id, reason, connection_id)
            WHERE r.id = i.id)
         UPDATE outbound_replies SET lease_until = NULL WHERE id = ANY(${sql.param(unknown)}::bigint[])`);
+      // A receipt that beat this record (stored as early by another process) settles the reply now.
+      await settleEarlyReplyReceipts(
+        db,
+        submitted.map((x) => x.gatewayId),
+      );
     },
   };
 }

@@ -257,6 +257,8 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
       const inbound = await count(sql`
         UPDATE inbound_messages SET from_number = ${token}, body = '' WHERE team_id = ${teamId} AND from_number = ${phoneNumber}`);
       const replies = await count(sql`UPDATE outbound_replies SET to_number = ${token} WHERE team_id = ${teamId} AND to_number = ${phoneNumber}`);
+      // The inbox's state of the conversation (status, assignee, read marker) says nothing once the number is gone.
+      await tx.execute(sql`DELETE FROM conversations WHERE team_id = ${teamId} AND phone_number = ${phoneNumber}`);
       return { messages, clicks, inbound, replies };
     },
   };

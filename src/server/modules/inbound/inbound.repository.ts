@@ -107,10 +107,11 @@ export function createInboundRepository(db: Db) {
         count: () => countOf(db, sql`SELECT count(*)::int AS total FROM inbound_messages WHERE team_id = ${teamId}`),
       }),
 
-    async queueReply(tx: Tx, reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string }): Promise<void> {
+    /** Stamped with the message's arrival (`at`, the clock's), so a thread shows the reply right after it. */
+    async queueReply(tx: Tx, reply: { teamId: number; inboundMessageId: number; toNumber: string; sender: string; body: string; at: Date }): Promise<void> {
       await tx.execute(sql`
-        INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body)
-        VALUES (${reply.teamId}, ${reply.inboundMessageId}, ${reply.toNumber}, ${reply.sender}, ${reply.body})`);
+        INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body, created_at, updated_at)
+        VALUES (${reply.teamId}, ${reply.inboundMessageId}, ${reply.toNumber}, ${reply.sender}, ${reply.body}, ${reply.at}, ${reply.at})`);
     },
   };
 }

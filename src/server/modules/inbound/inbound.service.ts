@@ -8,6 +8,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
+import type { ConversationsRepository } from '../conversations/conversations.repository';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
 import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamsRepository } from '../teams/teams.repository';
@@ -35,6 +36,8 @@ export function createInboundService(deps: {
   /** A message typed in the keyword tester is recorded in the transaction that stores it. */
   audit: Pick<AuditTrail, 'record'>;
   inbound: InboundRepository;
+  /** The inbox: a message from a number makes (or reopens) the team's conversation with it. */
+  conversations: Pick<ConversationsRepository, 'received'>;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
   contactGroups: Pick<ContactGroupsRepository, 'namesOf'>;
@@ -154,6 +157,7 @@ export function createInboundService(deps: {
           optedOut: builtIn === 'opt_out',
           receivedAt: now,
         });
+        if (p.teamId !== null && normalized.ok) await deps.conversations.received(tx, p.teamId, from, now);
         const actions = groupActions(p, builtIn, outcomes[index]!, from, message.from, normalized.ok, groupNames);
         // Webhook calls, made after the commit, are listed here: after the groups, before the reply.
         const webhooksAt = actions.length;
@@ -164,11 +168,18 @@ export function createInboundService(deps: {
             description: `${from} is opted out (in default_optouts), so the reply "${keyword.message}" was not sent; it receives nothing until it texts START.`,
           });
         else if (keyword && keyword.message.trim() !== '') {
-          await deps.inbound.queueReply(tx, { teamId: keyword.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: keyword.message });
+          await deps.inbound.queueReply(tx, {
+            teamId: keyword.teamId,
+            inboundMessageId: id,
+            toNumber: from,
+            sender: SHORT_CODE_SENDER,
+            body: keyword.message,
+            at: now,
+          });
           actions.push({ type: 'reply_queued', ok: true, description: `The reply "${keyword.message}" is queued to ${from}.` });
         }
         if (builtIn !== null && replier === index && p.reply !== '' && p.teamId !== null) {
-          await deps.inbound.queueReply(tx, { teamId: p.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: p.reply });
+          await deps.inbound.queueReply(tx, { teamId: p.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: p.reply, at: now });
           actions.push({ type: 'reply_queued', ok: true, description: `The team's ${REPLY_NAMES[builtIn]} "${p.reply}" is queued to ${from}.` });
         }
         await deps.inbound.recordActions(id, actions, tx);

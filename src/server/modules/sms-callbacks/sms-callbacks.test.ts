@@ -479,7 +479,8 @@ describe('status callbacks, whatever the provider', () => {
     expect(await countersOf(campaignId)).toEqual({ submitted: 0, delivered: 0, failed: 1 });
   });
 
-  it('leave a keyword reply as it is when a receipt names it', async () => {
+  // Issue 36 changed this: a message sent outside a campaign now follows its receipts (it was left submitted).
+  it('settle a keyword reply a receipt names as delivered, and nothing else', async () => {
     const connection = await connect(alpha, DRIVERS[0]!);
     const gatewayId = providerGatewayId(connection.id, 'SMreply0001');
     await sql(
@@ -491,7 +492,7 @@ describe('status callbacks, whatever the provider', () => {
     const signed = twilio.signed(connection.status_callback_url, { MessageSid: 'SMreply0001', MessageStatus: 'delivered' });
     expect(await postCallback(connection.status_callback_url, signed)).toBe(200);
     expect(await everything()).toEqual(before);
-    expect(await sql('SELECT status FROM outbound_replies WHERE gateway_id = $1', [gatewayId])).toEqual([{ status: 'submitted' }]);
+    expect(await sql('SELECT status FROM outbound_replies WHERE gateway_id = $1', [gatewayId])).toEqual([{ status: 'delivered' }]);
   });
 });
 
