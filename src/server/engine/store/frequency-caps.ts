@@ -29,23 +29,29 @@ export function capOf(messages: number | null, days: number | null): FrequencyCa
  */
 export function marketingCounts(teamId: number, phones: string[], cap: FrequencyCap, now: Date, exceptBatchId: number | null): SQL {
   const since = new Date(now.getTime() - cap.days * DAY_MS);
+  const numbers = sql`${arrayParam(phones)}::text[]`;
+  // One aggregate of each kind over the batch's numbers, each read along its index (a few rows a
+  // number), joined to the numbers at the end; the held batches' messages read once.
   return sql`
-    WITH p AS (SELECT DISTINCT unnest(${arrayParam(phones)}::text[]) AS phone),
-    held AS (
+    WITH p AS (SELECT DISTINCT unnest(${numbers}) AS phone),
+    sent AS MATERIALIZED (
+      SELECT m.phone_number AS phone, count(*)::int AS n FROM messages m JOIN campaigns c ON c.id = m.campaign_id
+       WHERE m.phone_number = ANY(${numbers}) AND m.submitted_at > ${since} AND c.team_id = ${teamId} AND NOT c.is_test
+       GROUP BY 1),
+    held AS MATERIALIZED (
       SELECT m.phone_number AS phone, count(*)::int AS n
-        FROM campaigns c JOIN send_batches b ON b.campaign_id = c.id
+        FROM send_batches b JOIN campaigns c ON c.id = b.campaign_id
         JOIN messages m ON m.campaign_id = b.campaign_id AND m.sequence BETWEEN b.first_sequence AND b.last_sequence AND m.status = 'queued'
        WHERE c.team_id = ${teamId} AND c.status = 1 AND NOT c.is_test AND b.owner <> ${HELD_OWNER} AND b.id <> ${exceptBatchId ?? 0}
-         AND m.phone_number = ANY(${arrayParam(phones)}::text[])
+         AND m.phone_number = ANY(${numbers})
+       GROUP BY 1),
+    replied AS MATERIALIZED (
+      SELECT r.to_number AS phone, count(*)::int AS n FROM outbound_replies r
+       WHERE r.team_id = ${teamId} AND r.to_number = ANY(${numbers}) AND r.created_at > ${since} AND r.marketing
+         AND (r.status IN ('submitted', 'delivered', 'undelivered') OR (r.status = 'queued' AND r.lease_until >= ${now}))
        GROUP BY 1)
-    SELECT p.phone,
-           ((SELECT count(*) FROM messages m JOIN campaigns c ON c.id = m.campaign_id
-              WHERE m.phone_number = p.phone AND m.submitted_at > ${since} AND c.team_id = ${teamId} AND NOT c.is_test)
-          + coalesce((SELECT n FROM held WHERE held.phone = p.phone), 0)
-          + (SELECT count(*) FROM outbound_replies r
-              WHERE r.team_id = ${teamId} AND r.to_number = p.phone AND r.created_at > ${since} AND r.marketing
-                AND (r.status IN ('submitted', 'delivered', 'undelivered') OR (r.status = 'queued' AND r.lease_until >= ${now}))))::int AS sent
-      FROM p`;
+    SELECT p.phone, (coalesce(sent.n, 0) + coalesce(held.n, 0) + coalesce(replied.n, 0))::int AS sent
+      FROM p LEFT JOIN sent ON sent.phone = p.phone LEFT JOIN held ON held.phone = p.phone LEFT JOIN replied ON replied.phone = p.phone`;
 }
 
 /**
