@@ -272,7 +272,9 @@ export const TeamSettingsInputSchema = z
       )
       .nullable()
       .optional()
-      .describe('Herald extension. At most `messages` marketing messages to a number within `days` days (1 to 90); null turns the cap off; unchanged when absent.'),
+      .describe(
+        'Herald extension. At most `messages` marketing messages to a number within `days` days (1 to 90); null turns the cap off; unchanged when absent.',
+      ),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

@@ -211,7 +211,9 @@ const statusFilter = z
 const reasonFilter = z
   .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number, local_time or frequency_cap.' })
   .optional()
-  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).');
+  .describe(
+    'Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).',
+  );
 
 /** The filters each report page takes beside `page` and `per_page` (none for `sent`: it has one row). */
 export const REPORT_FILTER_SCHEMAS = {

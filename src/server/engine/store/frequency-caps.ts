@@ -131,7 +131,14 @@ export async function capsOf(tx: Tx, teamIds: number[]): Promise<Map<number, Fre
  * (`frequency_cap`), numbered for the unsent report like opt-outs (opt-outs.ts), and are not handed
  * over. Without a cap (the default) nothing is read.
  */
-export async function withoutCapped(tx: Tx, campaignId: number, teamId: number, cap: FrequencyCap | null, batch: ClaimedBatch, now: Date): Promise<ClaimedBatch> {
+export async function withoutCapped(
+  tx: Tx,
+  campaignId: number,
+  teamId: number,
+  cap: FrequencyCap | null,
+  batch: ClaimedBatch,
+  now: Date,
+): Promise<ClaimedBatch> {
   if (cap === null || batch.messages.length === 0) return batch;
   const over = await overTheCap(tx, teamId, cap, batch.messages, now, batch.batchId);
   if (over.size === 0) return batch;

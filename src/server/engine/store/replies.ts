@@ -33,7 +33,15 @@ export function createReplyStore(db: Db): ReplyStore {
         if (marketing.length > 0) {
           // Teams in id order (capsOf's), so two claimers lock their caps in the same order.
           for (const [teamId, cap] of await capsOf(tx, [...new Set(marketing.map((row) => row.teamId))])) {
-            for (const id of await overTheCap(tx, teamId, cap, marketing.filter((row) => row.teamId === teamId), now, null)) over.add(id);
+            for (const id of await overTheCap(
+              tx,
+              teamId,
+              cap,
+              marketing.filter((row) => row.teamId === teamId),
+              now,
+              null,
+            ))
+              over.add(id);
           }
         }
         if (over.size > 0)

@@ -69,7 +69,15 @@ export function createReviewRepository(db: Db) {
     },
 
     /** Recipients of the audience the team's frequency cap would skip if the campaign were sent now (frequency-caps.ts). */
-    async frequencyCapped(teamId: number, cap: FrequencyCap, now: Date, included: number[], excluded: number[], audience?: ReviewAudience, campaignId?: number) {
+    async frequencyCapped(
+      teamId: number,
+      cap: FrequencyCap,
+      now: Date,
+      included: number[],
+      excluded: number[],
+      audience?: ReviewAudience,
+      campaignId?: number,
+    ) {
       const numbers = audience ? audience.numbers : recipientsOf(included, excluded);
       const row = await oneRowOf(
         db,
