@@ -2,13 +2,14 @@
  * Frequency caps (issue 36, point 3): at most `messages` marketing messages to a number in the team
  * within `days` days, counted across the team's campaigns and the flows' marketing messages, driven
  * on the test clock and counted at the carrier (every hand-over noted with its body). A campaign's
- * message over the cap, or a flow's, is unsent with reason `frequency_cap`; transactional messages
- * and replies are never counted nor capped; the window slides; the review tells how many recipients
- * the cap would skip; the setting is validated and only admins change it.
+ * message over the cap, or a flow's, is unsent with reason `frequency_cap` (the unsent and delivery
+ * reports say so); transactional messages and replies are never counted nor capped; the window
+ * slides; a campaign throttled over hours counts what flows sent meanwhile; the review tells how
+ * many recipients the cap would skip; the setting is validated and only admins change it.
  *
  * Seen red: with `withoutCapped` taken out of the campaign claim (claims.ts), the second campaign
  * handed a third marketing message to the capped number (3 at the carrier, the unsent report
- * empty); with `overTheCap` taken out of the reply sender's claim (replies.ts), the flow's third
+ * empty), and the throttled campaign sent to the number the flows had reached meanwhile; with `overTheCap` taken out of the reply sender's claim (replies.ts), the flow's third
  * marketing message went and the three at once all went; with the count of the batch's own messages
  * taken out of `overTheCap` (`sent.set` removed), the three flow messages claimed together all went;
  * with the outbound_replies count taken out of `marketingCounts`, the second campaign sent to the
@@ -196,6 +197,12 @@ describe('frequency caps', () => {
     const unsent = (await call('GET', `/reporting/${second}/unsent`)).json().data;
     expect(unsent).toMatchObject([{ Mobile: A, Reason: 'frequency_cap' }]);
     expect((await call('GET', `/reporting/${second}/unsent?reason=frequency_cap`)).json().data).toHaveLength(1);
+    const delivery = (await call('GET', `/reporting/${second}/delivery`)).json().data as Array<{
+      Recipient: string;
+      Status: string;
+      failure_reason: string | null;
+    }>;
+    expect(delivery.find((row) => row.Recipient === A)).toMatchObject({ Status: 'Failed', failure_reason: 'frequency_cap' });
 
     // Day 6, late: everyone is at the cap (the first campaign is still within the seven days).
     clock.set('2026-01-11T22:00:00Z');
@@ -236,15 +243,52 @@ describe('frequency caps', () => {
     expect(marketingTo(D)).toBe(2);
   });
 
+  it('counts, for a campaign throttled over hours, what the flows sent meanwhile', async () => {
+    const E = '447700900711';
+    const H = '447700900714';
+    clock.set('2026-02-02T09:00:00Z');
+    const later = (await call('POST', '/contact-groups/', { name: 'Later' })).json().data.uuid as string;
+    await call('PUT', `/contact-groups/${later}/add-contacts`, { contacts: [E, '447700900712', '447700900713', H].map((n) => ({ phone_number: `+${n}` })) });
+    const response = await call('POST', '/campaigns/', {
+      name: 'Slowly',
+      sender: 'Acme',
+      included_contact_groups: [later],
+      template_uuid: template,
+      scheduled_send_date: '2026-02-02 10:00:00',
+      throttled: true,
+      scheduled_finish_date: '2026-02-02 13:00:00',
+      expiry_date: '2026-02-03 00:00:00',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const uuid = response.json().data.uuid as string;
+    expect((await call('GET', `/campaigns/${uuid}/review`)).json().data.frequency_capped).toBe(0);
+    for (let minutes = 0; minutes <= 190; minutes += 10) {
+      const at = new Date(Date.parse('2026-02-02T10:00:01Z') + minutes * 60_000);
+      // Twenty minutes in, while the campaign is still sending, a flow's two marketing steps reach H.
+      if (minutes === 20) {
+        clock.set(at);
+        expect(handed.filter((h) => h.to === H)).toHaveLength(0);
+        await queueReply(H, 'Flow: hello H', 'flow', true);
+        await queueReply(H, 'Flow: hello again H', 'flow', true);
+      }
+      await tickAt(at.toISOString());
+    }
+    const messages = await messagesOf(uuid);
+    expect(messages.find((m) => m.phone_number === H)).toEqual({ phone_number: H, status: 'unsent', reason: 'frequency_cap' });
+    expect(messages.filter((m) => m.status === 'went')).toHaveLength(3);
+    expect(marketingTo(H)).toBe(2);
+    expect(marketingTo(E)).toBe(1);
+  });
+
   it('turned off, caps nothing and the review leaves its fields out', async () => {
     expect((await call('PUT', '/team/settings', { frequency_cap: null })).json().data.frequency_cap).toBeNull();
-    clock.set('2026-01-20T11:00:00Z');
-    const uuid = await campaignAt('2026-01-20 12:00:00', 'Uncapped');
+    clock.set('2026-02-10T11:00:00Z');
+    const uuid = await campaignAt('2026-02-10 12:00:00', 'Uncapped');
     const review = (await call('GET', `/campaigns/${uuid}/review`)).json().data;
     expect(review).not.toHaveProperty('frequency_capped');
     expect(review).not.toHaveProperty('frequency_cap');
     await queueReply(D, 'Flow: step four', 'flow', true);
-    await tickAt('2026-01-20T12:00:01Z');
+    await tickAt('2026-02-10T12:00:01Z');
     expect((await messagesOf(uuid)).map((m) => m.status)).toEqual(['went', 'went', 'went', 'went']);
     expect((await repliesTo(D)).at(-1)).toMatchObject({ status: 'went' });
   });
