@@ -301,6 +301,7 @@ async function main(): Promise<void> {
       ['team', '/team'],
       ['team-test-numbers', '/team'],
       ['team-phone-numbers', '/team'],
+      ['team-frequency-cap', '/team'],
       ['team-attribution', '/team'],
       ['team-integrations', '/team'],
       ['api-tokens', '/api-tokens'],
@@ -335,6 +336,7 @@ async function main(): Promise<void> {
           const card = {
             'team-test-numbers': 'Test numbers',
             'team-phone-numbers': 'Phone numbers',
+            'team-frequency-cap': 'Frequency cap',
             'team-attribution': 'Revenue attribution',
             'team-integrations': 'Integrations',
           }[name];

@@ -14,7 +14,18 @@ const PROVIDER_NAMES: Record<string, string> = {
 };
 
 /** Reasons Herald writes itself (not a provider's): never shown as a provider's error. */
-const HERALD_REASONS = new Set(['pending', 'opted_out', 'stopped', 'quiet_hours', 'local_time', 'invalid_number', 'Expired', 'in_doubt', 'no_route']);
+const HERALD_REASONS = new Set([
+  'pending',
+  'opted_out',
+  'stopped',
+  'quiet_hours',
+  'local_time',
+  'frequency_cap',
+  'invalid_number',
+  'Expired',
+  'in_doubt',
+  'no_route',
+]);
 
 /** A message as the reports and the contact page list it: `connection` is there only when one of the team's connections carried it. */
 export type CarriedMessage = { connection?: ReportConnection | null; provider_message_id?: string | null };

@@ -60,6 +60,9 @@ export const teams = pgTable('teams', {
   /** The attribution windows of conversions (0048): a human click within so many days, else a delivery within so many hours; 0: off. */
   clickWindowDays: integer('click_window_days').notNull().default(5),
   viewWindowHours: integer('view_window_hours').notNull().default(24),
+  /** The frequency cap (0057): at most so many marketing messages to a number within so many days; both null: none. */
+  frequencyCapMessages: integer('frequency_cap_messages'),
+  frequencyCapDays: integer('frequency_cap_days'),
 });
 
 export const users = pgTable('users', {

@@ -4,7 +4,7 @@ import { nameSearchQueryOf, TimestampSchema, UuidSchema } from './common';
 import { isStorableText, requiredString, unstorableMessage, uuidField, uuidList } from './fields';
 import { CustomFieldsSchema } from './contact-groups';
 import { SenderNameSchema } from './senders';
-import { QuietHoursSchema } from './members';
+import { FrequencyCapSchema, QuietHoursSchema } from './members';
 import { CampaignSegmentRevenueSchema, RevenueSchema } from './conversions';
 
 export const MAX_PAUSES = 50;
@@ -523,6 +523,14 @@ export const CampaignReviewSchema = z
         }),
       )
       .describe('Herald extension. The zones of the audience that quiet hours hold while the campaign sends, most recipients first; empty when none.'),
+    frequency_cap: FrequencyCapSchema.optional().describe("Herald extension. The team's frequency cap; left out when the team has none."),
+    frequency_capped: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Herald extension. Recipients the team's frequency cap would skip if the campaign were sent now: they have had the cap's number of marketing messages within its window (this campaign's own messages not counted). Their messages are written but left unsent (`frequency_cap`); they stay in `recipients.total`. The engine counts again at each message, so the figure can grow while a campaign waits or sends. Left out when the team has no cap.",
+      ),
     ab_test: z
       .object({
         variants: z

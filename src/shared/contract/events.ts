@@ -34,7 +34,7 @@ const messageOf = <S extends MessageStatus>(status: S) =>
       .string()
       .nullable()
       .describe(
-        'Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.',
+        'Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped`, `quiet_hours`, `local_time` or `frequency_cap`. Null when there is none.',
       ),
     at: EventTimeSchema.describe('When it took this status: handed over (submitted), or its receipt or end (the others). RFC 3339, UTC.'),
   });

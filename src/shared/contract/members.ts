@@ -113,6 +113,17 @@ const replyText = (label: string) =>
 /** How many test numbers a team keeps besides its members' own. */
 export const MAX_TEST_NUMBERS = 10;
 
+export const FrequencyCapSchema = z
+  .object({
+    messages: z.number().int().describe('At most this many marketing messages to one number.'),
+    days: z.number().int().describe('Within this many days before each send (a sliding window).'),
+  })
+  .meta({
+    id: 'FrequencyCap',
+    description:
+      "Herald extension. At most `messages` marketing messages to a number in the team within `days` days: the team's campaign messages handed over (not test sends) and the flows' messages not marked transactional. A campaign message or flow message over the cap is not sent but unsent with reason `frequency_cap`. Keyword replies, inbox replies and opt-in confirmations are never counted nor capped.",
+  });
+
 export const TeamSettingsSchema = z
   .object({
     name: z.string().describe('The team name.'),
@@ -150,6 +161,7 @@ export const TeamSettingsSchema = z
       .describe(
         'Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).',
       ),
+    frequency_cap: FrequencyCapSchema.nullable().describe('Herald extension. The frequency cap; null: none (the default).'),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -242,6 +254,27 @@ export const TeamSettingsInputSchema = z
       .max(720, 'The view window hours may not be greater than 720.')
       .optional()
       .describe('Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).'),
+    frequency_cap: z
+      .object(
+        {
+          messages: z
+            .number({ error: 'The frequency cap messages must be a whole number.' })
+            .int('The frequency cap messages must be a whole number.')
+            .min(1, 'The frequency cap messages must be at least 1.')
+            .max(10_000, 'The frequency cap messages may not be greater than 10000.'),
+          days: z
+            .number({ error: 'The frequency cap days must be a whole number.' })
+            .int('The frequency cap days must be a whole number.')
+            .min(1, 'The frequency cap days must be at least 1.')
+            .max(90, 'The frequency cap days may not be greater than 90.'),
+        },
+        { error: 'The frequency cap must be an object with messages and days, or null.' },
+      )
+      .nullable()
+      .optional()
+      .describe(
+        'Herald extension. At most `messages` marketing messages to a number within `days` days (1 to 90); null turns the cap off; unchanged when absent.',
+      ),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

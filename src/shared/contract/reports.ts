@@ -31,7 +31,7 @@ const failureReason = z
   .string()
   .nullable()
   .describe(
-    'Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.',
+    'Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`, `local_time`, `frequency_cap`); null when delivered or still pending, or when the gateway gave no reason.',
   );
 
 /**
@@ -133,7 +133,7 @@ export const UnsentReportRowSchema = z
     FieldNames: text(FIELD_NAMES),
     FieldValues: text(FIELD_VALUES),
     Reason: text(
-      '`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).',
+      '`pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `local_time`: its zone’s local send time was missed or came after the expiry; `frequency_cap`: the number had already had the team’s frequency cap of marketing messages within its window; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).',
     ),
   })
   .meta({
@@ -184,7 +184,7 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 export const DELIVERY_STATUSES = ['Success', 'Pending', 'Failed', 'Expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** The unsent report's `Reason` values, and what `?reason=` picks: every reason the report can hold (`invalid_number` is the interface's). */
-export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours', 'invalid_number', 'local_time'] as const;
+export const UNSENT_REASONS = ['pending', 'opted_out', 'stopped', 'quiet_hours', 'invalid_number', 'local_time', 'frequency_cap'] as const;
 export type UnsentReason = (typeof UNSENT_REASONS)[number];
 
 /** The longest number search: E.164 has at most 15 digits, with room for spaces and brackets. */
@@ -209,9 +209,11 @@ const statusFilter = z
   .describe('Herald extension. Only rows with this `Status` (`Success`, `Pending`, `Failed` or `Expired`).');
 
 const reasonFilter = z
-  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number or local_time.' })
+  .enum(UNSENT_REASONS, { error: 'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number, local_time or frequency_cap.' })
   .optional()
-  .describe('Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).');
+  .describe(
+    'Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).',
+  );
 
 /** The filters each report page takes beside `page` and `per_page` (none for `sent`: it has one row). */
 export const REPORT_FILTER_SCHEMAS = {

@@ -327,6 +327,20 @@ export type QuietHours = {
     days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
 };
 
+/**
+ * Herald extension. At most `messages` marketing messages to a number in the team within `days` days: the team's campaign messages handed over (not test sends) and the flows' messages not marked transactional. A campaign message or flow message over the cap is not sent but unsent with reason `frequency_cap`. Keyword replies, inbox replies and opt-in confirmations are never counted nor capped.
+ */
+export type FrequencyCap = {
+    /**
+     * At most this many marketing messages to one number.
+     */
+    messages: number;
+    /**
+     * Within this many days before each send (a sliding window).
+     */
+    days: number;
+};
+
 export type TeamSettings = {
     /**
      * The team name.
@@ -384,6 +398,10 @@ export type TeamSettings = {
      * Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).
      */
     view_window_hours: number;
+    /**
+     * Herald extension. The frequency cap; null: none (the default).
+     */
+    frequency_cap: FrequencyCap | null;
 };
 
 export type Conversion = {
@@ -1110,6 +1128,14 @@ export type CampaignReview = {
             end_at: string;
         }>;
     }>;
+    /**
+     * Herald extension. The team's frequency cap; left out when the team has none.
+     */
+    frequency_cap?: FrequencyCap;
+    /**
+     * Herald extension. Recipients the team's frequency cap would skip if the campaign were sent now: they have had the cap's number of marketing messages within its window (this campaign's own messages not counted). Their messages are written but left unsent (`frequency_cap`); they stay in `recipients.total`. The engine counts again at each message, so the figure can grow while a campaign waits or sends. Left out when the team has no cap.
+     */
+    frequency_capped?: number;
     /**
      * Herald extension. With an A/B test: how the audience counted now would be split (docs/ab-tests.md).
      */
@@ -1945,7 +1971,7 @@ export type DeliveryReportRow = {
      */
     Expiry_Date: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`, `local_time`, `frequency_cap`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
     /**
@@ -2003,7 +2029,7 @@ export type AltDeliveryReportRow = {
      */
     Status: string;
     /**
-     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`); null when delivered or still pending, or when the gateway gave no reason.
+     * Herald extension (not in the CSV). Why the message was not delivered, as the engine stored it: the carrier’s refusal or receipt (an SMPP status such as `ESME_RINVDSTADR` or `UNDELIV err:001`, or the provider’s error code, e.g. Twilio `21610`, for a message an SMS connection carried), `no_route` (no route of the team covers its country), `Expired` (no receipt before the expiry), `in_doubt` (its hand-over was interrupted), or why it was never sent (`pending`, `opted_out`, `stopped`, `quiet_hours`, `local_time`, `frequency_cap`); null when delivered or still pending, or when the gateway gave no reason.
      */
     failure_reason: string | null;
     /**
@@ -2097,7 +2123,7 @@ export type UnsentReportRow = {
      */
     FieldValues: string;
     /**
-     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).
+     * `pending`: the campaign expired before it was sent; `opted_out`: the number opted out (default_optouts) after sending began; `stopped`: someone stopped the campaign first; `quiet_hours`: quiet hours in the recipient’s zone lasted past the expiry; `local_time`: its zone’s local send time was missed or came after the expiry; `frequency_cap`: the number had already had the team’s frequency cap of marketing messages within its window; `invalid_number`: the number cannot receive an SMS (a reason of the interface; Herald checks numbers as contacts are written, so its own sending does not write it, but a report may hold it).
      */
     Reason: string;
 };
@@ -2267,7 +2293,7 @@ export type CampaignReportListItem = {
  */
 export type ReportJobFilters = {
     status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+    reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
     /**
      * The digits the recipient’s number contains.
      */
@@ -3192,7 +3218,7 @@ export type MessageSubmittedEvent = {
             phone_number: string;
             status: 'submitted';
             /**
-             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped`, `quiet_hours`, `local_time` or `frequency_cap`. Null when there is none.
              */
             reason: string | null;
             /**
@@ -3228,7 +3254,7 @@ export type MessageDeliveredEvent = {
             phone_number: string;
             status: 'delivered';
             /**
-             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped`, `quiet_hours`, `local_time` or `frequency_cap`. Null when there is none.
              */
             reason: string | null;
             /**
@@ -3264,7 +3290,7 @@ export type MessageFailedEvent = {
             phone_number: string;
             status: 'failed';
             /**
-             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped`, `quiet_hours`, `local_time` or `frequency_cap`. Null when there is none.
              */
             reason: string | null;
             /**
@@ -3300,7 +3326,7 @@ export type MessageUnsentEvent = {
             phone_number: string;
             status: 'unsent';
             /**
-             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped` or `quiet_hours`. Null when there is none.
+             * Why it failed or was not sent: the gateway’s reason, `Expired`, `in_doubt` (handed over when a process died); for unsent `opted_out`, `pending` (expired), `stopped`, `quiet_hours`, `local_time` or `frequency_cap`. Null when there is none.
              */
             reason: string | null;
             /**
@@ -3773,7 +3799,7 @@ export type ReportReadyEvent = {
              */
             filters: {
                 status?: 'Success' | 'Pending' | 'Failed' | 'Expired';
-                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+                reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
                 search?: string;
             };
             /**
@@ -5277,6 +5303,13 @@ export type UpdateTeamSettingsData = {
          * Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).
          */
         view_window_hours?: number;
+        /**
+         * Herald extension. At most `messages` marketing messages to a number within `days` days (1 to 90); null turns the cap off; unchanged when absent.
+         */
+        frequency_cap?: {
+            messages: number;
+            days: number;
+        } | null;
     };
     path?: never;
     query?: never;
@@ -13707,9 +13740,9 @@ export type GetUnsentReportData = {
          */
         per_page?: number;
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -13768,9 +13801,9 @@ export type RequestUnsentReportData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -13821,9 +13854,9 @@ export type StreamUnsentReportCsvData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */
@@ -13872,9 +13905,9 @@ export type StreamUnsentReportNdjsonData = {
     };
     query?: {
         /**
-         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number` or `local_time`).
+         * Herald extension. Only rows with this `Reason` (`pending`, `opted_out`, `stopped`, `quiet_hours`, `invalid_number`, `local_time` or `frequency_cap`).
          */
-        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time';
+        reason?: 'pending' | 'opted_out' | 'stopped' | 'quiet_hours' | 'invalid_number' | 'local_time' | 'frequency_cap';
         /**
          * Herald extension. Only rows whose recipient's number contains these digits (spaces, `+`, `-`, dots and brackets are ignored; anything else is 422); at most 32 characters. Omitted or empty: every row.
          */

@@ -116,6 +116,7 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
             the group listed first wins.
           </Text>
         )}
+        {review.frequency_cap && <FrequencyCapNote cap={review.frequency_cap} capped={review.frequency_capped ?? 0} />}
       </Paper>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <Fact label="SMS parts per message">
@@ -154,6 +155,18 @@ export function CampaignReviewPanel({ review, timeZone }: { review: CampaignRevi
         </Alert>
       )}
     </Stack>
+  );
+}
+
+/** The team's frequency cap: how many recipients it would skip if the campaign were sent now. */
+export function FrequencyCapNote({ cap, capped }: { cap: NonNullable<CampaignReview['frequency_cap']>; capped: number }) {
+  const rule = `${plural(cap.messages, 'marketing message', 'marketing messages')} in ${plural(cap.days, 'day', 'days')}`;
+  return (
+    <Text size="sm" mt={4} data-testid="review-frequency-capped">
+      {capped === 0
+        ? `The team’s frequency cap (${rule}) skips no recipient if it is sent now.`
+        : `${plural(capped, 'recipient has', 'recipients have')} already had the team’s frequency cap (${rule}): if it is sent now, ${capped === 1 ? 'their message is' : 'their messages are'} not sent (unsent: frequency cap).`}
+    </Text>
   );
 }
 

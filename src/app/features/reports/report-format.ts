@@ -60,6 +60,7 @@ const FAILURE_REASONS: Record<string, string> = {
   stopped: 'Campaign stopped',
   quiet_hours: 'Quiet hours lasted past the expiry',
   local_time: 'Local send time missed or after the expiry',
+  frequency_cap: 'Frequency cap reached',
   invalid_number: 'Invalid number',
   Expired: 'No receipt before the expiry',
   in_doubt: 'Hand-over interrupted',

@@ -10,6 +10,8 @@ import { AutomaticRepliesForm } from '../../features/team/automatic-replies-form
 import { REPLIES } from '../../features/team/automatic-replies';
 import { describeCostEstimate } from '../../features/team/cost-estimate';
 import { CostEstimateForm } from '../../features/team/cost-estimate-form';
+import { describeFrequencyCap, FREQUENCY_CAP_COUNTS } from '../../features/team/frequency-cap';
+import { FrequencyCapForm } from '../../features/team/frequency-cap-form';
 import { describeQuietHours } from '../../features/team/quiet-hours';
 import { QuietHoursForm } from '../../features/team/quiet-hours-form';
 import { describeConfirmThreshold } from '../../features/team/sending-safety';
@@ -34,6 +36,7 @@ const CARDS = {
     failure: 'The quiet hours could not be saved',
     success: (s: TeamSettings) => `${describeQuietHours(s.quiet_hours)} Team time zone: ${s.time_zone}.`,
   },
+  cap: { failure: 'The frequency cap could not be saved', success: (s: TeamSettings) => describeFrequencyCap(s.frequency_cap) },
   replies: { failure: 'The automatic replies could not be saved', success: () => 'The automatic replies are saved.' },
   tests: { failure: 'The test numbers could not be saved', success: (s: TeamSettings) => describeTestNumbers(s.test_numbers) },
   attribution: {
@@ -105,6 +108,17 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
                   { label: 'Team time zone', value: settings.data.time_zone },
                 ]}
               />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="frequency-cap"
+            title="Frequency cap"
+            intro={`How many marketing messages one number may get from the team in any period of so many days; a message over the cap is not sent. ${FREQUENCY_CAP_COUNTS}`}
+          >
+            {canChange ? (
+              <FrequencyCapForm settings={settings.data} onSubmit={saverOf('cap')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Frequency cap', value: describeFrequencyCap(settings.data.frequency_cap) }]} />
             )}
           </SettingsCard>
           <SettingsCard

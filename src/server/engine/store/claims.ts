@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { firstRowOf, MomentSchema, oneRowOf } from '../../db/rows';
 import { QuietHoursSchema } from '../../../shared/contract';
 import type { ClaimStore } from '../engine-store';
+import { capOf, withoutCapped } from './frequency-caps';
 import { withoutOptOuts } from './opt-outs';
 import { queuedIn } from './queued';
 import { holdRun, holdsOf, runsOf } from './quiet-holds';
@@ -21,13 +22,17 @@ const OpenRowSchema = z.object({
   zone: z.string().nullable(),
   localWall: z.string().nullable(),
   startedAt: MomentSchema.nullable(),
+  teamId: z.number(),
+  isTest: z.boolean(),
+  capMessages: z.number().nullable(),
+  capDays: z.number().nullable(),
 });
 
 /**
  * Claims and settles batches of a campaign's messages under fenced leases. The claim is here: it
  * takes over a dead owner's batch first (takeover.ts, with the in-doubt rules), else the next
- * range; both hold the runs that wait for quiet hours or their local time (quiet-holds.ts) and leave out opted-out
- * numbers (opt-outs.ts). The sending campaigns are listed by sending.ts, a batch is settled by
+ * range; both hold the runs that wait for quiet hours or their local time (quiet-holds.ts), leave out opted-out
+ * numbers (opt-outs.ts) and make unsent the messages over the team's frequency cap (frequency-caps.ts). The sending campaigns are listed by sending.ts, a batch is settled by
  * settle.ts, and its short links are recorded by short-links.ts.
  *
  * Lock order, which every engine transaction keeps so none waits on another in a cycle: a claim
@@ -51,7 +56,8 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
           OpenRowSchema,
           sql`
           SELECT c.ignore_quiet_hours AS "ignoreQuiet", c.expiry_date AS expiry, t.quiet_hours AS quiet, t.time_zone AS zone,
-                 c.local_send_time AS "localWall", c.started_sending_at AS "startedAt"
+                 c.local_send_time AS "localWall", c.started_sending_at AS "startedAt", c.team_id::int AS "teamId", c.is_test AS "isTest",
+                 t.frequency_cap_messages AS "capMessages", t.frequency_cap_days AS "capDays"
             FROM campaigns c JOIN teams t ON t.id = c.team_id
            WHERE c.id = ${campaignId} AND c.status = 1 AND c.manually_paused IS NOT TRUE
              AND c.expiry_date > ${now} AND c.expired_at IS NULL AND c.stopped_at IS NULL FOR UPDATE OF c`,
@@ -61,9 +67,12 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
         // the common case, and nothing is looked up).
         const local = open.localWall === null ? null : { wall: open.localWall, startedAt: open.startedAt ?? now };
         const holdOf = holdsOf(open.ignoreQuiet ? null : open.quiet, open.zone ?? defaultZone, now, local);
+        // The team's frequency cap (frequency-caps.ts); a test send is never capped.
+        const cap = open.isTest ? null : capOf(open.capMessages, open.capDays);
+        const capped = { teamId: open.teamId, cap };
 
         // A batch whose owner stopped renewing its lease is taken over first (takeover.ts).
-        const takenOver = await takeOverDead(tx, { campaignId, limit, owner, now, leaseUntil, inDoubt, holdOf, expiry: open.expiry });
+        const takenOver = await takeOverDead(tx, { campaignId, limit, owner, now, leaseUntil, inDoubt, holdOf, expiry: open.expiry, capped });
         if (takenOver) return takenOver;
 
         // The next range of sequences. With quiet hours, the runs that wait are held and the first run
@@ -98,7 +107,8 @@ export function createClaimStore(db: Db, options: { defaultZone?: string } = {})
             INSERT INTO send_batches (campaign_id, first_sequence, last_sequence, owner, lease_until)
             VALUES (${campaignId}, ${range.first}, ${range.last}, ${owner}, ${leaseUntil}) RETURNING id, token`,
           );
-          return withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
+          const claimed = await withoutOptOuts(tx, campaignId, { batchId: inserted.id, token: String(inserted.token) }, messages, now);
+          return withoutCapped(tx, campaignId, capped.teamId, capped.cap, claimed, now);
         }
         return undefined;
       });

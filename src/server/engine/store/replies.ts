@@ -4,24 +4,62 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { QueuedReply, ReplyStore } from '../engine-store';
 import { settleEarlyReplyReceipts } from './receipts';
+import { capsOf, overTheCap } from './frequency-caps';
 
+const PickedRowSchema = z.object({ id: z.number(), teamId: z.number(), phoneNumber: z.string(), marketing: z.boolean() });
 const QueuedReplyRowSchema = z.object({ id: z.number(), uuid: z.string(), teamId: z.number(), to: z.string(), from: z.string(), body: z.string() });
 
 /** Messages outside a campaign (keyword and inbox replies, flows, confirmations): queued by their owners, leased and sent by the engine ahead of campaigns. */
 export function createReplyStore(db: Db): ReplyStore {
   return {
-    /** Keyword replies waiting to go (the inbound pipeline queues them); each is claimed by one worker. */
+    /**
+     * Messages outside campaigns waiting to go (keyword and inbox replies, confirmations, flows'
+     * messages), oldest first; each is claimed by one worker. A marketing one (a flow's send step not
+     * marked transactional) whose number is at its team's frequency cap is not claimed but unsent
+     * (`frequency_cap`), counted as a campaign's claim counts (frequency-caps.ts).
+     */
     async claimReplies(limit: number, now: Date, leaseMs: number): Promise<QueuedReply[]> {
-      return rowsOf(
-        db,
-        QueuedReplyRowSchema,
-        sql`
-        UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
-         WHERE r.id IN (
-           SELECT id FROM outbound_replies WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
-            ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING r.id, r.uuid, r.team_id::int AS "teamId", r.to_number AS "to", r.sender AS "from", r.body`,
-      );
+      return db.transaction(async (tx) => {
+        const picked = await rowsOf(
+          tx,
+          PickedRowSchema,
+          sql`
+          SELECT id, team_id::int AS "teamId", to_number AS "phoneNumber", marketing FROM outbound_replies
+           WHERE status = 'queued' AND (lease_until IS NULL OR lease_until < ${now})
+           ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+        );
+        if (picked.length === 0) return [];
+        const marketing = picked.filter((row) => row.marketing);
+        const over = new Set<number>();
+        if (marketing.length > 0) {
+          // Teams in id order (capsOf's), so two claimers lock their caps in the same order.
+          for (const [teamId, cap] of await capsOf(tx, [...new Set(marketing.map((row) => row.teamId))])) {
+            for (const id of await overTheCap(
+              tx,
+              teamId,
+              cap,
+              marketing.filter((row) => row.teamId === teamId),
+              now,
+              null,
+            ))
+              over.add(id);
+          }
+        }
+        if (over.size > 0)
+          await tx.execute(sql`
+            UPDATE outbound_replies SET status = 'unsent', reason = 'frequency_cap', updated_at = ${now}, lease_until = NULL
+             WHERE id = ANY(${sql.param([...over])}::bigint[])`);
+        const claimed = picked.filter((row) => !over.has(row.id)).map((row) => row.id);
+        if (claimed.length === 0) return [];
+        return rowsOf(
+          tx,
+          QueuedReplyRowSchema,
+          sql`
+          UPDATE outbound_replies r SET lease_until = ${new Date(now.getTime() + leaseMs)}
+           WHERE r.id = ANY(${sql.param(claimed)}::bigint[])
+          RETURNING r.id, r.uuid, r.team_id::int AS "teamId", r.to_number AS "to", r.sender AS "from", r.body`,
+        );
+      });
     },
 
     /** Accepted replies are submitted (with the gateway's id), refused ones failed with the reason; the rest go back to the queue. */

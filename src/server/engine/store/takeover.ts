@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { firstRowOf, oneRowOf } from '../../db/rows';
 import type { ClaimedBatch, InDoubtPolicy } from '../engine-store';
+import { withoutCapped, type FrequencyCap } from './frequency-caps';
 import { withoutOptOuts } from './opt-outs';
 import { queuedIn } from './queued';
 import { holdRun, runsOf, type Hold } from './quiet-holds';
@@ -46,6 +47,8 @@ export type Takeover = {
   /** Quiet hours and local time by number (null: none apply). */
   holdOf: ((phone: string) => Hold | null) | null;
   expiry: Date;
+  /** The campaign's team and its frequency cap (null: none, or a test send). */
+  capped: { teamId: number; cap: FrequencyCap | null };
 };
 
 /**
@@ -56,7 +59,7 @@ export type Takeover = {
  */
 export async function takeOverDead(
   tx: Tx,
-  { campaignId, limit, owner, now, leaseUntil, inDoubt, holdOf, expiry }: Takeover,
+  { campaignId, limit, owner, now, leaseUntil, inDoubt, holdOf, expiry, capped }: Takeover,
 ): Promise<ClaimedBatch | undefined> {
   for (;;) {
     const batch = await firstRowOf(
@@ -107,6 +110,7 @@ export async function takeOverDead(
               VALUES (${campaignId}, ${through + 1}, ${batch.last}, ${owner}, '-infinity', ${asking})`);
     }
     const claimed = await withoutOptOuts(tx, campaignId, { batchId: batch.id, token: String(taken.token) }, messages, now);
-    return asking ? { ...claimed, inDoubt: true } : claimed;
+    // A batch to ask about may have gone already: the gateway's answer settles it, not the cap.
+    return asking ? { ...claimed, inDoubt: true } : withoutCapped(tx, campaignId, capped.teamId, capped.cap, claimed, now);
   }
 }

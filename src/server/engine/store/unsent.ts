@@ -9,7 +9,12 @@ export const HELD_OWNER = 'held';
  * report pages by that number. The campaign's row is updated (and so locked) first, so two of these
  * for one campaign number one after the other. Returns the ids made unsent.
  */
-export function numberUnsent(campaignId: number, ids: SQL, reason: 'opted_out' | 'pending' | 'stopped' | 'quiet_hours' | 'local_time', now: Date): SQL {
+export function numberUnsent(
+  campaignId: number,
+  ids: SQL,
+  reason: 'opted_out' | 'pending' | 'stopped' | 'quiet_hours' | 'local_time' | 'frequency_cap',
+  now: Date,
+): SQL {
   return sql`,
     chosen AS (
       SELECT m.id, row_number() OVER (ORDER BY m.sequence) AS n FROM messages m WHERE m.id IN (${ids}) AND m.status = 'queued'),

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { fieldConflictsOf, prefixesOf, recipientsOf } from '../../db/audience';
+import { numbersAtCap, type FrequencyCap } from '../../engine/store/frequency-caps';
 import { MomentSchema, oneRowOf, rowsOf } from '../../db/rows';
 import { GSM_BASIC_CHARACTERS, GSM_EXTENSION_CHARACTERS } from '../../../shared/sms/gsm-charset';
 
@@ -65,6 +66,27 @@ export function createReviewRepository(db: Db) {
                count(*) FILTER (WHERE NOT ex AND NOT oo)::int AS total
           FROM flags`,
       );
+    },
+
+    /** Recipients of the audience the team's frequency cap would skip if the campaign were sent now (frequency-caps.ts). */
+    async frequencyCapped(
+      teamId: number,
+      cap: FrequencyCap,
+      now: Date,
+      included: number[],
+      excluded: number[],
+      audience?: ReviewAudience,
+      campaignId?: number,
+    ) {
+      const numbers = audience ? audience.numbers : recipientsOf(included, excluded);
+      const row = await oneRowOf(
+        db,
+        z.object({ n: z.number() }),
+        sql`
+        WITH capped AS (${numbersAtCap(teamId, cap, now, campaignId ?? null)})
+        SELECT count(*)::int AS n FROM capped k WHERE EXISTS (SELECT 1 FROM (${numbers}) a WHERE a.phone_number = k.phone)`,
+      );
+      return row.n;
     },
 
     /** The groups with their field names (headers) and contact counts, in the order given. */

@@ -2,6 +2,7 @@ import type { CampaignReview, FieldCoverage } from '../../../shared/contract';
 import { localMoment } from '../../../shared/schedule/local-time';
 import { quietPeriods, type QuietHours } from '../../../shared/schedule/quiet-hours';
 import { fieldUses, measure, parseShorthands, renderTokens } from '../../../shared/sms';
+import { capOf } from '../../engine/store/frequency-caps';
 import { zoneOfNumber } from '../../lib/phone-zones';
 import { formatTimestamp } from '../../lib/time';
 import type { SmsRoutesRepository } from '../sms-routes/sms-routes.repository';
@@ -40,6 +41,9 @@ export type ReviewSettings = {
   currency: string;
   quietHours: QuietHours | null;
   timeZone: string;
+  /** The team's frequency cap (both null, or left out: none). */
+  frequencyCapMessages?: number | null;
+  frequencyCapDays?: number | null;
 };
 
 type Group = { id: number; uuid: string; name: string; headers: string[]; contacts: number };
@@ -173,7 +177,8 @@ export function createCampaignReview(deps: {
       quiet || local
         ? deps.review.prefixes(subject.includedGroupIds, excluded, subject.audience)
         : routing.then((team) => (team && team[0].length > 0 ? deps.review.prefixes(subject.includedGroupIds, excluded, subject.audience) : []));
-    const [groupCounts, shapes, missing, conflicts, links, tests, audience] = await Promise.all([
+    const cap = capOf(settings.frequencyCapMessages ?? null, settings.frequencyCapDays ?? null);
+    const [groupCounts, shapes, missing, conflicts, links, tests, audience, capped] = await Promise.all([
       deps.review.recipientCounts(subject.includedGroupIds, subject.excludedGroupIds, subject.optoutsId),
       deps.review.shapes(subject.includedGroupIds, excluded, fieldTokens, subject.audience),
       deps.review.missing(
@@ -190,6 +195,9 @@ export function createCampaignReview(deps: {
       deps.linkSamples(subject.teamId, subject.templateUuid),
       subject.campaignId === undefined ? Promise.resolve([]) : deps.review.testSends(subject.campaignId),
       prefixes,
+      cap === null
+        ? Promise.resolve(0)
+        : deps.review.frequencyCapped(subject.teamId, cap, deps.now(), subject.includedGroupIds, excluded, subject.audience, subject.campaignId),
     ]);
     const team = await routing;
 
@@ -296,6 +304,8 @@ export function createCampaignReview(deps: {
         held_at_start: z.periods.some((period) => period.start <= start && start < period.end),
         periods: z.periods.map(formatPeriod),
       })),
+      // With a cap: the recipients it would skip if the campaign were sent now (their messages unsent, `frequency_cap`).
+      ...(cap && { frequency_cap: cap, frequency_capped: capped }),
       coverage,
       approval_required: threshold !== null && (threshold === 0 || counts.total >= threshold),
       confirm_threshold: settings.confirmThreshold,

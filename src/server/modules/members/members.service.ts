@@ -122,6 +122,8 @@ export function createMembersService(deps: {
       test_numbers: team.testNumbers,
       click_window_days: team.clickWindowDays,
       view_window_hours: team.viewWindowHours,
+      frequency_cap:
+        team.frequencyCapMessages === null || team.frequencyCapDays === null ? null : { messages: team.frequencyCapMessages, days: team.frequencyCapDays },
     };
   }
 
@@ -261,6 +263,9 @@ export function createMembersService(deps: {
         testNumbers,
         clickWindowDays: input.click_window_days,
         viewWindowHours: input.view_window_hours,
+        // Both columns or neither: null turns the cap off.
+        frequencyCapMessages: input.frequency_cap === undefined ? undefined : (input.frequency_cap?.messages ?? null),
+        frequencyCapDays: input.frequency_cap === undefined ? undefined : (input.frequency_cap?.days ?? null),
       };
       return deps.db.transaction(async (tx) => {
         const before = await settingsIn(tx, auth, true);

@@ -337,7 +337,11 @@ describe('filters the report does not have', () => {
     await refused('/delivery?status=Delivered', 'status', badStatus);
     await refused('/delivery?status=failed', 'status', badStatus);
     await refused('/alt_delivery?status=Failed&status=Expired', 'status', badStatus);
-    await refused('/unsent?reason=expired', 'reason', 'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number or local_time.');
+    await refused(
+      '/unsent?reason=expired',
+      'reason',
+      'The reason must be pending, opted_out, stopped, quiet_hours, invalid_number, local_time or frequency_cap.',
+    );
     const badSearch = 'The search must be digits of a phone number (spaces, +, - and brackets are ignored).';
     for (const type of ['delivery', 'alt_delivery', 'recipient', 'unsent', 'clicks']) await refused(`/${type}?search=ada`, 'search', badSearch);
     await refused('/clicks?search=%25', 'search', badSearch);

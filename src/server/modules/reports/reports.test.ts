@@ -364,7 +364,9 @@ describe('reports by e-mail', () => {
     const before = (await jobs()).meta.total;
     const refused = await api('POST', `/reporting/${sent}/unsent?reason=expired`);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().error.errors).toEqual({ reason: ['The reason must be pending, opted_out, stopped, quiet_hours, invalid_number or local_time.'] });
+    expect(refused.json().error.errors).toEqual({
+      reason: ['The reason must be pending, opted_out, stopped, quiet_hours, invalid_number, local_time or frequency_cap.'],
+    });
     expect((await jobs()).meta.total).toBe(before);
   });
 

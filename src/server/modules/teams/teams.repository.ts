@@ -26,6 +26,9 @@ export type TeamSettingsRecord = {
   /** The attribution windows of conversions; 0: off. */
   clickWindowDays: number;
   viewWindowHours: number;
+  /** The frequency cap: both null when off, both set when on (docs/engine.md, frequency caps). */
+  frequencyCapMessages: number | null;
+  frequencyCapDays: number | null;
 };
 import type { Role } from '../../../shared/contract';
 
@@ -89,6 +92,8 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           testNumbers: teams.testNumbers,
           clickWindowDays: teams.clickWindowDays,
           viewWindowHours: teams.viewWindowHours,
+          frequencyCapMessages: teams.frequencyCapMessages,
+          frequencyCapDays: teams.frequencyCapDays,
         })
         .from(teams)
         .where(eq(teams.id, teamId));

@@ -1,0 +1,87 @@
+import { Group, NumberInput, Stack, Switch } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
+import { FormActions } from '../../components/form-actions';
+import { frequencyCapInput, frequencyCapOf, frequencyCapSchema, type FrequencyCapValues } from './frequency-cap';
+import { applySettingsErrors } from './settings-field-errors';
+
+const SERVER_FIELDS = { 'frequency_cap.messages': 'messages', 'frequency_cap.days': 'days', frequency_cap: 'messages' } as const;
+
+const FIELDS = [
+  { name: 'messages', label: 'At most', description: 'Marketing messages to one number…', unit: 'messages', min: 1, max: 10_000 },
+  { name: 'days', label: 'Within', description: '…in any period of this many days (1 to 90).', unit: 'days', min: 1, max: 90 },
+] as const;
+
+interface FrequencyCapFormProps {
+  settings: Pick<TeamSettings, 'frequency_cap'>;
+  /** Saves the cap (null: off); a rejection carrying a 422 shows it on the field it names. */
+  onSubmit: (input: TeamSettingsInput) => Promise<TeamSettings>;
+}
+
+/** How many marketing messages one number may get from the team in a sliding window. */
+export function FrequencyCapForm({ settings, onSubmit }: FrequencyCapFormProps) {
+  const {
+    handleSubmit,
+    setError,
+    reset,
+    control,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<FrequencyCapValues>({ resolver: zodResolver(frequencyCapSchema), defaultValues: frequencyCapOf(settings) });
+  const enabled = useWatch({ control, name: 'enabled' });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      reset(frequencyCapOf(await onSubmit(frequencyCapInput(values))));
+    } catch (error) {
+      applySettingsErrors(error, SERVER_FIELDS, setError);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Frequency cap">
+      <Stack gap="lg">
+        <Controller
+          control={control}
+          name="enabled"
+          render={({ field: { value, onChange, ...field } }) => (
+            <Switch {...field} checked={value} onChange={(event) => onChange(event.currentTarget.checked)} label="Limit marketing messages per number" />
+          )}
+        />
+        {enabled && (
+          <Group align="flex-start" gap="lg">
+            {FIELDS.map((spec) => (
+              <Controller
+                key={spec.name}
+                control={control}
+                name={spec.name}
+                render={({ field }) => (
+                  <NumberInput
+                    ref={field.ref}
+                    label={spec.label}
+                    description={spec.description}
+                    value={field.value}
+                    onChange={(value) => field.onChange(typeof value === 'number' ? value : Number.NaN)}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                    withAsterisk
+                    allowDecimal={false}
+                    allowNegative={false}
+                    min={spec.min}
+                    max={spec.max}
+                    rightSection={spec.unit}
+                    rightSectionWidth={84}
+                    rightSectionPointerEvents="none"
+                    error={errors[spec.name]?.message}
+                    w={240}
+                  />
+                )}
+              />
+            ))}
+          </Group>
+        )}
+        <FormActions submitLabel="Save frequency cap" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+      </Stack>
+    </form>
+  );
+}
