@@ -76,6 +76,10 @@ import { createEventDeliverer } from './modules/event-endpoints/event-deliverer'
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
+import { createFlowAdvance } from './modules/flows/flow-advance';
+import { createFlowsRepository } from './modules/flows/flows.repository';
+import { createFlowsService } from './modules/flows/flows.service';
+import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
 export function createServices(
@@ -257,6 +261,27 @@ export function createServices(
     config,
   });
 
+  // Flows: the API, the keyword trigger (in the inbound pipeline) and the advance of runs (on the job runner).
+  const flows = createFlowsService({
+    db,
+    audit: auditTrail,
+    flows: createFlowsRepository(db, clock),
+    suppressions,
+    secrets,
+    countryOf,
+    clock,
+    config,
+  });
+  const flowAdvance = createFlowAdvance({
+    db,
+    clock,
+    secrets,
+    caller: webhookCaller,
+    suppressed: (teamId, phone) => isSuppressed(suppressionListOf(teamId), phone),
+    config,
+    onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
+  });
+
   const inbound = createInboundService({
     db,
     audit: auditTrail,
@@ -267,6 +292,7 @@ export function createServices(
     suppressions,
     teams: teamsRepository,
     webhooks,
+    flows,
     clock,
     config,
   });
@@ -402,6 +428,8 @@ export function createServices(
     teamsRepository,
     suppressions,
     contactsDirectory,
+    flows,
+    flowAdvance,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };
