@@ -8,9 +8,10 @@
  *
  * Seen red: with the `ON CONFLICT … DO NOTHING` of the one-active-run index removed from the API's
  * start (a plain INSERT), "one active run" answered 500 instead of 409; with `FOR UPDATE SKIP LOCKED`
- * removed from the advance's claim and the (run, step) key dropped, "twice at once" queued two
- * messages for the same step; with the batch's statements run outside its transaction (each on `db`),
- * "a batch that fails" left the messages of the failed batch behind and sent them twice.
+ * removed from the advance's claim and the (run, step) key of outbound_replies made a plain index,
+ * "twice at once" queued two messages for the same step; with the batch's effects written after its
+ * claim's transaction (each statement on its own), "a batch that fails" left the failed batch's 40
+ * messages behind (expected 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
@@ -383,10 +384,13 @@ describe('no step twice', () => {
       ],
     });
     for (const phone of numbers) expect((await start(made.uuid, phone)).statusCode).toBe(201);
+    // Each run enters its first step, the send: the advances below race to do it.
+    await t.services.flowAdvance.advanceBatch(1000);
   });
 
   it('when the advance runs twice at once', async () => {
-    await Promise.all([t.services.flowAdvance.advanceBatch(15), t.services.flowAdvance.advanceBatch(15), t.services.flowAdvance.advanceDue({ batchSize: 7 })]);
+    const flowAdvance = t.services.flowAdvance;
+    await Promise.all([flowAdvance.advanceBatch(40), flowAdvance.advanceBatch(40), flowAdvance.advanceBatch(15), flowAdvance.advanceDue({ batchSize: 7 })]);
     await advance();
     const { rows } = await t.database.pool.query(
       `SELECT o.to_number, count(*)::int AS n FROM outbound_replies o JOIN flow_runs r ON r.id = o.flow_run_id JOIN flows f ON f.id = r.flow_id
