@@ -82,7 +82,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
       SELECT r.id::int AS id, r.uuid::text AS uuid, r.flow_id::int AS "flowId", r.team_id::int AS "teamId", r.phone_number AS phone, r.fields,
              r.step_id AS "stepId", f.enabled, ${deps.suppressed(sql`r.team_id`, sql`r.phone_number`)} AS "optedOut"
         FROM flow_runs r JOIN flows f ON f.id = r.flow_id
-       WHERE r.id IN (SELECT id FROM flow_runs WHERE state = 'active' AND due_at <= ${now} ORDER BY due_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)`,
+       WHERE r.id IN (SELECT id FROM flow_runs WHERE state = 'active' AND due_at <= ${now} ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`,
     );
   }
 
