@@ -77,6 +77,7 @@ import { createEventEndpointsRepository } from './modules/event-endpoints/event-
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
 import { createFlowAdvance } from './modules/flows/flow-advance';
+import { createFlowAnniversaries } from './modules/flows/flow-anniversaries';
 import { createFlowsRepository } from './modules/flows/flows.repository';
 import { createFlowsService } from './modules/flows/flows.service';
 import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
@@ -281,6 +282,7 @@ export function createServices(
     config,
     onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
   });
+  const flowAnniversaries = createFlowAnniversaries({ db, clock, config });
 
   const inbound = createInboundService({
     db,
@@ -430,6 +432,7 @@ export function createServices(
     contactsDirectory,
     flows,
     flowAdvance,
+    flowAnniversaries,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };

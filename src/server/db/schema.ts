@@ -1072,6 +1072,8 @@ export const flows = pgTable('flows', {
   secretEncrypted: bytea('secret_encrypted').notNull(),
   createdAt: moment('created_at').notNull().defaultNow(),
   updatedAt: moment('updated_at').notNull().defaultNow(),
+  /** An anniversary flow: the day (in the team's zone) its runs were last started. */
+  anniversaryDoneOn: date('anniversary_done_on'),
 });
 
 /** A number's run through a flow: its state, the step it is at and when the advance next takes it. */

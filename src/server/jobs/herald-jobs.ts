@@ -107,10 +107,11 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
 
   if (deps.queues)
     periodic.push({
-      // Flows: the runs whose wait (or quiet hours) ended, advanced in batches (modules/flows/flow-advance.ts).
+      // Flows: today's anniversary runs started, then the runs that are due advanced in batches (modules/flows/).
       name: 'flows.advance',
       everyMs: FLOWS_ADVANCE_EVERY_MS,
       async run() {
+        await services.flowAnniversaries.startDue();
         await services.flowAdvance.advanceDue();
       },
     });
@@ -118,9 +119,10 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
   const runner = createJobRunner({ db: database.db, clock: systemClock, log: workerLog, queues, periodic });
   return {
     start: runner.start,
-    /** Waits for the jobs under way (their outcomes are recorded), then closes the mailer. */
+    /** Waits for the jobs under way (their outcomes are recorded) and the flows' webhook calls, then closes the mailer. */
     async stop(): Promise<void> {
       await runner.stop();
+      await services.flowAdvance.idle();
       await mailer?.close();
     },
   };

@@ -35,14 +35,14 @@ export const FlowTriggerSchema = z
       z
         .object({ type: z.literal('segment_entered'), segment_uuid: uuidField('segment') })
         .describe('A number enters the team’s segment (not yet started: docs/flows.md).'),
-      z.object({ type: z.literal('conversion') }).describe('A number converts (not yet started: docs/flows.md).'),
+      z.object({ type: z.literal('conversion') }).describe('A conversion is recorded for a number (the order’s, else that of the message it is credited to).'),
       z
         .object({
           type: z.literal('anniversary'),
           field: requiredString('field', 64).describe('A date field of the contact (`YYYY-MM-DD`).'),
-          at: timeOfDay('at').describe('The time of day, in the recipient’s zone.'),
+          at: timeOfDay('at').describe('The time of day, in the team’s zone.'),
         })
-        .describe('The anniversary of a date field, at a time of day (not yet started: docs/flows.md).'),
+        .describe('The anniversary of a date field (`YYYY-MM-DD`), once that day at a time of day in the team’s zone.'),
       z.object({ type: z.literal('api') }).describe('Only `POST /flows/{uuid}/runs` starts it.'),
     ],
     { error: `The trigger must be an object whose type is one of ${FLOW_TRIGGER_TYPES.join(', ')}.` },

@@ -24,7 +24,7 @@ export type FlowTriggerInput = {
      */
     field: string;
     /**
-     * The time of day, in the recipient’s zone.
+     * The time of day, in the team’s zone.
      */
     at: string;
 } | {
@@ -4207,7 +4207,7 @@ export type FlowTrigger = {
      */
     field: string;
     /**
-     * The time of day, in the recipient’s zone.
+     * The time of day, in the team’s zone.
      */
     at: string;
 } | {

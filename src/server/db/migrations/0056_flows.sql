@@ -88,3 +88,28 @@ BEGIN
 END $$;
 CREATE TRIGGER contacts_flows_group_joined AFTER INSERT ON contacts
   REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION flows_group_joined();
+
+-- The `conversion` trigger: each statement that records conversions (the API, a shop's webhook)
+-- starts the team's enabled conversion flows for the numbers that converted (the order's number, else
+-- the number of the message it was credited to), as the group trigger does.
+CREATE FUNCTION flows_conversion() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM flows WHERE enabled AND trigger_type = 'conversion') THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO flow_runs (flow_id, team_id, phone_number, trigger, due_at, started_at)
+  SELECT DISTINCT f.id, f.team_id, p.phone_number, 'conversion', '-infinity'::timestamptz, now()
+    FROM (SELECT n.team_id, coalesce(n.phone_number, (SELECT m.phone_number FROM messages m WHERE m.id = n.message_id)) AS phone_number
+            FROM new_conversions n) p
+    JOIN flows f ON f.team_id = p.team_id AND f.trigger_type = 'conversion' AND f.enabled
+   WHERE p.phone_number IS NOT NULL
+     AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = p.phone_number))
+  ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER conversions_flows_conversion AFTER INSERT ON conversions
+  REFERENCING NEW TABLE AS new_conversions FOR EACH STATEMENT EXECUTE FUNCTION flows_conversion();
+
+-- The `anniversary` trigger: the day (in the team's zone) an anniversary flow last started its runs,
+-- so the advance's job starts each day's once, at the flow's time of day, across processes.
+ALTER TABLE flows ADD COLUMN anniversary_done_on date;

@@ -51,7 +51,7 @@ const HistoryRowSchema = z.object({
 export type FlowHistoryRow = z.output<typeof HistoryRowSchema>;
 
 const RUN_COLUMNS = sql`r.id::int AS id, r.uuid::text AS uuid, f.uuid::text AS "flowUuid", f.name AS "flowName", r.phone_number AS "phoneNumber",
-  r.state, r.exit_reason AS "exitReason", r.step_id AS "stepId", r.due_at AS "dueAt", r.trigger, r.started_at AS "startedAt", r.ended_at AS "endedAt"`;
+  r.state, r.exit_reason AS "exitReason", r.step_id AS "stepId", CASE WHEN isfinite(r.due_at) THEN r.due_at END AS "dueAt", r.trigger, r.started_at AS "startedAt", r.ended_at AS "endedAt"`;
 
 /** Why a run ended early: these outcomes of a history row count as the step's `exited`. */
 export const EXIT_OUTCOMES = ['opted_out', 'flow_disabled', 'step_removed'] as const;

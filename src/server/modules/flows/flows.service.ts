@@ -108,7 +108,8 @@ export function createFlowsService(deps: {
     state: row.state,
     exit_reason: row.exitReason,
     step_id: row.stepId,
-    next_due_at: row.state === 'active' && row.dueAt && row.dueAt.getTime() > 0 ? at(row.dueAt) : row.state === 'active' ? at(row.startedAt) : '',
+    // A run a trigger started is due at once (`-infinity`, read as null): its start is when.
+    next_due_at: row.state !== 'active' ? '' : at(row.dueAt ?? row.startedAt),
     trigger: row.trigger,
     started_at: at(row.startedAt),
     ended_at: at(row.endedAt),

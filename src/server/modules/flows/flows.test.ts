@@ -357,6 +357,13 @@ describe('triggers', () => {
       ],
     });
     await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: '447700900040' }, { phone_number: '447700900041' }] });
+    // Started by the database's trigger, due at once: readable before the advance takes it.
+    const waiting = (await api('GET', `/flows/${made.uuid}/runs`)).json().data;
+    expect(waiting.map((r: { state: string; step_id: string | null; trigger: string }) => [r.state, r.step_id, r.trigger])).toEqual([
+      ['active', null, 'group_joined'],
+      ['active', null, 'group_joined'],
+    ]);
+    expect(waiting[0].next_due_at).toMatch(/^\d{4}-\d{2}-\d{2} /);
     // A flow's own step joins the group too.
     const joiner = await flow({ steps: [{ type: 'add_to_group', group_uuid: group }] });
     await start(joiner.uuid, '447700900042');
@@ -368,6 +375,37 @@ describe('triggers', () => {
     await advance();
     expect(await messagesTo('447700900040')).toHaveLength(1);
     expect((await api('GET', `/flows/${made.uuid}/runs`)).json().data).toHaveLength(3);
+  });
+
+  it('starts the conversion flows of the number that converted', async () => {
+    const made = await flow({ trigger: { type: 'conversion' }, steps: [{ type: 'send', template_uuid: followUp }] });
+    const order = await api('POST', '/conversions/', { phone_number: '447700900050', order_id: 'A-1', value: 20, currency: 'GBP' });
+    expect(order.statusCode, order.body).toBe(201);
+    await advance();
+    expect((await runsOf('447700900050'))[0]).toMatchObject({ trigger: 'conversion', flow: { uuid: made.uuid }, state: 'completed' });
+    expect(await messagesTo('447700900050')).toHaveLength(1);
+  });
+
+  it('starts an anniversary flow once on the day, at its time in the team’s zone', async () => {
+    await api('PUT', `/contact-groups/${vip}/add-contacts`, {
+      contacts: [
+        { phone_number: '447700900060', custom_fields: { Birthday: '1990-06-10' } },
+        { phone_number: '447700900061', custom_fields: { Birthday: '1985-06-11' } },
+      ],
+    });
+    const made = await flow({ trigger: { type: 'anniversary', field: 'birthday', at: '10:00' }, steps: [{ type: 'send', template_uuid: followUp }] });
+    clock.set('2026-06-10T08:30:00Z'); // 09:30 in London
+    expect(await t.services.flowAnniversaries.startDue()).toBe(0);
+    clock.set('2026-06-10T09:00:00Z'); // 10:00
+    expect(await t.services.flowAnniversaries.startDue()).toBe(1);
+    await advance();
+    expect(await t.services.flowAnniversaries.startDue()).toBe(0);
+    expect((await runsOf('447700900060'))[0]).toMatchObject({ trigger: 'anniversary', flow: { uuid: made.uuid }, state: 'completed' });
+    expect(await runsOf('447700900061')).toEqual([]);
+    clock.set('2026-06-11T09:00:00Z');
+    expect(await t.services.flowAnniversaries.startDue()).toBe(1);
+    expect((await runsOf('447700900061'))[0]).toMatchObject({ trigger: 'anniversary' });
+    await api('PUT', `/flows/${made.uuid}`, { enabled: false });
   });
 });
 
