@@ -49,6 +49,7 @@ type TeamA = {
   inbound: string;
   invitation: string;
   invitationSecret: string;
+  flow: string;
 };
 type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string; segment: string };
 let a: TeamA;
@@ -73,6 +74,7 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   import_uuid: (team) => team.import,
   campaign_uuid: (team) => team.campaign,
   segment_uuid: (team) => team.segment,
+  flow_uuid: (team) => team.flow,
   job_uuid: (team) => team.job,
   user_uuid: (team) => team.user.userUuid,
   invitation_uuid: (team) => team.invitation,
@@ -162,6 +164,8 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`POST ${API}/campaigns/{campaign_uuid}/test-sends`]: () => ({ body: { phone_numbers: ['07700900997'] } }),
   [`PUT ${API}/team/members/{user_uuid}`]: () => ({ body: { role: 'viewer' } }),
   [`PUT ${API}/segments/{segment_uuid}`]: () => ({ body: segmentBody(b.group) }),
+  [`PUT ${API}/flows/{flow_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`POST ${API}/flows/{flow_uuid}/runs`]: () => ({ body: { phone_number: '07700900996' } }),
 };
 
 /** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
@@ -244,6 +248,9 @@ const BODY_REFERENCES: Reference[] = [
     body: () => ({ match: 'any', conditions: [{ type: 'event', event: 'received', campaign_uuid: a.campaign }] }),
   },
   { route: `PUT ${API}/segments/{segment_uuid}`, url: () => `${API}/segments/${b.segment}`, field: 'conditions', body: () => segmentBody(a.group) },
+  // A flow's trigger or steps naming A's group or template: 422 naming it (trigger.group_uuid, steps.0.template_uuid).
+  { route: `POST ${API}/flows`, field: 'trigger', body: () => ({ name: 'B', trigger: { type: 'group_joined', group_uuid: a.group }, steps: [] }) },
+  { route: `POST ${API}/flows`, field: 'steps', body: () => ({ name: 'B', trigger: { type: 'api' }, steps: [{ type: 'send', template_uuid: a.template }] }) },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -377,6 +384,9 @@ beforeAll(async () => {
   const shopConnection = (await created(owner, '/shop-connections/', { name: 'Alpha shop', platform: 'shopify', secret: 'alpha-shop-secret' })).uuid!;
   const conversion = (await created(owner, '/conversions/', { phone_number: '07700900401', order_id: 'ALPHA-1', value: 25, currency: 'EUR' })).uuid!;
   const inbound = (await created(owner, '/inbound-messages/', { from: '07700900403', body: 'alpha please' })).uuid!;
+  const flow = (await created(owner, '/flows/', { name: 'Alpha welcome', enabled: true, trigger: { type: 'api' }, steps: [{ type: 'wait', minutes: 60 }] }))
+    .uuid!;
+  await created(owner, `/flows/${flow}/runs`, { phone_number: '07700900401' });
   await ok(owner, 'POST', `/webhooks/${webhook}/test`);
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
   await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
@@ -408,6 +418,7 @@ beforeAll(async () => {
     inbound,
     invitation,
     invitationSecret,
+    flow,
   };
 
   const other = await t.user({ email: 'bravo@herald.test' });

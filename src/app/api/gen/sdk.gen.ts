@@ -1536,7 +1536,7 @@ export const startFlowRun = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * A number's runs of the team's flows, newest first, each with its step history
  *
- * Herald extension, for the contact page. An empty list for a number that never ran a flow.
+ * Herald extension, for the contact page. An empty list for a number of the team’s groups that never ran a flow; 404 when the team holds nothing about the number (no runs, in none of its groups).
  */
 export const listContactFlowRuns = <ThrowOnError extends boolean = false>(options: Options<ListContactFlowRunsData, ThrowOnError>) => (options.client ?? client).get<ListContactFlowRunsResponses, ListContactFlowRunsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

@@ -155,10 +155,11 @@ export const flowsRoutes: FastifyPluginAsyncZod<{ flows: FlowsService; publicUrl
         operationId: 'listContactFlowRuns',
         tags,
         summary: "A number's runs of the team's flows, newest first, each with its step history",
-        description: 'Herald extension, for the contact page. An empty list for a number that never ran a flow.',
+        description:
+          'Herald extension, for the contact page. An empty list for a number of the team’s groups that never ran a flow; 404 when the team holds nothing about the number (no runs, in none of its groups).',
         params: ContactPhoneParamsSchema,
         querystring: pageQueryOf(FLOW_RUN_SORT),
-        response: { 200: pageOf(FlowRunSchema), ...errorsOf(401, 422) },
+        response: { 200: pageOf(FlowRunSchema), ...errorsOf(401, 404, 422) },
       },
     },
     async (request) => {

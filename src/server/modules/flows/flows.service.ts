@@ -248,6 +248,8 @@ export function createFlowsService(deps: {
       const normalized = normalizePhoneNumber(phoneNumber, await deps.countryOf(auth.teamId));
       if (!normalized.ok) throw ValidationError.field('phone_number', `The phone_number ${JSON.stringify(phoneNumber)} is not a phone number.`);
       const { rows, total } = await deps.flows.runsOfNumber(auth.teamId, normalized.number, window);
+      // As the contact page: 404 when the team holds nothing about the number (no existence leak).
+      if (total === 0 && !(await deps.flows.holdsNumber(auth.teamId, normalized.number))) throw new NotFoundError();
       return { items: await presentRuns(rows), total };
     },
 
