@@ -246,7 +246,8 @@ export function createFlowsService(deps: {
 
     async runsOfNumber(auth: AuthContext, phoneNumber: string, window: PageWindow) {
       const normalized = normalizePhoneNumber(phoneNumber, await deps.countryOf(auth.teamId));
-      if (!normalized.ok) throw ValidationError.field('phone_number', `The phone_number ${JSON.stringify(phoneNumber)} is not a phone number.`);
+      // As the contact page: what is not a number names nothing the team holds.
+      if (!normalized.ok) throw new NotFoundError();
       const { rows, total } = await deps.flows.runsOfNumber(auth.teamId, normalized.number, window);
       // As the contact page: 404 when the team holds nothing about the number (no existence leak).
       if (total === 0 && !(await deps.flows.holdsNumber(auth.teamId, normalized.number))) throw new NotFoundError();
