@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listSort, nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
+import { nameSearchQueryOf, ResourceLinksSchema, TimestampSchema, UuidSchema } from './common';
 import { httpUrl, requiredBoolean, requiredString, typeError, uuidField } from './fields';
 import { ConditionSchema } from './segments';
 import { SenderNameSchema } from './senders';
@@ -15,9 +15,6 @@ import { SenderNameSchema } from './senders';
 export const FLOW_MAX_STEPS = 100;
 /** The longest a wait may last, in minutes (a year). */
 export const FLOW_MAX_WAIT_MINUTES = 525_600;
-
-export const FLOW_SORT = listSort(['created_at', 'name'], '-created_at');
-export const FLOW_RUN_SORT = listSort(['started_at'], '-started_at');
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 const timeOfDay = (label: string) =>

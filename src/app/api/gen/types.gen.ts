@@ -9828,10 +9828,6 @@ export type ListFlowsData = {
          */
         per_page?: number;
         /**
-         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`created_at`, `-created_at`, `name`, `-name`). Without it: `-created_at`. Ties keep the order of creation, so pages neither overlap nor skip.
-         */
-        sort?: 'created_at' | '-created_at' | 'name' | '-name';
-        /**
          * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
          */
         search?: string;
@@ -10108,10 +10104,6 @@ export type ListFlowRunsData = {
          */
         per_page?: number;
         /**
-         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`started_at`, `-started_at`). Without it: `-started_at`. Ties keep the order of creation, so pages neither overlap nor skip.
-         */
-        sort?: 'started_at' | '-started_at';
-        /**
          * Only runs in this state.
          */
         state?: 'active' | 'completed' | 'exited';
@@ -10250,10 +10242,6 @@ export type ListContactFlowRunsData = {
          * Page size, 1 to 100; 15 when omitted.
          */
         per_page?: number;
-        /**
-         * Herald extension. The order of the list: a field for ascending order, or `-` and the field for descending (`started_at`, `-started_at`). Without it: `-started_at`. Ties keep the order of creation, so pages neither overlap nor skip.
-         */
-        sort?: 'started_at' | '-started_at';
     };
     url: '/api/2.0/contacts/{phone_number}/flow-runs';
 };

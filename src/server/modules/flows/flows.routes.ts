@@ -4,8 +4,6 @@ import {
   ContactPhoneParamsSchema,
   dataOf,
   errorsOf,
-  FLOW_RUN_SORT,
-  FLOW_SORT,
   FlowInputSchema,
   FlowListQuerySchema,
   FlowParamsSchema,
@@ -15,7 +13,7 @@ import {
   FlowRunSchema,
   FlowSchema,
   pageOf,
-  pageQueryOf,
+  PageQuerySchema,
 } from '../../../shared/contract';
 import { callerOf } from '../../http/auth';
 import { pageEnvelope, pageWindow } from '../../http/pagination';
@@ -32,7 +30,7 @@ export const flowsRoutes: FastifyPluginAsyncZod<{ flows: FlowsService; publicUrl
         operationId: 'listFlows',
         tags,
         summary: "List the team's flows, newest first",
-        querystring: pageQueryOf(FLOW_SORT).extend(FlowListQuerySchema.shape),
+        querystring: PageQuerySchema.extend(FlowListQuerySchema.shape),
         response: { 200: pageOf(FlowSchema), ...errorsOf(401, 422) },
       },
     },
@@ -137,7 +135,7 @@ export const flowsRoutes: FastifyPluginAsyncZod<{ flows: FlowsService; publicUrl
         tags,
         summary: "The flow's runs, newest first, each with its step history",
         params: FlowParamsSchema,
-        querystring: pageQueryOf(FLOW_RUN_SORT).extend(FlowRunListQuerySchema.shape),
+        querystring: PageQuerySchema.extend(FlowRunListQuerySchema.shape),
         response: { 200: pageOf(FlowRunSchema), ...errorsOf(401, 404, 422) },
       },
     },
@@ -158,7 +156,7 @@ export const flowsRoutes: FastifyPluginAsyncZod<{ flows: FlowsService; publicUrl
         description:
           'Herald extension, for the contact page. An empty list for a number of the team’s groups that never ran a flow; 404 when the team holds nothing about the number (no runs, in none of its groups).',
         params: ContactPhoneParamsSchema,
-        querystring: pageQueryOf(FLOW_RUN_SORT),
+        querystring: PageQuerySchema,
         response: { 200: pageOf(FlowRunSchema), ...errorsOf(401, 404, 422) },
       },
     },
