@@ -78,6 +78,7 @@ import { createEventEndpointsService } from './modules/event-endpoints/event-end
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
 import { createFlowAdvance } from './modules/flows/flow-advance';
 import { createFlowAnniversaries } from './modules/flows/flow-anniversaries';
+import { createFlowSegmentEntries } from './modules/flows/flow-segment-entries';
 import { createFlowsRepository } from './modules/flows/flows.repository';
 import { createFlowsService } from './modules/flows/flows.service';
 import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
@@ -283,6 +284,7 @@ export function createServices(
     onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
   });
   const flowAnniversaries = createFlowAnniversaries({ db, clock, config });
+  const flowSegmentEntries = createFlowSegmentEntries({ db, clock, config });
 
   const inbound = createInboundService({
     db,
@@ -433,6 +435,7 @@ export function createServices(
     flows,
     flowAdvance,
     flowAnniversaries,
+    flowSegmentEntries,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };

@@ -1074,7 +1074,21 @@ export const flows = pgTable('flows', {
   updatedAt: moment('updated_at').notNull().defaultNow(),
   /** An anniversary flow: the day (in the team's zone) its runs were last started. */
   anniversaryDoneOn: date('anniversary_done_on'),
+  /** A segment_entered flow: when its segment was last looked at (null: not yet). */
+  segmentCheckedAt: moment('segment_checked_at'),
 });
+
+/** A segment_entered flow's view of its segment's numbers at its last look. */
+export const flowSegmentMembers = pgTable(
+  'flow_segment_members',
+  {
+    flowId: bigint('flow_id', { mode: 'number' })
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.flowId, table.phoneNumber] })],
+);
 
 /** A number's run through a flow: its state, the step it is at and when the advance next takes it. */
 export const flowRuns = pgTable('flow_runs', {

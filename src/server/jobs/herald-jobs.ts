@@ -107,11 +107,12 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
 
   if (deps.queues)
     periodic.push({
-      // Flows: today's anniversary runs started, then the runs that are due advanced in batches (modules/flows/).
+      // Flows: today's anniversary runs and the segments' new numbers' runs started, then the runs that are due advanced in batches (modules/flows/).
       name: 'flows.advance',
       everyMs: FLOWS_ADVANCE_EVERY_MS,
       async run() {
         await services.flowAnniversaries.startDue();
+        await services.flowSegmentEntries.startDue();
         await services.flowAdvance.advanceDue();
       },
     });

@@ -31,7 +31,7 @@ export const FlowTriggerSchema = z
       z.object({ type: z.literal('group_joined'), group_uuid: uuidField('group') }).describe('A number is added to the team’s contact group, in any way.'),
       z
         .object({ type: z.literal('segment_entered'), segment_uuid: uuidField('segment') })
-        .describe('A number enters the team’s segment (not yet started: docs/flows.md).'),
+        .describe('A number enters the team’s segment (looked at every minute; those in it when the flow starts looking did not enter).'),
       z.object({ type: z.literal('conversion') }).describe('A conversion is recorded for a number (the order’s, else that of the message it is credited to).'),
       z
         .object({

@@ -113,3 +113,13 @@ CREATE TRIGGER conversions_flows_conversion AFTER INSERT ON conversions
 -- The `anniversary` trigger: the day (in the team's zone) an anniversary flow last started its runs,
 -- so the advance's job starts each day's once, at the flow's time of day, across processes.
 ALTER TABLE flows ADD COLUMN anniversary_done_on date;
+
+-- The `segment_entered` trigger: the numbers of the flow's segment when it was last looked at, so the
+-- next look starts runs for the numbers new to it (and forgets those that left, who may enter again).
+-- `segment_checked_at` null: not looked at yet; the first look only notes who is in (no runs).
+ALTER TABLE flows ADD COLUMN segment_checked_at timestamptz;
+CREATE TABLE flow_segment_members (
+  flow_id bigint NOT NULL REFERENCES flows (id) ON DELETE CASCADE,
+  phone_number text NOT NULL,
+  PRIMARY KEY (flow_id, phone_number)
+);

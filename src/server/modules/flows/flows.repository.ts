@@ -104,7 +104,10 @@ export function createFlowsRepository(db: Db, clock: Clock) {
         sql`
         UPDATE flows f SET name = ${fields.name}, trigger = ${JSON.stringify(fields.trigger)}::jsonb, trigger_type = ${fields.trigger.type},
                trigger_keyword_id = ${ids.keywordId}, trigger_group_id = ${ids.groupId}, steps = ${JSON.stringify(fields.steps)}::jsonb,
-               enabled = ${fields.enabled}, reentry = ${fields.reentry}, updated_at = ${clock.now()}
+               enabled = ${fields.enabled}, reentry = ${fields.reentry}, updated_at = ${clock.now()},
+               -- A segment_entered flow enabled again or pointed elsewhere looks afresh: who is in then did not enter.
+               segment_checked_at = CASE WHEN f.trigger IS DISTINCT FROM ${JSON.stringify(fields.trigger)}::jsonb OR (NOT f.enabled AND ${fields.enabled})
+                                         THEN NULL ELSE f.segment_checked_at END
          WHERE f.id = ${id}
         RETURNING ${FLOW_COLUMNS}`,
       );

@@ -386,6 +386,38 @@ describe('triggers', () => {
     expect(await messagesTo('447700900050')).toHaveLength(1);
   });
 
+  it('starts a segment’s flows for the numbers that enter it, not for those in it when the flow began looking', async () => {
+    const group = (await created('/contact-groups/', { name: 'Cities' })).uuid;
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: '447700900070', custom_fields: { city: 'London' } }] });
+    const segment = (
+      await created('/segments/', { name: 'Londoners', match: 'all', conditions: [{ type: 'field', field: 'city', op: 'equals', value: 'london' }] })
+    ).uuid;
+    const made = await flow({ trigger: { type: 'segment_entered', segment_uuid: segment }, steps: [{ type: 'send', template_uuid: followUp }] });
+    expect(await t.services.flowSegmentEntries.startDue()).toBe(0);
+    await api('PUT', `/contact-groups/${group}/add-contacts`, {
+      contacts: [
+        { phone_number: '447700900071', custom_fields: { city: 'London' } },
+        { phone_number: '447700900072', custom_fields: { city: 'Leeds' } },
+      ],
+    });
+    // Looked at once a minute.
+    expect(await t.services.flowSegmentEntries.startDue()).toBe(0);
+    clock.advance(60_000);
+    expect(await t.services.flowSegmentEntries.startDue()).toBe(1);
+    await advance();
+    expect((await runsOf('447700900071'))[0]).toMatchObject({ trigger: 'segment_entered', flow: { uuid: made.uuid }, state: 'completed' });
+    expect(await runsOf('447700900070')).toEqual([]);
+    expect(await runsOf('447700900072')).toEqual([]);
+    // Leaving and entering again starts it again (re-entry after the run ended).
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: '447700900071', custom_fields: { city: 'Paris' } }] });
+    clock.advance(60_000);
+    expect(await t.services.flowSegmentEntries.startDue()).toBe(0);
+    await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts: [{ phone_number: '447700900071', custom_fields: { city: 'London' } }] });
+    clock.advance(60_000);
+    expect(await t.services.flowSegmentEntries.startDue()).toBe(1);
+    await api('PUT', `/flows/${made.uuid}`, { enabled: false });
+  });
+
   it('starts an anniversary flow once on the day, at its time in the team’s zone', async () => {
     await api('PUT', `/contact-groups/${vip}/add-contacts`, {
       contacts: [
