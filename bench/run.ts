@@ -58,6 +58,14 @@ const BENCHES: Bench[] = [
     nodeArgs: ['--max-semi-space-size=64'],
   },
   {
+    name: 'flows',
+    title: 'Advancing 100,000 flow runs whose wait ends (issue 36)',
+    file: 'bench/flows.bench.ts',
+    about:
+      "A group of 100,000 contacts and one flow (wait, then send a template rendered with the contact's first name) with a run of each number waiting on the wait, every wait ending at the same moment. The advance the job runner calls (`flowAdvance.advanceDue`: batches of 1,000 runs, each one transaction), started as the waits end, timed until every run's message is queued and every run completed; beside the same rows written by bare set-based SQL (the floor). Node runs as `npm start` runs Herald (64 MiB semi-space).",
+    nodeArgs: ['--max-semi-space-size=64'],
+  },
+  {
     name: 'reports',
     title: 'Reports of a 1,000,000-message campaign (issue #7)',
     file: 'bench/reports.bench.ts',

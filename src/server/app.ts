@@ -31,6 +31,7 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { inboundRoutes } from './modules/inbound/inbound.routes';
 import { suppressionsRoutes } from './modules/suppressions/suppressions.routes';
 import { keywordsRoutes } from './modules/keywords/keywords.routes';
+import { flowsRoutes } from './modules/flows/flows.routes';
 import { linksRoutes } from './modules/links/links.routes';
 import { membersRoutes } from './modules/members/members.routes';
 import { registerTrackedLinks } from './modules/links/tracked-links.routes';
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(smsCallbacksRoutes, { smsCallbacks: services.smsCallbacks, publicUrl });
       await api.register(smsRoutesRoutes, { smsRoutes: services.smsRoutes });
       await api.register(keywordsRoutes, { keywords: services.keywords, publicUrl });
+      await api.register(flowsRoutes, { flows: services.flows, publicUrl });
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
       await api.register(contactsDirectoryRoutes, { directory: services.contactsDirectory, publicUrl });

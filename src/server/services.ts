@@ -81,6 +81,12 @@ import { createEventOutbox } from './modules/event-endpoints/event-outbox';
 import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
 import { createSignupPagesRepository } from './modules/signup-page/signup-page.repository';
 import { createSignupPageService, type SignupResult } from './modules/signup-page/signup-page.service';
+import { createFlowAdvance } from './modules/flows/flow-advance';
+import { createFlowAnniversaries } from './modules/flows/flow-anniversaries';
+import { createFlowSegmentEntries } from './modules/flows/flow-segment-entries';
+import { createFlowsRepository } from './modules/flows/flows.repository';
+import { createFlowsService } from './modules/flows/flows.service';
+import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
 
 /** The composition root: every repository and service, wired once for the HTTP app, the CLI and tests. */
 export function createServices(
@@ -275,6 +281,28 @@ export function createServices(
     clock,
     config,
   });
+  // Flows: the API, the keyword trigger (in the inbound pipeline) and the advance of runs (on the job runner).
+  const flows = createFlowsService({
+    db,
+    audit: auditTrail,
+    flows: createFlowsRepository(db, clock),
+    suppressions,
+    secrets,
+    countryOf,
+    clock,
+    config,
+  });
+  const flowAdvance = createFlowAdvance({
+    db,
+    clock,
+    secrets,
+    caller: webhookCaller,
+    suppressed: (teamId, phone) => isSuppressed(suppressionListOf(teamId), phone),
+    config,
+    onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
+  });
+  const flowAnniversaries = createFlowAnniversaries({ db, clock, config });
+  const flowSegmentEntries = createFlowSegmentEntries({ db, clock, config });
 
   const inbound = createInboundService({
     db,
@@ -287,6 +315,7 @@ export function createServices(
     suppressions,
     teams: teamsRepository,
     webhooks,
+    flows,
     clock,
     config,
   });
@@ -439,6 +468,10 @@ export function createServices(
     teamsRepository,
     suppressions,
     contactsDirectory,
+    flows,
+    flowAdvance,
+    flowAnniversaries,
+    flowSegmentEntries,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };

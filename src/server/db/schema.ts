@@ -971,6 +971,9 @@ export const outboundReplies = pgTable('outbound_replies', {
     .default('keyword_reply'),
   marketing: boolean('marketing').notNull().default(false),
   authorId: bigint('author_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  /** A flow's message: its run and step, at most one per both (outbound_replies_flow_step_key). */
+  flowRunId: bigint('flow_run_id', { mode: 'number' }).references(() => flowRuns.id, { onDelete: 'set null' }),
+  flowStepId: text('flow_step_id'),
 });
 
 // Inbound.
@@ -1101,6 +1104,87 @@ export const savedReplies = pgTable('saved_replies', {
   createdAt: moment('created_at').notNull(),
   updatedAt: moment('updated_at').notNull(),
 });
+
+// Flows.
+
+/** A team's flows: trigger, steps (each with its id), enabled, re-entry, and the sealed secret of its webhook steps. */
+export const flows = pgTable('flows', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  trigger: jsonb('trigger').notNull(),
+  triggerType: text('trigger_type', { enum: ['keyword', 'group_joined', 'segment_entered', 'conversion', 'anniversary', 'api'] }).notNull(),
+  triggerKeywordId: bigint('trigger_keyword_id', { mode: 'number' }).references(() => keywords.id, { onDelete: 'set null' }),
+  triggerGroupId: bigint('trigger_group_id', { mode: 'number' }).references(() => contactGroups.id, { onDelete: 'set null' }),
+  steps: jsonb('steps').notNull().default([]),
+  enabled: boolean('enabled').notNull().default(false),
+  reentry: text('reentry', { enum: ['after_end', 'never'] })
+    .notNull()
+    .default('after_end'),
+  secretEncrypted: bytea('secret_encrypted').notNull(),
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+  /** An anniversary flow: the day (in the team's zone) its runs were last started. */
+  anniversaryDoneOn: date('anniversary_done_on'),
+  /** A segment_entered flow: when its segment was last looked at (null: not yet). */
+  segmentCheckedAt: moment('segment_checked_at'),
+});
+
+/** A segment_entered flow's view of its segment's numbers at its last look. */
+export const flowSegmentMembers = pgTable(
+  'flow_segment_members',
+  {
+    flowId: bigint('flow_id', { mode: 'number' })
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.flowId, table.phoneNumber] })],
+);
+
+/** A number's run through a flow: its state, the step it is at and when the advance next takes it. */
+export const flowRuns = pgTable('flow_runs', {
+  id: id(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  flowId: bigint('flow_id', { mode: 'number' })
+    .notNull()
+    .references(() => flows.id, { onDelete: 'cascade' }),
+  teamId: bigint('team_id', { mode: 'number' })
+    .notNull()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  fields: jsonb('fields').notNull().default({}),
+  trigger: text('trigger').notNull(),
+  state: text('state', { enum: ['active', 'completed', 'exited'] })
+    .notNull()
+    .default('active'),
+  exitReason: text('exit_reason'),
+  stepId: text('step_id'),
+  dueAt: moment('due_at'),
+  startedAt: moment('started_at').notNull(),
+  endedAt: moment('ended_at'),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+});
+
+/** A run's history: each step it entered, and what the step did. */
+export const flowRunSteps = pgTable(
+  'flow_run_steps',
+  {
+    runId: bigint('run_id', { mode: 'number' })
+      .notNull()
+      .references(() => flowRuns.id, { onDelete: 'cascade' }),
+    stepId: text('step_id').notNull(),
+    stepType: text('step_type').notNull(),
+    enteredAt: moment('entered_at').notNull(),
+    doneAt: moment('done_at'),
+    outcome: text('outcome'),
+    detail: jsonb('detail'),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.stepId] })],
+);
 
 // The simulator gateway's own tables (gateways/sms/).
 

@@ -50,6 +50,7 @@ type TeamA = {
   savedReply: string;
   invitation: string;
   invitationSecret: string;
+  flow: string;
 };
 type TeamB = { user: TestUser; template: string; group: string; vanityDomain: string; link: string; keyword: string; campaign: string; segment: string };
 let a: TeamA;
@@ -74,6 +75,7 @@ const PATH_PARAMETERS: Record<string, (team: TeamA) => string> = {
   import_uuid: (team) => team.import,
   campaign_uuid: (team) => team.campaign,
   segment_uuid: (team) => team.segment,
+  flow_uuid: (team) => team.flow,
   job_uuid: (team) => team.job,
   saved_reply_uuid: (team) => team.savedReply,
   user_uuid: (team) => team.user.userUuid,
@@ -177,6 +179,8 @@ const REQUEST_BODIES: Record<string, () => Payload> = {
   [`PUT ${API}/saved-replies/{saved_reply_uuid}`]: () => ({ body: { name: 'Renamed' } }),
   [`PUT ${API}/conversations/{phone_number}`]: () => ({ body: { status: 'closed' } }),
   [`POST ${API}/conversations/{phone_number}/messages`]: () => ({ body: { body: 'Hello from Bravo' } }),
+  [`PUT ${API}/flows/{flow_uuid}`]: () => ({ body: { name: 'Renamed' } }),
+  [`POST ${API}/flows/{flow_uuid}/runs`]: () => ({ body: { phone_number: '07700900996' } }),
 };
 
 /** Body fields whose name says they reference a resource: each must have a case in BODY_REFERENCES. */
@@ -267,6 +271,9 @@ const BODY_REFERENCES: Reference[] = [
     field: 'assignee_uuid',
     body: () => ({ assignee_uuid: a.user.userUuid }),
   },
+  // A flow's trigger or steps naming A's group or template: 422 naming it (trigger.group_uuid, steps.0.template_uuid).
+  { route: `POST ${API}/flows`, field: 'trigger', body: () => ({ name: 'B', trigger: { type: 'group_joined', group_uuid: a.group }, steps: [] }) },
+  { route: `POST ${API}/flows`, field: 'steps', body: () => ({ name: 'B', trigger: { type: 'api' }, steps: [{ type: 'send', template_uuid: a.template }] }) },
   { route: `POST ${API}/contact-groups/unique-contacts`, field: 'included_contact_group_uuids', body: () => ({ included_contact_group_uuids: [a.group] }) },
   {
     route: `POST ${API}/contact-groups/unique-contacts`,
@@ -406,6 +413,9 @@ beforeAll(async () => {
   // Read once, so the snapshots below (which read it again) find it read both times.
   await ok(owner, 'GET', '/conversations/447700900401');
   const savedReply = (await created(owner, '/saved-replies/', { name: 'Shipping', body: 'It left today.' })).uuid!;
+  const flow = (await created(owner, '/flows/', { name: 'Alpha welcome', enabled: true, trigger: { type: 'api' }, steps: [{ type: 'wait', minutes: 60 }] }))
+    .uuid!;
+  await created(owner, `/flows/${flow}/runs`, { phone_number: '07700900401' });
   await ok(owner, 'POST', `/webhooks/${webhook}/test`);
   await until('the keyword webhook call and its log', async () => (await ok(owner, 'GET', `/webhooks/${webhook}/attempts`)).json().meta.total >= 2);
   await ok(owner, 'POST', `/reporting/${campaign}/delivery`);
@@ -438,6 +448,7 @@ beforeAll(async () => {
     savedReply,
     invitation,
     invitationSecret,
+    flow,
   };
 
   const other = await t.user({ email: 'bravo@herald.test' });

@@ -16,6 +16,8 @@ import { createJobRunner, type JobQueue, type PeriodicJob } from './runner';
 
 /** How often keys past their 24 hours are deleted. */
 const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
+/** How often flow runs that are due are advanced (the runner looks for due periodic jobs every 5 s). */
+const FLOWS_ADVANCE_EVERY_MS = 2_000;
 
 /**
  * Herald's background jobs on its one runner. Every process runs the periodic ones (each once across
@@ -24,8 +26,8 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
  * works through the queues: report jobs (the CSV, then the e-mail with its signed link: SMTP, or
  * DATA_DIR/outbox without it), account e-mails (invitations, password resets, approval requests, from
  * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill),
- * sweeps stored reports whose links have expired and old event deliveries, and counts the A/B tests'
- * windows and decides them (docs/ab-tests.md).
+ * sweeps stored reports whose links have expired and old event deliveries, counts the A/B tests'
+ * windows and decides them (docs/ab-tests.md), and advances the flows' runs that are due (docs/flows.md).
  */
 export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
   const { config, database, services, log } = deps;
@@ -103,12 +105,25 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
     });
   }
 
+  if (deps.queues)
+    periodic.push({
+      // Flows: today's anniversary runs and the segments' new numbers' runs started, then the runs that are due advanced in batches (modules/flows/).
+      name: 'flows.advance',
+      everyMs: FLOWS_ADVANCE_EVERY_MS,
+      async run() {
+        await services.flowAnniversaries.startDue();
+        await services.flowSegmentEntries.startDue();
+        await services.flowAdvance.advanceDue();
+      },
+    });
+
   const runner = createJobRunner({ db: database.db, clock: systemClock, log: workerLog, queues, periodic });
   return {
     start: runner.start,
-    /** Waits for the jobs under way (their outcomes are recorded), then closes the mailer. */
+    /** Waits for the jobs under way (their outcomes are recorded) and the flows' webhook calls, then closes the mailer. */
     async stop(): Promise<void> {
       await runner.stop();
+      await services.flowAdvance.idle();
       await mailer?.close();
     },
   };

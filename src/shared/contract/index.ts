@@ -28,3 +28,4 @@ export * from './segments';
 export * from './conversions';
 export * from './signup-page';
 export * from './conversations';
+export * from './flows';

@@ -6,6 +6,220 @@ export type ClientOptions = {
 
 export type Webhooks = MessageSubmittedEventWebhookRequest | MessageDeliveredEventWebhookRequest | MessageFailedEventWebhookRequest | MessageUnsentEventWebhookRequest | MessageFailedOverEventWebhookRequest | CampaignStartedEventWebhookRequest | CampaignPausedEventWebhookRequest | CampaignResumedEventWebhookRequest | CampaignStoppedEventWebhookRequest | CampaignFinishedEventWebhookRequest | ContactOptedOutEventWebhookRequest | ContactOptedInEventWebhookRequest | InboundReceivedEventWebhookRequest | ImportFinishedEventWebhookRequest | ReportReadyEventWebhookRequest | EventEndpointTestEventWebhookRequest;
 
+export type FlowTriggerInput = {
+    type: 'keyword';
+    keyword_uuid: string;
+} | {
+    type: 'group_joined';
+    group_uuid: string;
+} | {
+    type: 'segment_entered';
+    segment_uuid: string;
+} | {
+    type: 'conversion';
+} | {
+    type: 'anniversary';
+    /**
+     * A date field of the contact (`YYYY-MM-DD`).
+     */
+    field: string;
+    /**
+     * The time of day, in the team’s zone.
+     */
+    at: string;
+} | {
+    type: 'api';
+};
+
+export type FlowConditionInput = {
+    type: 'field';
+    /**
+     * The contact field (custom field name, any case).
+     */
+    field: string;
+    op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+    /**
+     * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+     */
+    value?: string | number;
+} | {
+    type: 'group';
+    op: 'in' | 'not_in';
+    group_uuid: string;
+} | {
+    type: 'country';
+    op: 'in' | 'not_in';
+    values: Array<string>;
+} | {
+    type: 'event';
+    event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+    /**
+     * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+     */
+    campaign_uuid?: string;
+    /**
+     * Only within the last N days; left out: ever.
+     */
+    within_days?: number;
+    /**
+     * `converted` only: a conversion worth more than this (in any currency).
+     */
+    value_gt?: number;
+    /**
+     * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+     */
+    reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+} | {
+    type: 'group_of_conditions';
+    match: 'all' | 'any';
+    conditions: Array<{
+        type: 'field';
+        /**
+         * The contact field (custom field name, any case).
+         */
+        field: string;
+        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+        /**
+         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+         */
+        value?: string | number;
+    } | {
+        type: 'group';
+        op: 'in' | 'not_in';
+        group_uuid: string;
+    } | {
+        type: 'country';
+        op: 'in' | 'not_in';
+        values: Array<string>;
+    } | {
+        type: 'event';
+        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+        /**
+         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only within the last N days; left out: ever.
+         */
+        within_days?: number;
+        /**
+         * `converted` only: a conversion worth more than this (in any currency).
+         */
+        value_gt?: number;
+        /**
+         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+         */
+        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+    }>;
+} | {
+    type: 'last_message';
+    event: 'clicked' | 'replied';
+} | {
+    type: 'segment';
+    op: 'in' | 'not_in';
+    segment_uuid: string;
+};
+
+export type FlowStepStatsInput = {
+    /**
+     * Runs that reached the step.
+     */
+    entered: number;
+    /**
+     * Send steps: messages queued (not failed or unsent); 0 for other steps.
+     */
+    sent: number;
+    /**
+     * Send steps: messages whose tracked link a person clicked (0 until flow links are tracked).
+     */
+    clicked: number;
+    /**
+     * Runs that ended early at this step (opted out, flow disabled, step removed).
+     */
+    exited: number;
+};
+
+export type FlowStepInput = {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'send';
+    template_uuid: string;
+    /**
+     * The sender name; left out: the template’s, else the team’s route.
+     */
+    sender?: string;
+    /**
+     * True: not marketing (frequency caps skip it). Left out: false.
+     */
+    transactional?: boolean;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'wait';
+    minutes?: number;
+    /**
+     * Wait until this time of day (HH:MM) in the recipient’s zone.
+     */
+    until_time?: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'branch';
+    condition: FlowConditionInput;
+    then?: Array<FlowStepInput>;
+    else?: Array<FlowStepInput>;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'add_to_group' | 'remove_from_group';
+    group_uuid: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'webhook';
+    url: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStatsInput;
+    type: 'end';
+};
+
 export type ResourceLink = {
     /**
      * Relation; `self` points at the resource itself.
@@ -4125,6 +4339,320 @@ export type SavedReply = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     updated_at: string;
+};
+
+export type FlowTrigger = {
+    type: 'keyword';
+    keyword_uuid: string;
+} | {
+    type: 'group_joined';
+    group_uuid: string;
+} | {
+    type: 'segment_entered';
+    segment_uuid: string;
+} | {
+    type: 'conversion';
+} | {
+    type: 'anniversary';
+    /**
+     * A date field of the contact (`YYYY-MM-DD`).
+     */
+    field: string;
+    /**
+     * The time of day, in the team’s zone.
+     */
+    at: string;
+} | {
+    type: 'api';
+};
+
+export type FlowCondition = {
+    type: 'field';
+    /**
+     * The contact field (custom field name, any case).
+     */
+    field: string;
+    op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+    /**
+     * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+     */
+    value?: string | number;
+} | {
+    type: 'group';
+    op: 'in' | 'not_in';
+    group_uuid: string;
+} | {
+    type: 'country';
+    op: 'in' | 'not_in';
+    values: Array<string>;
+} | {
+    type: 'event';
+    event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+    /**
+     * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+     */
+    campaign_uuid?: string;
+    /**
+     * Only within the last N days; left out: ever.
+     */
+    within_days?: number;
+    /**
+     * `converted` only: a conversion worth more than this (in any currency).
+     */
+    value_gt?: number;
+    /**
+     * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+     */
+    reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+} | {
+    type: 'group_of_conditions';
+    match: 'all' | 'any';
+    conditions: Array<{
+        type: 'field';
+        /**
+         * The contact field (custom field name, any case).
+         */
+        field: string;
+        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+        /**
+         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+         */
+        value?: string | number;
+    } | {
+        type: 'group';
+        op: 'in' | 'not_in';
+        group_uuid: string;
+    } | {
+        type: 'country';
+        op: 'in' | 'not_in';
+        values: Array<string>;
+    } | {
+        type: 'event';
+        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+        /**
+         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only within the last N days; left out: ever.
+         */
+        within_days?: number;
+        /**
+         * `converted` only: a conversion worth more than this (in any currency).
+         */
+        value_gt?: number;
+        /**
+         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+         */
+        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+    }>;
+} | {
+    type: 'last_message';
+    event: 'clicked' | 'replied';
+} | {
+    type: 'segment';
+    op: 'in' | 'not_in';
+    segment_uuid: string;
+};
+
+export type FlowStepStats = {
+    /**
+     * Runs that reached the step.
+     */
+    entered: number;
+    /**
+     * Send steps: messages queued (not failed or unsent); 0 for other steps.
+     */
+    sent: number;
+    /**
+     * Send steps: messages whose tracked link a person clicked (0 until flow links are tracked).
+     */
+    clicked: number;
+    /**
+     * Runs that ended early at this step (opted out, flow disabled, step removed).
+     */
+    exited: number;
+};
+
+export type FlowStep = {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'send';
+    template_uuid: string;
+    /**
+     * The sender name; left out: the template’s, else the team’s route.
+     */
+    sender?: string;
+    /**
+     * True: not marketing (frequency caps skip it). Left out: false.
+     */
+    transactional?: boolean;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'wait';
+    minutes?: number;
+    /**
+     * Wait until this time of day (HH:MM) in the recipient’s zone.
+     */
+    until_time?: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'branch';
+    condition: FlowCondition;
+    then: Array<FlowStep>;
+    else: Array<FlowStep>;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'add_to_group' | 'remove_from_group';
+    group_uuid: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'webhook';
+    url: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'end';
+};
+
+export type Flow = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    trigger: FlowTrigger;
+    /**
+     * Each step with its `id` and `stats`.
+     */
+    steps: Array<FlowStep>;
+    enabled: boolean;
+    reentry: 'after_end' | 'never';
+    /**
+     * Herald extension: the flow’s runs by state.
+     */
+    runs: {
+        active: number;
+        completed: number;
+        exited: number;
+    };
+    /**
+     * Herald extension: the secret that signs the flow’s webhook calls (`whsec_…`, Standard Webhooks), shown only when the flow is created.
+     */
+    signing_secret?: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type FlowRunStep = {
+    step_id: string;
+    type: 'send' | 'wait' | 'branch' | 'add_to_group' | 'remove_from_group' | 'webhook' | 'end';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    entered_at: string;
+    /**
+     * Empty while the run is at the step.
+     */
+    done_at: string;
+    /**
+     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed.
+     */
+    outcome: string | null;
+};
+
+export type FlowRun = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    flow: {
+        /**
+         * Identifier (UUID).
+         */
+        uuid: string;
+        name: string;
+    };
+    phone_number: string;
+    state: 'active' | 'completed' | 'exited';
+    /**
+     * Why an exited run ended: opted_out, flow_disabled or step_removed.
+     */
+    exit_reason: string | null;
+    /**
+     * The step the run is at (null before its first step and once it ended).
+     */
+    step_id: string | null;
+    /**
+     * When the run next moves; empty once it ended.
+     */
+    next_due_at: string;
+    /**
+     * What started it.
+     */
+    trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    ended_at: string;
+    /**
+     * Each step the run entered, in order.
+     */
+    history: Array<FlowRunStep>;
 };
 
 export type LoginData = {
@@ -9445,6 +9973,471 @@ export type UpdateKeywordResponses = {
 };
 
 export type UpdateKeywordResponse = UpdateKeywordResponses[keyof UpdateKeywordResponses];
+
+export type ListFlowsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Herald extension. Only items whose name contains this text, ignoring case (`%`, `_` and the backslash match themselves); at most 100 characters. The order and pages are those of the whole list.
+         */
+        search?: string;
+    };
+    url: '/api/2.0/flows';
+};
+
+export type ListFlowsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListFlowsError = ListFlowsErrors[keyof ListFlowsErrors];
+
+export type ListFlowsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<Flow>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListFlowsResponse = ListFlowsResponses[keyof ListFlowsResponses];
+
+export type CreateFlowData = {
+    /**
+     * Body of create.
+     */
+    body: {
+        name: string;
+        trigger: FlowTriggerInput;
+        steps: Array<FlowStepInput>;
+        enabled?: boolean;
+        /**
+         * Herald extension: `after_end` (the default) lets a number run the flow again once its run has ended; `never`: once per number.
+         */
+        reentry?: 'after_end' | 'never';
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/2.0/flows';
+};
+
+export type CreateFlowErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type CreateFlowError = CreateFlowErrors[keyof CreateFlowErrors];
+
+export type CreateFlowResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: Flow;
+    };
+};
+
+export type CreateFlowResponse = CreateFlowResponses[keyof CreateFlowResponses];
+
+export type DeleteFlowData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the flow.
+         */
+        flow_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/flows/{flow_uuid}';
+};
+
+export type DeleteFlowErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type DeleteFlowError = DeleteFlowErrors[keyof DeleteFlowErrors];
+
+export type DeleteFlowResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteFlowResponse = DeleteFlowResponses[keyof DeleteFlowResponses];
+
+export type ShowFlowData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `ETag` of an earlier answer (or several, comma-separated): while the resource is unchanged the answer is 304 with no body.
+         */
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the flow.
+         */
+        flow_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/flows/{flow_uuid}';
+};
+
+export type ShowFlowErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowFlowError = ShowFlowErrors[keyof ShowFlowErrors];
+
+export type ShowFlowResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Flow;
+    };
+};
+
+export type ShowFlowResponse = ShowFlowResponses[keyof ShowFlowResponses];
+
+export type UpdateFlowData = {
+    /**
+     * Body of edit: any field may change, the others keep their values. Steps sent back with their `id` keep their counts and history.
+     */
+    body: {
+        name?: string;
+        trigger?: FlowTriggerInput;
+        steps?: Array<FlowStepInput>;
+        enabled?: boolean;
+        /**
+         * Herald extension: `after_end` (the default) lets a number run the flow again once its run has ended; `never`: once per number.
+         */
+        reentry?: 'after_end' | 'never';
+    };
+    path: {
+        /**
+         * Identifier of the flow.
+         */
+        flow_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/flows/{flow_uuid}';
+};
+
+export type UpdateFlowErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type UpdateFlowError = UpdateFlowErrors[keyof UpdateFlowErrors];
+
+export type UpdateFlowResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Flow;
+    };
+};
+
+export type UpdateFlowResponse = UpdateFlowResponses[keyof UpdateFlowResponses];
+
+export type ListFlowRunsData = {
+    body?: never;
+    path: {
+        /**
+         * Identifier of the flow.
+         */
+        flow_uuid: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+        /**
+         * Only runs in this state.
+         */
+        state?: 'active' | 'completed' | 'exited';
+    };
+    url: '/api/2.0/flows/{flow_uuid}/runs';
+};
+
+export type ListFlowRunsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListFlowRunsError = ListFlowRunsErrors[keyof ListFlowRunsErrors];
+
+export type ListFlowRunsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<FlowRun>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListFlowRunsResponse = ListFlowRunsResponses[keyof ListFlowRunsResponses];
+
+export type StartFlowRunData = {
+    /**
+     * Body of start a run.
+     */
+    body: {
+        /**
+         * The number, international or national in the team’s country.
+         */
+        phone_number: string;
+        /**
+         * Fields for the run’s messages, over the contact’s own.
+         */
+        fields?: {
+            [key: string]: string;
+        };
+    };
+    headers?: {
+        /**
+         * Makes the POST safe to retry: the first answer to a key is kept 24 hours and replayed (with `Idempotent-Replayed: true`) for the same key and request, so a retried create never makes a second one. 1–255 printable ASCII characters without spaces, such as a UUID. The same key with another request is 422; while the first request with the key is still running, 409.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Identifier of the flow.
+         */
+        flow_uuid: string;
+    };
+    query?: never;
+    url: '/api/2.0/flows/{flow_uuid}/runs';
+};
+
+export type StartFlowRunErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * The caller’s role in the team, or a read-only token, does not allow this; or a change sent with the session cookie but without its `X-CSRF-Token`.
+     */
+    403: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The resource’s state forbids the request.
+     */
+    409: Error;
+    /**
+     * The request body is too large.
+     */
+    413: Error;
+    /**
+     * The request body is of a type this operation does not read.
+     */
+    415: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type StartFlowRunError = StartFlowRunErrors[keyof StartFlowRunErrors];
+
+export type StartFlowRunResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        data: FlowRun;
+    };
+};
+
+export type StartFlowRunResponse = StartFlowRunResponses[keyof StartFlowRunResponses];
+
+export type ListContactFlowRunsData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, 1 to 100; 15 when omitted.
+         */
+        per_page?: number;
+    };
+    url: '/api/2.0/contacts/{phone_number}/flow-runs';
+};
+
+export type ListContactFlowRunsErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * The input does not validate: `errors` names each field (as the request spells it) with its messages.
+     */
+    422: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ListContactFlowRunsError = ListContactFlowRunsErrors[keyof ListContactFlowRunsErrors];
+
+export type ListContactFlowRunsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<FlowRun>;
+        links: PageLinks;
+        meta: PageMeta;
+    };
+};
+
+export type ListContactFlowRunsResponse = ListContactFlowRunsResponses[keyof ListContactFlowRunsResponses];
 
 export type ListContactGroupsData = {
     body?: never;

@@ -14,6 +14,7 @@ import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamsRepository } from '../teams/teams.repository';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { WebhooksService } from '../webhooks/webhooks.service';
+import type { FlowsService } from '../flows/flows.service';
 import { createBuiltInWords, type BuiltIn, type Plan } from './built-in-words';
 import type { InboundRecord, InboundRepository } from './inbound.repository';
 
@@ -44,6 +45,8 @@ export function createInboundService(deps: {
   suppressions: Pick<Suppressions, 'listOf' | 'add' | 'remove' | 'check' | 'teamsSuppressing' | 'lastSenderOf'>;
   teams: Pick<TeamsRepository, 'settingsOf'>;
   webhooks: Pick<WebhooksService, 'callAll'>;
+  /** A keyword's flows start in the message's transaction (docs/flows.md). */
+  flows: Pick<FlowsService, 'startForKeyword'>;
   clock: Clock;
   config: { appTimezone: string; defaultCountry: string };
 }) {
@@ -159,6 +162,8 @@ export function createInboundService(deps: {
         });
         if (p.teamId !== null && normalized.ok) await deps.conversations.received(tx, p.teamId, from, now);
         const actions = groupActions(p, builtIn, outcomes[index]!, from, message.from, normalized.ok, groupNames);
+        // The keyword's flows, with its other actions (an opted-out number's runs end at their first step).
+        if (keyword && normalized.ok && !outcomes[index]!.heldOut) await deps.flows.startForKeyword(tx, keyword.id, from, now);
         // Webhook calls, made after the commit, are listed here: after the groups, before the reply.
         const webhooksAt = actions.length;
         if (keyword && keyword.message.trim() !== '' && outcomes[index]!.heldOut)
