@@ -26,6 +26,9 @@ import { createContactsRepository, createRecipientsRepository } from './modules/
 import { createContactsService } from './modules/contacts/contacts.service';
 import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
 import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
+import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
+import { createConsentService } from './modules/consent/consent.service';
+import { createOptInRepository } from './modules/consent/opt-in.repository';
 import { createOverviewRepository } from './modules/overview/overview.repository';
 import { createOverviewService } from './modules/overview/overview.service';
 import { createImportsRepository } from './modules/imports/imports.repository';
@@ -110,6 +113,20 @@ export function createServices(
   const teams = createTeamsService({ db, teams: teamsRepository, suppressions });
   /** The country a team's national numbers are read in: its own, else the installation's. */
   const countryOf = async (teamId: number) => (await teamsRepository.defaultCountryOf(teamId)) ?? config.defaultCountry;
+
+  // Consent you can prove (docs/consent.md): the records and double opt-in requests every writer shares.
+  const consentRepository = createConsentRepository();
+  const optIns = createOptInRepository(db);
+  const consent = createConsentService({
+    db,
+    consent: consentRepository,
+    optIns,
+    // Bound when called: the contact directory is made below.
+    knows: (teamId, phoneNumber) => contactsDirectory.knows(teamId, phoneNumber),
+    countryOf,
+    clock,
+    config,
+  });
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({
     db,
@@ -205,6 +222,8 @@ export function createServices(
     contactGroups: contactGroupsRepository,
     suppressions,
     present: contactGroups.present,
+    consent: optIns,
+    clock,
     countryOf,
     config,
   });
@@ -263,6 +282,8 @@ export function createServices(
     inbound: createInboundRepository(db),
     keywords: keywordsRepository,
     contacts: contactsRepository,
+    consent: { ...consentRepository, confirmationText },
+    optIns,
     contactGroups: contactGroupsRepository,
     suppressions,
     teams: teamsRepository,
@@ -322,6 +343,7 @@ export function createServices(
     audit: auditTrail,
     directory: createContactsDirectoryRepository(db, clock),
     suppressions,
+    consent,
     countryOf,
     clock,
     config,
@@ -402,6 +424,7 @@ export function createServices(
     teamsRepository,
     suppressions,
     contactsDirectory,
+    consent,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };

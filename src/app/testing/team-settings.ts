@@ -16,4 +16,5 @@ export const NEW_TEAM_SETTINGS: TeamSettings = {
   test_numbers: [],
   click_window_days: 5,
   view_window_hours: 24,
+  double_opt_in: false,
 };

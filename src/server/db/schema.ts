@@ -60,6 +60,8 @@ export const teams = pgTable('teams', {
   /** The attribution windows of conversions (0048): a human click within so many days, else a delivery within so many hours; 0: off. */
   clickWindowDays: integer('click_window_days').notNull().default(5),
   viewWindowHours: integer('view_window_hours').notNull().default(24),
+  /** A keyword sign-up waits for the number's YES (0054; docs/consent.md). */
+  doubleOptIn: boolean('double_opt_in').notNull().default(false),
 });
 
 export const users = pgTable('users', {

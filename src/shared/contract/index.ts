@@ -26,3 +26,4 @@ export * from './events';
 export * from './jobs';
 export * from './segments';
 export * from './conversions';
+export * from './consent';

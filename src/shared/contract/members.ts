@@ -150,6 +150,11 @@ export const TeamSettingsSchema = z
       .describe(
         'Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).',
       ),
+    double_opt_in: z
+      .boolean()
+      .describe(
+        'Herald extension. Double opt-in: a number without consent that texts a keyword adding it to a group is first asked to reply YES, and joins only after YES within 48 hours (default false; docs/consent.md).',
+      ),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -242,6 +247,10 @@ export const TeamSettingsInputSchema = z
       .max(720, 'The view window hours may not be greater than 720.')
       .optional()
       .describe('Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).'),
+    double_opt_in: z
+      .boolean({ error: 'The double opt in must be true or false.' })
+      .optional()
+      .describe('Double opt-in for keyword sign-ups: the number joins only after replying YES within 48 hours; unchanged when absent.'),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

@@ -384,6 +384,10 @@ export type TeamSettings = {
      * Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).
      */
     view_window_hours: number;
+    /**
+     * Herald extension. Double opt-in: a number without consent that texts a keyword adding it to a group is first asked to reply YES, and joins only after YES within 48 hours (default false; docs/consent.md).
+     */
+    double_opt_in: boolean;
 };
 
 export type Conversion = {
@@ -2326,6 +2330,57 @@ export type ReportJob = {
     updated_at: string;
 };
 
+export type ConsentRecord = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `keyword`: the number texted a keyword that added it to a group (under double opt-in: and replied YES); `form`: the hosted sign-up page; `import`: a file whose consent column said yes; `api`: added to a group with an API token; `checkout`: a shop order that accepted SMS marketing; `dashboard`: added to a group by a member.
+     */
+    source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+    /**
+     * When the number agreed (under double opt-in: when it replied YES).
+     */
+    at: string;
+    /**
+     * What the team showed the number when it agreed (a keyword reply, the double opt-in request, the form’s consent text); empty when Herald showed nothing.
+     */
+    text_shown: string;
+    /**
+     * What proves it, only the keys that apply: `inbound_message_uuid` and `keyword_uuid` (a keyword), `confirmation_message_uuid` and `opt_in_request_uuid` (the YES of a double opt-in), `ip` and `user_agent` (a form), `import_uuid`, `file_name` and `row` (an import), `token_uuid` (an API token), `user_uuid` (a member), `order_id` (a checkout).
+     */
+    evidence: {
+        [key: string]: unknown;
+    };
+};
+
+/**
+ * Herald extension. The number's latest double opt-in request (docs/consent.md).
+ */
+export type OptInRequestState = {
+    /**
+     * pending: waiting for YES; confirmed: the number replied YES in time; expired: no YES within 48 hours, or STOP.
+     */
+    state: 'pending' | 'confirmed' | 'expired';
+    /**
+     * What asked: a keyword, or the sign-up page (`form`).
+     */
+    source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+    /**
+     * When the number was last asked to reply YES (a second sign-up renews the request).
+     */
+    requested_at: string;
+    /**
+     * When a pending request expires.
+     */
+    expires_at: string;
+    /**
+     * When it was confirmed or expired; an empty string while pending.
+     */
+    decided_at: string;
+};
+
 export type DirectoryContact = {
     /**
      * E.164 digits without `+`.
@@ -2470,6 +2525,10 @@ export type ContactDetail = {
          */
         items: Array<OptOutEvent>;
     };
+    /**
+     * Herald extension. Its latest double opt-in request (pending: waiting for YES); null when it was never asked. Its consent records: GET /contacts/{phone_number}/consent.
+     */
+    opt_in_request: OptInRequestState | null;
 };
 
 /**
@@ -2578,6 +2637,40 @@ export type ContactExport = {
         created_at: string;
     }>;
     opt_out_events: Array<OptOutEvent>;
+    /**
+     * Every consent the number gave the team, oldest first.
+     */
+    consent_records: Array<ConsentRecord>;
+    /**
+     * Every double opt-in request to the number, oldest first.
+     */
+    opt_in_requests: Array<{
+        /**
+         * pending: waiting for YES; confirmed: the number replied YES in time; expired: no YES within 48 hours, or STOP.
+         */
+        state: 'pending' | 'confirmed' | 'expired';
+        /**
+         * What asked: a keyword, or the sign-up page (`form`).
+         */
+        source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+        /**
+         * When the number was last asked to reply YES (a second sign-up renews the request).
+         */
+        requested_at: string;
+        /**
+         * When a pending request expires.
+         */
+        expires_at: string;
+        /**
+         * When it was confirmed or expired; an empty string while pending.
+         */
+        decided_at: string;
+        uuid: string;
+        text_shown: string;
+        evidence: {
+            [key: string]: unknown;
+        };
+    }>;
 };
 
 export type ContactErasure = {
@@ -5151,6 +5244,10 @@ export type UpdateTeamSettingsData = {
          * Hours a delivered campaign message is credited with a conversion after it, failing a click (0: off).
          */
         view_window_hours?: number;
+        /**
+         * Double opt-in for keyword sign-ups: the number joins only after replying YES within 48 hours; unchanged when absent.
+         */
+        double_opt_in?: boolean;
     };
     path?: never;
     query?: never;
@@ -10208,6 +10305,46 @@ export type ExportContactResponses = {
 };
 
 export type ExportContactResponse = ExportContactResponses[keyof ExportContactResponses];
+
+export type ShowContactConsentData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/contacts/{phone_number}/consent';
+};
+
+export type ShowContactConsentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowContactConsentError = ShowContactConsentErrors[keyof ShowContactConsentErrors];
+
+export type ShowContactConsentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ConsentRecord>;
+    };
+};
+
+export type ShowContactConsentResponse = ShowContactConsentResponses[keyof ShowContactConsentResponses];
 
 export type ListContactImportsData = {
     body?: never;

@@ -122,6 +122,7 @@ export function createMembersService(deps: {
       test_numbers: team.testNumbers,
       click_window_days: team.clickWindowDays,
       view_window_hours: team.viewWindowHours,
+      double_opt_in: team.doubleOptIn,
     };
   }
 
@@ -261,6 +262,7 @@ export function createMembersService(deps: {
         testNumbers,
         clickWindowDays: input.click_window_days,
         viewWindowHours: input.view_window_hours,
+        doubleOptIn: input.double_opt_in,
       };
       return deps.db.transaction(async (tx) => {
         const before = await settingsIn(tx, auth, true);

@@ -339,6 +339,7 @@ const DEFAULT_SETTINGS = {
   test_numbers: [],
   click_window_days: 5,
   view_window_hours: 24,
+  double_opt_in: false,
 };
 
 describe('team settings', () => {

@@ -26,6 +26,8 @@ export type TeamSettingsRecord = {
   /** The attribution windows of conversions; 0: off. */
   clickWindowDays: number;
   viewWindowHours: number;
+  /** A keyword sign-up waits for the number's YES (docs/consent.md). */
+  doubleOptIn: boolean;
 };
 import type { Role } from '../../../shared/contract';
 
@@ -89,6 +91,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           testNumbers: teams.testNumbers,
           clickWindowDays: teams.clickWindowDays,
           viewWindowHours: teams.viewWindowHours,
+          doubleOptIn: teams.doubleOptIn,
         })
         .from(teams)
         .where(eq(teams.id, teamId));
