@@ -6,8 +6,8 @@
  * Shown able to fail: with the `expires_at > now` condition removed from `pendingFor` and `confirm`
  * (opt-in.repository.ts), "a late YES does nothing" went red (the number joined VIP 49 hours on);
  * with `expireOf` removed from the STOP path (built-in-words.ts), "STOP during pending" went red
- * (the request stayed pending and the later YES joined the number); with the resend window ignored
- * (`queued` always true in consent.repository.ts), the renewal test counted 3 confirmations, not 2.
+ * (the request stayed pending); with the resend window ignored (`queued` always true in
+ * consent.repository.ts), the renewal test went red (the second sign-up within 10 minutes texted again).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
