@@ -234,6 +234,7 @@ export function createServices(
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
     suppressions,
+    clock,
     countryOf,
     config,
   });

@@ -693,6 +693,8 @@ export const contactImports = pgTable('contact_imports', {
   updatedAt: moment('updated_at').notNull().defaultNow(),
   finishedAt: moment('finished_at'),
   contactsOptedOut: integer('contacts_opted_out').notNull().default(0),
+  /** Numbers whose consent column said no: suppressed, not imported (0059). */
+  contactsSuppressed: integer('contacts_suppressed').notNull().default(0),
 });
 
 /** Staging: the valid rows of imports under way. UNLOGGED, with no key: read once by the merge. */
@@ -701,6 +703,8 @@ export const contactImportRows = pgTable('contact_import_rows', {
   rowNumber: integer('row_number').notNull(),
   phoneNumber: text('phone_number').notNull(),
   customFields: jsonb('custom_fields').notNull(),
+  /** The row's consent column (0059): null when the file has none. */
+  consent: boolean('consent'),
 });
 
 /** Rows an import refused, for its report. */

@@ -1577,9 +1577,9 @@ export type Keyword = {
 
 export type InboundAction = {
     /**
-     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).
+     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed). `opt_in_requested`: under double opt-in, a keyword sign-up from a number without consent joined nothing and the number was asked to reply YES. `opt_in_confirmed`: a YES confirmed the pending request (ok false: it had expired meanwhile).
      */
-    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued' | 'opt_in_requested' | 'opt_in_confirmed';
     /**
      * What happened, in a sentence.
      */
@@ -1750,6 +1750,10 @@ export type ContactImport = {
      */
     contacts_opted_out: number;
     /**
+     * Herald extension. Numbers whose consent column said no (when completed): added to the team's default_optouts (source import), not imported into the group. 0 without a consent column.
+     */
+    contacts_suppressed: number;
+    /**
      * Why the import failed; null otherwise.
      */
     error: string | null;
@@ -1843,6 +1847,16 @@ export type ContactImportPreview = {
          */
         field: string | null;
     }>;
+    /**
+     * Herald extension. The consent column named by `consent_column`; absent without one.
+     */
+    consent_column?: {
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+    };
     /**
      * The first rows (at most 20) as they would be imported.
      */
@@ -10436,6 +10450,10 @@ export type ImportContactsData = {
          */
         fields?: string;
         /**
+         * Herald extension. The header of the consent column ("Accepts SMS Marketing", any case), or its position from 1: each row says yes or no (also true/false, 1/0, y/n, any case). A yes row is imported with a consent record (docs/consent.md); a no row is suppressed (default_optouts, source import), not imported; any other value leaves the row out with an error. Not for an import into default_optouts.
+         */
+        consent_column?: string;
+        /**
          * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
          */
         sheet?: string;
@@ -10537,6 +10555,10 @@ export type PreviewContactImportData = {
          * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
          */
         fields?: string;
+        /**
+         * Herald extension. The header of the consent column ("Accepts SMS Marketing", any case), or its position from 1: each row says yes or no (also true/false, 1/0, y/n, any case). A yes row is imported with a consent record (docs/consent.md); a no row is suppressed (default_optouts, source import), not imported; any other value leaves the row out with an error. Not for an import into default_optouts.
+         */
+        consent_column?: string;
         /**
          * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
          */

@@ -7,7 +7,9 @@
  * (opt-in.repository.ts), "a late YES does nothing" went red (the number joined VIP 49 hours on);
  * with `expireOf` removed from the STOP path (built-in-words.ts), "STOP during pending" went red
  * (the request stayed pending); with the resend window ignored (`queued` always true in
- * consent.repository.ts), the renewal test went red (the second sign-up within 10 minutes texted again).
+ * consent.repository.ts), the renewal test went red (the second sign-up within 10 minutes texted again);
+ * with `takeRefusals` skipped in the import's merge, the import test went red (the "no" rows were
+ * imported into the group as marketable).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
@@ -229,5 +231,55 @@ describe('the export and erasure', () => {
     );
     expect(left.rows[0]).toEqual({ records: 0, requests: 0 });
     expect((await call(owner, 'GET', '/contacts/447700900511/consent')).statusCode).toBe(404);
+  });
+});
+
+describe('the import consent column', () => {
+  const importCsv = (group: string, csv: string, query: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/2.0/contact-groups/${group}/imports?${query}`,
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'text/csv', accept: 'application/json' },
+      payload: csv,
+    });
+
+  it('imports yes rows with a consent record, suppresses no rows, and leaves an unknown value out as a row error', async () => {
+    clock.set('2026-12-20T09:00:00Z');
+    const group = (await call(owner, 'POST', '/contact-groups/', { name: 'Newsletter' })).json().data.uuid;
+    const csv = 'Phone,Name,Accepts SMS Marketing\n07700900601,Ada,Yes\n07700900602,Bo,no\n07700900603,Cy,TRUE\n07700900604,Di,0\n07700900605,Ed,maybe\n';
+    const response = await importCsv(group, csv, 'file_name=shop.csv&consent_column=accepts%20sms%20marketing');
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().data).toMatchObject({ status: 'completed', rows_valid: 4, rows_invalid: 1, contacts_added: 2, contacts_suppressed: 2 });
+    const members = (await call(owner, 'GET', `/contact-groups/${group}/contacts`)).json().data;
+    expect(members.map((c: { phone_number: string; custom_fields: Record<string, string> }) => [c.phone_number, c.custom_fields])).toEqual([
+      ['447700900601', { name: 'Ada' }],
+      ['447700900603', { name: 'Cy' }],
+    ]);
+    const errors = (await call(owner, 'GET', `/contact-imports/${response.json().data.uuid}/errors`)).json().data;
+    expect(errors).toEqual([{ row: 6, value: 'maybe', reason: 'The consent must be yes or no (or true/false, 1/0, y/n).' }]);
+    expect((await call(owner, 'GET', '/contacts/447700900602')).json().data.opted_out).toBe(true);
+    expect((await call(owner, 'GET', '/opt-out-events?phone_number=447700900604')).json().data).toMatchObject([{ kind: 'opt_out', source: 'import' }]);
+    expect(await consentOf('447700900601')).toEqual([
+      {
+        uuid: expect.any(String),
+        source: 'import',
+        at: '2026-12-20 09:00:00',
+        text_shown: '',
+        evidence: { import_uuid: response.json().data.uuid, file_name: 'shop.csv', row: 2 },
+      },
+    ]);
+    expect(await consentOf('447700900602')).toEqual([]);
+  });
+
+  it('names a consent column the file lacks, and refuses one for default_optouts', async () => {
+    const group = (await call(owner, 'POST', '/contact-groups/', { name: 'Other' })).json().data.uuid;
+    const missing = await importCsv(group, 'Phone\n07700900611\n', 'consent_column=Consent');
+    expect(missing.statusCode).toBe(422);
+    expect(Object.keys(missing.json().error.errors)).toEqual(['consent_column']);
+    const lists = (await call(owner, 'GET', '/contact-groups/?search=default_optouts')).json().data as Array<{ uuid: string; name: string }>;
+    const optouts = lists.find((list) => list.name === 'default_optouts')!.uuid;
+    const refused = await importCsv(optouts, 'Phone,Consent\n07700900612,no\n', 'consent_column=Consent');
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().error.errors)).toEqual(['consent_column']);
   });
 });
