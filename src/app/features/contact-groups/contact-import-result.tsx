@@ -55,6 +55,12 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
           out (they are in default_optouts). They are in the group as in your file, but no campaign sends to them unless they text START.
         </Alert>
       )}
+      {!failed && contactImport.contacts_suppressed > 0 && (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={`${count(contactImport.contacts_suppressed)} suppressed`}>
+          {contactImport.contacts_suppressed === 1 ? 'One number' : `${count(contactImport.contacts_suppressed)} numbers`} of the file did not accept SMS
+          marketing: not imported, and added to default_optouts so that no campaign texts them.
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
         <Figure label="Rows read" value={contactImport.rows_total} />
         <Figure label="Added" value={failed ? 0 : contactImport.contacts_added} color="teal" />
