@@ -35,7 +35,8 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
   const rows = `${count(contactImport.rows_total)} ${contactImport.rows_total === 1 ? 'row' : 'rows'}`;
   const written = contactImport.contacts_added + contactImport.contacts_updated + contactImport.contacts_unchanged;
   // A number given twice is one contact: the earlier row gives way to the later one.
-  const repeated = contactImport.rows_valid - written;
+  // Numbers whose consent column said no are suppressed, not written: they are no repeats.
+  const repeated = contactImport.rows_valid - written - contactImport.contacts_suppressed;
   return (
     <Stack gap="md" aria-label="Import result" role="region">
       {failed ? (
