@@ -23,6 +23,7 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { contactGroupsRoutes } from './modules/contact-groups/contact-groups.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { contactsDirectoryRoutes } from './modules/contacts-directory/contacts-directory.routes';
+import { consentRoutes } from './modules/consent/consent.routes';
 import { conversionsRoutes } from './modules/conversions/conversions.routes';
 import { shopConnectionsRoutes } from './modules/conversions/shop-connections.routes';
 import { shopHooksRoutes } from './modules/conversions/shop-hooks.routes';
@@ -174,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(contactGroupsRoutes, { contactGroups: services.contactGroups, publicUrl });
       await api.register(contactsRoutes, { contacts: services.contacts, publicUrl });
       await api.register(contactsDirectoryRoutes, { directory: services.contactsDirectory, publicUrl });
+      await api.register(consentRoutes, { consent: services.consent });
       await api.register(importsRoutes, { imports: services.imports, publicUrl });
       await api.register(inboundRoutes, { inbound: services.inbound, publicUrl });
       await api.register(conversationsRoutes, { conversations: services.conversations, publicUrl });

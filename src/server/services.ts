@@ -26,6 +26,9 @@ import { createContactsRepository, createRecipientsRepository } from './modules/
 import { createContactsService } from './modules/contacts/contacts.service';
 import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
 import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
+import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
+import { createConsentService } from './modules/consent/consent.service';
+import { createOptInRepository } from './modules/consent/opt-in.repository';
 import { createOverviewRepository } from './modules/overview/overview.repository';
 import { createOverviewService } from './modules/overview/overview.service';
 import { createImportsRepository } from './modules/imports/imports.repository';
@@ -78,7 +81,6 @@ import { createEventDeliverer } from './modules/event-endpoints/event-deliverer'
 import { createEventEndpointsRepository } from './modules/event-endpoints/event-endpoints.repository';
 import { createEventEndpointsService } from './modules/event-endpoints/event-endpoints.service';
 import { createEventOutbox } from './modules/event-endpoints/event-outbox';
-import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
 import { createSignupPagesRepository } from './modules/signup-page/signup-page.repository';
 import { createSignupPageService, type SignupResult } from './modules/signup-page/signup-page.service';
 import { createFlowAdvance } from './modules/flows/flow-advance';
@@ -123,6 +125,20 @@ export function createServices(
   const teams = createTeamsService({ db, teams: teamsRepository, suppressions });
   /** The country a team's national numbers are read in: its own, else the installation's. */
   const countryOf = async (teamId: number) => (await teamsRepository.defaultCountryOf(teamId)) ?? config.defaultCountry;
+
+  // Consent you can prove (docs/consent.md): the records and double opt-in requests every writer shares.
+  const consentRepository = createConsentRepository();
+  const optIns = createOptInRepository(db);
+  const consent = createConsentService({
+    db,
+    consent: consentRepository,
+    optIns,
+    // Bound when called: the contact directory is made below.
+    knows: (teamId, phoneNumber) => contactsDirectory.knows(teamId, phoneNumber),
+    countryOf,
+    clock,
+    config,
+  });
   const tokenOwners = createOwnerCache({ now: () => clock.now().getTime() });
   const users = createUsersService({
     db,
@@ -218,6 +234,8 @@ export function createServices(
     contactGroups: contactGroupsRepository,
     suppressions,
     present: contactGroups.present,
+    consent: optIns,
+    clock,
     countryOf,
     config,
   });
@@ -228,6 +246,7 @@ export function createServices(
     contacts: contactsRepository,
     contactGroups: contactGroupsRepository,
     suppressions,
+    clock,
     countryOf,
     config,
   });
@@ -311,6 +330,8 @@ export function createServices(
     conversations: conversationsRepository,
     keywords: keywordsRepository,
     contacts: contactsRepository,
+    consent: { ...consentRepository, confirmationText },
+    optIns,
     contactGroups: contactGroupsRepository,
     suppressions,
     teams: teamsRepository,
@@ -371,6 +392,7 @@ export function createServices(
     audit: auditTrail,
     directory: createContactsDirectoryRepository(db, clock),
     suppressions,
+    consent,
     countryOf,
     clock,
     config,
@@ -413,7 +435,7 @@ export function createServices(
     audit: auditTrail,
     pages: createSignupPagesRepository(db, clock),
     contactGroups: contactGroupsRepository,
-    consent: createConsentRepository(),
+    consent: consentRepository,
     confirmationText,
     limiter,
     clock,
@@ -472,6 +494,7 @@ export function createServices(
     flowAdvance,
     flowAnniversaries,
     flowSegmentEntries,
+    consent,
     // The key sealing stored secrets (the router opens connections' credentials with it).
     secrets,
   };

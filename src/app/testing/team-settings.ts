@@ -17,4 +17,5 @@ export const NEW_TEAM_SETTINGS: TeamSettings = {
   click_window_days: 5,
   view_window_hours: 24,
   frequency_cap: null,
+  double_opt_in: false,
 };

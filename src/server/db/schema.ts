@@ -63,6 +63,8 @@ export const teams = pgTable('teams', {
   /** The frequency cap (0057): at most so many marketing messages to a number within so many days; both null: none. */
   frequencyCapMessages: integer('frequency_cap_messages'),
   frequencyCapDays: integer('frequency_cap_days'),
+  /** A keyword sign-up waits for the number's YES (0054; docs/consent.md). */
+  doubleOptIn: boolean('double_opt_in').notNull().default(false),
 });
 
 export const users = pgTable('users', {
@@ -694,6 +696,8 @@ export const contactImports = pgTable('contact_imports', {
   updatedAt: moment('updated_at').notNull().defaultNow(),
   finishedAt: moment('finished_at'),
   contactsOptedOut: integer('contacts_opted_out').notNull().default(0),
+  /** Numbers whose consent column said no: suppressed, not imported (0059). */
+  contactsSuppressed: integer('contacts_suppressed').notNull().default(0),
 });
 
 /** Staging: the valid rows of imports under way. UNLOGGED, with no key: read once by the merge. */
@@ -702,6 +706,8 @@ export const contactImportRows = pgTable('contact_import_rows', {
   rowNumber: integer('row_number').notNull(),
   phoneNumber: text('phone_number').notNull(),
   customFields: jsonb('custom_fields').notNull(),
+  /** The row's consent column (0059): null when the file has none. */
+  consent: boolean('consent'),
 });
 
 /** Rows an import refused, for its report. */

@@ -154,6 +154,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/2.0/contacts': 'read',
   'GET /api/2.0/contacts/{phone_number}': 'read',
   'GET /api/2.0/contacts/{phone_number}/export': 'admin',
+  'GET /api/2.0/contacts/{phone_number}/consent': 'read',
   'DELETE /api/2.0/contacts/{phone_number}': 'admin',
   'GET /api/2.0/overview': 'read',
   'POST /api/2.0/contact-groups/{contact_group_uuid}/imports': 'edit',

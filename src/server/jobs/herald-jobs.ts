@@ -18,6 +18,8 @@ import { createJobRunner, type JobQueue, type PeriodicJob } from './runner';
 const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 /** How often flow runs that are due are advanced (the runner looks for due periodic jobs every 5 s). */
 const FLOWS_ADVANCE_EVERY_MS = 2_000;
+/** How often double opt-in requests past their 48 hours are marked expired (a late YES confirms nothing either way: the pipeline checks the time itself). */
+const OPT_IN_EXPIRY_MS = 5 * 60_000;
 
 /**
  * Herald's background jobs on its one runner. Every process runs the periodic ones (each once across
@@ -27,7 +29,8 @@ const FLOWS_ADVANCE_EVERY_MS = 2_000;
  * DATA_DIR/outbox without it), account e-mails (invitations, password resets, approval requests, from
  * the outbox their changes wrote) and event deliveries (from the outbox the database's triggers fill),
  * sweeps stored reports whose links have expired and old event deliveries, counts the A/B tests'
- * windows and decides them (docs/ab-tests.md), and advances the flows' runs that are due (docs/flows.md).
+ * windows and decides them (docs/ab-tests.md), advances the flows' runs that are due (docs/flows.md),
+ * and expires the double opt-in requests nobody confirmed within 48 hours (docs/consent.md).
  */
 export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
   const { config, database, services, log } = deps;
@@ -94,15 +97,27 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       options: { batchSize: config.eventBatchSize, leaseMs: config.webhookTimeoutMs * 2 + 5_000 },
     });
     queues.push(reports.queue, accountMail.queue, events.queue);
-    periodic.push(reports.periodic, events.sweep, {
-      // A/B tests: their windows counted in sending time, and decided once over (docs/ab-tests.md).
-      name: 'campaigns.ab_tests',
-      everyMs: AB_DECISIONS_EVERY_MS,
-      async run() {
-        const decided = await services.abDecisions.run();
-        if (decided.length > 0) log.info({ campaigns: decided }, 'A/B tests decided');
+    periodic.push(
+      reports.periodic,
+      events.sweep,
+      {
+        // A/B tests: their windows counted in sending time, and decided once over (docs/ab-tests.md).
+        name: 'campaigns.ab_tests',
+        everyMs: AB_DECISIONS_EVERY_MS,
+        async run() {
+          const decided = await services.abDecisions.run();
+          if (decided.length > 0) log.info({ campaigns: decided }, 'A/B tests decided');
+        },
       },
-    });
+      {
+        name: 'consent.opt_in_expiry',
+        everyMs: OPT_IN_EXPIRY_MS,
+        async run() {
+          const expired = await services.consent.expireDue();
+          if (expired > 0) log.info({ requests: expired }, 'double opt-in requests expired unconfirmed');
+        },
+      },
+    );
   }
 
   if (deps.queues)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SEARCH_MAX, TimestampSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
+import { ConsentRecordSchema, OptInRequestStateSchema } from './consent';
 import { OptOutEventSchema } from './opt-outs';
 import { ReportConnectionSchema } from './reports';
 
@@ -91,6 +92,9 @@ export const ContactDetailSchema = z
     clicks: listOf(ContactClickSchema, 'clicks on tracked links of those messages').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
     inbound_messages: listOf(ContactInboundSchema, 'messages the number sent the team').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
     opt_out_events: listOf(OptOutEventSchema, 'opt-outs and opt-ins of the number').describe(`At most ${CONTACT_DETAIL_CAP} items.`),
+    opt_in_request: OptInRequestStateSchema.nullable().describe(
+      'Herald extension. Its latest double opt-in request (pending: waiting for YES); null when it was never asked. Its consent records: GET /contacts/{phone_number}/consent.',
+    ),
   })
   .meta({ id: 'ContactDetail' });
 export type ContactDetail = z.infer<typeof ContactDetailSchema>;
@@ -121,6 +125,16 @@ export const ContactExportSchema = z
       .array(z.object({ body: z.string(), status: z.enum(['queued', 'submitted', 'failed']), created_at: TimestampSchema }))
       .describe('Keyword replies (STOP, START, HELP, keywords) sent to the number.'),
     opt_out_events: z.array(OptOutEventSchema),
+    consent_records: z.array(ConsentRecordSchema).describe('Every consent the number gave the team, oldest first.'),
+    opt_in_requests: z
+      .array(
+        OptInRequestStateSchema.extend({
+          uuid: z.string(),
+          text_shown: z.string(),
+          evidence: z.record(z.string(), z.unknown()),
+        }),
+      )
+      .describe('Every double opt-in request to the number, oldest first.'),
   })
   .meta({ id: 'ContactExport', description: 'Everything Herald holds about the number for the team, complete (nothing capped).' });
 export type ContactExport = z.infer<typeof ContactExportSchema>;

@@ -41,6 +41,12 @@ export const ContactImportSchema = z
       .describe(
         "Numbers of the file that are in the team's default_optouts (when completed): imported into the group, but no campaign sends to them while they stay opted out. 0 for an import into default_optouts itself.",
       ),
+    contacts_suppressed: z
+      .number()
+      .int()
+      .describe(
+        "Herald extension. Numbers whose consent column said no (when completed): added to the team's default_optouts (source import), not imported into the group. 0 without a consent column.",
+      ),
     error: z.string().nullable().describe('Why the import failed; null otherwise.'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -111,6 +117,11 @@ export const ImportOptionsQuerySchema = z.object({
     .describe(
       'JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group\'s spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).',
     ),
+  consent_column: optionalString('consent column', 255)
+    .optional()
+    .describe(
+      'Herald extension. The header of the consent column ("Accepts SMS Marketing", any case), or its position from 1: each row says yes or no (also true/false, 1/0, y/n, any case). A yes row is imported with a consent record (docs/consent.md); a no row is suppressed (default_optouts, source import), not imported; any other value leaves the row out with an error. Not for an import into default_optouts.',
+    ),
   sheet: optionalString('sheet', 255).optional().describe('XLSX: the name of the sheet to read (any case); the first sheet when omitted.'),
   default_country: z
     .string({ error: 'The default country must be a string.' })
@@ -157,6 +168,10 @@ export const ImportPreviewSchema = z
         }),
       )
       .describe('The other columns and what each becomes.'),
+    consent_column: z
+      .object({ position: z.number().int().describe('Its position, from 1.'), header: z.string() })
+      .optional()
+      .describe('Herald extension. The consent column named by `consent_column`; absent without one.'),
     rows: z
       .array(
         z.object({

@@ -20,8 +20,10 @@ export const InboundMessageInputSchema = z
 export const InboundActionSchema = z
   .object({
     type: z
-      .enum(['opted_out', 'opted_in', 'added_to_group', 'webhook_called', 'reply_queued'])
-      .describe('`opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).'),
+      .enum(['opted_out', 'opted_in', 'added_to_group', 'webhook_called', 'reply_queued', 'opt_in_requested', 'opt_in_confirmed'])
+      .describe(
+        '`opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed). `opt_in_requested`: under double opt-in, a keyword sign-up from a number without consent joined nothing and the number was asked to reply YES. `opt_in_confirmed`: a YES confirmed the pending request (ok false: it had expired meanwhile).',
+      ),
     description: z.string().describe('What happened, in a sentence.'),
     ok: z
       .boolean()

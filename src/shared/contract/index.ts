@@ -29,3 +29,4 @@ export * from './conversions';
 export * from './signup-page';
 export * from './conversations';
 export * from './flows';
+export * from './consent';

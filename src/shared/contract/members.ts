@@ -162,6 +162,11 @@ export const TeamSettingsSchema = z
         'Herald extension. Failing a click, a conversion is credited to the last delivered campaign message within this many hours before it (default 24; 0: off).',
       ),
     frequency_cap: FrequencyCapSchema.nullable().describe('Herald extension. The frequency cap; null: none (the default).'),
+    double_opt_in: z
+      .boolean()
+      .describe(
+        'Herald extension. Double opt-in: a number without consent that texts a keyword adding it to a group or starting a flow is first asked to reply YES, and joins (or starts the flow) only after YES within 48 hours (default false; docs/consent.md).',
+      ),
   })
   .meta({ id: 'TeamSettings' });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
@@ -275,6 +280,10 @@ export const TeamSettingsInputSchema = z
       .describe(
         'Herald extension. At most `messages` marketing messages to a number within `days` days (1 to 90); null turns the cap off; unchanged when absent.',
       ),
+    double_opt_in: z
+      .boolean({ error: 'The double opt in must be true or false.' })
+      .optional()
+      .describe('Double opt-in for keyword sign-ups: the number joins only after replying YES within 48 hours; unchanged when absent.'),
   })
   .describe('The team settings to change; a field left out keeps its value.');
 export type TeamSettingsInput = z.infer<typeof TeamSettingsInputSchema>;

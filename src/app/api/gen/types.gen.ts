@@ -616,6 +616,10 @@ export type TeamSettings = {
      * Herald extension. The frequency cap; null: none (the default).
      */
     frequency_cap: FrequencyCap | null;
+    /**
+     * Herald extension. Double opt-in: a number without consent that texts a keyword adding it to a group or starting a flow is first asked to reply YES, and joins (or starts the flow) only after YES within 48 hours (default false; docs/consent.md).
+     */
+    double_opt_in: boolean;
 };
 
 export type Conversion = {
@@ -1813,9 +1817,9 @@ export type Keyword = {
 
 export type InboundAction = {
     /**
-     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed).
+     * `opted_in`: START or UNSTOP took the number out of default_optouts (ok false: it was not opted out, nothing changed). `opt_in_requested`: under double opt-in, a keyword sign-up from a number without consent joined nothing and the number was asked to reply YES. `opt_in_confirmed`: a YES confirmed the pending request (ok false: it had expired meanwhile).
      */
-    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued';
+    type: 'opted_out' | 'opted_in' | 'added_to_group' | 'webhook_called' | 'reply_queued' | 'opt_in_requested' | 'opt_in_confirmed';
     /**
      * What happened, in a sentence.
      */
@@ -1986,6 +1990,10 @@ export type ContactImport = {
      */
     contacts_opted_out: number;
     /**
+     * Herald extension. Numbers whose consent column said no (when completed): added to the team's default_optouts (source import), not imported into the group. 0 without a consent column.
+     */
+    contacts_suppressed: number;
+    /**
      * Why the import failed; null otherwise.
      */
     error: string | null;
@@ -2079,6 +2087,16 @@ export type ContactImportPreview = {
          */
         field: string | null;
     }>;
+    /**
+     * Herald extension. The consent column named by `consent_column`; absent without one.
+     */
+    consent_column?: {
+        /**
+         * Its position, from 1.
+         */
+        position: number;
+        header: string;
+    };
     /**
      * The first rows (at most 20) as they would be imported.
      */
@@ -2566,6 +2584,57 @@ export type ReportJob = {
     updated_at: string;
 };
 
+export type ConsentRecord = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * `keyword`: the number texted a keyword that added it to a group (under double opt-in: and replied YES); `form`: the hosted sign-up page; `import`: a file whose consent column said yes; `api`: added to a group with an API token; `checkout`: a shop order that accepted SMS marketing; `dashboard`: added to a group by a member.
+     */
+    source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+    /**
+     * When the number agreed (under double opt-in: when it replied YES).
+     */
+    at: string;
+    /**
+     * What the team showed the number when it agreed (a keyword reply, the double opt-in request, the form’s consent text); empty when Herald showed nothing.
+     */
+    text_shown: string;
+    /**
+     * What proves it, only the keys that apply: `inbound_message_uuid` and `keyword_uuid` (a keyword), `confirmation_message_uuid` and `opt_in_request_uuid` (the YES of a double opt-in), `ip` and `user_agent` (a form), `import_uuid`, `file_name` and `row` (an import), `token_uuid` (an API token), `user_uuid` (a member), `order_id` (a checkout).
+     */
+    evidence: {
+        [key: string]: unknown;
+    };
+};
+
+/**
+ * Herald extension. The number's latest double opt-in request (docs/consent.md).
+ */
+export type OptInRequestState = {
+    /**
+     * pending: waiting for YES; confirmed: the number replied YES in time; expired: no YES within 48 hours, or STOP.
+     */
+    state: 'pending' | 'confirmed' | 'expired';
+    /**
+     * What asked: a keyword, or the sign-up page (`form`).
+     */
+    source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+    /**
+     * When the number was last asked to reply YES (a second sign-up renews the request).
+     */
+    requested_at: string;
+    /**
+     * When a pending request expires.
+     */
+    expires_at: string;
+    /**
+     * When it was confirmed or expired; an empty string while pending.
+     */
+    decided_at: string;
+};
+
 export type DirectoryContact = {
     /**
      * E.164 digits without `+`.
@@ -2710,6 +2779,10 @@ export type ContactDetail = {
          */
         items: Array<OptOutEvent>;
     };
+    /**
+     * Herald extension. Its latest double opt-in request (pending: waiting for YES); null when it was never asked. Its consent records: GET /contacts/{phone_number}/consent.
+     */
+    opt_in_request: OptInRequestState | null;
 };
 
 /**
@@ -2818,6 +2891,40 @@ export type ContactExport = {
         created_at: string;
     }>;
     opt_out_events: Array<OptOutEvent>;
+    /**
+     * Every consent the number gave the team, oldest first.
+     */
+    consent_records: Array<ConsentRecord>;
+    /**
+     * Every double opt-in request to the number, oldest first.
+     */
+    opt_in_requests: Array<{
+        /**
+         * pending: waiting for YES; confirmed: the number replied YES in time; expired: no YES within 48 hours, or STOP.
+         */
+        state: 'pending' | 'confirmed' | 'expired';
+        /**
+         * What asked: a keyword, or the sign-up page (`form`).
+         */
+        source: 'keyword' | 'form' | 'import' | 'api' | 'checkout' | 'dashboard';
+        /**
+         * When the number was last asked to reply YES (a second sign-up renews the request).
+         */
+        requested_at: string;
+        /**
+         * When a pending request expires.
+         */
+        expires_at: string;
+        /**
+         * When it was confirmed or expired; an empty string while pending.
+         */
+        decided_at: string;
+        uuid: string;
+        text_shown: string;
+        evidence: {
+            [key: string]: unknown;
+        };
+    }>;
 };
 
 export type ContactErasure = {
@@ -5838,6 +5945,10 @@ export type UpdateTeamSettingsData = {
             messages: number;
             days: number;
         } | null;
+        /**
+         * Double opt-in for keyword sign-ups: the number joins only after replying YES within 48 hours; unchanged when absent.
+         */
+        double_opt_in?: boolean;
     };
     path?: never;
     query?: never;
@@ -11361,6 +11472,46 @@ export type ExportContactResponses = {
 
 export type ExportContactResponse = ExportContactResponses[keyof ExportContactResponses];
 
+export type ShowContactConsentData = {
+    body?: never;
+    path: {
+        /**
+         * A phone number in any form an import reads: international (`+44…`, `0044…`, `44…`) or national in DEFAULT_COUNTRY (`07…`).
+         */
+        phone_number: string;
+    };
+    query?: never;
+    url: '/api/2.0/contacts/{phone_number}/consent';
+};
+
+export type ShowContactConsentErrors = {
+    /**
+     * No valid credentials: send `Authorization: Bearer <token>` (or the dashboard’s session cookie).
+     */
+    401: Error;
+    /**
+     * Nothing with this identifier in the caller’s team (unknown, another team’s, or not an identifier at all).
+     */
+    404: Error;
+    /**
+     * Too many requests: try again after `Retry-After` seconds.
+     */
+    429: Error;
+};
+
+export type ShowContactConsentError = ShowContactConsentErrors[keyof ShowContactConsentErrors];
+
+export type ShowContactConsentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<ConsentRecord>;
+    };
+};
+
+export type ShowContactConsentResponse = ShowContactConsentResponses[keyof ShowContactConsentResponses];
+
 export type ListContactImportsData = {
     body?: never;
     path: {
@@ -11450,6 +11601,10 @@ export type ImportContactsData = {
          * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
          */
         fields?: string;
+        /**
+         * Herald extension. The header of the consent column ("Accepts SMS Marketing", any case), or its position from 1: each row says yes or no (also true/false, 1/0, y/n, any case). A yes row is imported with a consent record (docs/consent.md); a no row is suppressed (default_optouts, source import), not imported; any other value leaves the row out with an error. Not for an import into default_optouts.
+         */
+        consent_column?: string;
         /**
          * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
          */
@@ -11552,6 +11707,10 @@ export type PreviewContactImportData = {
          * JSON object: column header → the custom field it fills, or null to leave the column out, e.g. `{"First Name":"first_name","Notes":null}`. Columns not named keep their guess: the group's spelling of a field it has, else the header in snake_case (`First Name` → `first_name`).
          */
         fields?: string;
+        /**
+         * Herald extension. The header of the consent column ("Accepts SMS Marketing", any case), or its position from 1: each row says yes or no (also true/false, 1/0, y/n, any case). A yes row is imported with a consent record (docs/consent.md); a no row is suppressed (default_optouts, source import), not imported; any other value leaves the row out with an error. Not for an import into default_optouts.
+         */
+        consent_column?: string;
         /**
          * XLSX: the name of the sheet to read (any case); the first sheet when omitted.
          */

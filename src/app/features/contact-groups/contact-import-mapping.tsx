@@ -45,6 +45,7 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
       header: header || `column ${position}`,
       key: header,
       phone: position === preview.phone_column.position,
+      consent: position === preview.consent_column?.position,
       field: edited !== undefined ? edited : (guessed?.field ?? null),
     };
   });
@@ -95,6 +96,18 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
           allowDeselect={false}
           w={200}
         />
+        <Select
+          label="Consent (yes/no) in"
+          description="A column such as “Accepts SMS Marketing”: no rows are suppressed, not imported."
+          data={[
+            { value: 'none', label: 'No consent column' },
+            ...columns.filter((column) => !column.phone).map((column) => ({ value: String(column.position), label: column.header })),
+          ]}
+          value={preview.consent_column ? String(preview.consent_column.position) : 'none'}
+          onChange={(value) => value && change({ consent_column: value === 'none' ? undefined : value })}
+          allowDeselect={false}
+          w={260}
+        />
         <CountrySelect
           label="National numbers of"
           value={country}
@@ -119,6 +132,10 @@ export function ContactImportMapping({ preview, options, onOptionsChange, fieldE
                     {column.phone ? (
                       <Badge variant="light" color="teal">
                         Phone number
+                      </Badge>
+                    ) : column.consent ? (
+                      <Badge variant="light" color="grape">
+                        Consent (yes/no)
                       </Badge>
                     ) : (
                       <FieldControl column={column} editable={preview.has_header} onEdit={(field) => onFieldEdit(column.key, field)} />

@@ -49,6 +49,7 @@ function importOptions(preview: ContactImportPreview, options: ContactImportOpti
       ? { delimiter: preview.delimiter ?? undefined, encoding: preview.encoding ?? undefined }
       : { sheet: preview.sheet ?? undefined }),
     phone_column: String(preview.phone_column.position),
+    consent_column: preview.consent_column ? String(preview.consent_column.position) : undefined,
     default_country: preview.default_country,
     ...(preview.has_header && edits.length > 0 && { fields: JSON.stringify(Object.fromEntries(edits)) }),
   };

@@ -11,6 +11,8 @@ export interface ContactImportOptions {
   delimiter?: string;
   encoding?: string;
   phone_column?: string;
+  /** The consent column ("Accepts SMS Marketing": yes/no), by position from 1: no rows are suppressed, yes rows get a consent record. */
+  consent_column?: string;
   /** JSON: header → field name, or null to leave the column out. */
   fields?: string;
   default_country?: string;

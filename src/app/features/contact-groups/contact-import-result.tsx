@@ -35,7 +35,8 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
   const rows = `${count(contactImport.rows_total)} ${contactImport.rows_total === 1 ? 'row' : 'rows'}`;
   const written = contactImport.contacts_added + contactImport.contacts_updated + contactImport.contacts_unchanged;
   // A number given twice is one contact: the earlier row gives way to the later one.
-  const repeated = contactImport.rows_valid - written;
+  // Numbers whose consent column said no are suppressed, not written: they are no repeats.
+  const repeated = contactImport.rows_valid - written - contactImport.contacts_suppressed;
   return (
     <Stack gap="md" aria-label="Import result" role="region">
       {failed ? (
@@ -53,6 +54,12 @@ export function ContactImportResult({ contactImport }: { contactImport: ContactI
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={`${count(contactImport.contacts_opted_out)} opted out`}>
           {contactImport.contacts_opted_out === 1 ? 'One number of the file has' : `${count(contactImport.contacts_opted_out)} numbers of the file have`} opted
           out (they are in default_optouts). They are in the group as in your file, but no campaign sends to them unless they text START.
+        </Alert>
+      )}
+      {!failed && contactImport.contacts_suppressed > 0 && (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={`${count(contactImport.contacts_suppressed)} suppressed`}>
+          {contactImport.contacts_suppressed === 1 ? 'One number' : `${count(contactImport.contacts_suppressed)} numbers`} of the file did not accept SMS
+          marketing: not imported, and added to default_optouts so that no campaign texts them.
         </Alert>
       )}
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">

@@ -20,6 +20,7 @@ export function completedImport(overrides: Partial<ContactImport> = {}): Contact
     contacts_updated: 1,
     contacts_unchanged: 0,
     contacts_opted_out: 0,
+    contacts_suppressed: 0,
     error: null,
     created_at: '2025-03-01 10:00:00',
     updated_at: '2025-03-01 10:00:01',

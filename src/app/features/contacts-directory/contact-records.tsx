@@ -1,10 +1,11 @@
 import type { ContactDetail } from '../../api/gen/types.gen';
 import { ContactClicksTable, ContactInboundTable, ContactMessagesTable } from './contact-activity';
+import { ContactConsent } from './contact-consent';
 import { ContactMemberships } from './contact-memberships';
 import { ContactOptOutHistory } from './contact-opt-out-history';
 import { ContactSection } from './contact-section';
 
-/** The number's records, one section a kind: groups with their fields, messages, clicks, inbound messages, opt-outs. */
+/** The number's records, one section a kind: groups with their fields, consent, messages, clicks, inbound messages, opt-outs. */
 export function ContactRecords({ contact }: { contact: ContactDetail }) {
   const { groups, messages, clicks, inbound_messages: inbound, opt_out_events: events } = contact;
   return (
@@ -12,6 +13,7 @@ export function ContactRecords({ contact }: { contact: ContactDetail }) {
       <ContactSection title="Groups" total={groups.length} shown={groups.length} empty="The number is in none of your groups any more.">
         <ContactMemberships groups={groups} />
       </ContactSection>
+      <ContactConsent phoneNumber={contact.phone_number} request={contact.opt_in_request} />
       <ContactSection title="Messages received" total={messages.total} shown={messages.items.length} empty="No campaign has sent it a message.">
         <ContactMessagesTable messages={messages.items} />
       </ContactSection>

@@ -9,11 +9,13 @@ interface ContactSectionProps {
   shown: number;
   /** What to say when there is none. */
   empty: string;
+  /** Shown under the heading whatever the count (a state the records do not say). */
+  before?: ReactNode;
   children: ReactNode;
 }
 
 /** One kind of record about the number: a heading with its count, then the records or a sentence. */
-export function ContactSection({ title, total, shown, empty, children }: ContactSectionProps) {
+export function ContactSection({ title, total, shown, empty, before, children }: ContactSectionProps) {
   const headingId = useId();
   return (
     <Stack component="section" aria-labelledby={headingId} gap="xs" mb="xl">
@@ -25,6 +27,7 @@ export function ContactSection({ title, total, shown, empty, children }: Contact
           {formatCount(total)}
         </Badge>
       </Group>
+      {before}
       {total === 0 ? (
         <Paper withBorder radius="md" p="md">
           <Text size="sm" c="dimmed">

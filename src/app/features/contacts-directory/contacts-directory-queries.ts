@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { searchContacts, showContact } from '../../api/gen/sdk.gen';
+import { searchContacts, showContact, showContactConsent } from '../../api/gen/sdk.gen';
 
 export interface ContactSearchParams {
   page: number;
@@ -15,6 +15,7 @@ export const contactsDirectoryKeys = {
   list: (params: ContactSearchParams) => [...contactsDirectoryKeys.lists(), params] as const,
   details: () => [...contactsDirectoryKeys.all, 'detail'] as const,
   detail: (phoneNumber: string) => [...contactsDirectoryKeys.details(), phoneNumber] as const,
+  consent: (phoneNumber: string) => [...contactsDirectoryKeys.detail(phoneNumber), 'consent'] as const,
 };
 
 export const contactsDirectoryQueries = {
@@ -29,5 +30,11 @@ export const contactsDirectoryQueries = {
     queryOptions({
       queryKey: contactsDirectoryKeys.detail(phoneNumber),
       queryFn: async ({ signal }) => (await showContact({ path: { phone_number: phoneNumber }, signal, throwOnError: true })).data.data,
+    }),
+  /** How and when the number agreed to the team's messages: its consent records, oldest first. */
+  consent: (phoneNumber: string) =>
+    queryOptions({
+      queryKey: contactsDirectoryKeys.consent(phoneNumber),
+      queryFn: async ({ signal }) => (await showContactConsent({ path: { phone_number: phoneNumber }, signal, throwOnError: true })).data.data,
     }),
 };

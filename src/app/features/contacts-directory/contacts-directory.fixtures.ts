@@ -61,6 +61,7 @@ export function contactDetail(overrides: Partial<ContactDetail> = {}): ContactDe
         },
       ],
     },
+    opt_in_request: null,
     ...overrides,
   };
 }

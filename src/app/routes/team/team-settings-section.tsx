@@ -12,6 +12,8 @@ import { describeCostEstimate } from '../../features/team/cost-estimate';
 import { CostEstimateForm } from '../../features/team/cost-estimate-form';
 import { describeFrequencyCap, FREQUENCY_CAP_COUNTS } from '../../features/team/frequency-cap';
 import { FrequencyCapForm } from '../../features/team/frequency-cap-form';
+import { describeDoubleOptIn } from '../../features/team/double-opt-in';
+import { DoubleOptInForm } from '../../features/team/double-opt-in-form';
 import { describeQuietHours } from '../../features/team/quiet-hours';
 import { QuietHoursForm } from '../../features/team/quiet-hours-form';
 import { describeConfirmThreshold } from '../../features/team/sending-safety';
@@ -43,6 +45,7 @@ const CARDS = {
     failure: 'The attribution windows could not be saved',
     success: (s: TeamSettings) => `${describeClickWindow(s.click_window_days)} ${describeViewWindow(s.view_window_hours)}`,
   },
+  consent: { failure: 'The double opt-in could not be saved', success: (s: TeamSettings) => describeDoubleOptIn(s.double_opt_in) },
   country: {
     failure: 'The default country could not be saved',
     success: (s: TeamSettings) => `National numbers are read as numbers of ${countryName(s.default_country)}.`,
@@ -146,6 +149,17 @@ export function TeamSettingsSection({ canChange }: { canChange: boolean }) {
                   { label: 'View window', value: describeViewWindow(settings.data.view_window_hours) },
                 ]}
               />
+            )}
+          </SettingsCard>
+          <SettingsCard
+            id="double-opt-in"
+            title="Double opt-in"
+            intro="Proof of consent for keyword sign-ups: on, a number that texts a keyword without having agreed before first gets “Reply YES to confirm”, and joins only after YES within 48 hours."
+          >
+            {canChange ? (
+              <DoubleOptInForm settings={settings.data} onSubmit={saverOf('consent')} />
+            ) : (
+              <SettingsSummary items={[{ label: 'Double opt-in', value: describeDoubleOptIn(settings.data.double_opt_in) }]} />
             )}
           </SettingsCard>
           <SettingsCard

@@ -23,6 +23,11 @@ export type ConsentEvidence = Partial<{
   user_uuid: string;
   order_id: string;
   page_slug: string;
+  /** The keyword a number texted (with `inbound_message_uuid`, the message that texted it). */
+  keyword_uuid: string;
+  /** Double opt-in: the request the YES confirmed, and the YES itself. */
+  opt_in_request_uuid: string;
+  confirmation_message_uuid: string;
 }>;
 
 const ConsentRecordRowSchema = z.object({

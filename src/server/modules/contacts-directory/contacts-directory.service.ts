@@ -16,6 +16,7 @@ import { carriedBy } from '../../lib/message-connections';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { Suppressions } from '../suppressions/suppressions.service';
 import type { AuditTrail } from '../audit/audit-trail';
+import type { ConsentService } from '../consent/consent.service';
 import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
 
 const SENDING =
@@ -33,6 +34,8 @@ export function createContactsDirectoryService(deps: {
   audit: AuditTrail;
   directory: ContactsDirectoryRepository;
   suppressions: Pick<Suppressions, 'history' | 'listOf' | 'hasHistory' | 'anonymise'>;
+  /** The number's consent records and double opt-in requests: shown, exported and erased with the rest. */
+  consent: Pick<ConsentService, 'ofNumber' | 'holds' | 'erase'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   clock: Clock;
@@ -76,11 +79,19 @@ export function createContactsDirectoryService(deps: {
     }
   };
 
-  /** Whether the team holds anything about the number beyond its groups: records, or its opt-out history. */
+  /** Whether the team holds anything about the number beyond its groups: records, its opt-out history, or its consent. */
   const holdsRecords = async (conn: Db | Tx, teamId: number, phoneNumber: string) =>
-    (await deps.directory.holdsRecords(conn, teamId, phoneNumber)) || (await deps.suppressions.hasHistory(conn, teamId, phoneNumber));
+    (await deps.directory.holdsRecords(conn, teamId, phoneNumber)) ||
+    (await deps.suppressions.hasHistory(conn, teamId, phoneNumber)) ||
+    (await deps.consent.holds(conn, teamId, phoneNumber));
 
   return {
+    /** Whether the team holds anything about the number (its other routes answer 404 otherwise). */
+    async knows(teamId: number, phoneNumber: string): Promise<boolean> {
+      const listId = await deps.suppressions.listOf(teamId);
+      return (await deps.directory.memberships(deps.db, teamId, phoneNumber, listId)).length > 0 || (await holdsRecords(deps.db, teamId, phoneNumber));
+    },
+
     async search(auth: AuthContext, window: PageWindow, search?: string): Promise<{ items: DirectoryContact[]; total: number }> {
       const text = search ?? '';
       const matching = text === '' ? undefined : { text, digits: await phoneSearch(text, () => deps.countryOf(auth.teamId)) };
@@ -91,12 +102,13 @@ export function createContactsDirectoryService(deps: {
     async detail(auth: AuthContext, input: string): Promise<ContactDetail> {
       const phoneNumber = await numberOf(auth, input);
       const listId = await deps.suppressions.listOf(auth.teamId);
-      const [groups, messages, clicks, inboundMessages, events] = await Promise.all([
+      const [groups, messages, clicks, inboundMessages, events, consent] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
         deps.directory.clicks(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
         deps.directory.inbound(auth.teamId, phoneNumber, CONTACT_DETAIL_CAP),
         deps.suppressions.history(auth, phoneNumber, { limit: CONTACT_DETAIL_CAP, offset: 0 }),
+        deps.consent.ofNumber(deps.db, auth.teamId, phoneNumber),
       ]);
       if (groups.length === 0 && !(await holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
       return {
@@ -107,6 +119,7 @@ export function createContactsDirectoryService(deps: {
         clicks: listOf(clicks, click),
         inbound_messages: listOf(inboundMessages, inbound),
         opt_out_events: { total: events.total, items: events.items },
+        opt_in_request: consent.latest,
       };
     },
 
@@ -114,13 +127,14 @@ export function createContactsDirectoryService(deps: {
     async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
       const phoneNumber = await numberOf(auth, input);
       const listId = await deps.suppressions.listOf(auth.teamId);
-      const [groups, messages, clicks, inboundMessages, replies, events] = await Promise.all([
+      const [groups, messages, clicks, inboundMessages, replies, events, consent] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber),
         deps.directory.clicks(auth.teamId, phoneNumber),
         deps.directory.inbound(auth.teamId, phoneNumber),
         deps.directory.replies(auth.teamId, phoneNumber),
         allEvents(auth, phoneNumber),
+        deps.consent.ofNumber(deps.db, auth.teamId, phoneNumber),
       ]);
       if (groups.length === 0 && !(await holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
       return {
@@ -142,6 +156,8 @@ export function createContactsDirectoryService(deps: {
           inbound_messages: inboundMessages.map(inbound),
           replies: replies.map((row) => ({ body: row.body, status: row.status, created_at: time(row.createdAt) })),
           opt_out_events: events,
+          consent_records: consent.records,
+          opt_in_requests: consent.requests,
         },
       };
     },
@@ -149,7 +165,8 @@ export function createContactsDirectoryService(deps: {
     /**
      * Erasure, in one transaction: the number leaves every group of the team, and a random token
      * (never derived from the number, so it cannot be reversed by trying numbers) replaces it in
-     * the team's messages, clicks, inbound messages, replies and opt-out history. An opted-out
+     * the team's messages, clicks, inbound messages, replies and opt-out history; its consent
+     * records and double opt-in requests are deleted. An opted-out
      * number stays in default_optouts, bare: suppressing it is what keeps it from being texted again.
      */
     async erase(auth: AuthContext, input: string): Promise<ContactErasure> {
@@ -165,6 +182,8 @@ export function createContactsDirectoryService(deps: {
         const { groupsLeft, keptAsOptOut } = await deps.directory.leaveGroups(tx, auth.teamId, phoneNumber, listId);
         const anonymised = await deps.directory.anonymise(tx, auth.teamId, phoneNumber, token);
         const optOutEvents = await deps.suppressions.anonymise(tx, auth.teamId, phoneNumber, token);
+        // Consent records and opt-in requests are deleted, not anonymised: without the number they prove nothing.
+        await deps.consent.erase(tx, auth.teamId, phoneNumber);
         const erasure: ContactErasure = {
           erased_as: token,
           groups_left: groupsLeft,

@@ -68,6 +68,13 @@ export function createContactsRepository(db: Db, clock: Clock) {
       return result.rowCount ?? 0;
     },
 
+    /** Adds fields to one contact's (a sign-up page's fields, confirmed by YES): a field given replaces its value, others are kept. */
+    async mergeFields(tx: Tx, groupId: number, phoneNumber: string, fields: Record<string, string>): Promise<void> {
+      await tx.execute(sql`
+        UPDATE contacts SET custom_fields = custom_fields || ${JSON.stringify(fields)}::jsonb, updated_at = ${clock.now()}
+         WHERE contact_group_id = ${groupId} AND phone_number = ${phoneNumber}`);
+    },
+
     async remove(tx: Tx, groupId: number, phoneNumbers: string[]): Promise<number> {
       const result = await tx.execute(sql`DELETE FROM contacts WHERE contact_group_id = ${groupId} AND phone_number = ANY(${sql.param(phoneNumbers)}::text[])`);
       return result.rowCount ?? 0;

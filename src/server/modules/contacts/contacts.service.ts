@@ -5,10 +5,11 @@ import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { normalizePhoneNumber, phoneSearch } from '../../lib/phone-numbers';
 import { csvLine } from '../../lib/csv';
-import { formatTimestamp } from '../../lib/time';
+import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { ContactGroupRow, ContactGroupsRepository } from '../contact-groups/contact-groups.repository';
 import type { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import type { OptInRepository } from '../consent/opt-in.repository';
 import type { SuppressionActor, Suppressions } from '../suppressions/suppressions.service';
 import type { ContactRecord, ContactsRepository, NewContact, RecipientsRepository } from './contacts.repository';
 
@@ -35,6 +36,9 @@ export function createContactsService(deps: {
   contactGroups: Pick<ContactGroupsRepository, 'find' | 'insert' | 'idsByUuid'>;
   suppressions: Pick<Suppressions, 'isList' | 'listOf' | 'addContacts' | 'remove' | 'clear'>;
   present: ContactGroupsService['present'];
+  /** Numbers a member or an API token puts in a group: their consent is recorded (docs/consent.md). */
+  consent: Pick<OptInRepository, 'withoutConsent' | 'recordMany'>;
+  clock: Clock;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   config: { appTimezone: string };
@@ -108,8 +112,27 @@ export function createContactsService(deps: {
   });
   const isOptouts = (group: ContactGroupRow) => deps.suppressions.isList(group);
 
+  /**
+   * A member (the dashboard) or an API token putting numbers in a group other than default_optouts
+   * says they agreed: each number the team holds no consent of yet gets one, with who wrote it as
+   * evidence. A number already with consent is not recorded again (a sync that updates fields is
+   * no new agreement).
+   */
+  const recordConsent = async (tx: Tx, auth: AuthContext, phoneNumbers: string[]) => {
+    const session = auth.tokenKind === 'session';
+    await deps.consent.recordMany(tx, {
+      teamId: auth.teamId,
+      phoneNumbers: await deps.consent.withoutConsent(tx, auth.teamId, phoneNumbers),
+      source: session ? 'dashboard' : 'api',
+      at: deps.clock.now(),
+      textShown: '',
+      evidence: { user_uuid: auth.userUuid },
+      tokenId: session ? undefined : auth.tokenId,
+    });
+  };
+
   /** Into default_optouts, the suppression list adds them: numbers new to it are recorded as opt-outs, in the write's transaction (the group locked). */
-  const write = async (tx: Tx, group: ContactGroupRow, headers: string[], contacts: NewContact[], actor: SuppressionActor) => {
+  const write = async (tx: Tx, auth: AuthContext, group: ContactGroupRow, headers: string[], contacts: NewContact[], actor: SuppressionActor) => {
     const rows = distinct(contacts);
     if (isOptouts(group)) {
       await deps.suppressions.addContacts(tx, group.id, actor, rows, withHeaders(headers, contacts));
@@ -117,6 +140,11 @@ export function createContactsService(deps: {
     }
     const inserted = await deps.contacts.upsert(tx, group.id, rows);
     await deps.contacts.adjustGroup(tx, group.id, inserted, withHeaders(headers, contacts));
+    await recordConsent(
+      tx,
+      auth,
+      rows.map((row) => row.phoneNumber),
+    );
   };
 
   return {
@@ -137,6 +165,7 @@ export function createContactsService(deps: {
       return changeGroup(auth, group, (tx, locked) =>
         write(
           tx,
+          auth,
           group,
           locked.headers,
           contacts.map((c, i) => ({ phoneNumber: numbers[i]!, customFields: c.custom_fields ?? {} })),
@@ -211,6 +240,7 @@ export function createContactsService(deps: {
         const created = await deps.contactGroups.insert(auth.teamId, { name: input.name, description: input.description ?? null, headers: [] }, tx);
         const inserted = await deps.contacts.upsert(tx, created.id, distinct(numbers.map((phoneNumber) => ({ phoneNumber, customFields: {} }))));
         await deps.contacts.adjustGroup(tx, created.id, inserted);
+        await recordConsent(tx, auth, numbers);
         const group = await reload(tx, auth, created);
         await deps.audit.record(tx, auth, { resourceType: 'contact_group', resourceUuid: group.uuid, after: group });
         return group;

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import type { PageWindow } from '../../db/pages';
-import { rowsOf } from '../../db/rows';
+import { firstRowOf, rowsOf } from '../../db/rows';
 import { newSigningSecret } from '../../gateways/webhooks/webhook-caller';
 import type { AuthContext } from '../../http/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
@@ -259,6 +259,16 @@ export function createFlowsService(deps: {
      * each enabled flow the keyword triggers (none while the number has an active run of it, nor of a
      * `never` flow it ran before). Answers the names of the flows started.
      */
+    /** Whether a keyword starts any enabled flow (under double opt-in, such a keyword is a sign-up). */
+    async keywordStartsFlows(keywordId: number): Promise<boolean> {
+      const row = await firstRowOf(
+        deps.db,
+        z.object({ starts: z.boolean() }),
+        sql`SELECT EXISTS (SELECT 1 FROM flows WHERE trigger_keyword_id = ${keywordId} AND enabled) AS starts`,
+      );
+      return row?.starts ?? false;
+    },
+
     async startForKeyword(tx: Tx, keywordId: number, phone: string, now: Date): Promise<string[]> {
       const rows = await rowsOf(
         tx,

@@ -24,7 +24,20 @@ const INTERRUPTED = 'The upload was interrupted before the end of the file.';
 /** A problem with the file as a whole: the import fails and says why. */
 export class ImportFileError extends Error {}
 
-export type CheckedRow = { ok: true; row: number; phoneNumber: string; customFields: string } | { ok: false; row: number; value: string; reason: string };
+export type CheckedRow =
+  { ok: true; row: number; phoneNumber: string; customFields: string; consent: boolean | null } | { ok: false; row: number; value: string; reason: string };
+
+/** How a consent cell may say yes or no, any case: anything else is a row error, never a guess. */
+const CONSENT_WORDS = new Map([
+  ['yes', true],
+  ['y', true],
+  ['true', true],
+  ['1', true],
+  ['no', false],
+  ['n', false],
+  ['false', false],
+  ['0', false],
+]);
 
 /** What the caller says about the file; each overrides a guess (docs/api-conventions.md, imports). */
 export type ImportOptions = {
@@ -35,6 +48,8 @@ export type ImportOptions = {
   phoneColumn?: string;
   /** Header → field name; null leaves the column out. */
   fields?: Record<string, string | null>;
+  /** The consent column ("Accepts SMS Marketing": yes/no), by header or 1-based position. */
+  consentColumn?: string;
   /** XLSX: the sheet to read (by name, any case); the first one otherwise. */
   sheet?: string;
 };
@@ -59,7 +74,7 @@ export type ImportFile = {
   close(): void;
 };
 
-type Columns = { width: number; phone: number; fields: Array<{ index: number; name: string }> };
+type Columns = { width: number; phone: number; fields: Array<{ index: number; name: string }>; consent: number | null };
 type FileContext = { groupHeaders: string[]; defaultCountry: string };
 
 /** What an error report may hold of a value: storable, and not unbounded. */
@@ -387,6 +402,7 @@ const columnsOf = (mapping: Mapping): Columns => ({
   width: mapping.width,
   phone: mapping.phone.index,
   fields: mapping.columns.flatMap((column) => (column.field === null ? [] : [{ index: column.index, name: column.field }])),
+  consent: mapping.consent?.index ?? null,
 });
 
 /** The first data rows of the sample as the import would take them: the number it would store, or why it would leave the row out. */
@@ -423,5 +439,12 @@ function checkRow(record: string[], row: number, columns: Columns, defaultCountr
     if (!isStorableText(value)) return { ok: false, row, value: reportable(value), reason: `The ${name} value contains characters that cannot be stored.` };
     fields[name] = value;
   }
-  return { ok: true, row, phoneNumber: phone.number, customFields: JSON.stringify(fields) };
+  let consent: boolean | null = null;
+  if (columns.consent !== null) {
+    const value = record[columns.consent] ?? '';
+    const said = CONSENT_WORDS.get(value.trim().toLowerCase());
+    if (said === undefined) return { ok: false, row, value: reportable(value), reason: 'The consent must be yes or no (or true/false, 1/0, y/n).' };
+    consent = said;
+  }
+  return { ok: true, row, phoneNumber: phone.number, customFields: JSON.stringify(fields), consent };
 }

@@ -21,6 +21,7 @@ const ContactImportRowSchema = z.object({
   contactsUpdated: z.number(),
   contactsUnchanged: z.number(),
   contactsOptedOut: z.number(),
+  contactsSuppressed: z.number(),
   error: z.string().nullable(),
   createdAt: MomentSchema,
   updatedAt: MomentSchema,
@@ -31,7 +32,8 @@ export type ImportStatus = ContactImportRow['status'];
 
 /** One batch of a file: valid rows to stage, rows left out, and the progress after it. */
 export type ImportBatch = {
-  rows: { rowNumbers: number[]; phoneNumbers: string[]; customFields: string[] };
+  /** `consents`: each row's consent column, 't', 'f' or '' (no consent column). */
+  rows: { rowNumbers: number[]; phoneNumbers: string[]; customFields: string[]; consents: string[] };
   errors: { rowNumbers: number[]; values: string[]; reasons: string[] };
   progress: { bytesReceived: number; rowsTotal: number; rowsValid: number; rowsInvalid: number };
 };
@@ -48,7 +50,7 @@ const RECORD_SEPARATOR = '\u001e';
 const COLUMNS = sql`i.id, i.uuid, i.contact_group_id AS "groupId", g.uuid AS "groupUuid", i.status, i.file_name AS "fileName",
   i.bytes_total AS "bytesTotal", i.bytes_received AS "bytesReceived", i.rows_total AS "rowsTotal", i.rows_valid AS "rowsValid",
   i.rows_invalid AS "rowsInvalid", i.contacts_added AS "contactsAdded", i.contacts_updated AS "contactsUpdated",
-  i.contacts_unchanged AS "contactsUnchanged", i.contacts_opted_out AS "contactsOptedOut", i.error, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.finished_at AS "finishedAt"`;
+  i.contacts_unchanged AS "contactsUnchanged", i.contacts_opted_out AS "contactsOptedOut", i.contacts_suppressed AS "contactsSuppressed", i.error, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.finished_at AS "finishedAt"`;
 
 export function createImportsRepository(db: Db, clock: Clock) {
   return {
@@ -83,10 +85,11 @@ export function createImportsRepository(db: Db, clock: Clock) {
       const { rows, errors, progress } = batch;
       await conn.execute(sql`
         WITH staged AS (
-          INSERT INTO contact_import_rows (import_id, row_number, phone_number, custom_fields)
-          SELECT ${importId}, r::int, p, f::jsonb
+          INSERT INTO contact_import_rows (import_id, row_number, phone_number, custom_fields, consent)
+          SELECT ${importId}, r::int, p, f::jsonb, NULLIF(c, '')::boolean
             FROM unnest(string_to_array(${rows.rowNumbers.join(',')}, ','), string_to_array(${rows.phoneNumbers.join(',')}, ','),
-                        string_to_array(${rows.customFields.join(RECORD_SEPARATOR)}, ${RECORD_SEPARATOR})) AS t(r, p, f)
+                        string_to_array(${rows.customFields.join(RECORD_SEPARATOR)}, ${RECORD_SEPARATOR}),
+                        string_to_array(${rows.consents.join(',')}, ',')) AS t(r, p, f, c)
         ), left_out AS (
           INSERT INTO contact_import_errors (import_id, row_number, value, reason)
           SELECT ${importId}, r, v, why
@@ -147,11 +150,46 @@ export function createImportsRepository(db: Db, clock: Clock) {
     /** The staged file's numbers, as a statement (`phone_number`) others compose: the suppression list counts those it holds. */
     stagedNumbers: (importId: number): SQL => sql`SELECT phone_number FROM contact_import_rows WHERE import_id = ${importId}`,
 
-    async complete(tx: Tx, importId: number, groupId: number, counts: MergeCounts & { optedOut: number }): Promise<void> {
+    /**
+     * The consent column's refusals, taken out of staging before the merge: the distinct numbers whose
+     * latest row said no (a later row of the same number decides, as for its fields).
+     */
+    async takeRefusals(tx: Tx, importId: number): Promise<string[]> {
+      const rows = await rowsOf(
+        tx,
+        z.object({ phoneNumber: z.string() }),
+        sql`
+        WITH latest AS (
+          SELECT DISTINCT ON (phone_number) phone_number, consent FROM contact_import_rows
+           WHERE import_id = ${importId} ORDER BY phone_number, row_number DESC
+        ), refused AS (
+          DELETE FROM contact_import_rows r USING latest l
+           WHERE r.import_id = ${importId} AND r.phone_number = l.phone_number AND l.consent = false
+          RETURNING r.phone_number
+        )
+        SELECT DISTINCT phone_number AS "phoneNumber" FROM refused ORDER BY 1`,
+      );
+      return rows.map((row) => row.phoneNumber);
+    },
+
+    /**
+     * A consent record for each row whose consent column said yes, with the import, its file and the
+     * row as evidence (docs/consent.md), in the merge's transaction.
+     */
+    async recordConsents(tx: Tx, importId: number, at: Date): Promise<void> {
+      await tx.execute(sql`
+        INSERT INTO consent_records (team_id, phone_number, source, at, text_shown, evidence)
+        SELECT i.team_id, r.phone_number, 'import', ${at}, '',
+               jsonb_strip_nulls(jsonb_build_object('import_uuid', i.uuid, 'file_name', i.file_name, 'row', r.row_number))
+          FROM contact_import_rows r JOIN contact_imports i ON i.id = r.import_id
+         WHERE r.import_id = ${importId} AND r.consent = true`);
+    },
+
+    async complete(tx: Tx, importId: number, groupId: number, counts: MergeCounts & { optedOut: number; suppressed?: number }): Promise<void> {
       await tx.execute(sql`
         UPDATE contact_imports
            SET status = 'completed', contacts_added = ${counts.added}, contacts_updated = ${counts.updated},
-               contacts_unchanged = ${counts.unchanged}, contacts_opted_out = ${counts.optedOut}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
+               contacts_unchanged = ${counts.unchanged}, contacts_opted_out = ${counts.optedOut}, contacts_suppressed = ${counts.suppressed ?? 0}, finished_at = ${clock.now()}, updated_at = ${clock.now()}
          WHERE id = ${importId}`);
       await tx.execute(sql`UPDATE contact_groups SET modifying_since = NULL WHERE id = ${groupId}`);
       await tx.execute(sql`DELETE FROM contact_import_rows WHERE import_id = ${importId}`);

@@ -41,7 +41,7 @@ export type CsvUpload = {
 const PREVIEW_ROWS = 20;
 
 const emptyBatch = (): ImportBatch => ({
-  rows: { rowNumbers: [], phoneNumbers: [], customFields: [] },
+  rows: { rowNumbers: [], phoneNumbers: [], customFields: [], consents: [] },
   errors: { rowNumbers: [], values: [], reasons: [] },
   progress: { bytesReceived: 0, rowsTotal: 0, rowsValid: 0, rowsInvalid: 0 },
 });
@@ -52,7 +52,8 @@ export function createImportsService(deps: {
   imports: ImportsRepository;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'adjustGroup'>;
   contactGroups: Pick<ContactGroupsRepository, 'find'>;
-  suppressions: Pick<Suppressions, 'isList' | 'recordImport' | 'countAmong'>;
+  suppressions: Pick<Suppressions, 'isList' | 'recordImport' | 'countAmong' | 'listOf' | 'add'>;
+  clock: Clock;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   config: { publicUrl: string; appTimezone: string };
@@ -80,6 +81,7 @@ export function createImportsService(deps: {
     contacts_updated: row.contactsUpdated,
     contacts_unchanged: row.contactsUnchanged,
     contacts_opted_out: row.contactsOptedOut,
+    contacts_suppressed: row.contactsSuppressed,
     error: row.error,
     created_at: formatTimestamp(row.createdAt, deps.config.appTimezone),
     updated_at: formatTimestamp(row.updatedAt, deps.config.appTimezone),
@@ -137,6 +139,7 @@ export function createImportsService(deps: {
           batch.rows.rowNumbers.push(row.row);
           batch.rows.phoneNumbers.push(row.phoneNumber);
           batch.rows.customFields.push(row.customFields);
+          batch.rows.consents.push(row.consent === null ? '' : row.consent ? 't' : 'f');
         } else {
           progress.rowsInvalid += 1;
           batch.errors.rowNumbers.push(row.row);
@@ -161,6 +164,7 @@ export function createImportsService(deps: {
       encoding: options.encoding,
       phoneColumn: options.phone_column,
       fields: options.fields,
+      consentColumn: options.consent_column,
       sheet: options.sheet,
       defaultCountry,
     };
@@ -194,6 +198,7 @@ export function createImportsService(deps: {
           : Array.from({ length: mapping.width }, (_, index) => `column ${index + 1}`),
         phone_column: { position: mapping.phone.index + 1, header: mapping.phone.header, found_by: mapping.phone.found },
         columns: mapping.columns.map((column) => ({ position: column.index + 1, header: column.header, field: column.field })),
+        ...(mapping.consent ? { consent_column: { position: mapping.consent.index + 1, header: mapping.consent.header } } : {}),
         rows: previewRows(layout, read.defaultCountry, PREVIEW_ROWS),
       };
     },
@@ -209,6 +214,8 @@ export function createImportsService(deps: {
       try {
         group = await findGroup(auth, groupUuid);
         read = readOptions(upload.options, await deps.countryOf(auth.teamId));
+        if (read.consentColumn !== undefined && deps.suppressions.isList(group))
+          throw ValidationError.field('consent_column', 'An import into default_optouts opts every number out: it takes no consent column.');
       } catch (error) {
         upload.body.resume();
         throw error;
@@ -242,6 +249,18 @@ export function createImportsService(deps: {
           });
         await deps.imports.markMerging(conn, created.id);
         return await conn.transaction(async (tx) => {
+          // The consent column: rows that said no are suppressed (default_optouts, source import) and
+          // taken out of staging, so they are not imported as marketable; the list is locked first
+          // (lower id than the group, as the inbound pipeline locks them).
+          let suppressed = 0;
+          if (file.layout.mapping.consent) {
+            const listId = await deps.suppressions.listOf(auth.teamId, tx);
+            await deps.contacts.lockGroup(tx, listId);
+            const refused = await deps.imports.takeRefusals(tx, created.id);
+            await deps.suppressions.add(tx, listId, { teamId: auth.teamId, source: 'import', userId: auth.userId }, refused, deps.clock.now());
+            suppressed = refused.length;
+            await deps.imports.recordConsents(tx, created.id, deps.clock.now());
+          }
           // default_optouts is also written by STOP while Modifying: locked before the merge, and each
           // number new to it recorded as an opt-out (one INSERT … SELECT over the staged rows).
           if (deps.suppressions.isList(group)) {
@@ -260,7 +279,7 @@ export function createImportsService(deps: {
           await deps.contacts.adjustGroup(tx, group.id, counts.added, added.length > 0 ? [...headers, ...added] : undefined);
           // Numbers of the file that are opted out are imported but flagged (an import into default_optouts is all opt-outs).
           const optedOut = deps.suppressions.isList(group) ? 0 : await deps.suppressions.countAmong(tx, auth.teamId, deps.imports.stagedNumbers(created.id));
-          await deps.imports.complete(tx, created.id, group.id, { ...counts, optedOut });
+          await deps.imports.complete(tx, created.id, group.id, { ...counts, optedOut, suppressed });
           return recorded(tx, auth, groupUuid, created.id);
         });
       } catch (error) {

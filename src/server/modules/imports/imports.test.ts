@@ -41,6 +41,7 @@ const serviceWith = (imports: ImportsRepository = createImportsRepository(t.data
     contacts: createContactsRepository(t.database.db, systemClock),
     contactGroups: createContactGroupsRepository(t.database.db, systemClock),
     suppressions: t.services.suppressions,
+    clock: systemClock,
     countryOf: async () => t.config.defaultCountry,
     config: t.config,
   });

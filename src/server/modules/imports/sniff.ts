@@ -107,6 +107,8 @@ export type MappingOptions = {
   phoneColumn?: string;
   /** Header → field name; null leaves the column out. */
   fields?: Record<string, string | null>;
+  /** The consent column's header (any case), or its 1-based position: yes/no, read per row, filling no field. */
+  consentColumn?: string;
   defaultCountry: string;
 };
 
@@ -119,6 +121,8 @@ export type Mapping = {
   phone: { index: number; header: string; found: 'option' | 'header' | 'content' };
   /** The other columns, each with the field it fills (null: left out). */
   columns: ColumnRole[];
+  /** The consent column ("Accepts SMS Marketing": yes or no), when the caller named one. */
+  consent: { index: number; header: string } | null;
 };
 
 // Header spellings of a phone column, compared without case, spaces, _ - . and in this order of
@@ -184,8 +188,9 @@ export function mapColumns(header: string[], sample: string[][], groupHeaders: s
   if (hasHeader && unknownOption !== undefined)
     throw ValidationError.field('fields', `The file has no column "${unknownOption}"; its columns are ${names.map((name) => `"${name}"`).join(', ')}.`);
 
+  const consent = findConsentColumn(names, phone.index, options.consentColumn);
   const columns: ColumnRole[] = names.flatMap((name, index) => {
-    if (index === phone.index) return [];
+    if (index === phone.index || index === consent?.index) return [];
     const headerName = hasHeader ? name : `column ${index + 1}`;
     const option = hasHeader ? chosen.get(name.toLowerCase()) : undefined;
     let field: string | null;
@@ -205,7 +210,26 @@ export function mapColumns(header: string[], sample: string[][], groupHeaders: s
   const inGroup = new Set(groupHeaders.map((name) => name.toLowerCase()));
   const added = fields.filter((name) => !inGroup.has(name.toLowerCase())).length;
   if (groupHeaders.length + added > MAX_FIELDS) throw ValidationError.field('file', `The group would have more than ${MAX_FIELDS} custom fields.`);
-  return { hasHeader, width: names.length, phone: { ...phone, header: hasHeader ? (names[phone.index] ?? '') : `column ${phone.index + 1}` }, columns };
+  return {
+    hasHeader,
+    width: names.length,
+    phone: { ...phone, header: hasHeader ? (names[phone.index] ?? '') : `column ${phone.index + 1}` },
+    columns,
+    consent: consent && { index: consent.index, header: hasHeader ? (names[consent.index] ?? '') : `column ${consent.index + 1}` },
+  };
+}
+
+/** The column the caller named as the consent column (by header, any case, or position from 1); never the phone column. */
+function findConsentColumn(names: string[], phoneIndex: number, wanted: string | undefined): { index: number } | null {
+  if (wanted === undefined) return null;
+  const name = wanted.trim();
+  const byName = names.findIndex((header) => header.toLowerCase() === name.toLowerCase());
+  const byPosition = /^\d+$/.test(name) ? Number(name) - 1 : -1;
+  const index = byName >= 0 ? byName : byPosition >= 0 && byPosition < names.length ? byPosition : -1;
+  if (index < 0)
+    throw ValidationError.field('consent_column', `The file has no column "${name}"; its columns are ${names.map((header) => `"${header}"`).join(', ')}.`);
+  if (index === phoneIndex) throw ValidationError.field('consent_column', 'The consent column cannot be the phone column.');
+  return { index };
 }
 
 function findPhoneColumn(names: string[], sample: string[][], options: MappingOptions, readAs: string): { index: number; found: Mapping['phone']['found'] } {

@@ -1,7 +1,9 @@
 import type { builtInWordOf } from '../../../shared/contract';
 import type { Tx } from '../../db/client';
 import type { normalizePhoneNumber } from '../../lib/phone-numbers';
+import type { OptInRepository, OptInRequestRow } from '../consent/opt-in.repository';
 import type { ContactsRepository } from '../contacts/contacts.repository';
+import type { FlowsService } from '../flows/flows.service';
 import type { KeywordsRepository } from '../keywords/keywords.repository';
 import type { Suppressions } from '../suppressions/suppressions.service';
 import type { TeamsRepository } from '../teams/teams.repository';
@@ -19,10 +21,21 @@ export type Plan = {
   targets: { groupIds: number[]; webhookIds: number[] };
   /** The team's reply to the built-in word; '' : none. */
   reply: string;
+  /**
+   * Under the team's double opt-in, a keyword that would add a number without consent to a group:
+   * a sign-up, which joins nothing until the number replies YES (the team's name signs the request).
+   */
+  signUp?: { teamName: string };
+  /** A YES answering a pending double opt-in request: the request, and the keyword it was made for. */
+  confirming?: { request: OptInRequestRow; keyword: Keyword | undefined };
 };
 
-/** What a message changed for one team: default_optouts entered or left, or a keyword met an opted-out number (no groups, no reply). */
-export type GroupOutcome = { changed: boolean; heldOut: boolean };
+/**
+ * What a message changed for one team: default_optouts entered or left, or a keyword met an
+ * opted-out number (no groups, no reply); `joined`: the keyword's actions added the number to a
+ * group; `confirmed`: a YES confirmed its request (false: the request expired meanwhile).
+ */
+export type GroupOutcome = { changed: boolean; heldOut: boolean; joined?: boolean; confirmed?: boolean };
 
 /**
  * The built-in words of the inbound pipeline: which teams a message reaches, what each team's copy
@@ -31,10 +44,12 @@ export type GroupOutcome = { changed: boolean; heldOut: boolean };
  * opted-out number.
  */
 export function createBuiltInWords(deps: {
-  keywords: Pick<KeywordsRepository, 'matching' | 'targetIds'>;
-  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding'>;
+  contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding' | 'mergeFields'>;
   suppressions: Pick<Suppressions, 'listOf' | 'add' | 'remove' | 'check' | 'teamsSuppressing' | 'lastSenderOf'>;
   teams: Pick<TeamsRepository, 'settingsOf'>;
+  keywords: Pick<KeywordsRepository, 'matching' | 'targetIds' | 'byId'>;
+  optIns: Pick<OptInRepository, 'hasConsent' | 'teamsPending' | 'expireOf' | 'confirm'>;
+  flows: Pick<FlowsService, 'keywordStartsFlows'>;
 }) {
   /**
    * The teams a message reaches. To the shared short code (no team): STOP reaches every team
@@ -47,7 +62,8 @@ export function createBuiltInWords(deps: {
     if (teamId !== null || !normalized.ok || builtIn === null) return [teamId];
     const number = normalized.number;
     if (builtIn === 'opt_out') {
-      const holding = await deps.contacts.teamsHolding(number);
+      // A team waiting for the number's YES hears its STOP too: the request expires and the number is opted out.
+      const holding = [...new Set([...(await deps.contacts.teamsHolding(number)), ...(await deps.optIns.teamsPending(number))])];
       return holding.length > 0 ? holding : [null];
     }
     if (builtIn === 'opt_in') {
@@ -70,13 +86,82 @@ export function createBuiltInWords(deps: {
     const readsOptouts = builtIn !== null || keyword !== undefined;
     const settings = owner !== null && builtIn !== null ? await deps.teams.settingsOf(owner) : null;
     const reply = !settings ? '' : builtIn === 'opt_out' ? settings.optOutReply : builtIn === 'opt_in' ? settings.optInReply : settings.helpReply;
+    const optoutsId = readsOptouts && owner !== null && normalized.ok ? await deps.suppressions.listOf(owner) : null;
+    const targets = keyword ? await deps.keywords.targetIds(keyword.id) : { groupIds: [], webhookIds: [] };
     return {
       teamId: owner,
       keyword,
-      optoutsId: readsOptouts && owner !== null && normalized.ok ? await deps.suppressions.listOf(owner) : null,
-      targets: keyword ? await deps.keywords.targetIds(keyword.id) : { groupIds: [], webhookIds: [] },
+      optoutsId,
+      targets,
       reply: reply.trim() === '' ? '' : reply,
+      signUp: await signUpOf(keyword, targets.groupIds, optoutsId, normalized),
     };
+  }
+
+  /**
+   * A keyword that adds a number without consent to a group (default_optouts aside), or starts a
+   * flow, is a sign-up; under the team's double opt-in it waits for the number's YES. Without double
+   * opt-in nothing changes: the keyword joins the number (and starts its flows) at once, and its
+   * consent is recorded.
+   */
+  async function signUpOf(keyword: Keyword | undefined, groupIds: number[], optoutsId: number | null, normalized: Normalized) {
+    if (!keyword || optoutsId === null || !normalized.ok) return undefined;
+    const joins = keyword.addContactToGroup && groupIds.some((id) => id !== optoutsId);
+    if (!joins && !(await deps.flows.keywordStartsFlows(keyword.id))) return undefined;
+    const settings = await deps.teams.settingsOf(keyword.teamId);
+    if (!settings.doubleOptIn || (await deps.optIns.hasConsent(keyword.teamId, normalized.number))) return undefined;
+    return { teamName: settings.name };
+  }
+
+  /** A YES that answers a pending request: what the request's sign-up asked (its keyword's groups, or the sign-up page's group). */
+  async function planConfirmation(request: OptInRequestRow): Promise<Plan> {
+    const keyword = request.keywordId === null ? undefined : await deps.keywords.byId(request.keywordId);
+    const groupIds = keyword
+      ? keyword.addContactToGroup
+        ? (await deps.keywords.targetIds(keyword.id)).groupIds
+        : []
+      : request.groupId === null
+        ? []
+        : [request.groupId];
+    return {
+      teamId: request.teamId,
+      keyword: undefined,
+      optoutsId: await deps.suppressions.listOf(request.teamId),
+      targets: { groupIds, webhookIds: [] },
+      reply: '',
+      confirming: { request, keyword },
+    };
+  }
+
+  /**
+   * The keyword's actions for a number that may have them: it joins the keyword's groups (or, for a
+   * sign-up page's request, its group with the form's fields). The double opt-in's YES runs this
+   * same function for the keyword the sign-up texted, so whatever a keyword starts (its groups;
+   * the flows it starts, when it has any) starts here, on the normal path and after YES alike.
+   */
+  async function keywordActions(tx: Tx, p: Plan, phoneNumber: string, at: Date, fields: Record<string, string> = {}): Promise<GroupOutcome> {
+    const optouts = p.optoutsId!;
+    const actor = { teamId: p.teamId!, source: 'keyword' as const, userId: null };
+    let changed = false;
+    let joined = false;
+    for (const groupId of [...new Set(p.targets.groupIds)].sort((a, b) => a - b)) {
+      // A keyword that adds numbers to default_optouts opts them out: recorded like STOP.
+      if (groupId === optouts) changed = (await deps.suppressions.add(tx, optouts, actor, [phoneNumber], at)) > 0;
+      else {
+        joined = true;
+        const { headers } = await deps.contacts.lockGroup(tx, groupId);
+        const known = new Set(headers.map((header) => header.toLowerCase()));
+        const added = Object.keys(fields).filter((name) => !known.has(name.toLowerCase()));
+        await deps.contacts.adjustGroup(
+          tx,
+          groupId,
+          await deps.contacts.insertMissing(tx, groupId, [phoneNumber]),
+          added.length > 0 ? [...headers, ...added] : undefined,
+        );
+        if (Object.keys(fields).length > 0) await deps.contacts.mergeFields(tx, groupId, phoneNumber, fields);
+      }
+    }
+    return { changed, heldOut: false, joined };
   }
 
   /**
@@ -91,20 +176,25 @@ export function createBuiltInWords(deps: {
     if (builtIn === 'opt_out' || builtIn === 'opt_in') {
       const change = builtIn === 'opt_out' ? deps.suppressions.add : deps.suppressions.remove;
       const changed = (await change(tx, optouts, actor, [phoneNumber], at)) > 0;
+      // STOP while a double opt-in request waits: the request expires (the number said no).
+      if (builtIn === 'opt_out') await deps.optIns.expireOf(tx, p.teamId, phoneNumber, at);
       return { changed, heldOut: false };
+    }
+    if (p.confirming) {
+      // A concurrent YES, or the expiry job, may have taken the request since it was read: then nothing happens.
+      if (!(await deps.optIns.confirm(tx, p.confirming.request.id, at))) return { changed: false, heldOut: false, confirmed: false };
+      // The YES is the number's own word: one opted out since it signed up (a sign-up page does not check) opts back in.
+      const optedBackIn = (await deps.suppressions.remove(tx, optouts, actor, [phoneNumber], at)) > 0;
+      const outcome = await keywordActions(tx, p, phoneNumber, at, p.confirming.request.fields);
+      return { ...outcome, changed: optedBackIn || outcome.changed, confirmed: true };
     }
     if (!p.keyword) return { changed: false, heldOut: false };
     // An opted-out number stays out: a keyword does not subscribe it again (only START does), and
     // its reply is not sent to it (nothing is, but the opt-out confirmation).
     if (await deps.suppressions.check(tx, optouts, phoneNumber)) return { changed: false, heldOut: true };
-    if (!p.keyword.addContactToGroup) return { changed: false, heldOut: false };
-    let changed = false;
-    for (const groupId of [...new Set(p.targets.groupIds)].sort((a, b) => a - b)) {
-      // A keyword that adds numbers to default_optouts opts them out: recorded like STOP.
-      if (groupId === optouts) changed = (await deps.suppressions.add(tx, optouts, actor, [phoneNumber], at)) > 0;
-      else await deps.contacts.adjustGroup(tx, groupId, await deps.contacts.insertMissing(tx, groupId, [phoneNumber]));
-    }
-    return { changed, heldOut: false };
+    // A sign-up under double opt-in joins nothing yet: the pipeline asks for YES (inbound.service.ts).
+    if (!p.keyword.addContactToGroup || p.signUp) return { changed: false, heldOut: false };
+    return keywordActions(tx, p, phoneNumber, at);
   }
 
   /**
@@ -117,7 +207,7 @@ export function createBuiltInWords(deps: {
     const locked = new Set<number>();
     for (const p of plans) {
       if (p.optoutsId !== null) locked.add(p.optoutsId);
-      if (p.keyword?.addContactToGroup) for (const id of p.targets.groupIds) locked.add(id);
+      if (p.keyword?.addContactToGroup || p.confirming) for (const id of p.targets.groupIds) locked.add(id);
     }
     for (const groupId of [...locked].sort((a, b) => a - b)) await deps.contacts.lockGroup(tx, groupId);
     const outcomes: GroupOutcome[] = [];
@@ -125,5 +215,5 @@ export function createBuiltInWords(deps: {
     return outcomes;
   }
 
-  return { teamsOf, plan, applyAll };
+  return { teamsOf, plan, planConfirmation, applyAll };
 }

@@ -94,6 +94,12 @@ export function createKeywordsRepository(db: Db, clock: Clock) {
         .where(and(sql`lower(${keywords.keyword}) = ANY(${sql.param(lowered)}::text[])`, teamId === null ? undefined : eq(keywords.teamId, teamId)));
     },
 
+    /** The keyword a double opt-in request was made for (its YES runs the keyword's actions). */
+    async byId(id: number): Promise<KeywordRow | undefined> {
+      const [row] = await db.select().from(keywords).where(eq(keywords.id, id));
+      return row;
+    },
+
     /** Ids of the keyword's groups and webhooks, in their stored order. */
     async targetIds(keywordId: number): Promise<{ groupIds: number[]; webhookIds: number[] }> {
       const [groups, hooks] = await Promise.all([

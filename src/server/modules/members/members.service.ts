@@ -124,6 +124,7 @@ export function createMembersService(deps: {
       view_window_hours: team.viewWindowHours,
       frequency_cap:
         team.frequencyCapMessages === null || team.frequencyCapDays === null ? null : { messages: team.frequencyCapMessages, days: team.frequencyCapDays },
+      double_opt_in: team.doubleOptIn,
     };
   }
 
@@ -266,6 +267,7 @@ export function createMembersService(deps: {
         // Both columns or neither: null turns the cap off.
         frequencyCapMessages: input.frequency_cap === undefined ? undefined : (input.frequency_cap?.messages ?? null),
         frequencyCapDays: input.frequency_cap === undefined ? undefined : (input.frequency_cap?.days ?? null),
+        doubleOptIn: input.double_opt_in,
       };
       return deps.db.transaction(async (tx) => {
         const before = await settingsIn(tx, auth, true);

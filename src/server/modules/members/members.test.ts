@@ -340,6 +340,7 @@ const DEFAULT_SETTINGS = {
   click_window_days: 5,
   view_window_hours: 24,
   frequency_cap: null,
+  double_opt_in: false,
 };
 
 describe('team settings', () => {

@@ -29,6 +29,8 @@ export type TeamSettingsRecord = {
   /** The frequency cap: both null when off, both set when on (docs/engine.md, frequency caps). */
   frequencyCapMessages: number | null;
   frequencyCapDays: number | null;
+  /** A keyword sign-up waits for the number's YES (docs/consent.md). */
+  doubleOptIn: boolean;
 };
 import type { Role } from '../../../shared/contract';
 
@@ -94,6 +96,7 @@ export function createTeamsRepository(db: Db, clock: Clock) {
           viewWindowHours: teams.viewWindowHours,
           frequencyCapMessages: teams.frequencyCapMessages,
           frequencyCapDays: teams.frequencyCapDays,
+          doubleOptIn: teams.doubleOptIn,
         })
         .from(teams)
         .where(eq(teams.id, teamId));

@@ -1,0 +1,59 @@
+import { Stack, Switch } from '@mantine/core';
+import { Controller, useForm } from 'react-hook-form';
+import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
+import { FormActions } from '../../components/form-actions';
+import { applySettingsErrors } from './settings-field-errors';
+
+const SERVER_FIELDS = { double_opt_in: 'double_opt_in' } as const;
+
+type DoubleOptInValues = { double_opt_in: boolean };
+
+interface DoubleOptInFormProps {
+  settings: Pick<TeamSettings, 'double_opt_in'>;
+  /** Saves the setting; a rejection carrying a 422 shows it on the switch. */
+  onSubmit: (input: TeamSettingsInput) => Promise<TeamSettings>;
+}
+
+/** Double opt-in for keyword sign-ups: recommended, because a YES from the handset proves the number's owner asked. */
+export function DoubleOptInForm({ settings, onSubmit }: DoubleOptInFormProps) {
+  const {
+    handleSubmit,
+    setError,
+    reset,
+    control,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<DoubleOptInValues>({ defaultValues: { double_opt_in: settings.double_opt_in } });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      const saved = await onSubmit(values);
+      reset({ double_opt_in: saved.double_opt_in });
+    } catch (error) {
+      applySettingsErrors(error, SERVER_FIELDS, setError);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Double opt-in">
+      <Stack gap="lg">
+        <Controller
+          control={control}
+          name="double_opt_in"
+          render={({ field }) => (
+            <Switch
+              ref={field.ref}
+              name={field.name}
+              checked={field.value}
+              onChange={(event) => field.onChange(event.currentTarget.checked)}
+              onBlur={field.onBlur}
+              label="Ask keyword sign-ups to reply YES (recommended)"
+              description="Recommended: a YES from the handset proves that the number’s owner, not someone typing it, asked for your texts."
+              error={errors.double_opt_in?.message}
+            />
+          )}
+        />
+        <FormActions submitLabel="Save double opt-in" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+      </Stack>
+    </form>
+  );
+}
