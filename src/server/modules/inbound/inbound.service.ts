@@ -279,7 +279,14 @@ export function createInboundService(deps: {
         // Webhook calls, made after the commit, are listed here: after the groups, before the reply.
         const webhooksAt = actions.length;
         if (consented.reply !== '') {
-          await deps.inbound.queueReply(tx, { teamId: p.teamId!, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: consented.reply, at: now });
+          await deps.inbound.queueReply(tx, {
+            teamId: p.teamId!,
+            inboundMessageId: id,
+            toNumber: from,
+            sender: SHORT_CODE_SENDER,
+            body: consented.reply,
+            at: now,
+          });
           actions.push({ type: 'reply_queued', ok: true, description: `The reply "${consented.reply}" is queued to ${from}.` });
         } else if (keyword && keyword.message.trim() !== '' && outcome.heldOut)
           actions.push({
@@ -289,7 +296,14 @@ export function createInboundService(deps: {
           });
         // A sign-up's answer is the request to confirm: the keyword's reply waits for its YES.
         else if (keyword && keyword.message.trim() !== '' && !p.signUp) {
-          await deps.inbound.queueReply(tx, { teamId: keyword.teamId, inboundMessageId: id, toNumber: from, sender: SHORT_CODE_SENDER, body: keyword.message, at: now });
+          await deps.inbound.queueReply(tx, {
+            teamId: keyword.teamId,
+            inboundMessageId: id,
+            toNumber: from,
+            sender: SHORT_CODE_SENDER,
+            body: keyword.message,
+            at: now,
+          });
           actions.push({ type: 'reply_queued', ok: true, description: `The reply "${keyword.message}" is queued to ${from}.` });
         }
         if (builtIn !== null && replier === index && p.reply !== '' && p.teamId !== null) {
