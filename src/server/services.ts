@@ -308,6 +308,7 @@ export function createServices(
     suppressions,
     secrets,
     countryOf,
+    knows: (teamId, phoneNumber) => contactsDirectory.knows(teamId, phoneNumber),
     clock,
     config,
   });

@@ -122,8 +122,17 @@ export const ContactExportSchema = z
     ),
     inbound_messages: z.array(ContactInboundSchema),
     replies: z
-      .array(z.object({ body: z.string(), status: z.enum(['queued', 'submitted', 'failed']), created_at: TimestampSchema }))
-      .describe('Keyword replies (STOP, START, HELP, keywords) sent to the number.'),
+      .array(
+        z.object({
+          body: z.string(),
+          kind: z.enum(['keyword_reply', 'inbox_reply', 'flow', 'confirmation']),
+          status: z.enum(['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent']),
+          created_at: TimestampSchema,
+        }),
+      )
+      .describe(
+        "Messages sent to the number outside campaigns: keyword replies (STOP, START, HELP, keywords), the inbox's replies, flows' messages and double opt-in confirmations (`kind`).",
+      ),
     opt_out_events: z.array(OptOutEventSchema),
     consent_records: z.array(ConsentRecordSchema).describe('Every consent the number gave the team, oldest first.'),
     opt_in_requests: z

@@ -2880,11 +2880,12 @@ export type ContactExport = {
         received_at: string;
     }>;
     /**
-     * Keyword replies (STOP, START, HELP, keywords) sent to the number.
+     * Messages sent to the number outside campaigns: keyword replies (STOP, START, HELP, keywords), the inbox's replies, flows' messages and double opt-in confirmations (`kind`).
      */
     replies: Array<{
         body: string;
-        status: 'queued' | 'submitted' | 'failed';
+        kind: 'keyword_reply' | 'inbox_reply' | 'flow' | 'confirmation';
+        status: 'queued' | 'submitted' | 'delivered' | 'undelivered' | 'failed' | 'unsent';
         /**
          * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
          */

@@ -125,8 +125,9 @@ export function createConsentRepository() {
       const queued = previous === undefined || request.now.getTime() - previous.requestedAt.getTime() >= CONFIRMATION_RESEND_MS;
       if (queued)
         await tx.execute(sql`
-          INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body, kind)
-          VALUES (${request.teamId}, ${request.inboundMessageId ?? null}, ${request.phoneNumber}, ${request.sender}, ${request.confirmation}, 'confirmation')`);
+          INSERT INTO outbound_replies (team_id, inbound_message_id, to_number, sender, body, kind, created_at, updated_at)
+          VALUES (${request.teamId}, ${request.inboundMessageId ?? null}, ${request.phoneNumber}, ${request.sender}, ${request.confirmation}, 'confirmation',
+                  ${request.now}, ${request.now})`);
       return { uuid: row!.uuid, queued };
     },
   };

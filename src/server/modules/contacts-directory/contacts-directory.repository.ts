@@ -56,7 +56,12 @@ const InboundRowSchema = z.object({
   receivedAt: MomentSchema,
   total: z.number(),
 });
-const ReplyRowSchema = z.object({ body: z.string(), status: z.enum(['queued', 'submitted', 'failed']), createdAt: MomentSchema });
+const ReplyRowSchema = z.object({
+  body: z.string(),
+  kind: z.enum(['keyword_reply', 'inbox_reply', 'flow', 'confirmation']),
+  status: z.enum(['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent']),
+  createdAt: MomentSchema,
+});
 export type MembershipRow = z.output<typeof MembershipRowSchema>;
 export type MessageRow = z.output<typeof MessageRowSchema>;
 export type ClickRow = z.output<typeof ClickRowSchema>;
@@ -163,7 +168,7 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         db,
         ReplyRowSchema,
         sql`
-        SELECT body, status, created_at AS "createdAt" FROM outbound_replies
+        SELECT body, kind, status, created_at AS "createdAt" FROM outbound_replies
          WHERE team_id = ${teamId} AND to_number = ${phoneNumber} ORDER BY created_at DESC, id DESC`,
       ),
 

@@ -154,7 +154,7 @@ export function createContactsDirectoryService(deps: {
             browser_version: row.browserVersion,
           })),
           inbound_messages: inboundMessages.map(inbound),
-          replies: replies.map((row) => ({ body: row.body, status: row.status, created_at: time(row.createdAt) })),
+          replies: replies.map((row) => ({ body: row.body, kind: row.kind, status: row.status, created_at: time(row.createdAt) })),
           opt_out_events: events,
           consent_records: consent.records,
           opt_in_requests: consent.requests,

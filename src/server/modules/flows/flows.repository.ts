@@ -220,14 +220,6 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       return history;
     },
 
-    /** Whether the team holds the number: in one of its groups (the suppression list among them). */
-    holdsNumber: async (teamId: number, phoneNumber: string): Promise<boolean> =>
-      (await firstRowOf(
-        db,
-        z.object({ one: z.number() }),
-        sql`SELECT 1 AS one FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber} LIMIT 1`,
-      )) !== undefined,
-
     /** Whether the number has ever run the flow (a `never` flow's re-entry). */
     hasRun: async (tx: Tx, flowId: number, phoneNumber: string): Promise<boolean> =>
       (await firstRowOf(

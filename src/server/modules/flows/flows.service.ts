@@ -73,6 +73,8 @@ export function createFlowsService(deps: {
   suppressions: Pick<Suppressions, 'listOf' | 'check'>;
   secrets: Pick<SecretBox, 'seal'>;
   countryOf: (teamId: number) => Promise<string>;
+  /** Whether the team holds anything about a number (the contact directory's rule, so the contact page's reads agree). */
+  knows: (teamId: number, phoneNumber: string) => Promise<boolean>;
   clock: Clock;
   config: { publicUrl: string; appTimezone: string };
 }) {
@@ -250,7 +252,7 @@ export function createFlowsService(deps: {
       if (!normalized.ok) throw new NotFoundError();
       const { rows, total } = await deps.flows.runsOfNumber(auth.teamId, normalized.number, window);
       // As the contact page: 404 when the team holds nothing about the number (no existence leak).
-      if (total === 0 && !(await deps.flows.holdsNumber(auth.teamId, normalized.number))) throw new NotFoundError();
+      if (total === 0 && !(await deps.knows(auth.teamId, normalized.number))) throw new NotFoundError();
       return { items: await presentRuns(rows), total };
     },
 
@@ -259,6 +261,16 @@ export function createFlowsService(deps: {
      * each enabled flow the keyword triggers (none while the number has an active run of it, nor of a
      * `never` flow it ran before). Answers the names of the flows started.
      */
+    /**
+     * A number that opted out (STOP): its active runs in the team become due at once, so the
+     * advance ends them (`opted_out`) within seconds rather than when their waits end.
+     */
+    async optedOut(tx: Tx, teamId: number, phone: string, now: Date): Promise<void> {
+      await tx.execute(
+        sql`UPDATE flow_runs SET due_at = ${now} WHERE team_id = ${teamId} AND phone_number = ${phone} AND state = 'active' AND due_at > ${now}`,
+      );
+    },
+
     /** Whether a keyword starts any enabled flow (under double opt-in, such a keyword is a sign-up). */
     async keywordStartsFlows(keywordId: number): Promise<boolean> {
       const row = await firstRowOf(

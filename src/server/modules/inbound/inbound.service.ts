@@ -46,7 +46,7 @@ export function createInboundService(deps: {
   conversations: Pick<ConversationsRepository, 'received'>;
   keywords: Pick<KeywordsRepository, 'matching' | 'targetIds' | 'byId'>;
   /** A keyword's flows start in the message's transaction (docs/flows.md); a keyword with flows is a sign-up under double opt-in. */
-  flows: Pick<FlowsService, 'startForKeyword' | 'keywordStartsFlows'>;
+  flows: Pick<FlowsService, 'startForKeyword' | 'keywordStartsFlows' | 'optedOut'>;
   contacts: Pick<ContactsRepository, 'lockGroup' | 'insertMissing' | 'adjustGroup' | 'teamsHolding' | 'mergeFields'>;
   /** Consent records and double opt-in requests, and the request's text (consent.repository.ts's `confirmationText`). */
   consent: Pick<ConsentRepository, 'record' | 'requestOptIn'> & { confirmationText: (teamName: string) => string };
@@ -256,6 +256,8 @@ export function createInboundService(deps: {
           receivedAt: now,
         });
         if (p.teamId !== null && normalized.ok) await deps.conversations.received(tx, p.teamId, from, now);
+        // STOP ends the number's flows: its runs are advanced (and exited) at once.
+        if (builtIn === 'opt_out' && p.teamId !== null && normalized.ok && outcomes[index]!.changed) await deps.flows.optedOut(tx, p.teamId, from, now);
         const outcome = outcomes[index]!;
         const actions = groupActions(p, builtIn, outcome, from, message.from, normalized.ok, groupNames);
         const consented = await consentOf(tx, p, outcome, id, from, now, groupNames);
