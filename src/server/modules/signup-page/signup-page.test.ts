@@ -211,6 +211,34 @@ describe('POST /join/{slug}', () => {
     expect(gateway.ledger.byNumber.get(number)).toBe(1);
   });
 
+  it("joins the page's group with the first name, and records the form's consent, only when the number replies YES", async () => {
+    const number = '12015550109';
+    expect((await signUp({ phone_number: '2015550109', country: 'US', first_name: 'Grace' })).status).toBe(303);
+    const api = (method: 'GET' | 'POST', path: string, body?: unknown) => t.request(method, `/api/2.0${path}`, { token: owner.token, body });
+    const members = async () =>
+      (await api('GET', `/contact-groups/${groupUuid}/contacts?per_page=100`)).json().data as Array<{
+        phone_number: string;
+        custom_fields: Record<string, string>;
+      }>;
+    expect((await members()).map((contact) => contact.phone_number)).not.toContain(number);
+    expect((await api('GET', `/contacts/${number}/consent`)).json().data ?? []).toEqual([]);
+
+    clock.advance(60_000);
+    const yes = await api('POST', '/inbound-messages/', { from: '+1 201 555 0109', body: 'Yes' });
+    expect(yes.statusCode, yes.body).toBe(201);
+    expect(yes.json().data.actions.map((action: { type: string }) => action.type)).toEqual(['opt_in_confirmed', 'added_to_group']);
+    expect((await members()).find((contact) => contact.phone_number === number)?.custom_fields).toMatchObject({ first_name: 'Grace' });
+    const consent = (await api('GET', `/contacts/${number}/consent`)).json().data;
+    expect(consent).toEqual([
+      expect.objectContaining({
+        source: 'form',
+        text_shown:
+          'I agree to receive recurring marketing texts from Acme at this number.\nUp to 4 msgs/week\nMsg & data rates may apply; reply STOP to opt out.',
+        evidence: expect.objectContaining({ ip: '127.0.0.1', user_agent: 'Mozilla/5.0 (signup test)', page_slug: SLUG }),
+      }),
+    ]);
+  });
+
   it('answers a filled honeypot like a success and records nothing', async () => {
     const number = '12015550102';
     const posted = await signUp({ phone_number: '2015550102', country: 'US', website: 'http://spam.example' });
