@@ -437,6 +437,7 @@ export function createServices(
     pages: createSignupPagesRepository(db, clock),
     contactGroups: contactGroupsRepository,
     consent: consentRepository,
+    suppressions,
     confirmationText,
     limiter,
     clock,

@@ -8,6 +8,7 @@ import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
+import type { Suppressions } from '../suppressions/suppressions.service';
 import type { ConsentRepository } from '../consent/consent.repository';
 import type { ContactGroupRow } from '../contact-groups/contact-groups.repository';
 import { createFormTokens } from './form-token';
@@ -46,6 +47,8 @@ export function createSignupPageService(deps: {
   pages: SignupPagesRepository;
   contactGroups: { find(teamId: number, uuid: string): Promise<ContactGroupRow | undefined> };
   consent: Pick<ConsentRepository, 'requestOptIn'>;
+  /** Whether a group is the team's opt-out list (the suppressions' own rule). */
+  suppressions: Pick<Suppressions, 'isList'>;
   /** The double opt-in's text for a team (the consent module's `confirmationText`). */
   confirmationText: (teamName: string) => string;
   limiter: SharedRateLimiter;
@@ -86,7 +89,7 @@ export function createSignupPageService(deps: {
       const input = SignupPageInputSchema.parse(body);
       const group = await deps.contactGroups.find(auth.teamId, input.group_uuid);
       if (!group) throw ValidationError.field('group_uuid', 'The group_uuid must be the uuid of one of the team’s contact groups.');
-      if (group.systemRole === 'optouts') throw ValidationError.field('group_uuid', 'A sign-up cannot join the opt-out list; choose another group.');
+      if (deps.suppressions.isList(group)) throw ValidationError.field('group_uuid', 'A sign-up cannot join the opt-out list; choose another group.');
       return deps.db.transaction(async (tx) => {
         const current = await deps.pages.findOfTeam(auth.teamId, tx);
         const domains = await deps.pages.domainsOf(auth.teamId, tx);
