@@ -207,8 +207,14 @@ describe('sending over SMPP, end to end', { timeout: 180_000 }, () => {
       opted_out: false,
       actions: [{ type: 'reply_queued', ok: true }],
     });
-    const replies = await query(`SELECT to_number, sender, body, status FROM outbound_replies`);
-    expect(replies).toEqual([{ to_number: NEWCOMER, sender: SHORT_CODE, body: REPLY, status: 'submitted' }]);
+    // A reply's status follows its receipt (the peer's delivery receipt comes back over the bind).
+    await vi.waitFor(
+      async () =>
+        expect(await query(`SELECT to_number, sender, body, status FROM outbound_replies`)).toEqual([
+          { to_number: NEWCOMER, sender: SHORT_CODE, body: REPLY, status: 'delivered' },
+        ]),
+      { timeout: 30_000, interval: 100 },
+    );
   });
 
   it('hears STOP from a recipient: the team that texted the number sees it and texts it no more', async () => {
