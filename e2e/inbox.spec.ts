@@ -11,7 +11,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations, dismissToasts, screenshot, sessionHeaders, signInWithPassword } from './support';
 
-const CUSTOMER = '+447700900661';
+// Not one of another journey's numbers (learning-journey's shoppers are 447700900650 to 661): this one texts STOP.
+const CUSTOMER = '+447700900688';
 const DIGITS = CUSTOMER.slice(1);
 
 async function inject(page: Page, body: string) {
