@@ -297,6 +297,7 @@ export function createServices(
     conversations: conversationsRepository,
     suppressions,
     countryOf,
+    knows: (teamId, phoneNumber) => contactsDirectory.knows(teamId, phoneNumber),
     clock,
     config,
   });

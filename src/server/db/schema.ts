@@ -17,6 +17,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { QuietHours } from '../../shared/schedule/quiet-hours';
+import { OUTBOUND_MESSAGE_KINDS, OUTBOUND_MESSAGE_STATUSES } from '../../shared/contract/conversations';
 
 // Every table of the database, described as db/migrations/*.sql create them: columns with their
 // types, nullability and defaults, keys, single-column unique constraints and foreign keys (indexes
@@ -963,18 +964,14 @@ export const outboundReplies = pgTable('outbound_replies', {
   toNumber: text('to_number').notNull(),
   sender: text('sender').notNull(),
   body: text('body').notNull(),
-  status: text('status', { enum: ['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent'] })
-    .notNull()
-    .default('queued'),
+  status: text('status', { enum: OUTBOUND_MESSAGE_STATUSES }).notNull().default('queued'),
   createdAt: moment('created_at').notNull().defaultNow(),
   updatedAt: moment('updated_at').notNull().defaultNow(),
   leaseUntil: moment('lease_until'),
   gatewayId: text('gateway_id'),
   reason: text('reason'),
   connectionId: bigint('connection_id', { mode: 'number' }),
-  kind: text('kind', { enum: ['keyword_reply', 'inbox_reply', 'flow', 'confirmation'] })
-    .notNull()
-    .default('keyword_reply'),
+  kind: text('kind', { enum: OUTBOUND_MESSAGE_KINDS }).notNull().default('keyword_reply'),
   marketing: boolean('marketing').notNull().default(false),
   authorId: bigint('author_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
   /** A flow's message: its run and step, at most one per both (outbound_replies_flow_step_key). */

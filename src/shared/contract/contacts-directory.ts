@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SEARCH_MAX, TimestampSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
 import { ConsentRecordSchema, OptInRequestStateSchema } from './consent';
+import { OUTBOUND_MESSAGE_KINDS, OUTBOUND_MESSAGE_STATUSES } from './conversations';
 import { OptOutEventSchema } from './opt-outs';
 import { ReportConnectionSchema } from './reports';
 
@@ -125,8 +126,8 @@ export const ContactExportSchema = z
       .array(
         z.object({
           body: z.string(),
-          kind: z.enum(['keyword_reply', 'inbox_reply', 'flow', 'confirmation']),
-          status: z.enum(['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent']),
+          kind: z.enum(OUTBOUND_MESSAGE_KINDS),
+          status: z.enum(OUTBOUND_MESSAGE_STATUSES),
           created_at: TimestampSchema,
         }),
       )

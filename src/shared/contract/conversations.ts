@@ -57,6 +57,12 @@ export const ConversationPhoneParamsSchema = z.object({
 
 const MemberRefSchema = z.object({ uuid: UuidSchema, name: z.string(), email: z.string() }).meta({ id: 'MemberRef' });
 
+/** What a message sent outside a campaign is (`outbound_replies.kind`), and the states it passes through. */
+export const OUTBOUND_MESSAGE_KINDS = ['keyword_reply', 'inbox_reply', 'flow', 'confirmation'] as const;
+export const OUTBOUND_MESSAGE_STATUSES = ['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent'] as const;
+/** A conversation's messages: inbound, a campaign's or a test send's, or one of the kinds above. */
+export const CONVERSATION_MESSAGE_KINDS = ['inbound', 'campaign', 'test', ...OUTBOUND_MESSAGE_KINDS] as const;
+
 export const ConversationMessageSchema = z
   .object({
     direction: z.enum(['inbound', 'outbound']),
@@ -68,7 +74,7 @@ export const ConversationMessageSchema = z
       ),
     created_at: TimestampSchema.describe('When it arrived, was sent (a campaign message: handed over) or was queued.'),
     kind: z
-      .enum(['inbound', 'campaign', 'test', 'keyword_reply', 'inbox_reply', 'flow', 'confirmation'])
+      .enum(CONVERSATION_MESSAGE_KINDS)
       .describe('`campaign`: a campaign’s message; `test`: a test send’s; the others: the kind of message sent outside a campaign.'),
     campaign_uuid: z.string().nullable().describe('The campaign (or test send) it belongs to.'),
     author: MemberRefSchema.nullable().describe('The member who wrote an inbox reply.'),

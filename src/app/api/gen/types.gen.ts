@@ -311,58 +311,6 @@ export type Error = {
     };
 };
 
-export type TeamSummary = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    /**
-     * Team name.
-     */
-    name: string;
-    /**
-     * The user's role in the team.
-     */
-    role: 'admin' | 'editor' | 'viewer';
-};
-
-export type CurrentUser = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    email: string;
-    /**
-     * The member's own number (E.164 digits without +), where test sends go by default; null when unset.
-     */
-    phone_number: string | null;
-    /**
-     * The team every request is scoped to.
-     */
-    current_team: TeamSummary;
-    /**
-     * Every team the user belongs to.
-     */
-    teams: Array<TeamSummary>;
-    /**
-     * IANA zone of every timestamp the service reads and writes.
-     */
-    app_timezone: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-};
-
-export type LoginResult = {
-    /**
-     * Bearer token for the `Authorization` header; valid 30 days or until signed out.
-     */
-    token: string;
-    user: CurrentUser;
-};
-
 export type ContactGroup = {
     /**
      * Identifier (UUID).
@@ -451,6 +399,58 @@ export type Sender = {
      * Links of the resource; contains `self`.
      */
     links: Array<ResourceLink>;
+};
+
+export type TeamSummary = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    /**
+     * Team name.
+     */
+    name: string;
+    /**
+     * The user's role in the team.
+     */
+    role: 'admin' | 'editor' | 'viewer';
+};
+
+export type CurrentUser = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    email: string;
+    /**
+     * The member's own number (E.164 digits without +), where test sends go by default; null when unset.
+     */
+    phone_number: string | null;
+    /**
+     * The team every request is scoped to.
+     */
+    current_team: TeamSummary;
+    /**
+     * Every team the user belongs to.
+     */
+    teams: Array<TeamSummary>;
+    /**
+     * IANA zone of every timestamp the service reads and writes.
+     */
+    app_timezone: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+};
+
+export type LoginResult = {
+    /**
+     * Bearer token for the `Authorization` header; valid 30 days or until signed out.
+     */
+    token: string;
+    user: CurrentUser;
 };
 
 export type Member = {
@@ -1409,6 +1409,107 @@ export type CampaignReview = {
          */
         created_at: string;
     }>;
+};
+
+export type MemberRef = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    email: string;
+};
+
+export type ConversationMessage = {
+    direction: 'inbound' | 'outbound';
+    body: string;
+    /**
+     * Inbound: `received`. A campaign message: queued, submitted, delivered, failed or unsent. Any other outbound message: queued, submitted, delivered, undelivered, failed or unsent.
+     */
+    status: string;
+    /**
+     * When it arrived, was sent (a campaign message: handed over) or was queued.
+     */
+    created_at: string;
+    /**
+     * `campaign`: a campaign’s message; `test`: a test send’s; the others: the kind of message sent outside a campaign.
+     */
+    kind: 'inbound' | 'campaign' | 'test' | 'keyword_reply' | 'inbox_reply' | 'flow' | 'confirmation';
+    /**
+     * The campaign (or test send) it belongs to.
+     */
+    campaign_uuid: string | null;
+    /**
+     * The member who wrote an inbox reply.
+     */
+    author: MemberRef | null;
+};
+
+export type Conversation = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The contact’s `name`, or `first_name` and `last_name`, from the team’s groups; empty when none.
+     */
+    name: string;
+    status: 'open' | 'closed' | 'snoozed';
+    assignee: MemberRef | null;
+    /**
+     * While snoozed: when it reopens by itself; else empty.
+     */
+    snoozed_until: string;
+    /**
+     * A message from the number arrived after the team last read the conversation.
+     */
+    unread: boolean;
+    /**
+     * The number is on the team’s suppression list: it cannot be replied to.
+     */
+    opted_out: boolean;
+    /**
+     * The latest message from the number or inbox reply to it; empty when there was none.
+     */
+    last_activity_at: string;
+    /**
+     * The latest message from the number or inbox reply to it.
+     */
+    last_message: {
+        direction: 'inbound' | 'outbound';
+        body: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        created_at: string;
+    } | null;
+};
+
+export type ConversationThread = {
+    /**
+     * The page’s messages, oldest first (newest last). Page 1 holds the newest ones; page 2 the ones before.
+     */
+    data: Array<ConversationMessage>;
+    links: PageLinks;
+    meta: PageMeta;
+    conversation: Conversation;
+};
+
+export type SavedReply = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    body: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
 };
 
 export type ApiToken = {
@@ -4338,107 +4439,6 @@ export type SignupPage = {
      * Where the page is: PUBLIC_URL/join/{slug} first, then https://{domain}/join/{slug} for each of the team’s link domains.
      */
     urls: Array<string>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type MemberRef = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    email: string;
-};
-
-export type ConversationMessage = {
-    direction: 'inbound' | 'outbound';
-    body: string;
-    /**
-     * Inbound: `received`. A campaign message: queued, submitted, delivered, failed or unsent. Any other outbound message: queued, submitted, delivered, undelivered, failed or unsent.
-     */
-    status: string;
-    /**
-     * When it arrived, was sent (a campaign message: handed over) or was queued.
-     */
-    created_at: string;
-    /**
-     * `campaign`: a campaign’s message; `test`: a test send’s; the others: the kind of message sent outside a campaign.
-     */
-    kind: 'inbound' | 'campaign' | 'test' | 'keyword_reply' | 'inbox_reply' | 'flow' | 'confirmation';
-    /**
-     * The campaign (or test send) it belongs to.
-     */
-    campaign_uuid: string | null;
-    /**
-     * The member who wrote an inbox reply.
-     */
-    author: MemberRef | null;
-};
-
-export type Conversation = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-    /**
-     * The contact’s `name`, or `first_name` and `last_name`, from the team’s groups; empty when none.
-     */
-    name: string;
-    status: 'open' | 'closed' | 'snoozed';
-    assignee: MemberRef | null;
-    /**
-     * While snoozed: when it reopens by itself; else empty.
-     */
-    snoozed_until: string;
-    /**
-     * A message from the number arrived after the team last read the conversation.
-     */
-    unread: boolean;
-    /**
-     * The number is on the team’s suppression list: it cannot be replied to.
-     */
-    opted_out: boolean;
-    /**
-     * The latest message from the number or inbox reply to it; empty when there was none.
-     */
-    last_activity_at: string;
-    /**
-     * The latest message from the number or inbox reply to it.
-     */
-    last_message: {
-        direction: 'inbound' | 'outbound';
-        body: string;
-        /**
-         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-         */
-        created_at: string;
-    } | null;
-};
-
-export type ConversationThread = {
-    /**
-     * The page’s messages, oldest first (newest last). Page 1 holds the newest ones; page 2 the ones before.
-     */
-    data: Array<ConversationMessage>;
-    links: PageLinks;
-    meta: PageMeta;
-    conversation: Conversation;
-};
-
-export type SavedReply = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    body: string;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */

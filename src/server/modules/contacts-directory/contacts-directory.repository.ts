@@ -1,4 +1,4 @@
-import { DIRECTORY_CONTACT_SORT, type SortFieldOf } from '../../../shared/contract';
+import { DIRECTORY_CONTACT_SORT, OUTBOUND_MESSAGE_KINDS, OUTBOUND_MESSAGE_STATUSES, type SortFieldOf } from '../../../shared/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
@@ -58,8 +58,8 @@ const InboundRowSchema = z.object({
 });
 const ReplyRowSchema = z.object({
   body: z.string(),
-  kind: z.enum(['keyword_reply', 'inbox_reply', 'flow', 'confirmation']),
-  status: z.enum(['queued', 'submitted', 'delivered', 'undelivered', 'failed', 'unsent']),
+  kind: z.enum(OUTBOUND_MESSAGE_KINDS),
+  status: z.enum(OUTBOUND_MESSAGE_STATUSES),
   createdAt: MomentSchema,
 });
 export type MembershipRow = z.output<typeof MembershipRowSchema>;

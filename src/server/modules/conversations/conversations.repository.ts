@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ConversationStatus } from '../../../shared/contract';
+import { CONVERSATION_MESSAGE_KINDS, type ConversationStatus } from '../../../shared/contract';
 import type { Db, Tx } from '../../db/client';
 import { countOf, readPage, type Page, type PageWindow } from '../../db/pages';
 import { firstRowOf, MomentSchema, oneRowOf, rowsOf, type Conn } from '../../db/rows';
@@ -28,7 +28,7 @@ const MessageRowSchema = z.object({
   body: z.string(),
   status: z.string(),
   createdAt: MomentSchema,
-  kind: z.enum(['inbound', 'campaign', 'test', 'keyword_reply', 'inbox_reply', 'flow', 'confirmation']),
+  kind: z.enum(CONVERSATION_MESSAGE_KINDS),
   campaignUuid: z.string().nullable(),
   author: MemberRowSchema.nullable(),
 });
@@ -129,22 +129,6 @@ export function createConversationsRepository(db: Db) {
         UPDATE conversations cv SET read_at = ${at}
          WHERE cv.team_id = ${teamId} AND cv.phone_number = ${phoneNumber} AND ${unreadOf}`);
       return (rowCount ?? 0) > 0;
-    },
-
-    /** Whether the team holds anything about the number: a conversation, a message either way, or a contact in one of its groups. */
-    async knows(conn: Conn, teamId: number, phoneNumber: string): Promise<boolean> {
-      const { known } = await oneRowOf(
-        conn,
-        z.object({ known: z.boolean() }),
-        sql`
-        SELECT EXISTS (SELECT 1 FROM conversations WHERE team_id = ${teamId} AND phone_number = ${phoneNumber})
-            OR EXISTS (SELECT 1 FROM inbound_messages WHERE team_id = ${teamId} AND from_number = ${phoneNumber})
-            OR EXISTS (SELECT 1 FROM outbound_replies WHERE team_id = ${teamId} AND to_number = ${phoneNumber})
-            OR EXISTS (SELECT 1 FROM messages m JOIN campaigns k ON k.id = m.campaign_id WHERE m.phone_number = ${phoneNumber} AND k.team_id = ${teamId})
-            OR EXISTS (SELECT 1 FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id WHERE g.team_id = ${teamId} AND c.phone_number = ${phoneNumber})
-            AS known`,
-      );
-      return known;
     },
 
     /** The conversation's state, or undefined when no message arrived from the number and no member wrote to it. */

@@ -36,6 +36,8 @@ export function createConversationsService(deps: {
   suppressions: Pick<Suppressions, 'listOf' | 'check' | 'checkMany'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
+  /** Whether the team holds anything about a number: the contact directory's rule, so the inbox and the contact page agree. */
+  knows: (teamId: number, phoneNumber: string) => Promise<boolean>;
   clock: Clock;
   config: { appTimezone: string };
 }) {
@@ -84,9 +86,9 @@ export function createConversationsService(deps: {
   });
 
   /** The number as stored, or 404: a number that cannot be read, or one the team holds nothing about. */
-  const numberOf = async (conn: Db | Tx, auth: AuthContext, input: string): Promise<string> => {
+  const numberOf = async (auth: AuthContext, input: string): Promise<string> => {
     const normalized = normalizePhoneNumber(input, await deps.countryOf(auth.teamId));
-    if (!normalized.ok || !(await deps.conversations.knows(conn, auth.teamId, normalized.number))) throw new NotFoundError();
+    if (!normalized.ok || !(await deps.knows(auth.teamId, normalized.number))) throw new NotFoundError();
     return normalized.number;
   };
 
@@ -135,7 +137,7 @@ export function createConversationsService(deps: {
      * setting, as a token's last use does not).
      */
     async thread(auth: AuthContext, input: string, window: PageWindow) {
-      const phoneNumber = await numberOf(deps.db, auth, input);
+      const phoneNumber = await numberOf(auth, input);
       await deps.conversations.markRead(auth.teamId, phoneNumber, deps.clock.now());
       const { rows, total } = await deps.conversations.thread(auth.teamId, phoneNumber, window);
       return { items: rows.reverse().map(message), total, conversation: await stateOf(deps.db, auth, phoneNumber) };
@@ -148,7 +150,7 @@ export function createConversationsService(deps: {
      */
     async reply(auth: AuthContext, input: string, body: string): Promise<ConversationMessage> {
       return deps.db.transaction(async (tx) => {
-        const phoneNumber = await numberOf(tx, auth, input);
+        const phoneNumber = await numberOf(auth, input);
         if (await optedOut(tx, auth.teamId, phoneNumber)) throw new ConflictError(OPTED_OUT_REPLY);
         const now = deps.clock.now();
         const queued = await deps.conversations.queueReply(tx, {
@@ -169,7 +171,7 @@ export function createConversationsService(deps: {
     /** Status, assignee (a member of the team, else 422) and snooze; the fields left out keep their values. */
     async update(auth: AuthContext, input: string, patch: ConversationUpdate): Promise<Conversation> {
       return deps.db.transaction(async (tx) => {
-        const phoneNumber = await numberOf(tx, auth, input);
+        const phoneNumber = await numberOf(auth, input);
         await deps.conversations.lockState(tx, auth.teamId, phoneNumber);
         const now = deps.clock.now();
         const before = await stateOf(tx, auth, phoneNumber);
