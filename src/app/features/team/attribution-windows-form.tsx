@@ -1,10 +1,10 @@
 import { NumberInput, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { attributionWindowsOf, attributionWindowsSchema, type AttributionWindowsValues } from './attribution-windows';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = { click_window_days: 'click_window_days', view_window_hours: 'view_window_hours' } as const;
 
@@ -34,19 +34,17 @@ interface AttributionWindowsFormProps {
 /** The windows within which an order (a conversion) is credited to a campaign. */
 export function AttributionWindowsForm({ settings, onSubmit }: AttributionWindowsFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<AttributionWindowsValues>({ resolver: zodResolver(attributionWindowsSchema), defaultValues: attributionWindowsOf(settings) });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(attributionWindowsOf(await onSubmit(values)));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<AttributionWindowsValues>({
+    resolver: zodResolver(attributionWindowsSchema),
+    initial: attributionWindowsOf(settings),
+    valuesOf: attributionWindowsOf,
+    inputOf: (values) => values,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
 
   return (
@@ -80,7 +78,7 @@ export function AttributionWindowsForm({ settings, onSubmit }: AttributionWindow
             )}
           />
         ))}
-        <FormActions submitLabel="Save attribution windows" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save attribution windows" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

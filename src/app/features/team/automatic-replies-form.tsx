@@ -1,10 +1,10 @@
 import { Stack, Text, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { automaticRepliesInput, automaticRepliesOf, automaticRepliesSchema, REPLIES, replyLengthHint, type AutomaticRepliesValues } from './automatic-replies';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = { opt_out_reply: 'opt_out_reply', opt_in_reply: 'opt_in_reply', help_reply: 'help_reply' } as const;
 
@@ -17,21 +17,19 @@ interface AutomaticRepliesFormProps {
 export function AutomaticRepliesForm({ settings, onSubmit }: AutomaticRepliesFormProps) {
   const {
     register,
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<AutomaticRepliesValues>({ resolver: zodResolver(automaticRepliesSchema), defaultValues: automaticRepliesOf(settings) });
-  const texts = useWatch({ control });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(automaticRepliesOf(await onSubmit(automaticRepliesInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<AutomaticRepliesValues>({
+    resolver: zodResolver(automaticRepliesSchema),
+    initial: automaticRepliesOf(settings),
+    valuesOf: automaticRepliesOf,
+    inputOf: automaticRepliesInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
+  const texts = useWatch({ control });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Automatic replies">
@@ -44,7 +42,7 @@ export function AutomaticRepliesForm({ settings, onSubmit }: AutomaticRepliesFor
             </Text>
           </div>
         ))}
-        <FormActions submitLabel="Save automatic replies" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save automatic replies" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

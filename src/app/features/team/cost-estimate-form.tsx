@@ -1,11 +1,11 @@
 import { Group, NumberInput, Select, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { costEstimateInput, costEstimateOf, costEstimateSchema, currencyOptions, MAX_PRICE, type CostEstimateValues } from './cost-estimate';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = { price_per_segment: 'price_per_segment', currency: 'currency' } as const;
 
@@ -17,22 +17,20 @@ interface CostEstimateFormProps {
 
 export function CostEstimateForm({ settings, onSubmit }: CostEstimateFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<CostEstimateValues>({ resolver: zodResolver(costEstimateSchema), defaultValues: costEstimateOf(settings) });
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<CostEstimateValues>({
+    resolver: zodResolver(costEstimateSchema),
+    initial: costEstimateOf(settings),
+    valuesOf: costEstimateOf,
+    inputOf: costEstimateInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
+  });
   const currency = useWatch({ control, name: 'currency' });
   const currencies = useMemo(() => currencyOptions(settings.currency), [settings.currency]);
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(costEstimateOf(await onSubmit(costEstimateInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
-  });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Cost estimate">
@@ -87,7 +85,7 @@ export function CostEstimateForm({ settings, onSubmit }: CostEstimateFormProps) 
             )}
           />
         </Group>
-        <FormActions submitLabel="Save cost estimate" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save cost estimate" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

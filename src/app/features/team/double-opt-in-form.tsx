@@ -1,12 +1,14 @@
 import { Stack, Switch } from '@mantine/core';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = { double_opt_in: 'double_opt_in' } as const;
 
 type DoubleOptInValues = { double_opt_in: boolean };
+
+const valuesOf = (settings: Pick<TeamSettings, 'double_opt_in'>): DoubleOptInValues => ({ double_opt_in: settings.double_opt_in });
 
 interface DoubleOptInFormProps {
   settings: Pick<TeamSettings, 'double_opt_in'>;
@@ -17,20 +19,16 @@ interface DoubleOptInFormProps {
 /** Double opt-in for keyword sign-ups: recommended, because a YES from the handset proves the number's owner asked. */
 export function DoubleOptInForm({ settings, onSubmit }: DoubleOptInFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<DoubleOptInValues>({ defaultValues: { double_opt_in: settings.double_opt_in } });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      const saved = await onSubmit(values);
-      reset({ double_opt_in: saved.double_opt_in });
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<DoubleOptInValues>({
+    initial: valuesOf(settings),
+    valuesOf,
+    inputOf: (values) => values,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
 
   return (
@@ -52,7 +50,7 @@ export function DoubleOptInForm({ settings, onSubmit }: DoubleOptInFormProps) {
             />
           )}
         />
-        <FormActions submitLabel="Save double opt-in" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save double opt-in" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

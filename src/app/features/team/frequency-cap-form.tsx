@@ -1,10 +1,10 @@
 import { Group, NumberInput, Stack, Switch } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { frequencyCapInput, frequencyCapOf, frequencyCapSchema, type FrequencyCapValues } from './frequency-cap';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = { 'frequency_cap.messages': 'messages', 'frequency_cap.days': 'days', frequency_cap: 'messages' } as const;
 
@@ -22,21 +22,19 @@ interface FrequencyCapFormProps {
 /** How many marketing messages one number may get from the team in a sliding window. */
 export function FrequencyCapForm({ settings, onSubmit }: FrequencyCapFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FrequencyCapValues>({ resolver: zodResolver(frequencyCapSchema), defaultValues: frequencyCapOf(settings) });
-  const enabled = useWatch({ control, name: 'enabled' });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(frequencyCapOf(await onSubmit(frequencyCapInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<FrequencyCapValues>({
+    resolver: zodResolver(frequencyCapSchema),
+    initial: frequencyCapOf(settings),
+    valuesOf: frequencyCapOf,
+    inputOf: frequencyCapInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
+  const enabled = useWatch({ control, name: 'enabled' });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Frequency cap">
@@ -80,7 +78,7 @@ export function FrequencyCapForm({ settings, onSubmit }: FrequencyCapFormProps) 
             ))}
           </Group>
         )}
-        <FormActions submitLabel="Save frequency cap" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save frequency cap" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

@@ -2,7 +2,7 @@ import { Checkbox, Group, Select, Stack, Switch, Text } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import {
@@ -15,8 +15,8 @@ import {
   type QuietHoursValues,
   type Weekday,
 } from './quiet-hours';
-import { applySettingsErrors } from './settings-field-errors';
 import { timeZoneOptions } from './time-zones';
+import { useSettingsForm } from './use-settings-form';
 
 const SERVER_FIELDS = {
   time_zone: 'time_zone',
@@ -35,22 +35,20 @@ interface QuietHoursFormProps {
 export function QuietHoursForm({ settings, onSubmit }: QuietHoursFormProps) {
   const {
     register,
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<QuietHoursValues>({ resolver: zodResolver(quietHoursSchema), defaultValues: quietHoursOf(settings) });
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<QuietHoursValues>({
+    resolver: zodResolver(quietHoursSchema),
+    initial: quietHoursOf(settings),
+    valuesOf: quietHoursOf,
+    inputOf: quietHoursInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
+  });
   const [enabled, start, end, days] = useWatch({ control, name: ['enabled', 'start', 'end', 'days'] });
   const zones = useMemo(() => timeZoneOptions(settings.time_zone), [settings.time_zone]);
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(quietHoursOf(await onSubmit(quietHoursInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
-  });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Quiet hours">
@@ -131,7 +129,7 @@ export function QuietHoursForm({ settings, onSubmit }: QuietHoursFormProps) {
             />
           )}
         />
-        <FormActions submitLabel="Save quiet hours" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save quiet hours" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

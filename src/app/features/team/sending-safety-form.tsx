@@ -1,11 +1,11 @@
 import { NumberInput, Radio, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { MAX_THRESHOLD, type ApprovalRule } from './approval-rule';
 import { sendingSafetyInput, sendingSafetyOf, sendingSafetySchema, type SendingSafetyValues } from './sending-safety';
-import { applySettingsErrors } from './settings-field-errors';
+import { useSettingsForm } from './use-settings-form';
 
 const CHOICES: { value: ApprovalRule; label: string; description: string }[] = [
   { value: 'none', label: 'No approval needed', description: 'Campaigns start at their send time.' },
@@ -28,21 +28,19 @@ interface SendingSafetyFormProps {
 
 export function SendingSafetyForm({ settings, onSubmit }: SendingSafetyFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     control,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<SendingSafetyValues>({ resolver: zodResolver(sendingSafetySchema), defaultValues: sendingSafetyOf(settings) });
-  const rule = useWatch({ control, name: 'rule' });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(sendingSafetyOf(await onSubmit(sendingSafetyInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<SendingSafetyValues>({
+    resolver: zodResolver(sendingSafetySchema),
+    initial: sendingSafetyOf(settings),
+    valuesOf: sendingSafetyOf,
+    inputOf: sendingSafetyInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
+  const rule = useWatch({ control, name: 'rule' });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sending safety">
@@ -120,7 +118,7 @@ export function SendingSafetyForm({ settings, onSubmit }: SendingSafetyFormProps
             />
           )}
         />
-        <FormActions submitLabel="Save sending safety" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save sending safety" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );

@@ -1,10 +1,10 @@
 import { Stack, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import {} from 'react-hook-form';
 import { MAX_TEST_NUMBERS, type TeamSettings, type TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
-import { applySettingsErrors } from './settings-field-errors';
 import { testNumbersInput, testNumbersOf, testNumbersSchema, type TestNumbersValues } from './test-numbers';
+import { useSettingsForm } from './use-settings-form';
 
 // The service names the list, or one of its numbers by position: both belong to the one text box.
 const SERVER_FIELDS = Object.fromEntries([
@@ -20,19 +20,17 @@ interface TestNumbersFormProps {
 
 export function TestNumbersForm({ settings, onSubmit }: TestNumbersFormProps) {
   const {
-    handleSubmit,
-    setError,
-    reset,
     register,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<TestNumbersValues>({ resolver: zodResolver(testNumbersSchema), defaultValues: testNumbersOf(settings) });
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      reset(testNumbersOf(await onSubmit(testNumbersInput(values))));
-    } catch (error) {
-      applySettingsErrors(error, SERVER_FIELDS, setError);
-    }
+    submit,
+    cancel,
+    formState: { errors, isSubmitting },
+  } = useSettingsForm<TestNumbersValues>({
+    resolver: zodResolver(testNumbersSchema),
+    initial: testNumbersOf(settings),
+    valuesOf: testNumbersOf,
+    inputOf: testNumbersInput,
+    serverFields: SERVER_FIELDS,
+    onSubmit,
   });
 
   return (
@@ -49,7 +47,7 @@ export function TestNumbersForm({ settings, onSubmit }: TestNumbersFormProps) {
           error={errors.numbers?.message}
           maw={420}
         />
-        <FormActions submitLabel="Save test numbers" submitting={isSubmitting} onCancel={isDirty ? () => reset() : undefined} />
+        <FormActions submitLabel="Save test numbers" submitting={isSubmitting} onCancel={cancel} />
       </Stack>
     </form>
   );
