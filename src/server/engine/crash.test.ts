@@ -1,9 +1,6 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatTimestamp } from '../lib/time';
-import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy, type ApiCall, type HeraldProcess } from '../testing/processes';
+import { crashableHerald, type ApiCall, type CrashableHerald } from '../testing/processes';
 
 // The service as it runs for real, killed with SIGKILL in the middle of a send and started again.
 // What the simulator received is counted per message uuid as it arrived (`submissions` counts every
@@ -11,40 +8,23 @@ import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy
 // this test, where counting its rows did not. Whether the kill lands mid-hand-over is up to timing;
 // the in-doubt paths are proven to fail without their protections in leases.test.ts.
 const RECIPIENTS = 300;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
-let port: number;
-let herald: HeraldProcess;
+let herald: CrashableHerald;
 let api: ApiCall;
 
-const database = () => embeddedDatabase(dataDir);
-
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-crash-'));
-  await fs.chmod(dataDir, 0o755);
-  port = await freePort();
-  env = childEnv({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HERALD_ADMIN_EMAIL: 'admin@crash.test',
-    HERALD_ADMIN_PASSWORD: 'crash-password-1',
+  herald = await crashableHerald('crash', {
     SMS_RATE_LIMIT: '40',
     ENGINE_TICK_MS: '100',
     ENGINE_LEASE_MS: '1000',
     SMS_SIMULATOR_LATENCY_MS: '5',
   });
 });
-afterAll(async () => {
-  herald?.child.kill('SIGTERM');
-  await herald?.exited;
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => herald.dispose());
 
 describe('a crash in the middle of a send', { timeout: 180_000 }, () => {
   it('loses no recipient, sends none twice, and sends nothing after an expiry or inside a pause', async () => {
-    herald = runHerald('src/server/main.ts', [], env);
-    await waitForHealthy(port, herald);
-    api = await signIn(port, 'admin@crash.test', 'crash-password-1');
+    await herald.start();
+    api = await herald.signIn();
 
     const template = (await api('POST', '/templates/', { name: 'Crash', body: 'Hello {{first_name}}', sender: 'Herald' })).data.uuid;
     const groupOf = async (name: string, from: number, count: number) => {
@@ -90,16 +70,12 @@ describe('a crash in the middle of a send', { timeout: 180_000 }, () => {
       },
       { timeout: 60_000, interval: 100 },
     );
-    herald.child.kill('SIGKILL');
-    await herald.exited;
-
-    herald = runHerald('src/server/main.ts', [], env);
-    await waitForHealthy(port, herald);
+    await herald.crashAndRestart();
     for (const uuid of [campaign, expiring, paused]) {
       await vi.waitFor(async () => expect((await api('GET', `/campaigns/${uuid}`)).data.status).toBe(2), { timeout: 120_000, interval: 200 });
     }
 
-    const db = await database();
+    const db = await herald.database();
     try {
       // What the simulator handed on, per campaign, with the database's own clock.
       const deliveries = `SELECT c.uuid::text AS campaign, d.to_number, d.body, d.created_at, d.submissions FROM simulator_deliveries d

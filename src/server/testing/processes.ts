@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { formatTimestamp } from '../lib/time';
@@ -44,6 +45,64 @@ export async function stopHeralds(...processes: Array<HeraldProcess | undefined>
     herald.child.kill('SIGTERM');
     await herald.exited;
   }
+}
+
+/**
+ * A Herald to crash: its own data folder, port and first admin (`admin@{name}.test`), started and
+ * killed with SIGKILL at the test's moment, then started again on the same data. `settings` are its
+ * environment (a quick engine tick and lease, say).
+ */
+export type CrashableHerald = {
+  dataDir: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  /** Starts it and waits until it is healthy. */
+  start(): Promise<void>;
+  /** Kills it with SIGKILL and waits for its end. */
+  kill(): Promise<void>;
+  /** Kills it with SIGKILL, waits for its end, and starts it again. */
+  crashAndRestart(): Promise<void>;
+  /** A client of its API, signed in as its first admin. */
+  signIn(): Promise<ApiCall>;
+  /** A client of its embedded database (while it runs). */
+  database(): Promise<pg.Client>;
+  /** Stops it (SIGTERM) and removes its data folder. */
+  dispose(): Promise<void>;
+};
+
+export async function crashableHerald(name: string, settings: Record<string, string>): Promise<CrashableHerald> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `herald-${name}-`));
+  await fs.chmod(dataDir, 0o755);
+  const port = await freePort();
+  const email = `admin@${name}.test`;
+  const password = `${name}-password-1`;
+  const env = childEnv({ DATA_DIR: dataDir, PORT: String(port), HERALD_ADMIN_EMAIL: email, HERALD_ADMIN_PASSWORD: password, ...settings });
+  let herald: HeraldProcess | undefined;
+  const start = async () => {
+    herald = runHerald('src/server/main.ts', [], env);
+    await waitForHealthy(port, herald);
+  };
+  const kill = async () => {
+    herald?.child.kill('SIGKILL');
+    await herald?.exited;
+  };
+  return {
+    dataDir,
+    port,
+    env,
+    start,
+    kill,
+    async crashAndRestart() {
+      await kill();
+      await start();
+    },
+    signIn: () => signIn(port, email, password),
+    database: () => embeddedDatabase(dataDir),
+    async dispose() {
+      await stopHeralds(herald);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Runs a CLI command to its end: its exit code, stdout and stderr apart. */

@@ -7,31 +7,15 @@
  * process had under way were never made again, and the messages they carried never arrived. Only
  * answered calls count as received: a call held at the kill is not one the receiver took.
  */
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  campaignDueNow,
-  childEnv,
-  embeddedDatabase,
-  freePort,
-  runHerald,
-  signIn,
-  stopHeralds,
-  waitForHealthy,
-  type HeraldProcess,
-} from '../../testing/processes';
+import { campaignDueNow, crashableHerald, type CrashableHerald } from '../../testing/processes';
 import { verifiedBody } from '../../testing/standard-webhooks';
 import type { ReceivedCall } from '../../testing/webhook-receiver';
 
 const RECIPIENTS = 200;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
-let port: number;
-let herald: HeraldProcess | undefined;
+let herald: CrashableHerald;
 let receiver: http.Server;
 let receiverUrl: string;
 // Every call received, and whether it was answered (a call held at the kill counts for nothing).
@@ -50,14 +34,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-event-crash-'));
-  await fs.chmod(dataDir, 0o755);
-  port = await freePort();
-  env = childEnv({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HERALD_ADMIN_EMAIL: 'admin@events.test',
-    HERALD_ADMIN_PASSWORD: 'events-password-1',
+  herald = await crashableHerald('events', {
     SMS_RATE_LIMIT: '100',
     ENGINE_TICK_MS: '100',
     SMS_SIMULATOR_LATENCY_MS: '5',
@@ -68,35 +45,31 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await stopHeralds(herald);
+  await herald.dispose();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
-  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 type Body = { type: string; data: { campaign?: { uuid: string }; messages?: Array<{ uuid: string }> } };
 
 describe('a crash while events are being delivered', { timeout: 180_000 }, () => {
   it('loses no event: every message of the campaign reaches the receiver, signed, in exactly one delivery', async () => {
-    herald = runHerald('src/server/main.ts', [], env);
-    await waitForHealthy(port, herald);
-    const api = await signIn(port, 'admin@events.test', 'events-password-1');
+    await herald.start();
+    const api = await herald.signIn();
     const events = ['campaign.started', 'campaign.finished', 'message.submitted', 'message.delivered', 'message.failed'];
     const { secret } = (await api('POST', '/event-endpoints/', { url: receiverUrl, events })).data;
     const campaign = await campaignDueNow(api, { name: 'Crash events', recipients: RECIPIENTS, firstNumber: 900_000 });
 
     // The first call arrives and hangs: the process dies with it (and any others) under way.
     await vi.waitFor(() => expect(calls.length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
-    herald.child.kill('SIGKILL');
-    await herald.exited;
+    await herald.kill();
     const underWay = new Set(calls.map((call) => String(call.headers['webhook-id'])));
     holding = false;
 
-    herald = runHerald('src/server/main.ts', [], env);
-    await waitForHealthy(port, herald);
+    await herald.start();
     await vi.waitFor(async () => expect((await api('GET', `/campaigns/${campaign}`)).data.status).toBe(2), { timeout: 120_000, interval: 200 });
 
-    const db = await embeddedDatabase(dataDir);
+    const db = await herald.database();
     try {
       const { rows } = await db.query(`SELECT m.uuid::text FROM messages m JOIN campaigns c ON c.id = m.campaign_id WHERE c.uuid = $1`, [campaign]);
       const all = rows.map((row) => row.uuid as string).sort();

@@ -1,8 +1,5 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy, type HeraldProcess } from '../../testing/processes';
+import { crashableHerald, type CrashableHerald } from '../../testing/processes';
 
 // Flows as they run for real: Herald in a child process, its runs started by numbers joining a
 // group, killed with SIGKILL while the first messages go out and again while the runs wait, and
@@ -13,37 +10,22 @@ import { childEnv, embeddedDatabase, freePort, runHerald, signIn, waitForHealthy
 // on (a batch's effects commit with its moves, two advances never do one step twice) are proven to
 // fail without their protections in flows.test.ts.
 const RUNS = 120;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
-let port: number;
-let herald: HeraldProcess | undefined;
+let herald: CrashableHerald;
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'herald-flows-crash-'));
-  await fs.chmod(dataDir, 0o755);
-  port = await freePort();
-  env = childEnv({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HERALD_ADMIN_EMAIL: 'admin@flows.test',
-    HERALD_ADMIN_PASSWORD: 'flows-password-1',
+  herald = await crashableHerald('flows', {
     SMS_RATE_LIMIT: '30',
     ENGINE_TICK_MS: '100',
     ENGINE_LEASE_MS: '1000',
     SMS_SIMULATOR_LATENCY_MS: '5',
   });
 });
-afterAll(async () => {
-  herald?.child.kill('SIGTERM');
-  await herald?.exited;
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => herald.dispose());
 
 describe('a crash while flows run', { timeout: 300_000 }, () => {
   it('sends each run’s messages exactly once across two kills and restarts', async () => {
-    herald = runHerald('src/server/main.ts', [], env);
-    await waitForHealthy(port, herald);
-    const api = await signIn(port, 'admin@flows.test', 'flows-password-1');
+    await herald.start();
+    const api = await herald.signIn();
     const first = (await api('POST', '/templates/', { name: 'First', body: 'Welcome {{first_name}}', sender: 'Herald' })).data.uuid;
     const second = (await api('POST', '/templates/', { name: 'Second', body: 'Still there {{first_name}}?', sender: 'Herald' })).data.uuid;
     const group = (await api('POST', '/contact-groups/', { name: 'Joiners' })).data.uuid;
@@ -62,26 +44,20 @@ describe('a crash while flows run', { timeout: 300_000 }, () => {
     const contacts = Array.from({ length: RUNS }, (_, i) => ({ phone_number: `07700${String(900000 + i)}`, custom_fields: { first_name: `N${i}` } }));
     expect((await api('PUT', `/contact-groups/${group}/add-contacts`, { contacts })).data.number_of_contacts).toBe(RUNS);
 
-    const db = await embeddedDatabase(dataDir);
+    const db = await herald.database();
     try {
       const delivered = `SELECT d.to_number, d.body, d.submissions FROM simulator_deliveries d JOIN outbound_replies r ON r.uuid::text = d.client_ref WHERE r.kind = 'flow'`;
       const count = async () => (await db.query(`SELECT count(*)::int AS n FROM (${delivered}) d`)).rows[0].n as number;
 
       // Killed while the first messages go out (30 a second: a few seconds in).
       await vi.waitFor(async () => expect(await count()).toBeGreaterThanOrEqual(20), { timeout: 90_000, interval: 100 });
-      herald.child.kill('SIGKILL');
-      await herald.exited;
-      herald = runHerald('src/server/main.ts', [], env);
-      await waitForHealthy(port, herald);
+      await herald.crashAndRestart();
 
       // Killed again once every first message went, while the runs wait.
       await vi.waitFor(async () => expect(await count()).toBeGreaterThanOrEqual(RUNS), { timeout: 90_000, interval: 200 });
-      herald.child.kill('SIGKILL');
-      await herald.exited;
-      herald = runHerald('src/server/main.ts', [], env);
-      await waitForHealthy(port, herald);
+      await herald.crashAndRestart();
 
-      const again = await signIn(port, 'admin@flows.test', 'flows-password-1');
+      const again = await herald.signIn();
       await vi.waitFor(async () => expect((await again('GET', `/flows/${flow}`)).data.runs).toEqual({ active: 0, completed: RUNS, exited: 0 }), {
         timeout: 150_000,
         interval: 500,
