@@ -1,10 +1,10 @@
-import { NumberInput, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { attributionWindowsOf, attributionWindowsSchema, type AttributionWindowsValues } from './attribution-windows';
 import { useSettingsForm } from './use-settings-form';
+import { WholeNumberField } from './whole-number-field';
 
 const SERVER_FIELDS = { click_window_days: 'click_window_days', view_window_hours: 'view_window_hours' } as const;
 
@@ -14,6 +14,7 @@ const FIELDS = [
     label: 'Click window',
     description: 'An order is credited to the last human click on a tracked link within this many days before it. 0 turns it off.',
     unit: 'days',
+    min: 0,
     max: 90,
   },
   {
@@ -21,6 +22,7 @@ const FIELDS = [
     label: 'View window',
     description: 'Failing a click, an order is credited to the last campaign message delivered within this many hours before it. 0 turns it off.',
     unit: 'hours',
+    min: 0,
     max: 720,
   },
 ] as const;
@@ -37,7 +39,7 @@ export function AttributionWindowsForm({ settings, onSubmit }: AttributionWindow
     control,
     submit,
     cancel,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useSettingsForm<AttributionWindowsValues>({
     resolver: zodResolver(attributionWindowsSchema),
     initial: attributionWindowsOf(settings),
@@ -51,32 +53,7 @@ export function AttributionWindowsForm({ settings, onSubmit }: AttributionWindow
     <form onSubmit={submit} noValidate aria-label="Revenue attribution">
       <Stack gap="lg">
         {FIELDS.map((spec) => (
-          <Controller
-            key={spec.name}
-            control={control}
-            name={spec.name}
-            render={({ field }) => (
-              <NumberInput
-                ref={field.ref}
-                label={spec.label}
-                description={spec.description}
-                value={field.value}
-                onChange={(value) => field.onChange(typeof value === 'number' ? value : Number.NaN)}
-                onBlur={field.onBlur}
-                name={field.name}
-                withAsterisk
-                allowDecimal={false}
-                allowNegative={false}
-                min={0}
-                max={spec.max}
-                rightSection={spec.unit}
-                rightSectionWidth={64}
-                rightSectionPointerEvents="none"
-                error={errors[spec.name]?.message}
-                maw={320}
-              />
-            )}
-          />
+          <WholeNumberField key={spec.name} control={control} spec={spec} rightSectionWidth={64} maw={320} />
         ))}
         <FormActions submitLabel="Save attribution windows" submitting={isSubmitting} onCancel={cancel} />
       </Stack>

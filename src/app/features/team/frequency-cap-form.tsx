@@ -1,10 +1,11 @@
-import { Group, NumberInput, Stack, Switch } from '@mantine/core';
+import { Group, Stack, Switch } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useWatch } from 'react-hook-form';
 import type { TeamSettings, TeamSettingsInput } from '../../../shared/contract';
 import { FormActions } from '../../components/form-actions';
 import { frequencyCapInput, frequencyCapOf, frequencyCapSchema, type FrequencyCapValues } from './frequency-cap';
 import { useSettingsForm } from './use-settings-form';
+import { WholeNumberField } from './whole-number-field';
 
 const SERVER_FIELDS = { 'frequency_cap.messages': 'messages', 'frequency_cap.days': 'days', frequency_cap: 'messages' } as const;
 
@@ -25,7 +26,7 @@ export function FrequencyCapForm({ settings, onSubmit }: FrequencyCapFormProps) 
     control,
     submit,
     cancel,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useSettingsForm<FrequencyCapValues>({
     resolver: zodResolver(frequencyCapSchema),
     initial: frequencyCapOf(settings),
@@ -49,32 +50,7 @@ export function FrequencyCapForm({ settings, onSubmit }: FrequencyCapFormProps) 
         {enabled && (
           <Group align="flex-start" gap="lg">
             {FIELDS.map((spec) => (
-              <Controller
-                key={spec.name}
-                control={control}
-                name={spec.name}
-                render={({ field }) => (
-                  <NumberInput
-                    ref={field.ref}
-                    label={spec.label}
-                    description={spec.description}
-                    value={field.value}
-                    onChange={(value) => field.onChange(typeof value === 'number' ? value : Number.NaN)}
-                    onBlur={field.onBlur}
-                    name={field.name}
-                    withAsterisk
-                    allowDecimal={false}
-                    allowNegative={false}
-                    min={spec.min}
-                    max={spec.max}
-                    rightSection={spec.unit}
-                    rightSectionWidth={84}
-                    rightSectionPointerEvents="none"
-                    error={errors[spec.name]?.message}
-                    w={240}
-                  />
-                )}
-              />
+              <WholeNumberField key={spec.name} control={control} spec={spec} rightSectionWidth={84} w={240} />
             ))}
           </Group>
         )}
