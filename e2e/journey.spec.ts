@@ -40,10 +40,11 @@ let clockFile: string;
 let offsetMs = 0;
 let api: ApiCall;
 
-/** Moves the journey's Herald `ms` on: it reads the file within 0.1 s. */
+/** Moves the journey's Herald `ms` on: it reads the file within 0.1 s (written whole, then renamed, so it never reads half of it). */
 async function advance(ms: number): Promise<void> {
   offsetMs += ms;
-  await fs.writeFile(clockFile, String(offsetMs));
+  await fs.writeFile(`${clockFile}.next`, String(offsetMs));
+  await fs.rename(`${clockFile}.next`, clockFile);
 }
 
 type Message = { direction: 'inbound' | 'outbound'; body: string; status: string; kind: string };
