@@ -87,6 +87,7 @@ const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+  HERALD_TEST_CLOCK_FILE: z.string().min(1).optional(),
 });
 
 /**
@@ -147,6 +148,11 @@ const ConfigSchema = EnvSchema.transform((e) => ({
   logLevel: e.LOG_LEVEL,
   /** `pretty` lines for people, `json` for machines; `auto`: pretty on a terminal. */
   logFormat: e.LOG_FORMAT,
+  /**
+   * Tests only (the end-to-end journey): a file holding milliseconds by which this process's clock
+   * runs ahead of the system's (lib/file-offset-clock.ts); unset, as in every real start: the system clock.
+   */
+  testClockFile: e.HERALD_TEST_CLOCK_FILE,
 }));
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -9,6 +9,7 @@ import { loadSecretKey } from './lib/secret-box';
 import { sealStoredHeaders } from './db/stored-headers';
 import { createSecretBox } from './lib/secret-box';
 import { createHeraldJobs } from './jobs/herald-jobs';
+import { processClock } from './lib/file-offset-clock';
 import { createLogger } from './observability/logger';
 import { roleFromArgs, sends, servesHttp } from './roles';
 import { createWorkers } from './workers';
@@ -48,13 +49,15 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const secretKey = await loadSecretKey(config);
-  const { app, services, metrics } = await buildApp({ config, database, secretKey, logger: log });
+  // One clock for the services, the jobs and the engine: the system's, unless a test moves it (HERALD_TEST_CLOCK_FILE).
+  const clock = processClock(config, (message) => log.warn(message));
+  const { app, services, metrics } = await buildApp({ config, database, secretKey, logger: log, clock });
   for (const { name, ms } of database.migrated) app.log.info({ migration: name, ms }, `database: applied migration ${name} (${ms} ms)`);
   const sealedHeaders = await sealStoredHeaders(database.db, createSecretBox(secretKey));
   if (sealedHeaders > 0) app.log.info(`sealed the custom header values of ${sealedHeaders} webhook(s) and event endpoint(s)`);
   // Background jobs (jobs/): the periodic ones in every process, the queues in one that sends.
-  const jobs = createHeraldJobs({ config, database, services, log: app.log, queues: sends(role) });
-  const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log }) : undefined;
+  const jobs = createHeraldJobs({ config, database, services, log: app.log, queues: sends(role), clock });
+  const workers = sends(role) ? createWorkers({ config, database, services, metrics, log: app.log, clock }) : undefined;
   // A worker has no HTTP port: it answers /healthz, /readyz and /metrics on METRICS_PORT.
   const metricsServer =
     !servesHttp(role) && config.metricsPort !== undefined

@@ -9,7 +9,7 @@ import type { SmsGateway } from './gateways/sms/sms-gateway';
 import { alertAccountError } from './gateways/sms/routing/account-alerts';
 import { createTeamRouter } from './gateways/sms/routing/team-router';
 import { createSmppGateway, parseSmppUrl } from './gateways/sms/smpp/smpp-gateway';
-import { systemClock } from './lib/time';
+import { systemClock, type Clock } from './lib/time';
 import { createFailoverRecorder } from './modules/event-endpoints/failover-events';
 import { createCampaignEventLog } from './observability/campaign-events';
 import { instrumentGateway } from './observability/instrumented-gateway';
@@ -35,8 +35,17 @@ function gatewayOf(config: Config, database: Database, log: FastifyBaseLogger): 
  * work in the database, so any number of processes run it. The other background work (reports,
  * account e-mail, event deliveries, sweeps) is the job runner's (jobs/herald-jobs.ts).
  */
-export function createWorkers(deps: { config: Config; database: Database; services: Services; metrics: Metrics; log: FastifyBaseLogger }): Workers {
+export function createWorkers(deps: {
+  config: Config;
+  database: Database;
+  services: Services;
+  metrics: Metrics;
+  log: FastifyBaseLogger;
+  /** The services' clock (main.ts): the engine's leases, stamps and frequency caps read the time the services stamp with. */
+  clock?: Clock;
+}): Workers {
   const { config, database, services, log } = deps;
+  const clock = deps.clock ?? systemClock;
   // Its submit times, refusals and bind state are this process's metrics (and its readiness).
   const gateway = instrumentGateway(gatewayOf(config, database, log), deps.metrics);
   // Messages to the shared short code run the same keyword pipeline as the keyword tester.
@@ -69,7 +78,7 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     failedOver: createFailoverRecorder(database.db),
     alert: (connection, message) => {
       log.error({ connection: connection.uuid }, `SMS connection "${connection.name}" refused for its account: ${message}`);
-      alertAccountError(database.db, connection, message, systemClock.now(), config.publicUrl).catch((error: Error) =>
+      alertAccountError(database.db, connection, message, clock.now(), config.publicUrl).catch((error: Error) =>
         log.error({ err: error }, 'the admins could not be e-mailed about an SMS connection refused for its account'),
       );
     },
@@ -86,11 +95,11 @@ export function createWorkers(deps: { config: Config; database: Database; servic
     },
   });
   // Campaigns started, finished and expired, as the engine's steps find them: one line each, once across processes.
-  const campaignEvents = createCampaignEventLog({ db: database.db, log, clock: systemClock });
+  const campaignEvents = createCampaignEventLog({ db: database.db, log, clock });
   const engine = createEngine({
     store: createEngineStore(database.db, { defaultZone: config.appTimezone, publicUrl: config.publicUrl }),
     gateway,
-    clock: systemClock,
+    clock,
     // Over SMPP batches are a window each (gateway.batchLimit), so more lanes keep the window full.
     options: {
       tickMs: config.engineTickMs,

@@ -5,7 +5,7 @@ import type { Database } from '../db/client';
 import { createMailer } from '../gateways/mail/mailer';
 import { RATE_COUNTERS_SWEEP_MS, sweepRateCounters } from '../db/rate-counters';
 import { sweepIdempotencyKeys } from '../http/idempotency';
-import { systemClock } from '../lib/time';
+import { systemClock, type Clock } from '../lib/time';
 import { createAccountMailWorker } from '../modules/account-mail/account-mail.worker';
 import { createEventDeliveryWorker } from '../modules/event-endpoints/event-delivery.worker';
 import { recoverInterruptedImports } from '../modules/imports/imports.service';
@@ -32,8 +32,17 @@ const OPT_IN_EXPIRY_MS = 5 * 60_000;
  * windows and decides them (docs/ab-tests.md), advances the flows' runs that are due (docs/flows.md),
  * and expires the double opt-in requests nobody confirmed within 48 hours (docs/consent.md).
  */
-export function createHeraldJobs(deps: { config: Config; database: Database; services: Services; log: FastifyBaseLogger; queues: boolean }) {
+export function createHeraldJobs(deps: {
+  config: Config;
+  database: Database;
+  services: Services;
+  log: FastifyBaseLogger;
+  queues: boolean;
+  /** The services' clock (main.ts): schedules and sweeps read the time the services stamp with. */
+  clock?: Clock;
+}) {
   const { config, database, services, log } = deps;
+  const clock = deps.clock ?? systemClock;
   const workerLog = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => log[level](fields ?? {}, message);
 
   const periodic: PeriodicJob[] = [
@@ -43,7 +52,7 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       // holds its advisory lock while it runs, so recovery never fails one that is alive.
       atStart: true,
       async run() {
-        const recovered = await recoverInterruptedImports(database.db, systemClock);
+        const recovered = await recoverInterruptedImports(database.db, clock);
         if (recovered > 0) log.warn(`${recovered} contact import(s) interrupted by a restart were marked failed; import the files again.`);
       },
     },
@@ -51,14 +60,14 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       name: 'idempotency_keys.sweep',
       everyMs: IDEMPOTENCY_SWEEP_MS,
       async run() {
-        const deleted = await sweepIdempotencyKeys(database.db, systemClock);
+        const deleted = await sweepIdempotencyKeys(database.db, clock);
         if (deleted > 0) log.info({ keys: deleted }, 'idempotency keys past their 24 hours deleted');
       },
     },
     {
       name: 'rate_counters.sweep',
       everyMs: RATE_COUNTERS_SWEEP_MS,
-      run: async () => void (await sweepRateCounters(database.db, systemClock)),
+      run: async () => void (await sweepRateCounters(database.db, clock)),
     },
   ];
   const queues: JobQueue[] = [];
@@ -76,7 +85,7 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       reports: services.reportsRepository,
       service: services.reports,
       mailer,
-      clock: systemClock,
+      clock,
       config,
       log: workerLog,
       options: { retryBaseMs: config.reportRetryMs },
@@ -84,7 +93,7 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
     const accountMail = createAccountMailWorker({
       outbox: services.accountMail,
       mailer,
-      clock: systemClock,
+      clock,
       log: workerLog,
       options: { retryBaseMs: config.reportRetryMs },
     });
@@ -132,7 +141,7 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
       },
     });
 
-  const runner = createJobRunner({ db: database.db, clock: systemClock, log: workerLog, queues, periodic });
+  const runner = createJobRunner({ db: database.db, clock, log: workerLog, queues, periodic });
   return {
     start: runner.start,
     /** Waits for the jobs under way (their outcomes are recorded) and the flows' webhook calls, then closes the mailer. */
