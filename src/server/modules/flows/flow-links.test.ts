@@ -8,9 +8,10 @@
  * Clicks on flow links count toward no campaign.
  *
  * Seen red: with the click on a flow link not recorded (the tracked-links service's `flow_click`
- * insert removed), "a person's click" still redirected but the branch took `else` and stats.clicked
- * was 0; with the advance's short links inserted in a transaction of their own (after the batch's),
- * "a batch that fails" left the failed batch's short links behind, owned by no message that was sent.
+ * insert removed), the clicks still redirected (302) but no click was recorded, the vanity link's
+ * branch took `else` instead of `then`, and stats.clicked stayed 0 (expected 1); with the advance's
+ * short links inserted after the batch's commit instead of in its transaction, "the links of a
+ * batch" found the failed batch's 30 messages queued without their links (expected none).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -237,11 +238,11 @@ describe('the links of a batch', () => {
     for (const phone of numbers) expect((await api('POST', `/flows/${journey.uuid}/runs`, { phone_number: phone })).statusCode).toBe(201);
     // Each run enters the send; the next batch does it.
     await t.services.flowAdvance.advanceBatch(1000);
-    // A failure after the messages and their links were inserted: the move of one run past the send refuses.
+    // A failure after the batch's messages were inserted, as their links are: one of them refuses.
     await t.database.pool.query(`
-      CREATE FUNCTION refuse_flow_run() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.phone_number = '${numbers[17]}' AND OLD.step_id = '${journey.steps[0]!.id}' THEN RAISE EXCEPTION 'database went away'; END IF; RETURN NEW; END $$;
-      CREATE TRIGGER refuse_flow_run BEFORE UPDATE ON flow_runs FOR EACH ROW EXECUTE FUNCTION refuse_flow_run();`);
+      CREATE FUNCTION refuse_short_link() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF (SELECT to_number FROM outbound_replies WHERE id = NEW.outbound_reply_id) = '${numbers[17]}' THEN RAISE EXCEPTION 'database went away'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_short_link BEFORE INSERT ON short_links FOR EACH ROW EXECUTE FUNCTION refuse_short_link();`);
     await expect(t.services.flowAdvance.advanceBatch(1000)).rejects.toThrow();
     const linksOf = () =>
       query(
@@ -251,7 +252,7 @@ describe('the links of a batch', () => {
       );
     expect(await linksOf()).toEqual([]);
     expect(await query(`SELECT count(*)::int AS n FROM short_links WHERE outbound_reply_id IS NULL AND message_id IS NULL`)).toEqual([{ n: 0 }]);
-    await t.database.pool.query(`DROP TRIGGER refuse_flow_run ON flow_runs; DROP FUNCTION refuse_flow_run();`);
+    await t.database.pool.query(`DROP TRIGGER refuse_short_link ON short_links; DROP FUNCTION refuse_short_link();`);
     // Done again, and at once by two advances: one message a number, one link a message.
     await Promise.all([t.services.flowAdvance.advanceBatch(10), t.services.flowAdvance.advanceBatch(1000), advance()]);
     const rows = await linksOf();
