@@ -22,6 +22,8 @@ import { branchTarget, indexSteps, waitEnd, type StepIndex } from './flow-steps'
  * with the move or not at all: a crash or a failed statement leaves the batch as it was, to be done
  * again, whole. A run does one step per batch; a step that is done at once leaves the run due at
  * once, for the next batch. The statements are set-based (arrays over the batch), not one a run.
+ * A send step's message carries a short link of its own for each tracked link of its template,
+ * recorded with it in the same transaction (docs/flows.md, "Tracked links").
  *
  * A webhook step is called after the commit, at most once per run and step: the call is recorded
  * (history `webhook_called`) in the batch's transaction, and only the process that committed it
@@ -418,7 +420,8 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
   ): Promise<void> {
     const { moves, done, entered, sends, links, joins, leaves, starting } = work;
     if (sends.length > 0) {
-      // The run's and step's key makes a second message for one step impossible, whatever happens.
+      // The run's and step's key makes a second message for one step impossible, whatever happens. The
+      // new rows' ids are read back only when the batch has links to give them.
       const queued = await rowsOf(
         tx,
         z.object({ id: z.number(), runId: z.number(), stepId: z.string() }),
@@ -429,7 +432,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
                       ${sql.param(sends.map((s) => s.body))}::text[], ${sql.param(sends.map((s) => s.marketing))}::boolean[], ${sql.param(sends.map((s) => s.runId))}::bigint[],
                       ${sql.param(sends.map((s) => s.stepId))}::text[]) AS s(team_id, to_number, sender, body, marketing, run_id, step_id)
         ON CONFLICT (flow_run_id, flow_step_id) WHERE flow_run_id IS NOT NULL DO NOTHING
-        RETURNING id::int AS id, flow_run_id::int AS "runId", flow_step_id AS "stepId"`,
+        ${links.length > 0 ? sql`RETURNING id::int AS id, flow_run_id::int AS "runId", flow_step_id AS "stepId"` : sql``}`,
       );
       // The message's short links commit with it or not at all; a message the key refused gets none.
       const idOf = new Map(queued.map((row) => [`${row.runId}:${row.stepId}`, row.id]));
