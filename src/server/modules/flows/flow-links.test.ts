@@ -121,6 +121,10 @@ describe('a flow message with a link', () => {
         destination: 'https://shop.example/new?utm=sms',
       },
     ]);
+    // The inbox's thread shows the message as it was sent, short link and all.
+    const thread = await api('GET', `/conversations/${PERSON}`);
+    expect(thread.statusCode, thread.body).toBe(200);
+    expect(thread.json().data).toEqual([expect.objectContaining({ direction: 'outbound', body: message!.body, status: 'queued' })]);
   });
 
   it("a person's click over HTTP redirects, is recorded, and the branch takes `then`", async () => {
