@@ -320,6 +320,7 @@ export function createServices(
     caller: webhookCaller,
     suppressed: (teamId, phone) => isSuppressed(suppressionListOf(teamId), phone),
     config,
+    urlBase: (domain) => vanityDomains.urlBase({ domain }),
     onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
   });
   const flowAnniversaries = createFlowAnniversaries({ db, clock, config });

@@ -924,12 +924,11 @@ export const earlyReceipts = pgTable('early_receipts', {
   receivedAt: moment('received_at').notNull(),
 });
 
-/** Per-recipient short codes of tracked links. */
+/** Per-recipient short codes of tracked links: each of one campaign message or one flow message (short_links_one_owner). */
 export const shortLinks = pgTable('short_links', {
   code: text('code').primaryKey(),
-  messageId: bigint('message_id', { mode: 'number' })
-    .notNull()
-    .references(() => messages.id, { onDelete: 'cascade' }),
+  messageId: bigint('message_id', { mode: 'number' }).references(() => messages.id, { onDelete: 'cascade' }),
+  outboundReplyId: bigint('outbound_reply_id', { mode: 'number' }).references(() => outboundReplies.id, { onDelete: 'cascade' }),
   linkId: bigint('link_id', { mode: 'number' }).references(() => links.id, { onDelete: 'set null' }),
   linkName: text('link_name').notNull(),
   destination: text('destination').notNull(),
@@ -949,8 +948,9 @@ export const linkClicks = pgTable('link_clicks', {
   osVersion: text('os_version'),
   browserVersion: text('browser_version'),
   isBot: boolean('is_bot').notNull().default(false),
-  campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
-  sequence: integer('sequence').notNull(),
+  /** The campaign's, numbered per campaign; both null for a click on a flow message's link. */
+  campaignId: bigint('campaign_id', { mode: 'number' }),
+  sequence: integer('sequence'),
 });
 
 /** Keyword replies waiting for, or handed to, the SMS gateway. */

@@ -129,6 +129,17 @@ export const ContactExportSchema = z
           kind: z.enum(OUTBOUND_MESSAGE_KINDS),
           status: z.enum(OUTBOUND_MESSAGE_STATUSES),
           created_at: TimestampSchema,
+          clicks: z
+            .array(
+              ContactClickSchema.omit({ campaign: true }).extend({
+                user_agent: z.string().nullable(),
+                ip: z.string().nullable(),
+                device_type: z.string().nullable(),
+                os_version: z.string().nullable(),
+                browser_version: z.string().nullable(),
+              }),
+            )
+            .describe('Clicks on the tracked links of the message (a flow’s), newest first; empty for the other kinds.'),
         }),
       )
       .describe(

@@ -50,8 +50,8 @@ export type FlowTrigger = z.infer<typeof FlowTriggerSchema>;
 /**
  * Herald extension, valid in a flow's branch only: what the number did with the run's last message
  * (the last one its send steps queued, or since the run started when it has sent none).
- * `replied`: the number sent the team a message since; `clicked`: a person clicked a tracked link of
- * it (flow messages' links are not yet tracked, so this is false for now: docs/flows.md).
+ * `replied`: the number sent the team a message since; `clicked`: a person (not a link-preview bot)
+ * clicked a tracked link of it (docs/flows.md).
  */
 export const LastMessageConditionSchema = z
   .object({
@@ -82,7 +82,12 @@ export const FlowStepStatsSchema = z
   .object({
     entered: z.number().int().describe('Runs that reached the step.'),
     sent: z.number().int().describe('Send steps: messages queued (not failed or unsent); 0 for other steps.'),
-    clicked: z.number().int().describe('Send steps: messages whose tracked link a person clicked (0 until flow links are tracked).'),
+    clicked: z
+      .number()
+      .int()
+      .describe(
+        'Send steps: runs whose message at this step a person clicked (a tracked link of it, at least once; link-preview bots’ fetches are not clicks); 0 for other steps.',
+      ),
     exited: z.number().int().describe('Runs that ended early at this step (opted out, flow disabled, step removed).'),
   })
   .meta({ id: 'FlowStepStats' });

@@ -130,7 +130,7 @@ export type FlowStepStatsInput = {
      */
     sent: number;
     /**
-     * Send steps: messages whose tracked link a person clicked (0 until flow links are tracked).
+     * Send steps: runs whose message at this step a person clicked (a tracked link of it, at least once; link-preview bots’ fetches are not clicks); 0 for other steps.
      */
     clicked: number;
     /**
@@ -2991,6 +2991,25 @@ export type ContactExport = {
          * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
          */
         created_at: string;
+        /**
+         * Clicks on the tracked links of the message (a flow’s), newest first; empty for the other kinds.
+         */
+        clicks: Array<{
+            link_name: string;
+            /**
+             * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+             */
+            clicked_at: string;
+            /**
+             * A link-preview bot (a chat app fetching the page), not a person's tap.
+             */
+            is_bot: boolean;
+            user_agent: string | null;
+            ip: string | null;
+            device_type: string | null;
+            os_version: string | null;
+            browser_version: string | null;
+        }>;
     }>;
     opt_out_events: Array<OptOutEvent>;
     /**
@@ -4573,7 +4592,7 @@ export type FlowStepStats = {
      */
     sent: number;
     /**
-     * Send steps: messages whose tracked link a person clicked (0 until flow links are tracked).
+     * Send steps: runs whose message at this step a person clicked (a tracked link of it, at least once; link-preview bots’ fetches are not clicks); 0 for other steps.
      */
     clicked: number;
     /**

@@ -57,6 +57,7 @@ const InboundRowSchema = z.object({
   total: z.number(),
 });
 const ReplyRowSchema = z.object({
+  id: z.number(),
   body: z.string(),
   kind: z.enum(OUTBOUND_MESSAGE_KINDS),
   status: z.enum(OUTBOUND_MESSAGE_STATUSES),
@@ -67,6 +68,8 @@ export type MessageRow = z.output<typeof MessageRowSchema>;
 export type ClickRow = z.output<typeof ClickRowSchema>;
 export type InboundRow = z.output<typeof InboundRowSchema>;
 export type ReplyRow = z.output<typeof ReplyRowSchema>;
+const ReplyClickRowSchema = ClickRowSchema.omit({ campaignUuid: true, campaignName: true, total: true }).extend({ replyId: z.number() });
+export type ReplyClickRow = z.output<typeof ReplyClickRowSchema>;
 
 /** What `search` matches: digits the number contains, or text a custom field's value contains. */
 export type DirectorySearch = { digits?: string; text: string };
@@ -168,8 +171,21 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
         db,
         ReplyRowSchema,
         sql`
-        SELECT body, kind, status, created_at AS "createdAt" FROM outbound_replies
+        SELECT id::int AS id, body, kind, status, created_at AS "createdAt" FROM outbound_replies
          WHERE team_id = ${teamId} AND to_number = ${phoneNumber} ORDER BY created_at DESC, id DESC`,
+      ),
+
+    /** Clicks on the tracked links of those messages (a flow's), newest first. */
+    replyClicks: (teamId: number, phoneNumber: string): Promise<ReplyClickRow[]> =>
+      rowsOf(
+        db,
+        ReplyClickRowSchema,
+        sql`
+        SELECT o.id::int AS "replyId", s.link_name AS "linkName", l.clicked_at AS "clickedAt", l.is_bot AS "isBot",
+               l.user_agent AS "userAgent", l.ip, l.device_type AS "deviceType", l.os_version AS "osVersion", l.browser_version AS "browserVersion"
+          FROM outbound_replies o JOIN short_links s ON s.outbound_reply_id = o.id JOIN link_clicks l ON l.code = s.code
+         WHERE o.team_id = ${teamId} AND o.to_number = ${phoneNumber}
+         ORDER BY l.clicked_at DESC, l.id DESC`,
       ),
 
     /** Whether the team holds anything about the number beyond its groups (sent messages, inbound, replies, test sends; the opt-out history is the suppression list's). */
@@ -249,11 +265,16 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
     async anonymise(tx: Tx, teamId: number, phoneNumber: string, token: string): Promise<Anonymised> {
       const count = async (statement: SQL) => (await tx.execute(statement)).rowCount ?? 0;
       const ofTeam = sql`k.id = m.campaign_id AND k.team_id = ${teamId} AND m.phone_number = ${phoneNumber}`;
-      // Clicks first: they are found through their message's number.
-      const clicks = await count(sql`
+      // Clicks first: they are found through their message's number (a campaign's, or a flow's message in outbound_replies).
+      const clicks =
+        (await count(sql`
         UPDATE link_clicks l SET user_agent = NULL, ip = NULL
           FROM short_links s, messages m, campaigns k
-         WHERE l.code = s.code AND s.message_id = m.id AND ${ofTeam}`);
+         WHERE l.code = s.code AND s.message_id = m.id AND ${ofTeam}`)) +
+        (await count(sql`
+        UPDATE link_clicks l SET user_agent = NULL, ip = NULL
+          FROM short_links s, outbound_replies o
+         WHERE l.code = s.code AND s.outbound_reply_id = o.id AND o.team_id = ${teamId} AND o.to_number = ${phoneNumber}`));
       const messages = await count(sql`
         UPDATE messages m SET phone_number = ${token}, custom_fields = '{}'::jsonb, body = NULL FROM campaigns k WHERE ${ofTeam}`);
       await tx.execute(sql`

@@ -127,12 +127,13 @@ export function createContactsDirectoryService(deps: {
     async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
       const phoneNumber = await numberOf(auth, input);
       const listId = await deps.suppressions.listOf(auth.teamId);
-      const [groups, messages, clicks, inboundMessages, replies, events, consent] = await Promise.all([
+      const [groups, messages, clicks, inboundMessages, replies, replyClicks, events, consent] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber),
         deps.directory.clicks(auth.teamId, phoneNumber),
         deps.directory.inbound(auth.teamId, phoneNumber),
         deps.directory.replies(auth.teamId, phoneNumber),
+        deps.directory.replyClicks(auth.teamId, phoneNumber),
         allEvents(auth, phoneNumber),
         deps.consent.ofNumber(deps.db, auth.teamId, phoneNumber),
       ]);
@@ -154,7 +155,24 @@ export function createContactsDirectoryService(deps: {
             browser_version: row.browserVersion,
           })),
           inbound_messages: inboundMessages.map(inbound),
-          replies: replies.map((row) => ({ body: row.body, kind: row.kind, status: row.status, created_at: time(row.createdAt) })),
+          replies: replies.map((row) => ({
+            body: row.body,
+            kind: row.kind,
+            status: row.status,
+            created_at: time(row.createdAt),
+            clicks: replyClicks
+              .filter((click) => click.replyId === row.id)
+              .map((click) => ({
+                link_name: click.linkName,
+                clicked_at: time(click.clickedAt),
+                is_bot: click.isBot,
+                user_agent: click.userAgent,
+                ip: click.ip,
+                device_type: click.deviceType,
+                os_version: click.osVersion,
+                browser_version: click.browserVersion,
+              })),
+          })),
           opt_out_events: events,
           consent_records: consent.records,
           opt_in_requests: consent.requests,

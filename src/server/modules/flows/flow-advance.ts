@@ -2,10 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FlowCondition, FlowStep } from '../../../shared/contract';
 import { quietUntil, type QuietHours } from '../../../shared/schedule/quiet-hours';
-import { render } from '../../../shared/sms';
+import { parseShorthands, renderTokens, shorthandNames, type ShorthandToken } from '../../../shared/sms';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { segmentNumbersOf, segmentReferencesOf, segmentScopeOf, type SegmentShape } from '../../db/segment-sql';
+import { freeShortCodes, insertReplyShortLinks } from '../../engine/store/short-links';
 import type { WebhookCaller } from '../../gateways/webhooks/webhook-caller';
 import { zoneOfNumber } from '../../lib/phone-zones';
 import type { SecretBox } from '../../lib/secret-box';
@@ -21,6 +22,8 @@ import { branchTarget, indexSteps, waitEnd, type StepIndex } from './flow-steps'
  * with the move or not at all: a crash or a failed statement leaves the batch as it was, to be done
  * again, whole. A run does one step per batch; a step that is done at once leaves the run due at
  * once, for the next batch. The statements are set-based (arrays over the batch), not one a run.
+ * A send step's message carries a short link of its own for each tracked link of its template,
+ * recorded with it in the same transaction (docs/flows.md, "Tracked links").
  *
  * A webhook step is called after the commit, at most once per run and step: the call is recorded
  * (history `webhook_called`) in the batch's transaction, and only the process that committed it
@@ -55,6 +58,12 @@ type Move = { runId: number; state: 'active' | 'completed' | 'exited'; exitReaso
 type Done = { runId: number; stepId: string; outcome: string };
 type Entered = { runId: number; stepId: string; stepType: string };
 type Send = { runId: number; stepId: string; teamId: number; to: string; sender: string; body: string; marketing: boolean };
+/** A send step's message before its short codes are known: its template's parsed body and the fields to render it with. */
+type Draft = Omit<Send, 'body'> & { template: LoadedTemplate; fields: Record<string, string> };
+type TemplateLink = { id: number; destination: string; domain: string | null };
+type LoadedTemplate = { body: string; sender: string; links: Record<string, TemplateLink>; tokens: ShorthandToken[]; tracked: string[] };
+/** A short link of a flow message, by the message's run and step (its id is known once it is inserted). */
+type ShortLink = { runId: number; stepId: string; code: string; linkId: number; linkName: string; destination: string };
 type Membership = { runId: number; groupUuid: string; teamId: number; phone: string };
 type Call = { runUuid: string; runId: number; stepId: string; url: string; secret: Buffer; payload: unknown };
 
@@ -66,6 +75,8 @@ export type FlowAdvanceDeps = {
   /** Whether the team's suppression list holds the number (modules/suppressions' `isSuppressed` over its list), as SQL. */
   suppressed: (teamId: SQL, phone: SQL) => SQL;
   config: { appTimezone: string };
+  /** What a short link on a link's domain starts with (the vanity domains' `urlBase`: PUBLIC_URL/l for the service's own). */
+  urlBase: (domain: string | null) => string;
   onWebhookError?: (error: Error) => void;
 };
 
@@ -99,16 +110,18 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
   /** Which of the runs (all at the same branch of one flow) the condition holds for. */
   async function holdsFor(tx: Tx, teamId: number, condition: FlowCondition, runs: Claimed[], now: Date): Promise<Set<number>> {
     if (condition.type === 'last_message') {
-      // Flow messages' links are not tracked yet: nobody has clicked one (docs/flows.md).
-      if (condition.event === 'clicked') return new Set();
+      const holds =
+        condition.event === 'clicked'
+          ? // A person (not a link-preview bot) clicked a tracked link of the run's latest message.
+            sql`EXISTS (SELECT 1 FROM short_links s JOIN link_clicks k ON k.code = s.code AND NOT k.is_bot
+                         WHERE s.outbound_reply_id = (SELECT o.id FROM outbound_replies o WHERE o.flow_run_id = r.id
+                                                       ORDER BY o.created_at DESC, o.id DESC LIMIT 1))`
+          : sql`EXISTS (SELECT 1 FROM inbound_messages m WHERE m.team_id = r.team_id AND m.from_number = r.phone_number
+                          AND m.received_at > coalesce((SELECT max(o.created_at) FROM outbound_replies o WHERE o.flow_run_id = r.id), r.started_at))`;
       const rows = await rowsOf(
         tx,
         z.object({ id: z.number() }),
-        sql`
-        SELECT r.id::int AS id FROM flow_runs r
-         WHERE r.id = ANY(${sql.param(runs.map((run) => run.id))}::bigint[])
-           AND EXISTS (SELECT 1 FROM inbound_messages m WHERE m.team_id = r.team_id AND m.from_number = r.phone_number
-                          AND m.received_at > coalesce((SELECT max(o.created_at) FROM outbound_replies o WHERE o.flow_run_id = r.id), r.started_at))`,
+        sql`SELECT r.id::int AS id FROM flow_runs r WHERE r.id = ANY(${sql.param(runs.map((run) => run.id))}::bigint[]) AND ${holds}`,
       );
       return new Set(rows.map((row) => row.id));
     }
@@ -140,19 +153,57 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
     return new Set(runs.filter((run) => matched.has(run.phone) !== negate).map((run) => run.id));
   }
 
-  /** The templates the send steps name (team's, by uuid), with their links' destinations. */
-  async function templatesOf(tx: Tx, wanted: Array<{ teamId: number; uuid: string }>) {
+  /**
+   * The templates the send steps name (team's, by uuid), each parsed once, with its links (as the
+   * engine reads a campaign's: id, destination and the link's domain) and the link names its body
+   * uses that it has: those get a short link each.
+   */
+  async function templatesOf(tx: Tx, wanted: Array<{ teamId: number; uuid: string }>): Promise<Map<string, LoadedTemplate>> {
     const rows = await rowsOf(
       tx,
-      z.object({ teamId: z.number(), uuid: z.string(), body: z.string(), sender: z.string(), links: z.record(z.string(), z.string()) }),
+      z.object({
+        teamId: z.number(),
+        uuid: z.string(),
+        body: z.string(),
+        sender: z.string(),
+        links: z.record(z.string(), z.object({ id: z.number(), destination: z.string(), domain: z.string().nullable() })),
+      }),
       sql`
       SELECT t.team_id::int AS "teamId", t.uuid::text AS uuid, t.body, t.sender,
-             coalesce((SELECT jsonb_object_agg(l.name, l.destination) FROM links l WHERE l.template_id = t.id), '{}') AS links
+             coalesce((SELECT jsonb_object_agg(l.name, jsonb_build_object('id', l.id, 'destination', l.destination, 'domain', vd.domain))
+                         FROM links l JOIN vanity_domains vd ON vd.id = l.vanity_domain_id WHERE l.template_id = t.id), '{}') AS links
         FROM templates t
-        JOIN unnest(${sql.param(wanted.map((w) => w.teamId))}::bigint[], ${sql.param(wanted.map((w) => w.uuid.toLowerCase()))}::text[]) AS w(team_id, uuid)
+        JOIN (SELECT DISTINCT * FROM unnest(${sql.param(wanted.map((w) => w.teamId))}::bigint[], ${sql.param(wanted.map((w) => w.uuid.toLowerCase()))}::text[])) AS w(team_id, uuid)
           ON t.team_id = w.team_id AND t.uuid::text = w.uuid`,
     );
-    return new Map(rows.map((row) => [`${row.teamId}:${row.uuid}`, row]));
+    return new Map(
+      rows.map((row) => [
+        `${row.teamId}:${row.uuid}`,
+        { ...row, tokens: parseShorthands(row.body), tracked: shorthandNames(row.body).links.filter((name) => row.links[name] !== undefined) },
+      ]),
+    );
+  }
+
+  /**
+   * The batch's messages rendered, each `::NAME::` of its template's links as a short link of its
+   * own (campaigns' way: the message carries the short URL, so its length and parts are the sent
+   * text's), and those short links, to record with the messages.
+   */
+  async function withShortLinks(tx: Tx, drafts: Draft[]): Promise<{ sends: Send[]; links: ShortLink[] }> {
+    const wanted = drafts.reduce((n, draft) => n + draft.template.tracked.length, 0);
+    const codes = wanted > 0 ? await freeShortCodes(tx, wanted) : [];
+    const links: ShortLink[] = [];
+    const sends = drafts.map(({ template, fields, ...send }) => {
+      const urls: Record<string, string> = {};
+      for (const name of template.tracked) {
+        const link = template.links[name]!;
+        const code = codes[links.length]!;
+        links.push({ runId: send.runId, stepId: send.stepId, code, linkId: link.id, linkName: name, destination: link.destination });
+        urls[name] = `${deps.urlBase(link.domain)}/${code}`;
+      }
+      return { ...send, body: renderTokens(template.tokens, { fields, links: urls }) };
+    });
+    return { sends, links };
   }
 
   /**
@@ -194,7 +245,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
       const moves: Move[] = [];
       const done: Done[] = [];
       const entered: Entered[] = [];
-      const sends: Send[] = [];
+      const drafts: Draft[] = [];
       const joins: Membership[] = [];
       const leaves: Membership[] = [];
       const starting = new Set<number>();
@@ -241,7 +292,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
               uuid: (flows.get(run.flowId)!.index.steps.get(run.stepId!)!.step as { template_uuid: string }).template_uuid,
             })),
           )
-        : new Map();
+        : new Map<string, LoadedTemplate>();
       const contactFields = sending.length ? await fieldsOf(tx, sending) : new Map<string, Record<string, string>>();
 
       for (const run of runs) {
@@ -283,10 +334,17 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
               done.push({ runId: run.id, stepId: run.stepId, outcome: 'skipped' });
             } else {
               const fields = { ...(contactFields.get(`${run.teamId}:${run.phone}`) ?? {}), ...run.fields };
-              // Flow messages' links are not tracked yet: a `::NAME::` link is sent as its destination.
-              const body = render(template.body, { fields, links: template.links });
               const sender = step.sender || template.sender || SHORT_CODE_SENDER;
-              sends.push({ runId: run.id, stepId: run.stepId, teamId: run.teamId, to: run.phone, sender, body, marketing: step.transactional !== true });
+              drafts.push({
+                runId: run.id,
+                stepId: run.stepId,
+                teamId: run.teamId,
+                to: run.phone,
+                sender,
+                template,
+                fields,
+                marketing: step.transactional !== true,
+              });
               done.push({ runId: run.id, stepId: run.stepId, outcome: 'sent' });
             }
             goTo(run, flow, next);
@@ -334,7 +392,8 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
         }
       }
 
-      await apply(tx, now, { moves, done, entered, sends, joins, leaves, starting });
+      const { sends, links } = await withShortLinks(tx, drafts);
+      await apply(tx, now, { moves, done, entered, sends, links, joins, leaves, starting });
       return runs.length;
     });
     if (calls.length > 0) {
@@ -348,18 +407,42 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
   async function apply(
     tx: Tx,
     now: Date,
-    work: { moves: Move[]; done: Done[]; entered: Entered[]; sends: Send[]; joins: Membership[]; leaves: Membership[]; starting: Set<number> },
+    work: {
+      moves: Move[];
+      done: Done[];
+      entered: Entered[];
+      sends: Send[];
+      links: ShortLink[];
+      joins: Membership[];
+      leaves: Membership[];
+      starting: Set<number>;
+    },
   ): Promise<void> {
-    const { moves, done, entered, sends, joins, leaves, starting } = work;
-    if (sends.length > 0)
-      // The run's and step's key makes a second message for one step impossible, whatever happens.
-      await tx.execute(sql`
+    const { moves, done, entered, sends, links, joins, leaves, starting } = work;
+    if (sends.length > 0) {
+      // The run's and step's key makes a second message for one step impossible, whatever happens. The
+      // new rows' ids are read back only when the batch has links to give them.
+      const queued = await rowsOf(
+        tx,
+        z.object({ id: z.number(), runId: z.number(), stepId: z.string() }),
+        sql`
         INSERT INTO outbound_replies (team_id, to_number, sender, body, kind, marketing, flow_run_id, flow_step_id, created_at, updated_at)
         SELECT s.team_id, s.to_number, s.sender, s.body, 'flow', s.marketing, s.run_id, s.step_id, ${now}, ${now}
           FROM unnest(${sql.param(sends.map((s) => s.teamId))}::bigint[], ${sql.param(sends.map((s) => s.to))}::text[], ${sql.param(sends.map((s) => s.sender))}::text[],
                       ${sql.param(sends.map((s) => s.body))}::text[], ${sql.param(sends.map((s) => s.marketing))}::boolean[], ${sql.param(sends.map((s) => s.runId))}::bigint[],
                       ${sql.param(sends.map((s) => s.stepId))}::text[]) AS s(team_id, to_number, sender, body, marketing, run_id, step_id)
-        ON CONFLICT (flow_run_id, flow_step_id) WHERE flow_run_id IS NOT NULL DO NOTHING`);
+        ON CONFLICT (flow_run_id, flow_step_id) WHERE flow_run_id IS NOT NULL DO NOTHING
+        ${links.length > 0 ? sql`RETURNING id::int AS id, flow_run_id::int AS "runId", flow_step_id AS "stepId"` : sql``}`,
+      );
+      // The message's short links commit with it or not at all; a message the key refused gets none.
+      const idOf = new Map(queued.map((row) => [`${row.runId}:${row.stepId}`, row.id]));
+      const owned = links.flatMap(({ runId, stepId, ...link }) => {
+        const outboundReplyId = idOf.get(`${runId}:${stepId}`);
+        return outboundReplyId === undefined ? [] : [{ ...link, outboundReplyId }];
+      });
+      // A code another transaction took since `freeShortCodes` looked: the batch is done again, whole, with new codes.
+      if (!(await insertReplyShortLinks(tx, owned))) throw new Error('a short code was taken while the batch was advanced; it is done again');
+    }
     if (joins.length > 0) await join(tx, joins, now);
     if (leaves.length > 0) await leave(tx, leaves, now);
     if (done.length > 0)

@@ -158,24 +158,31 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       return counts;
     },
 
-    /** Each step's counts (entered, sent, clicked, exited) of a flow, by step id. */
+    /**
+     * Each step's counts (entered, sent, clicked, exited) of a flow, by step id. `clicked`: the runs
+     * whose message at the step a person clicked (a human click on any of its tracked links; a
+     * link-preview bot's fetch is no click), each counted once however many clicks it had.
+     */
     async stepStats(flowId: number, conn: Conn = db): Promise<Map<string, FlowStepStats>> {
       const rows = await rowsOf(
         conn,
-        z.object({ stepId: z.string(), entered: z.number(), sent: z.number(), exited: z.number() }),
+        z.object({ stepId: z.string(), entered: z.number(), sent: z.number(), clicked: z.number(), exited: z.number() }),
         sql`
         WITH h AS (
           SELECT s.step_id, count(*)::int AS entered,
                  count(*) FILTER (WHERE s.outcome = ANY(${sql.param([...EXIT_OUTCOMES])}::text[]))::int AS exited
             FROM flow_run_steps s JOIN flow_runs r ON r.id = s.run_id WHERE r.flow_id = ${flowId} GROUP BY s.step_id),
         m AS (
-          SELECT o.flow_step_id AS step_id, count(*)::int AS sent
+          SELECT o.flow_step_id AS step_id, count(*) FILTER (WHERE o.status NOT IN ('failed', 'unsent'))::int AS sent,
+                 count(*) FILTER (WHERE EXISTS (SELECT 1 FROM short_links s JOIN link_clicks k ON k.code = s.code AND NOT k.is_bot
+                                                 WHERE s.outbound_reply_id = o.id))::int AS clicked
             FROM outbound_replies o JOIN flow_runs r ON r.id = o.flow_run_id
-           WHERE r.flow_id = ${flowId} AND o.status NOT IN ('failed', 'unsent') GROUP BY o.flow_step_id)
-        SELECT coalesce(h.step_id, m.step_id) AS "stepId", coalesce(h.entered, 0) AS entered, coalesce(m.sent, 0) AS sent, coalesce(h.exited, 0) AS exited
+           WHERE r.flow_id = ${flowId} GROUP BY o.flow_step_id)
+        SELECT coalesce(h.step_id, m.step_id) AS "stepId", coalesce(h.entered, 0) AS entered, coalesce(m.sent, 0) AS sent,
+               coalesce(m.clicked, 0) AS clicked, coalesce(h.exited, 0) AS exited
           FROM h FULL JOIN m ON m.step_id = h.step_id`,
       );
-      return new Map(rows.map((row) => [row.stepId, { entered: row.entered, sent: row.sent, clicked: 0, exited: row.exited }]));
+      return new Map(rows.map((row) => [row.stepId, { entered: row.entered, sent: row.sent, clicked: row.clicked, exited: row.exited }]));
     },
 
     /** A flow's runs, newest first, optionally in one state. */

@@ -7,7 +7,7 @@ import { readUserAgent } from '../../lib/user-agents';
 
 const DestinationRowSchema = z.object({ destination: z.string() });
 
-/** A recipient's short link: where it goes, and a click recorded on the way. */
+/** A recipient's short link (a campaign's or a flow's message): where it goes, and a click recorded on the way. */
 export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
   return {
     /** The destination of `code`, recording the click; `host` given, only a link made on that vanity domain. */
@@ -18,8 +18,10 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
         deps.db,
         DestinationRowSchema,
         sql`
+        -- A campaign message's link (message_id) or a flow message's (outbound_reply_id): one route, one
+        -- bot test, one vanity-host check for both.
         WITH link AS (
-          SELECT s.code, s.destination, s.message_id, m.campaign_id FROM short_links s JOIN messages m ON m.id = s.message_id
+          SELECT s.code, s.destination, s.message_id, s.outbound_reply_id, m.campaign_id FROM short_links s LEFT JOIN messages m ON m.id = s.message_id
             LEFT JOIN links l ON l.id = s.link_id LEFT JOIN vanity_domains vd ON vd.id = l.vanity_domain_id
            WHERE s.code = ${code} ${onHost}),
         -- A person's first click on any of the message's links makes them a clicker (the overview's
@@ -37,7 +39,13 @@ export function createTrackedLinks(deps: { db: Db; clock: Clock }) {
           INSERT INTO link_clicks (code, campaign_id, sequence, clicked_at, user_agent, ip, device_type, os_version, browser_version, is_bot)
           SELECT link.code, counted.id, counted.click_count, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType},
                  ${device.osVersion}, ${device.browserVersion}, ${device.isBot}
-            FROM link JOIN counted ON counted.id = link.campaign_id)
+            FROM link JOIN counted ON counted.id = link.campaign_id),
+        -- A flow message's click counts toward no campaign: it has no campaign and no click sequence.
+        flow_click AS (
+          INSERT INTO link_clicks (code, clicked_at, user_agent, ip, device_type, os_version, browser_version, is_bot)
+          SELECT link.code, ${deps.clock.now()}, ${visitor.userAgent}, ${visitor.ip}, ${device.deviceType}, ${device.osVersion}, ${device.browserVersion},
+                 ${device.isBot}
+            FROM link WHERE link.outbound_reply_id IS NOT NULL)
         SELECT destination FROM link`,
       );
       return link?.destination;
