@@ -202,7 +202,20 @@ export function addStep(steps: DraftStep[], owner: ListOwner, step: DraftStep): 
   return updateStep(steps, owner.branch, (branch) => (branch.type === 'branch' ? { ...branch, [owner.arm]: [...branch[owner.arm], step] } : branch));
 }
 
-/** Every step with its place, depth first (the editor's order). */
+/** A step's place as the editor titles it ("Step 3, otherwise step 1"), or undefined when no step has the id. */
+export function stepPlace(steps: readonly FlowStep[], id: string, prefix = ''): string | undefined {
+  for (const [index, step] of steps.entries()) {
+    const title = `${prefix}${prefix ? 'step' : 'Step'} ${index + 1}`;
+    if (step.id === id) return title;
+    if (step.type === 'branch') {
+      const inner = stepPlace(step.then, id, `${title}, then `) ?? stepPlace(step.else, id, `${title}, otherwise `);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** The step with the id, at any depth. */
 export function findStep(steps: readonly DraftStep[] | readonly FlowStep[], id: string): FlowStep | DraftStep | undefined {
   for (const step of steps) {
     if (step.id === id) return step;

@@ -527,7 +527,7 @@ function StepFields({
             />
             <TextInput
               label="Sender"
-              description="Optional: else the template’s, else the team’s route."
+              placeholder="The template’s (optional)"
               value={step.sender}
               onChange={(event) => update({ ...step, sender: event.currentTarget.value })}
               error={errorAt(`${path}.sender`)}

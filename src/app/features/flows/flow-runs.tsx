@@ -5,7 +5,7 @@ import { TableScroll } from '../../components/table-scroll';
 import { formatTimestamp } from '../../lib/format';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { paths } from '../../paths';
-import { findStep } from './flow-draft';
+import { findStep, stepPlace } from './flow-draft';
 import { outcomeLabel, RUN_STATE_COLORS, RUN_STATE_LABELS, STEP_LABELS, TRIGGERED_BY } from './flow-labels';
 
 /** Each step a run entered, in order: when, when it was done, what it did. */
@@ -42,13 +42,14 @@ export function RunHistory({ run }: { run: FlowRun }) {
   );
 }
 
-/** Where the run is: its step (numbered as the editor numbers it when the flow's steps are known), else how it ended. */
+/** Where the run is: its step (titled as the editor titles it when the flow's steps are known), else how it ended. */
 function whereOf(run: FlowRun, steps?: readonly FlowStep[]): string {
   if (run.state !== 'active') return run.state === 'exited' ? `Exited: ${outcomeLabel(run.exit_reason)}` : 'Completed';
   if (run.step_id === null) return 'Starting';
   const step = steps && findStep(steps, run.step_id);
+  if (step && steps) return `${stepPlace(steps, run.step_id)}: ${STEP_LABELS[step.type]}`;
   const last = run.history.at(-1);
-  return step ? STEP_LABELS[step.type] : last ? STEP_LABELS[last.type] : 'Starting';
+  return last ? STEP_LABELS[last.type] : 'Starting';
 }
 
 interface FlowRunListProps {

@@ -30,7 +30,10 @@ export default function FlowNewPage() {
 
   return (
     <>
-      <PageHeader title="New flow" description="Choose what starts it, then add its steps in order. Save it disabled to try it with your number first." />
+      <PageHeader
+        title="New flow"
+        description="Choose what starts it, then add its steps in order. Once it is saved and enabled, try it with your number on its page."
+      />
       <RoleRequired needs="edit" back={{ href: paths.flows.list.getHref(), label: 'Back to flows' }}>
         <FlowEditor pickers={pickers} names={names} submitLabel="Create flow" onSubmit={create} onCancel={() => void navigate(paths.flows.list.getHref())} />
       </RoleRequired>
