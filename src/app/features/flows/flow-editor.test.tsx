@@ -5,10 +5,9 @@
  * and waiting runs stay) without the editor's own keys or the counts. The contract's messages, the
  * editor's own check or the API's 422 (`steps.2.then.0.template_uuid`), show at the field they name.
  *
- * Seen red: with the ids left out of the request (`stepInput` without `id`), the saved steps came back
- * without them; with a move that swapped across lists (the index taken from the flow's list, not the
- * branch's), the nested step did not move; with the 422 read at `steps.2.template_uuid` only, the
- * nested template's message was nowhere on the card.
+ * Seen red: with the ids left out of the request (`stepInput` without `id`), the saved steps went
+ * back without them; with the send step's template input not reading its message at its path, neither
+ * the contract's message nor the API's 422 for the nested template showed on its card.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { FlowInput } from '../../../shared/contract';
