@@ -76,7 +76,7 @@ export function FlowTestRun({ flowUuid, enabled }: { flowUuid: string; enabled: 
             error={fieldError}
             w={240}
           />
-          <Button type="submit" mt={25} leftSection={<IconPlayerPlay size={16} />} loading={start.isPending}>
+          <Button type="submit" mt={{ base: 0, sm: 25 }} leftSection={<IconPlayerPlay size={16} />} loading={start.isPending}>
             Test with my number
           </Button>
         </Group>
