@@ -1,4 +1,4 @@
-import { Autocomplete, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Autocomplete, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { FIELD_OPS, VALUELESS_FIELD_OPS, type FieldOp, type FlowCondition } from '../../../shared/contract';
 import { useFlowEditor } from './flow-editor-context';
 
@@ -88,14 +88,13 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
         error={kind === 'segment' || kind === 'group' || kind === 'field' ? undefined : conditionError}
       />
       {condition.type === 'segment' && (
-        <Group gap="xs" grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select
             label="The number"
             data={MEMBERSHIP_OPTIONS}
             value={condition.op}
             allowDeselect={false}
             onChange={(op) => op && onChange({ ...condition, op: op as 'in' | 'not_in' })}
-            miw={140}
           />
           <Select
             label="Segment"
@@ -105,19 +104,17 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
             value={condition.segment_uuid || null}
             onChange={(uuid) => onChange({ ...condition, segment_uuid: uuid ?? '' })}
             error={errorAt(`${path}.segment_uuid`)}
-            miw={200}
           />
-        </Group>
+        </SimpleGrid>
       )}
       {condition.type === 'group' && (
-        <Group gap="xs" grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select
             label="The number"
             data={MEMBERSHIP_OPTIONS}
             value={condition.op}
             allowDeselect={false}
             onChange={(op) => op && onChange({ ...condition, op: op as 'in' | 'not_in' })}
-            miw={140}
           />
           <Select
             label="Contact group"
@@ -127,12 +124,11 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
             value={condition.group_uuid || null}
             onChange={(uuid) => onChange({ ...condition, group_uuid: uuid ?? '' })}
             error={errorAt(`${path}.group_uuid`)}
-            miw={200}
           />
-        </Group>
+        </SimpleGrid>
       )}
       {condition.type === 'field' && (
-        <Group gap="xs" grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
           <Autocomplete
             label="Field"
             placeholder="e.g. city"
@@ -140,7 +136,6 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
             value={condition.field}
             onChange={(field) => onChange({ ...condition, field })}
             error={errorAt(`${path}.field`)}
-            miw={140}
           />
           <Select
             label="Test"
@@ -152,7 +147,6 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
               const valueless = VALUELESS_FIELD_OPS.has(op as FieldOp);
               onChange({ ...condition, op: op as FieldOp, value: valueless ? undefined : (condition.value ?? '') });
             }}
-            miw={160}
           />
           {!VALUELESS_FIELD_OPS.has(condition.op) && (
             <TextInput
@@ -160,10 +154,9 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
               value={String(condition.value ?? '')}
               onChange={(event) => onChange({ ...condition, value: event.currentTarget.value })}
               error={errorAt(`${path}.value`)}
-              miw={120}
             />
           )}
-        </Group>
+        </SimpleGrid>
       )}
       {kind === 'clicked' && (
         <Text size="xs" c="dimmed">

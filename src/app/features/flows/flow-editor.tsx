@@ -12,6 +12,7 @@ import {
   Paper,
   SegmentedControl,
   Select,
+  SimpleGrid,
   Stack,
   Switch,
   Text,
@@ -227,7 +228,7 @@ export function FlowEditor({ defaultValue = NEW_FLOW, pickers, names, submitLabe
                   />
                 )}
                 {trigger.type === 'anniversary' && (
-                  <Group grow align="flex-start" wrap="wrap" gap="sm">
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                     <Autocomplete
                       label="Date field"
                       description="A contact field holding a date YYYY-MM-DD, e.g. birthday."
@@ -235,7 +236,6 @@ export function FlowEditor({ defaultValue = NEW_FLOW, pickers, names, submitLabe
                       value={trigger.field}
                       onChange={(field) => change((current) => ({ ...current, trigger: { ...trigger, field } }))}
                       error={errors['trigger.field']?.[0]}
-                      miw={180}
                     />
                     <TextInput
                       label="At"
@@ -247,9 +247,8 @@ export function FlowEditor({ defaultValue = NEW_FLOW, pickers, names, submitLabe
                         change((current) => ({ ...current, trigger: { ...trigger, at } }));
                       }}
                       error={errors['trigger.at']?.[0]}
-                      miw={140}
                     />
-                  </Group>
+                  </SimpleGrid>
                 )}
                 {trigger.type === 'conversion' && (
                   <Text size="sm" c="dimmed">
@@ -281,7 +280,7 @@ export function FlowEditor({ defaultValue = NEW_FLOW, pickers, names, submitLabe
                 value={draft.reentry}
                 allowDeselect={false}
                 onChange={(reentry) => reentry && change((current) => ({ ...current, reentry: reentry as FlowDraft['reentry'] }))}
-                miw={240}
+                w={280}
               />
             </Group>
             <Stack component="section" aria-labelledby={`${idPrefix}-steps`} gap="sm">
@@ -513,7 +512,7 @@ function StepFields({
     case 'send':
       return (
         <Stack gap="xs">
-          <Group gap="sm" grow align="flex-start" wrap="wrap">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <Select
               label="Template"
               placeholder="Choose a template"
@@ -523,7 +522,6 @@ function StepFields({
               onChange={(uuid) => update({ ...step, template_uuid: uuid ?? '' })}
               error={errorAt(`${path}.template_uuid`)}
               nothingFoundMessage="No template: add one on the Templates page"
-              miw={200}
             />
             <TextInput
               label="Sender"
@@ -531,9 +529,8 @@ function StepFields({
               value={step.sender}
               onChange={(event) => update({ ...step, sender: event.currentTarget.value })}
               error={errorAt(`${path}.sender`)}
-              miw={160}
             />
-          </Group>
+          </SimpleGrid>
           <Switch
             label="Transactional"
             description="Not marketing (an order update, a code): the team’s frequency caps skip it. Leave it off for offers."
