@@ -5,7 +5,8 @@
  * included. The pages show a little of everything (seeded through the API): a template with a
  * tracked link, a sender, a group with contacts and fields, a campaign planned and one sent, a
  * keyword, a webhook with a delivery, an event endpoint with a failed delivery, an inbound message, an
- * API token, an invitation, an SMS connection, a segment with a group of conditions.
+ * API token, an invitation, an SMS connection, a segment with a group of conditions, a flow with a
+ * nested branch and a run.
  *
  * The dark scheme is the system's (the browser says `prefers-color-scheme: dark`, nothing chosen in
  * the dashboard): the test checks that the page really is dark before it asks axe.
@@ -31,6 +32,7 @@ interface Seed {
   templateUuid: string;
   groupUuid: string;
   segmentUuid: string;
+  flowUuid: string;
   plannedCampaignUuid: string;
   sentCampaignUuid: string;
   keywordUuid: string;
@@ -97,6 +99,9 @@ const visits: Visit[] = [
   { covers: 'segments.list', url: () => paths.segments.list.getHref(), heading: 'Segments' },
   { covers: 'segments.new', url: () => paths.segments.new.getHref(), heading: 'New segment' },
   { covers: 'segments.detail', url: (seed) => paths.segments.detail.getHref(seed.segmentUuid), heading: `A11y segment ${RUN}` },
+  { covers: 'flows.list', url: () => paths.flows.list.getHref(), heading: 'Flows' },
+  { covers: 'flows.new', url: () => paths.flows.new.getHref(), heading: 'New flow' },
+  { covers: 'flows.detail', url: (seed) => paths.flows.detail.getHref(seed.flowUuid), heading: `A11y welcome ${RUN}` },
   { covers: 'contacts.list', url: () => paths.contacts.list.getHref({ search: '7700900851' }), heading: 'Contacts' },
   { covers: 'contacts.detail', url: (seed) => paths.contacts.detail.getHref(seed.contact), heading: CONTACT },
   { covers: 'senders.list', url: () => paths.senders.list.getHref(), heading: 'Senders' },
@@ -237,6 +242,25 @@ test.beforeAll(async ({ browser }) => {
   });
   const eventDelivery = await call('POST', `/event-endpoints/${eventEndpoint.uuid}/test`);
   await call('POST', '/inbound-messages/', { from: CONTACT, body: `A11Y${RUN.slice(-6).toUpperCase()} please` });
+  // A flow on the keyword with a nested branch, and a run for the contact (the step counts, the runs, the contact page's Flows).
+  const flow = await call('POST', '/flows/', {
+    name: `A11y welcome ${RUN}`,
+    enabled: true,
+    trigger: { type: 'keyword', keyword_uuid: keyword.uuid },
+    steps: [
+      { type: 'send', template_uuid: template.uuid },
+      { type: 'wait', minutes: 1440 },
+      {
+        type: 'branch',
+        condition: { type: 'segment', op: 'in', segment_uuid: segment.uuid },
+        then: [{ type: 'add_to_group', group_uuid: group.uuid }],
+        else: [{ type: 'webhook', url: 'https://hooks.a11y.example/flow' }],
+      },
+    ],
+  });
+  // 409 when another spec of this service left the contact opted out: the flow's page is swept all the same.
+  const started = await page.request.fetch(`/api/2.0/flows/${flow.uuid}/runs`, { method: 'POST', headers, data: { phone_number: CONTACT } });
+  expect([201, 409], await started.text()).toContain(started.status());
   await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
   const invitee = `a11y.${RUN}@herald.test`;
   await call('POST', '/team/invitations', { email: invitee, role: 'viewer' });
@@ -258,6 +282,7 @@ test.beforeAll(async ({ browser }) => {
     templateUuid: template.uuid,
     groupUuid: group.uuid,
     segmentUuid: segment.uuid,
+    flowUuid: flow.uuid,
     plannedCampaignUuid: planned.uuid,
     sentCampaignUuid: sent.uuid,
     keywordUuid: keyword.uuid,

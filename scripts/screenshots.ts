@@ -3,7 +3,7 @@
  * dark scheme, into docs/screenshots/ (`<page>-<width>-<scheme>.png`, the visible window). It starts
  * its own Herald on a fresh data folder (embedded database, simulated SMS gateway), signs in, fills
  * it through the API with what a small team would have after a week (templates, a group with
- * contacts, campaigns sent, due and drafted, a segment, a keyword, inbound messages and an opt-out, an event
+ * contacts, campaigns sent, due and drafted, a segment, a keyword, a welcome flow with runs, inbound messages and an opt-out, an event
  * endpoint that a small receiver of the script's own answers, two SMS connections), then visits each page. Needs the built
  * dashboard (`npm run build`; the npm script builds it when missing).
  *
@@ -144,6 +144,40 @@ async function seed(page: Page, receiverUrl: string) {
     if (summary.recipients > 0 && summary.delivered >= summary.recipients - 2) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // A welcome flow on a keyword: a message, a day's wait, then a reminder to those who did not click.
+  // Five numbers start it (as the dashboard's test does) before quiet hours are set, so its first
+  // message is sent and the editor shows counts.
+  const join = await api.post('/keywords/', { keyword: 'JOIN', message: 'Welcome to Acme! Your first message follows.' });
+  const welcome = await api.post('/templates/', {
+    name: 'Welcome',
+    sender: 'AcmeShop',
+    body: 'Welcome {{first_name}}! Here is 10% off your first order: ::SALE::',
+  });
+  const flow = await api.post('/flows/', {
+    name: 'Welcome series',
+    enabled: true,
+    trigger: { type: 'keyword', keyword_uuid: join.uuid },
+    steps: [
+      { type: 'send', template_uuid: welcome.uuid },
+      { type: 'wait', minutes: 1440 },
+      {
+        type: 'branch',
+        condition: { type: 'last_message', event: 'clicked' },
+        then: [{ type: 'add_to_group', group_uuid: vip.uuid }],
+        else: [
+          { type: 'send', template_uuid: template.uuid },
+          { type: 'wait', until_time: '10:00' },
+        ],
+      },
+      { type: 'end' },
+    ],
+  });
+  for (const number of [numbers[0], numbers[1], numbers[2], numbers[4], numbers[5]]) await api.post(`/flows/${flow.uuid}/runs`, { phone_number: number });
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const shown = await api.get<{ steps: Array<{ stats: { sent: number } }> }>(`/flows/${flow.uuid}`);
+    if (shown.steps[0]!.stats.sent >= 5) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
   // Quiet hours (21:00–08:00 in each recipient's zone) and a campaign to five zones: at any hour some are at night, held.
   await api.put('/team/settings', { quiet_hours: { start: '21:00', end: '08:00' } });
   const travellers = await api.post('/contact-groups/', { name: 'Customers abroad' });
@@ -238,6 +272,7 @@ async function seed(page: Page, receiverUrl: string) {
     eventEndpoint: endpoint.uuid,
     eventDelivery: test.uuid,
     smsConnection: twilio.uuid,
+    flow: flow.uuid,
   };
 }
 
@@ -284,6 +319,13 @@ async function main(): Promise<void> {
       ['segment', `/segments/${ids.segment}`],
       ['contacts', '/contacts'],
       ['contact', `/contacts/${ids.number}`],
+      ['contact-flows', `/contacts/${ids.number}`],
+      ['flows', '/flows'],
+      ['flow-new', '/flows/new'],
+      ['flow', `/flows/${ids.flow}`],
+      ['flow-steps', `/flows/${ids.flow}`],
+      ['flow-branch', `/flows/${ids.flow}`],
+      ['flow-runs', `/flows/${ids.flow}`],
       ['senders', '/senders'],
       ['sender-new', '/senders/new'],
       ['sending', '/sending'],
@@ -332,6 +374,12 @@ async function main(): Promise<void> {
                 tabs.scrollIntoView({ block: 'start' });
                 window.scrollBy(0, -80);
               });
+          // The newest run opened on its history.
+          if (name === 'flow-runs' || name === 'contact-flows')
+            await page
+              .getByRole('button', { name: /started/ })
+              .first()
+              .click();
           // The team's test numbers are its last settings card; its default country has a card of its own.
           const card = {
             'team-test-numbers': 'Test numbers',
@@ -339,10 +387,19 @@ async function main(): Promise<void> {
             'team-frequency-cap': 'Frequency cap',
             'team-attribution': 'Revenue attribution',
             'team-integrations': 'Integrations',
+            'contact-flows': 'Flows',
+            'flow-steps': 'Steps',
+            'flow-runs': 'Runs',
           }[name];
           if (card)
             await page.getByRole('heading', { name: card, exact: true }).evaluate((heading) => {
               heading.scrollIntoView({ block: 'start' });
+              window.scrollBy(0, -80);
+            });
+          // The welcome flow's branch, its two arms nested under it.
+          if (name === 'flow-branch')
+            await page.getByText('Step 3: Branch on a condition', { exact: true }).evaluate((title) => {
+              title.scrollIntoView({ block: 'start' });
               window.scrollBy(0, -80);
             });
           await page.waitForTimeout(300);

@@ -150,6 +150,13 @@ export const paths = {
       getHref: (uuid: string, { page, perPage }: PageParams = {}) => withQuery(`/segments/${encodeURIComponent(uuid)}`, { page, per_page: perPage }),
     },
   },
+  /** The team's flows: automations that walk one number through steps (docs/flows.md). */
+  flows: {
+    list: listPath('/flows'),
+    new: { path: '/flows/new', getHref: () => '/flows/new' },
+    /** A flow's step editor with each step's counts, its test run and its runs. */
+    detail: { path: '/flows/:uuid', getHref: (uuid: string) => `/flows/${encodeURIComponent(uuid)}` },
+  },
   /** The team's contacts across its groups, by number (`search`: digits of the number, or text of a field's value). */
   contacts: {
     list: {

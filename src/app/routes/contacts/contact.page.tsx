@@ -14,6 +14,7 @@ import { downloadContactData } from '../../features/contacts-directory/contact-e
 import { ContactRecords } from '../../features/contacts-directory/contact-records';
 import { ContactSummary } from '../../features/contacts-directory/contact-summary';
 import { EraseContactModal } from '../../features/contacts-directory/erase-contact-modal';
+import { ContactFlowRuns } from '../../features/flows/contact-flow-runs';
 import { formatPhoneNumber } from '../../lib/phone-number';
 import { notifyFailure, notifySuccess } from '../../lib/notify';
 import { paths } from '../../paths';
@@ -89,7 +90,7 @@ function ContactView({ contact }: { contact: ContactDetail }) {
     <>
       <PageHeader
         title={number}
-        description="Everything your team holds about this number: its groups and fields, the messages it received, its clicks, what it texted you and its opt-outs."
+        description="Everything your team holds about this number: its groups and fields, the messages it received, its clicks, what it texted you, its opt-outs and its flows."
       />
       {/* Under the header, not beside it: a number does not wrap, and beside it the buttons would run off a phone's screen. */}
       {isAdmin && (
@@ -109,6 +110,7 @@ function ContactView({ contact }: { contact: ContactDetail }) {
       )}
       <ContactSummary contact={contact} />
       <ContactRecords contact={contact} />
+      <ContactFlowRuns phoneNumber={contact.phone_number} />
       {backToContacts}
       {isAdmin && (
         <EraseContactModal
