@@ -27,6 +27,7 @@ import { createContactsService } from './modules/contacts/contacts.service';
 import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
 import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
 import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
+import { createCheckoutConsent } from './modules/consent/checkout-consent';
 import { createConsentService } from './modules/consent/consent.service';
 import { createOptInRepository } from './modules/consent/opt-in.repository';
 import { createOverviewRepository } from './modules/overview/overview.repository';
@@ -428,6 +429,15 @@ export function createServices(
     shops: createShopConnectionsRepository(db, clock),
     conversions,
     secrets,
+    checkoutConsent: createCheckoutConsent({
+      consent: { ...consentRepository, confirmationText },
+      optIns,
+      suppressions,
+      lockGroup: contactsRepository.lockGroup,
+      settingsOf: (teamId, tx) => teamsRepository.settingsOf(teamId, tx),
+    }),
+    countryOf,
+    clock,
     config,
   });
 
