@@ -87,6 +87,7 @@ import { createSignupPageService, type SignupResult } from './modules/signup-pag
 import { createFlowAdvance } from './modules/flows/flow-advance';
 import { createFlowAnniversaries } from './modules/flows/flow-anniversaries';
 import { createFlowSegmentEntries } from './modules/flows/flow-segment-entries';
+import { createFlowWebhooks } from './modules/flows/flow-webhooks';
 import { createFlowsRepository } from './modules/flows/flows.repository';
 import { createFlowsService } from './modules/flows/flows.service';
 import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
@@ -314,14 +315,21 @@ export function createServices(
     clock,
     config,
   });
+  const flowWebhooks = createFlowWebhooks({
+    db,
+    clock,
+    caller: webhookCaller,
+    secrets,
+    // A call ends by WEBHOOK_TIMEOUT_MS: one a dead process was making is taken again soon after.
+    leaseMs: config.webhookTimeoutMs * 2 + 5_000,
+    onError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
+  });
   const flowAdvance = createFlowAdvance({
     db,
     clock,
-    secrets,
-    caller: webhookCaller,
+    webhooks: flowWebhooks,
     suppressed: (teamId, phone) => isSuppressed(suppressionListOf(teamId), phone),
     config,
-    onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
   });
   const flowAnniversaries = createFlowAnniversaries({ db, clock, config });
   const flowSegmentEntries = createFlowSegmentEntries({ db, clock, config });
@@ -505,6 +513,7 @@ export function createServices(
     contactsDirectory,
     flows,
     flowAdvance,
+    flowWebhooks,
     flowAnniversaries,
     flowSegmentEntries,
     consent,

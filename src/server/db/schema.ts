@@ -1200,6 +1200,26 @@ export const flowRunSteps = pgTable(
   (table) => [primaryKey({ columns: [table.runId, table.stepId] })],
 );
 
+/** A webhook step's call: queued with the move past the step, called and retried with backoff until delivered or given up. */
+export const flowWebhookCalls = pgTable('flow_webhook_calls', {
+  id: id(),
+  runId: bigint('run_id', { mode: 'number' })
+    .notNull()
+    .references(() => flowRuns.id, { onDelete: 'cascade' }),
+  stepId: text('step_id').notNull(),
+  url: text('url').notNull(),
+  payload: jsonb('payload').notNull(),
+  state: text('state', { enum: ['pending', 'delivered', 'failed'] })
+    .notNull()
+    .default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAt: moment('next_at').notNull(),
+  lastStatus: integer('last_status'),
+  lastError: text('last_error'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
+
 // The simulator gateway's own tables (gateways/sms/).
 
 /** What the simulator "delivered", keyed by client reference. */

@@ -120,6 +120,8 @@ export function createHeraldJobs(deps: { config: Config; database: Database; ser
     );
   }
 
+  // Flows' webhook steps: their calls retried with backoff, and any a dead process left (modules/flows/flow-webhooks.ts).
+  if (deps.queues) queues.push(services.flowWebhooks.jobQueue);
   if (deps.queues)
     periodic.push({
       // Flows: today's anniversary runs and the segments' new numbers' runs started, then the runs that are due advanced in batches (modules/flows/).
