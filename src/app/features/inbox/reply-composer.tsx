@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { measure } from '../../../shared/sms';
 import type { SavedReply } from '../../api/gen/types.gen';
 import { plural } from '../../lib/format';
+import { SavedRepliesManager } from './saved-replies-manager';
 
 /** Why the composer is disabled for a number that opted out (the service refuses with 409 too). */
 export const OPTED_OUT_NOTICE =
@@ -77,36 +78,39 @@ export function ReplyComposer({ optedOut, savedReplies, sending, onSend, onSave 
         description={`${plural(measured.length, 'character', 'characters')} · ${plural(measured.segments, 'SMS', 'SMS')} (${ENCODINGS[measured.encoding]}) · Ctrl+Enter sends`}
       />
       <Group justify="space-between">
-        <Popover position="top-start" withArrow trapFocus>
-          <Popover.Target>
-            <Button variant="subtle" size="xs" disabled={empty}>
-              Save as a saved reply
-            </Button>
-          </Popover.Target>
-          <Popover.Dropdown>
-            <Stack gap="xs">
-              <TextInput label="Name of the saved reply" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-              <Button
-                size="xs"
-                loading={saving}
-                disabled={name.trim() === ''}
-                onClick={async () => {
-                  setSaving(true);
-                  try {
-                    await onSave({ name: name.trim(), body });
-                    setName('');
-                  } catch {
-                    // The caller has said why.
-                  } finally {
-                    setSaving(false);
-                  }
-                }}
-              >
-                Save
+        <Group gap={0}>
+          <Popover position="top-start" withArrow trapFocus>
+            <Popover.Target>
+              <Button variant="subtle" size="xs" disabled={empty}>
+                Save as a saved reply
               </Button>
-            </Stack>
-          </Popover.Dropdown>
-        </Popover>
+            </Popover.Target>
+            <Popover.Dropdown>
+              <Stack gap="xs">
+                <TextInput label="Name of the saved reply" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+                <Button
+                  size="xs"
+                  loading={saving}
+                  disabled={name.trim() === ''}
+                  onClick={async () => {
+                    setSaving(true);
+                    try {
+                      await onSave({ name: name.trim(), body });
+                      setName('');
+                    } catch {
+                      // The caller has said why.
+                    } finally {
+                      setSaving(false);
+                    }
+                  }}
+                >
+                  Save
+                </Button>
+              </Stack>
+            </Popover.Dropdown>
+          </Popover>
+          <SavedRepliesManager savedReplies={savedReplies} />
+        </Group>
         <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={empty}>
           Send
         </Button>
