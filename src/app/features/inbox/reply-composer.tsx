@@ -49,17 +49,21 @@ export function ReplyComposer({ optedOut, savedReplies, sending, onSend, onSave 
   return (
     <Stack gap="xs" component="form" onSubmit={(event) => (event.preventDefault(), void send())} aria-label="Reply">
       {savedReplies.length > 0 && (
-        <Select
-          label="Saved reply"
-          placeholder="Start from a saved reply"
-          value={null}
-          onChange={(uuid) => {
-            const picked = savedReplies.find((reply) => reply.uuid === uuid);
-            if (picked) setBody(picked.body);
-          }}
-          data={savedReplies.map((reply) => ({ value: reply.uuid, label: reply.name }))}
-          searchable
-        />
+        <Group gap="xs" align="flex-end" wrap="nowrap">
+          <Select
+            style={{ flex: 1 }}
+            label="Saved reply"
+            placeholder="Start from a saved reply"
+            value={null}
+            onChange={(uuid) => {
+              const picked = savedReplies.find((reply) => reply.uuid === uuid);
+              if (picked) setBody(picked.body);
+            }}
+            data={savedReplies.map((reply) => ({ value: reply.uuid, label: reply.name }))}
+            searchable
+          />
+          <SavedRepliesManager savedReplies={savedReplies} />
+        </Group>
       )}
       <Textarea
         label="Reply"
@@ -78,39 +82,36 @@ export function ReplyComposer({ optedOut, savedReplies, sending, onSend, onSave 
         description={`${plural(measured.length, 'character', 'characters')} · ${plural(measured.segments, 'SMS', 'SMS')} (${ENCODINGS[measured.encoding]}) · Ctrl+Enter sends`}
       />
       <Group justify="space-between">
-        <Group gap={0}>
-          <Popover position="top-start" withArrow trapFocus>
-            <Popover.Target>
-              <Button variant="subtle" size="xs" disabled={empty}>
-                Save as a saved reply
+        <Popover position="top-start" withArrow trapFocus>
+          <Popover.Target>
+            <Button variant="subtle" size="xs" disabled={empty}>
+              Save as a saved reply
+            </Button>
+          </Popover.Target>
+          <Popover.Dropdown>
+            <Stack gap="xs">
+              <TextInput label="Name of the saved reply" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+              <Button
+                size="xs"
+                loading={saving}
+                disabled={name.trim() === ''}
+                onClick={async () => {
+                  setSaving(true);
+                  try {
+                    await onSave({ name: name.trim(), body });
+                    setName('');
+                  } catch {
+                    // The caller has said why.
+                  } finally {
+                    setSaving(false);
+                  }
+                }}
+              >
+                Save
               </Button>
-            </Popover.Target>
-            <Popover.Dropdown>
-              <Stack gap="xs">
-                <TextInput label="Name of the saved reply" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-                <Button
-                  size="xs"
-                  loading={saving}
-                  disabled={name.trim() === ''}
-                  onClick={async () => {
-                    setSaving(true);
-                    try {
-                      await onSave({ name: name.trim(), body });
-                      setName('');
-                    } catch {
-                      // The caller has said why.
-                    } finally {
-                      setSaving(false);
-                    }
-                  }}
-                >
-                  Save
-                </Button>
-              </Stack>
-            </Popover.Dropdown>
-          </Popover>
-          <SavedRepliesManager savedReplies={savedReplies} />
-        </Group>
+            </Stack>
+          </Popover.Dropdown>
+        </Popover>
         <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={empty}>
           Send
         </Button>

@@ -112,7 +112,7 @@ export function SavedRepliesManager({ savedReplies }: { savedReplies: readonly S
   }));
   return (
     <>
-      <Button variant="subtle" size="xs" onClick={open} disabled={savedReplies.length === 0}>
+      <Button variant="default" onClick={open}>
         Manage saved replies
       </Button>
       <Modal
