@@ -3,7 +3,9 @@
  * as the keyword tester sends it) while the inbox is open and shows within 5 seconds, with the unread
  * count in the navigation; the member opens it, answers with the keyboard, and the reply reaches the
  * gateway (the simulator's receipt makes it Delivered in the thread). When the number texts STOP the
- * composer says why it cannot be used. Screenshots at 1440 and 390 px; axe on both.
+ * composer says why it cannot be used. Screenshots at 1440 and 390 px; axe on both. Saved replies are
+ * renamed (by keyboard; Escape leaves a rename, then the dialog) and deleted from the composer's
+ * "Manage saved replies" dialog, and the picker offers the new name.
  *
  * Seen red: with the list's refetchInterval removed (the conversation did not appear within 5 s), and
  * with the receipts of outbound_replies left unsettled (the reply stayed Submitted).
@@ -81,4 +83,63 @@ test('a customer writes, a member answers from the inbox, and the answer is deli
   await expect(page.getByText(/This number opted out/)).toBeVisible();
   await screenshot(page, 'inbox-opted-out-dark-1440');
   expect(await axeViolations(page, 'main')).toEqual([]);
+});
+
+test('saved replies are renamed and deleted from the composer, by keyboard', async ({ page }) => {
+  // A number no other journey uses, so its conversation is ours to answer.
+  const writer = '+447700900689';
+  await page.goto('/inbox');
+  await signInWithPassword(page);
+  await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+  const headers = await sessionHeaders(page);
+  for (const data of [
+    { name: 'Shipping', body: 'We ship to Ireland in 2–3 working days.' },
+    { name: 'Returns', body: 'You can return anything within 30 days for a full refund.' },
+  ])
+    expect((await page.request.post('/api/2.0/saved-replies/', { headers, data })).status()).toBe(201);
+  expect((await page.request.post('/api/2.0/inbound-messages/', { headers, data: { from: writer, body: 'How long does delivery take?' } })).status()).toBe(201);
+  await page.goto(`/inbox/${writer.slice(1)}`);
+  await expect(page.getByRole('list', { name: 'Messages' })).toContainText('How long does delivery take?');
+
+  const dialog = page.getByRole('dialog', { name: 'Saved replies' });
+  // At each width (the page's layout changes between them), the dialog with a rename under way.
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByRole('button', { name: 'Manage saved replies' }).click();
+    await expect(dialog.getByRole('listitem').filter({ hasText: 'Shipping' })).toBeVisible();
+    // Renamed with the keyboard: the pencil focused, Enter, the name typed.
+    await dialog.getByRole('button', { name: 'Rename Shipping' }).focus();
+    await page.keyboard.press('Enter');
+    const field = dialog.getByRole('textbox', { name: 'New name' });
+    await expect(field).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Delivery times');
+    await screenshot(page, `inbox-saved-replies-rename-${width}`);
+    expect(await axeViolations(page, '.mantine-Modal-content')).toEqual([]);
+    if (width === 390) {
+      // Escape leaves the rename, then the dialog.
+      await page.keyboard.press('Escape');
+      await expect(field).toBeHidden();
+      await expect(dialog).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  }
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Delivery times' })).toBeVisible();
+  await dismissToasts(page);
+  await screenshot(page, 'inbox-saved-replies-1440');
+
+  // Deleted once confirmed.
+  await dialog.getByRole('button', { name: 'Delete Returns' }).click();
+  await page.getByRole('dialog', { name: 'Delete this saved reply?' }).getByRole('button', { name: 'Delete saved reply' }).click();
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Returns' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // The composer's picker offers the new name.
+  await page
+    .locator('input')
+    .and(page.getByLabel('Saved reply', { exact: true }))
+    .click();
+  await expect(page.getByRole('option', { name: 'Delivery times' })).toBeVisible();
 });

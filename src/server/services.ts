@@ -27,6 +27,7 @@ import { createContactsService } from './modules/contacts/contacts.service';
 import { createContactsDirectoryRepository } from './modules/contacts-directory/contacts-directory.repository';
 import { createContactsDirectoryService } from './modules/contacts-directory/contacts-directory.service';
 import { confirmationText, createConsentRepository } from './modules/consent/consent.repository';
+import { createCheckoutConsent } from './modules/consent/checkout-consent';
 import { createConsentService } from './modules/consent/consent.service';
 import { createOptInRepository } from './modules/consent/opt-in.repository';
 import { createOverviewRepository } from './modules/overview/overview.repository';
@@ -86,6 +87,7 @@ import { createSignupPageService, type SignupResult } from './modules/signup-pag
 import { createFlowAdvance } from './modules/flows/flow-advance';
 import { createFlowAnniversaries } from './modules/flows/flow-anniversaries';
 import { createFlowSegmentEntries } from './modules/flows/flow-segment-entries';
+import { createFlowWebhooks } from './modules/flows/flow-webhooks';
 import { createFlowsRepository } from './modules/flows/flows.repository';
 import { createFlowsService } from './modules/flows/flows.service';
 import { isSuppressed, suppressionListOf } from './modules/suppressions/suppressions.sql';
@@ -313,15 +315,22 @@ export function createServices(
     clock,
     config,
   });
+  const flowWebhooks = createFlowWebhooks({
+    db,
+    clock,
+    caller: webhookCaller,
+    secrets,
+    // A call ends by WEBHOOK_TIMEOUT_MS: one a dead process was making is taken again soon after.
+    leaseMs: config.webhookTimeoutMs * 2 + 5_000,
+    onError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
+  });
   const flowAdvance = createFlowAdvance({
     db,
     clock,
-    secrets,
-    caller: webhookCaller,
+    webhooks: flowWebhooks,
     suppressed: (teamId, phone) => isSuppressed(suppressionListOf(teamId), phone),
     config,
     urlBase: (domain) => vanityDomains.urlBase({ domain }),
-    onWebhookError: (error) => options.logger?.warn({ err: error }, 'a flow webhook could not be called'),
   });
   const flowAnniversaries = createFlowAnniversaries({ db, clock, config });
   const flowSegmentEntries = createFlowSegmentEntries({ db, clock, config });
@@ -429,6 +438,15 @@ export function createServices(
     shops: createShopConnectionsRepository(db, clock),
     conversions,
     secrets,
+    checkoutConsent: createCheckoutConsent({
+      consent: { ...consentRepository, confirmationText },
+      optIns,
+      suppressions,
+      lockGroup: contactsRepository.lockGroup,
+      settingsOf: (teamId, tx) => teamsRepository.settingsOf(teamId, tx),
+    }),
+    countryOf,
+    clock,
     config,
   });
 
@@ -496,6 +514,7 @@ export function createServices(
     contactsDirectory,
     flows,
     flowAdvance,
+    flowWebhooks,
     flowAnniversaries,
     flowSegmentEntries,
     consent,

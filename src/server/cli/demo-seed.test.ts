@@ -88,12 +88,33 @@ describe('demo:seed', () => {
     const keywords = (await get('/api/2.0/keywords/')).data;
     expect(keywords).toEqual([expect.objectContaining({ keyword: 'JOIN', add_contact_to_group: true })]);
     const templates = (await get('/api/2.0/templates/')).data;
-    expect(templates).toHaveLength(3);
+    // The campaigns' three and the welcome flow's two.
+    expect(templates).toHaveLength(5);
     for (const template of templates) {
       expect(template.body).toContain('{{first_name}}');
       expect(template.links).toHaveLength(1);
       expect(template.body).toContain(`::${template.links[0].name}::`);
     }
+  });
+
+  it('shows a newcomer a welcome flow on the keyword, two conversations in the inbox and an enabled sign-up page', async () => {
+    const flow = (await get(`/api/2.0/flows/${seed.flow.uuid}`)).data;
+    expect(flow).toMatchObject({ name: 'Welcome series', enabled: true, trigger: { type: 'keyword', keyword_uuid: seed.keyword.uuid } });
+    expect(flow.steps.map((step: { type: string }) => step.type)).toEqual(['send', 'wait', 'branch']);
+    const conversations = (await get('/api/2.0/conversations/')).data;
+    expect(conversations).toHaveLength(2);
+    expect(conversations.filter((c: { unread: boolean }) => c.unread)).toHaveLength(1);
+    const answered = conversations.find((c: { unread: boolean }) => !c.unread);
+    const thread = (await get(`/api/2.0/conversations/${answered.phone_number}`)).data;
+    expect(thread.map((m: { direction: string; kind: string }) => [m.direction, m.kind]).slice(-2)).toEqual([
+      ['inbound', 'inbound'],
+      ['outbound', 'inbox_reply'],
+    ]);
+    const page = (await get('/api/2.0/team/signup-page')).data;
+    expect(page).toMatchObject({ slug: seed.signup_page.slug, enabled: true });
+    const form = await t.request('GET', `/join/${page.slug}`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('Texts from Demo Shop');
   });
 
   it('run again, reuses what exists and sends nothing twice', async () => {
@@ -105,6 +126,9 @@ describe('demo:seed', () => {
     expect(again.sent_summary).toEqual(seed.sent_summary);
     expect((await get('/api/2.0/campaigns/', again.token)).meta.total).toBe(3);
     expect((await get('/api/2.0/contact-groups/?per_page=100', again.token)).meta.total).toBe(4);
+    expect(again.flow.uuid).toBe(seed.flow.uuid);
+    expect((await get('/api/2.0/flows/', again.token)).meta.total).toBe(1);
+    expect((await get('/api/2.0/conversations/', again.token)).meta.total).toBe(2);
   });
 
   it('refuses to fill a team the user is not in', async () => {

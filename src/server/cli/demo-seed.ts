@@ -1,7 +1,8 @@
 /**
  * `demo:seed`: fills a team so a newcomer's dashboard has something to show — contact groups,
  * senders, templates with tracked links, a keyword, a campaign really sent yesterday (engine +
- * simulator, with failures and clicks) and campaigns still to come. Everything goes through the
+ * simulator, with failures and clicks) and campaigns still to come, a welcome flow on the keyword,
+ * two conversations in the inbox (one answered, one unread) and an enabled sign-up page. Everything goes through the
  * services, so every rule of the API applies. Running it again reuses what exists (found by name)
  * and makes only what is missing: the demo campaign is sent, and clicked, once.
  */
@@ -11,9 +12,11 @@ import {
   AddContactsSchema,
   CampaignInputSchema,
   ContactGroupInputSchema,
+  FlowInputSchema,
   KeywordInputSchema,
   LinkInputSchema,
   SenderInputSchema,
+  SignupPageInputSchema,
   TemplateInputSchema,
   type Campaign,
   type ContactGroup,
@@ -35,6 +38,7 @@ import type { Services } from '../services';
 
 export const DEMO_DEFAULTS = { email: 'demo@herald.test', password: 'demo-password-1', team: 'Demo Shop' };
 export const DEMO_CAMPAIGNS = { sent: 'Weekend sale', throttled: 'VIP early access', pending: 'New arrivals' } as const;
+export const DEMO_FLOW = 'Welcome series';
 
 export type DemoSeedDeps = { services: Services; db: Db; config: Pick<Config, 'appTimezone'>; clock?: Clock };
 
@@ -334,6 +338,64 @@ export async function seedDemo(deps: DemoSeedDeps, options: Partial<typeof DEMO_
     });
   }
 
+  // A welcome series on the keyword: the first message at once, a reminder a day later to those who did not click.
+  const welcome = await template('Welcome', 'Welcome to Demo Shop, {{first_name}}! Here is 10% off your first order: ::welcome:: Reply STOP to opt out', {
+    name: 'welcome',
+    destination: 'https://example.com/welcome?utm_source=sms',
+  });
+  const reminder = await template('Welcome reminder', 'Your 10% welcome code is still waiting, {{first_name}}: ::welcome:: Reply STOP to opt out', {
+    name: 'welcome',
+    destination: 'https://example.com/welcome?utm_source=sms&utm_content=reminder',
+  });
+  const flows = await everything((window) => services.flows.list(auth, window));
+  const flow =
+    flows.find((f) => f.name === DEMO_FLOW) ??
+    (await services.flows.create(
+      auth,
+      parsed(FlowInputSchema, {
+        name: DEMO_FLOW,
+        trigger: { type: 'keyword', keyword_uuid: keyword.uuid },
+        steps: [
+          { type: 'send', template_uuid: welcome.uuid },
+          { type: 'wait', minutes: 1440 },
+          {
+            type: 'branch',
+            condition: { type: 'last_message', event: 'clicked' },
+            then: [{ type: 'end' }],
+            else: [{ type: 'send', template_uuid: reminder.uuid }],
+          },
+        ],
+        enabled: true,
+      }),
+    ));
+
+  // Two customers wrote back: one answered from the inbox, one waiting (unread). Made once.
+  const conversations = await services.conversations.list(auth, {}, { limit: 1, offset: 0 });
+  if (conversations.total === 0) {
+    const [asking, waiting] = people.newsletter.slice(-2);
+    await services.inbound.inject(auth, { from: asking!.phone_number, body: 'Do you ship to Ireland?' });
+    await services.conversations.reply(auth, asking!.phone_number, 'Yes, we do! Delivery to Ireland takes 2–3 working days.');
+    await services.inbound.inject(auth, { from: waiting!.phone_number, body: 'Can I change the delivery address on my order?' });
+  }
+
+  // The hosted sign-up page, on: its slug is unique across the service, so another team may hold demo-shop already.
+  let page = await services.signupPage.show(auth).catch(() => undefined);
+  for (let n = 1; !page; n++) {
+    const body = {
+      slug: n === 1 ? 'demo-shop' : `demo-shop-${n}`,
+      enabled: true,
+      heading: 'Texts from Demo Shop',
+      consent_text: 'I agree to receive recurring marketing texts from Demo Shop at the number above.',
+      frequency_text: 'Up to 4 msgs/week.',
+      group_uuid: newsletter.uuid,
+      ask_first_name: true,
+    };
+    page = await services.signupPage.save(auth, parsed(SignupPageInputSchema, body)).catch((error: unknown) => {
+      if (n < 20 && error instanceof ValidationError && error.fields.slug) return undefined;
+      throw error;
+    });
+  }
+
   const campaigns = await everything((window) => services.campaigns.list(auth, window));
   const campaign = async (name: string, body: Omit<z.input<typeof CampaignInputSchema>, 'name'>) =>
     campaigns.find((c) => c.name === name) ?? (await services.campaigns.create(auth, parsed(CampaignInputSchema, { name, ...body })));
@@ -383,6 +445,8 @@ export async function seedDemo(deps: DemoSeedDeps, options: Partial<typeof DEMO_
     senders: ['DemoShop', 'DemoOffers'],
     templates: [sale, early, arrivals].map((t) => ({ uuid: t.uuid, name: t.name, links: t.links.map((l) => ({ uuid: l.uuid, name: l.name })) })),
     keyword: { uuid: keyword.uuid, keyword: keyword.keyword },
+    flow: { uuid: flow.uuid, name: flow.name },
+    signup_page: { slug: page.slug, enabled: page.enabled, urls: page.urls },
     campaigns: [sent, throttled, pending].map((c) => ({ uuid: c.uuid, name: c.name, status: c.status, scheduled_send_date: c.scheduled_send_date })),
     sent_summary: { recipients: summary.recipients, delivered: summary.delivered, failed: summary.failed, clicks: summary.clicks },
   };

@@ -1130,11 +1130,22 @@ export const flows = pgTable('flows', {
   secretEncrypted: bytea('secret_encrypted').notNull(),
   createdAt: moment('created_at').notNull().defaultNow(),
   updatedAt: moment('updated_at').notNull().defaultNow(),
-  /** An anniversary flow: the day (in the team's zone) its runs were last started. */
-  anniversaryDoneOn: date('anniversary_done_on'),
   /** A segment_entered flow: when its segment was last looked at (null: not yet). */
   segmentCheckedAt: moment('segment_checked_at'),
 });
+
+/** An anniversary flow's starts: each number once per anniversary date in the number's zone. */
+export const flowAnniversaryStarts = pgTable(
+  'flow_anniversary_starts',
+  {
+    flowId: bigint('flow_id', { mode: 'number' })
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    onDate: date('on_date').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.flowId, table.phoneNumber, table.onDate] })],
+);
 
 /** A segment_entered flow's view of its segment's numbers at its last look. */
 export const flowSegmentMembers = pgTable(
@@ -1188,6 +1199,26 @@ export const flowRunSteps = pgTable(
   },
   (table) => [primaryKey({ columns: [table.runId, table.stepId] })],
 );
+
+/** A webhook step's call: queued with the move past the step, called and retried with backoff until delivered or given up. */
+export const flowWebhookCalls = pgTable('flow_webhook_calls', {
+  id: id(),
+  runId: bigint('run_id', { mode: 'number' })
+    .notNull()
+    .references(() => flowRuns.id, { onDelete: 'cascade' }),
+  stepId: text('step_id').notNull(),
+  url: text('url').notNull(),
+  payload: jsonb('payload').notNull(),
+  state: text('state', { enum: ['pending', 'delivered', 'failed'] })
+    .notNull()
+    .default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAt: moment('next_at').notNull(),
+  lastStatus: integer('last_status'),
+  lastError: text('last_error'),
+  createdAt: moment('created_at').notNull(),
+  updatedAt: moment('updated_at').notNull(),
+});
 
 // The simulator gateway's own tables (gateways/sms/).
 

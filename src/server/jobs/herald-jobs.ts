@@ -129,6 +129,8 @@ export function createHeraldJobs(deps: {
     );
   }
 
+  // Flows' webhook steps: their calls retried with backoff, and any a dead process left (modules/flows/flow-webhooks.ts).
+  if (deps.queues) queues.push(services.flowWebhooks.jobQueue);
   if (deps.queues)
     periodic.push({
       // Flows: today's anniversary runs and the segments' new numbers' runs started, then the runs that are due advanced in batches (modules/flows/).

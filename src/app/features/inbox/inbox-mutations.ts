@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createSavedReply, replyToConversation, updateConversation } from '../../api/gen/sdk.gen';
+import { createSavedReply, deleteSavedReply, replyToConversation, updateConversation, updateSavedReply } from '../../api/gen/sdk.gen';
 import { inboxKeys } from './inbox-queries';
 
 export interface ConversationChange {
@@ -31,6 +31,24 @@ export function useCreateSavedReply() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { name: string; body: string }) => (await createSavedReply({ body: input, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inboxKeys.savedReplies() }),
+  });
+}
+
+/** Renames a saved reply (its text stays). */
+export function useRenameSavedReply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { uuid: string; name: string }) =>
+      (await updateSavedReply({ path: { saved_reply_uuid: input.uuid }, body: { name: input.name }, throwOnError: true })).data.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inboxKeys.savedReplies() }),
+  });
+}
+
+export function useDeleteSavedReply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (uuid: string) => void (await deleteSavedReply({ path: { saved_reply_uuid: uuid }, throwOnError: true })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: inboxKeys.savedReplies() }),
   });
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { measure } from '../../../shared/sms';
 import type { SavedReply } from '../../api/gen/types.gen';
 import { plural } from '../../lib/format';
+import { SavedRepliesManager } from './saved-replies-manager';
 
 /** Why the composer is disabled for a number that opted out (the service refuses with 409 too). */
 export const OPTED_OUT_NOTICE =
@@ -48,17 +49,21 @@ export function ReplyComposer({ optedOut, savedReplies, sending, onSend, onSave 
   return (
     <Stack gap="xs" component="form" onSubmit={(event) => (event.preventDefault(), void send())} aria-label="Reply">
       {savedReplies.length > 0 && (
-        <Select
-          label="Saved reply"
-          placeholder="Start from a saved reply"
-          value={null}
-          onChange={(uuid) => {
-            const picked = savedReplies.find((reply) => reply.uuid === uuid);
-            if (picked) setBody(picked.body);
-          }}
-          data={savedReplies.map((reply) => ({ value: reply.uuid, label: reply.name }))}
-          searchable
-        />
+        <Group gap="xs" align="flex-end" wrap="nowrap">
+          <Select
+            style={{ flex: 1 }}
+            label="Saved reply"
+            placeholder="Start from a saved reply"
+            value={null}
+            onChange={(uuid) => {
+              const picked = savedReplies.find((reply) => reply.uuid === uuid);
+              if (picked) setBody(picked.body);
+            }}
+            data={savedReplies.map((reply) => ({ value: reply.uuid, label: reply.name }))}
+            searchable
+          />
+          <SavedRepliesManager savedReplies={savedReplies} />
+        </Group>
       )}
       <Textarea
         label="Reply"

@@ -22,6 +22,10 @@ export type ConsentEvidence = Partial<{
   token_uuid: string;
   user_uuid: string;
   order_id: string;
+  /** A shop's order (`checkout`): the connection it came through, its platform, and what the order said of the buyer's consent. */
+  shop_connection_uuid: string;
+  platform: string;
+  sms_marketing_consent: Record<string, string | null>;
   page_slug: string;
   /** The keyword a number texted (with `inbound_message_uuid`, the message that texted it). */
   keyword_uuid: string;

@@ -91,6 +91,18 @@ export function createOptInRepository(db: Db) {
       return row !== undefined;
     },
 
+    /** Whether the team holds a checkout consent of the number in which the shop said the same (`sms_marketing_consent` equal). */
+    async hasCheckoutConsent(conn: Conn, teamId: number, phoneNumber: string, said: Record<string, string | null>): Promise<boolean> {
+      const row = await firstRowOf(
+        conn,
+        z.object({ one: z.number() }),
+        sql`SELECT 1 AS one FROM consent_records
+             WHERE team_id = ${teamId} AND phone_number = ${phoneNumber} AND source = 'checkout'
+               AND evidence -> 'sms_marketing_consent' = ${JSON.stringify(said)}::jsonb LIMIT 1`,
+      );
+      return row !== undefined;
+    },
+
     /** The numbers of `phoneNumbers` the team holds no consent of. */
     async withoutConsent(conn: Conn, teamId: number, phoneNumbers: string[]): Promise<string[]> {
       if (phoneNumbers.length === 0) return [];

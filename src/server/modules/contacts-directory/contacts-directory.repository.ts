@@ -285,6 +285,9 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
       const replies = await count(sql`UPDATE outbound_replies SET to_number = ${token} WHERE team_id = ${teamId} AND to_number = ${phoneNumber}`);
       // The inbox's state of the conversation (status, assignee, read marker) says nothing once the number is gone.
       await tx.execute(sql`DELETE FROM conversations WHERE team_id = ${teamId} AND phone_number = ${phoneNumber}`);
+      // Which anniversaries of the number its flows marked: personal, and of no use without the number.
+      await tx.execute(sql`
+        DELETE FROM flow_anniversary_starts s USING flows f WHERE f.id = s.flow_id AND f.team_id = ${teamId} AND s.phone_number = ${phoneNumber}`);
       return { messages, clicks, inbound, replies };
     },
   };

@@ -7,13 +7,22 @@ import { normalizePhoneNumber } from '../../lib/phone-numbers';
 import { selfLinks } from '../../lib/presenters';
 import { formatTimestamp, parseTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
+import type { CheckoutConsent } from '../consent/checkout-consent';
 import type { ConversionRow, ConversionsRepository } from './conversions.repository';
 
 /** An order time a little ahead of Herald's clock is the caller's clock running fast, not a future order. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** An order as a shop's webhook reports it, read by shop-orders.ts. */
-export type ShopOrder = { orderId: string; phoneNumber: string | null; value: number; currency: string; occurredAt: Date };
+export type ShopOrder = {
+  orderId: string;
+  phoneNumber: string | null;
+  value: number;
+  currency: string;
+  occurredAt: Date;
+  /** The buyer's SMS marketing consent the order carries, and the number it is for (shop-orders.ts). */
+  smsMarketing: { consent: CheckoutConsent; phoneNumber: string | null } | null;
+};
 
 export function createConversionsService(deps: {
   db: Db;

@@ -6,8 +6,10 @@ import type { AuthContext } from '../../http/auth';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../lib/errors';
 import { selfLinks } from '../../lib/presenters';
 import type { SecretBox } from '../../lib/secret-box';
-import { formatTimestamp } from '../../lib/time';
+import { normalizePhoneNumber } from '../../lib/phone-numbers';
+import { formatTimestamp, type Clock } from '../../lib/time';
 import type { AuditTrail } from '../audit/audit-trail';
+import type { CheckoutConsentOutcome, CheckoutConsentRecorder } from '../consent/checkout-consent';
 import type { ConversionsService } from './conversions.service';
 import type { ShopConnectionChanges, ShopConnectionRow, ShopConnectionsRepository } from './shop-connections.repository';
 import { isWooCommercePing, orderOf, SHOP_WEBHOOKS, signatureHolds, UnreadableOrderError } from './shop-orders';
@@ -20,7 +22,10 @@ export const secretHint = maskedSecret;
 export const shopWebhookUrl = (publicUrl: string, uuid: string) => `${publicUrl}/hooks/shop/${uuid}`;
 
 /** What a webhook call is answered. */
-export type ShopWebhookAnswer = { statusCode: 200 | 404; body: { received: boolean; conversion_uuid?: string; note?: string } };
+export type ShopWebhookAnswer = {
+  statusCode: 200 | 404;
+  body: { received: boolean; conversion_uuid?: string; consent?: CheckoutConsentOutcome; note?: string };
+};
 
 export function createShopConnectionsService(deps: {
   db: Db;
@@ -28,6 +33,11 @@ export function createShopConnectionsService(deps: {
   shops: ShopConnectionsRepository;
   conversions: Pick<ConversionsService, 'recordShopOrder'>;
   secrets: SecretBox;
+  /** The buyer's SMS marketing consent an order carries, recorded as a `checkout` consent (docs/consent.md). */
+  checkoutConsent: CheckoutConsentRecorder;
+  /** The country a team's national numbers are read in. */
+  countryOf: (teamId: number) => Promise<string>;
+  clock: Clock;
   config: { publicUrl: string; appTimezone: string };
 }) {
   const secretOf = (row: ShopConnectionRow) => deps.secrets.open(row.secretEncrypted);
@@ -131,12 +141,29 @@ export function createShopConnectionsService(deps: {
         if (error instanceof UnreadableOrderError) throw new ValidationError(error.fields, `The ${platform} order could not be read.`);
         throw error;
       }
+      const sms = order.smsMarketing;
+      const consentNumber = sms?.phoneNumber ? normalizePhoneNumber(sms.phoneNumber, await deps.countryOf(shop.teamId)) : undefined;
       const recorded = await deps.db.transaction(async (tx) => {
         const result = await deps.conversions.recordShopOrder(tx, shop, order);
         await deps.shops.orderReceived(tx, shop.id);
-        return result;
+        // A redelivery of an order already recorded says nothing new of consent either.
+        const consent = result.created
+          ? await deps.checkoutConsent.fromOrder(tx, {
+              teamId: shop.teamId,
+              phoneNumber: consentNumber?.ok ? consentNumber.number : null,
+              consent: sms?.consent ?? null,
+              shop: { uuid: shop.uuid, platform },
+              orderId: order.orderId,
+              placedAt: order.occurredAt,
+              now: deps.clock.now(),
+            })
+          : undefined;
+        return { ...result, consent };
       });
-      return { statusCode: 200, body: { received: true, conversion_uuid: recorded.conversion.uuid } };
+      return {
+        statusCode: 200,
+        body: { received: true, conversion_uuid: recorded.conversion.uuid, ...(recorded.consent ? { consent: recorded.consent } : {}) },
+      };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConversionInputSchema, type ShopPlatform } from '../../../shared/contract';
+import type { CheckoutConsent } from '../consent/checkout-consent';
 import type { ShopOrder } from './conversions.service';
 
 /**
@@ -33,6 +34,35 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+
+/**
+ * The buyer's SMS marketing consent an order carries, and the number it is for. Shopify keeps it on
+ * the customer (`customer.sms_marketing_consent`: `state` subscribed, not_subscribed, pending,
+ * unsubscribed or redacted; `opt_in_level` single_opt_in, confirmed_opt_in or unknown;
+ * `consent_updated_at`; `consent_collected_from` SHOPIFY or OTHER), for the customer's phone (else
+ * the order's). Core WooCommerce asks no SMS consent at checkout and its order has no field for one
+ * (plugins keep theirs in `meta_data` under names of their own), so its orders carry none.
+ */
+function smsConsentOf(body: Json, orderPhone: string | undefined): { consent: CheckoutConsent; phoneNumber: string | null } | null {
+  const customer = isObject(body.customer) ? body.customer : undefined;
+  const given = customer?.sms_marketing_consent;
+  if (!isObject(given)) return null;
+  const state = text(given.state);
+  if (!state) return null;
+  const said: Record<string, string | null> = {};
+  for (const name of ['state', 'opt_in_level', 'consent_updated_at', 'consent_collected_from']) said[name] = text(given[name]) ?? null;
+  const updated = said.consent_updated_at ? new Date(said.consent_updated_at) : null;
+  return {
+    consent: {
+      state,
+      optInLevel: said.opt_in_level ?? null,
+      updatedAt: updated && !Number.isNaN(updated.getTime()) ? updated : null,
+      collectedFrom: said.consent_collected_from ?? null,
+      said,
+    },
+    phoneNumber: text(customer?.phone) ?? orderPhone ?? null,
+  };
+}
 
 /** An order whose fields cannot be read: what is wrong, by field (the 422's errors). */
 export class UnreadableOrderError extends Error {
@@ -93,5 +123,12 @@ export function orderOf(platform: ShopPlatform, rawBody: Buffer): ShopOrder {
   if (!placed || Number.isNaN(placed.getTime()))
     errors[platform === 'shopify' ? 'created_at' : 'date_created_gmt'] = ['The order has no readable creation time.'];
   if (!checked.success || Object.keys(errors).length > 0) throw new UnreadableOrderError(errors);
-  return { orderId: checked.data.order_id, phoneNumber: phone ?? null, value: checked.data.value, currency: checked.data.currency, occurredAt: placed! };
+  return {
+    orderId: checked.data.order_id,
+    phoneNumber: phone ?? null,
+    value: checked.data.value,
+    currency: checked.data.currency,
+    occurredAt: placed!,
+    smsMarketing: platform === 'shopify' ? smsConsentOf(body, phone) : null,
+  };
 }

@@ -7,12 +7,11 @@ import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { segmentNumbersOf, segmentReferencesOf, segmentScopeOf, type SegmentShape } from '../../db/segment-sql';
 import { freeShortCodes, insertReplyShortLinks } from '../../engine/store/short-links';
-import type { WebhookCaller } from '../../gateways/webhooks/webhook-caller';
 import { zoneOfNumber } from '../../lib/phone-zones';
-import type { SecretBox } from '../../lib/secret-box';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { Clock } from '../../lib/time';
 import { branchTarget, indexSteps, waitEnd, type StepIndex } from './flow-steps';
+import type { FlowWebhookCall, FlowWebhooks } from './flow-webhooks';
 
 /**
  * The advance of flow runs (docs/flows.md, "Durability"): the job runner calls `advanceDue` every
@@ -25,9 +24,9 @@ import { branchTarget, indexSteps, waitEnd, type StepIndex } from './flow-steps'
  * A send step's message carries a short link of its own for each tracked link of its template,
  * recorded with it in the same transaction (docs/flows.md, "Tracked links").
  *
- * A webhook step is called after the commit, at most once per run and step: the call is recorded
- * (history `webhook_called`) in the batch's transaction, and only the process that committed it
- * calls, in the background; a crash in between loses the call rather than repeating it.
+ * A webhook step's call is queued (`flow-webhooks.ts`) in the batch's transaction, once per run and
+ * step, and made after the commit, then retried with backoff while it fails: a crash loses no call
+ * and repeats no step.
  */
 
 const ClaimedSchema = z.object({
@@ -65,25 +64,21 @@ type LoadedTemplate = { body: string; sender: string; links: Record<string, Temp
 /** A short link of a flow message, by the message's run and step (its id is known once it is inserted). */
 type ShortLink = { runId: number; stepId: string; code: string; linkId: number; linkName: string; destination: string };
 type Membership = { runId: number; groupUuid: string; teamId: number; phone: string };
-type Call = { runUuid: string; runId: number; stepId: string; url: string; secret: Buffer; payload: unknown };
 
 export type FlowAdvanceDeps = {
   db: Db;
   clock: Clock;
-  secrets: Pick<SecretBox, 'open'>;
-  caller: WebhookCaller;
+  /** The webhook steps' calls: queued in the batch's transaction, made after its commit. */
+  webhooks: Pick<FlowWebhooks, 'queue' | 'kick' | 'idle'>;
   /** Whether the team's suppression list holds the number (modules/suppressions' `isSuppressed` over its list), as SQL. */
   suppressed: (teamId: SQL, phone: SQL) => SQL;
   config: { appTimezone: string };
   /** What a short link on a link's domain starts with (the vanity domains' `urlBase`: PUBLIC_URL/l for the service's own). */
   urlBase: (domain: string | null) => string;
-  onWebhookError?: (error: Error) => void;
 };
 
 export function createFlowAdvance(deps: FlowAdvanceDeps) {
   const { db, clock } = deps;
-  /** The webhook calls under way (after their batch's commit). */
-  const calling = new Set<Promise<void>>();
 
   async function claim(tx: Tx, now: Date, limit: number): Promise<Claimed[]> {
     return rowsOf(
@@ -237,7 +232,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
   /** One batch: claims up to `limit` due runs, does one step of each, commits. Answers how many it moved. */
   async function advanceBatch(limit: number): Promise<number> {
     const now = clock.now();
-    const calls: Call[] = [];
+    const calls: FlowWebhookCall[] = [];
     const moved = await db.transaction(async (tx) => {
       const runs = await claim(tx, now, limit);
       if (runs.length === 0) return 0;
@@ -373,7 +368,6 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
               runId: run.id,
               stepId: run.stepId,
               url: step.url,
-              secret: flow.secretEncrypted,
               payload: {
                 event: 'flow.step',
                 flow: { uuid: flow.uuid, name: flow.name },
@@ -394,13 +388,10 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
 
       const { sends, links } = await withShortLinks(tx, drafts);
       await apply(tx, now, { moves, done, entered, sends, links, joins, leaves, starting });
+      await deps.webhooks.queue(tx, calls, now);
       return runs.length;
     });
-    if (calls.length > 0) {
-      const call = callWebhooks(calls).catch((error: Error) => deps.onWebhookError?.(error));
-      calling.add(call);
-      void call.finally(() => calling.delete(call));
-    }
+    if (calls.length > 0) deps.webhooks.kick();
     return moved;
   }
 
@@ -494,28 +485,10 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
         FROM (SELECT contact_group_id, count(*)::int AS n FROM removed GROUP BY 1) a WHERE g.id = a.contact_group_id`);
   }
 
-  /** The webhook steps of a committed batch: one call each, its answer kept in the step's history. */
-  async function callWebhooks(calls: Call[]): Promise<void> {
-    for (const call of calls) {
-      const outcome = await deps.caller({
-        url: call.url,
-        headers: {},
-        secret: deps.secrets.open(call.secret),
-        payload: call.payload,
-        id: `flow_${call.runUuid}_${call.stepId}`,
-      });
-      await db.execute(sql`
-        UPDATE flow_run_steps SET detail = ${JSON.stringify({ status_code: outcome.statusCode, error: outcome.error, latency_ms: outcome.latencyMs })}::jsonb
-         WHERE run_id = ${call.runId} AND step_id = ${call.stepId}`);
-    }
-  }
-
   return {
     advanceBatch,
     /** Resolves when the webhook calls under way have been made (a test's, and a process's stop). */
-    async idle(): Promise<void> {
-      await Promise.all([...calling]);
-    },
+    idle: () => deps.webhooks.idle(),
     /**
      * Batches until no run is due or `maxMs` has passed (the job runner's tick). Answers how many
      * steps it did.

@@ -11,12 +11,16 @@
  * removed from the advance's claim and the (run, step) key of outbound_replies made a plain index,
  * "twice at once" queued two messages for the same step; with the batch's effects written after its
  * claim's transaction (each statement on its own), "a batch that fails" left the failed batch's 40
- * messages behind (expected 0).
+ * messages behind (expected 0); with the anniversary's runs started from every due number instead of
+ * only those newly marked in `flow_anniversary_starts`, the restarted look started London's again
+ * (expected 0, got 1); with the team's zone used instead of each number's, New York started at
+ * 10:00 London time with London (expected 1, got 2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 import { verifiedBody } from '../../testing/standard-webhooks';
 import { startWebhookReceiver } from '../../testing/webhook-receiver';
+import { createFlowAnniversaries } from './flow-anniversaries';
 
 const clock = createTestClock('2026-06-01T09:00:00Z');
 let t: TestApp;
@@ -437,6 +441,41 @@ describe('triggers', () => {
     clock.set('2026-06-11T09:00:00Z');
     expect(await t.services.flowAnniversaries.startDue()).toBe(1);
     expect((await runsOf('447700900061'))[0]).toMatchObject({ trigger: 'anniversary' });
+    await api('PUT', `/flows/${made.uuid}`, { enabled: false });
+  });
+
+  it('starts an anniversary at its time in each recipient’s zone, once a year, never twice across a restart', async () => {
+    // London and New York (212): the same birthday, five hours apart.
+    await api('PUT', `/contact-groups/${vip}/add-contacts`, {
+      contacts: [
+        { phone_number: '447700900062', custom_fields: { birthday: '1991-09-15' } },
+        { phone_number: '+1 212 555 0162', custom_fields: { birthday: '1992-09-15' } },
+      ],
+    });
+    const made = await flow({ trigger: { type: 'anniversary', field: 'birthday', at: '10:00' }, steps: [{ type: 'send', template_uuid: followUp }] });
+    clock.set('2026-09-15T08:59:00Z'); // 09:59 in London
+    expect(await t.services.flowAnniversaries.startDue()).toBe(0);
+    clock.set('2026-09-15T09:00:00Z'); // 10:00 in London, 05:00 in New York
+    expect(await t.services.flowAnniversaries.startDue()).toBe(1);
+    await advance();
+    expect((await runsOf('447700900062'))[0]).toMatchObject({ trigger: 'anniversary', flow: { uuid: made.uuid }, state: 'completed' });
+    expect(await runsOf('12125550162')).toEqual([]);
+    // A restart (a new process's look, in the same minute and later that day) starts neither again.
+    const restarted = createFlowAnniversaries({ db: t.database.db, clock, config: { appTimezone: 'Europe/London' } });
+    expect(await restarted.startDue()).toBe(0);
+    clock.set('2026-09-15T13:59:00Z'); // 09:59 in New York
+    expect(await t.services.flowAnniversaries.startDue()).toBe(0);
+    clock.set('2026-09-15T14:00:00Z'); // 10:00 in New York
+    expect(await t.services.flowAnniversaries.startDue()).toBe(1);
+    await advance();
+    expect((await runsOf('12125550162'))[0]).toMatchObject({ trigger: 'anniversary', flow: { uuid: made.uuid } });
+    clock.set('2026-09-16T03:00:00Z'); // 23:00 on the 15th in New York: both done
+    expect(await createFlowAnniversaries({ db: t.database.db, clock, config: { appTimezone: 'Europe/London' } }).startDue()).toBe(0);
+    expect(await messagesTo('447700900062')).toHaveLength(1);
+    expect(await messagesTo('12125550162')).toHaveLength(1);
+    // A year on, each again.
+    clock.set('2027-09-15T14:00:00Z');
+    expect(await t.services.flowAnniversaries.startDue()).toBe(2);
     await api('PUT', `/flows/${made.uuid}`, { enabled: false });
   });
 });

@@ -108,6 +108,16 @@ export function createSuppressionsRepository(db: Db, clock: Clock) {
       return row.n;
     },
 
+    /** When the number last opted out of the team (its latest opt-out event), if the history has one. */
+    async lastOptOutAt(conn: Db | Tx, teamId: number, phoneNumber: string): Promise<Date | undefined> {
+      const row = await firstRowOf(
+        conn,
+        z.object({ at: MomentSchema.nullable() }),
+        sql`SELECT max(created_at) AS at FROM opt_out_events WHERE team_id = ${teamId} AND phone_number = ${phoneNumber} AND kind = 'opt_out'`,
+      );
+      return row?.at ?? undefined;
+    },
+
     /** Whether the team's history holds the number. */
     async hasHistory(conn: Conn, teamId: number, phoneNumber: string): Promise<boolean> {
       const row = await firstRowOf(

@@ -61,6 +61,11 @@ export interface Suppressions {
   history(auth: AuthContext, phoneNumber: string | undefined, window: PageWindow): Promise<{ items: OptOutEvent[]; total: number }>;
   /** Opt-outs each campaign led to (0 for those without). */
   countByCampaign(campaignIds: number[]): Promise<Map<number, number>>;
+  /**
+   * Since when the list holds the number: undefined when it does not; null when it does but its
+   * history cannot say since when (a number put there before the history was kept).
+   */
+  optedOutSince(conn: Db | Tx, listId: number, teamId: number, phoneNumber: string): Promise<Date | null | undefined>;
   /** Whether the team's history holds the number. */
   hasHistory(conn: Db | Tx, teamId: number, phoneNumber: string): Promise<boolean>;
   /** The number replaced by `token` in the team's history (an erasure); returns the events changed. */
@@ -138,6 +143,10 @@ export function createSuppressions(deps: {
     },
 
     countByCampaign: (campaignIds) => repository.countByCampaign(campaignIds),
+    async optedOutSince(conn, listId, teamId, phoneNumber) {
+      if (!(await repository.holds(conn, listId, phoneNumber))) return undefined;
+      return (await repository.lastOptOutAt(conn, teamId, phoneNumber)) ?? null;
+    },
     hasHistory: (conn, teamId, phoneNumber) => repository.hasHistory(conn, teamId, phoneNumber),
     anonymise: (tx, teamId, phoneNumber, token) => repository.anonymise(tx, teamId, phoneNumber, token),
     lastSenderOf: (phoneNumber) => repository.lastSenderOf(phoneNumber),

@@ -11,6 +11,18 @@ import { hmacBase64, postRaw, type ShopCallAnswer } from './shop-call';
  * `X-Shopify-Shop-Domain`, `X-Shopify-API-Version`, `X-Shopify-Webhook-Id` (the same on a redelivery),
  * `X-Shopify-Event-Id` and `X-Shopify-Triggered-At`. The body is written as Shopify writes it: the
  * numeric `id` as a bare JSON number too long for JavaScript's exact integers, money as strings.
+ *
+ * The buyer's SMS marketing consent rides on the order's `customer`, as the REST Customer resource
+ * writes it (`sms_marketing_consent: {state, opt_in_level, consent_updated_at,
+ * consent_collected_from}`, lower-case values): the fields of CustomerSmsMarketingConsentState
+ * (https://shopify.dev/docs/api/admin-graphql/latest/objects/CustomerSmsMarketingConsentState), the
+ * states of CustomerSmsMarketingState (subscribed, not_subscribed, pending, unsubscribed, redacted:
+ * https://shopify.dev/docs/api/admin-graphql/latest/enums/CustomerSmsMarketingState), the levels of
+ * CustomerMarketingOptInLevel (single_opt_in, confirmed_opt_in, unknown, after M3AAWG:
+ * https://shopify.dev/docs/api/admin-graphql/latest/enums/CustomerMarketingOptInLevel) and
+ * CustomerConsentCollectedFrom (SHOPIFY when the buyer ticked SMS marketing in Shopify Checkout:
+ * https://shopify.dev/changelog/customer-sms-consent-collected-from-now-returns-shopify-when-the-buyer-consents-to-sms-marketing-in-shopify-checkout).
+ * Without `smsMarketingConsent` the customer has none (null), as a customer who never gave a phone.
  */
 export type ShopifyOrder = {
   /** The order's numeric id (written bare into the JSON, as Shopify does). */
@@ -21,6 +33,13 @@ export type ShopifyOrder = {
   createdAt: string;
   /** Where the buyer's phone is: the order's own, the customer's, the billing or the shipping address's. */
   phone?: { order?: string | null; customer?: string | null; billing?: string | null; shipping?: string | null };
+  /** The customer's SMS marketing consent as Shopify keeps it. */
+  smsMarketingConsent?: {
+    state: 'subscribed' | 'not_subscribed' | 'pending' | 'unsubscribed' | 'redacted';
+    opt_in_level: 'single_opt_in' | 'confirmed_opt_in' | 'unknown' | null;
+    consent_updated_at: string | null;
+    consent_collected_from: 'SHOPIFY' | 'OTHER';
+  };
 };
 
 export function shopifyOrderBody(order: ShopifyOrder): Buffer {
@@ -59,7 +78,14 @@ export function shopifyOrderBody(order: ShopifyOrder): Buffer {
     updated_at: order.createdAt,
     billing_address: address(order.phone?.billing),
     shipping_address: address(order.phone?.shipping),
-    customer: { id: 115310627314, email: 'ada@example.com', phone: order.phone?.customer ?? null, first_name: 'Ada', last_name: 'Lovelace' },
+    customer: {
+      id: 115310627314,
+      email: 'ada@example.com',
+      phone: order.phone?.customer ?? null,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      sms_marketing_consent: order.smsMarketingConsent ?? null,
+    },
     line_items: [{ id: 866550311766, name: 'Tea towel', price: order.totalPrice, quantity: 1, sku: 'TT-1' }],
   };
   // Shopify's ids are 64-bit integers written as JSON numbers.
