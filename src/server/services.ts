@@ -405,6 +405,7 @@ export function createServices(
     directory: createContactsDirectoryRepository(db, clock),
     suppressions,
     consent,
+    flows,
     countryOf,
     clock,
     config,

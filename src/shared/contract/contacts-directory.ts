@@ -165,13 +165,17 @@ export const ContactErasureSchema = z
     erased_as: z
       .string()
       .describe(
-        'The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages and the opt-out history.',
+        'The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages, replies, flow runs and the opt-out history.',
       ),
     groups_left: z.number().int().describe('Groups the number was removed from (default_optouts not counted).'),
     messages_anonymised: z.number().int(),
     clicks_anonymised: z.number().int(),
     inbound_anonymised: z.number().int(),
     replies_anonymised: z.number().int(),
+    flow_runs_anonymised: z
+      .number()
+      .int()
+      .describe('Flow runs of the number, which keep their history with the token for the number and no fields; an active one was ended (`erased`).'),
     opt_out_events_anonymised: z.number().int(),
     kept_as_opt_out: z.boolean().describe('The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.'),
   })

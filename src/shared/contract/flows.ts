@@ -282,7 +282,7 @@ export const FlowRunStepSchema = z
       .string()
       .nullable()
       .describe(
-        'What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed.',
+        'What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.',
       ),
   })
   .meta({ id: 'FlowRunStep' });
@@ -293,7 +293,7 @@ export const FlowRunSchema = z
     flow: z.object({ uuid: UuidSchema, name: z.string() }),
     phone_number: z.string(),
     state: z.enum(FLOW_RUN_STATES),
-    exit_reason: z.string().nullable().describe('Why an exited run ended: opted_out, flow_disabled or step_removed.'),
+    exit_reason: z.string().nullable().describe('Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).'),
     step_id: z.string().nullable().describe('The step the run is at (null before its first step and once it ended).'),
     next_due_at: TimestampSchema.describe('When the run next moves; empty once it ended.'),
     trigger: z.enum(FLOW_TRIGGER_TYPES).describe('What started it.'),

@@ -3050,7 +3050,7 @@ export type ContactExport = {
 
 export type ContactErasure = {
     /**
-     * The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages and the opt-out history.
+     * The random token (`erased-` and 16 hex digits) that now stands in for the number in messages, clicks, inbound messages, replies, flow runs and the opt-out history.
      */
     erased_as: string;
     /**
@@ -3061,6 +3061,10 @@ export type ContactErasure = {
     clicks_anonymised: number;
     inbound_anonymised: number;
     replies_anonymised: number;
+    /**
+     * Flow runs of the number, which keep their history with the token for the number and no fields; an active one was ended (`erased`).
+     */
+    flow_runs_anonymised: number;
     opt_out_events_anonymised: number;
     /**
      * The number was opted out and stays in default_optouts, bare (no custom fields), so that it is never texted again.
@@ -4733,7 +4737,7 @@ export type FlowRunStep = {
      */
     done_at: string;
     /**
-     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed.
+     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.
      */
     outcome: string | null;
 };
@@ -4753,7 +4757,7 @@ export type FlowRun = {
     phone_number: string;
     state: 'active' | 'completed' | 'exited';
     /**
-     * Why an exited run ended: opted_out, flow_disabled or step_removed.
+     * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
      */
     exit_reason: string | null;
     /**

@@ -282,12 +282,10 @@ export function createContactsDirectoryRepository(db: Db, clock: Clock) {
          WHERE k.id = r.campaign_id AND k.team_id = ${teamId} AND r.phone_number = ${phoneNumber}`);
       const inbound = await count(sql`
         UPDATE inbound_messages SET from_number = ${token}, body = '' WHERE team_id = ${teamId} AND from_number = ${phoneNumber}`);
-      const replies = await count(sql`UPDATE outbound_replies SET to_number = ${token} WHERE team_id = ${teamId} AND to_number = ${phoneNumber}`);
+      // A reply's text goes as a campaign message's does: a flow's or a member's may name the person.
+      const replies = await count(sql`UPDATE outbound_replies SET to_number = ${token}, body = '' WHERE team_id = ${teamId} AND to_number = ${phoneNumber}`);
       // The inbox's state of the conversation (status, assignee, read marker) says nothing once the number is gone.
       await tx.execute(sql`DELETE FROM conversations WHERE team_id = ${teamId} AND phone_number = ${phoneNumber}`);
-      // Which anniversaries of the number its flows marked: personal, and of no use without the number.
-      await tx.execute(sql`
-        DELETE FROM flow_anniversary_starts s USING flows f WHERE f.id = s.flow_id AND f.team_id = ${teamId} AND s.phone_number = ${phoneNumber}`);
       return { messages, clicks, inbound, replies };
     },
   };

@@ -17,6 +17,7 @@ import { formatTimestamp, type Clock } from '../../lib/time';
 import type { Suppressions } from '../suppressions/suppressions.service';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { ConsentService } from '../consent/consent.service';
+import type { FlowsService } from '../flows/flows.service';
 import type { ClickRow, ContactsDirectoryRepository, InboundRow, MembershipRow, MessageRow } from './contacts-directory.repository';
 
 const SENDING =
@@ -36,6 +37,8 @@ export function createContactsDirectoryService(deps: {
   suppressions: Pick<Suppressions, 'history' | 'listOf' | 'hasHistory' | 'anonymise'>;
   /** The number's consent records and double opt-in requests: shown, exported and erased with the rest. */
   consent: Pick<ConsentService, 'ofNumber' | 'holds' | 'erase'>;
+  /** The number's flow runs: erased with the rest (the flows module owns their tables). */
+  flows: Pick<FlowsService, 'holds' | 'erase'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   clock: Clock;
@@ -83,7 +86,8 @@ export function createContactsDirectoryService(deps: {
   const holdsRecords = async (conn: Db | Tx, teamId: number, phoneNumber: string) =>
     (await deps.directory.holdsRecords(conn, teamId, phoneNumber)) ||
     (await deps.suppressions.hasHistory(conn, teamId, phoneNumber)) ||
-    (await deps.consent.holds(conn, teamId, phoneNumber));
+    (await deps.consent.holds(conn, teamId, phoneNumber)) ||
+    (await deps.flows.holds(conn, teamId, phoneNumber));
 
   return {
     /** Whether the team holds anything about the number (its other routes answer 404 otherwise). */
@@ -183,8 +187,8 @@ export function createContactsDirectoryService(deps: {
     /**
      * Erasure, in one transaction: the number leaves every group of the team, and a random token
      * (never derived from the number, so it cannot be reversed by trying numbers) replaces it in
-     * the team's messages, clicks, inbound messages, replies and opt-out history; its consent
-     * records and double opt-in requests are deleted. An opted-out
+     * the team's messages, clicks, inbound messages, replies, flow runs and opt-out history (its
+     * active runs end); its consent records and double opt-in requests are deleted. An opted-out
      * number stays in default_optouts, bare: suppressing it is what keeps it from being texted again.
      */
     async erase(auth: AuthContext, input: string): Promise<ContactErasure> {
@@ -202,6 +206,7 @@ export function createContactsDirectoryService(deps: {
         const optOutEvents = await deps.suppressions.anonymise(tx, auth.teamId, phoneNumber, token);
         // Consent records and opt-in requests are deleted, not anonymised: without the number they prove nothing.
         await deps.consent.erase(tx, auth.teamId, phoneNumber);
+        const flowRuns = await deps.flows.erase(tx, auth.teamId, phoneNumber, token, deps.clock.now());
         const erasure: ContactErasure = {
           erased_as: token,
           groups_left: groupsLeft,
@@ -209,6 +214,7 @@ export function createContactsDirectoryService(deps: {
           clicks_anonymised: anonymised.clicks,
           inbound_anonymised: anonymised.inbound,
           replies_anonymised: anonymised.replies,
+          flow_runs_anonymised: flowRuns,
           opt_out_events_anonymised: optOutEvents,
           kept_as_opt_out: keptAsOptOut,
         };

@@ -7,7 +7,8 @@
  * - team scoping: with `g.team_id = …` dropped from the search's `matching` in the repository, the
  *   second team counted A's numbers and found A's group uuids ("another team's contacts" failed);
  * - the erasure's replacement: with the messages' `phone_number = ${token}` set back to the number in
- *   `anonymise`, "the number appears nowhere" found the number in A's messages;
+ *   `anonymise`, "the number appears nowhere" found the number in A's messages; with a reply's text
+ *   left as it was (`body = ''` dropped), the erased reply still had its text;
  * - number formats and accents (issue 32): with the digits searched as typed, "07700 900402" found
  *   nothing; with `containsText` instead of `containsFoldedText`, "chloe" found nothing;
  * - the audit without the number: without `auditBefore: false` on the DELETE route (when the HTTP
@@ -319,12 +320,16 @@ describe('DELETE /contacts/{phone_number}', () => {
       clicks_anonymised: 1,
       inbound_anonymised: 2,
       replies_anonymised: 1,
+      flow_runs_anonymised: 0,
       opt_out_events_anonymised: 1,
       kept_as_opt_out: true,
     });
 
     // Nowhere in the team's rows that held it (only default_optouts keeps it, bare).
     const ofTeam = [ADA, team];
+    // A reply's text goes with the number (a member's or a flow's may name the person).
+    expect(await count(`SELECT count(*) AS n FROM outbound_replies WHERE team_id = $1 AND to_number = $2 AND body <> ''`, [team, erasure.erased_as])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM outbound_replies WHERE team_id = $1 AND to_number = $2`, [team, erasure.erased_as])).toBe(1);
     expect(
       await count(
         `SELECT count(*) AS n FROM contacts c JOIN contact_groups g ON g.id = c.contact_group_id WHERE c.phone_number = $1 AND g.team_id = $2 AND g.system_role IS NULL`,

@@ -54,7 +54,7 @@ const RUN_COLUMNS = sql`r.id::int AS id, r.uuid::text AS uuid, f.uuid::text AS "
   r.state, r.exit_reason AS "exitReason", r.step_id AS "stepId", CASE WHEN isfinite(r.due_at) THEN r.due_at END AS "dueAt", r.trigger, r.started_at AS "startedAt", r.ended_at AS "endedAt"`;
 
 /** Why a run ended early: these outcomes of a history row count as the step's `exited`. */
-export const EXIT_OUTCOMES = ['opted_out', 'flow_disabled', 'step_removed'] as const;
+export const EXIT_OUTCOMES = ['opted_out', 'flow_disabled', 'step_removed', 'erased'] as const;
 
 /** What a flow's trigger names, as ids for the columns the pipeline and the contacts trigger read. */
 export type TriggerIds = { keywordId: number | null; groupId: number | null };
