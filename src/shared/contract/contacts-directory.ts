@@ -3,6 +3,7 @@ import { SEARCH_MAX, TimestampSchema } from './common';
 import { isStorableText, unstorableMessage } from './fields';
 import { ConsentRecordSchema, OptInRequestStateSchema } from './consent';
 import { OUTBOUND_MESSAGE_KINDS, OUTBOUND_MESSAGE_STATUSES } from './conversations';
+import { FlowRunSchema } from './flows';
 import { OptOutEventSchema } from './opt-outs';
 import { ReportConnectionSchema } from './reports';
 
@@ -156,6 +157,9 @@ export const ContactExportSchema = z
         }),
       )
       .describe('Every double opt-in request to the number, oldest first.'),
+    flow_runs: z
+      .array(FlowRunSchema.extend({ fields: z.record(z.string(), z.unknown()).describe('The fields the run was started with (an API start).') }))
+      .describe("Every run of the team's flows for the number, oldest first, with its history."),
   })
   .meta({ id: 'ContactExport', description: 'Everything Herald holds about the number for the team, complete (nothing capped).' });
 export type ContactExport = z.infer<typeof ContactExportSchema>;

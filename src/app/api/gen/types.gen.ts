@@ -2736,6 +2736,447 @@ export type OptInRequestState = {
     decided_at: string;
 };
 
+export type Segment = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    description: string;
+    match: 'all' | 'any';
+    conditions: Array<{
+        type: 'field';
+        /**
+         * The contact field (custom field name, any case).
+         */
+        field: string;
+        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+        /**
+         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+         */
+        value?: string | number;
+    } | {
+        type: 'group';
+        op: 'in' | 'not_in';
+        group_uuid: string;
+    } | {
+        type: 'country';
+        op: 'in' | 'not_in';
+        values: Array<string>;
+    } | {
+        type: 'event';
+        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+        /**
+         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only within the last N days; left out: ever.
+         */
+        within_days?: number;
+        /**
+         * `converted` only: a conversion worth more than this (in any currency).
+         */
+        value_gt?: number;
+        /**
+         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+         */
+        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+    } | {
+        type: 'group_of_conditions';
+        match: 'all' | 'any';
+        conditions: Array<{
+            type: 'field';
+            /**
+             * The contact field (custom field name, any case).
+             */
+            field: string;
+            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+            /**
+             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+             */
+            value?: string | number;
+        } | {
+            type: 'group';
+            op: 'in' | 'not_in';
+            group_uuid: string;
+        } | {
+            type: 'country';
+            op: 'in' | 'not_in';
+            values: Array<string>;
+        } | {
+            type: 'event';
+            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+            /**
+             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+             */
+            campaign_uuid?: string;
+            /**
+             * Only within the last N days; left out: ever.
+             */
+            within_days?: number;
+            /**
+             * `converted` only: a conversion worth more than this (in any currency).
+             */
+            value_gt?: number;
+            /**
+             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+             */
+            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+        }>;
+    }>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+};
+
+export type SegmentCount = {
+    /**
+     * How many of the team’s numbers match now.
+     */
+    count: number;
+};
+
+export type SegmentContact = {
+    /**
+     * E.164 digits without `+`.
+     */
+    phone_number: string;
+    /**
+     * The number’s fields merged over the team’s groups that hold it (oldest group first; a non-empty value beats an empty one).
+     */
+    custom_fields: {
+        [key: string]: string;
+    };
+    /**
+     * ISO 3166 alpha-2 country of the number, from its calling code and prefix; null when it names none.
+     */
+    country: string | null;
+};
+
+export type FlowTrigger = {
+    type: 'keyword';
+    keyword_uuid: string;
+} | {
+    type: 'group_joined';
+    group_uuid: string;
+} | {
+    type: 'segment_entered';
+    segment_uuid: string;
+} | {
+    type: 'conversion';
+} | {
+    type: 'anniversary';
+    /**
+     * A date field of the contact (`YYYY-MM-DD`).
+     */
+    field: string;
+    /**
+     * The time of day, in the team’s zone.
+     */
+    at: string;
+} | {
+    type: 'api';
+};
+
+export type FlowCondition = {
+    type: 'field';
+    /**
+     * The contact field (custom field name, any case).
+     */
+    field: string;
+    op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+    /**
+     * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+     */
+    value?: string | number;
+} | {
+    type: 'group';
+    op: 'in' | 'not_in';
+    group_uuid: string;
+} | {
+    type: 'country';
+    op: 'in' | 'not_in';
+    values: Array<string>;
+} | {
+    type: 'event';
+    event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+    /**
+     * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+     */
+    campaign_uuid?: string;
+    /**
+     * Only within the last N days; left out: ever.
+     */
+    within_days?: number;
+    /**
+     * `converted` only: a conversion worth more than this (in any currency).
+     */
+    value_gt?: number;
+    /**
+     * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+     */
+    reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+} | {
+    type: 'group_of_conditions';
+    match: 'all' | 'any';
+    conditions: Array<{
+        type: 'field';
+        /**
+         * The contact field (custom field name, any case).
+         */
+        field: string;
+        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
+        /**
+         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
+         */
+        value?: string | number;
+    } | {
+        type: 'group';
+        op: 'in' | 'not_in';
+        group_uuid: string;
+    } | {
+        type: 'country';
+        op: 'in' | 'not_in';
+        values: Array<string>;
+    } | {
+        type: 'event';
+        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
+        /**
+         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
+         */
+        campaign_uuid?: string;
+        /**
+         * Only within the last N days; left out: ever.
+         */
+        within_days?: number;
+        /**
+         * `converted` only: a conversion worth more than this (in any currency).
+         */
+        value_gt?: number;
+        /**
+         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
+         */
+        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
+    }>;
+} | {
+    type: 'last_message';
+    event: 'clicked' | 'replied';
+} | {
+    type: 'segment';
+    op: 'in' | 'not_in';
+    segment_uuid: string;
+};
+
+export type FlowStepStats = {
+    /**
+     * Runs that reached the step.
+     */
+    entered: number;
+    /**
+     * Send steps: messages queued (not failed or unsent); 0 for other steps.
+     */
+    sent: number;
+    /**
+     * Send steps: runs whose message at this step a person clicked (a tracked link of it, at least once; link-preview bots’ fetches are not clicks); 0 for other steps.
+     */
+    clicked: number;
+    /**
+     * Runs that ended early at this step (opted out, flow disabled, step removed).
+     */
+    exited: number;
+};
+
+export type FlowStep = {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'send';
+    template_uuid: string;
+    /**
+     * The sender name; left out: the template’s, else the team’s route.
+     */
+    sender?: string;
+    /**
+     * True: not marketing (frequency caps skip it). Left out: false.
+     */
+    transactional?: boolean;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'wait';
+    minutes?: number;
+    /**
+     * Wait until this time of day (HH:MM) in the recipient’s zone.
+     */
+    until_time?: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'branch';
+    condition: FlowCondition;
+    then: Array<FlowStep>;
+    else: Array<FlowStep>;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'add_to_group' | 'remove_from_group';
+    group_uuid: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'webhook';
+    url: string;
+} | {
+    /**
+     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
+     */
+    id?: string;
+    /**
+     * Herald extension, in answers only (ignored in requests): the step’s counts.
+     */
+    stats?: FlowStepStats;
+    type: 'end';
+};
+
+export type Flow = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    name: string;
+    trigger: FlowTrigger;
+    /**
+     * Each step with its `id` and `stats`.
+     */
+    steps: Array<FlowStep>;
+    enabled: boolean;
+    reentry: 'after_end' | 'never';
+    /**
+     * Herald extension: the flow’s runs by state.
+     */
+    runs: {
+        active: number;
+        completed: number;
+        exited: number;
+    };
+    /**
+     * Herald extension: the secret that signs the flow’s webhook calls (`whsec_…`, Standard Webhooks), shown only when the flow is created.
+     */
+    signing_secret?: string;
+    /**
+     * Links of the resource; contains `self`.
+     */
+    links: Array<ResourceLink>;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    created_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    updated_at: string;
+};
+
+export type FlowRunStep = {
+    step_id: string;
+    type: 'send' | 'wait' | 'branch' | 'add_to_group' | 'remove_from_group' | 'webhook' | 'end';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    entered_at: string;
+    /**
+     * Empty while the run is at the step.
+     */
+    done_at: string;
+    /**
+     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.
+     */
+    outcome: string | null;
+};
+
+export type FlowRun = {
+    /**
+     * Identifier (UUID).
+     */
+    uuid: string;
+    flow: {
+        /**
+         * Identifier (UUID).
+         */
+        uuid: string;
+        name: string;
+    };
+    phone_number: string;
+    state: 'active' | 'completed' | 'exited';
+    /**
+     * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
+     */
+    exit_reason: string | null;
+    /**
+     * The step the run is at (null before its first step and once it ended).
+     */
+    step_id: string | null;
+    /**
+     * When the run next moves; empty once it ended.
+     */
+    next_due_at: string;
+    /**
+     * What started it.
+     */
+    trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    started_at: string;
+    /**
+     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+     */
+    ended_at: string;
+    /**
+     * Each step the run entered, in order.
+     */
+    history: Array<FlowRunStep>;
+};
+
 export type DirectoryContact = {
     /**
      * E.164 digits without `+`.
@@ -3043,6 +3484,58 @@ export type ContactExport = {
         uuid: string;
         text_shown: string;
         evidence: {
+            [key: string]: unknown;
+        };
+    }>;
+    /**
+     * Every run of the team's flows for the number, oldest first, with its history.
+     */
+    flow_runs: Array<{
+        /**
+         * Identifier (UUID).
+         */
+        uuid: string;
+        flow: {
+            /**
+             * Identifier (UUID).
+             */
+            uuid: string;
+            name: string;
+        };
+        phone_number: string;
+        state: 'active' | 'completed' | 'exited';
+        /**
+         * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
+         */
+        exit_reason: string | null;
+        /**
+         * The step the run is at (null before its first step and once it ended).
+         */
+        step_id: string | null;
+        /**
+         * When the run next moves; empty once it ended.
+         */
+        next_due_at: string;
+        /**
+         * What started it.
+         */
+        trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        started_at: string;
+        /**
+         * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
+         */
+        ended_at: string;
+        /**
+         * Each step the run entered, in order.
+         */
+        history: Array<FlowRunStep>;
+        /**
+         * The fields the run was started with (an API start).
+         */
+        fields: {
             [key: string]: unknown;
         };
     }>;
@@ -4320,133 +4813,6 @@ export type Job = {
     created_at: string;
 };
 
-export type Segment = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    description: string;
-    match: 'all' | 'any';
-    conditions: Array<{
-        type: 'field';
-        /**
-         * The contact field (custom field name, any case).
-         */
-        field: string;
-        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
-        /**
-         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
-         */
-        value?: string | number;
-    } | {
-        type: 'group';
-        op: 'in' | 'not_in';
-        group_uuid: string;
-    } | {
-        type: 'country';
-        op: 'in' | 'not_in';
-        values: Array<string>;
-    } | {
-        type: 'event';
-        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
-        /**
-         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
-         */
-        campaign_uuid?: string;
-        /**
-         * Only within the last N days; left out: ever.
-         */
-        within_days?: number;
-        /**
-         * `converted` only: a conversion worth more than this (in any currency).
-         */
-        value_gt?: number;
-        /**
-         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
-         */
-        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
-    } | {
-        type: 'group_of_conditions';
-        match: 'all' | 'any';
-        conditions: Array<{
-            type: 'field';
-            /**
-             * The contact field (custom field name, any case).
-             */
-            field: string;
-            op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
-            /**
-             * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
-             */
-            value?: string | number;
-        } | {
-            type: 'group';
-            op: 'in' | 'not_in';
-            group_uuid: string;
-        } | {
-            type: 'country';
-            op: 'in' | 'not_in';
-            values: Array<string>;
-        } | {
-            type: 'event';
-            event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
-            /**
-             * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
-             */
-            campaign_uuid?: string;
-            /**
-             * Only within the last N days; left out: ever.
-             */
-            within_days?: number;
-            /**
-             * `converted` only: a conversion worth more than this (in any currency).
-             */
-            value_gt?: number;
-            /**
-             * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
-             */
-            reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
-        }>;
-    }>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLink>;
-};
-
-export type SegmentCount = {
-    /**
-     * How many of the team’s numbers match now.
-     */
-    count: number;
-};
-
-export type SegmentContact = {
-    /**
-     * E.164 digits without `+`.
-     */
-    phone_number: string;
-    /**
-     * The number’s fields merged over the team’s groups that hold it (oldest group first; a non-empty value beats an empty one).
-     */
-    custom_fields: {
-        [key: string]: string;
-    };
-    /**
-     * ISO 3166 alpha-2 country of the number, from its calling code and prefix; null when it names none.
-     */
-    country: string | null;
-};
-
 export type SignupPage = {
     slug: string;
     enabled: boolean;
@@ -4470,320 +4836,6 @@ export type SignupPage = {
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
     updated_at: string;
-};
-
-export type FlowTrigger = {
-    type: 'keyword';
-    keyword_uuid: string;
-} | {
-    type: 'group_joined';
-    group_uuid: string;
-} | {
-    type: 'segment_entered';
-    segment_uuid: string;
-} | {
-    type: 'conversion';
-} | {
-    type: 'anniversary';
-    /**
-     * A date field of the contact (`YYYY-MM-DD`).
-     */
-    field: string;
-    /**
-     * The time of day, in the team’s zone.
-     */
-    at: string;
-} | {
-    type: 'api';
-};
-
-export type FlowCondition = {
-    type: 'field';
-    /**
-     * The contact field (custom field name, any case).
-     */
-    field: string;
-    op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
-    /**
-     * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
-     */
-    value?: string | number;
-} | {
-    type: 'group';
-    op: 'in' | 'not_in';
-    group_uuid: string;
-} | {
-    type: 'country';
-    op: 'in' | 'not_in';
-    values: Array<string>;
-} | {
-    type: 'event';
-    event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
-    /**
-     * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
-     */
-    campaign_uuid?: string;
-    /**
-     * Only within the last N days; left out: ever.
-     */
-    within_days?: number;
-    /**
-     * `converted` only: a conversion worth more than this (in any currency).
-     */
-    value_gt?: number;
-    /**
-     * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
-     */
-    reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
-} | {
-    type: 'group_of_conditions';
-    match: 'all' | 'any';
-    conditions: Array<{
-        type: 'field';
-        /**
-         * The contact field (custom field name, any case).
-         */
-        field: string;
-        op: 'equals' | 'not_equals' | 'contains' | 'is_empty' | 'is_not_empty' | 'gt' | 'lt' | 'before' | 'after' | 'within_last_days' | 'within_next_days' | 'anniversary_within_days';
-        /**
-         * `equals`, `not_equals`, `contains`: text (case-insensitive); `gt`, `lt`: a number; `before`, `after`: a date `YYYY-MM-DD`; `within_last_days`, `within_next_days`, `anniversary_within_days`: a number of days; none for `is_empty`, `is_not_empty`.
-         */
-        value?: string | number;
-    } | {
-        type: 'group';
-        op: 'in' | 'not_in';
-        group_uuid: string;
-    } | {
-        type: 'country';
-        op: 'in' | 'not_in';
-        values: Array<string>;
-    } | {
-        type: 'event';
-        event: 'received' | 'delivered' | 'clicked' | 'not_clicked' | 'failed' | 'replied' | 'opted_in' | 'converted';
-        /**
-         * Only this campaign’s messages (received, delivered, clicked, not_clicked, failed, converted); left out: any.
-         */
-        campaign_uuid?: string;
-        /**
-         * Only within the last N days; left out: ever.
-         */
-        within_days?: number;
-        /**
-         * `converted` only: a conversion worth more than this (in any currency).
-         */
-        value_gt?: number;
-        /**
-         * Herald extension, `failed` only: which failures count (carrier, expired, in_doubt, no_route); left out: any.
-         */
-        reason_class?: 'carrier' | 'expired' | 'in_doubt' | 'no_route';
-    }>;
-} | {
-    type: 'last_message';
-    event: 'clicked' | 'replied';
-} | {
-    type: 'segment';
-    op: 'in' | 'not_in';
-    segment_uuid: string;
-};
-
-export type FlowStepStats = {
-    /**
-     * Runs that reached the step.
-     */
-    entered: number;
-    /**
-     * Send steps: messages queued (not failed or unsent); 0 for other steps.
-     */
-    sent: number;
-    /**
-     * Send steps: runs whose message at this step a person clicked (a tracked link of it, at least once; link-preview bots’ fetches are not clicks); 0 for other steps.
-     */
-    clicked: number;
-    /**
-     * Runs that ended early at this step (opted out, flow disabled, step removed).
-     */
-    exited: number;
-};
-
-export type FlowStep = {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'send';
-    template_uuid: string;
-    /**
-     * The sender name; left out: the template’s, else the team’s route.
-     */
-    sender?: string;
-    /**
-     * True: not marketing (frequency caps skip it). Left out: false.
-     */
-    transactional?: boolean;
-} | {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'wait';
-    minutes?: number;
-    /**
-     * Wait until this time of day (HH:MM) in the recipient’s zone.
-     */
-    until_time?: string;
-} | {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'branch';
-    condition: FlowCondition;
-    then: Array<FlowStep>;
-    else: Array<FlowStep>;
-} | {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'add_to_group' | 'remove_from_group';
-    group_uuid: string;
-} | {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'webhook';
-    url: string;
-} | {
-    /**
-     * Herald extension: the step’s stable identifier, assigned by Herald; send it back on PUT to keep the step’s counts and history.
-     */
-    id?: string;
-    /**
-     * Herald extension, in answers only (ignored in requests): the step’s counts.
-     */
-    stats?: FlowStepStats;
-    type: 'end';
-};
-
-export type Flow = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    name: string;
-    trigger: FlowTrigger;
-    /**
-     * Each step with its `id` and `stats`.
-     */
-    steps: Array<FlowStep>;
-    enabled: boolean;
-    reentry: 'after_end' | 'never';
-    /**
-     * Herald extension: the flow’s runs by state.
-     */
-    runs: {
-        active: number;
-        completed: number;
-        exited: number;
-    };
-    /**
-     * Herald extension: the secret that signs the flow’s webhook calls (`whsec_…`, Standard Webhooks), shown only when the flow is created.
-     */
-    signing_secret?: string;
-    /**
-     * Links of the resource; contains `self`.
-     */
-    links: Array<ResourceLink>;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    created_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    updated_at: string;
-};
-
-export type FlowRunStep = {
-    step_id: string;
-    type: 'send' | 'wait' | 'branch' | 'add_to_group' | 'remove_from_group' | 'webhook' | 'end';
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    entered_at: string;
-    /**
-     * Empty while the run is at the step.
-     */
-    done_at: string;
-    /**
-     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.
-     */
-    outcome: string | null;
-};
-
-export type FlowRun = {
-    /**
-     * Identifier (UUID).
-     */
-    uuid: string;
-    flow: {
-        /**
-         * Identifier (UUID).
-         */
-        uuid: string;
-        name: string;
-    };
-    phone_number: string;
-    state: 'active' | 'completed' | 'exited';
-    /**
-     * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
-     */
-    exit_reason: string | null;
-    /**
-     * The step the run is at (null before its first step and once it ended).
-     */
-    step_id: string | null;
-    /**
-     * When the run next moves; empty once it ended.
-     */
-    next_due_at: string;
-    /**
-     * What started it.
-     */
-    trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    started_at: string;
-    /**
-     * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
-     */
-    ended_at: string;
-    /**
-     * Each step the run entered, in order.
-     */
-    history: Array<FlowRunStep>;
 };
 
 export type LoginData = {

@@ -38,7 +38,7 @@ export function createContactsDirectoryService(deps: {
   /** The number's consent records and double opt-in requests: shown, exported and erased with the rest. */
   consent: Pick<ConsentService, 'ofNumber' | 'holds' | 'erase'>;
   /** The number's flow runs: erased with the rest (the flows module owns their tables). */
-  flows: Pick<FlowsService, 'holds' | 'erase'>;
+  flows: Pick<FlowsService, 'holds' | 'erase' | 'exportOf'>;
   /** The country the team's national numbers are read in (team settings, else DEFAULT_COUNTRY). */
   countryOf: (teamId: number) => Promise<string>;
   clock: Clock;
@@ -131,7 +131,7 @@ export function createContactsDirectoryService(deps: {
     async export(auth: AuthContext, input: string): Promise<{ fileName: string; document: ContactExport }> {
       const phoneNumber = await numberOf(auth, input);
       const listId = await deps.suppressions.listOf(auth.teamId);
-      const [groups, messages, clicks, inboundMessages, replies, replyClicks, events, consent] = await Promise.all([
+      const [groups, messages, clicks, inboundMessages, replies, replyClicks, events, consent, flowRuns] = await Promise.all([
         deps.directory.memberships(deps.db, auth.teamId, phoneNumber, listId),
         deps.directory.messages(auth.teamId, phoneNumber),
         deps.directory.clicks(auth.teamId, phoneNumber),
@@ -140,6 +140,7 @@ export function createContactsDirectoryService(deps: {
         deps.directory.replyClicks(auth.teamId, phoneNumber),
         allEvents(auth, phoneNumber),
         deps.consent.ofNumber(deps.db, auth.teamId, phoneNumber),
+        deps.flows.exportOf(auth.teamId, phoneNumber),
       ]);
       if (groups.length === 0 && !(await holdsRecords(deps.db, auth.teamId, phoneNumber))) throw new NotFoundError();
       return {
@@ -180,6 +181,7 @@ export function createContactsDirectoryService(deps: {
           opt_out_events: events,
           consent_records: consent.records,
           opt_in_requests: consent.requests,
+          flow_runs: flowRuns,
         },
       };
     },

@@ -1,5 +1,6 @@
 /**
- * A contact's erasure reaches its flows (docs/flows.md, docs/interface.md): a number erased while a
+ * A contact's export and erasure reach its flows (docs/flows.md, docs/interface.md): the export holds
+ * the number's runs with their fields and history, and a number erased while a
  * run of it waits is never texted by that run again (counted at the gateway after the wait has long
  * passed), its runs keep their history under the erasure's token with no fields, its pending webhook
  * call (which names it) is never made, and the contact page's runs answer 404 as for any number the
@@ -80,6 +81,21 @@ it('ends the erased number’s runs, texts it no more, forgets it in its runs an
   expect(received(PERSON)).toEqual(['Hello Ada']);
   const [pending] = await query(`SELECT c.state FROM flow_webhook_calls c JOIN flow_runs r ON r.id = c.run_id WHERE r.phone_number = $1`, [PERSON]);
   expect(pending?.state).toBe('pending');
+
+  // Before: the contact's export holds the run, its fields and its history (GDPR access).
+  const exported = (await api('GET', `/contacts/${PERSON}/export`)).json().data;
+  expect(exported.flow_runs).toEqual([
+    expect.objectContaining({
+      flow: expect.objectContaining({ name: 'Follow-up' }),
+      state: 'active',
+      fields: { first_name: 'Ada' },
+      history: [
+        expect.objectContaining({ type: 'send', outcome: 'sent' }),
+        expect.objectContaining({ type: 'webhook', outcome: 'webhook_called' }),
+        expect.objectContaining({ type: 'wait', outcome: null }),
+      ],
+    }),
+  ]);
 
   const erased = await api('DELETE', `/contacts/${PERSON}`);
   expect(erased.statusCode, erased.body).toBe(200);

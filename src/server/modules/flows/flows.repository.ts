@@ -211,6 +211,15 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       });
     },
 
+    /** Every run of the number in the team, oldest first, each with the fields it was started with (the contact's export). */
+    allRunsOfNumber: (teamId: number, phoneNumber: string): Promise<Array<FlowRunRow & { fields: Record<string, unknown> }>> =>
+      rowsOf(
+        db,
+        RunRowSchema.extend({ fields: z.record(z.string(), z.unknown()) }),
+        sql`SELECT ${RUN_COLUMNS}, r.fields FROM flow_runs r JOIN flows f ON f.id = r.flow_id
+             WHERE r.team_id = ${teamId} AND r.phone_number = ${phoneNumber} ORDER BY r.started_at, r.id`,
+      ),
+
     findRun: (id: number, conn: Conn = db): Promise<FlowRunRow> =>
       oneRowOf(conn, RunRowSchema, sql`SELECT ${RUN_COLUMNS} FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = ${id}`),
 

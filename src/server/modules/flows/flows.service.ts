@@ -246,6 +246,13 @@ export function createFlowsService(deps: {
       return { items: await presentRuns(rows), total };
     },
 
+    /** Every run of the number in the team, oldest first, with its fields and history: the contact's export. */
+    async exportOf(teamId: number, phoneNumber: string): Promise<Array<FlowRun & { fields: Record<string, unknown> }>> {
+      const rows = await deps.flows.allRunsOfNumber(teamId, phoneNumber);
+      const history = await deps.flows.historyOf(rows.map((row) => row.id));
+      return rows.map((row) => ({ ...presentRun(row, history.get(row.id)!), fields: row.fields }));
+    },
+
     async runsOfNumber(auth: AuthContext, phoneNumber: string, window: PageWindow) {
       const normalized = normalizePhoneNumber(phoneNumber, await deps.countryOf(auth.teamId));
       // As the contact page: what is not a number names nothing the team holds.
