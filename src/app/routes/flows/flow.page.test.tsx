@@ -41,6 +41,7 @@ const run = (phone: string): FlowRun => ({
   step_id: 's_wait',
   next_due_at: '2026-11-22 09:00:00',
   trigger: 'api',
+  test: false,
   started_at: '2026-11-21 09:00:00',
   ended_at: '',
   history: [{ step_id: 's_wait', type: 'wait', entered_at: '2026-11-21 09:00:01', done_at: '', outcome: null }],

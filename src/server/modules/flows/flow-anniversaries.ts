@@ -48,8 +48,8 @@ export function createFlowAnniversaries(deps: { db: Db; clock: Clock; config: { 
               JOIN contacts c ON c.contact_group_id = g.id
              WHERE f.id = ${flow.id}
                AND substr((SELECT e.value FROM jsonb_each_text(c.custom_fields) e WHERE lower(e.key) = lower(${flow.field}) LIMIT 1), 5, 6) = ${today.slice(4)}
-               AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = c.phone_number))
-            ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING`);
+               AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = c.phone_number AND NOT r.test))
+            ON CONFLICT (flow_id, phone_number) WHERE state = 'active' AND NOT test DO NOTHING`);
           return inserted.rowCount ?? 0;
         });
       }
