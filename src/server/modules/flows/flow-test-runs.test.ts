@@ -60,7 +60,13 @@ const deliver = async () => {
 const received = (phone: string) => ledger.bodiesByNumber.get(phone) ?? [];
 const shown = async (uuid: string) => (await api('GET', `/flows/${uuid}`)).json().data;
 const runsOfFlow = async (uuid: string) =>
-  (await api('GET', `/flows/${uuid}/runs`)).json().data as Array<{ uuid: string; phone_number: string; state: string; exit_reason: string | null; test: boolean }>;
+  (await api('GET', `/flows/${uuid}/runs`)).json().data as Array<{
+    uuid: string;
+    phone_number: string;
+    state: string;
+    exit_reason: string | null;
+    test: boolean;
+  }>;
 const ZERO = { entered: 0, sent: 0, clicked: 0, exited: 0 };
 
 beforeAll(async () => {
@@ -91,7 +97,11 @@ describe('a test run', () => {
   it('of a disabled flow that waits a day sends both messages within two minutes, through quiet hours and the cap, and is not counted', async () => {
     const made = await flow({
       enabled: false,
-      steps: [{ type: 'send', template_uuid: welcome }, { type: 'wait', minutes: 24 * 60 }, { type: 'send', template_uuid: followUp }],
+      steps: [
+        { type: 'send', template_uuid: welcome },
+        { type: 'wait', minutes: 24 * 60 },
+        { type: 'send', template_uuid: followUp },
+      ],
     });
     const began = clock.now().getTime();
     const response = await start(made.uuid, TESTER, true);
@@ -126,7 +136,11 @@ describe('a test run', () => {
     const made = await flow({
       enabled: true,
       reentry: 'never',
-      steps: [{ type: 'send', template_uuid: welcome }, { type: 'wait', minutes: 24 * 60 }, { type: 'send', template_uuid: followUp }],
+      steps: [
+        { type: 'send', template_uuid: welcome },
+        { type: 'wait', minutes: 24 * 60 },
+        { type: 'send', template_uuid: followUp },
+      ],
     });
     expect((await start(made.uuid, number)).json().data).toMatchObject({ test: false });
     await deliver();
