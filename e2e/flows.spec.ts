@@ -141,7 +141,11 @@ test('an editor builds a flow, tests it with a number and follows the run to the
       .getByRole('row')
       .filter({ hasText: 'Send a template' }),
   ).toBeVisible({ timeout: 30_000 });
+  await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'flow-tested');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'flow-tested-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The contact page's Flows section: the run, and its history.
   await page.goto(`/contacts/${NUMBER.slice(1)}`);
