@@ -261,6 +261,9 @@ test.beforeAll(async ({ browser }) => {
   // 409 when another spec of this service left the contact opted out: the flow's page is swept all the same.
   const started = await page.request.fetch(`/api/2.0/flows/${flow.uuid}/runs`, { method: 'POST', headers, data: { phone_number: CONTACT } });
   expect([201, 409], await started.text()).toContain(started.status());
+  // And a test run of it (the runs' Test badge), refused alike for an opted-out contact.
+  const tested = await page.request.fetch(`/api/2.0/flows/${flow.uuid}/runs`, { method: 'POST', headers, data: { phone_number: CONTACT, test: true } });
+  expect([201, 409], await tested.text()).toContain(tested.status());
   await call('POST', '/tokens/', { name: `A11y script ${RUN}` });
   const invitee = `a11y.${RUN}@herald.test`;
   await call('POST', '/team/invitations', { email: invitee, role: 'viewer' });

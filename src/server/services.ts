@@ -312,6 +312,7 @@ export function createServices(
     secrets,
     countryOf,
     knows: (teamId, phoneNumber) => contactsDirectory.knows(teamId, phoneNumber),
+    testNumbersOf: (teamId) => teamsRepository.testNumbersOf(teamId),
     clock,
     config,
   });

@@ -1181,6 +1181,8 @@ export const flowRuns = pgTable('flow_runs', {
   startedAt: moment('started_at').notNull(),
   endedAt: moment('ended_at'),
   updatedAt: moment('updated_at').notNull().defaultNow(),
+  /** A test run (the dashboard's "test with my number"): waits shortened, not counted (migration 0062). */
+  test: boolean('test').notNull().default(false),
 });
 
 /** A run's history: each step it entered, and what the step did. */

@@ -15,6 +15,8 @@ import { SenderNameSchema } from './senders';
 export const FLOW_MAX_STEPS = 100;
 /** The longest a wait may last, in minutes (a year). */
 export const FLOW_MAX_WAIT_MINUTES = 525_600;
+/** The longest a wait lasts in a test run (the dashboard's "test with my number"), in minutes. */
+export const FLOW_TEST_WAIT_MINUTES = 1;
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 const timeOfDay = (label: string) =>
@@ -268,6 +270,11 @@ export const FlowRunInputSchema = z
       .record(z.string(), z.string().max(1000, 'Each field may not be greater than 1000 characters.'), { error: typeError('fields', 'an object of strings') })
       .optional()
       .describe('Fields for the run’s messages, over the contact’s own.'),
+    test: requiredBoolean('test')
+      .optional()
+      .describe(
+        'Herald extension: true starts a test run (the dashboard’s "test with my number"), even of a disabled flow and whatever the re-entry setting or an ordinary run of the number: each wait lasts at most a minute, its messages are not marketing (frequency caps neither count nor skip them) and go through quiet hours, it replaces the number’s active test run of the flow, and it counts in neither the steps’ `stats` nor the flow’s `runs`. As a campaign’s test, only to the members’ own numbers and the team’s test numbers unless an admin starts it. Left out: false, an ordinary run.',
+      ),
   })
   .describe('Body of start a run.');
 export type FlowRunInput = z.infer<typeof FlowRunInputSchema>;
@@ -282,7 +289,7 @@ export const FlowRunStepSchema = z
       .string()
       .nullable()
       .describe(
-        'What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.',
+        'What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased, replaced (a test run).',
       ),
   })
   .meta({ id: 'FlowRunStep' });
@@ -293,10 +300,14 @@ export const FlowRunSchema = z
     flow: z.object({ uuid: UuidSchema, name: z.string() }),
     phone_number: z.string(),
     state: z.enum(FLOW_RUN_STATES),
-    exit_reason: z.string().nullable().describe('Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).'),
+    exit_reason: z
+      .string()
+      .nullable()
+      .describe('Why an exited run ended: opted_out, flow_disabled, step_removed, erased (the contact was erased), or (a test run) replaced by a newer test run.'),
     step_id: z.string().nullable().describe('The step the run is at (null before its first step and once it ended).'),
     next_due_at: TimestampSchema.describe('When the run next moves; empty once it ended.'),
     trigger: z.enum(FLOW_TRIGGER_TYPES).describe('What started it.'),
+    test: z.boolean().describe('Herald extension: a test run (waits shortened, not counted in the flow’s stats and runs).'),
     started_at: TimestampSchema,
     ended_at: TimestampSchema,
     history: z.array(FlowRunStepSchema).describe('Each step the run entered, in order.'),

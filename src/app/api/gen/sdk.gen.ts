@@ -1517,7 +1517,7 @@ export const listFlowRuns = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Start a run of the flow for a number
  *
- * The `api` trigger (any flow may be started so, e.g. to test it). 409 when the flow is disabled, the number is opted out, already in an active run of the flow, or the flow allows no re-entry and the number ran it before; 422 for a number that is not one.
+ * The `api` trigger (any flow may be started so). 409 when the flow is disabled, the number is opted out, already in an active run of the flow, or the flow allows no re-entry and the number ran it before; 422 for a number that is not one. With `test: true`, a test run (docs/flows.md, "Test runs"): also of a disabled flow, whatever the re-entry setting or the number’s ordinary run, in place of its active test run; waits of at most a minute, messages not marketing and through quiet hours, not counted in the flow’s stats or runs; 409 only for an opted-out number, 422 for a number that is neither a member’s own nor a test number (unless an admin starts it).
  */
 export const startFlowRun = <ThrowOnError extends boolean = false>(options: Options<StartFlowRunData, ThrowOnError>) => (options.client ?? client).post<StartFlowRunResponses, StartFlowRunErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

@@ -3128,7 +3128,7 @@ export type FlowRunStep = {
      */
     done_at: string;
     /**
-     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased.
+     * What the step did: sent, waited, then, else, added, removed, webhook_called, ended; or why the run left it: opted_out, flow_disabled, step_removed, erased, replaced (a test run).
      */
     outcome: string | null;
 };
@@ -3148,7 +3148,7 @@ export type FlowRun = {
     phone_number: string;
     state: 'active' | 'completed' | 'exited';
     /**
-     * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
+     * Why an exited run ended: opted_out, flow_disabled, step_removed, erased (the contact was erased), or (a test run) replaced by a newer test run.
      */
     exit_reason: string | null;
     /**
@@ -3163,6 +3163,10 @@ export type FlowRun = {
      * What started it.
      */
     trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
+    /**
+     * Herald extension: a test run (waits shortened, not counted in the flow’s stats and runs).
+     */
+    test: boolean;
     /**
      * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
      */
@@ -3505,7 +3509,7 @@ export type ContactExport = {
         phone_number: string;
         state: 'active' | 'completed' | 'exited';
         /**
-         * Why an exited run ended: opted_out, flow_disabled, step_removed or erased (the contact was erased).
+         * Why an exited run ended: opted_out, flow_disabled, step_removed, erased (the contact was erased), or (a test run) replaced by a newer test run.
          */
         exit_reason: string | null;
         /**
@@ -3520,6 +3524,10 @@ export type ContactExport = {
          * What started it.
          */
         trigger: 'keyword' | 'group_joined' | 'segment_entered' | 'conversion' | 'anniversary' | 'api';
+        /**
+         * Herald extension: a test run (waits shortened, not counted in the flow’s stats and runs).
+         */
+        test: boolean;
         /**
          * `YYYY-MM-DD HH:MM:SS` in the service time zone (APP_TIMEZONE); an empty string when not set.
          */
@@ -10506,6 +10514,10 @@ export type StartFlowRunData = {
         fields?: {
             [key: string]: string;
         };
+        /**
+         * Herald extension: true starts a test run (the dashboard’s "test with my number"), even of a disabled flow and whatever the re-entry setting or an ordinary run of the number: each wait lasts at most a minute, its messages are not marketing (frequency caps neither count nor skip them) and go through quiet hours, it replaces the number’s active test run of the flow, and it counts in neither the steps’ `stats` nor the flow’s `runs`. As a campaign’s test, only to the members’ own numbers and the team’s test numbers unless an admin starts it. Left out: false, an ordinary run.
+         */
+        test?: boolean;
     };
     headers?: {
         /**

@@ -265,7 +265,7 @@ export function FlowEditor({ defaultValue = NEW_FLOW, pickers, names, submitLabe
             <Group gap="xl" align="flex-start" wrap="wrap">
               <Switch
                 label="Enabled"
-                description="A disabled flow starts no run, and disabling it ends the runs under way."
+                description="A disabled flow starts no run from its trigger, and disabling it ends the runs under way (a test run goes on)."
                 checked={draft.enabled}
                 onChange={(event) => {
                   const enabled = event.currentTarget.checked;

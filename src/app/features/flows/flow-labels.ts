@@ -65,6 +65,7 @@ const OUTCOMES: Record<string, string> = {
   opted_out: 'Opted out',
   flow_disabled: 'Flow disabled',
   step_removed: 'Step removed from the flow',
+  replaced: 'Replaced by a newer test',
 };
 
 export const outcomeLabel = (outcome: string | null): string => (outcome === null ? 'In progress' : (OUTCOMES[outcome] ?? outcome));

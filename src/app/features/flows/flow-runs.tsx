@@ -75,6 +75,11 @@ export function FlowRunList({ runs, steps, show }: FlowRunListProps) {
                   <Badge variant="light" color={RUN_STATE_COLORS[run.state]} size="sm">
                     {RUN_STATE_LABELS[run.state]}
                   </Badge>
+                  {run.test && (
+                    <Badge variant="light" color="grape" size="sm" title="A test run: waits shortened, not counted in the flow’s figures">
+                      Test
+                    </Badge>
+                  )}
                 </Group>
                 <Text size="xs" c="dimmed">
                   {whereOf(run, steps)} · started {formatTimestamp(run.started_at)}

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconCircleCheck, IconAlertCircle, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FLOW_TEST_WAIT_MINUTES } from '../../../shared/contract';
 import { describeError, isApiError } from '../../api/api-error';
 import type { FlowRun } from '../../api/gen/types.gen';
 import { formatPhoneNumber } from '../../lib/phone-number';
@@ -20,11 +21,12 @@ function lastTestNumber(): string {
 type Outcome = { ok: true; run: FlowRun } | { ok: false; message: string };
 
 /**
- * "Test with my number": a run of the flow for the number typed, whatever the flow's trigger
- * (POST /flows/{uuid}/runs). Says what happened: the run started (it joins the runs below), or why
- * not (409: disabled, opted out, already in a run, no re-entry; 422: not a number).
+ * "Test with my number": a test run of the flow for the number typed, whatever the flow's trigger
+ * or state (POST /flows/{uuid}/runs with `test: true`; docs/flows.md, "Test runs"). Says what
+ * happened: the test run started (it joins the runs below, marked as a test), or why not (409: opted
+ * out; 422: not a number, or not one of the team's own numbers).
  */
-export function FlowTestRun({ flowUuid, enabled }: { flowUuid: string; enabled: boolean }) {
+export function FlowTestRun({ flowUuid }: { flowUuid: string }) {
   const [number, setNumber] = useState(lastTestNumber);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [fieldError, setFieldError] = useState<string>();
@@ -39,7 +41,7 @@ export function FlowTestRun({ flowUuid, enabled }: { flowUuid: string; enabled: 
       return;
     }
     start.mutate(
-      { phone_number: number.trim() },
+      { phone_number: number.trim(), test: true },
       {
         onSuccess: (run) => {
           try {
@@ -62,8 +64,9 @@ export function FlowTestRun({ flowUuid, enabled }: { flowUuid: string; enabled: 
     <form onSubmit={submit} noValidate aria-label="Test with my number">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          Starts a run of this flow for one number now, whatever its trigger, so you receive its messages as a contact would.{' '}
-          {enabled ? '' : 'Enable the flow and save it first: a disabled flow starts no run.'}
+          A test run walks the saved flow for your number now, even while the flow is disabled: each wait lasts at most{' '}
+          {FLOW_TEST_WAIT_MINUTES === 1 ? 'a minute' : `${FLOW_TEST_WAIT_MINUTES} minutes`} (time to tap a link before a branch checks for the click), quiet
+          hours and frequency caps do not hold its messages, and it counts in none of the flow’s figures.
         </Text>
         <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
@@ -82,7 +85,8 @@ export function FlowTestRun({ flowUuid, enabled }: { flowUuid: string; enabled: 
         </Group>
         {outcome?.ok === true && (
           <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status" title="Test run started">
-            A run for {formatPhoneNumber(outcome.run.phone_number)} started; it shows in the runs below, and its first step follows within seconds.
+            A test run for {formatPhoneNumber(outcome.run.phone_number)} started (in place of its earlier one, if any); it shows in the runs below, and its
+            first step follows within seconds.
           </Alert>
         )}
         {outcome?.ok === false && (

@@ -22,6 +22,7 @@ const WELCOME_RUN: FlowRun = {
   step_id: 's_wait',
   next_due_at: '2026-11-22 09:00:00',
   trigger: 'keyword',
+  test: false,
   started_at: '2026-11-21 09:00:00',
   ended_at: '',
   history: [

@@ -131,7 +131,7 @@ function FlowView({ flow }: { flow: Flow }) {
               <Title order={2} size="h4" id="flow-test">
                 Test with my number
               </Title>
-              <FlowTestRun flowUuid={flow.uuid} enabled={flow.enabled} />
+              <FlowTestRun flowUuid={flow.uuid} />
             </Stack>
           </Paper>
         )}
@@ -142,7 +142,11 @@ function FlowView({ flow }: { flow: Flow }) {
 }
 
 function FlowRuns({ flow }: { flow: Flow }) {
-  const runs = useQuery({ ...flowQueries.runs(flow.uuid), refetchInterval: flow.runs.active > 0 ? 5_000 : false });
+  // A test run is not in the flow's counts (`runs`): the list's own active runs keep it fresh too.
+  const runs = useQuery({
+    ...flowQueries.runs(flow.uuid),
+    refetchInterval: (query) => (flow.runs.active > 0 || query.state.data?.data.some((run) => run.state === 'active') ? 5_000 : false),
+  });
   return (
     <Stack component="section" aria-labelledby="flow-runs" gap="xs">
       <Title order={2} size="h4" id="flow-runs">

@@ -11,6 +11,7 @@ import { zoneOfNumber } from '../../lib/phone-zones';
 import { SHORT_CODE_SENDER } from '../../lib/short-code';
 import type { Clock } from '../../lib/time';
 import { branchTarget, indexSteps, waitEnd, type StepIndex } from './flow-steps';
+import { isMarketing, testWaitEnd, webhookRun } from './flow-test-runs';
 import type { FlowWebhookCall, FlowWebhooks } from './flow-webhooks';
 
 /**
@@ -37,8 +38,10 @@ const ClaimedSchema = z.object({
   phone: z.string(),
   fields: z.record(z.string(), z.string()),
   stepId: z.string().nullable(),
+  /** Whether the run goes on: its flow is enabled, or it is a test run (which goes on while its flow is disabled). */
   enabled: z.boolean(),
   optedOut: z.boolean(),
+  test: z.boolean(),
 });
 type Claimed = z.output<typeof ClaimedSchema>;
 
@@ -86,7 +89,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
       ClaimedSchema,
       sql`
       SELECT r.id::int AS id, r.uuid::text AS uuid, r.flow_id::int AS "flowId", r.team_id::int AS "teamId", r.phone_number AS phone, r.fields,
-             r.step_id AS "stepId", f.enabled, ${deps.suppressed(sql`r.team_id`, sql`r.phone_number`)} AS "optedOut"
+             r.step_id AS "stepId", f.enabled OR r.test AS enabled, ${deps.suppressed(sql`r.team_id`, sql`r.phone_number`)} AS "optedOut", r.test
         FROM flow_runs r JOIN flows f ON f.id = r.flow_id
        WHERE r.id IN (SELECT id FROM flow_runs WHERE state = 'active' AND due_at <= ${now} ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`,
     );
@@ -251,7 +254,8 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
         if (next === null) return void moves.push({ runId: run.id, state: 'completed', exitReason: null, stepId: null, dueAt: null });
         const step = flow.index.steps.get(next)!.step;
         entered.push({ runId: run.id, stepId: next, stepType: step.type });
-        const dueAt = step.type === 'wait' ? waitEnd(step, zoneOf(flow, run.phone), now) : now;
+        const end = step.type === 'wait' ? waitEnd(step, zoneOf(flow, run.phone), now) : now;
+        const dueAt = run.test ? testWaitEnd(end, now) : end;
         moves.push({ runId: run.id, state: 'active', exitReason: null, stepId: next, dueAt });
       };
       const exit = (run: Claimed, reason: string) => {
@@ -318,7 +322,8 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
             goTo(run, flow, next);
             break;
           case 'send': {
-            const until = flow.quietHours ? quietUntil(flow.quietHours, zoneOf(flow, run.phone), now.getTime()) : null;
+            // A test run goes through quiet hours, as a campaign's test does.
+            const until = flow.quietHours && !run.test ? quietUntil(flow.quietHours, zoneOf(flow, run.phone), now.getTime()) : null;
             if (until !== null) {
               // Quiet hours in the recipient's zone: the same step, due when they end.
               moves.push({ runId: run.id, state: 'active', exitReason: null, stepId: run.stepId, dueAt: new Date(until) });
@@ -338,7 +343,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
                 sender,
                 template,
                 fields,
-                marketing: step.transactional !== true,
+                marketing: isMarketing(step.transactional, run.test),
               });
               done.push({ runId: run.id, stepId: run.stepId, outcome: 'sent' });
             }
@@ -371,7 +376,7 @@ export function createFlowAdvance(deps: FlowAdvanceDeps) {
               payload: {
                 event: 'flow.step',
                 flow: { uuid: flow.uuid, name: flow.name },
-                run: { uuid: run.uuid, phone_number: run.phone, fields: run.fields },
+                run: webhookRun(run),
                 step: { id: run.stepId },
                 sent_at: now.toISOString(),
               },

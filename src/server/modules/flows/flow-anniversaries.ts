@@ -97,8 +97,8 @@ export function createFlowAnniversaries(deps: { db: Db; clock: Clock; config: { 
             INSERT INTO flow_runs (flow_id, team_id, phone_number, trigger, due_at, started_at, updated_at)
             SELECT f.id, f.team_id, m.phone_number, 'anniversary', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
               FROM marked m JOIN flows f ON f.id = ${flow.id} AND f.enabled
-             WHERE f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = m.phone_number)
-            ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING`);
+             WHERE f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = m.phone_number AND NOT r.test)
+            ON CONFLICT (flow_id, phone_number) WHERE state = 'active' AND NOT test DO NOTHING`);
           return inserted.rowCount ?? 0;
         });
       }

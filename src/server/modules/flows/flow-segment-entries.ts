@@ -68,8 +68,8 @@ export function createFlowSegmentEntries(deps: { db: Db; clock: Clock; config: {
               SELECT f.id, f.team_id, e.phone_number, 'segment_entered', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
                 FROM entered e JOIN flows f ON f.id = ${id}
                WHERE ${flow.checked}
-                 AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = e.phone_number))
-              ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING RETURNING 1)
+                 AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = e.phone_number AND NOT r.test))
+              ON CONFLICT (flow_id, phone_number) WHERE state = 'active' AND NOT test DO NOTHING RETURNING 1)
             SELECT count(*)::int AS started FROM runs`);
           return Number(rows[0]?.started ?? 0);
         });

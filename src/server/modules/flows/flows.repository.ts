@@ -35,6 +35,7 @@ const RunRowSchema = z.object({
   stepId: z.string().nullable(),
   dueAt: MomentSchema.nullable(),
   trigger: z.enum(FLOW_TRIGGER_TYPES),
+  test: z.boolean(),
   startedAt: MomentSchema,
   endedAt: MomentSchema.nullable(),
 });
@@ -51,7 +52,7 @@ const HistoryRowSchema = z.object({
 export type FlowHistoryRow = z.output<typeof HistoryRowSchema>;
 
 const RUN_COLUMNS = sql`r.id::int AS id, r.uuid::text AS uuid, f.uuid::text AS "flowUuid", f.name AS "flowName", r.phone_number AS "phoneNumber",
-  r.state, r.exit_reason AS "exitReason", r.step_id AS "stepId", CASE WHEN isfinite(r.due_at) THEN r.due_at END AS "dueAt", r.trigger, r.started_at AS "startedAt", r.ended_at AS "endedAt"`;
+  r.state, r.exit_reason AS "exitReason", r.step_id AS "stepId", CASE WHEN isfinite(r.due_at) THEN r.due_at END AS "dueAt", r.trigger, r.test, r.started_at AS "startedAt", r.ended_at AS "endedAt"`;
 
 /** Why a run ended early: these outcomes of a history row count as the step's `exited`. */
 export const EXIT_OUTCOMES = ['opted_out', 'flow_disabled', 'step_removed', 'erased'] as const;
@@ -113,8 +114,9 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       );
     },
 
+    /** A disabled flow's ordinary runs, due now (a test run goes on while its flow is disabled). */
     async dueNow(tx: Tx, flowId: number, now: Date): Promise<void> {
-      await tx.execute(sql`UPDATE flow_runs SET due_at = ${now} WHERE flow_id = ${flowId} AND state = 'active' AND due_at > ${now}`);
+      await tx.execute(sql`UPDATE flow_runs SET due_at = ${now} WHERE flow_id = ${flowId} AND state = 'active' AND NOT test AND due_at > ${now}`);
     },
 
     async delete(tx: Tx, id: number): Promise<void> {
@@ -146,12 +148,12 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       return found;
     },
 
-    /** Each flow's runs by state. */
+    /** Each flow's runs by state; test runs are not counted. */
     async runCounts(flowIds: number[], conn: Conn = db): Promise<Map<number, Record<FlowRunState, number>>> {
       const rows = await rowsOf(
         conn,
         z.object({ flowId: z.number(), state: z.enum(FLOW_RUN_STATES), n: z.number() }),
-        sql`SELECT flow_id::int AS "flowId", state, count(*)::int AS n FROM flow_runs WHERE flow_id = ANY(${sql.param(flowIds)}::bigint[]) GROUP BY 1, 2`,
+        sql`SELECT flow_id::int AS "flowId", state, count(*)::int AS n FROM flow_runs WHERE flow_id = ANY(${sql.param(flowIds)}::bigint[]) AND NOT test GROUP BY 1, 2`,
       );
       const counts = new Map(flowIds.map((id) => [id, { active: 0, completed: 0, exited: 0 }]));
       for (const row of rows) counts.get(row.flowId)![row.state] = row.n;
@@ -161,7 +163,8 @@ export function createFlowsRepository(db: Db, clock: Clock) {
     /**
      * Each step's counts (entered, sent, clicked, exited) of a flow, by step id. `clicked`: the runs
      * whose message at the step a person clicked (a human click on any of its tracked links; a
-     * link-preview bot's fetch is no click), each counted once however many clicks it had.
+     * link-preview bot's fetch is no click), each counted once however many clicks it had. Test runs
+     * are not counted.
      */
     async stepStats(flowId: number, conn: Conn = db): Promise<Map<string, FlowStepStats>> {
       const rows = await rowsOf(
@@ -171,13 +174,13 @@ export function createFlowsRepository(db: Db, clock: Clock) {
         WITH h AS (
           SELECT s.step_id, count(*)::int AS entered,
                  count(*) FILTER (WHERE s.outcome = ANY(${sql.param([...EXIT_OUTCOMES])}::text[]))::int AS exited
-            FROM flow_run_steps s JOIN flow_runs r ON r.id = s.run_id WHERE r.flow_id = ${flowId} GROUP BY s.step_id),
+            FROM flow_run_steps s JOIN flow_runs r ON r.id = s.run_id WHERE r.flow_id = ${flowId} AND NOT r.test GROUP BY s.step_id),
         m AS (
           SELECT o.flow_step_id AS step_id, count(*) FILTER (WHERE o.status NOT IN ('failed', 'unsent'))::int AS sent,
                  count(*) FILTER (WHERE EXISTS (SELECT 1 FROM short_links s JOIN link_clicks k ON k.code = s.code AND NOT k.is_bot
                                                  WHERE s.outbound_reply_id = o.id))::int AS clicked
             FROM outbound_replies o JOIN flow_runs r ON r.id = o.flow_run_id
-           WHERE r.flow_id = ${flowId} GROUP BY o.flow_step_id)
+           WHERE r.flow_id = ${flowId} AND NOT r.test GROUP BY o.flow_step_id)
         SELECT coalesce(h.step_id, m.step_id) AS "stepId", coalesce(h.entered, 0) AS entered, coalesce(m.sent, 0) AS sent,
                coalesce(m.clicked, 0) AS clicked, coalesce(h.exited, 0) AS exited
           FROM h FULL JOIN m ON m.step_id = h.step_id`,
@@ -236,12 +239,25 @@ export function createFlowsRepository(db: Db, clock: Clock) {
       return history;
     },
 
-    /** Whether the number has ever run the flow (a `never` flow's re-entry). */
+    /**
+     * The number's active test run of the flow, if any, ends (`replaced`): a new test run takes its
+     * place. Its step's history row is closed with it, as the advance closes a run that exits.
+     */
+    async replaceTestRun(tx: Tx, flowId: number, phoneNumber: string, now: Date): Promise<void> {
+      await tx.execute(sql`
+        WITH ended AS (
+          UPDATE flow_runs SET state = 'exited', exit_reason = 'replaced', ended_at = ${now}, due_at = NULL, updated_at = ${now}
+           WHERE flow_id = ${flowId} AND phone_number = ${phoneNumber} AND state = 'active' AND test
+          RETURNING id, step_id)
+        UPDATE flow_run_steps h SET done_at = ${now}, outcome = 'replaced' FROM ended e WHERE h.run_id = e.id AND h.step_id = e.step_id AND h.done_at IS NULL`);
+    },
+
+    /** Whether the number has ever run the flow (a `never` flow's re-entry); a test run does not count. */
     hasRun: async (tx: Tx, flowId: number, phoneNumber: string): Promise<boolean> =>
       (await firstRowOf(
         tx,
         z.object({ one: z.number() }),
-        sql`SELECT 1 AS one FROM flow_runs WHERE flow_id = ${flowId} AND phone_number = ${phoneNumber} LIMIT 1`,
+        sql`SELECT 1 AS one FROM flow_runs WHERE flow_id = ${flowId} AND phone_number = ${phoneNumber} AND NOT test LIMIT 1`,
       )) !== undefined,
   };
 }

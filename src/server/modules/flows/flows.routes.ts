@@ -117,7 +117,7 @@ export const flowsRoutes: FastifyPluginAsyncZod<{ flows: FlowsService; publicUrl
         tags,
         summary: 'Start a run of the flow for a number',
         description:
-          'The `api` trigger (any flow may be started so, e.g. to test it). 409 when the flow is disabled, the number is opted out, already in an active run of the flow, or the flow allows no re-entry and the number ran it before; 422 for a number that is not one.',
+          'The `api` trigger (any flow may be started so). 409 when the flow is disabled, the number is opted out, already in an active run of the flow, or the flow allows no re-entry and the number ran it before; 422 for a number that is not one. With `test: true`, a test run (docs/flows.md, "Test runs"): also of a disabled flow, whatever the re-entry setting or the number’s ordinary run, in place of its active test run; waits of at most a minute, messages not marketing and through quiet hours, not counted in the flow’s stats or runs; 409 only for an opted-out number, 422 for a number that is neither a member’s own nor a test number (unless an admin starts it).',
         params: FlowParamsSchema,
         body: FlowRunInputSchema,
         response: { 201: dataOf(FlowRunSchema), ...errorsOf(401, 404, 409, 422) },

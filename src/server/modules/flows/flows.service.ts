@@ -75,6 +75,8 @@ export function createFlowsService(deps: {
   countryOf: (teamId: number) => Promise<string>;
   /** Whether the team holds anything about a number (the contact directory's rule, so the contact page's reads agree). */
   knows: (teamId: number, phoneNumber: string) => Promise<boolean>;
+  /** Where a member who is not an admin may send tests: the members' own numbers and the team's test numbers (as campaigns' tests). */
+  testNumbersOf: (teamId: number) => Promise<Set<string>>;
   clock: Clock;
   config: { publicUrl: string; appTimezone: string };
 }) {
@@ -113,6 +115,7 @@ export function createFlowsService(deps: {
     // A run a trigger started is due at once (`-infinity`, read as null): its start is when.
     next_due_at: row.state !== 'active' ? '' : at(row.dueAt ?? row.startedAt),
     trigger: row.trigger,
+    test: row.test,
     started_at: at(row.startedAt),
     ended_at: at(row.endedAt),
     history: history.map((h) => ({
@@ -208,29 +211,40 @@ export function createFlowsService(deps: {
     },
 
     /**
-     * The `api` trigger (and the dashboard's "test with my number"): a run for the number, which the
-     * advance takes at once. 409 when the flow is disabled, the number opted out, already in an active
-     * run of the flow, or (a `never` flow) ran it before.
+     * The `api` trigger: a run for the number, which the advance takes at once. 409 when the flow is
+     * disabled, the number opted out, already in an active run of the flow, or (a `never` flow) ran
+     * it before. With `test` (the dashboard's "test with my number"), a test run (docs/flows.md,
+     * "Test runs"): whatever the flow's state, re-entry or the number's ordinary run, in place of
+     * the number's active test run of the flow; 409 only for an opted-out number.
      */
     async startRun(auth: AuthContext, uuid: string, input: FlowRunInput) {
       const normalized = normalizePhoneNumber(input.phone_number, await deps.countryOf(auth.teamId));
       if (!normalized.ok) throw ValidationError.field('phone_number', `The phone_number ${JSON.stringify(input.phone_number)} is not a phone number.`);
       const phone = normalized.number;
+      const test = input.test === true;
+      // A test run goes through quiet hours and frequency caps: as a campaign's test, only to the team's own people unless an admin sends it.
+      if (test && auth.role !== 'admin' && !(await deps.testNumbersOf(auth.teamId)).has(phone))
+        throw ValidationError.field(
+          'phone_number',
+          `Tests go only to the members' own numbers and the team's test numbers: +${phone} is neither. An admin can add it to the test numbers in the team settings.`,
+        );
       const now = deps.clock.now();
       return deps.db.transaction(async (tx) => {
         const flow = await find(auth, uuid, tx, true);
-        if (!flow.enabled) throw new ConflictError('The flow is disabled: enable it before starting runs.');
+        if (!flow.enabled && !test) throw new ConflictError('The flow is disabled: enable it before starting runs.');
         if (await deps.suppressions.check(tx, await deps.suppressions.listOf(auth.teamId, tx), phone))
           throw new ConflictError(`${phone} is opted out (in default_optouts): no flow runs for it until it texts START.`);
-        if (flow.reentry === 'never' && (await deps.flows.hasRun(tx, flow.id, phone)))
+        if (!test && flow.reentry === 'never' && (await deps.flows.hasRun(tx, flow.id, phone)))
           throw new ConflictError(`${phone} has run this flow before, and it allows no re-entry.`);
+        // The flow's row is held (find's lock), so two test starts for one number take turns.
+        if (test) await deps.flows.replaceTestRun(tx, flow.id, phone, now);
         const [started] = await rowsOf(
           tx,
           z.object({ id: z.number() }),
           sql`
-          INSERT INTO flow_runs (flow_id, team_id, phone_number, fields, trigger, due_at, started_at, updated_at)
-          VALUES (${flow.id}, ${auth.teamId}, ${phone}, ${JSON.stringify(input.fields ?? {})}::jsonb, 'api', ${now}, ${now}, ${now})
-          ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING
+          INSERT INTO flow_runs (flow_id, team_id, phone_number, fields, trigger, test, due_at, started_at, updated_at)
+          VALUES (${flow.id}, ${auth.teamId}, ${phone}, ${JSON.stringify(input.fields ?? {})}::jsonb, 'api', ${test}, ${now}, ${now}, ${now})
+          ON CONFLICT (flow_id, phone_number) WHERE state = 'active' AND ${test ? sql`test` : sql`NOT test`} DO NOTHING
           RETURNING id::int AS id`,
         );
         if (!started) throw new ConflictError(`${phone} is already in an active run of this flow.`);
@@ -336,8 +350,8 @@ export function createFlowsService(deps: {
           SELECT f.id, f.team_id, ${phone}, 'keyword', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
             FROM flows f
            WHERE f.trigger_keyword_id = ${keywordId} AND f.enabled
-             AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = ${phone}))
-          ON CONFLICT (flow_id, phone_number) WHERE state = 'active' DO NOTHING
+             AND (f.reentry = 'after_end' OR NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.flow_id = f.id AND r.phone_number = ${phone} AND NOT r.test))
+          ON CONFLICT (flow_id, phone_number) WHERE state = 'active' AND NOT test DO NOTHING
           RETURNING flow_id)
         SELECT f.name FROM started s JOIN flows f ON f.id = s.flow_id ORDER BY f.name`,
       );
