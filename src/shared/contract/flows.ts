@@ -303,7 +303,9 @@ export const FlowRunSchema = z
     exit_reason: z
       .string()
       .nullable()
-      .describe('Why an exited run ended: opted_out, flow_disabled, step_removed, erased (the contact was erased), or (a test run) replaced by a newer test run.'),
+      .describe(
+        'Why an exited run ended: opted_out, flow_disabled, step_removed, erased (the contact was erased), or (a test run) replaced by a newer test run.',
+      ),
     step_id: z.string().nullable().describe('The step the run is at (null before its first step and once it ended).'),
     next_due_at: TimestampSchema.describe('When the run next moves; empty once it ended.'),
     trigger: z.enum(FLOW_TRIGGER_TYPES).describe('What started it.'),
