@@ -1,4 +1,4 @@
-import { Autocomplete, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Autocomplete, Select, SimpleGrid, Stack, Text, TextInput, type ComboboxItem } from '@mantine/core';
 import { FIELD_OPS, VALUELESS_FIELD_OPS, type FieldOp, type FlowCondition } from '../../../shared/contract';
 import { useFlowEditor } from './flow-editor-context';
 
@@ -88,44 +88,28 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
         error={kind === 'segment' || kind === 'group' || kind === 'field' ? undefined : conditionError}
       />
       {condition.type === 'segment' && (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Select
-            label="The number"
-            data={MEMBERSHIP_OPTIONS}
-            value={condition.op}
-            allowDeselect={false}
-            onChange={(op) => op && onChange({ ...condition, op: op as 'in' | 'not_in' })}
-          />
-          <Select
-            label="Segment"
-            placeholder="Choose a segment"
-            searchable
-            data={pickers.segments}
-            value={condition.segment_uuid || null}
-            onChange={(uuid) => onChange({ ...condition, segment_uuid: uuid ?? '' })}
-            error={errorAt(`${path}.segment_uuid`)}
-          />
-        </SimpleGrid>
+        <MembershipFields
+          op={condition.op}
+          onOp={(op) => onChange({ ...condition, op })}
+          label="Segment"
+          placeholder="Choose a segment"
+          data={pickers.segments}
+          value={condition.segment_uuid}
+          onValue={(uuid) => onChange({ ...condition, segment_uuid: uuid })}
+          error={errorAt(`${path}.segment_uuid`)}
+        />
       )}
       {condition.type === 'group' && (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Select
-            label="The number"
-            data={MEMBERSHIP_OPTIONS}
-            value={condition.op}
-            allowDeselect={false}
-            onChange={(op) => op && onChange({ ...condition, op: op as 'in' | 'not_in' })}
-          />
-          <Select
-            label="Contact group"
-            placeholder="Choose a group"
-            searchable
-            data={pickers.groups}
-            value={condition.group_uuid || null}
-            onChange={(uuid) => onChange({ ...condition, group_uuid: uuid ?? '' })}
-            error={errorAt(`${path}.group_uuid`)}
-          />
-        </SimpleGrid>
+        <MembershipFields
+          op={condition.op}
+          onOp={(op) => onChange({ ...condition, op })}
+          label="Contact group"
+          placeholder="Choose a group"
+          data={pickers.groups}
+          value={condition.group_uuid}
+          onValue={(uuid) => onChange({ ...condition, group_uuid: uuid })}
+          error={errorAt(`${path}.group_uuid`)}
+        />
       )}
       {condition.type === 'field' && (
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
@@ -172,5 +156,26 @@ export function FlowConditionEditor({ condition, path, onChange }: FlowCondition
         <Text size="sm">Tests {OTHER_WORDS[condition.type] ?? condition.type}, as saved through the API. Choose another condition to replace it.</Text>
       )}
     </Stack>
+  );
+}
+
+interface MembershipFieldsProps {
+  op: 'in' | 'not_in';
+  onOp: (op: 'in' | 'not_in') => void;
+  label: string;
+  placeholder: string;
+  data: readonly ComboboxItem[];
+  value: string;
+  onValue: (uuid: string) => void;
+  error: string | undefined;
+}
+
+/** "The number is in / is not in" one of the team's segments or groups. */
+function MembershipFields({ op, onOp, label, placeholder, data, value, onValue, error }: MembershipFieldsProps) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+      <Select label="The number" data={MEMBERSHIP_OPTIONS} value={op} allowDeselect={false} onChange={(next) => next && onOp(next as 'in' | 'not_in')} />
+      <Select label={label} placeholder={placeholder} searchable data={data} value={value || null} onChange={(uuid) => onValue(uuid ?? '')} error={error} />
+    </SimpleGrid>
   );
 }
