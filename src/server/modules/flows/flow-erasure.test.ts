@@ -13,10 +13,8 @@
  * left out of what the team holds, erasing the API-only number answered 404.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/store/postgres-store';
-import { createSimulatorGateway } from '../../gateways/sms/simulator';
-import { countingGateway, GatewayLedger } from '../../testing/counting-gateway';
+import { GatewayLedger } from '../../testing/counting-gateway';
+import { flowDelivery } from '../../testing/flow-delivery';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 
 const clock = createTestClock('2026-06-01T09:00:00Z');
@@ -34,19 +32,8 @@ const created = async (url: string, body: unknown) => {
   return response.json().data;
 };
 const query = async (text: string, values: unknown[] = []) => (await t.database.pool.query(text, values)).rows;
-/** The flows' advance, then the engine's reply sender: what reaches the handset. */
-const deliver = async () => {
-  await t.services.flowAdvance.advanceDue();
-  await t.services.flowAdvance.idle();
-  const engine = createEngine({
-    store: createEngineStore(t.database.db),
-    gateway: countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger }),
-    clock,
-    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
-    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
-  });
-  await engine.tick();
-};
+/** The flows' advance, then the engine's reply sender: what reaches the handsets. */
+const deliver = () => flowDelivery(t, clock, ledger)();
 const received = (phone: string) => ledger.bodiesByNumber.get(phone) ?? [];
 
 beforeAll(async () => {

@@ -15,10 +15,8 @@
  * flow's `runs` counted the test (completed 1, expected 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/store/postgres-store';
-import { createSimulatorGateway } from '../../gateways/sms/simulator';
-import { countingGateway, GatewayLedger } from '../../testing/counting-gateway';
+import { GatewayLedger } from '../../testing/counting-gateway';
+import { flowDelivery } from '../../testing/flow-delivery';
 import { verifiedBody } from '../../testing/standard-webhooks';
 import { createTestApp, createTestClock, type TestApp, type TestUser } from '../../testing/test-app';
 import { startWebhookReceiver } from '../../testing/webhook-receiver';
@@ -45,18 +43,7 @@ const flow = (body: Record<string, unknown>) => created('/flows/', { name: 'Welc
 const start = (flowUuid: string, phone: string, test?: boolean, token = owner.token) =>
   api('POST', `/flows/${flowUuid}/runs`, { phone_number: phone, ...(test === undefined ? {} : { test }) }, token);
 /** The flows' advance, then the engine's reply sender: what reaches the handsets. */
-const deliver = async () => {
-  await t.services.flowAdvance.advanceDue();
-  await t.services.flowAdvance.idle();
-  const engine = createEngine({
-    store: createEngineStore(t.database.db),
-    gateway: countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger }),
-    clock,
-    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
-    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
-  });
-  await engine.tick();
-};
+const deliver = () => flowDelivery(t, clock, ledger)();
 const received = (phone: string) => ledger.bodiesByNumber.get(phone) ?? [];
 const shown = async (uuid: string) => (await api('GET', `/flows/${uuid}`)).json().data;
 const runsOfFlow = async (uuid: string) =>

@@ -19,10 +19,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngine } from '../../engine/engine';
-import { createEngineStore } from '../../engine/store/postgres-store';
-import { createSimulatorGateway } from '../../gateways/sms/simulator';
-import { countingGateway, GatewayLedger } from '../../testing/counting-gateway';
+import { GatewayLedger } from '../../testing/counting-gateway';
+import { flowDelivery } from '../../testing/flow-delivery';
 import { createTestApp, createTestClock, TEST_PUBLIC_URL, type TestApp, type TestUser } from '../../testing/test-app';
 
 const clock = createTestClock('2026-06-01T10:00:00Z');
@@ -44,19 +42,8 @@ const text = async (body: string, from = CUSTOMER) => {
   expect(response.statusCode, response.body).toBe(201);
   return response.json().data as { actions: Array<{ type: string; ok: boolean }> };
 };
-/** The flows' advance, then the engine's reply sender: what reaches the customer's handset. */
-const deliver = async () => {
-  await t.services.flowAdvance.advanceDue();
-  await t.services.flowAdvance.idle();
-  const engine = createEngine({
-    store: createEngineStore(t.database.db),
-    gateway: countingGateway(createSimulatorGateway({ latencyMs: 0, failureRate: 0 }), { ledger }),
-    clock,
-    options: { tickMs: 1000, batchSize: 50, rateLimitPerSecond: 1000, leaseMs: 30_000, lanes: 1 },
-    urlBase: (domain) => t.services.vanityDomains.urlBase({ domain }),
-  });
-  await engine.tick();
-};
+/** The flows' advance, then the engine's reply sender: what reaches the handsets. */
+const deliver = () => flowDelivery(t, clock, ledger)();
 const received = (phone = CUSTOMER) => ledger.bodiesByNumber.get(phone) ?? [];
 const runs = async (phone = CUSTOMER) => (await api('GET', `/contacts/${phone}/flow-runs`)).json().data as Array<{ state: string; exit_reason: string | null }>;
 /** A tap on a link over the socket, from a phone's browser: where it leads. */
