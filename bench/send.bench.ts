@@ -139,10 +139,12 @@ async function runCampaign(recipients: number): Promise<Run> {
     // the summary the dashboard polls is read there, over HTTP.
     const apiPort = await freePort();
     // The engine's pool logs in as the application role; the API process migrates first, as the
-    // embedded database's owner (the same password), as a deployment's DATABASE_MIGRATION_URL does.
+    // embedded database's owner, as a deployment's DATABASE_MIGRATION_URL does.
     const appUrl = (database.pool.options as { connectionString: string }).connectionString;
     const ownerUrl = new URL(appUrl);
     ownerUrl.username = 'postgres';
+    // The application role's password is derived from the owner's, not the same: the owner's is in the data folder.
+    ownerUrl.password = encodeURIComponent((await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim());
     api = runHerald(
       'src/server/main.ts',
       ['--role', 'api'],
