@@ -288,42 +288,10 @@ export function createFlowsService(deps: {
     },
 
     /** Whether the team's flows hold anything about the number: a run, or a mark of its segment entry or anniversary. */
-    async holds(conn: Db | Tx, teamId: number, phone: string): Promise<boolean> {
-      const row = await firstRowOf(
-        conn,
-        z.object({ holds: z.boolean() }),
-        sql`SELECT EXISTS (SELECT 1 FROM flow_runs WHERE team_id = ${teamId} AND phone_number = ${phone})
-                OR EXISTS (SELECT 1 FROM flow_segment_members s JOIN flows f ON f.id = s.flow_id WHERE f.team_id = ${teamId} AND s.phone_number = ${phone})
-                OR EXISTS (SELECT 1 FROM flow_anniversary_starts s JOIN flows f ON f.id = s.flow_id WHERE f.team_id = ${teamId} AND s.phone_number = ${phone}) AS holds`,
-      );
-      return row?.holds ?? false;
-    },
+    holds: (conn: Db | Tx, teamId: number, phone: string): Promise<boolean> => deps.flows.holdsNumber(conn, teamId, phone),
 
-    /**
-     * A contact's erasure, in its transaction: the number's active runs end (`erased`, so no flow
-     * texts it again), every run of it keeps its history and counts but has `token` for the number
-     * and no fields, and what else the flows keep of it goes: its webhook steps' calls (their payload
-     * names it; one not yet made is not made), and the marks of its segment entries and anniversaries.
-     * Answers how many runs now carry the token.
-     */
-    async erase(tx: Tx, teamId: number, phone: string, token: string, now: Date): Promise<number> {
-      await tx.execute(sql`
-        WITH ended AS (
-          UPDATE flow_runs SET state = 'exited', exit_reason = 'erased', due_at = NULL, ended_at = ${now}, updated_at = ${now}
-           WHERE team_id = ${teamId} AND phone_number = ${phone} AND state = 'active'
-          RETURNING id, step_id)
-        UPDATE flow_run_steps s SET done_at = ${now}, outcome = 'erased'
-          FROM ended e WHERE s.run_id = e.id AND s.step_id = e.step_id AND s.done_at IS NULL`);
-      await tx.execute(sql`
-        DELETE FROM flow_webhook_calls c USING flow_runs r WHERE r.id = c.run_id AND r.team_id = ${teamId} AND r.phone_number = ${phone}`);
-      await tx.execute(sql`
-        DELETE FROM flow_segment_members s USING flows f WHERE f.id = s.flow_id AND f.team_id = ${teamId} AND s.phone_number = ${phone}`);
-      await tx.execute(sql`
-        DELETE FROM flow_anniversary_starts s USING flows f WHERE f.id = s.flow_id AND f.team_id = ${teamId} AND s.phone_number = ${phone}`);
-      const runs = await tx.execute(sql`
-        UPDATE flow_runs SET phone_number = ${token}, fields = '{}'::jsonb, updated_at = ${now} WHERE team_id = ${teamId} AND phone_number = ${phone}`);
-      return runs.rowCount ?? 0;
-    },
+    /** A contact's erasure, in its transaction (the repository's `eraseNumber` says what goes). Answers how many runs now carry the token. */
+    erase: (tx: Tx, teamId: number, phone: string, token: string, now: Date): Promise<number> => deps.flows.eraseNumber(tx, teamId, phone, token, now),
 
     /** Whether a keyword starts any enabled flow (under double opt-in, such a keyword is a sign-up). */
     async keywordStartsFlows(keywordId: number): Promise<boolean> {
